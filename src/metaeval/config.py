@@ -1,0 +1,246 @@
+"""Dataset specifications: one block of config per dataset, checked up front.
+
+The JSON schema (``config/schema.yaml``) checks the shape of the config;
+``DatasetSpec.from_config`` checks what a schema cannot (labels referred to
+by other keys exist, weights sum to 1, ...) and fills in defaults, so the
+same checks run under Snakemake and in a notebook.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from . import metrics as M
+from .io import FORMATS
+
+__all__ = ["ConfigError", "DatasetSpec", "load_config", "dataset_specs", "resolve_data_dir",
+           "BASELINE_KINDS", "EXTRA_LABEL_POLICIES"]
+
+BASELINE_KINDS = ("majority", "all_class", "random")
+EXTRA_LABEL_POLICIES = ("map", "error", "drop_item")
+WEIGHT_TOLERANCE = 1e-6
+
+
+class ConfigError(ValueError):
+    """The configuration is inconsistent; the message names the key."""
+
+
+def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
+    """Read a YAML config; validate it against ``schema`` when given (or
+    against ``config/schema.yaml`` beside the config file when it exists)."""
+    import yaml
+
+    path = Path(path)
+    with open(path, encoding="utf-8") as fh:
+        cfg = yaml.safe_load(fh) or {}
+    if schema is None:
+        candidate = path.parent / "schema.yaml"
+        schema = candidate if candidate.exists() else None
+    if schema is not None:
+        import jsonschema
+
+        with open(schema, encoding="utf-8") as fh:
+            sch = yaml.safe_load(fh)
+        validator = jsonschema.Draft202012Validator(sch)
+        errors = sorted(validator.iter_errors(cfg), key=lambda e: list(e.path))
+        if errors:
+            msgs = [f"{'/'.join(map(str, e.path)) or '<root>'}: {e.message}" for e in errors]
+            raise ConfigError(f"{path}: config does not match {schema}:\n  " + "\n  ".join(msgs))
+        _fill_defaults(validator, cfg)
+    return cfg
+
+
+def _fill_defaults(validator, cfg: dict) -> None:
+    """Apply the schema's top-level defaults (what snakemake.utils.validate does)."""
+    for key, sub in validator.schema.get("properties", {}).items():
+        if "default" in sub and key not in cfg:
+            cfg[key] = sub["default"]
+
+
+def resolve_data_dir(data_dir: str | Path, base: str | Path | None = None) -> Path:
+    """The data folder as an absolute path; a clear error when it is missing."""
+    p = Path(data_dir)
+    if not p.is_absolute():
+        p = Path(base or os.getcwd()) / p
+    p = p.resolve()
+    if not p.is_dir():
+        raise ConfigError(
+            f"data_dir {str(data_dir)!r} (resolved to {p}) is not a folder. Point the config key "
+            f"'data_dir' at the shared evaluation data, e.g. "
+            f"`snakemake --config data_dir=/path/to/shared/data`.")
+    return p
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """Everything needed to read and score one dataset (one config block)."""
+
+    name: str
+    gold: str
+    predictions: tuple[str, ...]
+    labels: tuple[str, ...]
+    ordinal: bool = False
+    description: str = ""
+    gold_format: Mapping[str, Any] = field(default_factory=dict)
+    prediction_format: Mapping[str, Any] = field(default_factory=dict)
+    label_map: Mapping[str, str] = field(default_factory=dict)
+    drop_gold_labels: tuple[str, ...] = ()
+    extra_labels: Mapping[str, str] = field(default_factory=dict)
+    extra_label_policy: str = "map"
+    weights: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    default_weights: str | None = None
+    f_avg_classes: tuple[str, ...] | None = None
+    unrelated_label: str | None = None
+    metrics: tuple[str, ...] = ()
+    primary_metric: str = "accuracy"
+    baselines: tuple[str, ...] = BASELINE_KINDS
+    random_seed: int = 0
+    enabled: bool = True
+
+    # ------------------------------------------------------------------
+    @classmethod
+    def from_config(cls, name: str, raw: Mapping[str, Any], *, random_seed: int = 0) -> "DatasetSpec":
+        def err(key, msg):
+            return ConfigError(f"datasets.{name}.{key}: {msg}")
+
+        labels = tuple(str(x) for x in raw["labels"])
+        if len(labels) < 2 or len(set(labels)) != len(labels):
+            raise err("labels", f"need at least two distinct labels, got {list(labels)}")
+        lab = set(labels)
+
+        fmt = raw.get("format", "csv")
+        pfmt = raw.get("prediction_format", fmt)
+        for key, f in (("format", fmt), ("prediction_format", pfmt)):
+            if f not in FORMATS:
+                raise err(key, f"unknown format {f!r}; known: {', '.join(FORMATS)}")
+        overrides = {k: raw[k] for k in ("id_column", "label_column", "group_column", "delimiter") if k in raw}
+        gold_format = {**FORMATS[fmt], **overrides}
+        prediction_format = {**FORMATS[pfmt], **{k: v for k, v in overrides.items() if k != "group_column"},
+                             "group_column": None}
+
+        label_map = {str(k): str(v) for k, v in (raw.get("label_map") or {}).items()}
+        drop = tuple(str(x) for x in raw.get("drop_gold_labels") or ())
+        if lab & set(drop):
+            raise err("drop_gold_labels", f"{sorted(lab & set(drop))} are also in labels")
+        extra = {str(k): str(v) for k, v in (raw.get("extra_labels") or {}).items()}
+        policy = raw.get("extra_label_policy", "map")
+        if policy not in EXTRA_LABEL_POLICIES:
+            raise err("extra_label_policy", f"must be one of {EXTRA_LABEL_POLICIES}, got {policy!r}")
+        for k, v in extra.items():
+            if k in lab:
+                raise err("extra_labels", f"{k!r} is already a class label")
+            if v not in lab:
+                raise err("extra_labels", f"{k!r} maps to {v!r}, which is not in labels {list(labels)}")
+
+        weights = {}
+        for wname, wmap in (raw.get("weights") or {}).items():
+            keys = set(map(str, wmap))
+            if keys != lab:
+                raise err(f"weights.{wname}", f"needs exactly one weight per label {list(labels)}, "
+                                              f"got {sorted(keys)}")
+            w = tuple(float(wmap[x]) for x in labels)
+            if min(w) < 0 or abs(sum(w) - 1.0) > WEIGHT_TOLERANCE:
+                raise err(f"weights.{wname}", f"weights must be >= 0 and sum to 1, got sum {sum(w):.6g}")
+            weights[str(wname)] = w
+        default_weights = raw.get("default_weights")
+        if default_weights is None and weights:
+            default_weights = next(iter(weights))
+        if default_weights is not None and default_weights not in weights:
+            raise err("default_weights", f"{default_weights!r} is not a weight set ({sorted(weights)})")
+
+        f_avg_classes = raw.get("f_avg_classes")
+        if f_avg_classes is not None:
+            f_avg_classes = tuple(map(str, f_avg_classes))
+            bad = set(f_avg_classes) - lab
+            if bad or not f_avg_classes:
+                raise err("f_avg_classes", f"must be a non-empty subset of labels, got {list(f_avg_classes)}")
+        unrelated = raw.get("unrelated_label")
+        if unrelated is not None and unrelated not in lab:
+            raise err("unrelated_label", f"{unrelated!r} is not in labels {list(labels)}")
+
+        ordinal = bool(raw.get("ordinal", False))
+        params = _params(labels, weights, default_weights, f_avg_classes, unrelated)
+        wanted = raw.get("metrics")
+        try:
+            metric_ids = tuple(M.applicable_metrics(ordinal, params, wanted))
+        except KeyError as e:
+            raise err("metrics", str(e.args[0])) from None
+        primary = raw.get("primary_metric", "accuracy")
+        if primary not in metric_ids:
+            raise err("primary_metric", f"{primary!r} is not among this dataset's metrics {list(metric_ids)}")
+
+        baselines = tuple(raw.get("baselines", BASELINE_KINDS))
+        bad = set(baselines) - set(BASELINE_KINDS)
+        if bad:
+            raise err("baselines", f"unknown baseline kind(s) {sorted(bad)}; known: {BASELINE_KINDS}")
+
+        preds = raw.get("predictions") or []
+        if isinstance(preds, str):
+            preds = [preds]
+        return cls(
+            name=name, gold=str(raw["gold"]), predictions=tuple(map(str, preds)), labels=labels,
+            ordinal=ordinal, description=str(raw.get("description", "")),
+            gold_format=gold_format, prediction_format=prediction_format, label_map=label_map,
+            drop_gold_labels=drop, extra_labels=extra, extra_label_policy=policy, weights=weights,
+            default_weights=default_weights, f_avg_classes=f_avg_classes, unrelated_label=unrelated,
+            metrics=metric_ids, primary_metric=primary, baselines=baselines,
+            random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
+        )
+
+    # ------------------------------------------------------------------
+    @property
+    def k(self) -> int:
+        return len(self.labels)
+
+    def metric_params(self, weight_set: str | None = None) -> dict[str, Any]:
+        """Keyword parameters for ``metrics.evaluate`` (``weights``,
+        ``f_avg_classes``, ``unrelated``) with a chosen weight set."""
+        return _params(self.labels, self.weights, weight_set or self.default_weights,
+                       self.f_avg_classes, self.unrelated_label)
+
+    def gold_path(self, data_dir: str | Path) -> Path:
+        return Path(data_dir) / self.gold
+
+    def prediction_files(self, data_dir: str | Path) -> dict[str, Path]:
+        """``{system name: path}`` from the prediction globs, in sorted order.
+
+        The system name is the file name without its extension.  A glob that
+        matches nothing, or two files with one name, is a config error.
+        """
+        out: dict[str, Path] = {}
+        for pattern in self.predictions:
+            matches = sorted(glob.glob(str(Path(data_dir) / pattern)))
+            matches = [m for m in matches if os.path.isfile(m)]
+            if not matches:
+                raise ConfigError(f"datasets.{self.name}.predictions: {pattern!r} matches no file "
+                                  f"under {data_dir}")
+            for m in matches:
+                system = Path(m).stem
+                if system in out:
+                    raise ConfigError(f"datasets.{self.name}.predictions: two files give the system name "
+                                      f"{system!r}: {out[system]} and {m}")
+                out[system] = Path(m)
+        return out
+
+
+def _params(labels, weights, weight_set, f_avg_classes, unrelated) -> dict[str, Any]:
+    index = {lab: i for i, lab in enumerate(labels)}
+    return {
+        "weights": np.asarray(weights[weight_set]) if weight_set else None,
+        "f_avg_classes": [index[x] for x in f_avg_classes] if f_avg_classes else None,
+        "unrelated": index[unrelated] if unrelated is not None else None,
+    }
+
+
+def dataset_specs(config: Mapping[str, Any], *, enabled_only: bool = True) -> dict[str, DatasetSpec]:
+    """All dataset specs of a (schema-validated) config, in config order."""
+    seed = int(config.get("random_seed", 0))
+    specs = {name: DatasetSpec.from_config(name, raw, random_seed=seed)
+             for name, raw in (config.get("datasets") or {}).items()}
+    return {n: s for n, s in specs.items() if s.enabled or not enabled_only}

@@ -1,0 +1,303 @@
+"""A dataset in memory: gold codes, every system's predicted codes, baselines.
+
+``load_dataset`` reads the gold file and every prediction file of a
+``DatasetSpec``, checks them all, and raises one ``DataError`` listing every
+fault (file, line or item, what is wrong) before anything is computed.
+
+Item handling, in this order:
+
+1. gold rows whose label is in ``drop_gold_labels`` are not scored (FNC-1's
+   ``unrelated`` rows for the 3-class view); predictions for them are read
+   and ignored;
+2. every scored item must have exactly one prediction in every file, and
+   every predicted item must be in the gold file;
+3. ``label_map`` renames labels (gold and predictions) before checking;
+4. a predicted label listed in ``extra_labels`` (a label systems may emit
+   that is not a class, e.g. ``unrelated`` in the 3-class FNC-1 view) is
+   handled by ``extra_label_policy``: ``map`` to the configured class,
+   ``error``, or ``drop_item``, which removes the item for *all* systems so
+   that every system is scored on the same items.  Any other label outside
+   the label set is an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import metrics as M
+from .config import DatasetSpec
+from .confusion import confusion_by_group, confusion_tensor
+from .io import DataError, LabelTable, Problem, read_table
+
+__all__ = ["Dataset", "load_dataset", "make_baselines"]
+
+
+@dataclass
+class Dataset:
+    """Integer-coded labels of one dataset; class k is ``labels[k]``."""
+
+    name: str
+    labels: tuple[str, ...]
+    item_ids: np.ndarray  # (N,) str
+    gold: np.ndarray  # (N,) int8
+    systems: tuple[str, ...]
+    kinds: tuple[str, ...]  # "system" | "baseline"
+    predictions: np.ndarray  # (S, N) int8
+    groups: np.ndarray | None = None  # (N,) int, codes into group_names
+    group_names: tuple[str, ...] = ()
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def k(self) -> int:
+        return len(self.labels)
+
+    @property
+    def n_items(self) -> int:
+        return int(self.gold.shape[0])
+
+    def confusion(self) -> np.ndarray:
+        """(S, K, K) confusion tensor, [system, predicted, gold]."""
+        return confusion_tensor(self.gold, self.predictions, self.k)
+
+    def confusion_by_group(self) -> np.ndarray:
+        """(G, S, K, K) confusion tensors per group (e.g. per target)."""
+        if self.groups is None:
+            raise ValueError(f"dataset {self.name!r} has no group column")
+        return confusion_by_group(self.gold, self.predictions, self.groups, len(self.group_names), self.k)
+
+    # -- persistence: one .npz (arrays) ---------------------------------
+    def save(self, path: str | Path) -> None:
+        arrays = dict(
+            name=np.array(self.name), labels=np.array(self.labels), item_ids=self.item_ids.astype(str),
+            gold=self.gold, systems=np.array(self.systems, dtype=str), kinds=np.array(self.kinds, dtype=str),
+            predictions=self.predictions, info=np.array(json.dumps(self.info)),
+        )
+        if self.groups is not None:
+            arrays.update(groups=self.groups, group_names=np.array(self.group_names, dtype=str))
+        with open(path, "wb") as fh:
+            np.savez_compressed(fh, **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Dataset":
+        with np.load(path, allow_pickle=False) as z:
+            has_groups = "groups" in z
+            return cls(
+                name=str(z["name"]), labels=tuple(z["labels"].tolist()), item_ids=z["item_ids"],
+                gold=z["gold"], systems=tuple(z["systems"].tolist()), kinds=tuple(z["kinds"].tolist()),
+                predictions=z["predictions"], groups=z["groups"] if has_groups else None,
+                group_names=tuple(z["group_names"].tolist()) if has_groups else (),
+                info=json.loads(str(z["info"])),
+            )
+
+
+# ---------------------------------------------------------------------------
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _label_problem(table: LabelTable, row: int, label: str, allowed, what: str) -> Problem:
+    hint = ""
+    folded = {a.casefold(): a for a in allowed}
+    if label.casefold() in folded:
+        hint = f" (did you mean {folded[label.casefold()]!r}? add a label_map entry)"
+    return Problem(table.path, table.lines[row],
+                   f"{what} label {label!r} of item {table.ids[row]!r} is not one of "
+                   f"{', '.join(map(repr, allowed))}{hint}")
+
+
+def _missing_items(table: LabelTable, needed: list[str], present: set[str]) -> list[Problem]:
+    missing = [i for i in needed if i not in present]
+    if not missing:
+        return []
+    shown = ", ".join(repr(i) for i in missing[:5]) + (", ..." if len(missing) > 5 else "")
+    return [Problem(table.path, None, f"{len(missing)} gold item(s) have no prediction, e.g. {shown}")]
+
+
+def make_baselines(gold: np.ndarray, k: int, labels, kinds, seed: int) -> tuple[list[str], np.ndarray]:
+    """Reference systems on the scored items.
+
+    ``majority``: the most frequent gold class (ties: first in label order);
+    ``all_class``: one system ``all_<label>`` per class (Scarton et al.'s
+    all-deny / all-support); ``random``: uniform over the K classes from
+    ``numpy.random.default_rng(seed)``, one draw per item in gold order.
+    """
+    names, rows = [], []
+    n = gold.shape[0]
+    if "majority" in kinds:
+        names.append("majority")
+        rows.append(np.full(n, int(np.argmax(np.bincount(gold, minlength=k)))))
+    if "all_class" in kinds:
+        for code, lab in enumerate(labels):
+            names.append(f"all_{lab}")
+            rows.append(np.full(n, code))
+    if "random" in kinds:
+        names.append("random")
+        rows.append(np.random.default_rng(seed).integers(0, k, size=n))
+    pred = np.vstack(rows).astype(np.int8) if rows else np.zeros((0, n), dtype=np.int8)
+    return names, pred
+
+
+def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
+    """Read, check and code the gold and all prediction files of ``spec``.
+
+    Raises ``DataError`` (listing every fault) before returning anything.
+    """
+    data_dir = Path(data_dir)
+    problems: list[Problem] = []
+    labels = spec.labels
+    code = {lab: i for i, lab in enumerate(labels)}
+    lmap = spec.label_map
+
+    # -- gold ------------------------------------------------------------
+    gpath = spec.gold_path(data_dir)
+    gold_t = read_table(gpath, **spec.gold_format)
+    problems += gold_t.problems
+    keep_rows: list[int] = []
+    dropped_gold: dict[str, int] = {}
+    for r, lab in enumerate(gold_t.labels):
+        lab = lmap.get(lab, lab)
+        if lab in spec.drop_gold_labels:
+            dropped_gold[lab] = dropped_gold.get(lab, 0) + 1
+        elif lab in code:
+            keep_rows.append(r)
+        else:
+            problems.append(_label_problem(gold_t, r, lab, labels + spec.drop_gold_labels, "gold"))
+    all_gold_ids = set(gold_t.ids)
+    scored_ids = [gold_t.ids[r] for r in keep_rows]
+    gold_codes = np.array([code[lmap.get(gold_t.labels[r], gold_t.labels[r])] for r in keep_rows]
+                          if not problems else [], dtype=np.int8)
+    if gold_t.problems or (not problems and not scored_ids):
+        if not gold_t.problems:
+            problems.append(Problem(str(gpath), None, "no gold item is left to score"))
+        raise DataError(problems, f"dataset {spec.name!r}")
+
+    # -- predictions ------------------------------------------------------
+    files = spec.prediction_files(data_dir)
+    position = {item: p for p, item in enumerate(scored_ids)}
+    n = len(scored_ids)
+    pred_codes = np.full((len(files), n), -1, dtype=np.int16)
+    extra_hits: dict[str, dict[str, int]] = {}
+    drop_mask = np.zeros(n, dtype=bool)
+    for s, (system, path) in enumerate(files.items()):
+        t = read_table(path, **spec.prediction_format)
+        problems += t.problems
+        if t.problems:
+            continue
+        seen: set[str] = set()
+        file_problems: list[Problem] = []
+        for r, (item, lab) in enumerate(zip(t.ids, t.labels)):
+            if item not in all_gold_ids:
+                file_problems.append(Problem(t.path, t.lines[r], f"item {item!r} is not in the gold file {gpath}"))
+                continue
+            p = position.get(item)
+            if p is None:
+                continue  # a gold item that is not scored (dropped gold label)
+            seen.add(item)
+            lab = lmap.get(lab, lab)
+            if lab in code:
+                pred_codes[s, p] = code[lab]
+            elif lab in spec.extra_labels and spec.extra_label_policy != "error":
+                extra_hits.setdefault(system, {}).setdefault(lab, 0)
+                extra_hits[system][lab] += 1
+                if spec.extra_label_policy == "map":
+                    pred_codes[s, p] = code[spec.extra_labels[lab]]
+                else:  # drop_item
+                    drop_mask[p] = True
+                    pred_codes[s, p] = 0
+            else:
+                file_problems.append(_label_problem(t, r, lab, labels, "predicted"))
+        file_problems += _missing_items(t, scored_ids, seen)
+        problems += file_problems[:20] + (
+            [Problem(t.path, None, f"... {len(file_problems) - 20} more problem(s) in this file")]
+            if len(file_problems) > 20 else [])
+    if problems:
+        raise DataError(problems, f"dataset {spec.name!r}")
+
+    keep = ~drop_mask
+    if not keep.any():
+        raise DataError([Problem(str(gpath), None, "extra_label_policy 'drop_item' dropped every item")],
+                        f"dataset {spec.name!r}")
+    item_ids = np.array(scored_ids, dtype=str)[keep]
+    gold_codes = gold_codes[keep]
+    pred_codes = pred_codes[:, keep].astype(np.int8)
+
+    groups, group_names = None, ()
+    if spec.gold_format.get("group_column"):
+        gvals = np.array([gold_t.groups[r] for r in keep_rows], dtype=str)[keep]
+        group_names, groups = np.unique(gvals, return_inverse=True)
+        group_names = tuple(group_names.tolist())
+        groups = groups.astype(np.int16)
+
+    base_names, base_pred = make_baselines(gold_codes, len(labels), labels, spec.baselines, spec.random_seed)
+    clash = set(base_names) & set(files)
+    if clash:
+        raise DataError([Problem(str(files[c]), None, f"system name {c!r} is reserved for a baseline")
+                         for c in sorted(clash)], f"dataset {spec.name!r}")
+    systems = tuple(files) + tuple(base_names)
+    kinds = ("system",) * len(files) + ("baseline",) * len(base_names)
+
+    info = {
+        "dataset": spec.name,
+        "description": spec.description,
+        "labels": list(labels),
+        "ordinal": spec.ordinal,
+        "n_gold_rows": len(gold_t),
+        "n_items": int(keep.sum()),
+        "gold_counts": {lab: int(v) for lab, v in zip(labels, np.bincount(gold_codes, minlength=len(labels)))},
+        "dropped_gold_labels": dropped_gold,
+        "extra_label_policy": spec.extra_label_policy,
+        "extra_labels": dict(spec.extra_labels),
+        "extra_label_predictions": extra_hits,
+        "items_dropped_by_policy": int(drop_mask.sum()),
+        "metrics": list(spec.metrics),
+        "primary_metric": spec.primary_metric,
+        "weights": {k: list(v) for k, v in spec.weights.items()},
+        "default_weights": spec.default_weights,
+        "random_seed": spec.random_seed,
+        "files": {"gold": {"path": str(gpath), "sha256": _sha256(gpath)},
+                  **{s: {"path": str(p), "sha256": _sha256(p)} for s, p in files.items()}},
+    }
+    return Dataset(name=spec.name, labels=labels, item_ids=item_ids, gold=gold_codes, systems=systems,
+                   kinds=kinds, predictions=np.vstack([pred_codes, base_pred]) if len(base_names) else pred_codes,
+                   groups=groups, group_names=group_names, info=info)
+
+
+# ---------------------------------------------------------------------------
+def score_table(c: np.ndarray, systems, kinds, spec: DatasetSpec) -> pd.DataFrame:
+    """``system, kind, <metric ids...>`` for a (S, K, K) confusion tensor."""
+    scores = M.evaluate(c, spec.metrics, **spec.metric_params())
+    df = pd.DataFrame({"system": list(systems), "kind": list(kinds)})
+    for mid in spec.metrics:
+        df[mid] = scores[mid]
+    return df
+
+
+def confusion_long(c: np.ndarray, systems, labels) -> pd.DataFrame:
+    """Long form ``system, predicted, gold, count`` of a (S, K, K) tensor."""
+    s, k, _ = c.shape
+    si, pi, gi = np.meshgrid(np.arange(s), np.arange(k), np.arange(k), indexing="ij")
+    lab = np.array(labels, dtype=object)
+    return pd.DataFrame({"system": np.array(systems, dtype=object)[si.ravel()], "predicted": lab[pi.ravel()],
+                         "gold": lab[gi.ravel()], "count": c.ravel().astype(np.int64)})
+
+
+def confusion_from_long(df: pd.DataFrame, labels) -> tuple[list[str], np.ndarray]:
+    """Inverse of ``confusion_long``: (systems in file order, (S, K, K))."""
+    systems = list(dict.fromkeys(df["system"].astype(str)))
+    idx = {lab: i for i, lab in enumerate(labels)}
+    sidx = {s: i for i, s in enumerate(systems)}
+    c = np.zeros((len(systems), len(labels), len(labels)), dtype=np.int64)
+    np.add.at(c, (df["system"].astype(str).map(sidx).to_numpy(), df["predicted"].astype(str).map(idx).to_numpy(),
+                  df["gold"].astype(str).map(idx).to_numpy()), df["count"].to_numpy())
+    return systems, c

@@ -1,0 +1,177 @@
+"""The steps the Snakemake rules run, as plain functions of paths.
+
+``workflow/scripts/*.py`` only unpack ``snakemake.input/params/output`` and
+call these, so every step can also be run (and tested) without Snakemake.
+Writes are atomic (temporary file, then rename), so an interrupted step
+never leaves a half-written result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from . import metrics as M
+from .config import DatasetSpec
+from .dataset import Dataset, confusion_from_long, confusion_long, load_dataset, score_table
+from .io import DataError
+from .plots import confusion_grid, save_figure
+from .tables import scores_latex, scores_markdown
+
+__all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "atomic_path"]
+
+
+@contextmanager
+def atomic_path(path: str | Path):
+    """Yield a temporary path beside ``path``; rename it onto ``path`` on success."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def _write_text(path, text: str) -> None:
+    with atomic_path(path) as tmp:
+        Path(tmp).write_text(text, encoding="utf-8")
+
+
+def _write_csv(path, df: pd.DataFrame) -> None:
+    with atomic_path(path) as tmp:
+        df.to_csv(tmp, index=False, lineterminator="\n")
+
+
+def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None) -> Dataset:
+    """Read and check every input file of a dataset; write the coded labels.
+
+    On bad input, every previous result of the dataset (``results_dir``) is
+    removed before the ``DataError`` propagates, so no stale table is left
+    looking valid.
+    """
+    try:
+        ds = load_dataset(spec, data_dir)
+    except DataError:
+        if results_dir is not None and Path(results_dir).is_dir():
+            shutil.rmtree(results_dir)
+        raise
+    with atomic_path(out_npz) as tmp:
+        ds.save(tmp)
+    _write_text(out_json, json.dumps(ds.info, indent=2) + "\n")
+    return ds
+
+
+def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFrame:
+    """``scores.csv`` (system, kind, one column per metric) and
+    ``confusion.csv`` (system, predicted, gold, count)."""
+    ds = Dataset.load(data_npz)
+    c = ds.confusion()
+    df = score_table(c, ds.systems, ds.kinds, spec)
+    _write_csv(out_scores, df)
+    _write_csv(out_confusion, confusion_long(c, ds.systems, ds.labels))
+    return df
+
+
+def score_groups(spec: DatasetSpec, data_npz, out_csv) -> pd.DataFrame:
+    """Scores per item group (e.g. per target), long form
+    ``group, system, kind, <metrics>``, plus the unweighted mean over groups
+    (``group = "mean"``, Kaushal et al.'s avgF1) and the mean weighted by
+    group size (``group = "weighted_mean"``, their avg_wF1)."""
+    ds = Dataset.load(data_npz)
+    cg = ds.confusion_by_group()  # (G, S, K, K)
+    scores = M.evaluate(cg, spec.metrics, **spec.metric_params())
+    sizes = np.bincount(ds.groups, minlength=len(ds.group_names)).astype(float)
+    frames = []
+    for g, gname in enumerate(ds.group_names):
+        frames.append(pd.DataFrame({"group": gname, "system": ds.systems, "kind": ds.kinds,
+                                    **{m: scores[m][g] for m in spec.metrics}}))
+    frames.append(pd.DataFrame({"group": "mean", "system": ds.systems, "kind": ds.kinds,
+                                **{m: np.nanmean(scores[m], axis=0) for m in spec.metrics}}))
+    frames.append(pd.DataFrame({"group": "weighted_mean", "system": ds.systems, "kind": ds.kinds,
+                                **{m: (scores[m] * sizes[:, None]).sum(0) / sizes.sum() for m in spec.metrics}}))
+    df = pd.concat(frames, ignore_index=True)
+    _write_csv(out_csv, df)
+    return df
+
+
+def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None) -> None:
+    """Markdown and LaTeX score tables (value and rank per metric)."""
+    df = pd.read_csv(scores_csv, dtype={"system": str, "kind": str})
+    n = ""
+    if info_json:
+        info = json.loads(Path(info_json).read_text())
+        n = f" ({info['n_items']} items)"
+    title = f"{spec.name}{n}: scores of every system"
+    md = scores_markdown(df, spec.metrics, spec.primary_metric, title=title)
+    if spec.weights:
+        w = spec.weights[spec.default_weights]
+        md += ("\nClass weights of wAUC / wF1 / wF2 (" + spec.default_weights + "): " +
+               ", ".join(f"{lab} {v:g}" for lab, v in zip(spec.labels, w)) + ".\n")
+    _write_text(out_md, md)
+    _write_text(out_tex, scores_latex(df, spec.metrics, spec.primary_metric,
+                                      caption=f"{spec.name}{n}: scores and ranks.", label=f"tab:{spec.name}-scores"))
+
+
+def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, include_baselines: bool = False):
+    """The grid of row-normalised confusion matrices, one panel per system."""
+    long = pd.read_csv(confusion_csv, dtype={"system": str, "predicted": str, "gold": str})
+    systems, c = confusion_from_long(long, spec.labels)
+    df = pd.read_csv(scores_csv, dtype={"system": str, "kind": str}).set_index("system")
+    keep = [i for i, s in enumerate(systems) if include_baselines or df.loc[s, "kind"] == "system"]
+    prim = M.get(spec.primary_metric)
+    keep.sort(key=lambda i: (-df.loc[systems[i], spec.primary_metric] if prim.higher_is_better
+                             else df.loc[systems[i], spec.primary_metric]))
+    subs = [f"{prim.name} {df.loc[systems[i], spec.primary_metric]:.3f}" for i in keep]
+    fig = confusion_grid(c[keep], [systems[i] for i in keep], spec.labels, subtitles=subs,
+                         title=f"{spec.name}: confusion matrices (rows: gold class, normalised; "
+                               f"sorted by {prim.name})")
+    for p in out_paths:
+        with atomic_path(p) as tmp:
+            fig.savefig(tmp, dpi=150, bbox_inches="tight", format=Path(p).suffix.lstrip("."))
+    save_figure(fig, [])
+
+
+def spec_from_snakemake(config: Mapping, dataset: str) -> DatasetSpec:
+    """The DatasetSpec of one dataset of a Snakemake config."""
+    return DatasetSpec.from_config(dataset, config["datasets"][dataset],
+                                   random_seed=int(config.get("random_seed", 0)))
+
+
+def run_step(smk, step) -> None:
+    """Run ``step()`` for a Snakemake script: log its outcome to
+    ``smk.log[0]``; on bad input or config, print the message (which names
+    file, line and fault) and exit non-zero without a traceback."""
+    import sys
+    import traceback
+
+    from .config import ConfigError
+
+    log = Path(smk.log[0]) if len(smk.log) else None
+    if log:
+        log.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        step()
+    except (DataError, ConfigError) as e:
+        msg = f"ERROR in rule {smk.rule} ({', '.join(f'{k}={v}' for k, v in smk.wildcards.items())}):\n{e}\n"
+        if log:
+            log.write_text(msg, encoding="utf-8")
+        sys.stderr.write(msg)
+        sys.exit(1)
+    except Exception:
+        if log:
+            log.write_text(traceback.format_exc(), encoding="utf-8")
+        raise
+    if log:
+        log.write_text("ok\n", encoding="utf-8")

@@ -1,0 +1,70 @@
+# Ingestion, scoring, score tables and confusion figures, one job per dataset.
+
+
+rule ingest:
+    """Read and check the gold and every prediction file of a dataset."""
+    input:
+        dataset_inputs,
+    output:
+        npz=f"{RESULTS}/{{dataset}}/data.npz",
+        info=f"{RESULTS}/{{dataset}}/dataset.json",
+    params:
+        data_dir=str(DATA_DIR),
+        results_dir=lambda wc: f"{RESULTS}/{wc.dataset}",
+    log:
+        f"{RESULTS}/logs/{{dataset}}/ingest.log",
+    script:
+        "../scripts/ingest.py"
+
+
+rule score:
+    """Every metric for every system: scores.csv and confusion.csv."""
+    input:
+        rules.ingest.output.npz,
+    output:
+        scores=f"{RESULTS}/{{dataset}}/scores.csv",
+        confusion=f"{RESULTS}/{{dataset}}/confusion.csv",
+    log:
+        f"{RESULTS}/logs/{{dataset}}/score.log",
+    script:
+        "../scripts/score.py"
+
+
+rule score_groups:
+    """Scores per item group (e.g. per target), with their means."""
+    input:
+        rules.ingest.output.npz,
+    output:
+        f"{RESULTS}/{{dataset}}/scores_by_group.csv",
+    log:
+        f"{RESULTS}/logs/{{dataset}}/score_groups.log",
+    script:
+        "../scripts/score_groups.py"
+
+
+rule score_tables:
+    """Markdown and LaTeX tables: value and rank per metric."""
+    input:
+        scores=rules.score.output.scores,
+        info=rules.ingest.output.info,
+    output:
+        md=f"{RESULTS}/{{dataset}}/tables/scores.md",
+        tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
+    log:
+        f"{RESULTS}/logs/{{dataset}}/score_tables.log",
+    script:
+        "../scripts/score_tables.py"
+
+
+rule confusion_figure:
+    """Grid of row-normalised confusion matrices, one panel per system."""
+    input:
+        confusion=rules.score.output.confusion,
+        scores=rules.score.output.scores,
+    output:
+        png=f"{RESULTS}/{{dataset}}/figures/confusion.png",
+        pdf=f"{RESULTS}/{{dataset}}/figures/confusion.pdf",
+    log:
+        f"{RESULTS}/logs/{{dataset}}/confusion_figure.log",
+    script:
+        "../scripts/confusion_figure.py"
