@@ -13,6 +13,8 @@ rule ingest:
         results_dir=lambda wc: f"{RESULTS}/{wc.dataset}",
     log:
         f"{RESULTS}/logs/{{dataset}}/ingest.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/ingest.py"
 
@@ -26,6 +28,8 @@ rule score:
         confusion=f"{RESULTS}/{{dataset}}/confusion.csv",
     log:
         f"{RESULTS}/logs/{{dataset}}/score.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/score.py"
 
@@ -38,6 +42,8 @@ rule score_groups:
         f"{RESULTS}/{{dataset}}/scores_by_group.csv",
     log:
         f"{RESULTS}/logs/{{dataset}}/score_groups.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/score_groups.py"
 
@@ -52,6 +58,8 @@ rule score_tables:
         tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
     log:
         f"{RESULTS}/logs/{{dataset}}/score_tables.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/score_tables.py"
 
@@ -66,5 +74,7 @@ rule confusion_figure:
         pdf=f"{RESULTS}/{{dataset}}/figures/confusion.pdf",
     log:
         f"{RESULTS}/logs/{{dataset}}/confusion_figure.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/confusion_figure.py"
