@@ -328,8 +328,9 @@ def cem_ord(c) -> np.ndarray:
     c = _as_confusion(c)
     _, _, gold, n = _margins(c)
     prox = cem_proximity(gold)
-    num = np.where(c > 0, prox * c, 0.0).sum((-2, -1))
-    den = (np.diagonal(prox, axis1=-2, axis2=-1) * gold).sum(-1)
+    with np.errstate(invalid="ignore"):  # prox is inf only when N = 0
+        num = np.where(c > 0, prox * c, 0.0).sum((-2, -1))
+        den = (np.diagonal(prox, axis1=-2, axis2=-1) * gold).sum(-1)
     out = _ratio(num, den, np.nan)
     return np.where(n > 0, out, np.nan)
 

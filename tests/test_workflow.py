@@ -1,0 +1,125 @@
+"""The Snakemake workflow end to end on the small .test config."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from metaeval import metrics as M
+
+from .conftest import FIXTURES, ROOT
+
+pytestmark = pytest.mark.workflow
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+
+def _run(workdir: Path, data: Path, *extra, check=True):
+    cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(ROOT / ".test" / "config.yaml"),
+                       "--config", f"data_dir={data}", "--directory", str(workdir), "--cores", "2", *extra]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if check and res.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{res.stdout}\n{res.stderr}")
+    return res
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    base = tmp_path_factory.mktemp("wf")
+    data = base / "data"
+    shutil.copytree(FIXTURES, data)
+    work = base / "work"
+    work.mkdir()
+    _run(work, data)
+    return work, data
+
+
+EXPECTED = ["scores.csv", "confusion.csv", "dataset.json", "tables/scores.md", "tables/scores.tex",
+            "figures/confusion.png", "figures/confusion.pdf"]
+
+
+def test_all_outputs(run):
+    work, _ = run
+    for ds in ("tiny", "tiny_tsv"):
+        for f in EXPECTED:
+            p = work / "results" / ds / f
+            assert p.is_file() and p.stat().st_size > 0, p
+    assert (work / "results/tiny_tsv/scores_by_group.csv").is_file()
+    assert not (work / "results/tiny/scores_by_group.csv").exists()
+
+
+def test_scores_csv_layout(run):
+    work, _ = run
+    df = pd.read_csv(work / "results/tiny/scores.csv", dtype={"system": str})
+    assert list(df.columns[:2]) == ["system", "kind"]
+    assert list(df.columns[2:]) == [m for m in M.METRIC_IDS if m not in ("f_avg", "fnc_score")]
+    assert df["system"].tolist() == ["sys_a", "sys_b", "sys_c", "sys_d", "majority", "all_neg", "all_neu",
+                                     "all_pos", "random"]
+    assert df["kind"].tolist() == ["system"] * 4 + ["baseline"] * 5
+    conf = pd.read_csv(work / "results/tiny/confusion.csv")
+    assert list(conf.columns) == ["system", "predicted", "gold", "count"]
+    assert (conf.groupby("system")["count"].sum() == 40).all()
+    tsv = pd.read_csv(work / "results/tiny_tsv/scores.csv")
+    assert "f_avg" in tsv.columns and "wf1" not in tsv.columns
+
+
+def test_tables_have_values_and_ranks(run):
+    work, _ = run
+    md = (work / "results/tiny/tables/scores.md").read_text()
+    assert "| sys_a |" in md and "(1)" in md and "*majority* (baseline)" in md
+    tex = (work / "results/tiny/tables/scores.tex").read_text()
+    assert r"\begin{tabular}" in tex and r"sys\_a" in tex
+
+
+def test_new_system_reruns_only_its_dataset(run):
+    work, data = run
+    assert "Nothing to be done" in _run(work, data, "-n").stdout
+    shutil.copy(data / "tiny/predictions/sys_a.csv", data / "tiny/predictions/mysystem.csv")
+    try:
+        dry = _run(work, data, "-n").stdout
+        assert "dataset=tiny\n" in dry.replace("dataset=tiny_tsv", "")
+        assert "dataset=tiny_tsv" not in dry
+        _run(work, data)
+        df = pd.read_csv(work / "results/tiny/scores.csv")
+        assert "mysystem" in df["system"].tolist()
+    finally:
+        (data / "tiny/predictions/mysystem.csv").unlink()
+        _run(work, data)
+
+
+def test_bad_input_stops_with_clear_message_and_no_stale_results(run):
+    work, data = run
+    bad = data / "tiny/predictions/sys_b.csv"
+    good = bad.read_text()
+    lines = good.splitlines()
+    lines[3] = lines[3].split(",")[0] + ",maybe"
+    bad.write_text("\n".join(lines) + "\n")
+    try:
+        res = _run(work, data, check=False)
+        assert res.returncode != 0
+        out = res.stdout + res.stderr
+        assert "sys_b.csv:4" in out and "predicted label 'maybe'" in out
+        assert not (work / "results/tiny").exists()  # no stale table left looking valid
+        assert (work / "results/tiny_tsv/scores.csv").exists()  # other datasets untouched
+    finally:
+        bad.write_text(good)
+        _run(work, data)
+    assert (work / "results/tiny/scores.csv").exists()
+
+
+def test_missing_data_dir_is_a_clear_error(tmp_path):
+    res = _run(tmp_path, tmp_path / "nowhere", "-n", check=False)
+    assert res.returncode != 0
+    assert "data_dir" in res.stdout + res.stderr and "is not a folder" in res.stdout + res.stderr
+
+
+def test_lint_is_clean():
+    res = subprocess.run(SNAKEMAKE + ["--lint", "-s", str(ROOT / "Snakefile"), "--directory", str(ROOT)],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "Lints for" not in res.stdout + res.stderr
