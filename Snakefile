@@ -14,6 +14,7 @@ validate(config, "config/schema.yaml")
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/scoring.smk"
+include: "workflow/rules/experiments.smk"
 
 
 rule all:

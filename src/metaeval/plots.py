@@ -73,3 +73,101 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
     cb.ax.tick_params(labelsize=6)
     fig.subplots_adjust(left=0.07, right=0.9, top=1 - 0.9 / (size * nrows + 0.9), hspace=0.75, wspace=0.45)
     return fig
+
+
+def _metric_labels(ids):
+    from . import metrics as M
+
+    return [M.get(m).name for m in ids]
+
+
+def similarity_heatmap(sim, order, groups, title: str = ""):
+    """Clustered heatmap of Kendall's tau between metrics, with a dendrogram
+    and the value in every cell; tick labels carry the metric's group."""
+    from scipy.cluster.hierarchy import dendrogram, linkage
+    from scipy.spatial.distance import squareform
+
+    ids = list(order)
+    m = sim.loc[ids, ids].to_numpy()
+    n = len(ids)
+    fig = plt.figure(figsize=(0.55 * n + 3.2, 0.55 * n + 2.4))
+    ax_d = fig.add_axes([0.2, 0.82, 0.62, 0.12])
+    ax = fig.add_axes([0.2, 0.1, 0.62, 0.7])
+    cax = fig.add_axes([0.85, 0.1, 0.02, 0.7])
+    d = 1.0 - np.nan_to_num(sim.to_numpy(), nan=0.0)
+    np.fill_diagonal(d, 0.0)
+    z = linkage(squareform(np.clip((d + d.T) / 2, 0, 2), checks=False), method="average")
+    dendrogram(z, ax=ax_d, no_labels=True, color_threshold=0, above_threshold_color="0.3")
+    ax_d.set_xlim(0, 10 * n)  # leaves sit at 5, 15, ...: align them with the columns
+    ax_d.axis("off")
+    im = ax.imshow(m, cmap="PuOr_r", vmin=-1, vmax=1, aspect="auto")
+    for i in range(n):
+        for j in range(n):
+            if not np.isnan(m[i, j]):
+                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=6.5,
+                        color="white" if abs(m[i, j]) > 0.6 else "black")
+    labels = [f"{lab} [{groups[i]}]" for lab, i in zip(_metric_labels(ids), ids)]
+    ax.set_xticks(range(n), labels, rotation=60, ha="right", fontsize=7.5)
+    ax.set_yticks(range(n), labels, fontsize=7.5)
+    ax.set_xlabel("metric [group]")
+    ax.set_ylabel("metric [group]")
+    fig.colorbar(im, cax=cax).set_label("Kendall's tau between system rankings", fontsize=8)
+    fig.suptitle(title or "Ranking agreement between metrics", fontsize=11)
+    return fig
+
+
+def stability_plot(summary, per_split, title: str = ""):
+    """Distribution of tau(X ranking, Y ranking) over the splits, one box
+    per metric, sorted by mean tau; the 95% interval as whiskers."""
+    df = summary.sort_values("mean_tau", ascending=True)
+    ids = df["metric"].tolist()
+    fig, ax = plt.subplots(figsize=(7.5, 0.32 * len(ids) + 1.6))
+    data = [per_split[m].dropna().to_numpy() for m in ids]
+    bp = ax.boxplot(data, vert=False, whis=(2.5, 97.5), showfliers=False, patch_artist=True,
+                    medianprops={"color": "black"}, widths=0.6)
+    for patch in bp["boxes"]:
+        patch.set_facecolor("#9ecae1")
+    ax.scatter(df["mean_tau"], np.arange(1, len(ids) + 1), color="#d95f02", zorder=3, s=18, label="mean")
+    ax.set_yticks(np.arange(1, len(ids) + 1), _metric_labels(ids), fontsize=8)
+    ax.set_xlabel("Kendall's tau between the rankings on halves X and Y")
+    ax.set_ylabel("metric")
+    ax.grid(axis="x", alpha=0.3)
+    n = int(summary["n_splits"].iloc[0])
+    ax.legend(loc="lower right", fontsize=8, title=f"{n} splits; box: quartiles,\nwhiskers: 95% interval",
+              title_fontsize=7)
+    ax.set_title(title or "Rank stability", fontsize=11)
+    return fig
+
+
+def merging_heatmap(merge, balanced, title: str = ""):
+    """Two heatmaps (all items; class-balanced subsamples) of tau between the
+    ranking before and after merging each pair of classes; low tau = the
+    metric tells the merged classes apart.  Metrics sorted by mean tau."""
+    frames = [("all test items", merge)]
+    if balanced is not None:
+        reps = int(balanced["repeats"].iloc[0])
+        frames.append((f"balanced subsamples ({int(balanced['class_size'].iloc[0])} per class, "
+                       f"mean of {reps})", balanced))
+    pairs = [p for p in merge["pair"].unique() if p != "mean"] + ["mean"]
+    ids = merge[merge["pair"] == "mean"].sort_values("tau")["metric"].tolist()
+    fig, axes = plt.subplots(1, len(frames), figsize=(3.2 + 1.3 * len(pairs) * len(frames), 0.36 * len(ids) + 2.2),
+                             squeeze=False)
+    for ax, (name, df) in zip(axes[0], frames):
+        m = df.pivot(index="metric", columns="pair", values="tau").loc[ids, pairs].to_numpy()
+        im = ax.imshow(m, cmap="cividis", vmin=-0.2, vmax=1, aspect="auto")
+        for i in range(m.shape[0]):
+            for j in range(m.shape[1]):
+                if not np.isnan(m[i, j]):
+                    ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                            color="black" if m[i, j] > 0.55 else "white")
+        ax.set_xticks(range(len(pairs)), pairs, rotation=30, ha="right", fontsize=7.5)
+        ax.set_yticks(range(len(ids)), _metric_labels(ids), fontsize=7.5)
+        ax.axvline(len(pairs) - 1.5, color="white", lw=2)
+        ax.set_xlabel("merged classes")
+        if ax is axes[0][0]:
+            ax.set_ylabel("metric")
+        ax.set_title(name, fontsize=9)
+    fig.colorbar(im, ax=axes[0].tolist(), fraction=0.04).set_label(
+        "tau(original ranking, merged ranking)\nlow = distinguishes the classes", fontsize=8)
+    fig.suptitle(title or "Class discrimination by merging", fontsize=11)
+    return fig

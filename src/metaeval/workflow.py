@@ -23,7 +23,6 @@ from . import metrics as M
 from .config import DatasetSpec
 from .dataset import Dataset, confusion_from_long, confusion_long, load_dataset, score_table
 from .io import DataError
-from .plots import confusion_grid, save_figure
 from .tables import scores_latex, scores_markdown
 
 __all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "atomic_path"]
@@ -126,6 +125,8 @@ def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None)
 
 def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, include_baselines: bool = False):
     """The grid of row-normalised confusion matrices, one panel per system."""
+    from .plots import confusion_grid
+
     long = pd.read_csv(confusion_csv, dtype={"system": str, "predicted": str, "gold": str})
     systems, c = confusion_from_long(long, spec.labels)
     df = pd.read_csv(scores_csv, dtype={"system": str, "kind": str}).set_index("system")
@@ -137,10 +138,7 @@ def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, in
     fig = confusion_grid(c[keep], [systems[i] for i in keep], spec.labels, subtitles=subs,
                          title=f"{spec.name}: confusion matrices (rows: gold class, normalised; "
                                f"sorted by {prim.name})")
-    for p in out_paths:
-        with atomic_path(p) as tmp:
-            fig.savefig(tmp, dpi=150, bbox_inches="tight", format=Path(p).suffix.lstrip("."))
-    save_figure(fig, [])
+    _save_fig(fig, out_paths)
 
 
 def spec_from_snakemake(config: Mapping, dataset: str) -> DatasetSpec:
@@ -175,3 +173,111 @@ def run_step(smk, step) -> None:
         raise
     if log:
         log.write_text("ok\n", encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------
+# meta-evaluation experiments (see metaeval.experiments)
+# ---------------------------------------------------------------------------
+def experiment_settings(config: Mapping, dataset: str):
+    """Global ``experiments`` settings overridden by the dataset's own."""
+    from .experiments import Settings
+
+    return Settings.from_config(config.get("experiments"), config["datasets"][dataset].get("experiments"))
+
+
+def _save_fig(fig, paths) -> None:
+    import matplotlib.pyplot as plt
+
+    for p in paths:
+        with atomic_path(p) as tmp:
+            fig.savefig(tmp, dpi=150, bbox_inches="tight", format=Path(p).suffix.lstrip("."))
+    plt.close(fig)
+
+
+def run_similarity(spec: DatasetSpec, settings, data_npz, out_csv, out_groups, fig_paths):
+    """similarity.csv (metric x metric tau), similarity_groups.csv, heatmap."""
+    from . import experiments as E
+    from .plots import similarity_heatmap
+
+    ds = Dataset.load(data_npz)
+    sel = E.select_systems(ds, settings.include_baselines)
+    sim = E.similarity(ds.confusion()[sel], list(spec.metrics), spec.metric_params(), settings.tau_variant)
+    groups, order = E.cluster_groups(sim, settings.n_groups, settings.linkage)
+    _write_csv(out_csv, sim.rename_axis("metric").reset_index())
+    _write_csv(out_groups, pd.DataFrame({"metric": groups.index, "group": groups.to_numpy(),
+                                         "leaf_order": [order.index(m) for m in groups.index]}))
+    _save_fig(similarity_heatmap(sim, order, groups,
+                                 f"{spec.name}: Kendall's tau between metrics' rankings of {len(sel)} systems"),
+              fig_paths)
+
+
+def shard_splits(settings, shard: int, n_shards: int) -> np.ndarray:
+    """The split indices of one shard (contiguous, as even as possible)."""
+    return np.array_split(np.arange(settings.n_splits), n_shards)[shard]
+
+
+def run_stability_shard(spec: DatasetSpec, settings, data_npz, shard: int, n_shards: int, out_npz):
+    from .experiments import stability_splits
+
+    ds = Dataset.load(data_npz)
+    res = stability_splits(ds, spec, settings, shard_splits(settings, shard, n_shards))
+    with atomic_path(out_npz) as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **res)
+
+
+def run_stability_gather(spec: DatasetSpec, settings, shard_paths, out_csv, out_splits, fig_paths):
+    """stability.csv (per metric), stability_splits.csv (per split), figure."""
+    from .experiments import stability_summary
+    from .plots import stability_plot
+
+    parts = []
+    for p in shard_paths:
+        with np.load(p, allow_pickle=False) as z:
+            parts.append({k: z[k] for k in z.files})
+    summ, per_split = stability_summary(parts, settings.n_splits)
+    _write_csv(out_csv, summ)
+    _write_csv(out_splits, per_split)
+    kind = "stratified" if settings.stratified else "random"
+    _save_fig(stability_plot(summ, per_split, f"{spec.name}: rank stability over {settings.n_splits} {kind} "
+                                               f"half-splits (tau-{settings.tau_variant})"), fig_paths)
+
+
+def run_merging(spec: DatasetSpec, settings, data_npz, out_csv, out_balanced, fig_paths):
+    """merging.csv, merging_balanced.csv and their heatmaps."""
+    from . import experiments as E
+    from .plots import merging_heatmap
+
+    ds = Dataset.load(data_npz)
+    mg = E.merging(ds, spec, settings)
+    mb = E.merging_balanced(ds, spec, settings)
+    _write_csv(out_csv, mg)
+    _write_csv(out_balanced, mb)
+    _save_fig(merging_heatmap(mg, mb, f"{spec.name}: class merging (low tau = metric distinguishes the "
+                                      f"merged classes)"), fig_paths)
+
+
+def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md):
+    """weights.csv (long form), weights_tau.csv, tables/weights.md."""
+    from .experiments import weight_sensitivity
+    from .tables import weights_markdown
+
+    ds = Dataset.load(data_npz)
+    long, taus = weight_sensitivity(ds, spec, settings)
+    _write_csv(out_csv, long)
+    _write_csv(out_tau, taus)
+    _write_text(out_md, weights_markdown(long, taus, spec.weights, spec.labels,
+                                         f"{spec.name}: weighted metrics under every class-weight set"))
+
+
+def run_summary(spec: DatasetSpec, settings, groups_csv, stability_csv, merging_csv, out_csv, out_md,
+                n_systems: int):
+    """Amemiya & Sakai Table 7 for one dataset."""
+    from .experiments import summary
+    from .tables import summary_markdown
+
+    g = pd.read_csv(groups_csv).set_index("metric")["group"]
+    df = summary(g, pd.read_csv(stability_csv), pd.read_csv(merging_csv))
+    _write_csv(out_csv, df)
+    _write_text(out_md, summary_markdown(df, f"{spec.name}: summary of the meta-evaluation", n_systems,
+                                         settings.n_splits))

@@ -5,10 +5,12 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from metaeval.config import ConfigError, dataset_specs, resolve_data_dir
+from metaeval.workflow import experiment_settings
 
 try:
     DATA_DIR = resolve_data_dir(config["data_dir"])
     SPECS = dataset_specs(config)
+    SETTINGS = {name: experiment_settings(config, name) for name in SPECS}
 except ConfigError as e:
     raise WorkflowError(f"Bad configuration: {e}")
 
@@ -31,6 +33,30 @@ def dataset_inputs(wildcards):
     return [str(spec.gold_path(DATA_DIR))] + [str(p) for p in files.values()]
 
 
+def baseline_names(spec):
+    names = ["majority"] if "majority" in spec.baselines else []
+    names += [f"all_{lab}" for lab in spec.labels] if "all_class" in spec.baselines else []
+    return names + (["random"] if "random" in spec.baselines else [])
+
+
+def n_ranked(name):
+    """Systems the experiments rank: real systems plus the included baselines."""
+    spec = SPECS[name]
+    try:
+        n_files = len(spec.prediction_files(DATA_DIR))
+    except ConfigError as e:
+        raise WorkflowError(str(e))
+    return n_files + len(set(baseline_names(spec)) & set(SETTINGS[name].include_baselines))
+
+
+N_RANKED = {name: n_ranked(name) for name in DATASETS}
+
+
+def stability_shards(name):
+    n = SETTINGS[name].shards
+    return [f"{RESULTS}/{name}/stability/shard{i}of{n}.npz" for i in range(n)]
+
+
 def has_groups(name):
     return bool(SPECS[name].gold_format.get("group_column"))
 
@@ -43,4 +69,10 @@ def all_targets():
                 f"{d}/figures/confusion.png", f"{d}/figures/confusion.pdf"]
         if has_groups(name):
             out.append(f"{d}/scores_by_group.csv")
+        if N_RANKED[name] >= SETTINGS[name].min_systems:
+            out += [f"{d}/similarity.csv", f"{d}/figures/similarity.png", f"{d}/stability.csv",
+                    f"{d}/figures/stability.png", f"{d}/merging.csv", f"{d}/merging_balanced.csv",
+                    f"{d}/figures/merging.png", f"{d}/tables/summary.md"]
+        if len(SPECS[name].weights) >= 2:
+            out += [f"{d}/weights.csv", f"{d}/tables/weights.md"]
     return out

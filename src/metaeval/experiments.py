@@ -1,0 +1,394 @@
+"""Meta-evaluation experiments: judging the metrics themselves.
+
+1. Ranking agreement (Amemiya & Sakai 5.1): Kendall's tau between the system
+   rankings of every pair of metrics; metrics grouped by hierarchical
+   clustering of 1 - tau.
+2. Rank stability (5.2): random half-splits X / Y of the test items; tau
+   between the rankings on X and on Y, per metric, over many splits; also
+   within the top / middle / bottom tiers of systems.
+3. Class merging (5.3): merge two classes in gold and predictions; tau
+   between the rankings before and after (low tau = the metric tells those
+   classes apart); also on class-balanced subsamples.
+4. Weight sensitivity (Scarton et al. section 4): the weighted metrics under
+   every named class-weight set; tau between the weight sets' rankings.
+5. Summary (Amemiya & Sakai Table 7): group, stability rank and
+   discrimination rank of every metric.
+
+Every function is vectorised over splits / subsamples: confusion tensors of
+all subsets come from ``metaeval.resample.SubsetConfusion`` and every metric
+and every tau is one call over the stacked tensors.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass, fields
+from itertools import combinations
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import metrics as M
+from .config import ConfigError, DatasetSpec
+from .confusion import merge_classes
+from .dataset import Dataset
+from .ranking import competition_rank, kendall_tau, orient, tau_matrix
+from .resample import SubsetConfusion, balanced_masks, split_masks
+
+__all__ = ["Settings", "select_systems", "directions", "similarity", "cluster_groups", "tier_sizes",
+           "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
+           "merging_balanced", "weight_sensitivity", "summary"]
+
+# Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
+PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
+TIER_NAMES = ("top", "middle", "bottom")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Experiment parameters (config key ``experiments``; a dataset may
+    override any of them under ``datasets.<name>.experiments``).  Defaults
+    are the papers' values where the papers give one."""
+
+    min_systems: int = 6
+    include_baselines: tuple[str, ...] = ("majority", "random")
+    tau_variant: str = "b"
+    n_groups: int = 3
+    linkage: str = "average"
+    n_splits: int = 1000
+    split_seed: int = 20210301
+    stratified: bool = False
+    shards: int = 1
+    chunk_size: int = 200
+    tier_fractions: tuple[float, ...] = PAPER_TIERS
+    balanced_repeats: int = 100
+    balanced_seed: int = 20210302
+
+    @classmethod
+    def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":
+        values: dict[str, Any] = {}
+        known = {f.name for f in fields(cls)}
+        for block in blocks:
+            for k, v in (block or {}).items():
+                if k not in known:
+                    raise ConfigError(f"experiments.{k}: unknown setting; known: {', '.join(sorted(known))}")
+                values[k] = tuple(v) if isinstance(v, list) else v
+        s = cls(**values)
+        if s.tau_variant not in ("a", "b"):
+            raise ConfigError(f"experiments.tau_variant must be 'a' or 'b', got {s.tau_variant!r}")
+        if len(s.tier_fractions) != 3 or min(s.tier_fractions) <= 0:
+            raise ConfigError("experiments.tier_fractions: three positive fractions (top, middle, bottom)")
+        if s.shards < 1 or s.n_splits < 1 or s.chunk_size < 1 or s.balanced_repeats < 1:
+            raise ConfigError("experiments: shards, n_splits, chunk_size and balanced_repeats must be >= 1")
+        return s
+
+
+def select_systems(ds: Dataset, include_baselines: Sequence[str]) -> np.ndarray:
+    """Indices of the systems an experiment ranks: every real system plus
+    the named baselines (the paper ranks majority and random with them)."""
+    keep = set(include_baselines)
+    return np.array([i for i, (s, k) in enumerate(zip(ds.systems, ds.kinds)) if k == "system" or s in keep],
+                    dtype=np.intp)
+
+
+def directions(metric_ids) -> np.ndarray:
+    """(M, 1) booleans: higher is better, for broadcasting against (M, S)."""
+    return np.array([M.get(m).higher_is_better for m in metric_ids])[:, None]
+
+
+def _oriented(c: np.ndarray, metric_ids, params) -> np.ndarray:
+    """Scores of (..., S, K, K) tensors as an oriented (..., M, S) array."""
+    sc = M.evaluate(c, metric_ids, **params)
+    stacked = np.stack([sc[m] for m in metric_ids], axis=-2)  # (..., M, S)
+    return orient(stacked, directions(metric_ids))
+
+
+# ---------------------------------------------------------------------------
+# 1. ranking agreement
+# ---------------------------------------------------------------------------
+def similarity(c: np.ndarray, metric_ids, params, variant: str = "b") -> pd.DataFrame:
+    """Square metric x metric DataFrame of Kendall's tau between rankings."""
+    tau = tau_matrix(_oriented(c, metric_ids, params), variant)
+    return pd.DataFrame(tau, index=list(metric_ids), columns=list(metric_ids))
+
+
+def cluster_groups(sim: pd.DataFrame, n_groups: int = 3, method: str = "average") -> tuple[pd.Series, list[str]]:
+    """Hierarchical clustering of the metrics on the distance 1 - tau.
+
+    Returns (group letter per metric, dendrogram leaf order).  Groups are
+    lettered A, B, C... by decreasing size (ties: the group whose first
+    member comes first in the matrix).  NaN taus count as distance 1.
+    """
+    from scipy.cluster.hierarchy import fcluster, leaves_list, linkage
+    from scipy.spatial.distance import squareform
+
+    ids = list(sim.index)
+    d = 1.0 - np.nan_to_num(sim.to_numpy(), nan=0.0)
+    np.fill_diagonal(d, 0.0)
+    d = np.clip((d + d.T) / 2, 0.0, 2.0)
+    if len(ids) < 2:
+        return pd.Series(["A"] * len(ids), index=ids, name="group"), ids
+    z = linkage(squareform(d, checks=False), method=method)
+    raw = fcluster(z, t=min(n_groups, len(ids)), criterion="maxclust")
+    order = sorted(set(raw), key=lambda g: (-(raw == g).sum(), int(np.flatnonzero(raw == g)[0])))
+    letter = {g: string.ascii_uppercase[i] for i, g in enumerate(order)}
+    return (pd.Series([letter[g] for g in raw], index=ids, name="group"),
+            [ids[i] for i in leaves_list(z)])
+
+
+# ---------------------------------------------------------------------------
+# 2. rank stability
+# ---------------------------------------------------------------------------
+def tier_sizes(n_systems: int, fractions=PAPER_TIERS) -> list[int]:
+    """Tier sizes proportional to ``fractions`` summing to ``n_systems``
+    (largest remainder; 14 systems give the paper's 5, 5, 4)."""
+    f = np.asarray(fractions, dtype=float)
+    f = f / f.sum()
+    raw = f * n_systems
+    sizes = np.floor(raw).astype(int)
+    for i in np.argsort(-(raw - sizes), kind="stable")[: n_systems - sizes.sum()]:
+        sizes[i] += 1
+    return sizes.tolist()
+
+
+def _tiers(full: np.ndarray, sizes) -> list[list[np.ndarray]]:
+    """Per metric, the system indices of each tier of the full-set ranking."""
+    out = []
+    for row in full:
+        order = np.argsort(-row, kind="stable")
+        bounds = np.cumsum([0] + list(sizes))
+        out.append([order[bounds[t]:bounds[t + 1]] for t in range(len(sizes))])
+    return out
+
+
+def stability_splits(ds: Dataset, spec: DatasetSpec, settings: Settings, splits, *,
+                     chunk_size: int | None = None) -> dict[str, np.ndarray]:
+    """Tau between the X and Y rankings of each split in ``splits``.
+
+    Returns ``splits`` (B,), ``tau`` (B, M) and ``tier_tau`` (B, M, 3); the
+    tiers are those of the ranking on the full test set.
+    """
+    metric_ids = list(spec.metrics)
+    params = spec.metric_params()
+    sel = select_systems(ds, settings.include_baselines)
+    eng = SubsetConfusion(ds.gold, ds.predictions[sel], ds.k)
+    full = _oriented(eng.total, metric_ids, params)  # (M, S)
+    tiers = _tiers(full, tier_sizes(len(sel), settings.tier_fractions))
+    strata = ds.gold if settings.stratified else None
+    splits = np.asarray(list(splits), dtype=np.int64)
+    tau = np.empty((splits.size, len(metric_ids)))
+    tier_tau = np.empty((splits.size, len(metric_ids), 3))
+    pos = 0
+    for idx, cx in eng.chunks(lambda b: split_masks(ds.n_items, b, settings.split_seed, strata), splits,
+                              chunk_size or settings.chunk_size):
+        x = _oriented(cx, metric_ids, params)  # (B, M, S)
+        y = _oriented(eng.total - cx, metric_ids, params)
+        sl = slice(pos, pos + idx.size)
+        tau[sl] = kendall_tau(x, y, settings.tau_variant)
+        for m, mt in enumerate(tiers):
+            for t, members in enumerate(mt):
+                tier_tau[sl, m, t] = (kendall_tau(x[:, m, members], y[:, m, members], settings.tau_variant)
+                                      if members.size >= 2 else np.nan)
+        pos += idx.size
+    return {"splits": splits, "tau": tau, "tier_tau": tier_tau, "metrics": np.array(metric_ids)}
+
+
+def stability_summary(parts: Sequence[Mapping[str, np.ndarray]], n_splits: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Merge shard results; one row per metric: mean, sd and 95% interval of
+    tau over the splits, and the mean tau within each tier.  Also returns
+    the per-split taus (split x metric).  Checks that every split from 0 to
+    ``n_splits - 1`` is present exactly once."""
+    metric_ids = [str(m) for m in parts[0]["metrics"]]
+    splits = np.concatenate([p["splits"] for p in parts])
+    order = np.argsort(splits, kind="stable")
+    splits = splits[order]
+    if n_splits is not None and not np.array_equal(splits, np.arange(n_splits)):
+        raise ValueError(f"stability shards do not cover splits 0..{n_splits - 1} exactly once")
+    tau = np.concatenate([p["tau"] for p in parts])[order]
+    tier = np.concatenate([p["tier_tau"] for p in parts])[order]
+    rows = []
+    with np.errstate(invalid="ignore"), _quiet():
+        for m, mid in enumerate(metric_ids):
+            t = tau[:, m]
+            ok = t[~np.isnan(t)]
+            rows.append({
+                "metric": mid, "mean_tau": ok.mean() if ok.size else np.nan,
+                "sd_tau": ok.std(ddof=1) if ok.size > 1 else np.nan,
+                "q025": np.quantile(ok, 0.025) if ok.size else np.nan,
+                "q975": np.quantile(ok, 0.975) if ok.size else np.nan,
+                **{f"tau_{name}": np.nanmean(tier[:, m, i]) for i, name in enumerate(TIER_NAMES)},
+                "n_splits": int(t.size), "n_undefined": int(np.isnan(t).sum()),
+            })
+    per_split = pd.DataFrame(tau, columns=metric_ids)
+    per_split.insert(0, "split", splits)
+    return pd.DataFrame(rows), per_split
+
+
+class _quiet:
+    def __enter__(self):
+        import warnings
+        self._w = warnings.catch_warnings()
+        self._w.__enter__()
+        warnings.simplefilter("ignore", RuntimeWarning)
+
+    def __exit__(self, *exc):
+        self._w.__exit__(*exc)
+
+
+# ---------------------------------------------------------------------------
+# 3. class merging
+# ---------------------------------------------------------------------------
+def merge_groups(k: int, pair: tuple[int, int]) -> np.ndarray:
+    """New class of each old class when classes ``pair`` are merged.
+
+    The merged class takes the lowest position of its two members and the
+    positions are renumbered 0..K-2 in the original order (so ordinal
+    metrics see the merged class where its first member was).
+    """
+    a, b = sorted(pair)
+    old = np.arange(k)
+    old[b] = a
+    return np.unique(old, return_inverse=True)[1]
+
+
+def merged_params(params: Mapping[str, Any], groups: np.ndarray) -> dict[str, Any]:
+    """Metric parameters of the merged task: class weights of merged classes
+    add up; ``f_avg`` averages the merged classes its classes fall into;
+    the FNC-1 score is undefined when ``unrelated`` is merged with a class."""
+    out = dict(params)
+    m = int(groups.max()) + 1
+    if params.get("weights") is not None:
+        out["weights"] = np.bincount(groups, weights=np.asarray(params["weights"], float), minlength=m)
+    if params.get("f_avg_classes") is not None:
+        out["f_avg_classes"] = sorted({int(groups[c]) for c in params["f_avg_classes"]})
+    if params.get("unrelated") is not None:
+        u = params["unrelated"]
+        out["unrelated"] = int(groups[u]) if (groups == groups[u]).sum() == 1 else None
+    return out
+
+
+def _pairs(k: int):
+    return list(combinations(range(k), 2))
+
+
+def _merge_taus(c: np.ndarray, metric_ids, params, variant) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """tau(original ranking, merged ranking) per pair: (..., P, M)."""
+    k = c.shape[-1]
+    base = _oriented(c, metric_ids, params)  # (..., M, S)
+    out = []
+    for pair in _pairs(k):
+        g = merge_groups(k, pair)
+        mp = merged_params(params, g)
+        ids_ok = [mid for mid in metric_ids if all(mp.get(p) is not None for p in M.get(mid).params)]
+        merged = np.full(base.shape, np.nan)
+        if ids_ok:
+            sel = [metric_ids.index(mid) for mid in ids_ok]
+            merged[..., sel, :] = _oriented(merge_classes(c, g), ids_ok, mp)
+        tau = kendall_tau(base, merged, variant)
+        tau[..., [i for i, mid in enumerate(metric_ids) if mid not in ids_ok]] = np.nan
+        out.append(tau)
+    return _pairs(k), np.stack(out, axis=-2)
+
+
+def merging(ds: Dataset, spec: DatasetSpec, settings: Settings) -> pd.DataFrame:
+    """``metric, pair, tau`` for every pair of classes, plus ``pair = mean``."""
+    sel = select_systems(ds, settings.include_baselines)
+    c = SubsetConfusion(ds.gold, ds.predictions[sel], ds.k).total
+    pairs, tau = _merge_taus(c, list(spec.metrics), spec.metric_params(), settings.tau_variant)
+    return _merging_frame(spec, pairs, tau)
+
+
+def _pair_name(labels, pair) -> str:
+    return f"{labels[pair[0]]}+{labels[pair[1]]}"
+
+
+def _merging_frame(spec, pairs, tau, sd=None) -> pd.DataFrame:
+    rows = []
+    for m, mid in enumerate(spec.metrics):
+        for p, pair in enumerate(pairs):
+            row = {"metric": mid, "pair": _pair_name(spec.labels, pair), "tau": tau[p, m]}
+            if sd is not None:
+                row["sd"] = sd[p, m]
+            rows.append(row)
+        with _quiet():
+            mean = {"metric": mid, "pair": "mean", "tau": np.nanmean(tau[:, m])}
+        if sd is not None:
+            mean["sd"] = np.nan
+        rows.append(mean)
+    return pd.DataFrame(rows)
+
+
+def merging_balanced(ds: Dataset, spec: DatasetSpec, settings: Settings) -> pd.DataFrame:
+    """The merging experiment on class-balanced subsamples (every class
+    down-sampled to the smallest class), repeated ``balanced_repeats`` times;
+    ``tau`` is the mean over repeats, ``sd`` its standard deviation."""
+    sel = select_systems(ds, settings.include_baselines)
+    eng = SubsetConfusion(ds.gold, ds.predictions[sel], ds.k)
+    reps = np.arange(settings.balanced_repeats)
+    taus = []
+    for _, c in eng.chunks(lambda r: balanced_masks(ds.gold, r, settings.balanced_seed), reps,
+                           settings.chunk_size):
+        pairs, t = _merge_taus(c, list(spec.metrics), spec.metric_params(), settings.tau_variant)
+        taus.append(t)  # (R, P, M)
+    t = np.concatenate(taus)
+    with _quiet():
+        mean = np.nanmean(t, axis=0)
+        sd = np.nanstd(t, axis=0, ddof=1) if t.shape[0] > 1 else np.full(mean.shape, np.nan)
+    df = _merging_frame(spec, pairs, mean, sd)
+    df["repeats"] = t.shape[0]
+    df["class_size"] = int(np.bincount(ds.gold, minlength=ds.k).min())
+    return df
+
+
+# ---------------------------------------------------------------------------
+# 4. weight sensitivity
+# ---------------------------------------------------------------------------
+WEIGHTED = ("wauc", "wf1", "wf2")
+
+
+def weight_sensitivity(ds: Dataset, spec: DatasetSpec, settings: Settings) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Scores and ranks of the weighted metrics under every weight set
+    (long form ``system, kind, metric, weight_set, score, rank``; ranks among
+    real systems), and tau between the weight sets' rankings per metric."""
+    from .tables import rank
+
+    c = ds.confusion()
+    is_sys = np.array([k == "system" for k in ds.kinds])
+    rows, taus = [], []
+    metric_ids = [m for m in WEIGHTED if m in spec.metrics]
+    by_set = {}
+    for wname in spec.weights:
+        sc = M.evaluate(c, metric_ids, **spec.metric_params(wname))
+        by_set[wname] = sc
+        for mid in metric_ids:
+            r = np.zeros(len(ds.systems), dtype=np.int64)
+            r[is_sys] = rank(sc[mid][is_sys], True)
+            for i, (s, kind) in enumerate(zip(ds.systems, ds.kinds)):
+                rows.append({"system": s, "kind": kind, "metric": mid, "weight_set": wname,
+                             "score": sc[mid][i], "rank": int(r[i]) if kind == "system" else None})
+    sel = select_systems(ds, settings.include_baselines)
+    for mid in metric_ids:
+        for a, b in combinations(spec.weights, 2):
+            taus.append({"metric": mid, "weight_set_a": a, "weight_set_b": b,
+                         "tau": float(kendall_tau(orient(by_set[a][mid][sel]), orient(by_set[b][mid][sel]),
+                                                  settings.tau_variant))})
+    long = pd.DataFrame(rows)
+    long["rank"] = long["rank"].astype("Int64")
+    return long, pd.DataFrame(taus)
+
+
+# ---------------------------------------------------------------------------
+# 5. summary
+# ---------------------------------------------------------------------------
+def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame) -> pd.DataFrame:
+    """Per metric: similarity group, stability rank (1 = highest mean tau)
+    and discrimination rank (1 = lowest mean merging tau), with the values."""
+    st = stability.set_index("metric")["mean_tau"]
+    mg = merge[merge["pair"] == "mean"].set_index("metric")["tau"]
+    ids = [m for m in groups.index]
+    df = pd.DataFrame({"metric": ids, "group": groups.loc[ids].to_numpy(),
+                       "stability_tau": st.reindex(ids).to_numpy(), "merging_tau": mg.reindex(ids).to_numpy()})
+    df["stability_rank"] = competition_rank(np.nan_to_num(-df["stability_tau"].to_numpy(), nan=np.inf))
+    df["discrimination_rank"] = competition_rank(np.nan_to_num(df["merging_tau"].to_numpy(), nan=np.inf))
+    return df

@@ -1,0 +1,78 @@
+"""Rankings of systems and Kendall's tau between them, vectorised.
+
+Conventions (used by every experiment):
+
+* Scores are first *oriented* so that higher is better (lower-is-better
+  metrics are negated), rounded to ``TIE_DECIMALS`` decimals so that values
+  that are mathematically equal but differ by floating-point noise tie, and
+  NaN (an undefined score) becomes -inf: it ranks last and ties with other
+  NaNs.
+* Kendall's tau is computed over all S(S-1)/2 pairs of systems from the
+  signs of the pairwise differences:
+
+      tau_a = (n_c - n_d) / (S(S-1)/2)
+      tau_b = (n_c - n_d) / sqrt((P - T_x)(P - T_y))
+
+  with T_x, T_y the pairs tied in x, in y.  tau-b is NaN when one ranking is
+  all ties (as in ``scipy.stats.kendalltau``).  Tau between two score
+  vectors equals tau between the rankings they induce.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["TIE_DECIMALS", "orient", "competition_rank", "kendall_tau", "tau_matrix"]
+
+TIE_DECIMALS = 12
+
+
+def orient(scores, higher_is_better=True) -> np.ndarray:
+    """Scores with higher = better, rounded for ties, NaN -> -inf.
+
+    ``higher_is_better`` may be a bool or an array broadcastable to scores.
+    """
+    s = np.round(np.asarray(scores, dtype=np.float64), TIE_DECIMALS)
+    s = np.where(np.asarray(higher_is_better), s, -s)
+    return np.where(np.isnan(s), -np.inf, s)
+
+
+def competition_rank(key) -> np.ndarray:
+    """Ranks 1..n of a 1-D key, smallest first; ties share the smallest rank
+    of their group (1, 2, 2, 4), as ``scipy.stats.rankdata(method="min")``."""
+    key = np.asarray(key)
+    return np.searchsorted(np.sort(key), key, side="left") + 1
+
+
+def _pair_signs(x: np.ndarray, iu) -> np.ndarray:
+    a, b = x[..., iu[0]], x[..., iu[1]]
+    return (a > b).astype(np.int8) - (a < b).astype(np.int8)
+
+
+def kendall_tau(x, y, variant: str = "b") -> np.ndarray:
+    """Kendall's tau between x and y along the last axis (S systems).
+
+    ``x`` and ``y`` broadcast against each other: (..., S) -> (...).
+    Inputs are used as they are: orient them first (``orient``).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    s = x.shape[-1]
+    if y.shape[-1] != s:
+        raise ValueError(f"x and y must rank the same systems, got {x.shape[-1]} and {y.shape[-1]}")
+    iu = np.triu_indices(s, 1)
+    dx, dy = _pair_signs(x, iu), _pair_signs(y, iu)
+    num = (dx.astype(np.int64) * dy).sum(-1)
+    if variant == "a":
+        return num / (s * (s - 1) / 2) if s > 1 else np.full(num.shape, np.nan)
+    if variant != "b":
+        raise ValueError(f"tau variant must be 'a' or 'b', got {variant!r}")
+    den = np.sqrt((dx != 0).sum(-1).astype(np.float64) * (dy != 0).sum(-1))
+    out = np.full(np.broadcast(num, den).shape, np.nan)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def tau_matrix(scores: np.ndarray, variant: str = "b") -> np.ndarray:
+    """Tau between every pair of rows of an oriented (M, S) score matrix."""
+    return kendall_tau(scores[:, None, :], scores[None, :, :], variant)

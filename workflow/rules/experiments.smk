@@ -1,0 +1,116 @@
+# Meta-evaluation experiments, one set of jobs per dataset with enough systems.
+
+
+def _settings(wc):
+    return SETTINGS[wc.dataset]
+
+
+rule similarity:
+    """Ranking agreement: Kendall's tau between every pair of metrics."""
+    input:
+        rules.ingest.output.npz,
+    output:
+        csv=f"{RESULTS}/{{dataset}}/similarity.csv",
+        groups=f"{RESULTS}/{{dataset}}/similarity_groups.csv",
+        png=f"{RESULTS}/{{dataset}}/figures/similarity.png",
+        pdf=f"{RESULTS}/{{dataset}}/figures/similarity.pdf",
+    params:
+        settings=_settings,
+    log:
+        f"{RESULTS}/logs/{{dataset}}/similarity.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/similarity.py"
+
+
+rule stability_shard:
+    """Rank stability on one shard of the random half-splits."""
+    input:
+        rules.ingest.output.npz,
+    output:
+        f"{RESULTS}/{{dataset}}/stability/shard{{shard}}of{{n}}.npz",
+    params:
+        settings=_settings,
+    log:
+        f"{RESULTS}/logs/{{dataset}}/stability_shard{{shard}}of{{n}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/stability_shard.py"
+
+
+rule stability:
+    """Gather the shards: per-metric summary, per-split taus, figure."""
+    input:
+        lambda wc: stability_shards(wc.dataset),
+    output:
+        csv=f"{RESULTS}/{{dataset}}/stability.csv",
+        splits=f"{RESULTS}/{{dataset}}/stability_splits.csv",
+        png=f"{RESULTS}/{{dataset}}/figures/stability.png",
+        pdf=f"{RESULTS}/{{dataset}}/figures/stability.pdf",
+    params:
+        settings=_settings,
+    log:
+        f"{RESULTS}/logs/{{dataset}}/stability.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/stability.py"
+
+
+rule merging:
+    """Class merging, on all items and on class-balanced subsamples."""
+    input:
+        rules.ingest.output.npz,
+    output:
+        csv=f"{RESULTS}/{{dataset}}/merging.csv",
+        balanced=f"{RESULTS}/{{dataset}}/merging_balanced.csv",
+        png=f"{RESULTS}/{{dataset}}/figures/merging.png",
+        pdf=f"{RESULTS}/{{dataset}}/figures/merging.pdf",
+    params:
+        settings=_settings,
+    log:
+        f"{RESULTS}/logs/{{dataset}}/merging.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/merging.py"
+
+
+rule weights:
+    """Weighted metrics under every class-weight set (Scarton et al. Table 4)."""
+    input:
+        rules.ingest.output.npz,
+    output:
+        csv=f"{RESULTS}/{{dataset}}/weights.csv",
+        tau=f"{RESULTS}/{{dataset}}/weights_tau.csv",
+        md=f"{RESULTS}/{{dataset}}/tables/weights.md",
+    params:
+        settings=_settings,
+    log:
+        f"{RESULTS}/logs/{{dataset}}/weights.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/weights.py"
+
+
+rule summary:
+    """Per metric: similarity group, stability rank, discrimination rank."""
+    input:
+        groups=rules.similarity.output.groups,
+        stability=rules.stability.output.csv,
+        merging=rules.merging.output.csv,
+    output:
+        csv=f"{RESULTS}/{{dataset}}/summary.csv",
+        md=f"{RESULTS}/{{dataset}}/tables/summary.md",
+    params:
+        settings=_settings,
+        n_systems=lambda wc: N_RANKED[wc.dataset],
+    log:
+        f"{RESULTS}/logs/{{dataset}}/summary.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/summary.py"
