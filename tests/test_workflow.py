@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 
 from metaeval import metrics as M
 
@@ -19,8 +20,9 @@ pytestmark = pytest.mark.workflow
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
 
-def _run(workdir: Path, data: Path, *extra, check=True):
-    cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(ROOT / ".test" / "config.yaml"),
+def _run(workdir: Path, data: Path, *extra, check=True, configfile=None):
+    cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile",
+                       str(configfile or ROOT / ".test" / "config.yaml"),
                        "--config", f"data_dir={data}", "--directory", str(workdir), "--cores", "2", *extra]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if check and res.returncode != 0:
@@ -51,6 +53,44 @@ def test_all_outputs(run):
             assert p.is_file() and p.stat().st_size > 0, p
     assert (work / "results/tiny_tsv/scores_by_group.csv").is_file()
     assert not (work / "results/tiny/scores_by_group.csv").exists()
+    for ds in ("tiny", "tiny_tsv"):
+        for f in EXPERIMENTS:
+            p = work / "results" / ds / f
+            assert p.is_file() and p.stat().st_size > 0, p
+    assert (work / "results/tiny/tables/weights.md").exists() is False  # one weight set: nothing to compare
+
+
+EXPERIMENTS = ["similarity.csv", "similarity_groups.csv", "figures/similarity.png", "figures/similarity.pdf",
+               "stability.csv", "stability_splits.csv", "figures/stability.png", "figures/stability.pdf",
+               "merging.csv", "merging_balanced.csv", "figures/merging.png", "figures/merging.pdf",
+               "summary.csv", "tables/summary.md"]
+
+
+def test_experiment_outputs_layout(run):
+    work, _ = run
+    sim = pd.read_csv(work / "results/tiny/similarity.csv", index_col="metric")
+    assert list(sim.index) == list(sim.columns) and (abs(sim.to_numpy().diagonal() - 1) < 1e-12).all()
+    stab = pd.read_csv(work / "results/tiny/stability.csv")
+    assert list(stab.columns[:5]) == ["metric", "mean_tau", "sd_tau", "q025", "q975"]
+    assert {"tau_top", "tau_middle", "tau_bottom"} <= set(stab.columns) and (stab["n_splits"] == 200).all()
+    merge = pd.read_csv(work / "results/tiny/merging.csv")
+    assert set(merge["pair"]) == {"neg+neu", "neg+pos", "neu+pos", "mean"}
+    assert "mean" in set(pd.read_csv(work / "results/tiny/merging_balanced.csv")["pair"])
+    assert "| metric | similarity group |" in (work / "results/tiny/tables/summary.md").read_text()
+
+
+def test_sharded_stability_is_identical(run, tmp_path):
+    work, data = run
+    other = tmp_path / "sharded"
+    other.mkdir()
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    cfg["experiments"].update(shards=3, chunk_size=17)
+    (tmp_path / "sharded.yaml").write_text(yaml.safe_dump(cfg))
+    _run(other, data, "results/tiny/stability.csv", "results/tiny/stability_splits.csv",
+         configfile=tmp_path / "sharded.yaml")
+    assert len(list((other / "results/tiny/stability").glob("shard*of3.npz"))) == 3
+    for f in ("stability.csv", "stability_splits.csv"):
+        assert (other / "results/tiny" / f).read_bytes() == (work / "results/tiny" / f).read_bytes(), f
 
 
 def test_scores_csv_layout(run):

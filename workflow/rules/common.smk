@@ -52,6 +52,11 @@ def n_ranked(name):
 N_RANKED = {name: n_ranked(name) for name in DATASETS}
 
 
+def settings_of(wildcards):
+    """Experiment settings of a dataset (rule params)."""
+    return SETTINGS[wildcards.dataset]
+
+
 def stability_shards(name):
     n = SETTINGS[name].shards
     return [f"{RESULTS}/{name}/stability/shard{i}of{n}.npz" for i in range(n)]

@@ -1,10 +1,6 @@
 # Meta-evaluation experiments, one set of jobs per dataset with enough systems.
 
 
-def _settings(wc):
-    return SETTINGS[wc.dataset]
-
-
 rule similarity:
     """Ranking agreement: Kendall's tau between every pair of metrics."""
     input:
@@ -15,7 +11,7 @@ rule similarity:
         png=f"{RESULTS}/{{dataset}}/figures/similarity.png",
         pdf=f"{RESULTS}/{{dataset}}/figures/similarity.pdf",
     params:
-        settings=_settings,
+        settings=settings_of,
     log:
         f"{RESULTS}/logs/{{dataset}}/similarity.log",
     conda:
@@ -31,7 +27,7 @@ rule stability_shard:
     output:
         f"{RESULTS}/{{dataset}}/stability/shard{{shard}}of{{n}}.npz",
     params:
-        settings=_settings,
+        settings=settings_of,
     log:
         f"{RESULTS}/logs/{{dataset}}/stability_shard{{shard}}of{{n}}.log",
     conda:
@@ -50,7 +46,7 @@ rule stability:
         png=f"{RESULTS}/{{dataset}}/figures/stability.png",
         pdf=f"{RESULTS}/{{dataset}}/figures/stability.pdf",
     params:
-        settings=_settings,
+        settings=settings_of,
     log:
         f"{RESULTS}/logs/{{dataset}}/stability.log",
     conda:
@@ -69,7 +65,7 @@ rule merging:
         png=f"{RESULTS}/{{dataset}}/figures/merging.png",
         pdf=f"{RESULTS}/{{dataset}}/figures/merging.pdf",
     params:
-        settings=_settings,
+        settings=settings_of,
     log:
         f"{RESULTS}/logs/{{dataset}}/merging.log",
     conda:
@@ -87,7 +83,7 @@ rule weights:
         tau=f"{RESULTS}/{{dataset}}/weights_tau.csv",
         md=f"{RESULTS}/{{dataset}}/tables/weights.md",
     params:
-        settings=_settings,
+        settings=settings_of,
     log:
         f"{RESULTS}/logs/{{dataset}}/weights.log",
     conda:
@@ -106,7 +102,7 @@ rule summary:
         csv=f"{RESULTS}/{{dataset}}/summary.csv",
         md=f"{RESULTS}/{{dataset}}/tables/summary.md",
     params:
-        settings=_settings,
+        settings=settings_of,
         n_systems=lambda wc: N_RANKED[wc.dataset],
     log:
         f"{RESULTS}/logs/{{dataset}}/summary.log",

@@ -1,0 +1,275 @@
+"""The meta-evaluation engine: Kendall's tau, subset confusion tensors,
+determinism, and a small hand-computed example for each experiment."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import kendalltau
+
+from metaeval import experiments as E
+from metaeval import metrics as M
+from metaeval.config import DatasetSpec
+from metaeval.confusion import confusion_tensor, merge_classes
+from metaeval.dataset import Dataset, make_baselines
+from metaeval.ranking import competition_rank, kendall_tau, orient
+from metaeval.resample import SubsetConfusion, balanced_masks, split_mask, split_masks
+
+
+# -- Kendall's tau ------------------------------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 12), st.integers(0, 2**31), st.sampled_from([2, 3, 100]), st.sampled_from(["a", "b"]))
+def test_tau_matches_scipy_with_and_without_ties(n, seed, levels, variant):
+    """levels=2 or 3 forces many ties; 100 almost none."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, levels, n).astype(float)
+    y = rng.integers(0, levels, n).astype(float)
+    ours = kendall_tau(x, y, variant)
+    ref = kendalltau(x, y, variant="b").statistic
+    if variant == "a":  # tau-a = (n_c - n_d) / all pairs, from scipy's tau-b
+        iu = np.triu_indices(n, 1)
+        ref = np.sum(np.sign(x[iu[0]] - x[iu[1]]) * np.sign(y[iu[0]] - y[iu[1]])) / (n * (n - 1) / 2)
+    if np.isnan(ref):
+        assert np.isnan(ours)
+    else:
+        assert ours == pytest.approx(ref, abs=1e-12)
+
+
+def test_tau_is_vectorised_over_leading_axes():
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 4, size=(7, 5, 9)).astype(float)
+    y = rng.integers(0, 4, size=(7, 5, 9)).astype(float)
+    t = kendall_tau(x, y)
+    for i in range(7):
+        for j in range(5):
+            ref = kendalltau(x[i, j], y[i, j]).statistic
+            assert (np.isnan(t[i, j]) and np.isnan(ref)) or t[i, j] == pytest.approx(ref, abs=1e-12)
+
+
+def test_orient_rounds_noise_into_ties_and_sends_nan_last():
+    o = orient([0.3, 0.1 + 0.2, np.nan, 0.5], higher_is_better=True)
+    assert o[0] == o[1] and o[2] == -np.inf
+    assert orient([1.0, 2.0], higher_is_better=False).tolist() == [-1.0, -2.0]
+    assert competition_rank(np.array([3.0, 1.0, 1.0, 2.0])).tolist() == [4, 1, 1, 3]
+
+
+# -- subset confusion tensors ---------------------------------------------------
+def _random_data(seed, n=300, s=6, k=3):
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, k, n)
+    pred = np.where(rng.random((s, n)) < 0.6, gold, rng.integers(0, k, (s, n)))
+    return gold, pred
+
+
+@pytest.mark.parametrize("max_bytes", [256 * 2**20, 1])  # one block; one system per block
+def test_subset_confusion_equals_direct_counting(max_bytes):
+    gold, pred = _random_data(1)
+    eng = SubsetConfusion(gold, pred, 3, max_bytes=max_bytes)
+    masks = split_masks(gold.size, range(20), seed=5)
+    cx = eng.confusion(masks)
+    for b in range(20):
+        np.testing.assert_array_equal(cx[b], confusion_tensor(gold[masks[b]], pred[:, masks[b]], 3))
+        np.testing.assert_array_equal(eng.total - cx[b], confusion_tensor(gold[~masks[b]], pred[:, ~masks[b]], 3))
+
+
+def test_split_masks_are_halves_and_stratified_halves_keep_proportions():
+    gold, _ = _random_data(2, n=301)
+    m = split_masks(301, range(50), seed=1)
+    assert (m.sum(1) == 150).all()
+    counts = np.bincount(gold, minlength=3)
+    ms = split_masks(301, range(50), seed=1, strata=gold)
+    for row in ms:
+        np.testing.assert_array_equal(np.bincount(gold[row], minlength=3), counts // 2)
+    # the split of index b depends only on (seed, b)
+    np.testing.assert_array_equal(split_mask(301, 17, 1), m[17])
+    assert not np.array_equal(split_mask(301, 17, 2), m[17])
+
+
+def test_balanced_masks_take_the_smallest_class_size():
+    gold = np.array([0] * 50 + [1] * 20 + [2] * 7)
+    masks = balanced_masks(gold, range(10), seed=3)
+    for row in masks:
+        assert np.bincount(gold[row], minlength=3).tolist() == [7, 7, 7]
+
+
+# -- a small dataset -------------------------------------------------------------
+def _dataset(seed=0, n=400, s=8, k=3):
+    gold, pred = _random_data(seed, n=n, s=s, k=k)
+    # vary quality per system so rankings are not all ties
+    rng = np.random.default_rng(seed + 1)
+    for i in range(s):
+        flip = rng.random(n) < i / (s + 2)
+        pred[i] = np.where(flip, rng.integers(0, k, n), gold)
+    labels = tuple("abcde"[:k])
+    names, base = make_baselines(gold, k, labels, ("majority", "random"), seed=4)
+    spec = DatasetSpec.from_config("toy", dict(gold="-", predictions=[], labels=list(labels), ordinal=True,
+                                               weights={"even": dict.fromkeys(labels, 1 / k),
+                                                        "skew": dict(zip(labels, [0.6, 0.3, 0.1][:k]))}))
+    ds = Dataset("toy", labels, np.array([str(i) for i in range(n)]), gold.astype(np.int8),
+                 tuple(f"s{i}" for i in range(s)) + tuple(names), ("system",) * s + ("baseline",) * len(names),
+                 np.vstack([pred, base]).astype(np.int8))
+    return spec, ds
+
+
+def test_stability_is_bit_identical_across_chunk_sizes_and_shards():
+    spec, ds = _dataset()
+    st_ = E.Settings(n_splits=60, split_seed=11)
+    one = E.stability_splits(ds, spec, st_, range(60), chunk_size=60)
+    small = E.stability_splits(ds, spec, st_, range(60), chunk_size=7)
+    np.testing.assert_array_equal(one["tau"], small["tau"])
+    np.testing.assert_array_equal(one["tier_tau"], small["tier_tau"])
+    shards = [E.stability_splits(ds, spec, st_, idx, chunk_size=5) for idx in np.array_split(np.arange(60), 4)[::-1]]
+    summ1, per1 = E.stability_summary([one], 60)
+    summ4, per4 = E.stability_summary(shards, 60)
+    pd.testing.assert_frame_equal(summ1, summ4, check_exact=True)
+    pd.testing.assert_frame_equal(per1, per4, check_exact=True)
+    with pytest.raises(ValueError, match="exactly once"):
+        E.stability_summary(shards[:3], 60)
+
+
+def test_stability_equals_the_straightforward_loop():
+    """Per split: select the items, score every system on X and Y one by
+    one, tau per metric with scipy."""
+    spec, ds = _dataset(seed=3, n=120, s=5)
+    st_ = E.Settings(n_splits=15, split_seed=2)
+    res = E.stability_splits(ds, spec, st_, range(15))
+    sel = E.select_systems(ds, st_.include_baselines)
+    params = spec.metric_params()
+    for b in range(15):
+        mask = split_mask(ds.n_items, b, 2)
+        for mi, mid in enumerate(spec.metrics):
+            hib = M.get(mid).higher_is_better
+            sx = [float(M.get(mid)(confusion_tensor(ds.gold[mask], ds.predictions[s][mask], 3), **params)) for s in sel]
+            sy = [float(M.get(mid)(confusion_tensor(ds.gold[~mask], ds.predictions[s][~mask], 3), **params))
+                  for s in sel]
+            ref = kendalltau(orient(sx, hib), orient(sy, hib)).statistic
+            assert (np.isnan(ref) and np.isnan(res["tau"][b, mi])) or res["tau"][b, mi] == pytest.approx(ref, abs=1e-12)
+
+
+def test_tier_sizes():
+    assert E.tier_sizes(14) == [5, 5, 4]
+    assert sum(E.tier_sizes(19)) == 19 and E.tier_sizes(19) == [7, 7, 5]
+    assert E.tier_sizes(6) == [2, 2, 2]
+
+
+def test_tiers_by_hand():
+    """Systems 0..5 ranked 0 > 1 > ... > 5 on the full set; tier taus are
+    taus restricted to {0,1}, {2,3}, {4,5}."""
+    full = np.array([[6.0, 5, 4, 3, 2, 1]])
+    tiers = E._tiers(full, [2, 2, 2])
+    assert [t.tolist() for t in tiers[0]] == [[0, 1], [2, 3], [4, 5]]
+
+
+# -- similarity -------------------------------------------------------------------
+def test_similarity_by_hand():
+    # 3 systems, K=2: accuracy ranks A > B > C; MAE^mu (lower better) ranks the same;
+    # macro recall differs for one pair
+    c = np.array([
+        [[8, 1], [0, 1]],   # A: acc .9
+        [[5, 0], [3, 2]],   # B: acc .7
+        [[4, 2], [4, 0]],   # C: acc .4
+    ])
+    sim = E.similarity(c, ["accuracy", "mae_micro", "macro_recall"], {})
+    assert sim.loc["accuracy", "mae_micro"] == pytest.approx(1.0)  # lower-is-better oriented
+    acc = M.accuracy(c)
+    mr = M.macro_recall(c)
+    assert sim.loc["accuracy", "macro_recall"] == pytest.approx(kendalltau(acc, mr).statistic)
+    groups, order = E.cluster_groups(sim, n_groups=2)
+    assert groups["accuracy"] == groups["mae_micro"] and set(order) == set(sim.index)
+
+
+def test_cluster_groups_letters_by_size():
+    ids = ["m1", "m2", "m3", "m4"]
+    tau = np.array([[1, .9, .1, .1], [.9, 1, .1, .1], [.1, .1, 1, .95], [.1, .1, .95, 1]], float)
+    tau[2:, :2] = tau[:2, 2:] = 0.0
+    g, _ = E.cluster_groups(pd.DataFrame(tau, index=ids, columns=ids), n_groups=2)
+    assert g["m1"] == g["m2"] == "A" and g["m3"] == g["m4"] == "B"
+
+
+# -- merging ----------------------------------------------------------------------
+def test_merge_groups_take_the_lowest_position():
+    assert E.merge_groups(3, (0, 1)).tolist() == [0, 0, 1]
+    assert E.merge_groups(3, (1, 2)).tolist() == [0, 1, 1]
+    assert E.merge_groups(3, (0, 2)).tolist() == [0, 1, 0]
+    assert E.merge_groups(4, (1, 3)).tolist() == [0, 1, 2, 1]
+
+
+def test_merged_params():
+    p = E.merged_params({"weights": np.array([.4, .4, .15, .05]), "f_avg_classes": [0, 2], "unrelated": 3},
+                        E.merge_groups(4, (2, 3)))
+    np.testing.assert_allclose(p["weights"], [.4, .4, .2])
+    assert p["f_avg_classes"] == [0, 2] and p["unrelated"] is None
+
+
+def test_merging_equals_merging_the_labels_and_rescoring():
+    spec, ds = _dataset(seed=5)
+    st_ = E.Settings()
+    df = E.merging(ds, spec, st_)
+    sel = E.select_systems(ds, st_.include_baselines)
+    params = spec.metric_params()
+    for pair in [(0, 1), (1, 2), (0, 2)]:
+        g = E.merge_groups(3, pair)
+        merged_c = confusion_tensor(g[ds.gold], g[ds.predictions[sel]], 2)  # relabel, then count
+        np.testing.assert_array_equal(merged_c, merge_classes(ds.confusion()[sel], g))
+        mp = E.merged_params(params, g)
+        for mid in spec.metrics:
+            hib = M.get(mid).higher_is_better
+            before = orient(M.get(mid)(ds.confusion()[sel], **params), hib)
+            after = orient(M.get(mid)(merged_c, **mp), hib)
+            ref = kendalltau(before, after).statistic
+            got = df[(df.metric == mid) & (df.pair == f"{ds.labels[pair[0]]}+{ds.labels[pair[1]]}")]["tau"].item()
+            assert (np.isnan(ref) and np.isnan(got)) or got == pytest.approx(ref, abs=1e-12), (mid, pair)
+    means = df[df.pair == "mean"].set_index("metric")["tau"]
+    per = df[df.pair != "mean"].groupby("metric")["tau"].mean()
+    pd.testing.assert_series_equal(means.sort_index(), per.sort_index(), check_names=False)
+
+
+def test_merging_by_hand():
+    """Two systems: A confuses a<->b only, B confuses a<->c only.  Merging
+    a+b makes A perfect: the accuracy ranking flips (tau -1); merging a+c
+    makes B perfect: flips back to the original order only if B was ahead."""
+    gold = np.array([0, 0, 1, 1, 2, 2])
+    a = np.array([1, 0, 0, 1, 2, 2])  # two a<->b errors
+    b = np.array([2, 0, 1, 1, 0, 2])  # two a<->c errors
+    c = np.stack([confusion_tensor(gold, a, 3), confusion_tensor(gold, b, 3)])
+    pairs, tau = E._merge_taus(c, ["accuracy", "mae_micro"], {}, "b")
+    # accuracy: A = B = 4/6 originally (tie) -> tau-b undefined
+    assert np.isnan(tau[0, 0])
+    # MAE^mu: A = 2/6, B = 4/6 (a<->c costs 2): A ahead; merging a+c: B's
+    # errors vanish -> B ahead -> tau = -1; merging a+b: A perfect -> tau = +1
+    assert pairs == [(0, 1), (0, 2), (1, 2)]
+    assert tau[0, 1] == 1.0 and tau[1, 1] == -1.0
+
+
+def test_merging_balanced_repeats_and_determinism():
+    spec, ds = _dataset(seed=6)
+    st1 = E.Settings(balanced_repeats=12, balanced_seed=9, chunk_size=12)
+    st2 = E.Settings(balanced_repeats=12, balanced_seed=9, chunk_size=5)
+    a, b = E.merging_balanced(ds, spec, st1), E.merging_balanced(ds, spec, st2)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert (a["repeats"] == 12).all() and (a["class_size"] == np.bincount(ds.gold).min()).all()
+
+
+# -- weights and summary ------------------------------------------------------------
+def test_weight_sensitivity_by_hand():
+    spec, ds = _dataset(seed=7)
+    long, taus = E.weight_sensitivity(ds, spec, E.Settings())
+    c = ds.confusion()
+    skew = spec.metric_params("skew")["weights"]
+    got = long[(long.metric == "wf2") & (long.weight_set == "skew")].set_index("system")["score"]
+    np.testing.assert_allclose(got.loc[list(ds.systems)].to_numpy(), M.weighted_fbeta(c, skew, beta=2.0))
+    assert set(taus["metric"]) == {"wauc", "wf1", "wf2"} and len(taus) == 3
+    ranks = long[(long.metric == "wf1") & (long.weight_set == "even") & (long.kind == "system")]["rank"]
+    assert sorted(ranks.tolist())[0] == 1 and long[long.kind == "baseline"]["rank"].isna().all()
+
+
+def test_summary_ranks():
+    groups = pd.Series({"m1": "A", "m2": "B", "m3": "A"})
+    stab = pd.DataFrame({"metric": ["m1", "m2", "m3"], "mean_tau": [0.5, 0.9, 0.7]})
+    merge = pd.DataFrame({"metric": ["m1", "m2", "m3"], "pair": "mean", "tau": [0.1, 0.3, 0.2]})
+    s = E.summary(groups, stab, merge).set_index("metric")
+    assert s["stability_rank"].to_dict() == {"m1": 3, "m2": 1, "m3": 2}
+    assert s["discrimination_rank"].to_dict() == {"m1": 1, "m2": 3, "m3": 2}
