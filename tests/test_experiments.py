@@ -273,3 +273,25 @@ def test_summary_ranks():
     s = E.summary(groups, stab, merge).set_index("metric")
     assert s["stability_rank"].to_dict() == {"m1": 3, "m2": 1, "m3": 2}
     assert s["discrimination_rank"].to_dict() == {"m1": 1, "m2": 3, "m3": 2}
+
+
+def test_stability_hand_example():
+    """4 items, systems A (always right), B (right on items 0, 1), C (right
+    on items 2, 3), accuracy only.  A half {0, 1} or {2, 3} gives accuracies
+    (1, 1, 0) on one half and (1, 0, 1) on the other: tau-b = -1/2.  Any
+    other half gives (1, .5, .5) on both halves: tau-b = 1."""
+    gold = np.array([0, 1, 0, 1])
+    pred = np.array([[0, 1, 0, 1], [0, 1, 1, 0], [1, 0, 0, 1]])
+    spec = DatasetSpec.from_config("hand", dict(gold="-", predictions=[], labels=["x", "y"],
+                                                metrics=["accuracy"]))
+    ds = Dataset("hand", ("x", "y"), np.array(["0", "1", "2", "3"]), gold.astype(np.int8), ("A", "B", "C"),
+                 ("system",) * 3, pred.astype(np.int8))
+    st_ = E.Settings(n_splits=30, split_seed=1, include_baselines=())
+    res = E.stability_splits(ds, spec, st_, range(30))
+    seen = set()
+    for b in range(30):
+        half = frozenset(np.flatnonzero(split_mask(4, b, 1)).tolist())
+        expected = -0.5 if half in ({0, 1}, {2, 3}) else 1.0
+        seen.add(expected)
+        assert res["tau"][b, 0] == expected, (b, half)
+    assert seen == {-0.5, 1.0}

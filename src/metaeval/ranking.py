@@ -25,6 +25,7 @@ import numpy as np
 __all__ = ["TIE_DECIMALS", "orient", "competition_rank", "kendall_tau", "tau_matrix"]
 
 TIE_DECIMALS = 12
+_BLOCK_ELEMENTS = 1 << 22  # pair signs per block in kendall_tau (~4 MB each as int8)
 
 
 def orient(scores, higher_is_better=True) -> np.ndarray:
@@ -60,17 +61,26 @@ def kendall_tau(x, y, variant: str = "b") -> np.ndarray:
     s = x.shape[-1]
     if y.shape[-1] != s:
         raise ValueError(f"x and y must rank the same systems, got {x.shape[-1]} and {y.shape[-1]}")
-    iu = np.triu_indices(s, 1)
-    dx, dy = _pair_signs(x, iu), _pair_signs(y, iu)
-    num = (dx.astype(np.int64) * dy).sum(-1)
-    if variant == "a":
-        return num / (s * (s - 1) / 2) if s > 1 else np.full(num.shape, np.nan)
-    if variant != "b":
+    if variant not in ("a", "b"):
         raise ValueError(f"tau variant must be 'a' or 'b', got {variant!r}")
-    den = np.sqrt((dx != 0).sum(-1).astype(np.float64) * (dy != 0).sum(-1))
-    out = np.full(np.broadcast(num, den).shape, np.nan)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
+    lead = np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
+    xf = np.broadcast_to(x, lead + (s,)).reshape(-1, s)
+    yf = np.broadcast_to(y, lead + (s,)).reshape(-1, s)
+    iu = np.triu_indices(s, 1)
+    n_pairs = iu[0].size
+    out = np.full(xf.shape[0], np.nan)
+    # the pair-sign arrays are (rows, S(S-1)/2): process rows in blocks so
+    # that memory stays bounded however many systems are ranked
+    step = max(1, _BLOCK_ELEMENTS // max(n_pairs, 1))
+    for lo in range(0, xf.shape[0], step):
+        dx, dy = _pair_signs(xf[lo:lo + step], iu), _pair_signs(yf[lo:lo + step], iu)
+        num = np.einsum("ij,ij->i", dx, dy, dtype=np.int64)
+        if variant == "a":
+            den = np.full(num.shape, float(n_pairs))
+        else:
+            den = np.sqrt(np.count_nonzero(dx, axis=-1).astype(np.float64) * np.count_nonzero(dy, axis=-1))
+        np.divide(num, den, out=out[lo:lo + step], where=den > 0)
+    return out.reshape(lead)
 
 
 def tau_matrix(scores: np.ndarray, variant: str = "b") -> np.ndarray:
