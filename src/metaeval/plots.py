@@ -133,8 +133,8 @@ def stability_plot(summary, per_split, title: str = ""):
     ax.set_ylabel("metric")
     ax.grid(axis="x", alpha=0.3)
     n = int(summary["n_splits"].iloc[0])
-    ax.legend(loc="lower right", fontsize=8, title=f"{n} splits; box: quartiles,\nwhiskers: 95% interval",
-              title_fontsize=7)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=8, frameon=False,
+              title=f"{n} splits; box: quartiles; whiskers: 95% interval", title_fontsize=8)
     ax.set_title(title or "Rank stability", fontsize=11)
     return fig
 
