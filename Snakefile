@@ -15,6 +15,7 @@ validate(config, "config/schema.yaml")
 include: "workflow/rules/common.smk"
 include: "workflow/rules/scoring.smk"
 include: "workflow/rules/experiments.smk"
+include: "workflow/rules/reproduce.smk"
 
 
 rule all:

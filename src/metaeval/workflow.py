@@ -281,3 +281,12 @@ def run_summary(spec: DatasetSpec, settings, groups_csv, stability_csv, merging_
     _write_csv(out_csv, df)
     _write_text(out_md, summary_markdown(df, f"{spec.name}: summary of the meta-evaluation", n_systems,
                                          settings.n_splits))
+
+
+def run_reproduce(published_yaml, results_dir, available, out_csv, out_md) -> None:
+    """results/reproduction.csv and .md (see metaeval.reproduce)."""
+    from .reproduce import Published, ResultStore, reproduce, write_report
+
+    pub = Published.load(published_yaml)
+    cells, notes, paragraphs = reproduce(pub, ResultStore(results_dir, set(available)))
+    write_report(cells, notes, paragraphs, pub, out_csv, out_md)

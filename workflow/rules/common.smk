@@ -66,7 +66,7 @@ def has_groups(name):
     return bool(SPECS[name].gold_format.get("group_column"))
 
 
-def all_targets():
+def dataset_targets():
     out = []
     for name in DATASETS:
         d = f"{RESULTS}/{name}"
@@ -80,4 +80,39 @@ def all_targets():
                     f"{d}/figures/merging.png", f"{d}/tables/summary.md"]
         if len(SPECS[name].weights) >= 2:
             out += [f"{d}/weights.csv", f"{d}/tables/weights.md"]
+    return out
+
+
+REPRO = config.get("reproduction", {})
+PUBLISHED = Path(workflow.basedir) / REPRO.get("published", "config/published/tables.yaml")
+
+
+def reproduction_inputs():
+    """Result files the reproduction report reads (of configured datasets)."""
+    from metaeval.reproduce import Published, required_results
+
+    made = set(dataset_targets())
+    pub = Published.load(PUBLISHED)
+    files = [f"{RESULTS}/{ds}/{f}" for ds, fs in required_results(pub, set(DATASETS)).items() for f in fs]
+    return [f for f in files if f in made]
+
+
+def published_files():
+    from metaeval.reproduce import Published
+
+    pub = Published.load(PUBLISHED)
+    files = {str(PUBLISHED)} | {str(pub.folder / t["file"]) for t in pub.spec["tables"]}
+    if pub.spec.get("claims"):
+        files.add(str(pub.folder / pub.spec["claims"]["file"]))
+    return sorted(files)
+
+
+def reproduction_enabled():
+    return REPRO.get("enabled", True) and PUBLISHED.exists() and bool(reproduction_inputs())
+
+
+def all_targets():
+    out = dataset_targets()
+    if reproduction_enabled():
+        out += [f"{RESULTS}/reproduction.md", f"{RESULTS}/reproduction.csv"]
     return out
