@@ -168,8 +168,8 @@ def test_lint_is_clean():
 @pytest.mark.realdata
 def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, data_dir):
     """`snakemake --cores 8` with the project's config, from nothing."""
-    cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path), "--cores", "8",
-                       "--config", f"data_dir={data_dir}"]
+    cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(ROOT / "config" / "config.yaml"),
+                       "--directory", str(tmp_path), "--cores", "8", "--config", f"data_dir={data_dir}"]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stdout + res.stderr
     cells = pd.read_csv(tmp_path / "results/reproduction.csv")

@@ -620,10 +620,11 @@ def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], p
         t = titles[tid]
         d = cells[cells.table == tid]
         lines += [f"## {t['title']}", "", f"Source: {published.source(t)}", ""]
-        reasons = set(d["reason"])
-        if len(reasons) == 1 and reasons != {""}:
-            lines += [f"Status of every cell: {d['status'].iloc[0]} ({reasons.pop()}).", ""]
-            d = d.assign(reason="")
+        # a reason shared by every cell is said once, above the table
+        first = d["reason"].str.split("; ", n=1).str[0]
+        if d["reason"].ne("").all() and first.nunique() == 1 and d["status"].nunique() == 1:
+            lines += [f"Status of every cell: {d['status'].iloc[0]} ({first.iloc[0]}).", ""]
+            d = d.assign(reason=d["reason"].str.split("; ", n=1).str[1].fillna(""))
         views = [v for v in dict.fromkeys(d["view"]) if v]
         if "views" in t and len(views) > 1:
             wide = None
