@@ -20,6 +20,8 @@ RESULTS = "results"
 
 wildcard_constraints:
     dataset="|".join(map(re.escape, DATASETS)) if DATASETS else "NO_DATASET",
+    shard=r"\d+",
+    n=r"\d+",
 
 
 def dataset_inputs(wildcards):
