@@ -295,3 +295,18 @@ def test_stability_hand_example():
         seen.add(expected)
         assert res["tau"][b, 0] == expected, (b, half)
     assert seen == {-0.5, 1.0}
+
+
+def test_random_keys_are_counter_based_and_uniform():
+    from metaeval.resample import random_keys
+
+    k = random_keys(50, np.arange(10), seed=3)
+    np.testing.assert_array_equal(k[7:9], random_keys(50, [7, 8], seed=3))  # chunk-independent
+    assert not np.array_equal(random_keys(50, [7], seed=4), k[7:8])
+    # every item lands in X about half of the time, pairs of items a quarter
+    m = split_masks(40, range(4000), seed=9)
+    freq = m.mean(0)
+    assert np.abs(freq - 0.5).max() < 0.04
+    co = (m[:, :, None] & m[:, None, :]).mean(0)[np.triu_indices(40, 1)]
+    # exact for a uniform half of 40: P(i, j in X) = (20/40)(19/39)
+    assert abs(co.mean() - 0.5 * 19 / 39) < 0.005 and np.abs(co - 0.5 * 19 / 39).max() < 0.04

@@ -9,10 +9,11 @@ is computed.  Counts are exact: float32 holds integers up to 2**24 exactly
 (float64 is used beyond).  Memory is bounded by processing subsets in chunks
 and systems in blocks (``max_bytes``).
 
-Determinism: subset ``b`` is drawn from its own stream
-``numpy.random.default_rng([seed, b])``, so the same seed gives the same
+Determinism: the subsets come from a counter-based generator (``random_keys``:
+a hash of seed, subset index and item), so the same seed gives the same
 subsets, bit for bit, whatever the chunk size, the shard, or the order in
-which subsets are computed.
+which subsets are computed, and all subsets of a chunk are drawn in one
+vectorised call.
 """
 
 from __future__ import annotations
@@ -21,45 +22,101 @@ from typing import Iterator
 
 import numpy as np
 
-__all__ = ["split_mask", "split_masks", "balanced_masks", "SubsetConfusion"]
+__all__ = ["random_keys", "split_mask", "split_masks", "balanced_masks", "SubsetConfusion"]
 
 
-def split_mask(n: int, b: int, seed: int, strata: np.ndarray | None = None) -> np.ndarray:
-    """Boolean mask (N,) of half X of random split ``b``.
+MAX_MASK_ELEMENTS = 1 << 25  # per chunk: 32M items x subsets (256 MB of random keys)
 
-    Plain: X is a uniformly random subset of ``n // 2`` items.  Stratified
-    (``strata``: gold class codes): X takes ``n_c // 2`` random items of
-    every class c, so X and Y = the rest have the same class proportions
-    (up to one item per class with an odd count).
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_ITEM = np.uint64(0xD1B54A32D192ED03)
+
+
+def _splitmix64(x: np.ndarray) -> np.ndarray:
+    """The splitmix64 finaliser (Steele, Lea & Flood 2014), elementwise on
+    uint64 (wrapping arithmetic): a bijective, well-mixed hash."""
+    x = x + _GAMMA
+    x = (x ^ (x >> np.uint64(30))) * _M1
+    x = (x ^ (x >> np.uint64(27))) * _M2
+    return x ^ (x >> np.uint64(31))
+
+
+def random_keys(n: int, indices, seed: int) -> np.ndarray:
+    """Uniform random uint64 keys (B, N): key[b, i] = hash(seed, index b, item i).
+
+    A counter-based generator: each key depends only on (seed, b, i), so any
+    subset of indices, in any chunks or shards, gets the same keys, without a
+    Python loop over indices or items.
     """
-    rng = np.random.default_rng([int(seed), int(b)])
-    mask = np.zeros(n, dtype=bool)
-    if strata is None:
-        mask[rng.permutation(n)[: n // 2]] = True
-    else:
-        for c in np.unique(strata):
-            idx = np.flatnonzero(strata == c)
-            mask[rng.permutation(idx)[: idx.size // 2]] = True
-    return mask
+    with np.errstate(over="ignore"):
+        b = np.asarray(indices, dtype=np.uint64)
+        stream = _splitmix64(_splitmix64(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)) ^ b)  # (B,)
+        items = np.arange(n, dtype=np.uint64) * _ITEM
+        return _splitmix64(stream[:, None] ^ items[None, :])
+
+
+def _lowest(keys: np.ndarray, columns: np.ndarray, take: int, out: np.ndarray) -> None:
+    """Set ``out[b, columns[j]]`` for the ``take`` smallest keys of each row.
+
+    Selection by threshold: the take-th smallest key of the row
+    (``np.partition``), then ``key <= threshold``; a row where equal 64-bit
+    keys straddle the threshold (probability about N**2 / 2**65) falls back
+    to a stable sort of that row.
+    """
+    if take <= 0:
+        return
+    whole = columns.size == keys.shape[1]  # columns is then arange(N): avoid a copy
+    sub = keys if whole else keys[:, columns]
+    if take >= sub.shape[1]:
+        out[:, columns] = True
+        return
+    kth = np.partition(sub, take - 1, axis=1)[:, take - 1:take]
+    sel = sub <= kth
+    for r in np.flatnonzero(sel.sum(1) != take):
+        sel[r] = False
+        sel[r, np.argsort(sub[r], kind="stable")[:take]] = True
+    out[:, columns] = sel
 
 
 def split_masks(n: int, splits, seed: int, strata: np.ndarray | None = None) -> np.ndarray:
-    """Stacked masks (B, N) of the given split indices."""
-    return np.stack([split_mask(n, b, seed, strata) for b in splits]) if len(splits) else np.zeros((0, n), bool)
+    """Boolean masks (B, N) of half X of each random split in ``splits``.
+
+    Plain: X holds the ``n // 2`` items with the smallest keys of the split
+    (a uniformly random half).  Stratified (``strata``: gold class codes): X
+    takes the ``n_c // 2`` items with the smallest keys of every class c, so X
+    and Y = the rest have the same class proportions (up to one item per
+    class with an odd count).
+    """
+    splits = np.asarray(list(splits) if not isinstance(splits, np.ndarray) else splits, dtype=np.int64)
+    keys = random_keys(n, splits, seed)
+    mask = np.zeros((splits.size, n), dtype=bool)
+    if strata is None:
+        _lowest(keys, np.arange(n), n // 2, mask)
+    else:
+        strata = np.asarray(strata)
+        for c in np.unique(strata):  # a loop over classes, not splits or items
+            idx = np.flatnonzero(strata == c)
+            _lowest(keys, idx, idx.size // 2, mask)
+    return mask
+
+
+def split_mask(n: int, b: int, seed: int, strata: np.ndarray | None = None) -> np.ndarray:
+    """Mask (N,) of half X of the single split ``b`` (see ``split_masks``)."""
+    return split_masks(n, [b], seed, strata)[0]
 
 
 def balanced_masks(gold: np.ndarray, repeats, seed: int, size: int | None = None) -> np.ndarray:
     """Masks (R, N) that keep ``size`` random items of every class (default:
-    the size of the smallest class), one independent draw per repeat index."""
+    the size of the smallest class), an independent draw per repeat index."""
     gold = np.asarray(gold)
     classes, counts = np.unique(gold, return_counts=True)
     m = int(counts.min() if size is None else size)
-    out = np.zeros((len(repeats), gold.size), dtype=bool)
-    members = [np.flatnonzero(gold == c) for c in classes]
-    for r, b in enumerate(repeats):
-        rng = np.random.default_rng([int(seed), int(b)])
-        for idx in members:
-            out[r, rng.choice(idx, size=m, replace=False)] = True
+    repeats = np.asarray(list(repeats) if not isinstance(repeats, np.ndarray) else repeats, dtype=np.int64)
+    keys = random_keys(gold.size, repeats, seed)
+    out = np.zeros((repeats.size, gold.size), dtype=bool)
+    for c in classes:
+        _lowest(keys, np.flatnonzero(gold == c), m, out)
     return out
 
 
@@ -71,7 +128,7 @@ class SubsetConfusion:
     >>> cy = eng.total - cx              # their complements
     """
 
-    def __init__(self, gold, predictions, k: int, max_bytes: int = 256 * 2**20):
+    def __init__(self, gold, predictions, k: int, max_bytes: int = 512 * 2**20):
         self.gold = np.asarray(gold, dtype=np.int64)
         self.pred = np.atleast_2d(np.asarray(predictions, dtype=np.int64))
         self.k = int(k)
@@ -113,8 +170,11 @@ class SubsetConfusion:
 
     def chunks(self, masks_of, indices, chunk_size: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Yield ``(indices_chunk, confusion)`` over ``indices`` in chunks,
-        where ``masks_of(indices_chunk)`` gives their (B, N) masks."""
+        where ``masks_of(indices_chunk)`` gives their (B, N) masks.  Chunks
+        are capped at ``MAX_MASK_ELEMENTS`` mask cells (memory bound; the
+        results do not depend on the chunking)."""
         indices = np.asarray(indices)
+        chunk_size = max(1, min(int(chunk_size), MAX_MASK_ELEMENTS // max(self.n, 1)))
         for start in range(0, indices.size, chunk_size):
             idx = indices[start:start + chunk_size]
             yield idx, self.confusion(masks_of(idx))
