@@ -544,7 +544,8 @@ def conclusions(pub: Published, store: ResultStore) -> list[str]:
             f"{g} = {{{', '.join(v)}}}" for g, v in spec["groups"].items()) + f"). Here, clustering the nine "
             f"metrics into three groups: {desc}. Of the {len(paper_groups) * (len(paper_groups) - 1) // 2} pairs of "
             f"the paper's grouped metrics, {ri:.0%} are grouped alike (Rand index {ri:.2f})"
-            + (f"; they differ on {'; '.join(dis[:6])}{' ...' if len(dis) > 6 else ''}" if dis else "")
+            + (f"; they differ on {'; '.join(dis[:6])}" + (f"; and {len(dis) - 6} more pairs" if len(dis) > 6 else "")
+               if dis else "")
             + f". {verdict}.{extra}")
         out.append("\n".join(lines))
     return out
