@@ -174,9 +174,8 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         else:
             problems.append(_label_problem(gold_t, r, lab, labels + spec.drop_gold_labels, "gold"))
     all_gold_ids = set(gold_t.ids)
-    scored_ids = [gold_t.ids[r] for r in keep_rows]
-    gold_codes = np.array([code[lmap.get(gold_t.labels[r], gold_t.labels[r])] for r in keep_rows]
-                          if not problems else [], dtype=np.int8)
+    scored_ids = [gold_t.ids[r] for r in keep_rows]  # rows whose label is a class
+    gold_codes = np.array([code[lmap.get(gold_t.labels[r], gold_t.labels[r])] for r in keep_rows], dtype=np.int8)
     if gold_t.problems or (not problems and not scored_ids):
         if not gold_t.problems:
             problems.append(Problem(str(gpath), None, "no gold item is left to score"))

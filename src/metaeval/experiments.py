@@ -22,6 +22,8 @@ and every tau is one call over the stacked tensors.
 from __future__ import annotations
 
 import string
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from itertools import combinations
 from typing import Any, Mapping, Sequence
@@ -225,15 +227,13 @@ def stability_summary(parts: Sequence[Mapping[str, np.ndarray]], n_splits: int |
     return pd.DataFrame(rows), per_split
 
 
-class _quiet:
-    def __enter__(self):
-        import warnings
-        self._w = warnings.catch_warnings()
-        self._w.__enter__()
+@contextmanager
+def _quiet():
+    """Silence numpy's warnings on all-NaN slices (a metric undefined on
+    every split gives a NaN mean, which is the intended answer)."""
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-
-    def __exit__(self, *exc):
-        self._w.__exit__(*exc)
+        yield
 
 
 # ---------------------------------------------------------------------------

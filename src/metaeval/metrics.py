@@ -50,7 +50,7 @@ Conventions (decided once here, tested in ``tests/test_metrics_conventions.py``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Iterable, Mapping
 
@@ -386,7 +386,6 @@ class Metric:
     params: tuple[str, ...] = ()
     reference: str = ""
     bounds: tuple[float, float] = (0.0, 1.0)
-    extra: Mapping[str, object] = field(default_factory=dict)
 
     def __call__(self, c, **params) -> np.ndarray:
         kwargs = {}

@@ -8,8 +8,8 @@ greyscale.
 from __future__ import annotations
 
 import math
+import re
 import textwrap
-from pathlib import Path
 
 import matplotlib
 
@@ -17,17 +17,24 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-__all__ = ["confusion_grid", "save_figure"]
+__all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap"]
 
 CMAP = "cividis"
 
 
-def save_figure(fig, paths) -> None:
-    """Save one figure to every path given (format from the suffix)."""
-    for p in paths:
-        Path(p).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(p, dpi=150, bbox_inches="tight")
-    plt.close(fig)
+def _wrap_name(name: str, width: int, max_lines: int = 3) -> str:
+    """Wrap a system name after its own separators (_ - .), not mid-word."""
+    parts = re.findall(r"[^_.-]+[_.-]?|[_.-]", name)
+    lines, cur = [], ""
+    for part in parts:
+        if cur and len(cur) + len(part) > width:
+            lines.append(cur)
+            cur = ""
+        cur += part
+    lines.append(cur)
+    if len(lines) > max_lines:
+        lines = lines[: max_lines - 1] + [textwrap.shorten(" ".join(lines[max_lines - 1:]), width, placeholder="...")]
+    return "\n".join(lines)
 
 
 def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=None, ncols: int | None = None):
@@ -42,7 +49,9 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
     ncols = ncols or min(5 if k <= 4 else 4, s)
     nrows = math.ceil(s / ncols)
     size = 0.55 * k + 1.3
-    fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, size * nrows + 0.9), squeeze=False)
+    head = 1.4  # inches above the first row: suptitle plus up-to-3-line panel titles
+    height = (size + 0.35) * nrows + head
+    fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, height), squeeze=False)
     short = [textwrap.shorten(str(lab), 10, placeholder=".") for lab in labels]
     for idx, ax in enumerate(axes.ravel()):
         if idx >= s:
@@ -56,7 +65,7 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
             for p in range(k):
                 ax.text(p, g, f"{100 * share[g, p]:.0f}%\n{int(m[g, p])}", ha="center", va="center",
                         fontsize=6.5 if k <= 4 else 5.5, color="black" if share[g, p] > 0.55 else "white")
-        name = "\n".join(textwrap.wrap(str(systems[idx]), 26)[:2])
+        name = _wrap_name(str(systems[idx]), 26)
         if subtitles is not None:
             name += f"\n{subtitles[idx]}"
         ax.set_title(name, fontsize=7.5)
@@ -71,7 +80,7 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
     cb = fig.colorbar(plt.cm.ScalarMappable(cmap=CMAP, norm=matplotlib.colors.Normalize(0, 1)), cax=cax)
     cb.set_label("share of the gold class", fontsize=7)
     cb.ax.tick_params(labelsize=6)
-    fig.subplots_adjust(left=0.07, right=0.9, top=1 - 0.9 / (size * nrows + 0.9), hspace=0.75, wspace=0.45)
+    fig.subplots_adjust(left=0.07, right=0.9, top=1 - head / height, hspace=0.75, wspace=0.45)
     return fig
 
 
@@ -103,9 +112,8 @@ def similarity_heatmap(sim, order, groups, title: str = ""):
     im = ax.imshow(m, cmap="PuOr_r", vmin=-1, vmax=1, aspect="auto")
     for i in range(n):
         for j in range(n):
-            if not np.isnan(m[i, j]):
-                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=6.5,
-                        color="white" if abs(m[i, j]) > 0.6 else "black")
+            ax.text(j, i, "n/a" if np.isnan(m[i, j]) else f"{m[i, j]:.2f}", ha="center", va="center",
+                    fontsize=6.5, color="white" if abs(np.nan_to_num(m[i, j])) > 0.6 else "black")
     labels = [f"{lab} [{groups[i]}]" for lab, i in zip(_metric_labels(ids), ids)]
     ax.set_xticks(range(n), labels, rotation=60, ha="right", fontsize=7.5)
     ax.set_yticks(range(n), labels, fontsize=7.5)
@@ -157,7 +165,9 @@ def merging_heatmap(merge, balanced, title: str = ""):
         im = ax.imshow(m, cmap="cividis", vmin=-0.2, vmax=1, aspect="auto")
         for i in range(m.shape[0]):
             for j in range(m.shape[1]):
-                if not np.isnan(m[i, j]):
+                if np.isnan(m[i, j]):  # metric undefined on the merged task (e.g. FNC score)
+                    ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="0.4")
+                else:
                     ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=7,
                             color="black" if m[i, j] > 0.55 else "white")
         ax.set_xticks(range(len(pairs)), pairs, rotation=30, ha="right", fontsize=7.5)

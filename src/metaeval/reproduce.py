@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
+from .tables import ordinal
 
 __all__ = ["MATCH", "DIFFERS", "NOT_REPRODUCIBLE", "Published", "ResultStore", "reproduce", "write_report",
            "required_results"]
@@ -472,10 +473,6 @@ def _derived_rank_notes(pub: Published) -> list[str]:
 # ---------------------------------------------------------------------------
 # conclusions (Amemiya & Sakai 5.4), sentences generated from the numbers
 # ---------------------------------------------------------------------------
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
 def _rand_index(a: Mapping[str, str], b: Mapping[str, str]) -> tuple[float, list[str]]:
     keys = sorted(set(a) & set(b))
     agree, disagree = 0, []
@@ -508,24 +505,24 @@ def conclusions(pub: Published, store: ResultStore) -> list[str]:
         first = top.index[0]
         ok = s.loc[ms, "consistency_rank"] == 1
         lines.append(f"- Most stable metric (paper: {ms}). Here the most stable is {first} (mean tau "
-                     f"{top.iloc[0]['stability_tau']:.4f}); {ms} ranks {_ordinal(int(s.loc[ms, 'consistency_rank']))} "
+                     f"{top.iloc[0]['stability_tau']:.4f}); {ms} ranks {ordinal(int(s.loc[ms, 'consistency_rank']))} "
                      f"(mean tau {s.loc[ms, 'stability_tau']:.4f}). "
                      f"{'Supported' if ok else 'Not supported'}.")
         low = s.sort_values("merging_tau")
         ok = s.loc[bd, "ordinal_rank"] == 1
         lines.append(f"- Best ordinal discriminator (paper: {bd}). Here the lowest mean merging tau is {low.index[0]}'s "
-                     f"({low.iloc[0]['merging_tau']:.4f}); {bd} ranks {_ordinal(int(s.loc[bd, 'ordinal_rank']))} "
+                     f"({low.iloc[0]['merging_tau']:.4f}); {bd} ranks {ordinal(int(s.loc[bd, 'ordinal_rank']))} "
                      f"({s.loc[bd, 'merging_tau']:.4f}). {'Supported' if ok else 'Not supported'}.")
         ok = s.loc[wd, "ordinal_rank"] == s["ordinal_rank"].max()
         lines.append(f"- Worst ordinal discriminator (paper: {wd}, 9th). Here {wd} ranks "
-                     f"{_ordinal(int(s.loc[wd, 'ordinal_rank']))} of 9; the worst is "
+                     f"{ordinal(int(s.loc[wd, 'ordinal_rank']))} of 9; the worst is "
                      f"{low.index[-1]} ({low.iloc[-1]['merging_tau']:.4f}). {'Supported' if ok else 'Not supported'}.")
         total = s["consistency_rank"] + s["ordinal_rank"]
         best = total[total == total.min()].index.tolist()
         ok = bo in best
         lines.append(f"- Best on both criteria (paper: {bo}, 3rd in stability and 2nd in discrimination). Here {bo} "
-                     f"is {_ordinal(int(s.loc[bo, 'consistency_rank']))} in stability and "
-                     f"{_ordinal(int(s.loc[bo, 'ordinal_rank']))} in discrimination, rank sum {int(total[bo])}; "
+                     f"is {ordinal(int(s.loc[bo, 'consistency_rank']))} in stability and "
+                     f"{ordinal(int(s.loc[bo, 'ordinal_rank']))} in discrimination, rank sum {int(total[bo])}; "
                      f"the smallest rank sum ({int(total.min())}) is {', '.join(best)}'s. "
                      f"{'Supported' if ok else 'Not supported'}.")
         paper_groups = {m: g for g, ms_ in spec["groups"].items() for m in ms_}

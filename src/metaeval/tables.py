@@ -115,7 +115,8 @@ def markdown_table(df: pd.DataFrame, digits: int = 3) -> str:
     return "\n".join([head, sep, *body]) + "\n"
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
@@ -125,9 +126,9 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
     out = pd.DataFrame({
         "metric": [M.get(m).name for m in rows["metric"]],
         "similarity group": rows["group"].to_numpy(),
-        "stability (mean tau)": [f"{_ordinal(int(r))} ({v:.3f})" for r, v in
+        "stability (mean tau)": [f"{ordinal(int(r))} ({v:.3f})" for r, v in
                                  zip(rows["stability_rank"], rows["stability_tau"])],
-        "class discrimination (mean merging tau)": [f"{_ordinal(int(r))} ({v:.3f})" for r, v in
+        "class discrimination (mean merging tau)": [f"{ordinal(int(r))} ({v:.3f})" for r, v in
                                                     zip(rows["discrimination_rank"], rows["merging_tau"])],
     })
     groups = {g: ", ".join(M.get(m).name for m in df[df["group"] == g]["metric"])
