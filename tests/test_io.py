@@ -153,7 +153,7 @@ def test_every_bad_file_is_listed_at_once(data):
     _write(data / "tiny/predictions/sys_c.csv", "")
     _write(data / "tiny/predictions/sys_d.csv", "foo,bar\n1,2\n")
     msg = _fails(data, "sys_c.csv", "sys_d.csv:1")
-    assert "2 problem(s)" in msg
+    assert "2 problems in 2 files" in msg
 
 
 def test_ids_are_strings(tmp_path):

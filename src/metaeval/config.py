@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import glob
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -20,7 +20,7 @@ from . import metrics as M
 from .io import FORMATS
 
 __all__ = ["ConfigError", "DatasetSpec", "load_config", "dataset_specs", "resolve_data_dir",
-           "BASELINE_KINDS", "EXTRA_LABEL_POLICIES"]
+           "BASELINE_KINDS", "EXTRA_LABEL_POLICIES", "to_plain", "from_plain", "restricted", "unsafe_path_reason"]
 
 BASELINE_KINDS = ("majority", "all_class", "random")
 EXTRA_LABEL_POLICIES = ("map", "error", "drop_item")
@@ -102,6 +102,7 @@ class DatasetSpec:
     baselines: tuple[str, ...] = BASELINE_KINDS
     random_seed: int = 0
     enabled: bool = True
+    allow_unused_labels: bool = False
 
     # ------------------------------------------------------------------
     @classmethod
@@ -171,6 +172,11 @@ class DatasetSpec:
             metric_ids = tuple(M.applicable_metrics(ordinal, params, wanted))
         except KeyError as e:
             raise err("metrics", str(e.args[0])) from None
+        if wanted is not None:
+            # a metric asked for by name is computed or refused, never dropped in silence
+            reasons = [f"{m!r} {M.why_not_applicable(m, ordinal, params)}" for m in wanted if m not in metric_ids]
+            if reasons:
+                raise err("metrics", "; ".join(reasons) + " (remove it from the list or add what it needs)")
         primary = raw.get("primary_metric", "accuracy")
         if primary not in metric_ids:
             raise err("primary_metric", f"{primary!r} is not among this dataset's metrics {list(metric_ids)}")
@@ -191,6 +197,7 @@ class DatasetSpec:
             default_weights=default_weights, f_avg_classes=f_avg_classes, unrelated_label=unrelated,
             metrics=metric_ids, primary_metric=primary, baselines=baselines,
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
+            allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
         )
 
     # ------------------------------------------------------------------
@@ -244,3 +251,89 @@ def dataset_specs(config: Mapping[str, Any], *, enabled_only: bool = True) -> di
     specs = {name: DatasetSpec.from_config(name, raw, random_seed=seed)
              for name, raw in (config.get("datasets") or {}).items()}
     return {n: s for n, s in specs.items() if s.enabled or not enabled_only}
+
+
+# ---------------------------------------------------------------------------
+# plain values: what a Snakemake rule records as a param
+# ---------------------------------------------------------------------------
+def to_plain(value: Any) -> Any:
+    """``value`` as plain built-in data (dict, list, str, int, float, bool,
+    None), so that Snakemake can record it as a param and notice a change."""
+    if isinstance(value, Mapping):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def from_plain(value: Any) -> Any:
+    """Inverse of ``to_plain`` for the spec and settings fields: lists become
+    tuples (the dataclasses hold tuples), dicts stay dicts."""
+    if isinstance(value, Mapping):
+        return {k: from_plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return tuple(from_plain(v) for v in value)
+    return value
+
+
+_RESTRICTED: dict[type, type] = {}
+
+
+def restricted(cls: type, values: Mapping[str, Any]):
+    """An instance of the dataclass ``cls`` that knows only ``values``.
+
+    Reading any other field raises ``AttributeError`` naming it.  A pipeline
+    step is given such a view of the dataset spec and settings, built from its
+    rule params; a step that reads a setting it was not given fails at once
+    instead of silently using a value Snakemake does not track (which would
+    let a config edit leave a stale result).
+    """
+    names = frozenset(f.name for f in fields(cls))
+    unknown = set(values) - names
+    if unknown:
+        raise ConfigError(f"{cls.__name__} has no field(s) {sorted(unknown)}")
+    sub = _RESTRICTED.get(cls)
+    if sub is None:
+        def __getattribute__(self, name):
+            if name in names and name not in object.__getattribute__(self, "_given"):
+                raise AttributeError(f"{cls.__name__}.{name} was not given to this step: list it among the "
+                                     f"step's fields in metaeval.workflow.STEPS, so that its rule records it")
+            return object.__getattribute__(self, name)
+
+        def __repr__(self):
+            given = sorted(object.__getattribute__(self, "_given"))
+            return f"{cls.__name__}[" + ", ".join(f"{k}={getattr(self, k)!r}" for k in given) + "]"
+
+        sub = type(f"Restricted{cls.__name__}", (cls,), {
+            "__getattribute__": __getattribute__, "__repr__": __repr__,
+            "__eq__": object.__eq__, "__hash__": object.__hash__})
+        _RESTRICTED[cls] = sub
+    obj = object.__new__(sub)
+    for k, v in values.items():
+        object.__setattr__(obj, k, v)
+    object.__setattr__(obj, "_given", frozenset(values))
+    return obj
+
+
+# Snakemake reads {...} in a path as a wildcard and <...> as a path variable:
+# such a file cannot be an input of a rule.  Control characters break logs and tables.
+_UNSAFE_PATH_CHARS = "{}<>"
+
+
+def unsafe_path_reason(path: str | Path) -> str | None:
+    """Why a file cannot be used by the workflow (None when it can)."""
+    s = str(path)
+    bad = sorted({ch for ch in s if ch in _UNSAFE_PATH_CHARS})
+    if bad:
+        return (f"its path contains {' '.join(repr(c) for c in bad)}, which Snakemake reads as wildcard or "
+                f"path-variable syntax")
+    ctrl = sorted({ch for ch in s if ord(ch) < 32 or ord(ch) == 127})
+    if ctrl:
+        return f"its path contains the control character(s) {', '.join(repr(c) for c in ctrl)}"
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return "its file name is not valid UTF-8"
+    return None

@@ -34,9 +34,9 @@ import pandas as pd
 from . import metrics as M
 from .config import DatasetSpec
 from .confusion import confusion_by_group, confusion_tensor
-from .io import DataError, LabelTable, Problem, read_table
+from .io import DataError, LabelTable, Problem, looks_like_float, read_table
 
-__all__ = ["Dataset", "load_dataset", "make_baselines"]
+__all__ = ["Dataset", "load_dataset", "make_baselines", "baseline_names"]
 
 
 @dataclass
@@ -113,15 +113,40 @@ def _label_problem(table: LabelTable, row: int, label: str, allowed, what: str) 
         hint = f" (did you mean {folded[label.casefold()]!r}? add a label_map entry)"
     return Problem(table.path, table.lines[row],
                    f"{what} label {label!r} of item {table.ids[row]!r} is not one of "
-                   f"{', '.join(map(repr, allowed))}{hint}")
+                   f"{', '.join(map(repr, allowed))}{hint}", "label")
 
 
-def _missing_items(table: LabelTable, needed: list[str], present: set[str]) -> list[Problem]:
-    missing = [i for i in needed if i not in present]
-    if not missing:
-        return []
-    shown = ", ".join(repr(i) for i in missing[:5]) + (", ..." if len(missing) > 5 else "")
-    return [Problem(table.path, None, f"{len(missing)} gold item(s) have no prediction, e.g. {shown}")]
+def _examples(items, n: int = 5) -> str:
+    items = list(items)
+    return ", ".join(repr(i) for i in items[:n]) + (", ..." if len(items) > n else "")
+
+
+def _cross_file_hints(gold_path, gold_ids, missing: dict[str, list[str]], foreign: dict[str, list[str]],
+                      n_read: int) -> list[str]:
+    """What the faults of all prediction files suggest together.
+
+    ``missing``/``foreign``: per prediction file, the gold items it lacks and
+    the items it has that the gold lacks; ``n_read``: prediction files read.
+    """
+    hints = []
+    for what, sets, culprit in (
+            ("lacks the same {n} gold item(s)", missing,
+             "the gold file is the likely culprit (rows from another split or appended), not the systems"),
+            ("has the same {n} item(s) that are not in the gold file", foreign,
+             "the gold file is the likely culprit (truncated, or another split), not the systems")):
+        if n_read >= 2 and len(sets) == n_read and len({tuple(v) for v in sets.values()}) == 1:
+            items = next(iter(sets.values()))
+            hints.append(f"every prediction file {what.format(n=f'{len(items):,}')} (e.g. {_examples(items, 3)}): "
+                         f"{culprit}; check {gold_path}")
+    floaty = [(path, next(i for i in ids if looks_like_float(i)))
+              for path, ids in [(str(gold_path), gold_ids), *foreign.items()] if any(looks_like_float(i) for i in ids)]
+    for path, example in floaty[:3]:
+        hints.append(f"ids in {path} look like floating-point numbers (e.g. {example!r}): a spreadsheet probably "
+                     f"converted long numeric ids; ids are compared as text, so export the id column as text "
+                     f"from the original file")
+    if len(floaty) > 3:
+        hints.append(f"... and {len(floaty) - 3} more file(s) with ids that look like floating-point numbers")
+    return hints
 
 
 def make_baselines(gold: np.ndarray, k: int, labels, kinds, seed: int) -> tuple[list[str], np.ndarray]:
@@ -132,20 +157,23 @@ def make_baselines(gold: np.ndarray, k: int, labels, kinds, seed: int) -> tuple[
     all-deny / all-support); ``random``: uniform over the K classes from
     ``numpy.random.default_rng(seed)``, one draw per item in gold order.
     """
-    names, rows = [], []
+    names, rows = baseline_names(labels, kinds), []
     n = gold.shape[0]
     if "majority" in kinds:
-        names.append("majority")
         rows.append(np.full(n, int(np.argmax(np.bincount(gold, minlength=k)))))
     if "all_class" in kinds:
-        for code, lab in enumerate(labels):
-            names.append(f"all_{lab}")
-            rows.append(np.full(n, code))
+        rows += [np.full(n, code) for code in range(len(labels))]
     if "random" in kinds:
-        names.append("random")
         rows.append(np.random.default_rng(seed).integers(0, k, size=n))
     pred = np.vstack(rows).astype(np.int8) if rows else np.zeros((0, n), dtype=np.int8)
     return names, pred
+
+
+def baseline_names(labels, kinds) -> list[str]:
+    """Names of the baselines ``make_baselines`` generates, in its order."""
+    return ((["majority"] if "majority" in kinds else []) +
+            ([f"all_{lab}" for lab in labels] if "all_class" in kinds else []) +
+            (["random"] if "random" in kinds else []))
 
 
 def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
@@ -178,8 +206,10 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     gold_codes = np.array([code[lmap.get(gold_t.labels[r], gold_t.labels[r])] for r in keep_rows], dtype=np.int8)
     if gold_t.problems or (not problems and not scored_ids):
         if not gold_t.problems:
-            problems.append(Problem(str(gpath), None, "no gold item is left to score"))
-        raise DataError(problems, f"dataset {spec.name!r}")
+            problems.append(Problem(str(gpath), None, "no gold item is left to score", "file"))
+        raise DataError(problems, f"dataset {spec.name!r}",
+                        _cross_file_hints(gpath, gold_t.ids, {}, {}, 0) +
+                        ["the prediction files are checked once the gold file reads cleanly"])
 
     # -- predictions ------------------------------------------------------
     files = spec.prediction_files(data_dir)
@@ -188,21 +218,27 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     pred_codes = np.full((len(files), n), -1, dtype=np.int16)
     extra_hits: dict[str, dict[str, int]] = {}
     drop_mask = np.zeros(n, dtype=bool)
+    missing: dict[str, list[str]] = {}  # per file: gold items without a prediction
+    foreign: dict[str, list[str]] = {}  # per file: items that are not in the gold
+    n_read = 0
     for s, (system, path) in enumerate(files.items()):
         t = read_table(path, **spec.prediction_format)
         problems += t.problems
         if t.problems:
             continue
-        seen: set[str] = set()
+        n_read += 1
+        seen = np.zeros(n, dtype=bool)
         file_problems: list[Problem] = []
         for r, (item, lab) in enumerate(zip(t.ids, t.labels)):
             if item not in all_gold_ids:
-                file_problems.append(Problem(t.path, t.lines[r], f"item {item!r} is not in the gold file {gpath}"))
+                foreign.setdefault(t.path, []).append(item)
+                file_problems.append(Problem(t.path, t.lines[r], f"item {item!r} is not in the gold file {gpath}",
+                                             "not_in_gold"))
                 continue
             p = position.get(item)
             if p is None:
                 continue  # a gold item that is not scored (dropped gold label)
-            seen.add(item)
+            seen[p] = True
             lab = lmap.get(lab, lab)
             if lab in code:
                 pred_codes[s, p] = code[lab]
@@ -216,12 +252,15 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
                     pred_codes[s, p] = 0
             else:
                 file_problems.append(_label_problem(t, r, lab, labels, "predicted"))
-        file_problems += _missing_items(t, scored_ids, seen)
-        problems += file_problems[:20] + (
-            [Problem(t.path, None, f"... {len(file_problems) - 20} more problem(s) in this file")]
-            if len(file_problems) > 20 else [])
+        if not seen.all():
+            lacking = [scored_ids[i] for i in np.flatnonzero(~seen)]
+            missing[t.path] = lacking
+            file_problems.insert(0, Problem(t.path, None, f"{len(lacking):,} gold item(s) have no prediction, "
+                                                          f"e.g. {_examples(lacking)}", "missing", len(lacking)))
+        problems += file_problems
     if problems:
-        raise DataError(problems, f"dataset {spec.name!r}")
+        raise DataError(problems, f"dataset {spec.name!r}",
+                        _cross_file_hints(gpath, gold_t.ids, missing, foreign, n_read))
 
     keep = ~drop_mask
     if not keep.any():
@@ -230,6 +269,18 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     item_ids = np.array(scored_ids, dtype=str)[keep]
     gold_codes = gold_codes[keep]
     pred_codes = pred_codes[:, keep].astype(np.int8)
+
+    # a class the gold never uses has no recall: refuse it unless the config accepts it
+    gold_counts = np.bincount(gold_codes, minlength=len(labels))
+    unused = [lab for lab, cnt in zip(labels, gold_counts) if cnt == 0]
+    if unused and not spec.allow_unused_labels:
+        after = " among the items left after extra_label_policy 'drop_item'" if drop_mask.any() else ""
+        raise DataError([Problem(
+            str(gpath), None,
+            f"label(s) {', '.join(map(repr, unused))} of datasets.{spec.name}.labels never occur in the gold"
+            f"{after}: their recall is undefined, so GMR would be 0 for every system and macro averages would "
+            f"count them as 0. Remove them from labels, or set allow_unused_labels: true to score them anyway",
+            "label")], f"dataset {spec.name!r}")
 
     groups, group_names = None, ()
     if spec.gold_format.get("group_column"):
@@ -246,23 +297,20 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     systems = tuple(files) + tuple(base_names)
     kinds = ("system",) * len(files) + ("baseline",) * len(base_names)
 
+    # what was read (metric settings are not recorded here: they are the
+    # scoring steps' params, and this file must not change when they do)
     info = {
         "dataset": spec.name,
-        "description": spec.description,
         "labels": list(labels),
-        "ordinal": spec.ordinal,
         "n_gold_rows": len(gold_t),
         "n_items": int(keep.sum()),
-        "gold_counts": {lab: int(v) for lab, v in zip(labels, np.bincount(gold_codes, minlength=len(labels)))},
+        "gold_counts": {lab: int(v) for lab, v in zip(labels, gold_counts)},
+        "unused_labels": unused,
         "dropped_gold_labels": dropped_gold,
         "extra_label_policy": spec.extra_label_policy,
         "extra_labels": dict(spec.extra_labels),
         "extra_label_predictions": extra_hits,
         "items_dropped_by_policy": int(drop_mask.sum()),
-        "metrics": list(spec.metrics),
-        "primary_metric": spec.primary_metric,
-        "weights": {k: list(v) for k, v in spec.weights.items()},
-        "default_weights": spec.default_weights,
         "random_seed": spec.random_seed,
         "files": {"gold": {"path": str(gpath), "sha256": _sha256(gpath)},
                   **{s: {"path": str(p), "sha256": _sha256(p)} for s, p in files.items()}},

@@ -40,7 +40,7 @@ from .resample import SubsetConfusion, balanced_masks, split_masks
 
 __all__ = ["Settings", "select_systems", "directions", "similarity", "cluster_groups", "tier_sizes",
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
-           "merging_balanced", "weight_sensitivity", "summary"]
+           "merging_balanced", "weight_sensitivity", "summary", "group_separation"]
 
 # Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
 PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
@@ -66,6 +66,7 @@ class Settings:
     tier_fractions: tuple[float, ...] = PAPER_TIERS
     balanced_repeats: int = 100
     balanced_seed: int = 20210302
+    distinct_tau: float = 0.9
 
     @classmethod
     def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":
@@ -83,6 +84,8 @@ class Settings:
             raise ConfigError("experiments.tier_fractions: three positive fractions (top, middle, bottom)")
         if s.shards < 1 or s.n_splits < 1 or s.chunk_size < 1 or s.balanced_repeats < 1:
             raise ConfigError("experiments: shards, n_splits, chunk_size and balanced_repeats must be >= 1")
+        if not -1.0 <= s.distinct_tau <= 1.0:
+            raise ConfigError(f"experiments.distinct_tau must be a Kendall tau in [-1, 1], got {s.distinct_tau!r}")
         return s
 
 
@@ -193,7 +196,8 @@ def stability_splits(ds: Dataset, spec: DatasetSpec, settings: Settings, splits,
                 tier_tau[sl, m, t] = (kendall_tau(x[:, m, members], y[:, m, members], settings.tau_variant)
                                       if members.size >= 2 else np.nan)
         pos += idx.size
-    return {"splits": splits, "tau": tau, "tier_tau": tier_tau, "metrics": np.array(metric_ids)}
+    return {"splits": splits, "tau": tau, "tier_tau": tier_tau, "metrics": np.array(metric_ids),
+            "n_systems": np.array(len(sel))}
 
 
 def stability_summary(parts: Sequence[Mapping[str, np.ndarray]], n_splits: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -221,6 +225,7 @@ def stability_summary(parts: Sequence[Mapping[str, np.ndarray]], n_splits: int |
                 "q975": np.quantile(ok, 0.975) if ok.size else np.nan,
                 **{f"tau_{name}": np.nanmean(tier[:, m, i]) for i, name in enumerate(TIER_NAMES)},
                 "n_splits": int(t.size), "n_undefined": int(np.isnan(t).sum()),
+                "n_systems": int(parts[0]["n_systems"]),
             })
     per_split = pd.DataFrame(tau, columns=metric_ids)
     per_split.insert(0, "split", splits)
@@ -337,7 +342,8 @@ def merging_balanced(ds: Dataset, spec: DatasetSpec, settings: Settings) -> pd.D
         sd = np.nanstd(t, axis=0, ddof=1) if t.shape[0] > 1 else np.full(mean.shape, np.nan)
     df = _merging_frame(spec, pairs, mean, sd)
     df["repeats"] = t.shape[0]
-    df["class_size"] = int(np.bincount(ds.gold, minlength=ds.k).min())
+    counts = np.bincount(ds.gold, minlength=ds.k)
+    df["class_size"] = int(counts[counts > 0].min())  # what balanced_masks draws per present class
     return df
 
 
@@ -381,14 +387,38 @@ def weight_sensitivity(ds: Dataset, spec: DatasetSpec, settings: Settings) -> tu
 # ---------------------------------------------------------------------------
 # 5. summary
 # ---------------------------------------------------------------------------
-def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame) -> pd.DataFrame:
+def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame | None) -> pd.DataFrame:
     """Per metric: similarity group, stability rank (1 = highest mean tau)
-    and discrimination rank (1 = lowest mean merging tau), with the values."""
+    and discrimination rank (1 = lowest mean merging tau), with the values.
+    Without a merging experiment (``merge=None``: a two-class task) the
+    discrimination columns are left out."""
     st = stability.set_index("metric")["mean_tau"]
-    mg = merge[merge["pair"] == "mean"].set_index("metric")["tau"]
     ids = [m for m in groups.index]
     df = pd.DataFrame({"metric": ids, "group": groups.loc[ids].to_numpy(),
-                       "stability_tau": st.reindex(ids).to_numpy(), "merging_tau": mg.reindex(ids).to_numpy()})
+                       "stability_tau": st.reindex(ids).to_numpy()})
     df["stability_rank"] = competition_rank(np.nan_to_num(-df["stability_tau"].to_numpy(), nan=np.inf))
-    df["discrimination_rank"] = competition_rank(np.nan_to_num(df["merging_tau"].to_numpy(), nan=np.inf))
+    if merge is not None:
+        mg = merge[merge["pair"] == "mean"].set_index("metric")["tau"]
+        df.insert(3, "merging_tau", mg.reindex(ids).to_numpy())
+        df["discrimination_rank"] = competition_rank(np.nan_to_num(df["merging_tau"].to_numpy(), nan=np.inf))
     return df
+
+
+def group_separation(sim: pd.DataFrame, groups: pd.Series) -> pd.DataFrame:
+    """Mean Kendall tau between the members of every two similarity groups
+    (``group_a, group_b, mean_tau, min_tau``), most similar pair first.
+
+    Hierarchical clustering always returns the number of groups asked for,
+    even when every metric ranks the systems alike; a high mean tau between
+    two groups says that they are not distinct.
+    """
+    letters = sorted(groups.unique())
+    rows = []
+    for a, b in combinations(letters, 2):
+        block = sim.loc[groups.index[groups == a], groups.index[groups == b]].to_numpy(dtype=float)
+        with _quiet():  # all-NaN block (a metric undefined for every system): NaN
+            rows.append({"group_a": a, "group_b": b, "mean_tau": float(np.nanmean(block)),
+                         "min_tau": float(np.nanmin(block))})
+    df = pd.DataFrame(rows, columns=["group_a", "group_b", "mean_tau", "min_tau"])
+    return df.sort_values(["mean_tau", "group_a", "group_b"], ascending=[False, True, True],
+                          ignore_index=True)

@@ -17,10 +17,15 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import re
+import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["FORMATS", "Problem", "DataError", "LabelTable", "read_table"]
+__all__ = ["FORMATS", "Problem", "DataError", "LabelTable", "read_table", "looks_like_float", "KIND_TEXT",
+           "atomic_path", "write_text", "write_csv", "read_result_csv"]
 
 FORMATS: dict[str, dict[str, str | None]] = {
     "csv": {"delimiter": ",", "id_column": "item_id", "label_column": "label", "group_column": None},
@@ -30,31 +35,83 @@ FORMATS: dict[str, dict[str, str | None]] = {
 
 @dataclass(frozen=True)
 class Problem:
-    """One fault in one input file; ``line`` is 1-based (None: whole file)."""
+    """One fault in one input file; ``line`` is 1-based (None: whole file).
+
+    ``kind`` groups faults of the same sort in a file's summary line;
+    ``count`` > 1 marks a problem that stands for several faults (e.g. 68 gold
+    items with no prediction, reported once with examples).
+    """
 
     path: str
     line: int | None
     message: str
+    kind: str = "other"
+    count: int = 1
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line is not None else self.path
         return f"{where}: {self.message}"
 
 
+# how a file's summary line names each kind of fault (count, then this)
+KIND_TEXT = {
+    "file": "unreadable or empty file", "header": "header fault", "ragged": "row(s) of the wrong width",
+    "empty": "empty id(s) or label(s)", "duplicate": "duplicated item(s)", "label": "label(s) outside the label set",
+    "not_in_gold": "item(s) not in the gold file", "missing": "gold item(s) with no prediction",
+    "other": "other fault(s)",
+}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 class DataError(ValueError):
-    """Bad input data; ``problems`` lists every fault found (file, line, fault)."""
+    """Bad input data; ``problems`` lists every fault found (file, line, fault).
 
-    MAX_SHOWN = 25
+    The message names every bad file, with its number of problems, a summary
+    line by kind of fault, and its first ``MAX_EXAMPLES`` problems (whole-file
+    problems first); ``hints`` say what the faults suggest across files (a
+    truncated gold file, ids mangled by a spreadsheet...).
+    """
 
-    def __init__(self, problems: list[Problem], context: str = ""):
+    MAX_EXAMPLES = 5
+
+    def __init__(self, problems: list[Problem], context: str = "", hints: list[str] | tuple[str, ...] = ()):
         self.problems = list(problems)
         self.context = context
-        shown = [str(p) for p in self.problems[: self.MAX_SHOWN]]
-        more = len(self.problems) - len(shown)
-        if more > 0:
-            shown.append(f"... and {more} more problem(s)")
+        self.hints = list(hints)
+        by_file: dict[str, list[Problem]] = {}
+        for p in self.problems:
+            by_file.setdefault(p.path, []).append(p)
+        self.n_problems = sum(p.count for p in self.problems)
         head = f"{context}: " if context else ""
-        super().__init__(f"{head}{len(self.problems)} problem(s) in the input data:\n  " + "\n  ".join(shown))
+        lines = [f"{head}{_plural(self.n_problems, 'problem')} in {_plural(len(by_file), 'file')} "
+                 f"of the input data:"]
+        for path, probs in by_file.items():
+            n = sum(p.count for p in probs)
+            kinds: dict[str, int] = {}
+            for p in probs:
+                kinds[p.kind] = kinds.get(p.kind, 0) + p.count
+            lines.append(f"  {path}: {_plural(n, 'problem')} ("
+                         + ", ".join(f"{c:,} {KIND_TEXT.get(k, k)}" for k, c in kinds.items()) + ")")
+            shown = sorted(probs, key=lambda p: p.line is not None)[: self.MAX_EXAMPLES]
+            lines += [f"    {p}" for p in shown]
+            if len(probs) > len(shown):
+                lines.append(f"    ... and {len(probs) - len(shown):,} more in this file")
+        if self.hints:
+            lines.append("Likely cause:" if len(self.hints) == 1 else "Likely causes:")
+            lines += [f"  - {h}" for h in self.hints]
+        super().__init__("\n".join(lines))
+
+
+def looks_like_float(item: str) -> bool:
+    """An id written as a floating-point number (``9.027467945761833e+17``,
+    ``12.0``): what a spreadsheet makes of a long numeric id."""
+    return bool(_FLOAT_ID.match(item))
+
+
+_FLOAT_ID = re.compile(r"^[+-]?(\d+\.\d*[eE][+-]?\d+|\d+[eE][+-]?\d+|\d+\.0+)$")
 
 
 @dataclass
@@ -73,37 +130,36 @@ class LabelTable:
 
 
 def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item_id",
-               label_column: str = "label", group_column: str | None = None,
-               max_problems: int = 20) -> LabelTable:
+               label_column: str = "label", group_column: str | None = None) -> LabelTable:
     """Read a delimited file of ``id, label[, group]`` rows.
 
-    Faults are collected in ``table.problems`` (not raised) so that a caller
-    can report every bad file of a dataset at once: unreadable or empty
-    file, missing or wrong header, duplicated header column, ragged rows,
-    empty id or label, duplicated id (both lines named).
+    Faults are collected in ``table.problems`` (not raised), every one of
+    them, so that a caller can report every bad file of a dataset at once
+    with true counts: unreadable or empty file, missing or wrong header,
+    duplicated header column, ragged rows, empty id or label, duplicated id
+    (both lines named).
     """
     path = str(path)
     table = LabelTable(path=path, ids=[], labels=[], lines=[], groups=[] if group_column else None)
 
-    def fault(line, msg):
-        table.problems.append(Problem(path, line, msg))
-        return len(table.problems) >= max_problems
+    def fault(line, msg, kind):
+        table.problems.append(Problem(path, line, msg, kind))
 
     try:
         with open(path, "r", encoding="utf-8-sig", newline="") as fh:
             text = fh.read()
     except FileNotFoundError:
-        fault(None, "file not found")
+        fault(None, "file not found", "file")
         return table
     except UnicodeDecodeError as e:
-        fault(None, f"not valid UTF-8 text ({e.reason} at byte {e.start})")
+        fault(None, f"not valid UTF-8 text ({e.reason} at byte {e.start})", "file")
         return table
     except OSError as e:
-        fault(None, f"cannot read file ({e.strerror})")
+        fault(None, f"cannot read file ({e.strerror})", "file")
         return table
 
     if not text.strip():
-        fault(None, "empty file (expected a header line and one row per item)")
+        fault(None, "empty file (expected a header line and one row per item)", "file")
         return table
 
     quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
@@ -121,11 +177,11 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
     if missing:
         sep = "tab" if delimiter == "\t" else repr(delimiter)
         fault(header_line, f"missing or wrong header: expected columns {', '.join(map(repr, wanted))} "
-                           f"({sep}-separated), found {', '.join(map(repr, header))}")
+                           f"({sep}-separated), found {', '.join(map(repr, header))}", "header")
         return table
     dup = sorted({h for h in header if header.count(h) > 1 and h in wanted})
     if dup:
-        fault(header_line, f"header repeats column(s) {', '.join(map(repr, dup))}")
+        fault(header_line, f"header repeats column(s) {', '.join(map(repr, dup))}", "header")
         return table
     i_id, i_label = header.index(id_column), header.index(label_column)
     i_group = header.index(group_column) if group_column else None
@@ -137,22 +193,18 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
             if not any(f.strip() for f in row):
                 continue  # blank line (e.g. a trailing newline): nothing to read
             if len(row) != width:
-                if fault(line, f"expected {width} fields as in the header, found {len(row)}"):
-                    break
+                fault(line, f"expected {width} fields as in the header, found {len(row)}", "ragged")
                 continue
             item = row[i_id].strip()
             label = row[i_label].strip()
             if not item:
-                if fault(line, f"empty {id_column!r}"):
-                    break
+                fault(line, f"empty {id_column!r}", "empty")
                 continue
             if not label:
-                if fault(line, f"empty {label_column!r} for item {item!r}"):
-                    break
+                fault(line, f"empty {label_column!r} for item {item!r}", "empty")
                 continue
             if item in first_line:
-                if fault(line, f"duplicated item {item!r} (first seen on line {first_line[item]})"):
-                    break
+                fault(line, f"duplicated item {item!r} (first seen on line {first_line[item]})", "duplicate")
                 continue
             first_line[item] = line
             table.ids.append(item)
@@ -161,7 +213,65 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
             if i_group is not None:
                 table.groups.append(row[i_group].strip())
     except csv.Error as e:
-        fault(reader.line_num, f"malformed row ({e})")
+        fault(reader.line_num, f"malformed row ({e})", "ragged")
     if not table.ids and not table.problems:
-        fault(header_line, "no data rows after the header")
+        fault(header_line, "no data rows after the header", "file")
     return table
+
+
+# ---------------------------------------------------------------------------
+# result files: atomic writes, and reads that keep names as written
+# ---------------------------------------------------------------------------
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_FILE_MODE = 0o666 & ~_umask()  # what open() would give a new file
+
+
+@contextmanager
+def atomic_path(path: str | Path):
+    """Yield a temporary path beside ``path``; rename it onto ``path`` on
+    success, so an interrupted write never leaves a half-written result.
+    The file gets the mode a plain ``open()`` would give it (the umask), not
+    the private 0600 of a temporary file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.chmod(tmp, _FILE_MODE)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def write_text(path, text: str) -> None:
+    with atomic_path(path) as tmp:
+        Path(tmp).write_text(text, encoding="utf-8")
+
+
+def write_csv(path, df) -> None:
+    with atomic_path(path) as tmp:
+        df.to_csv(tmp, index=False, lineterminator="\n")
+
+
+TEXT_COLUMNS = ("system", "kind", "predicted", "gold", "group", "metric", "pair", "weight_set",
+                "metric_a", "metric_b", "system_a", "system_b", "weight_set_a", "weight_set_b")
+
+
+def read_result_csv(path, index_col: str | None = None, text_columns=TEXT_COLUMNS):
+    """A result CSV with its name columns read as written: a system, label or
+    group called ``NA``, ``null`` or ``nan`` stays that string (pandas' default
+    would make it missing).  Empty cells of the other columns are NaN."""
+    import pandas as pd
+
+    cols = list(pd.read_csv(path, nrows=0).columns)
+    text = [c for c in cols if c in text_columns]
+    df = pd.read_csv(path, dtype={c: str for c in text}, keep_default_na=False,
+                     na_values={c: ["", "NaN", "nan"] for c in cols if c not in text})
+    return df.set_index(index_col) if index_col else df

@@ -62,6 +62,7 @@ __all__ = [
     "METRIC_IDS",
     "get",
     "applicable_metrics",
+    "why_not_applicable",
     "evaluate",
     "accuracy",
     "precision_recall",
@@ -463,14 +464,23 @@ def applicable_metrics(ordinal: bool, params: Mapping[str, object] | None = None
     unknown = chosen - set(METRIC_IDS)
     if unknown:
         raise KeyError(f"unknown metric(s) {sorted(unknown)}; known: {', '.join(METRIC_IDS)}")
-    out = []
-    for m in _ENTRIES:
-        if m.id not in chosen or (m.ordinal and not ordinal):
-            continue
-        if any(params.get(p) is None for p in m.params):
-            continue
-        out.append(m.id)
-    return out
+    return [m.id for m in _ENTRIES if m.id in chosen and why_not_applicable(m.id, ordinal, params) is None]
+
+
+# the dataset key that provides each parameter (for messages)
+_PARAM_KEY = {"weights": "weights", "f_avg_classes": "f_avg_classes", "unrelated": "unrelated_label"}
+
+
+def why_not_applicable(metric_id: str, ordinal: bool, params: Mapping[str, object] | None = None) -> str | None:
+    """Why a metric cannot be computed on a dataset (None when it can)."""
+    m = get(metric_id)
+    params = params or {}
+    if m.ordinal and not ordinal:
+        return "needs ordered classes (the dataset has ordinal: false)"
+    missing = [p for p in m.params if params.get(p) is None]
+    if missing:
+        return "needs " + " and ".join(f"the dataset key {_PARAM_KEY[p]!r}" for p in missing)
+    return None
 
 
 def evaluate(c, metric_ids: Iterable[str], **params) -> dict[str, np.ndarray]:

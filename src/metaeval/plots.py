@@ -1,15 +1,20 @@
-"""Figures: the grid of per-system confusion matrices (Scarton et al. Figs 2-4).
+"""Figures: the grid of per-system confusion matrices (Scarton et al. Figs 2-4)
+and the figures of the meta-evaluation experiments.
 
-Matplotlib with the non-interactive Agg backend; the colour map is
-``cividis``, designed to be readable with colour-vision deficiencies and in
-greyscale.
+Matplotlib with the non-interactive Agg backend; the colour maps are
+``cividis`` and ``PuOr``, readable with colour-vision deficiencies.  Text is
+never parsed as mathtext: system names are file names, and ``$x$`` in one
+must print as written (``plain_text``).  ``save_figure`` writes PNG and PDF
+files that are byte-identical from run to run.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import textwrap
+from pathlib import Path
 
 import matplotlib
 
@@ -17,9 +22,35 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-__all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap"]
+__all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap", "save_figure"]
 
 CMAP = "cividis"
+
+
+def plain_text(fn):
+    """Build the figure with mathtext off: every string is drawn as written."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+# no creation date in PDFs (and no software version that changes with an
+# upgrade of matplotlib's patch level in either format): same input, same bytes
+_METADATA = {"pdf": {"CreationDate": None, "Producer": "metaeval"}, "png": {"Software": "metaeval"}}
+
+
+def save_figure(fig, paths, dpi: int = 150) -> None:
+    """Write ``fig`` to every path (format from the suffix), atomically and
+    reproducibly, then close it."""
+    from .io import atomic_path
+
+    for p in paths:
+        fmt = Path(p).suffix.lstrip(".")
+        with atomic_path(p) as tmp:
+            fig.savefig(tmp, dpi=dpi, bbox_inches="tight", format=fmt, metadata=_METADATA.get(fmt))
+    plt.close(fig)
 
 
 def _wrap_name(name: str, width: int, max_lines: int = 3) -> str:
@@ -37,6 +68,7 @@ def _wrap_name(name: str, width: int, max_lines: int = 3) -> str:
     return "\n".join(lines)
 
 
+@plain_text
 def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=None, ncols: int | None = None):
     """One panel per system: rows = gold class, columns = predicted class,
     each row normalised to the share of that gold class (so the diagonal is
@@ -90,9 +122,11 @@ def _metric_labels(ids):
     return [M.get(m).name for m in ids]
 
 
-def similarity_heatmap(sim, order, groups, title: str = ""):
+@plain_text
+def similarity_heatmap(sim, order, groups, title: str = "", method: str = "average"):
     """Clustered heatmap of Kendall's tau between metrics, with a dendrogram
-    and the value in every cell; tick labels carry the metric's group."""
+    (linkage ``method``, as for the groups) and the value in every cell; tick
+    labels carry the metric's group."""
     from scipy.cluster.hierarchy import dendrogram, linkage
     from scipy.spatial.distance import squareform
 
@@ -105,7 +139,7 @@ def similarity_heatmap(sim, order, groups, title: str = ""):
     cax = fig.add_axes([0.85, 0.1, 0.02, 0.7])
     d = 1.0 - np.nan_to_num(sim.to_numpy(), nan=0.0)
     np.fill_diagonal(d, 0.0)
-    z = linkage(squareform(np.clip((d + d.T) / 2, 0, 2), checks=False), method="average")
+    z = linkage(squareform(np.clip((d + d.T) / 2, 0, 2), checks=False), method=method)
     dendrogram(z, ax=ax_d, no_labels=True, color_threshold=0, above_threshold_color="0.3")
     ax_d.set_xlim(0, 10 * n)  # leaves sit at 5, 15, ...: align them with the columns
     ax_d.axis("off")
@@ -124,6 +158,7 @@ def similarity_heatmap(sim, order, groups, title: str = ""):
     return fig
 
 
+@plain_text
 def stability_plot(summary, per_split, title: str = ""):
     """Distribution of tau(X ranking, Y ranking) over the splits, one box
     per metric, sorted by mean tau; the 95% interval as whiskers."""
@@ -147,6 +182,7 @@ def stability_plot(summary, per_split, title: str = ""):
     return fig
 
 
+@plain_text
 def merging_heatmap(merge, balanced, title: str = ""):
     """Two heatmaps (all items; class-balanced subsamples) of tau between the
     ranking before and after merging each pair of classes; low tau = the
@@ -158,8 +194,10 @@ def merging_heatmap(merge, balanced, title: str = ""):
                        f"mean of {reps})", balanced))
     pairs = [p for p in merge["pair"].unique() if p != "mean"] + ["mean"]
     ids = merge[merge["pair"] == "mean"].sort_values("tau")["metric"].tolist()
+    # one y axis for both panels: the metric names are written once, on the
+    # left, and cannot run into the first panel
     fig, axes = plt.subplots(1, len(frames), figsize=(3.2 + 1.3 * len(pairs) * len(frames), 0.36 * len(ids) + 2.2),
-                             squeeze=False)
+                             squeeze=False, sharey=True)
     for ax, (name, df) in zip(axes[0], frames):
         m = df.pivot(index="metric", columns="pair", values="tau").loc[ids, pairs].to_numpy()
         im = ax.imshow(m, cmap="cividis", vmin=-0.2, vmax=1, aspect="auto")
@@ -176,6 +214,8 @@ def merging_heatmap(merge, balanced, title: str = ""):
         ax.set_xlabel("merged classes")
         if ax is axes[0][0]:
             ax.set_ylabel("metric")
+        else:
+            ax.tick_params(labelleft=False)
         ax.set_title(name, fontsize=9)
     fig.colorbar(im, ax=axes[0].tolist(), fraction=0.04).set_label(
         "tau(original ranking, merged ranking)\nlow = distinguishes the classes", fontsize=8)

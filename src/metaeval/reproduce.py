@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
+from .io import read_result_csv
 from .tables import ordinal
 
 __all__ = ["MATCH", "DIFFERS", "NOT_REPRODUCIBLE", "Published", "ResultStore", "reproduce", "write_report",
@@ -131,9 +132,9 @@ class ResultStore:
             if name.endswith(".json"):
                 self._cache[key] = json.loads(p.read_text())
             elif name == "similarity.csv":
-                self._cache[key] = pd.read_csv(p, index_col="metric")
+                self._cache[key] = read_result_csv(p, index_col="metric")
             else:
-                self._cache[key] = pd.read_csv(p, dtype={"system": str})
+                self._cache[key] = read_result_csv(p)
         return self._cache[key]
 
     def score(self, dataset: str, system: str, metric: str, weight_set: str | None = None) -> float | None:
@@ -588,9 +589,9 @@ def _fmt(v) -> str:
 def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], published: Published,
                  out_csv, out_md) -> None:
     from .tables import markdown_table
-    from .workflow import _write_csv, _write_text
+    from .io import write_csv, write_text
 
-    _write_csv(out_csv, cells)
+    write_csv(out_csv, cells)
     titles = {t["id"]: t for t in published.spec["tables"]}
     counts = (cells.groupby(["table", "status"]).size().unstack(fill_value=0)
               .reindex(columns=list(STATUSES), fill_value=0))
@@ -643,4 +644,4 @@ def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], p
             show["difference"] = show["difference"].map(_fmt)
             lines.append(markdown_table(show.astype(str)))
         lines.append("")
-    _write_text(out_md, "\n".join(lines))
+    write_text(out_md, "\n".join(lines))

@@ -15,7 +15,29 @@ import pandas as pd
 from . import metrics as M
 from .ranking import competition_rank, orient
 
-__all__ = ["rank", "rank_table", "scores_markdown", "scores_latex"]
+__all__ = ["rank", "rank_table", "scores_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table"]
+
+# Characters with a meaning in Markdown (CommonMark, GitHub tables and math):
+# escaped in every name that comes from the data (system names are file
+# names, labels come from the files), so that `a|b` stays one cell and `*y*`
+# is not italic.  "_" between two letters or digits is left alone: it can
+# never open or close emphasis there, and sys_a stays readable.
+_MD_SPECIAL = frozenset("\\`*[]<>|~&$#")
+
+
+def md_escape(text) -> str:
+    """``text`` with Markdown's special characters backslash-escaped."""
+    s = str(text)
+    out = []
+    for i, ch in enumerate(s):
+        if ch == "_":
+            intraword = 0 < i < len(s) - 1 and s[i - 1].isalnum() and s[i + 1].isalnum()
+            out.append("_" if intraword else "\\_")
+        elif ch in _MD_SPECIAL:
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def rank(values, higher_is_better: bool = True) -> np.ndarray:
@@ -58,22 +80,29 @@ def scores_markdown(df: pd.DataFrame, metric_ids, primary: str, digits: int = 3,
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * len(metric_ids)]
     for (_, row), (_, rk) in zip(sysrows.iterrows(), ranks.iterrows()):
         cells = [f"{_fmt(row[m], digits)} ({rk[m]})" for m in metric_ids]
-        lines.append("| " + " | ".join([str(row["system"])] + cells) + " |")
+        lines.append("| " + " | ".join([md_escape(row["system"])] + cells) + " |")
     for _, row in base.iterrows():
         cells = [_fmt(row[m], digits) for m in metric_ids]
-        lines.append("| " + " | ".join([f"*{row['system']}* (baseline)"] + cells) + " |")
+        lines.append("| " + " | ".join([f"*{md_escape(row['system'])}* (baseline)"] + cells) + " |")
     lines += ["", f"Values with the rank among systems in parentheses (1 = best; ties share the best rank). "
                   f"Sorted by the primary metric (*): {M.get(primary).name}. "
                   f"Lower is better for: {', '.join(M.get(m).name for m in metric_ids if not M.get(m).higher_is_better) or 'none'}."]
     return "\n".join(lines) + "\n"
 
 
+# < > | are not in the default (OT1) font encoding: spelled out, they print
+# as themselves in any LaTeX set-up.
 _TEX_ESCAPE = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-               "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+               "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
+               "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
 
 
-def _tex(s: str) -> str:
+def tex_escape(s) -> str:
+    """``s`` as LaTeX text: every special character escaped."""
     return "".join(_TEX_ESCAPE.get(ch, ch) for ch in str(s))
+
+
+_tex = tex_escape
 
 
 def scores_latex(df: pd.DataFrame, metric_ids, primary: str, digits: int = 3, caption: str = "",
@@ -103,13 +132,15 @@ def scores_latex(df: pd.DataFrame, metric_ids, primary: str, digits: int = 3, ca
     return "\n".join(out) + "\n"
 
 
-def markdown_table(df: pd.DataFrame, digits: int = 3) -> str:
-    """A plain Markdown table of a DataFrame (floats to ``digits``)."""
+def markdown_table(df: pd.DataFrame, digits: int = 3, escape: bool = True) -> str:
+    """A plain Markdown table of a DataFrame (floats to ``digits``).  Text
+    cells are escaped (``md_escape``) unless ``escape=False``, for callers
+    whose cells carry intended markup and escape their names themselves."""
     def cell(v):
         if isinstance(v, (float, np.floating)):
             return "NaN" if np.isnan(v) else f"{v:.{digits}f}"
-        return str(v)
-    head = "| " + " | ".join(map(str, df.columns)) + " |"
+        return md_escape(v) if escape else str(v)
+    head = "| " + " | ".join(cell(c) for c in df.columns) + " |"
     sep = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + "|"
     body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
     return "\n".join([head, sep, *body]) + "\n"
@@ -120,35 +151,63 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int) -> str:
-    """Amemiya & Sakai Table 7: group, stability rank, discrimination rank."""
+def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int,
+                     separation: pd.DataFrame | None = None, distinct_tau: float = 0.9) -> str:
+    """Amemiya & Sakai Table 7: group, stability rank, discrimination rank.
+
+    ``separation``: mean tau between every two similarity groups
+    (``experiments.group_separation``); groups whose metrics agree at a mean
+    tau of at least ``distinct_tau`` are reported as not distinct.  Without
+    a ``merging_tau`` column (two-class task) the table says why.
+    """
     rows = df.sort_values(["stability_rank", "metric"])
-    out = pd.DataFrame({
+    cols = {
         "metric": [M.get(m).name for m in rows["metric"]],
         "similarity group": rows["group"].to_numpy(),
         "stability (mean tau)": [f"{ordinal(int(r))} ({v:.3f})" for r, v in
                                  zip(rows["stability_rank"], rows["stability_tau"])],
-        "class discrimination (mean merging tau)": [f"{ordinal(int(r))} ({v:.3f})" for r, v in
-                                                    zip(rows["discrimination_rank"], rows["merging_tau"])],
-    })
+    }
+    merging = "merging_tau" in df.columns
+    if merging:
+        cols["class discrimination (mean merging tau)"] = [
+            f"{ordinal(int(r))} ({v:.3f})" for r, v in zip(rows["discrimination_rank"], rows["merging_tau"])]
     groups = {g: ", ".join(M.get(m).name for m in df[df["group"] == g]["metric"])
               for g in sorted(df["group"].unique())}
-    lines = [f"**{title}**", "", markdown_table(out),
-             f"{n_systems} systems ranked (real systems and the baselines named in the config). "
-             f"Similarity groups (hierarchical clustering of 1 - Kendall's tau): "
-             + "; ".join(f"{g} = {{{v}}}" for g, v in groups.items()) + ". "
-             f"Stability: mean tau between the rankings on random halves over {n_splits} splits "
-             "(1st = most stable). Class discrimination: mean tau between the rankings before and after "
-             "merging two classes (1st = lowest tau, best at telling classes apart)."]
-    return "\n".join(lines) + "\n"
+    text = (f"{n_systems} systems ranked (real systems and the baselines named in the config). "
+            f"Similarity groups (hierarchical clustering of 1 - Kendall's tau): "
+            + "; ".join(f"{g} = {{{v}}}" for g, v in groups.items()) + ". ")
+    if separation is not None and len(separation):
+        close = separation[separation["mean_tau"] >= distinct_tau]
+        if len(close) == len(separation):
+            text += (f"The groups are not distinct: the metrics of any two groups agree at a mean tau of at "
+                     f"least {separation['mean_tau'].min():.3f} (>= {distinct_tau:g}; rankings that agree at "
+                     f"tau >= 0.9 are usually taken as equivalent, Voorhees 2000), so the split into "
+                     f"{len(groups)} groups is an artefact of asking the clustering for {len(groups)}. ")
+        elif len(close):
+            text += "Not distinct: " + "; ".join(
+                f"groups {r.group_a} and {r.group_b} (mean tau between their metrics {r.mean_tau:.3f} "
+                f">= {distinct_tau:g})" for r in close.itertuples()) + ". "
+        else:
+            text += (f"Every two groups are distinct (mean tau between their metrics at most "
+                     f"{separation['mean_tau'].max():.3f} < {distinct_tau:g}). ")
+    text += (f"Stability: mean tau between the rankings on random halves over {n_splits} splits "
+             "(1st = most stable). ")
+    if merging:
+        text += ("Class discrimination: mean tau between the rankings before and after merging two classes "
+                 "(1st = lowest tau, best at telling classes apart).")
+    else:
+        text += ("Class discrimination is not measured: the task has two classes, and merging them leaves a "
+                 "single class, on which every system ties.")
+    return "\n".join([f"**{md_escape(title)}**", "", markdown_table(pd.DataFrame(cols)), text]) + "\n"
 
 
 def weights_markdown(long: pd.DataFrame, taus: pd.DataFrame, weight_sets: dict, labels, title: str) -> str:
     """Scarton et al. Table 4: the weighted metrics under every weight set,
     value and rank per system, then tau between the weight sets."""
-    lines = [f"**{title}**", ""]
-    lines.append("Weight sets (" + ", ".join(labels) + "): " +
-                 "; ".join(f"{k} = " + "/".join(f"{v:g}" for v in w) for k, w in weight_sets.items()) + ".")
+    lines = [f"**{md_escape(title)}**", ""]
+    lines.append("Weight sets (" + ", ".join(map(md_escape, labels)) + "): " +
+                 "; ".join(f"{md_escape(k)} = " + "/".join(f"{v:g}" for v in w) for k, w in weight_sets.items())
+                 + ".")
     lines.append("")
     for mid in long["metric"].unique():
         d = long[long["metric"] == mid]
@@ -157,10 +216,10 @@ def weights_markdown(long: pd.DataFrame, taus: pd.DataFrame, weight_sets: dict, 
             part = d[d["weight_set"] == wname].set_index("system")
             col = [f"{s:.3f}" + (f" ({int(r)})" if pd.notna(r) else "") for s, r in zip(part["score"], part["rank"])]
             if wide is None:
-                wide = pd.DataFrame({"system": [f"{s}" if k == "system" else f"*{s}* (baseline)"
+                wide = pd.DataFrame({"system": [md_escape(s) if k == "system" else f"*{md_escape(s)}* (baseline)"
                                                 for s, k in zip(part.index, part["kind"])]})
-            wide[wname] = col
-        lines += [f"*{M.get(mid).name}*", "", markdown_table(wide)]
+            wide[md_escape(wname)] = col
+        lines += [f"*{M.get(mid).name}*", "", markdown_table(wide, escape=False)]
     if len(taus):
         t = taus.assign(metric=[M.get(m).name for m in taus["metric"]])
         lines += ["Kendall's tau between the rankings under two weight sets:", "", markdown_table(t)]

@@ -9,10 +9,7 @@ never leaves a half-written result.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Mapping
 
@@ -20,55 +17,111 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
-from .config import DatasetSpec
+from .config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_reason
 from .dataset import Dataset, confusion_from_long, confusion_long, load_dataset, score_table
-from .io import DataError
+from .io import DataError, atomic_path, read_result_csv, write_csv, write_text
 from .tables import scores_latex, scores_markdown
 
-__all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "atomic_path"]
+__all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "atomic_path", "STEPS",
+           "step_params", "step_spec", "step_settings", "path_problems", "n_ranked_systems"]
+
+# ---------------------------------------------------------------------------
+# What every step reads.  Its rule passes exactly these fields of the dataset
+# spec and of the experiment settings as params, as plain values that
+# Snakemake records, so that editing a setting reruns the steps that read it
+# and no others.  A step sees a restricted view (``config.restricted``):
+# reading a field not listed here fails at once.  ``weights:default`` is the
+# default weight set only (scores.csv does not depend on the other sets).
+# ---------------------------------------------------------------------------
+_METRIC_FIELDS = ("labels", "metrics", "weights:default", "default_weights", "f_avg_classes", "unrelated_label")
+STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "ingest": (("gold", "predictions", "labels", "gold_format", "prediction_format", "label_map",
+                "drop_gold_labels", "extra_labels", "extra_label_policy", "baselines", "random_seed",
+                "allow_unused_labels"), ()),
+    "score": (_METRIC_FIELDS, ()),
+    "score_groups": (_METRIC_FIELDS, ()),
+    "score_tables": (("labels", "metrics", "primary_metric", "weights:default", "default_weights"), ()),
+    "confusion_figure": (("labels", "primary_metric"), ()),
+    "similarity": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "n_groups", "linkage")),
+    "stability_shard": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "n_splits", "split_seed",
+                                         "stratified", "tier_fractions", "chunk_size")),
+    "stability": ((), ("n_splits", "stratified", "tau_variant")),
+    "merging": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "balanced_repeats", "balanced_seed",
+                                 "chunk_size")),
+    "weights": (("labels", "metrics", "weights", "default_weights", "f_avg_classes", "unrelated_label"),
+                ("include_baselines", "tau_variant")),
+    "summary": ((), ("n_splits", "distinct_tau")),
+}
 
 
-@contextmanager
-def atomic_path(path: str | Path):
-    """Yield a temporary path beside ``path``; rename it onto ``path`` on success."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
-    os.close(fd)
-    try:
-        yield Path(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
+    """``{step: {"spec": {...}, "settings": {...}}}``: the plain values each
+    step of a dataset reads (rule params)."""
+    out = {}
+    for step, (spec_fields, setting_fields) in STEPS.items():
+        sp = {"name": spec.name}
+        for f in spec_fields:
+            if f == "weights:default":
+                sp["weights"] = ({spec.default_weights: spec.weights[spec.default_weights]}
+                                 if spec.default_weights else {})
+            else:
+                sp[f] = getattr(spec, f)
+        out[step] = {"spec": to_plain(sp), "settings": to_plain({f: getattr(settings, f) for f in setting_fields})}
+    return out
 
 
-def _write_text(path, text: str) -> None:
-    with atomic_path(path) as tmp:
-        Path(tmp).write_text(text, encoding="utf-8")
+def step_spec(plain: Mapping) -> DatasetSpec:
+    """The restricted dataset spec a step is given (from its rule param)."""
+    return restricted(DatasetSpec, from_plain(dict(plain)))
 
 
-def _write_csv(path, df: pd.DataFrame) -> None:
-    with atomic_path(path) as tmp:
-        df.to_csv(tmp, index=False, lineterminator="\n")
+def step_settings(plain: Mapping):
+    """The restricted experiment settings a step is given (from its rule param)."""
+    from .experiments import Settings
+
+    return restricted(Settings, from_plain(dict(plain)))
 
 
-def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None) -> Dataset:
+def n_ranked_systems(spec: DatasetSpec, n_files: int, include_baselines) -> int:
+    """Systems the experiments rank: the real systems plus the generated
+    baselines named in ``include_baselines`` (``experiments.select_systems``)."""
+    from .dataset import baseline_names
+
+    return n_files + len(set(baseline_names(spec.labels, spec.baselines)) & set(include_baselines))
+
+
+def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
+    """Input files of a dataset that the workflow cannot use, each with what
+    to do (checked when the workflow starts, before any job runs)."""
+    out = []
+    for what, path in [("gold file", spec.gold_path(data_dir))] + [
+            ("prediction file", p) for p in spec.prediction_files(data_dir).values()]:
+        why = unsafe_path_reason(path)
+        if why:
+            out.append(f"datasets.{spec.name}: the {what} {str(path)!r} cannot be read by the workflow: {why}. "
+                       f"Rename it (the system name is the file name without its extension).")
+    return out
+
+
+def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None, stale_on_failure=()) -> Dataset:
     """Read and check every input file of a dataset; write the coded labels.
 
-    On bad input, every previous result of the dataset (``results_dir``) is
-    removed before the ``DataError`` propagates, so no stale table is left
-    looking valid.
+    On bad input, every previous result of the dataset (``results_dir``) and
+    every output that summarises it with others (``stale_on_failure``, e.g.
+    the reproduction report) is removed before the ``DataError`` propagates,
+    so no stale table is left looking valid.
     """
     try:
         ds = load_dataset(spec, data_dir)
     except DataError:
         if results_dir is not None and Path(results_dir).is_dir():
             shutil.rmtree(results_dir)
+        for f in stale_on_failure:
+            Path(f).unlink(missing_ok=True)
         raise
     with atomic_path(out_npz) as tmp:
         ds.save(tmp)
-    _write_text(out_json, json.dumps(ds.info, indent=2) + "\n")
+    write_text(out_json, json.dumps(ds.info, indent=2) + "\n")
     return ds
 
 
@@ -78,8 +131,8 @@ def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFram
     ds = Dataset.load(data_npz)
     c = ds.confusion()
     df = score_table(c, ds.systems, ds.kinds, spec)
-    _write_csv(out_scores, df)
-    _write_csv(out_confusion, confusion_long(c, ds.systems, ds.labels))
+    write_csv(out_scores, df)
+    write_csv(out_confusion, confusion_long(c, ds.systems, ds.labels))
     return df
 
 
@@ -101,35 +154,44 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv) -> pd.DataFrame:
     frames.append(pd.DataFrame({"group": "weighted_mean", "system": ds.systems, "kind": ds.kinds,
                                 **{m: (scores[m] * sizes[:, None]).sum(0) / sizes.sum() for m in spec.metrics}}))
     df = pd.concat(frames, ignore_index=True)
-    _write_csv(out_csv, df)
+    write_csv(out_csv, df)
     return df
 
 
 def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None) -> None:
     """Markdown and LaTeX score tables (value and rank per metric)."""
-    df = pd.read_csv(scores_csv, dtype={"system": str, "kind": str})
-    n = ""
+    from .tables import md_escape, tex_escape
+
+    df = read_result_csv(scores_csv)
+    n, unused = "", []
     if info_json:
         info = json.loads(Path(info_json).read_text())
         n = f" ({info['n_items']} items)"
+        unused = info.get("unused_labels", [])
     title = f"{spec.name}{n}: scores of every system"
     md = scores_markdown(df, spec.metrics, spec.primary_metric, title=title)
     if spec.weights:
         w = spec.weights[spec.default_weights]
-        md += ("\nClass weights of wAUC / wF1 / wF2 (" + spec.default_weights + "): " +
-               ", ".join(f"{lab} {v:g}" for lab, v in zip(spec.labels, w)) + ".\n")
-    _write_text(out_md, md)
-    _write_text(out_tex, scores_latex(df, spec.metrics, spec.primary_metric,
-                                      caption=f"{spec.name}{n}: scores and ranks.", label=f"tab:{spec.name}-scores"))
+        md += ("\nClass weights of wAUC / wF1 / wF2 (" + md_escape(spec.default_weights) + "): " +
+               ", ".join(f"{md_escape(lab)} {v:g}" for lab, v in zip(spec.labels, w)) + ".\n")
+    note = ""
+    if unused:
+        note = (f"The label(s) {', '.join(unused)} never occur in the gold (accepted by allow_unused_labels): "
+                f"their recall counts as 0, so GMR is 0 for every system and macro averages include them as 0.")
+        md += "\n" + md_escape(note) + "\n"
+    write_text(out_md, md)
+    write_text(out_tex, scores_latex(df, spec.metrics, spec.primary_metric,
+                                      caption=f"{spec.name}{n}: scores and ranks." + (f" {note}" if note else ""),
+                                      label=f"tab:{spec.name}-scores"))
 
 
 def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, include_baselines: bool = False):
     """The grid of row-normalised confusion matrices, one panel per system."""
     from .plots import confusion_grid
 
-    long = pd.read_csv(confusion_csv, dtype={"system": str, "predicted": str, "gold": str})
+    long = read_result_csv(confusion_csv)
     systems, c = confusion_from_long(long, spec.labels)
-    df = pd.read_csv(scores_csv, dtype={"system": str, "kind": str}).set_index("system")
+    df = read_result_csv(scores_csv, index_col="system")
     keep = [i for i, s in enumerate(systems) if include_baselines or df.loc[s, "kind"] == "system"]
     prim = M.get(spec.primary_metric)
     keep.sort(key=lambda i: (-df.loc[systems[i], spec.primary_metric] if prim.higher_is_better
@@ -139,12 +201,6 @@ def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, in
                          title=f"{spec.name}: confusion matrices (rows: gold class, normalised; "
                                f"sorted by {prim.name})")
     _save_fig(fig, out_paths)
-
-
-def spec_from_snakemake(config: Mapping, dataset: str) -> DatasetSpec:
-    """The DatasetSpec of one dataset of a Snakemake config."""
-    return DatasetSpec.from_config(dataset, config["datasets"][dataset],
-                                   random_seed=int(config.get("random_seed", 0)))
 
 
 def run_step(smk, step) -> None:
@@ -186,12 +242,9 @@ def experiment_settings(config: Mapping, dataset: str):
 
 
 def _save_fig(fig, paths) -> None:
-    import matplotlib.pyplot as plt
+    from .plots import save_figure
 
-    for p in paths:
-        with atomic_path(p) as tmp:
-            fig.savefig(tmp, dpi=150, bbox_inches="tight", format=Path(p).suffix.lstrip("."))
-    plt.close(fig)
+    save_figure(fig, paths)
 
 
 def run_similarity(spec: DatasetSpec, settings, data_npz, out_csv, out_groups, fig_paths):
@@ -203,12 +256,12 @@ def run_similarity(spec: DatasetSpec, settings, data_npz, out_csv, out_groups, f
     sel = E.select_systems(ds, settings.include_baselines)
     sim = E.similarity(ds.confusion()[sel], list(spec.metrics), spec.metric_params(), settings.tau_variant)
     groups, order = E.cluster_groups(sim, settings.n_groups, settings.linkage)
-    _write_csv(out_csv, sim.rename_axis("metric").reset_index())
-    _write_csv(out_groups, pd.DataFrame({"metric": groups.index, "group": groups.to_numpy(),
+    write_csv(out_csv, sim.rename_axis("metric").reset_index())
+    write_csv(out_groups, pd.DataFrame({"metric": groups.index, "group": groups.to_numpy(),
                                          "leaf_order": [order.index(m) for m in groups.index]}))
     _save_fig(similarity_heatmap(sim, order, groups,
-                                 f"{spec.name}: Kendall's tau between metrics' rankings of {len(sel)} systems"),
-              fig_paths)
+                                 f"{spec.name}: Kendall's tau between metrics' rankings of {len(sel)} systems",
+                                 method=settings.linkage), fig_paths)
 
 
 def shard_splits(settings, shard: int, n_shards: int) -> np.ndarray:
@@ -236,8 +289,8 @@ def run_stability_gather(spec: DatasetSpec, settings, shard_paths, out_csv, out_
         with np.load(p, allow_pickle=False) as z:
             parts.append({k: z[k] for k in z.files})
     summ, per_split = stability_summary(parts, settings.n_splits)
-    _write_csv(out_csv, summ)
-    _write_csv(out_splits, per_split)
+    write_csv(out_csv, summ)
+    write_csv(out_splits, per_split)
     kind = "stratified" if settings.stratified else "random"
     _save_fig(stability_plot(summ, per_split, f"{spec.name}: rank stability over {settings.n_splits} {kind} "
                                                f"half-splits (tau-{settings.tau_variant})"), fig_paths)
@@ -251,8 +304,8 @@ def run_merging(spec: DatasetSpec, settings, data_npz, out_csv, out_balanced, fi
     ds = Dataset.load(data_npz)
     mg = E.merging(ds, spec, settings)
     mb = E.merging_balanced(ds, spec, settings)
-    _write_csv(out_csv, mg)
-    _write_csv(out_balanced, mb)
+    write_csv(out_csv, mg)
+    write_csv(out_balanced, mb)
     _save_fig(merging_heatmap(mg, mb, f"{spec.name}: class merging (low tau = metric distinguishes the "
                                       f"merged classes)"), fig_paths)
 
@@ -264,23 +317,27 @@ def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md)
 
     ds = Dataset.load(data_npz)
     long, taus = weight_sensitivity(ds, spec, settings)
-    _write_csv(out_csv, long)
-    _write_csv(out_tau, taus)
-    _write_text(out_md, weights_markdown(long, taus, spec.weights, spec.labels,
+    write_csv(out_csv, long)
+    write_csv(out_tau, taus)
+    write_text(out_md, weights_markdown(long, taus, spec.weights, spec.labels,
                                          f"{spec.name}: weighted metrics under every class-weight set"))
 
 
-def run_summary(spec: DatasetSpec, settings, groups_csv, stability_csv, merging_csv, out_csv, out_md,
-                n_systems: int):
-    """Amemiya & Sakai Table 7 for one dataset."""
-    from .experiments import summary
+def run_summary(spec: DatasetSpec, settings, similarity_csv, groups_csv, stability_csv, merging_csv,
+                out_csv, out_md):
+    """Amemiya & Sakai Table 7 for one dataset (``merging_csv`` None: a
+    two-class task, without class merging)."""
+    from .experiments import group_separation, summary
     from .tables import summary_markdown
 
-    g = pd.read_csv(groups_csv).set_index("metric")["group"]
-    df = summary(g, pd.read_csv(stability_csv), pd.read_csv(merging_csv))
-    _write_csv(out_csv, df)
-    _write_text(out_md, summary_markdown(df, f"{spec.name}: summary of the meta-evaluation", n_systems,
-                                         settings.n_splits))
+    g = read_result_csv(groups_csv, index_col="metric")["group"]
+    sim = read_result_csv(similarity_csv, index_col="metric")
+    stab = read_result_csv(stability_csv)
+    df = summary(g, stab, read_result_csv(merging_csv) if merging_csv else None)
+    write_csv(out_csv, df)
+    write_text(out_md, summary_markdown(df, f"{spec.name}: summary of the meta-evaluation",
+                                         int(stab["n_systems"].iloc[0]), settings.n_splits,
+                                         group_separation(sim, g), settings.distinct_tau))
 
 
 def run_reproduce(published_yaml, results_dir, available, out_csv, out_md) -> None:

@@ -1,21 +1,34 @@
 # Shared set-up: dataset specs from the validated config, input functions.
+#
+# Every setting a job reads reaches it as a rule param built here from the
+# resolved config (plain values, which Snakemake records): `spec_of(step)` and
+# `settings_of(step)` give each step exactly the fields listed for it in
+# metaeval.workflow.STEPS, so editing a setting reruns the jobs that read it
+# and no others.  Job scripts never read `snakemake.config`.
 import re
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
 from metaeval.config import ConfigError, dataset_specs, resolve_data_dir
-from metaeval.workflow import experiment_settings
+from metaeval.workflow import experiment_settings, n_ranked_systems, path_problems, step_params
 
 try:
     DATA_DIR = resolve_data_dir(config["data_dir"])
     SPECS = dataset_specs(config)
     SETTINGS = {name: experiment_settings(config, name) for name in SPECS}
+    PREDICTION_FILES = {name: spec.prediction_files(DATA_DIR) for name, spec in SPECS.items()}
 except ConfigError as e:
     raise WorkflowError(f"Bad configuration: {e}")
 
+# Files the workflow cannot take as inputs stop the run before any job starts.
+_bad_paths = [msg for spec in SPECS.values() for msg in path_problems(spec, DATA_DIR)]
+if _bad_paths:
+    raise WorkflowError("Input files that cannot be used:\n  " + "\n  ".join(_bad_paths))
+
 DATASETS = list(SPECS)
 RESULTS = "results"
+STEP_PARAMS = {name: step_params(SPECS[name], SETTINGS[name]) for name in DATASETS}
 
 
 wildcard_constraints:
@@ -24,39 +37,46 @@ wildcard_constraints:
     n=r"\d+",
 
 
+def spec_of(step):
+    """Rule param: the dataset fields `step` reads (plain values)."""
+    return lambda wildcards: STEP_PARAMS[wildcards.dataset][step]["spec"]
+
+
+def settings_of(step):
+    """Rule param: the experiment settings `step` reads (plain values)."""
+    return lambda wildcards: STEP_PARAMS[wildcards.dataset][step]["settings"]
+
+
 def dataset_inputs(wildcards):
     """Gold file and every prediction file of a dataset (so that adding a
     prediction file reruns that dataset's jobs, and only them)."""
     spec = SPECS[wildcards.dataset]
-    try:
-        files = spec.prediction_files(DATA_DIR)
-    except ConfigError as e:
-        raise WorkflowError(str(e))
-    return [str(spec.gold_path(DATA_DIR))] + [str(p) for p in files.values()]
+    return [str(spec.gold_path(DATA_DIR))] + [str(p) for p in PREDICTION_FILES[wildcards.dataset].values()]
 
 
-def baseline_names(spec):
-    names = ["majority"] if "majority" in spec.baselines else []
-    names += [f"all_{lab}" for lab in spec.labels] if "all_class" in spec.baselines else []
-    return names + (["random"] if "random" in spec.baselines else [])
+N_RANKED = {name: n_ranked_systems(SPECS[name], len(PREDICTION_FILES[name]), SETTINGS[name].include_baselines)
+            for name in DATASETS}
 
 
-def n_ranked(name):
-    """Systems the experiments rank: real systems plus the included baselines."""
-    spec = SPECS[name]
-    try:
-        n_files = len(spec.prediction_files(DATA_DIR))
-    except ConfigError as e:
-        raise WorkflowError(str(e))
-    return n_files + len(set(baseline_names(spec)) & set(SETTINGS[name].include_baselines))
+def runs_experiments(name):
+    return N_RANKED[name] >= SETTINGS[name].min_systems
 
 
-N_RANKED = {name: n_ranked(name) for name in DATASETS}
+def runs_merging(name):
+    """Class merging needs three classes: merging the two classes of a
+    two-class task leaves one class, on which every system ties."""
+    return SPECS[name].k >= 3
 
 
-def settings_of(wildcards):
-    """Experiment settings of a dataset (rule params)."""
-    return SETTINGS[wildcards.dataset]
+def summary_inputs(wildcards):
+    """The experiments' results a dataset's summary reads (no merging for a
+    two-class task)."""
+    d = f"{RESULTS}/{wildcards.dataset}"
+    out = {"similarity": f"{d}/similarity.csv", "groups": f"{d}/similarity_groups.csv",
+           "stability": f"{d}/stability.csv"}
+    if runs_merging(wildcards.dataset):
+        out["merging"] = f"{d}/merging.csv"
+    return out
 
 
 def stability_shards(name):
@@ -76,10 +96,11 @@ def dataset_targets():
                 f"{d}/figures/confusion.png", f"{d}/figures/confusion.pdf"]
         if has_groups(name):
             out.append(f"{d}/scores_by_group.csv")
-        if N_RANKED[name] >= SETTINGS[name].min_systems:
+        if runs_experiments(name):
             out += [f"{d}/similarity.csv", f"{d}/figures/similarity.png", f"{d}/stability.csv",
-                    f"{d}/figures/stability.png", f"{d}/merging.csv", f"{d}/merging_balanced.csv",
-                    f"{d}/figures/merging.png", f"{d}/tables/summary.md"]
+                    f"{d}/figures/stability.png", f"{d}/tables/summary.md"]
+            if runs_merging(name):
+                out += [f"{d}/merging.csv", f"{d}/merging_balanced.csv", f"{d}/figures/merging.png"]
         if len(SPECS[name].weights) >= 2:
             out += [f"{d}/weights.csv", f"{d}/tables/weights.md"]
     return out
@@ -90,10 +111,11 @@ PUBLISHED = Path(workflow.basedir) / REPRO.get("published", "config/published/ta
 
 
 def reproduction_inputs():
-    """Result files the reproduction report reads (of configured datasets)."""
+    """Every result file the reproduction report reads (of the configured
+    datasets whose experiments run); the report refuses to read others."""
     from metaeval.reproduce import Published, required_results
 
-    made = set(dataset_targets())
+    made = set(dataset_targets()) | {f"{RESULTS}/{ds}/dataset.json" for ds in DATASETS}
     pub = Published.load(PUBLISHED)
     files = [f"{RESULTS}/{ds}/{f}" for ds, fs in required_results(pub, set(DATASETS)).items() for f in fs]
     return [f for f in files if f in made]
@@ -109,12 +131,20 @@ def published_files():
     return sorted(files)
 
 
-def reproduction_enabled():
-    return REPRO.get("enabled", True) and PUBLISHED.exists() and bool(reproduction_inputs())
+REPRODUCTION_ENABLED = REPRO.get("enabled", True) and PUBLISHED.exists() and bool(reproduction_inputs())
+REPORT_FILES = [f"{RESULTS}/reproduction.md", f"{RESULTS}/reproduction.csv"]
+
+
+def stale_on_failure(wildcards):
+    """Outputs that summarise this dataset among others: removed with the
+    dataset's results when its input is bad, so none is left looking valid."""
+    if REPRODUCTION_ENABLED and any(f.startswith(f"{RESULTS}/{wildcards.dataset}/") for f in reproduction_inputs()):
+        return REPORT_FILES
+    return []
 
 
 def all_targets():
     out = dataset_targets()
-    if reproduction_enabled():
-        out += [f"{RESULTS}/reproduction.md", f"{RESULTS}/reproduction.csv"]
+    if REPRODUCTION_ENABLED:
+        out += REPORT_FILES
     return out

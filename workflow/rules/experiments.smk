@@ -11,7 +11,8 @@ rule similarity:
         png=f"{RESULTS}/{{dataset}}/figures/similarity.png",
         pdf=f"{RESULTS}/{{dataset}}/figures/similarity.pdf",
     params:
-        settings=settings_of,
+        spec=spec_of("similarity"),
+        settings=settings_of("similarity"),
     log:
         f"{RESULTS}/logs/{{dataset}}/similarity.log",
     conda:
@@ -27,7 +28,8 @@ rule stability_shard:
     output:
         f"{RESULTS}/{{dataset}}/stability/shard{{shard}}of{{n}}.npz",
     params:
-        settings=settings_of,
+        spec=spec_of("stability_shard"),
+        settings=settings_of("stability_shard"),
     log:
         f"{RESULTS}/logs/{{dataset}}/stability_shard{{shard}}of{{n}}.log",
     conda:
@@ -46,7 +48,8 @@ rule stability:
         png=f"{RESULTS}/{{dataset}}/figures/stability.png",
         pdf=f"{RESULTS}/{{dataset}}/figures/stability.pdf",
     params:
-        settings=settings_of,
+        spec=spec_of("stability"),
+        settings=settings_of("stability"),
     log:
         f"{RESULTS}/logs/{{dataset}}/stability.log",
     conda:
@@ -65,7 +68,8 @@ rule merging:
         png=f"{RESULTS}/{{dataset}}/figures/merging.png",
         pdf=f"{RESULTS}/{{dataset}}/figures/merging.pdf",
     params:
-        settings=settings_of,
+        spec=spec_of("merging"),
+        settings=settings_of("merging"),
     log:
         f"{RESULTS}/logs/{{dataset}}/merging.log",
     conda:
@@ -83,7 +87,8 @@ rule weights:
         tau=f"{RESULTS}/{{dataset}}/weights_tau.csv",
         md=f"{RESULTS}/{{dataset}}/tables/weights.md",
     params:
-        settings=settings_of,
+        spec=spec_of("weights"),
+        settings=settings_of("weights"),
     log:
         f"{RESULTS}/logs/{{dataset}}/weights.log",
     conda:
@@ -95,15 +100,13 @@ rule weights:
 rule summary:
     """Per metric: similarity group, stability rank, discrimination rank."""
     input:
-        groups=rules.similarity.output.groups,
-        stability=rules.stability.output.csv,
-        merging=rules.merging.output.csv,
+        unpack(summary_inputs),
     output:
         csv=f"{RESULTS}/{{dataset}}/summary.csv",
         md=f"{RESULTS}/{{dataset}}/tables/summary.md",
     params:
-        settings=settings_of,
-        n_systems=lambda wc: N_RANKED[wc.dataset],
+        spec=spec_of("summary"),
+        settings=settings_of("summary"),
     log:
         f"{RESULTS}/logs/{{dataset}}/summary.log",
     conda:

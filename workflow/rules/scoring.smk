@@ -9,8 +9,11 @@ rule ingest:
         npz=f"{RESULTS}/{{dataset}}/data.npz",
         info=f"{RESULTS}/{{dataset}}/dataset.json",
     params:
+        spec=spec_of("ingest"),
+        settings=settings_of("ingest"),
         data_dir=str(DATA_DIR),
         results_dir=lambda wc: f"{RESULTS}/{wc.dataset}",
+        stale_on_failure=stale_on_failure,
     log:
         f"{RESULTS}/logs/{{dataset}}/ingest.log",
     conda:
@@ -26,6 +29,9 @@ rule score:
     output:
         scores=f"{RESULTS}/{{dataset}}/scores.csv",
         confusion=f"{RESULTS}/{{dataset}}/confusion.csv",
+    params:
+        spec=spec_of("score"),
+        settings=settings_of("score"),
     log:
         f"{RESULTS}/logs/{{dataset}}/score.log",
     conda:
@@ -40,6 +46,9 @@ rule score_groups:
         rules.ingest.output.npz,
     output:
         f"{RESULTS}/{{dataset}}/scores_by_group.csv",
+    params:
+        spec=spec_of("score_groups"),
+        settings=settings_of("score_groups"),
     log:
         f"{RESULTS}/logs/{{dataset}}/score_groups.log",
     conda:
@@ -56,6 +65,9 @@ rule score_tables:
     output:
         md=f"{RESULTS}/{{dataset}}/tables/scores.md",
         tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
+    params:
+        spec=spec_of("score_tables"),
+        settings=settings_of("score_tables"),
     log:
         f"{RESULTS}/logs/{{dataset}}/score_tables.log",
     conda:
@@ -72,6 +84,9 @@ rule confusion_figure:
     output:
         png=f"{RESULTS}/{{dataset}}/figures/confusion.png",
         pdf=f"{RESULTS}/{{dataset}}/figures/confusion.pdf",
+    params:
+        spec=spec_of("confusion_figure"),
+        settings=settings_of("confusion_figure"),
     log:
         f"{RESULTS}/logs/{{dataset}}/confusion_figure.log",
     conda:

@@ -1,7 +1,8 @@
 """Adapter: rule ingest -> metaeval.workflow.ingest."""
-from metaeval.workflow import ingest, run_step, spec_from_snakemake
+from metaeval.workflow import ingest, run_step, step_spec
 
 smk = snakemake  # noqa: F821 (injected by Snakemake)
-spec = spec_from_snakemake(smk.config, smk.wildcards.dataset)
+spec = step_spec(smk.params.spec)
 run_step(smk, lambda: ingest(spec, smk.params.data_dir, smk.output.npz, smk.output.info,
-                             results_dir=smk.params.results_dir))
+                             results_dir=smk.params.results_dir,
+                             stale_on_failure=smk.params.stale_on_failure))
