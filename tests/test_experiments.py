@@ -12,7 +12,7 @@ from scipy.stats import kendalltau
 
 from metaeval import experiments as E
 from metaeval import metrics as M
-from metaeval.config import DatasetSpec
+from metaeval.config import ConfigError, DatasetSpec
 from metaeval.confusion import confusion_tensor, merge_classes
 from metaeval.dataset import Dataset, make_baselines
 from metaeval.ranking import competition_rank, kendall_tau, orient
@@ -310,3 +310,106 @@ def test_random_keys_are_counter_based_and_uniform():
     co = (m[:, :, None] & m[:, None, :]).mean(0)[np.triu_indices(40, 1)]
     # exact for a uniform half of 40: P(i, j in X) = (20/40)(19/39)
     assert abs(co.mean() - 0.5 * 19 / 39) < 0.005 and np.abs(co - 0.5 * 19 / 39).max() < 0.04
+
+
+# -- the generator's streams are independent by construction ---------------------
+@pytest.mark.parametrize("d", [1, 2, 3, 5, 1 << 20])
+def test_related_seeds_do_not_give_the_same_draws(d):
+    """With hash(seed ^ b), seed s at split b and seed s ^ d at split b ^ d
+    would coincide (20210301 and 20210302 differ by 3)."""
+    from metaeval.resample import random_keys
+
+    s = 20210301
+    for b in range(8):
+        assert not np.array_equal(random_keys(64, [b], s), random_keys(64, [b ^ d], s ^ d)), b
+    assert not np.array_equal(split_masks(100, range(16), 20210301), split_masks(100, [b ^ 3 for b in range(16)], 20210302))
+
+
+def test_split_and_balanced_streams_differ_for_the_same_seed():
+    from metaeval.resample import random_keys
+
+    for b in range(4):
+        keys = {stream: random_keys(50, [b], 7, stream).tobytes() for stream in ("split", "balanced", "bootstrap")}
+        assert len(set(keys.values())) == 3, b
+    with pytest.raises(ValueError, match="seed"):
+        random_keys(5, [0], 1 << 56)
+    with pytest.raises(ConfigError, match="split_seed"):
+        E.Settings.from_config({"split_seed": -1})
+
+
+# -- tiers, spread, the systems ranked -------------------------------------------
+@pytest.mark.parametrize("fractions", [E.PAPER_TIERS, (1, 1, 1), (0.5, 0.3, 0.2)])
+def test_tier_sizes_partition_every_number_of_systems(fractions):
+    f = np.asarray(fractions, float) / np.sum(fractions)
+    for n in range(1, 120):
+        sizes = E.tier_sizes(n, fractions)
+        assert sum(sizes) == n, (n, sizes)  # tiers never overlap nor leave a system out
+        assert np.all(np.abs(np.array(sizes) - f * n) < 1), (n, sizes)  # largest remainder: within 1 of the share
+    assert E.tier_sizes(10) == [4, 3, 3] and E.tier_sizes(13) == [5, 4, 4] and E.tier_sizes(21) == [8, 7, 6]
+
+
+def test_every_tier_has_a_tau_with_ten_systems():
+    spec, ds = _dataset(seed=3, s=8)  # 8 systems + majority + random = 10 ranked
+    res = E.stability_splits(ds, spec, E.Settings(n_splits=20), range(20))
+    summ, _ = E.stability_summary([res], 20)
+    assert summ["n_systems"].eq(10).all()
+    assert summ[["tau_top", "tau_middle", "tau_bottom"]].notna().all().all()
+
+
+def test_stability_sd_is_the_sample_standard_deviation():
+    parts = [{"splits": np.arange(4), "tau": np.array([[0.2], [0.4], [0.9], [np.nan]]),
+              "tier_tau": np.zeros((4, 1, 3)), "metrics": np.array(["accuracy"]), "n_systems": np.array(5)}]
+    summ, per = E.stability_summary(parts, 4)
+    ok = np.array([0.2, 0.4, 0.9])
+    assert summ.loc[0, "sd_tau"] == pytest.approx(np.std(ok, ddof=1), abs=1e-15)
+    assert summ.loc[0, "mean_tau"] == pytest.approx(0.5) and summ.loc[0, "n_undefined"] == 1
+    assert summ.loc[0, "q025"] == pytest.approx(np.quantile(ok, 0.025))
+
+
+def test_select_systems_takes_only_the_named_baselines():
+    gold = np.array([0, 1, 2, 1, 0, 2], dtype=np.int8)
+    names, base = make_baselines(gold, 3, ("a", "b", "c"), ("majority", "all_class", "random"), seed=1)
+    ds = Dataset("t", ("a", "b", "c"), np.array(list("012345")), gold, ("s1", "s2") + tuple(names),
+                 ("system",) * 2 + ("baseline",) * len(names), np.vstack([gold, gold, base]).astype(np.int8))
+    pick = lambda inc: [ds.systems[i] for i in E.select_systems(ds, inc)]  # noqa: E731
+    assert pick(["majority", "random"]) == ["s1", "s2", "majority", "random"]
+    assert pick([]) == ["s1", "s2"]
+    assert pick(["all_b"]) == ["s1", "s2", "all_b"]
+
+
+# -- summary: two classes, distinct groups ----------------------------------------
+def test_summary_without_merging_has_no_discrimination_columns():
+    groups = pd.Series({"m1": "A", "m2": "B"})
+    stab = pd.DataFrame({"metric": ["m1", "m2"], "mean_tau": [0.5, 0.9]})
+    s = E.summary(groups, stab, None)
+    assert list(s.columns) == ["metric", "group", "stability_tau", "stability_rank"]
+    from metaeval.tables import summary_markdown
+
+    md = summary_markdown(s.assign(metric=["accuracy", "kappa"]), "t", 6, 100)
+    assert "class discrimination" not in md.split("\n\n")[1] and "merging them leaves a single class" in md
+
+
+def test_group_separation_says_when_groups_are_not_distinct():
+    ids = ["accuracy", "kappa", "gmr", "macro_f1"]
+    tau = np.array([[1, .99, .97, .98], [.99, 1, .97, .98], [.97, .97, 1, .975], [.98, .98, .975, 1]])
+    sim = pd.DataFrame(tau, index=ids, columns=ids)
+    groups, _ = E.cluster_groups(sim, 3)
+    sep = E.group_separation(sim, groups)
+    assert len(sep) == 3 and (sep["mean_tau"] >= 0.97).all()
+    assert sep["mean_tau"].is_monotonic_decreasing
+    from metaeval.tables import summary_markdown
+
+    summ = E.summary(groups, pd.DataFrame({"metric": ids, "mean_tau": [.5, .6, .7, .8]}), None)
+    assert "The groups are not distinct" in summary_markdown(summ, "t", 9, 10, sep, 0.9)
+    assert "Every two groups are distinct" in summary_markdown(summ, "t", 9, 10, sep, 0.999)
+    part = summary_markdown(summ, "t", 9, 10, sep.assign(mean_tau=[0.95, 0.5, 0.4]), 0.9)
+    assert f"Not distinct: groups {sep.group_a[0]} and {sep.group_b[0]}" in part
+
+
+def test_balanced_class_size_counts_the_classes_present():
+    spec, ds = _dataset(seed=6, k=3)
+    gold = ds.gold.copy()
+    gold[gold == 2] = 1  # class 2 absent from the gold
+    ds2 = Dataset(ds.name, ds.labels, ds.item_ids, gold, ds.systems, ds.kinds, ds.predictions)
+    mb = E.merging_balanced(ds2, spec, E.Settings(balanced_repeats=2))
+    assert (mb["class_size"] == np.bincount(gold)[:2].min()).all() and (mb["class_size"] > 0).all()

@@ -190,3 +190,121 @@ def test_bad_input_removes_previous_results_and_writes_nothing(data, tmp_path):
 def test_config_errors_name_the_key(kw, needle):
     with pytest.raises(ConfigError, match=needle):
         _spec(**kw)
+
+
+# -- error reports: every file, true counts, the cause -----------------------------
+def test_error_report_names_every_file_with_its_true_count(data):
+    """A truncated gold file: every prediction file has the same 30 items
+    that the gold lacks.  All 14 files are named, each with its count, and
+    the gold is named as the likely culprit."""
+    for i in range(10):
+        shutil.copy(data / "tiny/predictions/sys_a.csv", data / f"tiny/predictions/more_{i}.csv")
+    g = data / "tiny/gold.csv"
+    _write(g, "\n".join(_lines(g)[:11]) + "\n")  # header + 10 of 40 items
+    msg = _fails(data, "420 problems in 14 files")
+    for f in sorted((data / "tiny/predictions").glob("*.csv")):
+        assert f"{f}: 30 problems (30 item(s) not in the gold file)" in msg, f.name
+    assert "every prediction file has the same 30 item(s) that are not in the gold file" in msg
+    assert "the gold file is the likely culprit" in msg and str(g) in msg
+    assert msg.count("... and 27 more in this file") == 14  # examples are capped per file, not the report
+
+
+def test_error_report_summary_line_comes_before_the_examples(data):
+    p = data / "tiny/predictions/sys_b.csv"
+    lines = _lines(p)
+    bad = [f"zz{i:03d},neg" for i in range(8)]
+    _write(p, "\n".join(lines[:1] + lines[31:] + bad) + "\n")  # 30 items missing, 8 foreign
+    msg = _fails(data, f"{p}: 38 problems (30 gold item(s) with no prediction, 8 item(s) not in the gold file)")
+    block = msg.split(f"{p}: 38 problems")[1].splitlines()
+    assert "30 gold item(s) have no prediction, e.g. 'id000'" in block[1]
+    assert "... and 6 more in this file" in block[4]
+    assert "likely culprit" not in msg  # one file only: nothing to say about the gold
+
+
+def test_the_same_missing_items_in_every_file_point_at_the_gold(data):
+    g = data / "tiny/gold.csv"
+    _write(g, g.read_text() + "id900,neg,x\nid901,pos,x\n")
+    msg = _fails(data, "every prediction file lacks the same 2 gold item(s) (e.g. 'id900', 'id901')",
+                 "the gold file is the likely culprit")
+    assert "8 problems in 4 files" in msg
+
+
+def test_ids_mangled_by_a_spreadsheet_are_recognised(data):
+    p = data / "tiny/predictions/sys_c.csv"
+    lines = _lines(p)
+    lines[1] = "9.027467945761833e+17,neg"
+    _write(p, "\n".join(lines) + "\n")
+    _fails(data, "look like floating-point numbers (e.g. '9.027467945761833e+17')", "spreadsheet")
+    from metaeval.io import looks_like_float
+    assert looks_like_float("1.2e+17") and looks_like_float("12.0") and looks_like_float("5E3")
+    assert not looks_like_float("007") and not looks_like_float("id1e5") and not looks_like_float("1.5")
+
+
+def test_a_broken_gold_is_reported_before_the_predictions(data):
+    _write(data / "tiny/gold.csv", "id,lab\n1,neg\n")
+    _fails(data, "missing or wrong header", "the prediction files are checked once the gold file reads cleanly")
+
+
+def test_header_naming_a_column_twice_is_refused(data):
+    p = data / "tiny/predictions/sys_a.csv"
+    lines = _lines(p)
+    _write(p, "\n".join(["item_id,label,label"] + [ln + ",x" for ln in lines[1:]]) + "\n")
+    _fails(data, "sys_a.csv:1", "header repeats column(s) 'label'")
+
+
+# -- labels ---------------------------------------------------------------------------
+def test_a_label_the_gold_never_uses_is_refused_unless_allowed(data):
+    msg = _fails(data, "'neutral-ish'", "datasets.tiny.labels never occur in the gold", "allow_unused_labels",
+                 labels=["neg", "neu", "pos", "neutral-ish"])
+    assert "dataset 'tiny'" in msg
+    ds = load_dataset(_spec(labels=["neg", "neu", "pos", "neutral-ish"], allow_unused_labels=True), data)
+    assert ds.info["unused_labels"] == ["neutral-ish"] and ds.k == 4
+    assert load_dataset(_spec(), data).info["unused_labels"] == []
+
+
+def test_label_map_applies_to_predicted_labels(data):
+    before = load_dataset(_spec(), data)
+    p = data / "tiny/predictions/sys_c.csv"
+    _write(p, p.read_text().replace(",neg\n", ",negative\n").replace(",pos\n", ",POS\n"))
+    after = load_dataset(_spec(label_map={"negative": "neg", "POS": "pos"}), data)
+    np.testing.assert_array_equal(after.predictions, before.predictions)
+    _fails(data, "predicted label 'negative'")  # and without the map it is refused
+
+
+def test_drop_item_removes_every_item_any_system_gave_an_extra_label(data):
+    mapped = load_dataset(_spec(), data)
+    dropped = load_dataset(_spec(extra_label_policy="drop_item"), data)
+    other = set()
+    for f in sorted((data / "tiny/predictions").glob("*.csv")):
+        other |= {ln.split(",")[0] for ln in _lines(f)[1:] if ln.endswith(",other")}
+    assert len(other) > 1 and dropped.info["items_dropped_by_policy"] == len(other)
+    assert set(dropped.item_ids) == set(mapped.item_ids) - other
+    keep = ~np.isin(mapped.item_ids, sorted(other))
+    np.testing.assert_array_equal(dropped.gold, mapped.gold[keep])
+    n_real = 4
+    np.testing.assert_array_equal(dropped.predictions[:n_real], mapped.predictions[:n_real][:, keep])
+    assert dropped.info["extra_label_predictions"] == mapped.info["extra_label_predictions"]
+
+
+def test_predictions_for_dropped_gold_rows_are_ignored(data):
+    g = data / "tiny/gold.csv"
+    lines = _lines(g)
+    lines[5] = lines[5].split(",")[0] + ",skip,x"  # id004 is not scored
+    _write(g, "\n".join(lines) + "\n")
+    p = data / "tiny/predictions/sys_a.csv"
+    _write(p, p.read_text().replace("id004,neu", "id004,nonsense"))
+    ds = load_dataset(_spec(drop_gold_labels=["skip"]), data)
+    assert ds.n_items == 39 and "id004" not in set(ds.item_ids)
+    assert ds.info["dropped_gold_labels"] == {"skip": 1}
+
+
+@pytest.mark.parametrize("kw,needle", [
+    (dict(metrics=["accuracy", "cem_ord"], ordinal=False, primary_metric="accuracy"),
+     "'cem_ord' needs ordered classes"),
+    (dict(metrics=["fnc_score"], primary_metric="fnc_score"), "'fnc_score' needs the dataset key 'unrelated_label'"),
+    (dict(metrics=["wf2", "accuracy"]), "'wf2' needs the dataset key 'weights'"),
+])
+def test_a_metric_asked_for_that_does_not_apply_is_refused(kw, needle):
+    with pytest.raises(ConfigError, match="datasets.tiny.metrics") as e:
+        _spec(**kw)
+    assert needle in str(e.value)

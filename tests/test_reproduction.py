@@ -35,7 +35,9 @@ def rumoureval_results(tmp_path_factory, project_config, data_dir):
 def test_scarton_tables_2_and_3_reproducible_cells_match(rumoureval_results):
     pub = Published.load(PUBLISHED)
     store = ResultStore(rumoureval_results, {"rumoureval2017", "rumoureval2019", "semeval2016t6"})
-    cells, _, _ = reproduce(pub, store)
+    cells, notes, _ = reproduce(pub, store)
+    assert any("BUT-FIT's printed wAUC is 0.689; with (1,0) we get 0.689, with (0,1) it would be 0.311 "
+               "(confirming (1,0))" in n for n in notes)
     for table, n_rows in (("scarton2020_table2", 3), ("scarton2020_table3", 4)):
         t = cells[cells.table == table]
         reproducible = t[t.status != NOT_REPRODUCIBLE]
@@ -67,6 +69,41 @@ def test_inconsistencies_of_the_papers_are_found():
     assert "consistency ranks agree with the order of the printed values of Table 3" in text
     # consistent averages are not flagged
     assert "average of kappa" not in text and "average of CEM^ORD" not in text
+    # ties at the extreme are named
+    assert "the table's lowest value is 0.1428 (alpha^ORD and MAE^M, tied)" in text
+    # Tables 4 and 5: the printed taus do not follow from the printed scores
+    assert "the printed tau between the X and Y rankings, 0.8242, does not follow" in text
+    assert "Kendall's tau-b of the X and Y columns is 0.8681" in text
+    assert "the printed tau between the X and Y rankings, 0.4945" in text and "columns is 0.8462" in text
+    assert "(0.8000, 0.4000, 1.0000 for ranks 1-5, 6-10, 11-14 on X)" in text and "1.0000, 0.8000, 1.0000" in text
+    # the AUC polygon's vertex: said even without results
+    assert "the vertex must be (1,0)" in text
+
+
+def test_paper_table_2_clustering_against_the_stated_groups():
+    from metaeval.experiments import cluster_groups
+    from metaeval.reproduce import _rand_index, paper_similarity_matrix
+
+    pub = Published.load(PUBLISHED)
+    m = paper_similarity_matrix(pub)
+    assert m.shape == (9, 9) and (m.to_numpy() == m.to_numpy().T).all() and m.loc["kappa", "F1"] == 0.6043
+    groups, _ = cluster_groups(m, 3)
+    stated = {x: g for g, ms in pub.spec["conclusions"]["groups"].items() for x in ms}
+    assert round(_rand_index(stated, groups.to_dict())[0], 2) == 0.64
+
+
+def test_the_report_reads_only_its_declared_inputs(tmp_path):
+    from metaeval.reproduce import required_results
+
+    (tmp_path / "fnc1").mkdir()
+    (tmp_path / "fnc1" / "scores.csv").write_text("system,kind,accuracy\na,system,0.5\n")
+    store = ResultStore(tmp_path, {"fnc1"}, files={"fnc1/similarity.csv"})
+    assert not store.has("fnc1", "scores.csv")
+    with pytest.raises(KeyError, match="not among its declared inputs"):
+        store.get("fnc1", "scores.csv")
+    need = required_results(Published.load(PUBLISHED), {"fnc1", "fnc1_paper", "rumoureval2019"})
+    assert {"similarity.csv", "stability.csv", "merging.csv"} <= set(need["fnc1"])
+    assert "scores.csv" in need["rumoureval2019"]  # the AUC vertex check reads BUT-FIT's wAUC
 
 
 def test_published_tables_are_well_formed():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -167,9 +169,12 @@ def test_lint_is_clean():
 
 @pytest.mark.realdata
 def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, data_dir):
-    """`snakemake --cores 8` with the project's config, from nothing."""
+    """`snakemake --cores 8 results/reproduction.md` from nothing (every file
+    the report reads is declared), then `snakemake --cores 8` for the rest."""
     cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(ROOT / "config" / "config.yaml"),
                        "--directory", str(tmp_path), "--cores", "8", "--config", f"data_dir={data_dir}"]
+    res = subprocess.run(cmd + ["results/reproduction.md"], capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, res.stdout + res.stderr
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stdout + res.stderr
     cells = pd.read_csv(tmp_path / "results/reproduction.csv")
@@ -178,6 +183,198 @@ def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, dat
     assert len(scarton) == 42 and (scarton.status == "match").all()
     md = (tmp_path / "results/reproduction.md").read_text()
     assert "## Summary" in md and "## Amemiya & Sakai's conclusions" in md
+    # the groups are compared with the paper's stated groups and with the
+    # clusters of the paper's own Table 2 (Rand 0.64 between those two)
+    assert md.count("which agrees with the stated groups on 64% of the 28 pairs") == 2
+    fnc1 = md.split("**fnc1**")[1]
+    assert "0.92 against the clusters of the paper's Table 2" in fnc1
+    assert "0.75 against the clusters of the paper's Table 2" in md.split("**fnc1_paper**")[1].split("**fnc1**")[0]
+    n_files = len(list((data_dir / "fnc1" / "predictions").glob("*.csv")))
+    assert f"**fnc1** ({n_files + 2} ranked systems" in md
     for ds in ("fnc1", "fnc1_paper", "fnc1_4class", "rumoureval2017", "rumoureval2019", "semeval2016t6"):
         assert (tmp_path / "results" / ds / "tables/summary.md").exists(), ds
     assert (tmp_path / "results/rumoureval2019/tables/weights.md").exists()
+
+
+# -- a config edit reruns exactly the jobs that read the setting ------------------
+def _planned(work, data, configfile) -> set[tuple[str, str | None]]:
+    """(rule, dataset) of every job a dry run plans (rule all left out)."""
+    out = _run(work, data, "-n", configfile=configfile).stdout
+    jobs = set()
+    for block in re.split(r"\n(?=(?:local)?rule \w+:)", out):
+        m = re.match(r"(?:local)?rule (\w+):", block)
+        if m and m.group(1) != "all":
+            w = re.search(r"wildcards: dataset=([\w.-]+)", block)
+            jobs.add((m.group(1), w.group(1) if w else None))
+    return jobs
+
+
+def _jobs(rules, *datasets):
+    return {(r, d) for r in rules for d in datasets}
+
+
+TABLES = ("score_tables", "confusion_figure")
+EXPS = ("similarity", "stability_shard", "stability", "merging", "summary")
+METRIC_RULES = ("score",) + TABLES + EXPS
+EVERYTHING = ("ingest",) + METRIC_RULES
+
+
+def _set(cfg, path, value):
+    *head, last = path.split(".")
+    for k in head:
+        cfg = cfg.setdefault(k, {})
+    cfg[last] = value
+
+
+EDITS = [
+    ("datasets.tiny.primary_metric", "accuracy", _jobs(TABLES, "tiny")),
+    ("datasets.tiny.labels", ["pos", "neu", "neg"], _jobs(EVERYTHING, "tiny")),
+    ("datasets.tiny.ordinal", False, _jobs(METRIC_RULES, "tiny")),
+    ("datasets.tiny.weights", {"even": {"neg": 0.3, "neu": 0.4, "pos": 0.3}}, _jobs(METRIC_RULES, "tiny")),
+    ("datasets.tiny.extra_labels", {"other": "neg"}, _jobs(EVERYTHING, "tiny")),
+    ("datasets.tiny.extra_label_policy", "drop_item", _jobs(EVERYTHING, "tiny")),
+    ("datasets.tiny.label_map", {"negative": "neg"}, _jobs(EVERYTHING, "tiny")),
+    ("datasets.tiny.description", "another description", set()),
+    ("datasets.tiny_tsv.f_avg_classes", ["FAVOR"], _jobs(METRIC_RULES + ("score_groups",), "tiny_tsv")),
+    ("random_seed", 8, _jobs(EVERYTHING, "tiny") | _jobs(EVERYTHING + ("score_groups",), "tiny_tsv")),
+    ("experiments.n_splits", 100, _jobs(("stability_shard", "stability", "summary"), "tiny", "tiny_tsv")),
+    ("datasets.tiny.experiments.split_seed", 99, _jobs(("stability_shard", "stability", "summary"), "tiny")),
+    ("experiments.n_groups", 2, _jobs(("similarity", "summary"), "tiny", "tiny_tsv")),
+    ("experiments.balanced_repeats", 3, _jobs(("merging", "summary"), "tiny", "tiny_tsv")),
+    ("experiments.tau_variant", "a", _jobs(EXPS, "tiny", "tiny_tsv")),
+    ("experiments.distinct_tau", 0.5, _jobs(("summary",), "tiny", "tiny_tsv")),
+]
+
+
+@pytest.mark.parametrize("path,value,expected", EDITS, ids=[e[0] for e in EDITS])
+def test_a_config_edit_plans_exactly_the_jobs_that_read_it(run, tmp_path, path, value, expected):
+    work, data = run
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    _set(cfg, path, value)
+    (tmp_path / "edited.yaml").write_text(yaml.safe_dump(cfg))
+    assert _planned(work, data, tmp_path / "edited.yaml") == expected
+
+
+def test_job_scripts_read_no_config():
+    """Settings reach a job only as rule params (which Snakemake records)."""
+    for script in (ROOT / "workflow" / "scripts").glob("*.py"):
+        assert "config" not in script.read_text(), script.name
+
+
+# -- file names ------------------------------------------------------------------
+ODD_NAMES = ["a|b", "*y*", "$\\x$", "NA"]
+
+
+@pytest.fixture(scope="module")
+def odd(tmp_path_factory):
+    """The tiny dataset with its four systems renamed to names that mean
+    something to Markdown, LaTeX, mathtext and pandas."""
+    base = tmp_path_factory.mktemp("odd")
+    data = base / "data"
+    shutil.copytree(FIXTURES / "tiny", data / "tiny")
+    for old, new in zip(sorted((data / "tiny/predictions").glob("*.csv")), ODD_NAMES):
+        old.rename(old.with_name(new + ".csv"))
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    del cfg["datasets"]["tiny_tsv"]
+    (base / "odd.yaml").write_text(yaml.safe_dump(cfg))
+    work = base / "work"
+    work.mkdir()
+    _run(work, data, configfile=base / "odd.yaml")
+    return work, data, base / "odd.yaml"
+
+
+def test_odd_file_names_work_as_system_names_everywhere(odd):
+    from markdown_it import MarkdownIt
+
+    work, _, _ = odd
+    d = work / "results/tiny"
+    from metaeval.io import read_result_csv
+
+    assert read_result_csv(d / "scores.csv")["system"].tolist()[:4] == sorted(ODD_NAMES)
+    html = MarkdownIt("commonmark").enable("table").render((d / "tables/scores.md").read_text())
+    rows = re.findall(r"<tr>(.*?)</tr>", html, flags=re.S)
+    ncols = len(read_result_csv(d / "scores.csv").columns) - 1
+    assert all(len(re.findall(r"<t[dh]", r)) == ncols for r in rows)
+    body = html.split("<tbody>")[1]
+    assert "<em>*y*</em>" not in body and "<em>y</em>" not in body and "*y*" in body
+    assert r"a\textbar{}b" in (d / "tables/scores.tex").read_text()
+    for f in ("figures/confusion.png", "figures/confusion.pdf", "tables/summary.md", "figures/similarity.png"):
+        assert (d / f).stat().st_size > 0, f
+
+
+@pytest.mark.parametrize("name", ["sys_{v2}", "sys_<v2>", "bad\nname"])
+def test_file_names_snakemake_cannot_take_stop_the_run_up_front(odd, name):
+    work, data, cfg = odd
+    p = data / "tiny/predictions" / f"{name}.csv"
+    shutil.copy(data / "tiny/predictions/NA.csv", p)
+    try:
+        res = _run(work, data, "-n", check=False, configfile=cfg)
+        out = res.stdout + res.stderr
+        assert res.returncode != 0
+        assert repr(str(p)) in out and "Rename it" in out, out
+    finally:
+        p.unlink()
+
+
+# -- two classes -------------------------------------------------------------------
+def test_two_class_dataset_skips_merging_and_says_why(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURES / "tiny", data / "tiny")
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    cfg["datasets"] = {"binary": {"gold": "tiny/gold.csv", "predictions": ["tiny/predictions/*.csv"],
+                                  "labels": ["neg", "pos"], "label_map": {"neu": "pos"},
+                                  "extra_labels": {"other": "pos"}, "ordinal": True}}
+    (tmp_path / "bin.yaml").write_text(yaml.safe_dump(cfg))
+    work = tmp_path / "work"
+    work.mkdir()
+    _run(work, data, configfile=tmp_path / "bin.yaml")
+    d = work / "results/binary"
+    assert (d / "tables/summary.md").exists() and not (d / "merging.csv").exists()
+    md = (d / "tables/summary.md").read_text()
+    assert "class discrimination" not in md.split("\n\n")[1] and "merging them leaves a single class" in md
+    assert "nan" not in md.lower()
+    assert "merging_tau" not in pd.read_csv(d / "summary.csv").columns
+
+
+# -- the reproduction report ------------------------------------------------------
+@pytest.fixture
+def with_report(tmp_path):
+    """The .test config with a one-cell published table on the tiny dataset."""
+    pub = tmp_path / "published"
+    pub.mkdir()
+    (pub / "toy.csv").write_text("# A toy published table for the tests: majority accuracy on tiny.\n"
+                                 "system,Acc\nmajority,0.450\n")
+    (pub / "tables.yaml").write_text(yaml.safe_dump({
+        "systems": {"toy": {"majority": "majority"}}, "metrics": {"toy": {"Acc": "accuracy"}}, "reasons": {},
+        "tables": [{"id": "toy", "title": "Toy table", "file": "toy.csv", "paper": "toy", "kind": "scores",
+                    "dataset": "tiny", "decimals": 3}]}))
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    cfg["reproduction"] = {"enabled": True, "published": str(pub / "tables.yaml")}
+    (tmp_path / "repro.yaml").write_text(yaml.safe_dump(cfg))
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURES, data)
+    work = tmp_path / "work"
+    work.mkdir()
+    return work, data, tmp_path / "repro.yaml"
+
+
+def test_report_target_from_nothing_and_no_stale_report_after_bad_input(with_report):
+    work, data, cfg = with_report
+    _run(work, data, "results/reproduction.md", configfile=cfg)
+    cells = pd.read_csv(work / "results/reproduction.csv")
+    assert cells["status"].tolist() == ["match"]
+    _run(work, data, configfile=cfg)
+    bad = data / "tiny/predictions/sys_b.csv"
+    bad.write_text("item_id,label\n")
+    res = _run(work, data, check=False, configfile=cfg)
+    assert res.returncode != 0
+    assert not (work / "results/tiny").exists()
+    assert not (work / "results/reproduction.md").exists() and not (work / "results/reproduction.csv").exists()
+
+
+def test_result_files_are_not_private(run):
+    work, _ = run
+    mask = os.umask(0)
+    os.umask(mask)
+    for f in ("results/tiny/scores.csv", "results/tiny/figures/confusion.png", "results/tiny/dataset.json"):
+        assert (work / f).stat().st_mode & 0o777 == 0o666 & ~mask, f

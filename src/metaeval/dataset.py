@@ -207,7 +207,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     if gold_t.problems or (not problems and not scored_ids):
         if not gold_t.problems:
             problems.append(Problem(str(gpath), None, "no gold item is left to score", "file"))
-        raise DataError(problems, f"dataset {spec.name!r}",
+        raise DataError(problems, f"dataset {spec.name!r} (gold file {gpath})",
                         _cross_file_hints(gpath, gold_t.ids, {}, {}, 0) +
                         ["the prediction files are checked once the gold file reads cleanly"])
 
@@ -232,7 +232,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         for r, (item, lab) in enumerate(zip(t.ids, t.labels)):
             if item not in all_gold_ids:
                 foreign.setdefault(t.path, []).append(item)
-                file_problems.append(Problem(t.path, t.lines[r], f"item {item!r} is not in the gold file {gpath}",
+                file_problems.append(Problem(t.path, t.lines[r], f"item {item!r} is not in the gold file",
                                              "not_in_gold"))
                 continue
             p = position.get(item)
@@ -259,13 +259,13 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
                                                           f"e.g. {_examples(lacking)}", "missing", len(lacking)))
         problems += file_problems
     if problems:
-        raise DataError(problems, f"dataset {spec.name!r}",
+        raise DataError(problems, f"dataset {spec.name!r} (gold file {gpath})",
                         _cross_file_hints(gpath, gold_t.ids, missing, foreign, n_read))
 
     keep = ~drop_mask
     if not keep.any():
         raise DataError([Problem(str(gpath), None, "extra_label_policy 'drop_item' dropped every item")],
-                        f"dataset {spec.name!r}")
+                        f"dataset {spec.name!r} (gold file {gpath})")
     item_ids = np.array(scored_ids, dtype=str)[keep]
     gold_codes = gold_codes[keep]
     pred_codes = pred_codes[:, keep].astype(np.int8)
@@ -280,7 +280,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
             f"label(s) {', '.join(map(repr, unused))} of datasets.{spec.name}.labels never occur in the gold"
             f"{after}: their recall is undefined, so GMR would be 0 for every system and macro averages would "
             f"count them as 0. Remove them from labels, or set allow_unused_labels: true to score them anyway",
-            "label")], f"dataset {spec.name!r}")
+            "label")], f"dataset {spec.name!r} (gold file {gpath})")
 
     groups, group_names = None, ()
     if spec.gold_format.get("group_column"):
@@ -293,7 +293,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     clash = set(base_names) & set(files)
     if clash:
         raise DataError([Problem(str(files[c]), None, f"system name {c!r} is reserved for a baseline")
-                         for c in sorted(clash)], f"dataset {spec.name!r}")
+                         for c in sorted(clash)], f"dataset {spec.name!r} (gold file {gpath})")
     systems = tuple(files) + tuple(base_names)
     kinds = ("system",) * len(files) + ("baseline",) * len(base_names)
 

@@ -36,7 +36,7 @@ from .config import ConfigError, DatasetSpec
 from .confusion import merge_classes
 from .dataset import Dataset
 from .ranking import competition_rank, kendall_tau, orient, tau_matrix
-from .resample import SubsetConfusion, balanced_masks, split_masks
+from .resample import MAX_SEED, SubsetConfusion, balanced_masks, split_masks
 
 __all__ = ["Settings", "select_systems", "directions", "similarity", "cluster_groups", "tier_sizes",
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
@@ -84,6 +84,9 @@ class Settings:
             raise ConfigError("experiments.tier_fractions: three positive fractions (top, middle, bottom)")
         if s.shards < 1 or s.n_splits < 1 or s.chunk_size < 1 or s.balanced_repeats < 1:
             raise ConfigError("experiments: shards, n_splits, chunk_size and balanced_repeats must be >= 1")
+        for key in ("split_seed", "balanced_seed"):
+            if not 0 <= int(getattr(s, key)) <= MAX_SEED:
+                raise ConfigError(f"experiments.{key} must be an integer in [0, 2**56), got {getattr(s, key)!r}")
         if not -1.0 <= s.distinct_tau <= 1.0:
             raise ConfigError(f"experiments.distinct_tau must be a Kendall tau in [-1, 1], got {s.distinct_tau!r}")
         return s

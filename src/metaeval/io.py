@@ -75,7 +75,7 @@ class DataError(ValueError):
     truncated gold file, ids mangled by a spreadsheet...).
     """
 
-    MAX_EXAMPLES = 5
+    MAX_EXAMPLES = 3
 
     def __init__(self, problems: list[Problem], context: str = "", hints: list[str] | tuple[str, ...] = ()):
         self.problems = list(problems)

@@ -46,9 +46,12 @@ def save_figure(fig, paths, dpi: int = 150) -> None:
     reproducibly, then close it."""
     from .io import atomic_path
 
+    for t in fig.findobj(matplotlib.text.Text):
+        t.set_parse_math(False)
     for p in paths:
         fmt = Path(p).suffix.lstrip(".")
-        with atomic_path(p) as tmp:
+        # tick labels can be made at draw time: mathtext must be off then too
+        with atomic_path(p) as tmp, matplotlib.rc_context({"text.parse_math": False}):
             fig.savefig(tmp, dpi=dpi, bbox_inches="tight", format=fmt, metadata=_METADATA.get(fmt))
     plt.close(fig)
 

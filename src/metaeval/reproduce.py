@@ -95,37 +95,67 @@ class Published:
         return [table["dataset"]]
 
 
+# result files each kind of published table is compared with
+_RESULT_FILES = {
+    "scores": ["scores.csv", "weights.csv"], "class_counts": ["dataset.json"],
+    "similarity": ["similarity.csv"], "stability": ["stability.csv"], "split_scores": ["scores.csv"],
+    "merging": ["merging.csv"], "merging_balanced": ["merging_balanced.csv"],
+    "summary": ["similarity.csv", "stability.csv", "merging.csv"],
+}
+# what the conclusions of Amemiya & Sakai 5.4 are judged on, per view
+_CONCLUSION_FILES = ["similarity.csv", "stability.csv", "merging.csv"]
+
+
 def required_results(published: Published, available: set[str]) -> dict[str, list[str]]:
     """Result files (relative to the results folder) the report reads, per
-    dataset, for the datasets that are configured."""
+    dataset, for the datasets that are configured.  The report reads nothing
+    else (``ResultStore`` refuses it), so a workflow that declares these as
+    inputs runs the report after every file it needs."""
     need: dict[str, set[str]] = {}
-    kinds = {
-        "scores": ["scores.csv", "weights.csv"], "class_counts": ["dataset.json"],
-        "similarity": ["similarity.csv"], "stability": ["stability.csv"], "split_scores": ["scores.csv"],
-        "merging": ["merging.csv"], "merging_balanced": ["merging_balanced.csv"],
-        "summary": ["similarity.csv", "stability.csv", "merging.csv"],
-    }
+
+    def add(ds, files):
+        if ds in available:
+            need.setdefault(ds, set()).update(files)
+
     for t in published.spec["tables"]:
         for ds in published.datasets(t):
-            if ds in available:
-                need.setdefault(ds, set()).update(kinds[t["kind"]])
+            add(ds, _RESULT_FILES[t["kind"]])
+    if published.spec.get("conclusions"):
+        for view in published.spec["conclusions"]["views"]:
+            add(view, _CONCLUSION_FILES)
+    if published.spec.get("auc_vertex"):
+        add(published.spec["auc_vertex"]["dataset"], ["scores.csv"])
     return {ds: sorted(files) for ds, files in need.items()}
 
 
 class ResultStore:
-    """Reads the pipeline's result files of each dataset on demand."""
+    """Reads the pipeline's result files of each dataset on demand.
 
-    def __init__(self, results_dir: str | Path, available: set[str] | None = None):
+    ``files``: the result files (``dataset/name``, relative to
+    ``results_dir``) the report may read, as declared to the workflow
+    (``required_results``); reading any other is an error, so that an
+    undeclared input cannot slip in and be read before it is written.
+    ``None`` allows every file (for use outside the workflow).
+    """
+
+    def __init__(self, results_dir: str | Path, available: set[str] | None = None,
+                 files: set[str] | None = None):
         self.root = Path(results_dir)
         self.available = available
+        self.files = None if files is None else {str(f) for f in files}
         self._cache: dict[tuple[str, str], Any] = {}
 
     def has(self, dataset: str, name: str) -> bool:
         if self.available is not None and dataset not in self.available:
             return False
+        if self.files is not None and f"{dataset}/{name}" not in self.files:
+            return False
         return (self.root / dataset / name).exists()
 
     def get(self, dataset: str, name: str):
+        if self.files is not None and f"{dataset}/{name}" not in self.files:
+            raise KeyError(f"the reproduction report reads {dataset}/{name}, which is not among its declared "
+                           f"inputs (metaeval.reproduce.required_results)")
         key = (dataset, name)
         if key not in self._cache:
             p = self.root / dataset / name
@@ -425,7 +455,13 @@ def _rank_notes(pub: Published, t) -> list[str]:
     return notes
 
 
+def _names(ms: list[str]) -> str:
+    return ms[0] if len(ms) == 1 else ", ".join(ms[:-1]) + f" and {ms[-1]}, tied"
+
+
 def _claim_notes(pub: Published) -> list[str]:
+    """The text's statements about the highest / lowest tau of a column,
+    checked against the table, ties included."""
     spec = pub.spec.get("claims")
     if not spec:
         return []
@@ -435,18 +471,76 @@ def _claim_notes(pub: Published) -> list[str]:
     for _, c in claims.iterrows():
         t = tables[c["table"]]
         col = pub.table(t)[c["column"]].astype(float)
-        stated = float(c["value"])
-        actual = col[c["metric"]]
-        best = col.idxmax() if c["extreme"] == "highest" else col.idxmin()
+        stated, metric = float(c["value"]), c["metric"]
+        actual = col[metric]
+        extreme = col.max() if c["extreme"] == "highest" else col.min()
+        at_extreme = [m for m in col.index if abs(col[m] - extreme) <= 1e-9]
         problems = []
         if abs(actual - stated) > 1e-9:
-            problems.append(f"the table gives {c['metric']} {actual:.4f}")
-        if abs(col[best] - stated) > 1e-9 or (best != c["metric"] and col[best] != actual):
-            problems.append(f"the table's {c['extreme']} value is {col[best]:.4f} ({best})")
+            problems.append(f"the table gives {metric} {actual:.4f}")
+        if abs(extreme - stated) > 1e-9 or metric not in at_extreme:
+            problems.append(f"the table's {c['extreme']} value is {extreme:.4f} ({_names(at_extreme)})")
+        claim = f"{t['title']}: the text says the {c['extreme']} tau for {c['column']} is {metric} with {stated:.4f}"
         if problems:
-            notes.append(f"{t['title']}: the text says the {c['extreme']} tau for {c['column']} is "
-                         f"{c['metric']} with {stated:.4f}, but " + " and ".join(problems) + ".")
+            notes.append(f"{claim}, but " + " and ".join(problems) + ".")
+        elif len(at_extreme) > 1:
+            others = [m for m in at_extreme if m != metric]
+            notes.append(f"{claim}; the table agrees, but {' and '.join(others)} "
+                         f"{'ties' if len(others) == 1 else 'tie'} with it at {extreme:.4f}.")
     return notes
+
+
+def _split_tau_notes(pub: Published, t) -> list[str]:
+    """Tables 4 and 5 print one split's scores on halves X and Y with the tau
+    between the two rankings and within three tiers: recompute both taus
+    from the printed scores."""
+    if "printed_tau" not in t:
+        return []
+    from .experiments import tier_sizes
+    from .ranking import kendall_tau, orient
+
+    df = pub.table(t)
+    x, y = orient(df["X"].astype(float).to_numpy()), orient(df["Y"].astype(float).to_numpy())
+    tau = float(kendall_tau(x, y))
+    order = np.argsort(-x, kind="stable")
+    bounds = np.cumsum([0] + tier_sizes(len(df)))
+    tiers = [float(kendall_tau(x[order[a:b]], y[order[a:b]])) for a, b in zip(bounds[:-1], bounds[1:])]
+    printed, printed_tiers = float(t["printed_tau"]), [float(v) for v in t.get("printed_tier_taus", [])]
+    notes = []
+    if abs(tau - printed) > 0.5e-4 + 1e-12:
+        notes.append(f"{t['title']}: the printed tau between the X and Y rankings, {printed:.4f}, does not follow "
+                     f"from the printed scores: Kendall's tau-b of the X and Y columns is {tau:.4f}.")
+    if printed_tiers and np.max(np.abs(np.subtract(tiers, printed_tiers))) > 0.5e-4 + 1e-12:
+        spans = [f"{a + 1}-{b}" for a, b in zip(bounds[:-1], bounds[1:])]
+        notes.append(f"{t['title']}: the tier taus printed in the text ({', '.join(f'{v:.4f}' for v in printed_tiers)}"
+                     f" for ranks {', '.join(spans)} on X) do not follow from the printed scores either: they are "
+                     f"{', '.join(f'{v:.4f}' for v in tiers)}.")
+    return notes
+
+
+def _auc_vertex_note(pub: Published, store: "ResultStore") -> list[str]:
+    """Scarton et al. print the ROC polygon of a hard classifier with the
+    vertex (0,1), a typo for (1,0): say so, and show that their own table
+    confirms (1,0)."""
+    spec = pub.spec.get("auc_vertex")
+    if not spec:
+        return []
+    t = {t["id"]: t for t in pub.spec["tables"]}[spec["table"]]
+    published = float(pub.table(t).loc[spec["row"], spec["column"]])
+    note = (f"{t['title']}: the paper (section 2) gives the ROC polygon of a hard classifier as (0,0), "
+            f"(FPR_c, R_c), (1,1), (0,1). With (0,1) the area is (1 - R_c + FPR_c)/2 = 1 - AUC_c, which "
+            f"rewards errors; the vertex must be (1,0), which gives AUC_c = (1 + R_c - FPR_c)/2, and the project "
+            f"uses it.")
+    system = pub.system(t["paper"], spec["row"], t)
+    if store.has(spec["dataset"], "scores.csv") and system is not None:
+        ours = store.score(spec["dataset"], system, pub.metric(t["paper"], spec["column"]))
+        if ours is not None:
+            d = int(t.get("decimals", 3))
+            # class weights sum to 1, so the weighted (0,1) area is 1 - wAUC
+            verdict = "confirming (1,0)" if abs(ours - published) <= 0.5 * 10.0 ** -d + 1e-12 else "which differs"
+            note += (f" Their own numbers confirm it: {spec['row']}'s printed {spec['column']} is {published:.{d}f}; "
+                     f"with (1,0) we get {ours:.{d}f}, with (0,1) it would be {1 - ours:.{d}f} ({verdict}).")
+    return [note]
 
 
 def _derived_rank_notes(pub: Published) -> list[str]:
@@ -487,19 +581,53 @@ def _rand_index(a: Mapping[str, str], b: Mapping[str, str]) -> tuple[float, list
     return (agree / n if n else float("nan")), disagree
 
 
+def _verdict(ri: float) -> str:
+    return "supported" if ri == 1.0 else ("partly supported" if ri >= 0.75 else "not supported")
+
+
+def _sets(groups: Mapping[str, str], order) -> str:
+    """Groups as sets of metric names, without their letters (so that two
+    groupings can be compared in one sentence without mixing letters)."""
+    by: dict[str, list[str]] = {}
+    for m in order:
+        if m in groups:
+            by.setdefault(groups[m], []).append(m)
+    return ", ".join("{" + ", ".join(v) + "}" for v in sorted(by.values(), key=lambda v: (-len(v), order.index(v[0]))))
+
+
+def paper_similarity_matrix(pub: Published, table_id: str = "amemiya_sakai_table2") -> pd.DataFrame:
+    """The paper's Table 2 (upper triangle as printed) as a full symmetric
+    tau matrix over the paper's nine metric names."""
+    t = {t["id"]: t for t in pub.spec["tables"]}[table_id]
+    half = pub.table(t)
+    names = list(pub.spec["metrics"][t["paper"]])
+    m = pd.DataFrame(np.eye(len(names)), index=names, columns=names)
+    for r in half.index:
+        for c in half.columns:
+            if half.loc[r, c] != "":
+                m.loc[r, c] = m.loc[c, r] = float(half.loc[r, c])
+    return m
+
+
 def conclusions(pub: Published, store: ResultStore) -> list[str]:
     spec = pub.spec.get("conclusions")
     if not spec:
         return []
+    from .experiments import cluster_groups
+
     out = []
     paper = spec["paper"]
+    names = list(_nine(pub, paper))
+    paper_groups = {m: g for g, ms_ in spec["groups"].items() for m in ms_}
+    # the same clustering as ours, applied to the paper's own Table 2
+    table_groups = cluster_groups(paper_similarity_matrix(pub), len(spec["groups"]))[0].to_dict()
+    ri_table, _ = _rand_index(paper_groups, table_groups)
     for view in spec["views"]:
-        if not (store.has(view, "similarity.csv") and store.has(view, "stability.csv")
-                and store.has(view, "merging.csv")):
+        if not all(store.has(view, f) for f in _CONCLUSION_FILES):
             out.append(f"**{view}**: not run (the dataset is not configured or has too few systems).")
             continue
         s = nine_metric_summary(pub, paper, store, view)
-        n_sys = len(store.get(view, "scores.csv").query("kind == 'system'")) + 2
+        n_sys = int(store.get(view, "stability.csv")["n_systems"].iloc[0])
         lines = [f"**{view}** ({n_sys} ranked systems; ranks among the paper's nine metrics):"]
         ms, bd, bo, wd = spec["most_stable"], spec["best_discriminator"], spec["best_overall"], spec["worst_discriminator"]
         top = s.sort_values("stability_tau", ascending=False)
@@ -526,25 +654,25 @@ def conclusions(pub: Published, store: ResultStore) -> list[str]:
                      f"{ordinal(int(s.loc[bo, 'ordinal_rank']))} in discrimination, rank sum {int(total[bo])}; "
                      f"the smallest rank sum ({int(total.min())}) is {', '.join(best)}'s. "
                      f"{'Supported' if ok else 'Not supported'}.")
-        paper_groups = {m: g for g, ms_ in spec["groups"].items() for m in ms_}
         ours = s["group"].to_dict()
-        ri, dis = _rand_index(paper_groups, ours)
-        grouped = {}
-        for m, g in ours.items():
-            grouped.setdefault(g, []).append(m)
-        desc = "; ".join(f"{g} = {{{', '.join(v)}}}" for g, v in sorted(grouped.items()))
-        verdict = "Supported" if ri == 1.0 else ("Partly supported" if ri >= 0.75 else "Not supported")
-        between = spec.get("between_groups", {})
-        extra = "".join(f" The paper places {m} between groups {' and '.join(gs)}; here it falls in group "
-                        f"{ours[m]} with {', '.join(x for x in grouped[ours[m]] if x != m) or 'no other metric'}."
-                        for m, gs in between.items())
-        lines.append(f"- Similarity groups (paper: " + "; ".join(
-            f"{g} = {{{', '.join(v)}}}" for g, v in spec["groups"].items()) + f"). Here, clustering the nine "
-            f"metrics into three groups: {desc}. Of the {len(paper_groups) * (len(paper_groups) - 1) // 2} pairs of "
-            f"the paper's grouped metrics, {ri:.0%} are grouped alike (Rand index {ri:.2f})"
-            + (f"; they differ on {'; '.join(dis[:6])}" + (f"; and {len(dis) - 6} more pairs" if len(dis) > 6 else "")
-               if dis else "")
-            + f". {verdict}.{extra}")
+        ri_paper, dis = _rand_index(paper_groups, ours)
+        ri_ours_table, _ = _rand_index(table_groups, ours)
+        n_paper = len(paper_groups) * (len(paper_groups) - 1) // 2
+        between = "".join(
+            f" The paper places {m} between two of its groups; here it is clustered with "
+            f"{', '.join(x for x, g in ours.items() if g == ours[m] and x != m) or 'no other metric'}."
+            for m in spec.get("between_groups", {}))
+        lines.append(
+            f"- Similarity groups. The paper states the groups {_sets(paper_groups, names)}. "
+            f"The same clustering as ours (average linkage on 1 - tau, {len(spec['groups'])} clusters) applied to "
+            f"the paper's own Table 2 gives {_sets(table_groups, names)}, which agrees with the stated groups on "
+            f"{ri_table:.0%} of the {n_paper} pairs of grouped metrics (Rand index {ri_table:.2f}). "
+            f"Here the clustering gives {_sets(ours, names)}: Rand index {ri_paper:.2f} against the paper's stated "
+            f"groups, and {ri_ours_table:.2f} against the clusters of the paper's Table 2 (all {len(names)} metrics)."
+            + (f" Pairs grouped unlike the stated groups: {'; '.join(dis[:6])}"
+               + (f"; and {len(dis) - 6} more" if len(dis) > 6 else "") + "." if dis else "")
+            + f" Against the stated groups: {_verdict(ri_paper)}; against the groups the paper's own table implies: "
+            f"{_verdict(ri_ours_table)}.{between}")
         out.append("\n".join(lines))
     return out
 
@@ -573,8 +701,9 @@ def reproduce(published: Published, store: ResultStore) -> tuple[pd.DataFrame, l
             raise ValueError(f"unknown table kind {kind!r} in {t['id']}")
     notes = []
     for t in published.spec["tables"]:
-        notes += _average_notes(published, t) + _tau_granularity_notes(published, t) + _rank_notes(published, t)
-    notes += _claim_notes(published) + _derived_rank_notes(published)
+        notes += (_average_notes(published, t) + _tau_granularity_notes(published, t) + _rank_notes(published, t)
+                  + _split_tau_notes(published, t))
+    notes += _claim_notes(published) + _derived_rank_notes(published) + _auc_vertex_note(published, store)
     return pd.DataFrame(cells), notes, conclusions(published, store)
 
 
@@ -603,8 +732,9 @@ def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], p
              "paper's printed precision (|difference| <= half a unit of the last printed digit); **differs** = "
              "reproducible in principle but not equal; **not reproducible** = the paper's inputs are not "
              "available (the reason is given), with our value on our data shown where there is one. "
-             "Amemiya & Sakai's cells are computed on two views: `fnc1_paper` (the 7 released systems among their "
-             "14, plus majority and random) and `fnc1` (all 17 released systems plus majority and random).",
+             "Amemiya & Sakai's cells are computed on two views: `fnc1_paper` (the released systems among their "
+             "14, plus majority and random) and `fnc1` (every released system, plus majority and random); the "
+             "conclusions below give the number of systems each view ranks.",
              "", "## Summary", "", markdown_table(summary), "",
              f"Cells: {len(cells)}; " + ", ".join(f"{s}: {int((cells.status == s).sum())}" for s in STATUSES) + ".",
              ""]

@@ -22,7 +22,7 @@ from typing import Iterator
 
 import numpy as np
 
-__all__ = ["random_keys", "split_mask", "split_masks", "balanced_masks", "SubsetConfusion"]
+__all__ = ["STREAMS", "MAX_SEED", "random_keys", "split_mask", "split_masks", "balanced_masks", "SubsetConfusion"]
 
 
 MAX_MASK_ELEMENTS = 1 << 25  # per chunk: 32M items x subsets (256 MB of random keys)
@@ -42,18 +42,32 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(31))
 
 
-def random_keys(n: int, indices, seed: int) -> np.ndarray:
-    """Uniform random uint64 keys (B, N): key[b, i] = hash(seed, index b, item i).
+# Every use of the generator has its own stream, so the split draws and the
+# balanced subsamples (or any later use) are independent even when their
+# seeds are equal or related: (stream, seed) is packed into one 64-bit word,
+# stream in the top 8 bits, so that distinct pairs give distinct words.
+STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4}
+MAX_SEED = (1 << 56) - 1
 
-    A counter-based generator: each key depends only on (seed, b, i), so any
-    subset of indices, in any chunks or shards, gets the same keys, without a
-    Python loop over indices or items.
+
+def random_keys(n: int, indices, seed: int, stream: str = "split") -> np.ndarray:
+    """Uniform random uint64 keys (B, N): key[b, i] = hash(stream, seed, index b, item i).
+
+    A counter-based generator: each key depends only on (stream, seed, b, i),
+    so any subset of indices, in any chunks or shards, gets the same keys,
+    without a Python loop over indices or items.  The (stream, seed) word is
+    hashed before the index is mixed in: with a plain ``hash(seed ^ b)`` the
+    seeds s and s ^ d would give the same draws at b and b ^ d.
     """
+    seed = int(seed)
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be an integer in [0, 2**56), got {seed}")
     with np.errstate(over="ignore"):
         b = np.asarray(indices, dtype=np.uint64)
-        stream = _splitmix64(_splitmix64(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)) ^ b)  # (B,)
+        base = _splitmix64(np.uint64((STREAMS[stream] << 56) | seed))
+        per_index = _splitmix64(base ^ b)  # (B,)
         items = np.arange(n, dtype=np.uint64) * _ITEM
-        return _splitmix64(stream[:, None] ^ items[None, :])
+        return _splitmix64(per_index[:, None] ^ items[None, :])
 
 
 def _lowest(keys: np.ndarray, columns: np.ndarray, take: int, out: np.ndarray) -> None:
@@ -89,7 +103,7 @@ def split_masks(n: int, splits, seed: int, strata: np.ndarray | None = None) -> 
     class with an odd count).
     """
     splits = np.asarray(list(splits) if not isinstance(splits, np.ndarray) else splits, dtype=np.int64)
-    keys = random_keys(n, splits, seed)
+    keys = random_keys(n, splits, seed, "split")
     mask = np.zeros((splits.size, n), dtype=bool)
     if strata is None:
         _lowest(keys, np.arange(n), n // 2, mask)
@@ -113,7 +127,7 @@ def balanced_masks(gold: np.ndarray, repeats, seed: int, size: int | None = None
     classes, counts = np.unique(gold, return_counts=True)
     m = int(counts.min() if size is None else size)
     repeats = np.asarray(list(repeats) if not isinstance(repeats, np.ndarray) else repeats, dtype=np.int64)
-    keys = random_keys(gold.size, repeats, seed)
+    keys = random_keys(gold.size, repeats, seed, "balanced")
     out = np.zeros((repeats.size, gold.size), dtype=bool)
     for c in classes:
         _lowest(keys, np.flatnonzero(gold == c), m, out)

@@ -340,10 +340,15 @@ def run_summary(spec: DatasetSpec, settings, similarity_csv, groups_csv, stabili
                                          group_separation(sim, g), settings.distinct_tau))
 
 
-def run_reproduce(published_yaml, results_dir, available, out_csv, out_md) -> None:
-    """results/reproduction.csv and .md (see metaeval.reproduce)."""
+def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None) -> None:
+    """results/reproduction.csv and .md (see metaeval.reproduce).
+    ``result_files``: the declared inputs (paths); the report reads no other."""
     from .reproduce import Published, ResultStore, reproduce, write_report
 
+    files = None
+    if result_files is not None:
+        root = Path(results_dir).resolve()
+        files = {Path(f).resolve().relative_to(root).as_posix() for f in result_files}
     pub = Published.load(published_yaml)
-    cells, notes, paragraphs = reproduce(pub, ResultStore(results_dir, set(available)))
+    cells, notes, paragraphs = reproduce(pub, ResultStore(results_dir, set(available), files))
     write_report(cells, notes, paragraphs, pub, out_csv, out_md)

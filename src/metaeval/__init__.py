@@ -1,0 +1,46 @@
+"""metaeval: meta-evaluation of classification metrics.
+
+The library behind the Snakemake workflow (see README.md).  Its modules, from
+the ground floor up:
+
+* ``metrics``: the metric registry, pure functions of confusion tensors (..., K, K)
+* ``confusion``, ``resample``, ``ranking``: confusion tensors of items and of
+  item subsets; rankings and Kendall's tau
+* ``io``: readers that name file, line and fault; atomic result writers
+* ``config``, ``dataset``: dataset specs checked up front; a dataset in memory
+* ``tables``, ``plots``: Markdown/LaTeX tables and figures
+* ``experiments``: similarity, stability, merging, weights, summary
+* ``reproduce``: the papers' tables next to ours
+* ``workflow``: the steps the Snakemake rules run
+
+``import metaeval`` is cheap: each module is imported on first use
+(``metaeval.metrics``), so a script that needs only the metrics does not load
+matplotlib.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("metaeval")
+except PackageNotFoundError:  # a source tree that is not installed
+    __version__ = "0+unknown"
+
+__all__ = ["__version__", "metrics", "confusion", "resample", "ranking", "io", "config", "dataset", "tables",
+           "plots", "experiments", "reproduce", "workflow"]
+
+_MODULES = frozenset(__all__) - {"__version__"}
+
+
+def __getattr__(name: str):
+    if name in _MODULES:
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'metaeval' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _MODULES)

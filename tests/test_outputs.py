@@ -1,0 +1,108 @@
+"""Names from the data in tables and figures, and the result files
+themselves: any system name prints as written (Markdown rendered by an
+independent parser, LaTeX, matplotlib), figures are byte-reproducible, and
+result files get the permissions of an ordinary file."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from markdown_it import MarkdownIt
+
+from metaeval.io import read_result_csv, write_csv
+from metaeval.tables import md_escape, scores_latex, scores_markdown, tex_escape, weights_markdown
+
+# names that mean something to Markdown, LaTeX, mathtext, HTML, CSV or pandas
+HOSTILE = ["a|b", "*y*", "_x_", "sys_a", "$x$", "[l](u)", "back\\slash", "<b>h</b>", "a&amp;b", "`c`", "~~s~~",
+           "#h", "x,y", 'q"uote', "sp ace", "NA", "nan", "null", "ünï", "100%", "a^b", "{x}"]
+
+
+def _render(md: str):
+    """Rows of the rendered tables, as lists of cell texts (CommonMark +
+    GitHub tables: markdown-it-py, an independent reference)."""
+    html = MarkdownIt("commonmark").enable("table").render(md)
+    rows = re.findall(r"<tr>(.*?)</tr>", html, flags=re.S)
+    return [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, flags=re.S) for r in rows], html
+
+
+def _unhtml(s: str) -> str:
+    return s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
+
+
+def _frame(names):
+    return pd.DataFrame({"system": names + ["majority"], "kind": ["system"] * len(names) + ["baseline"],
+                         "accuracy": np.linspace(0.9, 0.1, len(names) + 1), "kappa": np.linspace(0.5, -0.1, len(names) + 1)})
+
+
+def test_every_name_is_one_literal_cell_in_markdown():
+    md = scores_markdown(_frame(HOSTILE), ["accuracy", "kappa"], "accuracy", title="t")
+    rows, html = _render(md)
+    assert all(len(r) == 3 for r in rows), "a name split a row into extra cells"
+    cells = [_unhtml(r[0]) for r in rows[1:]]
+    assert cells[:-1] == HOSTILE  # systems in rank order = input order here
+    assert "<em>" in cells[-1] or cells[-1].startswith("<em>")  # the baseline is italic on purpose
+    body = html.split("<tbody>")[1]
+    assert body.count("<em>") == 1 and "<code>" not in body and "<a " not in body and "<del>" not in body
+
+
+def test_md_escape_keeps_plain_names_readable():
+    assert md_escape("sys_a") == "sys_a" and md_escape("talos_cnn_v2") == "talos_cnn_v2"
+    assert md_escape("a|b") == "a\\|b" and md_escape("*y*") == "\\*y\\*" and md_escape("_x_") == "\\_x\\_"
+
+
+def test_weights_table_escapes_names():
+    long = pd.DataFrame({"system": ["a|b", "*y*"], "kind": ["system", "baseline"], "metric": "wf1",
+                         "weight_set": "w", "score": [0.5, 0.4], "rank": pd.array([1, None], dtype="Int64")})
+    rows, _ = _render(weights_markdown(long, pd.DataFrame(), {"w": (0.5, 0.5)}, ["p|q", "r"], "t"))
+    assert [len(r) for r in rows] == [2, 2, 2] and _unhtml(rows[1][0]) == "a|b"
+
+
+def test_latex_escapes_every_special_character():
+    tex = scores_latex(_frame(HOSTILE), ["accuracy"], "accuracy")
+    body = tex.split(r"\midrule")[1]
+    for name in HOSTILE:
+        assert "\n" + tex_escape(name) + " & " in body, name
+    assert tex_escape("a|b<c>") == r"a\textbar{}b\textless{}c\textgreater{}"
+    assert tex_escape("$x_1$ #2 50% {a} ~^\\&") == (r"\$x\_1\$ \#2 50\% \{a\} \textasciitilde{}"
+                                                     r"\textasciicircum{}\textbackslash{}\&")
+
+
+def test_result_csv_keeps_names_that_pandas_reads_as_missing(tmp_path):
+    df = _frame(HOSTILE)
+    df.loc[0, "kappa"] = np.nan
+    write_csv(tmp_path / "s.csv", df)
+    back = read_result_csv(tmp_path / "s.csv")
+    assert back["system"].tolist() == df["system"].tolist()
+    assert np.isnan(back.loc[0, "kappa"]) and back["kappa"].dtype == float
+
+
+def test_result_files_follow_the_umask(tmp_path):
+    write_csv(tmp_path / "s.csv", _frame(["a"]))
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (tmp_path / "s.csv").stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+@pytest.mark.parametrize("fmt", ["pdf", "png"])
+def test_figures_are_byte_reproducible_and_draw_names_as_written(tmp_path, fmt):
+    """A name that is invalid mathtext ($\\nocommand$) used to crash the
+    figure; names and labels are drawn as written."""
+    from metaeval.plots import confusion_grid, save_figure
+
+    c = np.array([[[3, 1], [0, 2]], [[1, 1], [2, 2]]])
+    paths = []
+    for i in range(2):
+        fig = confusion_grid(c, ["$\\nocommand{$ and $y$", "a_b^c"], ["$\\p$", "q"], title="$t$")
+        paths.append(tmp_path / f"f{i}.{fmt}")
+        texts = fig.findobj(lambda o: hasattr(o, "get_parse_math"))
+        save_figure(fig, [paths[-1]])
+        assert any("$\\nocommand{$ and $y$" in t.get_text() for t in texts)
+        drawn = fig.findobj(lambda o: hasattr(o, "get_parse_math") and o.get_text())
+        assert drawn and not any(t.get_parse_math() for t in drawn)
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+    if fmt == "pdf":
+        assert b"CreationDate" not in paths[0].read_bytes()
