@@ -106,3 +106,16 @@ def test_figures_are_byte_reproducible_and_draw_names_as_written(tmp_path, fmt):
     assert paths[0].read_bytes() == paths[1].read_bytes()
     if fmt == "pdf":
         assert b"CreationDate" not in paths[0].read_bytes()
+
+
+def test_import_metaeval_exposes_its_modules_and_version():
+    import subprocess
+    import sys
+
+    code = ("import sys, metaeval; assert 'matplotlib' not in sys.modules; "
+            "print(metaeval.__version__, metaeval.metrics.get('gmr').name, metaeval.experiments.Settings().n_splits,"
+            " sorted(set(metaeval.__all__) - set(dir(metaeval))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    from importlib.metadata import version
+
+    assert out == [version("metaeval"), "GMR", "1000", "[]"]

@@ -172,7 +172,7 @@ def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, dat
     """`snakemake --cores 8 results/reproduction.md` from nothing (every file
     the report reads is declared), then `snakemake --cores 8` for the rest."""
     cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(ROOT / "config" / "config.yaml"),
-                       "--directory", str(tmp_path), "--cores", "8", "--config", f"data_dir={data_dir}"]
+                       "--config", f"data_dir={data_dir}", "--directory", str(tmp_path), "--cores", "8"]
     res = subprocess.run(cmd + ["results/reproduction.md"], capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stdout + res.stderr
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
