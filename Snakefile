@@ -1,12 +1,20 @@
 # metaeval: meta-evaluation of classification metrics (see README.md).
-#   snakemake --cores 8                       all tables and figures into results/
-#   snakemake --cores 8 --config data_dir=... another data folder
+#   snakemake --cores 8                                    all tables and figures into results/
+#   snakemake --cores 8 --config data_dir=/path/to/data    another data folder
+#   snakemake --cores 8 --configfile my.yaml               another config (it replaces config/config.yaml)
+from pathlib import Path
+
 from snakemake.utils import min_version, validate
 
 min_version("9.0")
 
 
-configfile: "config/config.yaml"
+# The project's config, found beside this Snakefile (so --directory works);
+# a config file given on the command line replaces it instead of being merged
+# into it, so that its datasets are the only ones.
+if not workflow.overwrite_configfiles:
+
+    configfile: str(Path(workflow.basedir) / "config" / "config.yaml")
 
 
 validate(config, "config/schema.yaml")
@@ -22,3 +30,7 @@ rule all:
     input:
         all_targets(),
     default_target: True
+
+
+onerror:
+    remove_stale_reports()

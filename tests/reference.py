@@ -99,3 +99,84 @@ def mae_macro_loop(gold, pred, k):
         if errs:
             per.append(sum(errs) / len(errs))
     return sum(per) / len(per)
+
+
+# -- span metrics: plain loops over spans and characters, as the official ------
+# -- SemEval-2020 Task 11 scorer computes them (task-SI_scorer.py) ------------
+def _merge_sets(spans):
+    """Union of overlapping character sets, as the official merge_spans does
+    it (repeated pairwise unions until no two sets share a character)."""
+    out = [set(s) for s in spans]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                if out[i] & out[j]:
+                    out[i] |= out.pop(j)
+                    changed = True
+                    break
+            if changed:
+                break
+    return out
+
+
+def span_scores_loop(gold, pred, labelled=False):
+    """{metric: value} for lists of (article, label, start, end) tuples.
+
+    Gold spans are merged per article (and label when ``labelled``), and so
+    are the predictions (call with unmerged predictions only when they do
+    not overlap).  Returns the partial-overlap P/R/F1, the max / min
+    variants, exact-match F1, character F1 and per-article character F1.
+    """
+    def group(rows):
+        g = {}
+        for a, lab, s, e in rows:
+            g.setdefault((a, lab if labelled else None), []).append(set(range(s, e)))
+        return {k: _merge_sets(v) for k, v in g.items()}
+
+    G, P = group(gold), group(pred)
+    n_s = sum(len(v) for v in P.values())
+    n_t = sum(len(v) for v in G.values())
+    sp = sr = smax = smin = 0.0
+    exact = 0
+    for key, ps in P.items():
+        gs = G.get(key, [])
+        for s in ps:
+            for t in gs:
+                i = len(s & t)
+                sp += i / len(s)
+                sr += i / len(t)
+                smax += i / max(len(s), len(t))
+                smin += i / min(len(s), len(t))
+        remaining = [frozenset(t) for t in gs]
+        for s in ps:
+            if frozenset(s) in remaining:
+                remaining.remove(frozenset(s))
+                exact += 1
+
+    def prf(np_, dp, nr, dr):
+        p = np_ / dp if dp > 0 else 0.0
+        r = nr / dr if dr > 0 else 0.0
+        f = 2 * p * r / (p + r) if p > 0 and r > 0 else 0.0
+        return p, r, (1.0 if dp == 0 and dr == 0 else f)
+
+    p, r, f = prf(sp, n_s, sr, n_t)
+    articles = {k[0] for k in G} | {k[0] for k in P}
+    tp = pc = gc = 0
+    per_article = {}
+    for a in articles:
+        keys = {k for k in list(G) + list(P) if k[0] == a}
+        atp = apc = agc = 0
+        for k in keys:
+            gchars = set().union(*G.get(k, [set()]))
+            pchars = set().union(*P.get(k, [set()]))
+            atp += len(gchars & pchars)
+            apc += len(pchars)
+            agc += len(gchars)
+        tp, pc, gc = tp + atp, pc + apc, gc + agc
+        per_article[a] = 1.0 if apc + agc == 0 else 2 * atp / (apc + agc)
+    return {"span_precision": p, "span_recall": r, "span_f1": f,
+            "span_f1_max": prf(smax, n_s, smax, n_t)[2], "span_f1_min": prf(smin, n_s, smin, n_t)[2],
+            "span_f1_exact": prf(exact, n_s, exact, n_t)[2], "char_f1": prf(tp, pc, tp, gc)[2],
+            "char_f1_macro_by_article": per_article}

@@ -242,7 +242,8 @@ def test_ids_mangled_by_a_spreadsheet_are_recognised(data):
 
 def test_a_broken_gold_is_reported_before_the_predictions(data):
     _write(data / "tiny/gold.csv", "id,lab\n1,neg\n")
-    _fails(data, "missing or wrong header", "the prediction files are checked once the gold file reads cleanly")
+    msg = _fails(data, "missing or wrong header", "Note: the prediction files are checked once the gold file can be read")
+    assert "Likely cause" not in msg
 
 
 def test_header_naming_a_column_twice_is_refused(data):
@@ -308,3 +309,39 @@ def test_a_metric_asked_for_that_does_not_apply_is_refused(kw, needle):
     with pytest.raises(ConfigError, match="datasets.tiny.metrics") as e:
         _spec(**kw)
     assert needle in str(e.value)
+
+
+def test_a_gold_file_cut_mid_row_is_called_truncated_and_blamed(data):
+    """Cut the gold file in the middle of a row; the prediction files list
+    their items in different orders.  The cut row is named as a truncation,
+    and the items every file has beyond the gold point at the gold."""
+    g = data / "tiny/gold.csv"
+    text = g.read_text()
+    _write(g, text[: text.index("id030")] + "id030,ne")
+    p = data / "tiny/predictions/sys_c.csv"
+    lines = _lines(p)
+    _write(p, "\n".join([lines[0]] + lines[1:][::-1]) + "\n")  # reversed order
+    msg = _fails(data, "the last line is incomplete: the file may be truncated",
+                 "every prediction file has the same 10 item(s) that are not in the gold file",
+                 "the gold file is the likely culprit")
+    assert "id030' is not in the gold file" in msg and "gold item(s) with no prediction" not in msg
+
+
+def test_every_kind_of_fault_in_one_file_is_counted(data):
+    p = data / "tiny/predictions/sys_b.csv"
+    lines = _lines(p)
+    lines[3] = lines[3].split(",")[0] + ",neutral"
+    lines[4] = lines[4].split(",")[0] + ",Neutral"
+    lines.append(lines[7])  # a duplicated item
+    _write(p, "\n".join(lines) + "\n")
+    _fails(data, f"{p}: 3 problems (2 label(s) outside the label set, 1 duplicated item(s))")
+
+
+def test_missing_items_are_shown_with_their_gold_lines(data):
+    p = data / "tiny/predictions/sys_b.csv"
+    _write(p, "\n".join(_lines(p)[:-2]) + "\n")
+    _fails(data, "2 gold item(s) have no prediction, e.g. 'id038' (gold line 40), 'id039' (gold line 41)")
+
+
+def test_the_unused_label_is_summed_up_as_such(data):
+    _fails(data, "(1 label(s) the gold never uses)", labels=["neg", "neu", "pos", "maybe"])

@@ -67,6 +67,10 @@ def test_latex_escapes_every_special_character():
     for name in HOSTILE:
         assert "\n" + tex_escape(name) + " & " in body, name
     assert tex_escape("a|b<c>") == r"a\textbar{}b\textless{}c\textgreater{}"
+    # after a row's \\, a cell starting with [ or * would be read as its argument or star
+    assert tex_escape("[br]") == "{[}br{]}" and tex_escape("*y*") == "{*}y{*}"
+    for name in ("[l](u)", "*y*"):
+        assert "\\\\\n" + tex_escape(name) in tex
     assert tex_escape("$x_1$ #2 50% {a} ~^\\&") == (r"\$x\_1\$ \#2 50\% \{a\} \textasciitilde{}"
                                                      r"\textasciicircum{}\textbackslash{}\&")
 
@@ -119,3 +123,12 @@ def test_import_metaeval_exposes_its_modules_and_version():
     from importlib.metadata import version
 
     assert out == [version("metaeval"), "GMR", "1000", "[]"]
+
+
+def test_a_killed_write_leaves_no_temporary_behind(tmp_path):
+    from metaeval.io import write_text
+
+    (tmp_path / ".s.csv.abc123.csv").write_text("half a file")  # what a SIGKILL leaves
+    (tmp_path / ".other.csv.x.csv").write_text("another result's")
+    write_text(tmp_path / "s.csv", "done\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.csv.x.csv", "s.csv"]

@@ -230,3 +230,66 @@ def test_real_data_against_references(dataset, loaded):
                 assert np.isnan(row[mid]), (system, mid)
             else:
                 assert row[mid] == pytest.approx(v, abs=1e-12), (dataset, system, mid)
+
+
+# -- SemEval-2020 Task 11: the figures of SOURCES.md and the scorer's logs ------------
+def test_semeval2020_tc_official_micro_f1_and_per_technique_f1(specs, data_dir):
+    """Every TC file against its logged official figure: DiSaster 0.614299,
+    gangeshwark_BERT_bc6bfb7 0.570085, and each DiSaster ablation's F1 and
+    per-technique F1 from the scorer logs (tests/fixtures/semeval2020t11)."""
+    import pandas as pd
+
+    from .conftest import FIXTURES
+
+    spec = specs["semeval2020t11_tc"]
+    ds = load_dataset(spec, data_dir)
+    df = score_table(ds.confusion(), ds.systems, ds.kinds, spec).set_index("system")
+    assert round(df.loc["DiSaster_full_model", "accuracy"], 6) == 0.614299
+    assert round(df.loc["gangeshwark_BERT_bc6bfb7", "accuracy"], 6) == 0.570085
+    logs = pd.read_csv(FIXTURES / "semeval2020t11" / "disaster_scorer_logs.csv", comment="#").set_index("system")
+    assert len(logs) == 14
+    per_class = M.fbeta_per_class(ds.confusion(), 1.0)  # (S, K)
+    for system, row in logs.iterrows():
+        assert round(df.loc[system, "accuracy"], 6) == row["F1"], system
+        s = ds.systems.index(system)
+        for k, technique in enumerate(spec.labels):
+            assert per_class[s, k] == pytest.approx(row[technique], abs=1e-12), (system, technique)
+    assert ds.n_items == 1063 and ds.spans.n_articles == 75 and len(ds.group_names) == 75
+
+
+def test_semeval2020_si_official_figures(specs, data_dir):
+    """SOURCES.md: P / R / F1 of the ETH file (overlaps merged, the scorer's
+    -m) and of the organisers' baseline; both ETH files score alike."""
+    from metaeval.spans import evaluate_spans
+
+    spec = specs["semeval2020t11_si"]
+    ds = load_dataset(spec, data_dir)
+    sc = evaluate_spans(ds.spans.statistics().sum(1), ["span_precision", "span_recall", "span_f1"])
+    got = {s: tuple(round(float(sc[m][i]), 4) for m in sc) for i, s in enumerate(ds.systems)}
+    assert got["nlpropaganda_ETH_roberta_raw"] == (0.3271, 0.6192, 0.4280)
+    assert got["nlpropaganda_ETH_roberta_merged"] == (0.3271, 0.6192, 0.4280)
+    assert got["organizers_baseline"] == (0.0988, 0.0041, 0.0078)
+    assert len(ds.spans.gold) == 940 and ds.info["overlapping_spans_merged"]["nlpropaganda_ETH_roberta_raw"] > 0
+
+
+def test_semeval2020_si_overlapping_predictions_are_refused_without_merging(specs, data_dir):
+    from metaeval.io import DataError
+
+    raw = dict(format="semeval2020_si", gold=specs["semeval2020t11_si"].gold,
+               articles=specs["semeval2020t11_si"].articles,
+               predictions=["semeval2020t11/predictions/SI/nlpropaganda_ETH_roberta_raw.txt"])
+    with pytest.raises(DataError) as e:
+        load_dataset(DatasetSpec.from_config("si", raw), data_dir)
+    msg = str(e.value)
+    assert "nlpropaganda_ETH_roberta_raw.txt:" in msg and "overlaps the span" in msg
+    assert "merge_overlapping_predictions: true" in msg
+
+
+def test_semeval2020_tc_against_the_v1_gold(specs, data_dir):
+    """SOURCES.md: the TC_v1_1075spans files against the v1 gold."""
+    spec = specs["semeval2020t11_tc_v1"]
+    ds = load_dataset(spec, data_dir)
+    df = score_table(ds.confusion(), ds.systems, ds.kinds, spec).set_index("system")
+    assert ds.n_items == 1075
+    assert {s: round(float(df.loc[s, "accuracy"]), 4) for s in ds.systems if not s.startswith(("all_", "maj", "ran"))} \
+        == {"organizers_baseline": 0.2623, "gangeshwark_model": 0.5098, "gangeshwark_model_old": 0.4800}

@@ -161,7 +161,10 @@ def test_missing_data_dir_is_a_clear_error(tmp_path):
 
 
 def test_lint_is_clean():
-    res = subprocess.run(SNAKEMAKE + ["--lint", "-s", str(ROOT / "Snakefile"), "--directory", str(ROOT)],
+    # the small config and its fixtures: linting needs no shared data
+    res = subprocess.run(SNAKEMAKE + ["--lint", "-s", str(ROOT / "Snakefile"), "--directory", str(ROOT),
+                                      "--configfile", str(ROOT / ".test" / "config.yaml"),
+                                      "--config", f"data_dir={FIXTURES}"],
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "Lints for" not in res.stdout + res.stderr
@@ -194,6 +197,14 @@ def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, dat
     for ds in ("fnc1", "fnc1_paper", "fnc1_4class", "rumoureval2017", "rumoureval2019", "semeval2016t6"):
         assert (tmp_path / "results" / ds / "tables/summary.md").exists(), ds
     assert (tmp_path / "results/rumoureval2019/tables/weights.md").exists()
+    # span datasets: scores, tables and figures; experiments where enough systems are ranked
+    for ds in ("semeval2020t11_tc", "semeval2020t11_tc_v1", "semeval2020t11_si", "semeval2020t11_si_synthetic"):
+        for f in ("scores.csv", "tables/scores.md", "tables/scores.tex", "figures/span_scores.png"):
+            assert (tmp_path / "results" / ds / f).exists(), (ds, f)
+    for ds in ("semeval2020t11_tc", "semeval2020t11_si_synthetic"):
+        for f in ("similarity.csv", "stability.csv", "tables/summary.md", "figures/stability.png"):
+            assert (tmp_path / "results" / ds / f).exists(), (ds, f)
+    assert not (tmp_path / "results/semeval2020t11_si/stability.csv").exists()  # 3 files: too few to rank
 
 
 # -- a config edit reruns exactly the jobs that read the setting ------------------
@@ -217,6 +228,11 @@ TABLES = ("score_tables", "confusion_figure")
 EXPS = ("similarity", "stability_shard", "stability", "merging", "summary")
 METRIC_RULES = ("score",) + TABLES + EXPS
 EVERYTHING = ("ingest",) + METRIC_RULES
+# the span datasets of the .test config: what each one runs
+SPAN_TC = ("ingest", "score", "score_tables", "confusion_figure", "span_figure") + EXPS
+SPAN_SI = ("ingest", "score", "score_tables", "span_figure")
+SPAN_SYN = SPAN_SI + ("similarity", "stability_shard", "stability", "summary")
+WITH_EXPS = ("tiny", "tiny_tsv", "spans_tc", "spans_si_synthetic")
 
 
 def _set(cfg, path, value):
@@ -224,6 +240,13 @@ def _set(cfg, path, value):
     for k in head:
         cfg = cfg.setdefault(k, {})
     cfg[last] = value
+
+
+def _all(rules, datasets=WITH_EXPS):
+    """``rules`` on every dataset that runs them."""
+    runs = {"tiny": EVERYTHING, "tiny_tsv": EVERYTHING + ("score_groups",), "spans_tc": SPAN_TC,
+            "spans_si": SPAN_SI, "spans_si_synthetic": SPAN_SYN}
+    return {(r, d) for d in datasets for r in rules if r in runs[d]}
 
 
 EDITS = [
@@ -236,13 +259,18 @@ EDITS = [
     ("datasets.tiny.label_map", {"negative": "neg"}, _jobs(EVERYTHING, "tiny")),
     ("datasets.tiny.description", "another description", set()),
     ("datasets.tiny_tsv.f_avg_classes", ["FAVOR"], _jobs(METRIC_RULES + ("score_groups",), "tiny_tsv")),
-    ("random_seed", 8, _jobs(EVERYTHING, "tiny") | _jobs(EVERYTHING + ("score_groups",), "tiny_tsv")),
-    ("experiments.n_splits", 100, _jobs(("stability_shard", "stability", "summary"), "tiny", "tiny_tsv")),
+    ("random_seed", 8, _all(EVERYTHING + ("score_groups", "span_figure"), ("tiny", "tiny_tsv", "spans_tc"))),
+    ("experiments.n_splits", 100, _all(("stability_shard", "stability", "summary"))),
     ("datasets.tiny.experiments.split_seed", 99, _jobs(("stability_shard", "stability", "summary"), "tiny")),
-    ("experiments.n_groups", 2, _jobs(("similarity", "summary"), "tiny", "tiny_tsv")),
-    ("experiments.balanced_repeats", 3, _jobs(("merging", "summary"), "tiny", "tiny_tsv")),
-    ("experiments.tau_variant", "a", _jobs(EXPS, "tiny", "tiny_tsv")),
-    ("experiments.distinct_tau", 0.5, _jobs(("summary",), "tiny", "tiny_tsv")),
+    ("experiments.n_groups", 2, _all(("similarity", "summary"))),
+    ("experiments.balanced_repeats", 3, _all(("merging", "summary"), ("tiny", "tiny_tsv", "spans_tc"))),
+    ("experiments.tau_variant", "a", _all(EXPS)),
+    ("experiments.distinct_tau", 0.5, _all(("summary",))),
+    ("datasets.spans_si.merge_overlapping_predictions", False, _all(SPAN_SI, ("spans_si",))),
+    ("datasets.spans_si_synthetic.synthetic.seed", 4,
+     _all(SPAN_SYN, ("spans_si_synthetic",))),
+    ("datasets.spans_tc.span_metrics", ["span_f1", "char_f1"], _all(SPAN_TC[1:], ("spans_tc",)) - {
+        ("merging", "spans_tc")}),
 ]
 
 
@@ -275,7 +303,7 @@ def odd(tmp_path_factory):
     for old, new in zip(sorted((data / "tiny/predictions").glob("*.csv")), ODD_NAMES):
         old.rename(old.with_name(new + ".csv"))
     cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
-    del cfg["datasets"]["tiny_tsv"]
+    cfg["datasets"] = {"tiny": cfg["datasets"]["tiny"]}
     (base / "odd.yaml").write_text(yaml.safe_dump(cfg))
     work = base / "work"
     work.mkdir()
@@ -378,3 +406,52 @@ def test_result_files_are_not_private(run):
     os.umask(mask)
     for f in ("results/tiny/scores.csv", "results/tiny/figures/confusion.png", "results/tiny/dataset.json"):
         assert (work / f).stat().st_mode & 0o777 == 0o666 & ~mask, f
+
+
+# -- span datasets -------------------------------------------------------------------
+def test_span_datasets_have_the_same_outputs_as_every_dataset(run):
+    from metaeval.spans import SPAN_METRIC_IDS
+
+    work, _ = run
+    r = work / "results"
+    tc = pd.read_csv(r / "spans_tc/scores.csv")
+    assert list(tc.columns[:3]) == ["system", "kind", "accuracy"] and list(tc.columns[-8:]) == list(SPAN_METRIC_IDS)
+    assert tc["system"].tolist()[:4] == ["team_a", "team_b", "team_c", "team_d"]
+    si = pd.read_csv(r / "spans_si/scores.csv")
+    assert list(si.columns) == ["system", "kind", *SPAN_METRIC_IDS] and len(si) == 2
+    # one SI file merges its overlapping spans into the other's spans: same scores
+    assert si.set_index("system").loc["overlapping", "span_f1"] == pytest.approx(1.0)
+    for d, figs in (("spans_tc", ["confusion", "span_scores", "similarity", "stability", "merging"]),
+                    ("spans_si", ["span_scores"]), ("spans_si_synthetic", ["span_scores", "similarity", "stability"])):
+        for f in figs:
+            assert (r / d / "figures" / f"{f}.png").stat().st_size > 0, (d, f)
+    assert not (r / "spans_si/figures/confusion.png").exists() and not (r / "spans_si/similarity.csv").exists()
+    assert not (r / "spans_si_synthetic/merging.csv").exists()
+    stab = pd.read_csv(r / "spans_si_synthetic/stability.csv")
+    assert set(stab["metric"]) == set(SPAN_METRIC_IDS) and (stab["n_systems"] == 8).all()
+    md = (r / "spans_si_synthetic/tables/summary.md").read_text()
+    assert "synthetic systems" in md and "span identification has no classes to merge" in md
+    summ = pd.read_csv(r / "spans_tc/summary.csv").set_index("metric")
+    assert summ.loc["span_f1", "discrimination_rank"] != summ.loc["span_f1", "discrimination_rank"]  # NaN: not merged
+    assert summ.loc["accuracy", "discrimination_rank"] >= 1
+
+
+def test_a_malformed_span_file_stops_its_dataset_with_file_and_line(run):
+    work, data = run
+    bad = data / "spans/tc/predictions/team_b.txt"
+    good = bad.read_text()
+    lines = good.splitlines()
+    a, lab, s_, e = lines[2].split("\t")
+    lines[2] = "\t".join([a, lab, e, s_])  # start after end
+    lines[4] = lines[4].replace("Doubt", "Doubting").replace("Loaded_Language", "Doubting")
+    bad.write_text("\n".join(lines) + "\n")
+    try:
+        res = _run(work, data, check=False)
+        out = res.stdout + res.stderr
+        assert res.returncode != 0
+        assert f"{bad}:3: start {e} is not before end {s_}" in out
+        assert f"{bad}:5: unknown technique 'Doubting'" in out
+        assert not (work / "results/spans_tc").exists() and (work / "results/spans_si/scores.csv").exists()
+    finally:
+        bad.write_text(good)
+        _run(work, data)

@@ -20,9 +20,11 @@ from . import metrics as M
 from .io import FORMATS
 
 __all__ = ["ConfigError", "DatasetSpec", "load_config", "dataset_specs", "resolve_data_dir",
-           "BASELINE_KINDS", "EXTRA_LABEL_POLICIES", "to_plain", "from_plain", "restricted", "unsafe_path_reason"]
+           "BASELINE_KINDS", "EXTRA_LABEL_POLICIES", "SPAN_FORMATS", "to_plain", "from_plain", "restricted", "unsafe_path_reason"]
 
 BASELINE_KINDS = ("majority", "all_class", "random")
+# span formats (metaeval.spans): the format names the task, SI or TC
+SPAN_FORMATS = {"semeval2020_si": "si", "semeval2020_tc": "tc"}
 EXTRA_LABEL_POLICIES = ("map", "error", "drop_item")
 WEIGHT_TOLERANCE = 1e-6
 
@@ -103,6 +105,13 @@ class DatasetSpec:
     random_seed: int = 0
     enabled: bool = True
     allow_unused_labels: bool = False
+    # span tasks (metaeval.spans): "si" or "tc", the folder of article<ID>.txt
+    # texts, the scorer's -m, generated systems, and the span metrics
+    span_task: str | None = None
+    articles: str | None = None
+    merge_overlapping_predictions: bool = False
+    synthetic: Mapping[str, Any] | None = None
+    span_metrics: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------
     @classmethod
@@ -110,20 +119,28 @@ class DatasetSpec:
         def err(key, msg):
             return ConfigError(f"datasets.{name}.{key}: {msg}")
 
-        labels = tuple(str(x) for x in raw["labels"])
-        if len(labels) < 2 or len(set(labels)) != len(labels):
+        fmt = raw.get("format", "csv")
+        span_task = SPAN_FORMATS.get(fmt)
+        span = _span_settings(name, raw, span_task, random_seed)
+        labels = tuple(str(x) for x in raw.get("labels") or ())
+        if span_task == "si":
+            if labels:
+                raise err("labels", "span identification (format semeval2020_si) has no classes; remove labels")
+        elif len(labels) < 2 or len(set(labels)) != len(labels):
             raise err("labels", f"need at least two distinct labels, got {list(labels)}")
         lab = set(labels)
 
-        fmt = raw.get("format", "csv")
-        pfmt = raw.get("prediction_format", fmt)
-        for key, f in (("format", fmt), ("prediction_format", pfmt)):
-            if f not in FORMATS:
-                raise err(key, f"unknown format {f!r}; known: {', '.join(FORMATS)}")
-        overrides = {k: raw[k] for k in ("id_column", "label_column", "group_column", "delimiter") if k in raw}
-        gold_format = {**FORMATS[fmt], **overrides}
-        prediction_format = {**FORMATS[pfmt], **{k: v for k, v in overrides.items() if k != "group_column"},
-                             "group_column": None}
+        if span_task:
+            gold_format = prediction_format = {"span": span_task}
+        else:
+            pfmt = raw.get("prediction_format", fmt)
+            for key, f in (("format", fmt), ("prediction_format", pfmt)):
+                if f not in FORMATS:
+                    raise err(key, f"unknown format {f!r}; known: {', '.join([*FORMATS, *SPAN_FORMATS])}")
+            overrides = {k: raw[k] for k in ("id_column", "label_column", "group_column", "delimiter") if k in raw}
+            gold_format = {**FORMATS[fmt], **overrides}
+            prediction_format = {**FORMATS[pfmt], **{k: v for k, v in overrides.items() if k != "group_column"},
+                                 "group_column": None}
 
         label_map = {str(k): str(v) for k, v in (raw.get("label_map") or {}).items()}
         drop = tuple(str(x) for x in raw.get("drop_gold_labels") or ())
@@ -166,10 +183,14 @@ class DatasetSpec:
             raise err("unrelated_label", f"{unrelated!r} is not in labels {list(labels)}")
 
         ordinal = bool(raw.get("ordinal", False))
+        if span_task and ordinal:
+            raise err("ordinal", "the techniques of a span task are not ordered")
         params = _params(labels, weights, default_weights, f_avg_classes, unrelated)
         wanted = raw.get("metrics")
+        if span_task == "si" and wanted:
+            raise err("metrics", "span identification has no classification metrics; use span_metrics")
         try:
-            metric_ids = tuple(M.applicable_metrics(ordinal, params, wanted))
+            metric_ids = tuple(M.applicable_metrics(ordinal, params, wanted)) if span_task != "si" else ()
         except KeyError as e:
             raise err("metrics", str(e.args[0])) from None
         if wanted is not None:
@@ -177,14 +198,17 @@ class DatasetSpec:
             reasons = [f"{m!r} {M.why_not_applicable(m, ordinal, params)}" for m in wanted if m not in metric_ids]
             if reasons:
                 raise err("metrics", "; ".join(reasons) + " (remove it from the list or add what it needs)")
-        primary = raw.get("primary_metric", "accuracy")
-        if primary not in metric_ids:
-            raise err("primary_metric", f"{primary!r} is not among this dataset's metrics {list(metric_ids)}")
+        all_ids = metric_ids + span.get("span_metrics", ())
+        primary = raw.get("primary_metric", "span_f1" if span_task == "si" else "accuracy")
+        if primary not in all_ids:
+            raise err("primary_metric", f"{primary!r} is not among this dataset's metrics {list(all_ids)}")
 
-        baselines = tuple(raw.get("baselines", BASELINE_KINDS))
+        baselines = tuple(raw.get("baselines", () if span_task == "si" else BASELINE_KINDS))
         bad = set(baselines) - set(BASELINE_KINDS)
         if bad:
             raise err("baselines", f"unknown baseline kind(s) {sorted(bad)}; known: {BASELINE_KINDS}")
+        if span_task == "si" and baselines:
+            raise err("baselines", "span identification has no generated baselines (they are label baselines)")
 
         preds = raw.get("predictions") or []
         if isinstance(preds, str):
@@ -197,13 +221,25 @@ class DatasetSpec:
             default_weights=default_weights, f_avg_classes=f_avg_classes, unrelated_label=unrelated,
             metrics=metric_ids, primary_metric=primary, baselines=baselines,
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
-            allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
+            allow_unused_labels=bool(raw.get("allow_unused_labels", False)), **span,
         )
 
     # ------------------------------------------------------------------
     @property
     def k(self) -> int:
         return len(self.labels)
+
+    @property
+    def all_metrics(self) -> tuple[str, ...]:
+        """Classification metric ids, then span metric ids (scores.csv columns)."""
+        return tuple(self.metrics) + tuple(self.span_metrics)
+
+    def article_files(self, data_dir: str | Path) -> list[Path]:
+        """The article texts of a span dataset (inputs of its ingestion)."""
+        if not self.articles:
+            return []
+        folder = Path(data_dir) / self.articles
+        return sorted(p for p in folder.glob("article*.txt") if p.is_file())
 
     def metric_params(self, weight_set: str | None = None) -> dict[str, Any]:
         """Keyword parameters for ``metrics.evaluate`` (``weights``,
@@ -234,6 +270,54 @@ class DatasetSpec:
                                       f"{system!r}: {out[system]} and {m}")
                 out[system] = Path(m)
         return out
+
+
+_SPAN_ONLY = ("articles", "merge_overlapping_predictions", "synthetic", "span_metrics")
+_CSV_ONLY = ("id_column", "label_column", "group_column", "delimiter", "prediction_format", "label_map",
+             "drop_gold_labels", "extra_labels", "weights", "default_weights", "f_avg_classes", "unrelated_label")
+
+
+def _span_settings(name: str, raw: Mapping[str, Any], task: str | None, random_seed: int) -> dict[str, Any]:
+    """The span fields of a DatasetSpec, checked (every span key is refused
+    for a classification format, and the reader keys of CSV files for a span
+    format)."""
+    from .spans import PERTURBATIONS, SPAN_METRIC_IDS
+
+    def err(key, msg):
+        return ConfigError(f"datasets.{name}.{key}: {msg}")
+
+    if task is None:
+        for key in _SPAN_ONLY:
+            if key in raw:
+                raise err(key, f"only for the span formats ({', '.join(SPAN_FORMATS)})")
+        return {}
+    for key in _CSV_ONLY:
+        if key in raw:
+            raise err(key, f"not used by the span format {raw['format']!r}")
+    if not raw.get("articles"):
+        raise err("articles", "a span dataset needs the folder of its article<ID>.txt texts (offsets are checked "
+                              "against them)")
+    wanted = raw.get("span_metrics")
+    bad = sorted(set(wanted or ()) - set(SPAN_METRIC_IDS))
+    if bad:
+        raise err("span_metrics", f"unknown span metric(s) {bad}; known: {', '.join(SPAN_METRIC_IDS)}")
+    span_metrics = tuple(m for m in SPAN_METRIC_IDS if wanted is None or m in wanted)
+    synthetic = raw.get("synthetic")
+    if synthetic is not None:
+        if task != "si":
+            raise err("synthetic", "synthetic systems are generated for span identification only")
+        kinds = tuple(synthetic.get("kinds", PERTURBATIONS))
+        unknown = sorted(set(kinds) - set(PERTURBATIONS))
+        if unknown:
+            raise err("synthetic.kinds", f"unknown perturbation(s) {unknown}; known: {', '.join(PERTURBATIONS)}")
+        strengths = tuple(float(x) for x in synthetic.get("strengths", (0.1, 0.25, 0.5, 0.75)))
+        if not strengths or min(strengths) < 0 or max(strengths) > 1:
+            raise err("synthetic.strengths", f"strengths must be in [0, 1], got {list(strengths)}")
+        synthetic = {"kinds": list(kinds), "strengths": list(strengths),
+                     "seed": int(synthetic.get("seed", raw.get("random_seed", random_seed)))}
+    return {"span_task": task, "articles": str(raw["articles"]), "span_metrics": span_metrics,
+            "merge_overlapping_predictions": bool(raw.get("merge_overlapping_predictions", False)),
+            "synthetic": synthetic}
 
 
 def _params(labels, weights, weight_set, f_avg_classes, unrelated) -> dict[str, Any]:

@@ -26,7 +26,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
@@ -35,8 +35,9 @@ from . import metrics as M
 from .config import DatasetSpec
 from .confusion import confusion_by_group, confusion_tensor
 from .io import DataError, LabelTable, Problem, looks_like_float, read_table
+from .spans import Spans
 
-__all__ = ["Dataset", "load_dataset", "make_baselines", "baseline_names"]
+__all__ = ["Dataset", "SpanView", "load_dataset", "load_span_dataset", "make_baselines", "baseline_names"]
 
 
 @dataclass
@@ -53,6 +54,7 @@ class Dataset:
     groups: np.ndarray | None = None  # (N,) int, codes into group_names
     group_names: tuple[str, ...] = ()
     info: dict[str, Any] = field(default_factory=dict)
+    spans: "SpanView | None" = None  # span tasks: the spans of the gold and of every system
 
     @property
     def k(self) -> int:
@@ -75,12 +77,14 @@ class Dataset:
     # -- persistence: one .npz (arrays) ---------------------------------
     def save(self, path: str | Path) -> None:
         arrays = dict(
-            name=np.array(self.name), labels=np.array(self.labels), item_ids=self.item_ids.astype(str),
+            name=np.array(self.name), labels=np.array(self.labels, dtype=str), item_ids=self.item_ids.astype(str),
             gold=self.gold, systems=np.array(self.systems, dtype=str), kinds=np.array(self.kinds, dtype=str),
             predictions=self.predictions, info=np.array(json.dumps(self.info)),
         )
         if self.groups is not None:
             arrays.update(groups=self.groups, group_names=np.array(self.group_names, dtype=str))
+        if self.spans is not None:
+            arrays.update(self.spans.arrays())
         with open(path, "wb") as fh:
             np.savez_compressed(fh, **arrays)
 
@@ -93,8 +97,49 @@ class Dataset:
                 gold=z["gold"], systems=tuple(z["systems"].tolist()), kinds=tuple(z["kinds"].tolist()),
                 predictions=z["predictions"], groups=z["groups"] if has_groups else None,
                 group_names=tuple(z["group_names"].tolist()) if has_groups else (),
-                info=json.loads(str(z["info"])),
+                info=json.loads(str(z["info"])), spans=SpanView.from_arrays(z) if "span_gold" in z else None,
             )
+
+
+@dataclass
+class SpanView:
+    """The spans of a span task as scored: the gold and every system's,
+    merged as the task requires (``labelled``: FLC, δ on the technique)."""
+
+    articles: tuple[str, ...]  # article ids; spans refer to them by position
+    lengths: np.ndarray  # (A,) characters per article
+    labels: tuple[str, ...]
+    labelled: bool
+    gold: Spans
+    systems: list[Spans]  # one per system of the dataset, in its order
+
+    @property
+    def n_articles(self) -> int:
+        return len(self.articles)
+
+    def statistics(self, select=None) -> np.ndarray:
+        """(S, A, F) per-article sufficient statistics (``spans.STATS``) of
+        the selected systems (all by default)."""
+        from .spans import STATS, span_statistics
+
+        idx = range(len(self.systems)) if select is None else select
+        out = [span_statistics(self.gold, self.systems[i], self.n_articles, self.labelled) for i in idx]
+        return np.stack(out) if out else np.zeros((0, self.n_articles, len(STATS)))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        sys = [np.column_stack([np.full(len(sp), i), sp.as_array()]) for i, sp in enumerate(self.systems)]
+        return {"span_articles": np.array(self.articles, dtype=str), "span_lengths": np.asarray(self.lengths),
+                "span_labels": np.array(self.labels, dtype=str), "span_labelled": np.array(self.labelled),
+                "span_gold": self.gold.as_array(),
+                "span_systems": np.concatenate(sys) if sys else np.zeros((0, 5), dtype=np.int64),
+                "span_n_systems": np.array(len(self.systems))}
+
+    @classmethod
+    def from_arrays(cls, z) -> "SpanView":
+        sys = z["span_systems"]
+        return cls(tuple(z["span_articles"].tolist()), z["span_lengths"], tuple(z["span_labels"].tolist()),
+                   bool(z["span_labelled"]), Spans.from_array(z["span_gold"]),
+                   [Spans.from_array(sys[sys[:, 0] == i, 1:]) for i in range(int(z["span_n_systems"]))])
 
 
 # ---------------------------------------------------------------------------
@@ -134,7 +179,8 @@ def _cross_file_hints(gold_path, gold_ids, missing: dict[str, list[str]], foreig
              "the gold file is the likely culprit (rows from another split or appended), not the systems"),
             ("has the same {n} item(s) that are not in the gold file", foreign,
              "the gold file is the likely culprit (truncated, or another split), not the systems")):
-        if n_read >= 2 and len(sets) == n_read and len({tuple(v) for v in sets.values()}) == 1:
+        # the same set in every file (files list their items in their own order)
+        if n_read >= 2 and len(sets) == n_read and len({frozenset(v) for v in sets.values()}) == 1:
             items = next(iter(sets.values()))
             hints.append(f"every prediction file {what.format(n=f'{len(items):,}')} (e.g. {_examples(items, 3)}): "
                          f"{culprit}; check {gold_path}")
@@ -147,6 +193,32 @@ def _cross_file_hints(gold_path, gold_ids, missing: dict[str, list[str]], foreig
     if len(floaty) > 3:
         hints.append(f"... and {len(floaty) - 3} more file(s) with ids that look like floating-point numbers")
     return hints
+
+
+def _check_used_labels(spec: DatasetSpec, gold_codes, gpath, after: str = ""):
+    """(gold counts per class, labels the gold never uses); a class the gold
+    never uses has no recall: refused unless the config accepts it."""
+    gold_counts = np.bincount(gold_codes, minlength=len(spec.labels))
+    unused = [lab for lab, cnt in zip(spec.labels, gold_counts) if cnt == 0]
+    if unused and not spec.allow_unused_labels:
+        raise DataError([Problem(
+            str(gpath), None,
+            f"label(s) {', '.join(map(repr, unused))} of datasets.{spec.name}.labels never occur in the gold"
+            f"{after}: their recall is undefined, so GMR would be 0 for every system and macro averages would "
+            f"count them as 0. Remove them from labels, or set allow_unused_labels: true to score them anyway",
+            "unused_label")], f"dataset {spec.name!r} (gold file {gpath})")
+    return gold_counts, unused
+
+
+def _seed(spec: DatasetSpec) -> int | None:
+    """The seed of the random baseline; None when there is none (the seed
+    then is not a setting this dataset's ingestion reads)."""
+    return spec.random_seed if "random" in spec.baselines else None
+
+
+def _file_hashes(gpath, files: Mapping[str, Path]) -> dict:
+    return {"gold": {"path": str(gpath), "sha256": _sha256(gpath)},
+            **{s: {"path": str(p), "sha256": _sha256(p)} for s, p in files.items()}}
 
 
 def make_baselines(gold: np.ndarray, k: int, labels, kinds, seed: int) -> tuple[list[str], np.ndarray]:
@@ -180,7 +252,10 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     """Read, check and code the gold and all prediction files of ``spec``.
 
     Raises ``DataError`` (listing every fault) before returning anything.
+    A span dataset (``spec.span_task``) is read by ``load_span_dataset``.
     """
+    if spec.span_task:
+        return load_span_dataset(spec, data_dir)
     data_dir = Path(data_dir)
     problems: list[Problem] = []
     labels = spec.labels
@@ -204,12 +279,14 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     all_gold_ids = set(gold_t.ids)
     scored_ids = [gold_t.ids[r] for r in keep_rows]  # rows whose label is a class
     gold_codes = np.array([code[lmap.get(gold_t.labels[r], gold_t.labels[r])] for r in keep_rows], dtype=np.int8)
-    if gold_t.problems or (not problems and not scored_ids):
-        if not gold_t.problems:
+    # a gold file that cannot be read at all stops here; one with bad rows is
+    # checked on, so that the predictions can say what the rows would have been
+    if gold_t.unreadable or not scored_ids:
+        if not gold_t.problems and not problems:
             problems.append(Problem(str(gpath), None, "no gold item is left to score", "file"))
         raise DataError(problems, f"dataset {spec.name!r} (gold file {gpath})",
-                        _cross_file_hints(gpath, gold_t.ids, {}, {}, 0) +
-                        ["the prediction files are checked once the gold file reads cleanly"])
+                        _cross_file_hints(gpath, gold_t.ids, {}, {}, 0),
+                        ["the prediction files are checked once the gold file can be read"])
 
     # -- predictions ------------------------------------------------------
     files = spec.prediction_files(data_dir)
@@ -224,8 +301,9 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     for s, (system, path) in enumerate(files.items()):
         t = read_table(path, **spec.prediction_format)
         problems += t.problems
-        if t.problems:
+        if t.unreadable:
             continue
+        # rows that could be read are checked too, so that every fault is counted
         n_read += 1
         seen = np.zeros(n, dtype=bool)
         file_problems: list[Problem] = []
@@ -252,11 +330,13 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
                     pred_codes[s, p] = 0
             else:
                 file_problems.append(_label_problem(t, r, lab, labels, "predicted"))
-        if not seen.all():
-            lacking = [scored_ids[i] for i in np.flatnonzero(~seen)]
-            missing[t.path] = lacking
+        lacking = [i for i in np.flatnonzero(~seen) if scored_ids[i] not in t.skipped_ids]
+        if lacking:
+            missing[t.path] = [scored_ids[i] for i in lacking]
+            shown = ", ".join(f"{scored_ids[i]!r} (gold line {gold_t.lines[keep_rows[i]]})" for i in lacking[:5])
             file_problems.insert(0, Problem(t.path, None, f"{len(lacking):,} gold item(s) have no prediction, "
-                                                          f"e.g. {_examples(lacking)}", "missing", len(lacking)))
+                                                          f"e.g. {shown}" + (", ..." if len(lacking) > 5 else ""),
+                                            "missing", len(lacking)))
         problems += file_problems
     if problems:
         raise DataError(problems, f"dataset {spec.name!r} (gold file {gpath})",
@@ -270,17 +350,9 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     gold_codes = gold_codes[keep]
     pred_codes = pred_codes[:, keep].astype(np.int8)
 
-    # a class the gold never uses has no recall: refuse it unless the config accepts it
-    gold_counts = np.bincount(gold_codes, minlength=len(labels))
-    unused = [lab for lab, cnt in zip(labels, gold_counts) if cnt == 0]
-    if unused and not spec.allow_unused_labels:
-        after = " among the items left after extra_label_policy 'drop_item'" if drop_mask.any() else ""
-        raise DataError([Problem(
-            str(gpath), None,
-            f"label(s) {', '.join(map(repr, unused))} of datasets.{spec.name}.labels never occur in the gold"
-            f"{after}: their recall is undefined, so GMR would be 0 for every system and macro averages would "
-            f"count them as 0. Remove them from labels, or set allow_unused_labels: true to score them anyway",
-            "label")], f"dataset {spec.name!r} (gold file {gpath})")
+    gold_counts, unused = _check_used_labels(spec, gold_codes, gpath,
+                                             " among the items left after extra_label_policy 'drop_item'"
+                                             if drop_mask.any() else "")
 
     groups, group_names = None, ()
     if spec.gold_format.get("group_column"):
@@ -289,7 +361,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         group_names = tuple(group_names.tolist())
         groups = groups.astype(np.int16)
 
-    base_names, base_pred = make_baselines(gold_codes, len(labels), labels, spec.baselines, spec.random_seed)
+    base_names, base_pred = make_baselines(gold_codes, len(labels), labels, spec.baselines, _seed(spec))
     clash = set(base_names) & set(files)
     if clash:
         raise DataError([Problem(str(files[c]), None, f"system name {c!r} is reserved for a baseline")
@@ -311,9 +383,8 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         "extra_labels": dict(spec.extra_labels),
         "extra_label_predictions": extra_hits,
         "items_dropped_by_policy": int(drop_mask.sum()),
-        "random_seed": spec.random_seed,
-        "files": {"gold": {"path": str(gpath), "sha256": _sha256(gpath)},
-                  **{s: {"path": str(p), "sha256": _sha256(p)} for s, p in files.items()}},
+        "random_seed": _seed(spec),
+        "files": _file_hashes(gpath, files),
     }
     return Dataset(name=spec.name, labels=labels, item_ids=item_ids, gold=gold_codes, systems=systems,
                    kinds=kinds, predictions=np.vstack([pred_codes, base_pred]) if len(base_names) else pred_codes,
@@ -348,3 +419,143 @@ def confusion_from_long(df: pd.DataFrame, labels) -> tuple[list[str], np.ndarray
     np.add.at(c, (df["system"].astype(str).map(sidx).to_numpy(), df["predicted"].astype(str).map(idx).to_numpy(),
                   df["gold"].astype(str).map(idx).to_numpy()), df["count"].to_numpy())
     return systems, c
+
+
+# ---------------------------------------------------------------------------
+# span tasks (SemEval-2020 Task 11): see metaeval.spans
+# ---------------------------------------------------------------------------
+def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
+    """Read, check and code a span dataset (``format: semeval2020_si`` or
+    ``semeval2020_tc``).
+
+    Every file is checked against the article texts (offsets, articles,
+    techniques) and every fault of every file is reported at once.
+
+    * TC: each submission must label exactly the gold spans; its labels are
+      paired with the gold's (``spans.align_tc``) and the classification
+      view holds one item per gold instance (grouped by article), with the
+      generated baselines.  The span view (FLC: δ on the technique) holds the
+      gold instances and each system's labels on them, overlapping spans of
+      one technique merged, as the official FLC scorer does.
+    * SI: gold spans are merged; a submission with overlapping spans is
+      refused unless ``merge_overlapping_predictions`` (the scorer's ``-m``).
+      ``synthetic`` adds systems generated from the gold (``spans.synthetic_systems``).
+    """
+    from . import spans as SP
+
+    data_dir = Path(data_dir)
+    gpath = spec.gold_path(data_dir)
+    context = f"dataset {spec.name!r} (gold file {gpath})"
+    lengths = SP.read_articles(data_dir / spec.articles)
+    articles = tuple(sorted(lengths))
+    acode = {a: i for i, a in enumerate(articles)}
+    alen = np.array([lengths[a] for a in articles], dtype=np.int64)
+    tc = spec.span_task == SP.TC
+    labels = tuple(spec.labels)
+    lcode = {lab: i for i, lab in enumerate(labels)} if tc else None
+
+    gold_t = SP.read_spans(gpath, spec.span_task, lengths, labels if tc else None)
+    if not gold_t.problems and not len(gold_t):
+        gold_t.problems.append(Problem(str(gpath), None, "no gold span", "file"))
+    if gold_t.problems:
+        raise DataError(gold_t.problems, context, notes=["the prediction files are checked once the gold file reads "
+                                                         "cleanly"])
+    gold = SP.to_spans(gold_t, acode, lcode)
+    files = spec.prediction_files(data_dir)
+    problems: list[Problem] = []
+    read: dict[str, int] = {}
+    if tc:
+        gi = gold.take(np.lexsort((gold.label, gold.end, gold.start, gold.article)))
+        pred_rows = []
+        for system, path in files.items():
+            t = SP.read_spans(path, SP.TC, lengths, labels)
+            problems += t.problems
+            if t.problems:
+                continue
+            lab, probs = SP.align_tc(gi, SP.to_spans(t, acode, lcode), articles, str(path), t.lines)
+            problems += probs
+            pred_rows.append(lab)
+            read[system] = len(t)
+        if problems:
+            raise DataError(problems, context)
+        gold_codes = gi.label.astype(np.int8)
+        _, unused = _check_used_labels(spec, gold_codes, gpath)
+        base_names, base_pred = make_baselines(gold_codes, len(labels), labels, spec.baselines, _seed(spec))
+        clash = sorted(set(base_names) & set(files))
+        if clash:
+            raise DataError([Problem(str(files[c]), None, f"system name {c!r} is reserved for a baseline")
+                             for c in clash], context)
+        pred = np.vstack(pred_rows + list(base_pred)).astype(np.int8) if len(files) + len(base_names) else \
+            np.zeros((0, len(gi)), dtype=np.int8)
+        systems = tuple(files) + tuple(base_names)
+        kinds = ("system",) * len(files) + ("baseline",) * len(base_names)
+        dup = SP._rank_within(SP._keys(gi.article, gi.start, gi.end))
+        item_ids = np.array([f"{articles[a]}:{s}-{e}" + (f"#{d}" if d else "")
+                             for a, s, e, d in zip(gi.article, gi.start, gi.end, dup)], dtype=str)
+        view = SP.merge_spans(gi, by_label=True)
+        sys_spans = [SP.merge_spans(SP.Spans(gi.article, gi.start, gi.end, row), by_label=True) for row in pred]
+        ds = Dataset(name=spec.name, labels=labels, item_ids=item_ids, gold=gold_codes, systems=systems, kinds=kinds,
+                     predictions=pred, groups=gi.article.astype(np.int16), group_names=articles,
+                     spans=SpanView(articles, alen, labels, True, view, sys_spans))
+        counts = {lab: int(v) for lab, v in zip(labels, np.bincount(gold_codes, minlength=len(labels)))}
+    else:
+        sys_spans, merged = [], {}
+        for system, path in files.items():
+            t = SP.read_spans(path, SP.SI, lengths)
+            problems += t.problems
+            if t.problems:
+                continue
+            sp = SP.to_spans(t, acode)
+            n_overlap = len(sp) - len(SP.merge_spans(sp))
+            if n_overlap and not spec.merge_overlapping_predictions:
+                for i, j in SP.overlapping_pairs(sp):
+                    problems.append(Problem(
+                        str(path), t.lines[j], f"span [{t.start[j]}, {t.end[j]}) of article {t.article[j]!r} overlaps "
+                        f"the span [{t.start[i]}, {t.end[i]}) on line {t.lines[i]}", "overlap"))
+                problems.append(Problem(
+                    str(path), None, f"{n_overlap:,} span(s) overlap an earlier one: the "
+                    f"official scorer refuses overlapping spans unless told to merge them (-m); set "
+                    f"datasets.{spec.name}.merge_overlapping_predictions: true to merge them", "overlap"))
+                continue
+            read[system] = len(t)
+            merged[system] = n_overlap
+            sys_spans.append(SP.merge_spans(sp))
+        if problems:
+            raise DataError(problems, context)
+        view_gold = SP.merge_spans(gold)
+        systems, kinds = list(files), ["system"] * len(files)
+        if spec.synthetic:
+            gen = SP.synthetic_systems(view_gold, alen, spec.synthetic["kinds"], spec.synthetic["strengths"],
+                                       spec.synthetic["seed"])
+            clash = sorted(set(gen) & set(files))
+            if clash:
+                raise DataError([Problem(str(files[c]), None, f"system name {c!r} is taken by a synthetic system")
+                                 for c in clash], context)
+            systems += list(gen)
+            kinds += ["system"] * len(gen)
+            sys_spans += list(gen.values())
+        if not systems:
+            raise DataError([Problem(str(gpath), None, "no system to score (no prediction file, no synthetic "
+                                                       "system)", "file")], context)
+        ds = Dataset(name=spec.name, labels=(), item_ids=np.zeros(0, dtype=str), gold=np.zeros(0, dtype=np.int8),
+                     systems=tuple(systems), kinds=tuple(kinds), predictions=np.zeros((len(systems), 0), np.int8),
+                     spans=SpanView(articles, alen, (), False, view_gold, sys_spans))
+        unused, counts = [], {}
+    ds.info = {
+        "dataset": spec.name, "task": spec.span_task, "labels": list(labels), "n_articles": len(articles),
+        "n_gold_spans": len(gold), "n_gold_spans_scored": len(ds.spans.gold),
+        "n_items": int(ds.n_items), "gold_counts": counts, "unused_labels": unused,
+        "spans_read": read, "overlapping_spans_merged": {} if tc else merged,
+        "synthetic": dict(spec.synthetic) if spec.synthetic else None, "random_seed": _seed(spec),
+        "files": _file_hashes(gpath, files),
+        "articles_sha256": _folder_sha256(data_dir / spec.articles),
+    }
+    return ds
+
+
+def _folder_sha256(folder: Path) -> str:
+    """One hash of the article texts (names and contents, in name order)."""
+    h = hashlib.sha256()
+    for p in sorted(folder.glob("article*.txt")):
+        h.update(p.name.encode() + b"\0" + bytes.fromhex(_sha256(p)))
+    return h.hexdigest()

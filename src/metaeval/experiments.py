@@ -38,7 +38,7 @@ from .dataset import Dataset
 from .ranking import competition_rank, kendall_tau, orient, tau_matrix
 from .resample import MAX_SEED, SubsetConfusion, balanced_masks, split_masks
 
-__all__ = ["Settings", "select_systems", "directions", "similarity", "cluster_groups", "tier_sizes",
+__all__ = ["Settings", "Scorer", "select_systems", "directions", "similarity", "similarity_of", "cluster_groups", "tier_sizes",
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
            "merging_balanced", "weight_sensitivity", "summary", "group_separation"]
 
@@ -67,6 +67,7 @@ class Settings:
     balanced_repeats: int = 100
     balanced_seed: int = 20210302
     distinct_tau: float = 0.9
+    resample_unit: str = "item"
 
     @classmethod
     def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":
@@ -87,6 +88,11 @@ class Settings:
         for key in ("split_seed", "balanced_seed"):
             if not 0 <= int(getattr(s, key)) <= MAX_SEED:
                 raise ConfigError(f"experiments.{key} must be an integer in [0, 2**56), got {getattr(s, key)!r}")
+        if s.resample_unit not in ("item", "group"):
+            raise ConfigError(f"experiments.resample_unit must be 'item' or 'group', got {s.resample_unit!r}")
+        if s.resample_unit == "group" and s.stratified:
+            raise ConfigError("experiments.stratified: stratified halves are drawn over items by gold class; they "
+                              "cannot be combined with resample_unit: group")
         if not -1.0 <= s.distinct_tau <= 1.0:
             raise ConfigError(f"experiments.distinct_tau must be a Kendall tau in [-1, 1], got {s.distinct_tau!r}")
         return s
@@ -112,12 +118,109 @@ def _oriented(c: np.ndarray, metric_ids, params) -> np.ndarray:
     return orient(stacked, directions(metric_ids))
 
 
+class Scorer:
+    """Oriented scores (M, S) of a dataset's selected systems, on the whole
+    test set or on many subsets of its units at once.
+
+    Every metric of the dataset is scored: classification metrics from
+    confusion tensors (``resample.SubsetConfusion``), span metrics from
+    per-article statistics (``spans.STATS``; a subset's statistics are the
+    product of its 0/1 article mask with the per-article matrix).  The unit
+    that subsets are drawn over is the item (``unit="item"``) or the group
+    (``"group"``: a subset takes whole groups, e.g. whole articles with all
+    their spans); span metrics need groups, which are their articles.
+    ``unit=None``: the whole test set only (``total``).
+    """
+
+    def __init__(self, ds: Dataset, spec: DatasetSpec, select, unit: str | None = None):
+        self.metric_ids = list(spec.all_metrics)
+        self.cls_ids, self.span_ids = list(spec.metrics), list(spec.span_metrics)
+        self.params = spec.metric_params() if self.cls_ids else {}
+        self.unit = unit
+        if unit is None:  # whole test set only
+            self.item_unit, self.n_units = None, None
+        elif unit == "group":
+            if ds.groups is None and ds.spans is None:
+                raise ConfigError(f"dataset {ds.name!r}: resample_unit 'group' needs a group column")
+            self.item_unit = ds.groups
+            self.n_units = len(ds.group_names) if ds.groups is not None else ds.spans.n_articles
+        elif self.span_ids:
+            raise ConfigError(f"dataset {ds.name!r}: span metrics are resampled by article (resample_unit: group)")
+        else:
+            self.item_unit, self.n_units = None, ds.n_items
+        select = np.asarray(select)
+        self.eng = SubsetConfusion(ds.gold, ds.predictions[select], ds.k) if self.cls_ids else None
+        if self.span_ids:
+            st = ds.spans.statistics(select)  # (S, A, F)
+            self._stats = st.transpose(1, 0, 2).reshape(st.shape[1], -1)  # (A, S*F)
+            self._stats_total = st.sum(axis=1)  # (S, F)
+            self._stats_shape = st.shape[0], st.shape[2]
+        self._dir = directions(self.metric_ids)
+
+    def _orient(self, c, st) -> np.ndarray:
+        from .spans import evaluate_spans
+
+        sc = {}
+        if self.cls_ids:
+            sc.update(M.evaluate(c, self.cls_ids, **self.params))
+        if self.span_ids:
+            sc.update(evaluate_spans(st, self.span_ids))
+        return orient(np.stack([sc[m] for m in self.metric_ids], axis=-2), self._dir)
+
+    def total(self) -> np.ndarray:
+        """(M, S) oriented scores on the whole test set."""
+        return self._orient(self.eng.total if self.eng else None, self._stats_total if self.span_ids else None)
+
+    def raw_total(self) -> dict[str, np.ndarray]:
+        """``{metric: (S,) scores}`` on the whole test set, not oriented."""
+        from .spans import evaluate_spans
+
+        out = M.evaluate(self.eng.total, self.cls_ids, **self.params) if self.cls_ids else {}
+        if self.span_ids:
+            out.update(evaluate_spans(self._stats_total, self.span_ids))
+        return {m: out[m] for m in self.metric_ids}
+
+    def halves(self, unit_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Oriented scores (B, M, S) on the subsets given as (B, units) masks,
+        and on their complements."""
+        if self.unit is None:
+            raise ValueError("this Scorer was made without a resampling unit ('item' or 'group')")
+        cx = cy = sx = sy = None
+        if self.cls_ids:
+            items = unit_masks if self.item_unit is None else unit_masks[:, self.item_unit]
+            cx = self.eng.confusion(items)
+            cy = self.eng.total - cx
+        if self.span_ids:
+            s, f = self._stats_shape
+            sx = (unit_masks.astype(np.float64) @ self._stats).reshape(-1, s, f)
+            sy = self._stats_total - sx
+        return self._orient(cx, sx), self._orient(cy, sy)
+
+    def chunks(self, masks_of, indices, chunk_size: int):
+        """Yield ``(indices_chunk, x, y)``: ``halves`` of ``masks_of(chunk)``
+        over ``indices`` in chunks (bounded memory; the results do not depend
+        on the chunking)."""
+        from .resample import MAX_MASK_ELEMENTS
+
+        indices = np.asarray(indices)
+        n = self.eng.n if self.eng is not None else self.n_units
+        chunk_size = max(1, min(int(chunk_size), MAX_MASK_ELEMENTS // max(n, 1)))
+        for start in range(0, indices.size, chunk_size):
+            idx = indices[start:start + chunk_size]
+            yield (idx, *self.halves(masks_of(idx)))
+
+
 # ---------------------------------------------------------------------------
 # 1. ranking agreement
 # ---------------------------------------------------------------------------
 def similarity(c: np.ndarray, metric_ids, params, variant: str = "b") -> pd.DataFrame:
     """Square metric x metric DataFrame of Kendall's tau between rankings."""
-    tau = tau_matrix(_oriented(c, metric_ids, params), variant)
+    return similarity_of(_oriented(c, metric_ids, params), metric_ids, variant)
+
+
+def similarity_of(scores: np.ndarray, metric_ids, variant: str = "b") -> pd.DataFrame:
+    """``similarity`` of oriented (M, S) scores (e.g. ``Scorer.total()``)."""
+    tau = tau_matrix(scores, variant)
     return pd.DataFrame(tau, index=list(metric_ids), columns=list(metric_ids))
 
 
@@ -174,24 +277,23 @@ def stability_splits(ds: Dataset, spec: DatasetSpec, settings: Settings, splits,
                      chunk_size: int | None = None) -> dict[str, np.ndarray]:
     """Tau between the X and Y rankings of each split in ``splits``.
 
-    Returns ``splits`` (B,), ``tau`` (B, M) and ``tier_tau`` (B, M, 3); the
-    tiers are those of the ranking on the full test set.
+    A half-split takes half of the units (``settings.resample_unit``: items,
+    or whole groups such as articles with all their spans).  Returns
+    ``splits`` (B,), ``tau`` (B, M) and ``tier_tau`` (B, M, 3); the tiers are
+    those of the ranking on the full test set.
     """
-    metric_ids = list(spec.metrics)
-    params = spec.metric_params()
     sel = select_systems(ds, settings.include_baselines)
-    eng = SubsetConfusion(ds.gold, ds.predictions[sel], ds.k)
-    full = _oriented(eng.total, metric_ids, params)  # (M, S)
+    scorer = Scorer(ds, spec, sel, settings.resample_unit)
+    metric_ids = scorer.metric_ids
+    full = scorer.total()  # (M, S)
     tiers = _tiers(full, tier_sizes(len(sel), settings.tier_fractions))
     strata = ds.gold if settings.stratified else None
     splits = np.asarray(list(splits), dtype=np.int64)
     tau = np.empty((splits.size, len(metric_ids)))
     tier_tau = np.empty((splits.size, len(metric_ids), 3))
     pos = 0
-    for idx, cx in eng.chunks(lambda b: split_masks(ds.n_items, b, settings.split_seed, strata), splits,
-                              chunk_size or settings.chunk_size):
-        x = _oriented(cx, metric_ids, params)  # (B, M, S)
-        y = _oriented(eng.total - cx, metric_ids, params)
+    for idx, x, y in scorer.chunks(lambda b: split_masks(scorer.n_units, b, settings.split_seed, strata), splits,
+                                   chunk_size or settings.chunk_size):
         sl = slice(pos, pos + idx.size)
         tau[sl] = kendall_tau(x, y, settings.tau_variant)
         for m, mt in enumerate(tiers):
@@ -403,7 +505,12 @@ def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame | No
     if merge is not None:
         mg = merge[merge["pair"] == "mean"].set_index("metric")["tau"]
         df.insert(3, "merging_tau", mg.reindex(ids).to_numpy())
-        df["discrimination_rank"] = competition_rank(np.nan_to_num(df["merging_tau"].to_numpy(), nan=np.inf))
+        # ranked among the metrics the merging experiment scores (span metrics are not merged);
+        # a merged metric undefined on every merge (NaN) ranks last
+        rank = pd.array([pd.NA] * len(ids), dtype="Int64")
+        merged = np.isin(ids, mg.index.to_numpy())
+        rank[merged] = competition_rank(np.nan_to_num(df["merging_tau"].to_numpy()[merged], nan=np.inf))
+        df["discrimination_rank"] = rank
     return df
 
 

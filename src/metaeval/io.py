@@ -16,6 +16,7 @@ Formats (``FORMATS``) are presets of the one delimited-text reader:
 from __future__ import annotations
 
 import csv
+import glob
 import io
 import os
 import re
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["FORMATS", "Problem", "DataError", "LabelTable", "read_table", "looks_like_float", "KIND_TEXT",
-           "atomic_path", "write_text", "write_csv", "read_result_csv"]
+           "atomic_path", "write_text", "write_csv", "read_result_csv", "read_text_checked"]
 
 FORMATS: dict[str, dict[str, str | None]] = {
     "csv": {"delimiter": ",", "id_column": "item_id", "label_column": "label", "group_column": None},
@@ -58,6 +59,7 @@ KIND_TEXT = {
     "file": "unreadable or empty file", "header": "header fault", "ragged": "row(s) of the wrong width",
     "empty": "empty id(s) or label(s)", "duplicate": "duplicated item(s)", "label": "label(s) outside the label set",
     "not_in_gold": "item(s) not in the gold file", "missing": "gold item(s) with no prediction",
+    "offset": "bad offset(s)", "overlap": "overlapping span(s)", "unused_label": "label(s) the gold never uses",
     "other": "other fault(s)",
 }
 
@@ -77,10 +79,12 @@ class DataError(ValueError):
 
     MAX_EXAMPLES = 3
 
-    def __init__(self, problems: list[Problem], context: str = "", hints: list[str] | tuple[str, ...] = ()):
+    def __init__(self, problems: list[Problem], context: str = "", hints: list[str] | tuple[str, ...] = (),
+                 notes: list[str] | tuple[str, ...] = ()):
         self.problems = list(problems)
         self.context = context
         self.hints = list(hints)
+        self.notes = list(notes)
         by_file: dict[str, list[Problem]] = {}
         for p in self.problems:
             by_file.setdefault(p.path, []).append(p)
@@ -89,19 +93,21 @@ class DataError(ValueError):
         lines = [f"{head}{_plural(self.n_problems, 'problem')} in {_plural(len(by_file), 'file')} "
                  f"of the input data:"]
         for path, probs in by_file.items():
+            probs = sorted(probs, key=lambda p: (p.line is not None, p.line or 0))  # whole-file first, then by line
             n = sum(p.count for p in probs)
             kinds: dict[str, int] = {}
             for p in probs:
                 kinds[p.kind] = kinds.get(p.kind, 0) + p.count
             lines.append(f"  {path}: {_plural(n, 'problem')} ("
                          + ", ".join(f"{c:,} {KIND_TEXT.get(k, k)}" for k, c in kinds.items()) + ")")
-            shown = sorted(probs, key=lambda p: p.line is not None)[: self.MAX_EXAMPLES]
+            shown = probs[: self.MAX_EXAMPLES]
             lines += [f"    {p}" for p in shown]
             if len(probs) > len(shown):
                 lines.append(f"    ... and {len(probs) - len(shown):,} more in this file")
         if self.hints:
             lines.append("Likely cause:" if len(self.hints) == 1 else "Likely causes:")
             lines += [f"  - {h}" for h in self.hints]
+        lines += [f"Note: {n}" for n in self.notes]
         super().__init__("\n".join(lines))
 
 
@@ -124,9 +130,30 @@ class LabelTable:
     lines: list[int]
     groups: list[str] | None = None
     problems: list[Problem] = field(default_factory=list)
+    skipped_ids: set[str] = field(default_factory=set)  # ids of rows refused (so not also "missing")
+
+    @property
+    def unreadable(self) -> bool:
+        """The file as a whole could not be read (no rows to check)."""
+        return any(p.kind in ("file", "header") for p in self.problems)
 
     def __len__(self) -> int:
         return len(self.ids)
+
+
+def read_text_checked(path, fault) -> str | None:
+    """The text of a UTF-8 file (a byte-order mark dropped, line ends kept);
+    None after ``fault(None, message, "file")`` when it cannot be read."""
+    try:
+        with open(path, "r", encoding="utf-8-sig", newline="") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        fault(None, "file not found", "file")
+    except UnicodeDecodeError as e:
+        fault(None, f"not valid UTF-8 text ({e.reason} at byte {e.start})", "file")
+    except OSError as e:
+        fault(None, f"cannot read file ({e.strerror})", "file")
+    return None
 
 
 def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item_id",
@@ -145,17 +172,8 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
     def fault(line, msg, kind):
         table.problems.append(Problem(path, line, msg, kind))
 
-    try:
-        with open(path, "r", encoding="utf-8-sig", newline="") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        fault(None, "file not found", "file")
-        return table
-    except UnicodeDecodeError as e:
-        fault(None, f"not valid UTF-8 text ({e.reason} at byte {e.start})", "file")
-        return table
-    except OSError as e:
-        fault(None, f"cannot read file ({e.strerror})", "file")
+    text = read_text_checked(path, fault)
+    if text is None:
         return table
 
     if not text.strip():
@@ -187,13 +205,18 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
     i_group = header.index(group_column) if group_column else None
     width = len(header)
     first_line: dict[str, int] = {}
+    last_line = len(text.rstrip("\r\n").splitlines())
     try:
         for row in reader:
             line = reader.line_num
             if not any(f.strip() for f in row):
                 continue  # blank line (e.g. a trailing newline): nothing to read
             if len(row) != width:
-                fault(line, f"expected {width} fields as in the header, found {len(row)}", "ragged")
+                cut = (" (the last line is incomplete: the file may be truncated)"
+                       if len(row) < width and line == last_line and not text.endswith(("\n", "\r")) else "")
+                fault(line, f"expected {width} fields as in the header, found {len(row)}{cut}", "ragged")
+                if len(row) > i_id:
+                    table.skipped_ids.add(row[i_id].strip())
                 continue
             item = row[i_id].strip()
             label = row[i_label].strip()
@@ -202,6 +225,7 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
                 continue
             if not label:
                 fault(line, f"empty {label_column!r} for item {item!r}", "empty")
+                table.skipped_ids.add(item)
                 continue
             if item in first_line:
                 fault(line, f"duplicated item {item!r} (first seen on line {first_line[item]})", "duplicate")
@@ -239,6 +263,10 @@ def atomic_path(path: str | Path):
     the private 0600 of a temporary file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    # a killed earlier write of this file left its temporary behind: one job
+    # writes a given result at a time, so those are leftovers, not in use
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*{glob.escape(path.suffix)}"):
+        stale.unlink(missing_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
     os.close(fd)
     try:

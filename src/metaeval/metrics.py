@@ -448,10 +448,17 @@ METRIC_IDS: tuple[str, ...] = tuple(REGISTRY)
 
 
 def get(metric_id: str) -> Metric:
+    """The registry entry of a metric id; span metric ids give their
+    ``spans.SpanMetric`` (the same descriptive fields: name, direction...)."""
     try:
         return REGISTRY[metric_id]
     except KeyError:
-        raise KeyError(f"unknown metric {metric_id!r}; known: {', '.join(METRIC_IDS)}") from None
+        from .spans import SPAN_REGISTRY  # a module of the same floor: span metrics on span statistics
+
+        if metric_id in SPAN_REGISTRY:
+            return SPAN_REGISTRY[metric_id]
+        raise KeyError(f"unknown metric {metric_id!r}; known: {', '.join(METRIC_IDS + tuple(SPAN_REGISTRY))}") \
+            from None
 
 
 def applicable_metrics(ordinal: bool, params: Mapping[str, object] | None = None,
@@ -489,6 +496,11 @@ def evaluate(c, metric_ids: Iterable[str], **params) -> dict[str, np.ndarray]:
     Returns ``{metric_id: array of shape (...)}``.  ``params`` are the
     dataset-level parameters (``weights``, ``f_avg_classes``, ``unrelated``).
     """
+    metric_ids = list(metric_ids)
+    spans = [m for m in metric_ids if m not in REGISTRY and isinstance(get(m), Metric) is False]
+    if spans:
+        raise ValueError(f"{spans} are span metrics: they score span statistics "
+                         f"(metaeval.spans.evaluate_spans), not confusion tensors")
     c = _as_confusion(c)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return {mid: get(mid)(c, **params) for mid in metric_ids}
+        return {mid: REGISTRY[mid](c, **params) for mid in metric_ids}

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -22,7 +21,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-__all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap", "save_figure"]
+__all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap", "span_scores_plot",
+           "save_figure"]
+
+# Okabe & Ito's colour-blind-safe palette (black left out), with a marker per
+# series so that series stay apart in greyscale too
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999")
+MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*")
 
 CMAP = "cividis"
 
@@ -67,8 +72,18 @@ def _wrap_name(name: str, width: int, max_lines: int = 3) -> str:
         cur += part
     lines.append(cur)
     if len(lines) > max_lines:
-        lines = lines[: max_lines - 1] + [textwrap.shorten(" ".join(lines[max_lines - 1:]), width, placeholder="...")]
+        rest = "".join(lines[max_lines - 1:])
+        lines = lines[: max_lines - 1] + [rest if len(rest) <= width else rest[: width - 3] + "..."]
     return "\n".join(lines)
+
+
+def _short_labels(labels, width: int) -> list[str]:
+    """Class names cut to ``width`` characters ("." marks a cut); numbered
+    when two cut names would read the same."""
+    cut = [lab if len(lab) <= width else lab[: width - 1] + "." for lab in map(str, labels)]
+    if len(set(cut)) < len(cut):
+        cut = [f"{i}:{c[: width - 3]}" for i, c in enumerate(cut, 1)]
+    return cut
 
 
 @plain_text
@@ -83,11 +98,12 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
     s, k, _ = c.shape
     ncols = ncols or min(5 if k <= 4 else 4, s)
     nrows = math.ceil(s / ncols)
-    size = 0.55 * k + 1.3
+    annotate = k <= 8  # beyond 8 classes the cells are too small for numbers: colour only
+    size = 0.55 * k + 1.3 if annotate else 0.25 * k + 1.6
     head = 1.4  # inches above the first row: suptitle plus up-to-3-line panel titles
     height = (size + 0.35) * nrows + head
     fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, height), squeeze=False)
-    short = [textwrap.shorten(str(lab), 10, placeholder=".") for lab in labels]
+    short = _short_labels(labels, 10 if annotate else 16)
     for idx, ax in enumerate(axes.ravel()):
         if idx >= s:
             ax.axis("off")
@@ -96,7 +112,7 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
         rows = m.sum(axis=1, keepdims=True)
         share = np.divide(m, rows, out=np.zeros_like(m), where=rows > 0)
         ax.imshow(share, cmap=CMAP, vmin=0, vmax=1)
-        for g in range(k):
+        for g in range(k if annotate else 0):
             for p in range(k):
                 ax.text(p, g, f"{100 * share[g, p]:.0f}%\n{int(m[g, p])}", ha="center", va="center",
                         fontsize=6.5 if k <= 4 else 5.5, color="black" if share[g, p] > 0.55 else "white")
@@ -104,8 +120,9 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
         if subtitles is not None:
             name += f"\n{subtitles[idx]}"
         ax.set_title(name, fontsize=7.5)
-        ax.set_xticks(range(k), short, fontsize=6.5, rotation=45 if k > 3 else 0, ha="right" if k > 3 else "center")
-        ax.set_yticks(range(k), short, fontsize=6.5)
+        tick = 6.5 if annotate else 5
+        ax.set_xticks(range(k), short, fontsize=tick, rotation=45 if k > 3 else 0, ha="right" if k > 3 else "center")
+        ax.set_yticks(range(k), short, fontsize=tick)
         if idx % ncols == 0:
             ax.set_ylabel("gold class", fontsize=7)
         if idx // ncols == nrows - 1 or idx + ncols >= s:
@@ -189,7 +206,11 @@ def stability_plot(summary, per_split, title: str = ""):
 def merging_heatmap(merge, balanced, title: str = ""):
     """Two heatmaps (all items; class-balanced subsamples) of tau between the
     ranking before and after merging each pair of classes; low tau = the
-    metric tells the merged classes apart.  Metrics sorted by mean tau."""
+    metric tells the merged classes apart.  Metrics sorted by mean tau.
+
+    Up to 12 pairs (5 classes) the pairs are columns with every value
+    written; with more (14 techniques: 91 pairs) the pairs become rows,
+    coloured only, so the figure stays a page tall and readable."""
     frames = [("all test items", merge)]
     if balanced is not None:
         reps = int(balanced["repeats"].iloc[0])
@@ -197,30 +218,73 @@ def merging_heatmap(merge, balanced, title: str = ""):
                        f"mean of {reps})", balanced))
     pairs = [p for p in merge["pair"].unique() if p != "mean"] + ["mean"]
     ids = merge[merge["pair"] == "mean"].sort_values("tau")["metric"].tolist()
-    # one y axis for both panels: the metric names are written once, on the
+    wide = len(pairs) <= 13
+    # the colour scale starts at the lowest tau (at most 0.5): taus that all lie
+    # between 0.6 and 1 still get distinct colours
+    lowest = np.nanmin([np.nanmin(df["tau"].to_numpy(dtype=float)) for _, df in frames] + [0.5])
+    vmin = max(-1.0, np.floor(10 * lowest) / 10)
+    n_row, n_col = (len(ids), len(pairs)) if wide else (len(pairs), len(ids))
+    cell_w, cell_h = (1.3, 0.36) if wide else (0.42, 0.16)
+    # one y axis for both panels: the row names are written once, on the
     # left, and cannot run into the first panel
-    fig, axes = plt.subplots(1, len(frames), figsize=(3.2 + 1.3 * len(pairs) * len(frames), 0.36 * len(ids) + 2.2),
+    fig, axes = plt.subplots(1, len(frames), figsize=(3.2 + cell_w * n_col * len(frames), cell_h * n_row + 2.4),
                              squeeze=False, sharey=True)
     for ax, (name, df) in zip(axes[0], frames):
         m = df.pivot(index="metric", columns="pair", values="tau").loc[ids, pairs].to_numpy()
-        im = ax.imshow(m, cmap="cividis", vmin=-0.2, vmax=1, aspect="auto")
-        for i in range(m.shape[0]):
+        if not wide:
+            m = m.T
+        im = ax.imshow(m, cmap="cividis", vmin=vmin, vmax=1, aspect="auto")
+        for i in range(m.shape[0] if wide else 0):
             for j in range(m.shape[1]):
                 if np.isnan(m[i, j]):  # metric undefined on the merged task (e.g. FNC score)
                     ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="0.4")
                 else:
                     ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=7,
-                            color="black" if m[i, j] > 0.55 else "white")
-        ax.set_xticks(range(len(pairs)), pairs, rotation=30, ha="right", fontsize=7.5)
-        ax.set_yticks(range(len(ids)), _metric_labels(ids), fontsize=7.5)
-        ax.axvline(len(pairs) - 1.5, color="white", lw=2)
-        ax.set_xlabel("merged classes")
+                            color="black" if m[i, j] > vmin + 0.55 * (1 - vmin) else "white")
+        metric_ticks, pair_ticks = _metric_labels(ids), [_wrap_name(p, 60, 1) for p in pairs]
+        if wide:
+            ax.set_xticks(range(len(pairs)), pair_ticks, rotation=30, ha="right", fontsize=7.5)
+            ax.set_yticks(range(len(ids)), metric_ticks, fontsize=7.5)
+            ax.axvline(len(pairs) - 1.5, color="white", lw=2)
+            ax.set_xlabel("merged classes")
+        else:
+            ax.set_xticks(range(len(ids)), metric_ticks, rotation=60, ha="right", fontsize=7)
+            ax.set_yticks(range(len(pairs)), pair_ticks, fontsize=5)
+            ax.axhline(len(pairs) - 1.5, color="white", lw=2)
+            ax.set_xlabel("metric")
         if ax is axes[0][0]:
-            ax.set_ylabel("metric")
+            ax.set_ylabel("metric" if wide else "merged classes (last row: mean)")
         else:
             ax.tick_params(labelleft=False)
         ax.set_title(name, fontsize=9)
     fig.colorbar(im, ax=axes[0].tolist(), fraction=0.04).set_label(
         "tau(original ranking, merged ranking)\nlow = distinguishes the classes", fontsize=8)
     fig.suptitle(title or "Class discrimination by merging", fontsize=11)
+    return fig
+
+
+@plain_text
+def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
+    """One row per system (sorted by the primary metric, best on top), one
+    marker per span metric: where the official partial-overlap F1 and the
+    exact-match and character F1s agree, and where they part."""
+    from . import metrics as M
+
+    prim = M.get(primary)
+    df = scores.sort_values(primary, ascending=not prim.higher_is_better, kind="stable").iloc[::-1]
+    n = len(df)
+    fig, ax = plt.subplots(figsize=(8.0, 0.28 * n + 2.2))
+    y = np.arange(n)
+    for i, m in enumerate(metric_ids):
+        ax.scatter(df[m], y, s=26, marker=MARKERS[i % len(MARKERS)], color=OKABE_ITO[i % len(OKABE_ITO)],
+                   edgecolor="black", linewidth=0.3, zorder=3, label=M.get(m).name)
+    ax.set_yticks(y, [_wrap_name(str(s), 40, 1) for s in df["system"]], fontsize=7)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlim(-0.02, 1.02)
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_xlabel("score (all higher is better)")
+    ax.set_ylabel(f"system (sorted by {prim.name})")
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7.5, frameon=False, title="metric",
+              title_fontsize=8)
+    ax.set_title(title or "Span metrics", fontsize=11)
     return fig

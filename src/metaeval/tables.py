@@ -92,9 +92,11 @@ def scores_markdown(df: pd.DataFrame, metric_ids, primary: str, digits: int = 3,
 
 # < > | are not in the default (OT1) font encoding: spelled out, they print
 # as themselves in any LaTeX set-up.
+# [ ] * are braced: after a row's \\ a cell that starts with [ would be read
+# as the \\'s optional argument, and one that starts with * as \\*.
 _TEX_ESCAPE = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
                "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
-               "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
+               "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "[": "{[}", "]": "{]}", "*": "{*}"}
 
 
 def tex_escape(s) -> str:
@@ -152,7 +154,10 @@ def ordinal(n: int) -> str:
 
 
 def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int,
-                     separation: pd.DataFrame | None = None, distinct_tau: float = 0.9) -> str:
+                     separation: pd.DataFrame | None = None, distinct_tau: float = 0.9,
+                     systems: str = "real systems and the baselines named in the config",
+                     no_merging: str = "the task has two classes, and merging them leaves a single class, "
+                                       "on which every system ties") -> str:
     """Amemiya & Sakai Table 7: group, stability rank, discrimination rank.
 
     ``separation``: mean tau between every two similarity groups
@@ -170,10 +175,11 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
     merging = "merging_tau" in df.columns
     if merging:
         cols["class discrimination (mean merging tau)"] = [
-            f"{ordinal(int(r))} ({v:.3f})" for r, v in zip(rows["discrimination_rank"], rows["merging_tau"])]
+            "n/a (not merged)" if pd.isna(r) else f"{ordinal(int(r))} ({v:.3f})"
+            for r, v in zip(rows["discrimination_rank"], rows["merging_tau"])]
     groups = {g: ", ".join(M.get(m).name for m in df[df["group"] == g]["metric"])
               for g in sorted(df["group"].unique())}
-    text = (f"{n_systems} systems ranked (real systems and the baselines named in the config). "
+    text = (f"{n_systems} systems ranked ({systems}). "
             f"Similarity groups (hierarchical clustering of 1 - Kendall's tau): "
             + "; ".join(f"{g} = {{{v}}}" for g, v in groups.items()) + ". ")
     if separation is not None and len(separation):
@@ -195,9 +201,11 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
     if merging:
         text += ("Class discrimination: mean tau between the rankings before and after merging two classes "
                  "(1st = lowest tau, best at telling classes apart).")
+        if df["discrimination_rank"].isna().any():
+            text += (" Span metrics are not merged (they score spans, whose techniques the merge would have to "
+                     "rewrite in every file): n/a.")
     else:
-        text += ("Class discrimination is not measured: the task has two classes, and merging them leaves a "
-                 "single class, on which every system ties.")
+        text += f"Class discrimination is not measured: {no_merging}."
     return "\n".join([f"**{md_escape(title)}**", "", markdown_table(pd.DataFrame(cols)), text]) + "\n"
 
 

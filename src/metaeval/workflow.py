@@ -22,7 +22,7 @@ from .dataset import Dataset, confusion_from_long, confusion_long, load_dataset,
 from .io import DataError, atomic_path, read_result_csv, write_csv, write_text
 from .tables import scores_latex, scores_markdown
 
-__all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "atomic_path", "STEPS",
+__all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
            "step_params", "step_spec", "step_settings", "path_problems", "n_ranked_systems"]
 
 # ---------------------------------------------------------------------------
@@ -33,24 +33,28 @@ __all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure"
 # reading a field not listed here fails at once.  ``weights:default`` is the
 # default weight set only (scores.csv does not depend on the other sets).
 # ---------------------------------------------------------------------------
-_METRIC_FIELDS = ("labels", "metrics", "weights:default", "default_weights", "f_avg_classes", "unrelated_label")
+_CLASSIFICATION_FIELDS = ("labels", "metrics", "weights:default", "default_weights", "f_avg_classes",
+                          "unrelated_label")
+_METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("span_metrics",)
 STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ingest": (("gold", "predictions", "labels", "gold_format", "prediction_format", "label_map",
                 "drop_gold_labels", "extra_labels", "extra_label_policy", "baselines", "random_seed",
-                "allow_unused_labels"), ()),
+                "allow_unused_labels", "span_task", "articles", "merge_overlapping_predictions", "synthetic"), ()),
     "score": (_METRIC_FIELDS, ()),
-    "score_groups": (_METRIC_FIELDS, ()),
-    "score_tables": (("labels", "metrics", "primary_metric", "weights:default", "default_weights"), ()),
+    "score_groups": (_CLASSIFICATION_FIELDS, ()),
+    "score_tables": (("labels", "metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
+                     ()),
     "confusion_figure": (("labels", "primary_metric"), ()),
+    "span_figure": (("span_metrics", "primary_metric"), ()),
     "similarity": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "n_groups", "linkage")),
     "stability_shard": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "n_splits", "split_seed",
-                                         "stratified", "tier_fractions", "chunk_size")),
-    "stability": ((), ("n_splits", "stratified", "tau_variant")),
-    "merging": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "balanced_repeats", "balanced_seed",
-                                 "chunk_size")),
+                                         "stratified", "tier_fractions", "chunk_size", "resample_unit")),
+    "stability": ((), ("n_splits", "stratified", "tau_variant", "resample_unit")),
+    "merging": (_CLASSIFICATION_FIELDS, ("include_baselines", "tau_variant", "balanced_repeats", "balanced_seed",
+                                         "chunk_size")),
     "weights": (("labels", "metrics", "weights", "default_weights", "f_avg_classes", "unrelated_label"),
                 ("include_baselines", "tau_variant")),
-    "summary": ((), ("n_splits", "distinct_tau")),
+    "summary": (("span_task", "synthetic"), ("n_splits", "distinct_tau")),
 }
 
 
@@ -61,6 +65,8 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
     for step, (spec_fields, setting_fields) in STEPS.items():
         sp = {"name": spec.name}
         for f in spec_fields:
+            if f == "random_seed" and "random" not in spec.baselines:
+                continue  # seeds only the random baseline (synthetic systems carry their own seed)
             if f == "weights:default":
                 sp["weights"] = ({spec.default_weights: spec.weights[spec.default_weights]}
                                  if spec.default_weights else {})
@@ -83,11 +89,13 @@ def step_settings(plain: Mapping):
 
 
 def n_ranked_systems(spec: DatasetSpec, n_files: int, include_baselines) -> int:
-    """Systems the experiments rank: the real systems plus the generated
-    baselines named in ``include_baselines`` (``experiments.select_systems``)."""
+    """Systems the experiments rank: the real (and synthetic) systems plus
+    the generated baselines named in ``include_baselines``
+    (``experiments.select_systems``)."""
     from .dataset import baseline_names
 
-    return n_files + len(set(baseline_names(spec.labels, spec.baselines)) & set(include_baselines))
+    synthetic = len(spec.synthetic["kinds"]) * len(spec.synthetic["strengths"]) if spec.synthetic else 0
+    return n_files + synthetic + len(set(baseline_names(spec.labels, spec.baselines)) & set(include_baselines))
 
 
 def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
@@ -95,7 +103,8 @@ def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
     to do (checked when the workflow starts, before any job runs)."""
     out = []
     for what, path in [("gold file", spec.gold_path(data_dir))] + [
-            ("prediction file", p) for p in spec.prediction_files(data_dir).values()]:
+            ("prediction file", p) for p in spec.prediction_files(data_dir).values()] + [
+            ("article text", p) for p in spec.article_files(data_dir)]:
         why = unsafe_path_reason(path)
         if why:
             out.append(f"datasets.{spec.name}: the {what} {str(path)!r} cannot be read by the workflow: {why}. "
@@ -103,21 +112,19 @@ def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
     return out
 
 
-def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None, stale_on_failure=()) -> Dataset:
+def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None) -> Dataset:
     """Read and check every input file of a dataset; write the coded labels.
 
-    On bad input, every previous result of the dataset (``results_dir``) and
-    every output that summarises it with others (``stale_on_failure``, e.g.
-    the reproduction report) is removed before the ``DataError`` propagates,
-    so no stale table is left looking valid.
+    On bad input, every previous result of the dataset (``results_dir``) is
+    removed before the ``DataError`` propagates, so no stale table is left
+    looking valid (the workflow's ``onerror`` then removes the reports that
+    summarise it).
     """
     try:
         ds = load_dataset(spec, data_dir)
     except DataError:
         if results_dir is not None and Path(results_dir).is_dir():
             shutil.rmtree(results_dir)
-        for f in stale_on_failure:
-            Path(f).unlink(missing_ok=True)
         raise
     with atomic_path(out_npz) as tmp:
         ds.save(tmp)
@@ -126,11 +133,17 @@ def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None, sta
 
 
 def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFrame:
-    """``scores.csv`` (system, kind, one column per metric) and
-    ``confusion.csv`` (system, predicted, gold, count)."""
+    """``scores.csv`` (system, kind, one column per metric: classification
+    metrics, then span metrics) and ``confusion.csv`` (system, predicted,
+    gold, count; no rows for span identification, which has no classes)."""
     ds = Dataset.load(data_npz)
     c = ds.confusion()
     df = score_table(c, ds.systems, ds.kinds, spec)
+    if spec.span_metrics:
+        from .spans import evaluate_spans
+
+        for m, v in evaluate_spans(ds.spans.statistics().sum(axis=1), spec.span_metrics).items():
+            df[m] = v
     write_csv(out_scores, df)
     write_csv(out_confusion, confusion_long(c, ds.systems, ds.labels))
     return df
@@ -169,7 +182,7 @@ def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None)
         n = f" ({info['n_items']} items)"
         unused = info.get("unused_labels", [])
     title = f"{spec.name}{n}: scores of every system"
-    md = scores_markdown(df, spec.metrics, spec.primary_metric, title=title)
+    md = scores_markdown(df, spec.all_metrics, spec.primary_metric, title=title)
     if spec.weights:
         w = spec.weights[spec.default_weights]
         md += ("\nClass weights of wAUC / wF1 / wF2 (" + md_escape(spec.default_weights) + "): " +
@@ -180,7 +193,7 @@ def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None)
                 f"their recall counts as 0, so GMR is 0 for every system and macro averages include them as 0.")
         md += "\n" + md_escape(note) + "\n"
     write_text(out_md, md)
-    write_text(out_tex, scores_latex(df, spec.metrics, spec.primary_metric,
+    write_text(out_tex, scores_latex(df, spec.all_metrics, spec.primary_metric,
                                       caption=f"{spec.name}{n}: scores and ranks." + (f" {note}" if note else ""),
                                       label=f"tab:{spec.name}-scores"))
 
@@ -201,6 +214,19 @@ def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, in
                          title=f"{spec.name}: confusion matrices (rows: gold class, normalised; "
                                f"sorted by {prim.name})")
     _save_fig(fig, out_paths)
+
+
+def span_figure(spec: DatasetSpec, scores_csv, out_paths, include_baselines: bool = False):
+    """Every span metric of every system on one dot plot, systems sorted by
+    the primary metric: how the official partial-overlap F1 relates to the
+    exact-match and character-level F1s, system by system."""
+    from .plots import span_scores_plot
+
+    df = read_result_csv(scores_csv)
+    if not include_baselines:
+        df = df[df["kind"] == "system"]
+    _save_fig(span_scores_plot(df, list(spec.span_metrics), spec.primary_metric,
+                               f"{spec.name}: span metrics of every system"), out_paths)
 
 
 def run_step(smk, step) -> None:
@@ -235,10 +261,27 @@ def run_step(smk, step) -> None:
 # meta-evaluation experiments (see metaeval.experiments)
 # ---------------------------------------------------------------------------
 def experiment_settings(config: Mapping, dataset: str):
-    """Global ``experiments`` settings overridden by the dataset's own."""
+    """Global ``experiments`` settings overridden by the dataset's own.
+
+    A span dataset resamples whole articles (``resample_unit: group``);
+    the dataset's own block may not ask for items.  ``group`` on a
+    classification dataset needs a group column."""
+    from dataclasses import replace
+
+    from .config import FORMATS, SPAN_FORMATS, ConfigError
     from .experiments import Settings
 
-    return Settings.from_config(config.get("experiments"), config["datasets"][dataset].get("experiments"))
+    raw = config["datasets"][dataset]
+    own = raw.get("experiments") or {}
+    s = Settings.from_config(config.get("experiments"), own)
+    if raw.get("format") in SPAN_FORMATS:
+        if own.get("resample_unit") == "item":
+            raise ConfigError(f"datasets.{dataset}.experiments.resample_unit: a span dataset is resampled by "
+                              f"article ('group'): span metrics are sums over articles")
+        return replace(s, resample_unit="group", stratified=False)
+    if s.resample_unit == "group" and not raw.get("group_column", FORMATS[raw.get("format", "csv")]["group_column"]):
+        raise ConfigError(f"datasets.{dataset}: resample_unit 'group' needs a group column (group_column)")
+    return s
 
 
 def _save_fig(fig, paths) -> None:
@@ -254,7 +297,7 @@ def run_similarity(spec: DatasetSpec, settings, data_npz, out_csv, out_groups, f
 
     ds = Dataset.load(data_npz)
     sel = E.select_systems(ds, settings.include_baselines)
-    sim = E.similarity(ds.confusion()[sel], list(spec.metrics), spec.metric_params(), settings.tau_variant)
+    sim = E.similarity_of(E.Scorer(ds, spec, sel).total(), list(spec.all_metrics), settings.tau_variant)
     groups, order = E.cluster_groups(sim, settings.n_groups, settings.linkage)
     write_csv(out_csv, sim.rename_axis("metric").reset_index())
     write_csv(out_groups, pd.DataFrame({"metric": groups.index, "group": groups.to_numpy(),
@@ -335,9 +378,14 @@ def run_summary(spec: DatasetSpec, settings, similarity_csv, groups_csv, stabili
     stab = read_result_csv(stability_csv)
     df = summary(g, stab, read_result_csv(merging_csv) if merging_csv else None)
     write_csv(out_csv, df)
+    no_merging = ("span identification has no classes to merge" if spec.span_task == "si" else
+                  "the task has two classes, and merging them leaves a single class, on which every system ties")
     write_text(out_md, summary_markdown(df, f"{spec.name}: summary of the meta-evaluation",
                                          int(stab["n_systems"].iloc[0]), settings.n_splits,
-                                         group_separation(sim, g), settings.distinct_tau))
+                                         group_separation(sim, g), settings.distinct_tau,
+                                         systems="synthetic systems" if spec.synthetic else
+                                         "real systems and the baselines named in the config",
+                                         no_merging=no_merging))
 
 
 def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None) -> None:

@@ -22,9 +22,14 @@ except ConfigError as e:
     raise WorkflowError(f"Bad configuration: {e}")
 
 # Files the workflow cannot take as inputs stop the run before any job starts.
-_bad_paths = [msg for spec in SPECS.values() for msg in path_problems(spec, DATA_DIR)]
-if _bad_paths:
-    raise WorkflowError("Input files that cannot be used:\n  " + "\n  ".join(_bad_paths))
+_bad_paths = {name: path_problems(spec, DATA_DIR) for name, spec in SPECS.items()}
+if any(_bad_paths.values()):
+    import shutil
+
+    for _name in [n for n, msgs in _bad_paths.items() if msgs]:  # no stale result left looking valid
+        shutil.rmtree(Path("results") / _name, ignore_errors=True)
+    raise WorkflowError("Input files that cannot be used:\n  " + "\n  ".join(
+        m for msgs in _bad_paths.values() for m in msgs))
 
 DATASETS = list(SPECS)
 RESULTS = "results"
@@ -51,7 +56,8 @@ def dataset_inputs(wildcards):
     """Gold file and every prediction file of a dataset (so that adding a
     prediction file reruns that dataset's jobs, and only them)."""
     spec = SPECS[wildcards.dataset]
-    return [str(spec.gold_path(DATA_DIR))] + [str(p) for p in PREDICTION_FILES[wildcards.dataset].values()]
+    return ([str(spec.gold_path(DATA_DIR))] + [str(p) for p in PREDICTION_FILES[wildcards.dataset].values()]
+            + [str(p) for p in spec.article_files(DATA_DIR)])
 
 
 N_RANKED = {name: n_ranked_systems(SPECS[name], len(PREDICTION_FILES[name]), SETTINGS[name].include_baselines)
@@ -92,8 +98,11 @@ def dataset_targets():
     out = []
     for name in DATASETS:
         d = f"{RESULTS}/{name}"
-        out += [f"{d}/scores.csv", f"{d}/confusion.csv", f"{d}/tables/scores.md", f"{d}/tables/scores.tex",
-                f"{d}/figures/confusion.png", f"{d}/figures/confusion.pdf"]
+        out += [f"{d}/scores.csv", f"{d}/confusion.csv", f"{d}/tables/scores.md", f"{d}/tables/scores.tex"]
+        if SPECS[name].k >= 2:  # span identification has no classes
+            out += [f"{d}/figures/confusion.png", f"{d}/figures/confusion.pdf"]
+        if SPECS[name].span_task:
+            out += [f"{d}/figures/span_scores.png", f"{d}/figures/span_scores.pdf"]
         if has_groups(name):
             out.append(f"{d}/scores_by_group.csv")
         if runs_experiments(name):
@@ -135,12 +144,17 @@ REPRODUCTION_ENABLED = REPRO.get("enabled", True) and PUBLISHED.exists() and boo
 REPORT_FILES = [f"{RESULTS}/reproduction.md", f"{RESULTS}/reproduction.csv"]
 
 
-def stale_on_failure(wildcards):
-    """Outputs that summarise this dataset among others: removed with the
-    dataset's results when its input is bad, so none is left looking valid."""
-    if REPRODUCTION_ENABLED and any(f.startswith(f"{RESULTS}/{wildcards.dataset}/") for f in reproduction_inputs()):
-        return REPORT_FILES
-    return []
+REPORT_DATASETS = sorted({f.split("/")[1] for f in reproduction_inputs()}) if REPRODUCTION_ENABLED else []
+
+
+def remove_stale_reports():
+    """After a failed run: a report whose inputs are gone (a dataset's
+    results are removed when its input is bad) is removed too, so that no
+    stale report is left looking valid.  (Run by `onerror`, so that the
+    datasets' jobs need no parameter that lists the report.)"""
+    if REPRODUCTION_ENABLED and not all(Path(f).exists() for f in reproduction_inputs()):
+        for f in REPORT_FILES:
+            Path(f).unlink(missing_ok=True)
 
 
 def all_targets():

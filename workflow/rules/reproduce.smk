@@ -12,7 +12,7 @@ rule reproduce:
         csv=f"{RESULTS}/reproduction.csv",
     params:
         results_dir=lambda wildcards, output: str(Path(output.md).parent),
-        available=DATASETS,
+        available=REPORT_DATASETS,
     log:
         f"{RESULTS}/logs/reproduce.log",
     conda:

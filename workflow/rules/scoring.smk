@@ -13,7 +13,6 @@ rule ingest:
         settings=settings_of("ingest"),
         data_dir=str(DATA_DIR),
         results_dir=lambda wc: f"{RESULTS}/{wc.dataset}",
-        stale_on_failure=stale_on_failure,
     log:
         f"{RESULTS}/logs/{{dataset}}/ingest.log",
     conda:
@@ -93,3 +92,21 @@ rule confusion_figure:
         "../../environment.yml"
     script:
         "../scripts/confusion_figure.py"
+
+
+rule span_figure:
+    """Span datasets: every span metric of every system, sorted by the primary metric."""
+    input:
+        scores=rules.score.output.scores,
+    output:
+        png=f"{RESULTS}/{{dataset}}/figures/span_scores.png",
+        pdf=f"{RESULTS}/{{dataset}}/figures/span_scores.pdf",
+    params:
+        spec=spec_of("span_figure"),
+        settings=settings_of("span_figure"),
+    log:
+        f"{RESULTS}/logs/{{dataset}}/span_figure.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/span_figure.py"

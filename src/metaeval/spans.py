@@ -1,0 +1,575 @@
+"""Span tasks: SemEval-2020 Task 11 scoring (SI, TC, FLC) and span metrics.
+
+A span is a half-open character range ``[start, end)`` of an article, with a
+label (a propaganda technique) or none.  Files in the official formats:
+
+* SI: ``article_id<TAB>start<TAB>end``
+* TC / FLC: ``article_id<TAB>technique<TAB>start<TAB>end`` (a technique name
+  may contain commas, e.g. ``Name_Calling,Labeling``: the label is the whole
+  second field; several techniques on identical offsets are separate lines)
+
+Definitions (Da San Martino, Barrón-Cedeño & Nakov, *Evaluation of
+Propaganda Detection Tasks*, SemEval-2020 Task 11 note, eqs. 1-4):
+
+    C(s, t, h) = |s ∩ t| / h · δ(l(s), l(t))
+    P(S, T)    = Σ_{s∈S, t∈T} C(s, t, |s|) / |S|
+    R(S, T)    = Σ_{s∈S, t∈T} C(s, t, |t|) / |T|
+    F1         = 2PR / (P + R)
+
+micro-averaged over all articles (a gold article with no prediction still
+counts in |T|).  SI: δ ≡ 1.  FLC: δ on the technique.
+
+Conventions, as in the official scorer (``task-SI_scorer.py``):
+
+* **Merging.**  Overlapping gold spans (sharing at least one character) are
+  always merged into their union, per article (and per technique for FLC);
+  overlapping predicted spans are merged only when asked (the scorer's
+  ``-m``), otherwise the file is refused.  Spans that only touch
+  (``end == start``) are not merged.
+* **Zero division.**  P = 0 when |S| = 0, R = 0 when |T| = 0; F1 = 1 when
+  both are 0, and 0 when P or R is 0.  Every F1 below follows this rule.
+
+Every span metric is a function of **per-article sufficient statistics**
+(``STATS``): sums over the articles of a subset give the metric on that
+subset, so the scores of thousands of article resamples come from one
+matrix product of 0/1 article masks with the (article, system x statistic)
+matrix, as the classification metrics come from confusion tensors.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+import numpy as np
+
+from .io import DataError, Problem, read_text_checked
+
+__all__ = ["Spans", "SpanTable", "SpanMetric", "SPAN_REGISTRY", "SPAN_METRIC_IDS", "STATS", "SI", "TC",
+           "read_articles", "read_spans", "merge_spans", "overlapping_pairs", "span_statistics",
+           "evaluate_spans", "align_tc", "perturb_spans", "synthetic_systems", "PERTURBATIONS"]
+
+SI, TC = "si", "tc"
+
+
+# ---------------------------------------------------------------------------
+# spans in memory
+# ---------------------------------------------------------------------------
+@dataclass
+class Spans:
+    """Spans of one system (or the gold) over a dataset's articles.
+
+    ``article``: codes into the dataset's article list; ``label``: codes
+    into its label list (all 0 when unlabelled); ``start``/``end``: [start, end).
+    """
+
+    article: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+
+    def __post_init__(self):
+        self.article = np.asarray(self.article, dtype=np.int64)
+        self.start = np.asarray(self.start, dtype=np.int64)
+        self.end = np.asarray(self.end, dtype=np.int64)
+        self.label = np.asarray(self.label, dtype=np.int64) if len(np.atleast_1d(self.label)) else \
+            np.zeros(self.article.size, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return int(self.article.size)
+
+    @classmethod
+    def empty(cls) -> "Spans":
+        z = np.zeros(0, dtype=np.int64)
+        return cls(z, z, z, z)
+
+    def take(self, idx) -> "Spans":
+        return Spans(self.article[idx], self.start[idx], self.end[idx], self.label[idx])
+
+    def order(self) -> np.ndarray:
+        """Sort order by (article, label, start, end)."""
+        return np.lexsort((self.end, self.start, self.label, self.article))
+
+    def as_array(self) -> np.ndarray:
+        return np.stack([self.article, self.start, self.end, self.label], axis=1) if len(self) else \
+            np.zeros((0, 4), dtype=np.int64)
+
+    @classmethod
+    def from_array(cls, a) -> "Spans":
+        a = np.asarray(a, dtype=np.int64).reshape(-1, 4)
+        return cls(a[:, 0], a[:, 1], a[:, 2], a[:, 3])
+
+
+def _groups(spans: Spans, by_label: bool) -> np.ndarray:
+    return spans.article * (int(spans.label.max()) + 1 if len(spans) else 1) + spans.label if by_label \
+        else spans.article.copy()
+
+
+def _runs(spans: Spans, by_label: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(order, run id of each sorted span, whether it opens a new run): a run
+    is a maximal chain of spans of one group (article, or article and label)
+    that overlap, i.e. share at least one character."""
+    g = _groups(spans, by_label)
+    order = np.lexsort((spans.end, spans.start, g))
+    g, s, e = g[order], spans.start[order], spans.end[order]
+    if not len(order):
+        return order, order, np.zeros(0, dtype=bool)
+    # running maximum of the end within a group: offset the groups so that the
+    # maximum never carries over from one group to the next
+    big = int(e.max()) + 1
+    runmax = np.maximum.accumulate((g - g.min()) * big + e)
+    prev = np.concatenate([[-1], runmax[:-1]])
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = (g[1:] != g[:-1]) | ((g[1:] - g.min()) * big + s[1:] >= prev[1:])
+    return order, np.cumsum(new) - 1, new
+
+
+def merge_spans(spans: Spans, by_label: bool = False) -> Spans:
+    """The union of overlapping spans, per article (and per label when
+    ``by_label``); touching spans stay apart.  The result is sorted and its
+    spans are disjoint within a group."""
+    if not len(spans):
+        return Spans.empty()
+    order, run, new = _runs(spans, by_label)
+    first = np.flatnonzero(new)
+    s = spans.take(order)
+    return Spans(s.article[first], s.start[first], np.maximum.reduceat(s.end, first), s.label[first])
+
+
+def overlapping_pairs(spans: Spans, by_label: bool = False, limit: int = 5) -> list[tuple[int, int]]:
+    """Up to ``limit`` pairs of indices of spans that overlap (for error
+    messages): each span that does not open a run, with the earlier span of
+    its run that reaches furthest."""
+    order, run, new = _runs(spans, by_label)
+    out = []
+    for pos in np.flatnonzero(~new)[:limit]:  # a few rows, for a message
+        earlier = order[:pos][run[:pos] == run[pos]]
+        out.append((int(earlier[np.argmax(spans.end[earlier])]), int(order[pos])))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# reading: article texts and span files
+# ---------------------------------------------------------------------------
+_ARTICLE_FILE = re.compile(r"^article(.+)\.txt$")
+
+
+def read_articles(folder: str | Path) -> dict[str, int]:
+    """``{article id: length in characters}`` of the ``article<ID>.txt``
+    files of a folder (read as UTF-8 with universal newlines, as the official
+    scorer reads them; offsets count characters, not bytes)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DataError([Problem(str(folder), None, "article folder not found", "file")])
+    out, problems = {}, []
+    for name in sorted(os.listdir(folder)):
+        m = _ARTICLE_FILE.match(name)
+        if not m:
+            continue
+        try:
+            out[m.group(1)] = len((folder / name).read_text(encoding="utf-8"))
+        except UnicodeDecodeError as e:
+            problems.append(Problem(str(folder / name), None, f"not valid UTF-8 text ({e.reason} at byte {e.start})",
+                                    "file"))
+    if problems:
+        raise DataError(problems)
+    if not out:
+        raise DataError([Problem(str(folder), None, "no article<ID>.txt file in the article folder", "file")])
+    return out
+
+
+@dataclass
+class SpanTable:
+    """The rows of one span file, checked; ``problems`` lists every fault."""
+
+    path: str
+    article: list[str] = field(default_factory=list)
+    start: list[int] = field(default_factory=list)
+    end: list[int] = field(default_factory=list)
+    label: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.article)
+
+
+def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=None) -> SpanTable:
+    """Read an SI (``kind="si"``) or TC (``"tc"``) span file.
+
+    Every fault is collected with its line: wrong number of TAB-separated
+    fields, offsets that are not integers, negative offsets, start >= end,
+    an end beyond the article's length, an article that is not in the
+    article folder, a technique not in ``labels`` (TC).  Empty lines are
+    skipped; a file without any span is an empty submission, not an error.
+    """
+    path = str(path)
+    t = SpanTable(path)
+
+    def fault(line, msg, k):
+        t.problems.append(Problem(path, line, msg, k))
+
+    text = read_text_checked(path, fault)
+    if text is None:
+        return t
+    width = 3 if kind == SI else 4
+    known = set(labels) if labels is not None else None
+    fmt = "article_id<TAB>start<TAB>end" if kind == SI else "article_id<TAB>technique<TAB>start<TAB>end"
+    for i, raw in enumerate(text.splitlines(), 1):
+        row = raw.rstrip("\r\n")
+        if not row.strip():
+            continue
+        fields = [f.strip() for f in row.split("\t")]
+        if len(fields) != width:
+            fault(i, f"expected {width} TAB-separated fields ({fmt}), found {len(fields)}", "ragged")
+            continue
+        art, so, eo = fields[0], fields[-2], fields[-1]
+        lab = fields[1] if kind == TC else ""
+        try:
+            s, e = int(so), int(eo)
+        except ValueError:
+            fault(i, f"offsets must be integers, found start {so!r} and end {eo!r}", "offset")
+            continue
+        if s < 0 or e < 0:
+            fault(i, f"negative offset (start {s}, end {e})", "offset")
+            continue
+        if s >= e:
+            fault(i, f"start {s} is not before end {e} (spans are [start, end), at least one character)", "offset")
+            continue
+        if art not in lengths:
+            fault(i, f"article {art!r} is not in the article folder", "not_in_gold")
+            continue
+        if e > lengths[art]:
+            fault(i, f"end {e} is beyond the end of article {art!r} ({lengths[art]} characters)", "offset")
+            continue
+        if known is not None and kind == TC and lab not in known:
+            fault(i, f"unknown technique {lab!r}", "label")
+            continue
+        t.article.append(art)
+        t.start.append(s)
+        t.end.append(e)
+        t.label.append(lab)
+        t.lines.append(i)
+    return t
+
+
+def to_spans(t: SpanTable, articles: Mapping[str, int], labels: Mapping[str, int] | None = None) -> Spans:
+    """A checked table as codes: articles by ``articles`` (id -> code),
+    labels by ``labels`` (None: unlabelled, code 0)."""
+    return Spans(np.array([articles[a] for a in t.article], dtype=np.int64), np.array(t.start, dtype=np.int64),
+                 np.array(t.end, dtype=np.int64),
+                 np.array([labels[x] for x in t.label], dtype=np.int64) if labels is not None
+                 else np.zeros(len(t), dtype=np.int64))
+
+
+# ---------------------------------------------------------------------------
+# TC: the submission covers the gold spans; labels paired to maximise matches
+# ---------------------------------------------------------------------------
+def _keys(*cols) -> np.ndarray:
+    """Row ids of equal tuples across the given columns (np.unique on rows)."""
+    if not len(cols[0]):
+        return np.zeros(0, dtype=np.int64)
+    return np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)[1].ravel()
+
+
+def align_tc(gold: Spans, pred: Spans, article_names, path: str, lines=None) -> tuple[np.ndarray, list[Problem]]:
+    """The predicted label of every gold instance, as the official TC scorer
+    pairs them, or the problems that prevent scoring.
+
+    The submission must hold exactly the gold's offsets: the same articles,
+    the same (start, end) pairs, the same count per offset.  Where several
+    gold instances share an offset, the predicted labels on it are paired
+    with them so that as many as possible match (equal labels first, the
+    rest in order).  Returns ``labels`` aligned with ``gold``'s order.
+    """
+    n_g = len(gold)
+    offs = _keys(np.concatenate([gold.article, pred.article]), np.concatenate([gold.start, pred.start]),
+                 np.concatenate([gold.end, pred.end]))
+    og, op = offs[:n_g], offs[n_g:]
+    k = int(offs.max()) + 1 if offs.size else 0
+    cg, cp = np.bincount(og, minlength=k), np.bincount(op, minlength=k)
+    if not np.array_equal(cg, cp):
+        problems = []
+        g_first = {int(o): i for i, o in reversed(list(enumerate(og)))}
+        p_first = {int(o): i for i, o in reversed(list(enumerate(op)))}
+        missing = np.flatnonzero(cg > cp)
+        extra = np.flatnonzero(cp > cg)
+        if missing.size:
+            ex = [g_first[int(o)] for o in missing[:5]]
+            n = int((cg - cp)[missing].sum())
+            problems.append(Problem(path, None, f"{n:,} gold span(s) have no prediction (a TC submission labels "
+                                                f"exactly the gold spans), e.g. " + ", ".join(
+                f"article {article_names[int(gold.article[i])]!r} [{int(gold.start[i])}, {int(gold.end[i])})"
+                for i in ex), "missing", n))
+        for o in extra[:20]:
+            i = p_first[int(o)]
+            problems.append(Problem(path, None if lines is None else lines[i],
+                                    f"span [{int(pred.start[i])}, {int(pred.end[i])}) of article "
+                                    f"{article_names[int(pred.article[i])]!r} is not a gold span"
+                                    + ("" if cg[o] == 0 else f" that many times ({int(cp[o])} vs {int(cg[o])} in the gold)"),
+                                    "not_in_gold"))
+        if extra.size > 20:
+            problems.append(Problem(path, None, f"... {extra.size - 20} more spans that are not gold spans",
+                                    "not_in_gold", int(extra.size - 20)))
+        return np.zeros(0, dtype=np.int64), problems
+    # pair within each offset: rank every instance among equal (offset, label)
+    # pairs; ranks below min(gold count, predicted count) are matches
+    lab_k = int(max(gold.label.max(initial=0), pred.label.max(initial=0))) + 1
+    kg, kp = og * lab_k + gold.label, op * lab_k + pred.label
+    m = np.minimum(np.bincount(kg, minlength=k * lab_k), np.bincount(kp, minlength=k * lab_k))
+    rank_g, rank_p = _rank_within(kg), _rank_within(kp)
+    match_g, match_p = rank_g < m[kg], rank_p < m[kp]
+    out = np.full(n_g, -1, dtype=np.int64)
+    out[match_g] = gold.label[match_g]
+    # the unmatched predictions of an offset go to its unmatched gold instances, in order
+    ug, up = np.flatnonzero(~match_g), np.flatnonzero(~match_p)
+    ug = ug[np.lexsort((gold.label[ug], og[ug]))]
+    up = up[np.lexsort((pred.label[up], op[up]))]
+    out[ug] = pred.label[up]
+    return out, []
+
+
+def _rank_within(keys: np.ndarray) -> np.ndarray:
+    """0, 1, 2, ... among the elements with the same key, in array order."""
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    start = np.r_[0, np.flatnonzero(sk[1:] != sk[:-1]) + 1]
+    pos = np.arange(keys.size) - np.repeat(start, np.diff(np.r_[start, keys.size]))
+    out = np.empty(keys.size, dtype=np.int64)
+    out[order] = pos
+    return out
+
+
+# ---------------------------------------------------------------------------
+# per-article sufficient statistics
+# ---------------------------------------------------------------------------
+STATS = ("n_pred", "n_gold", "sum_p", "sum_r", "sum_max", "sum_min", "exact", "char_tp", "char_pred",
+         "char_gold", "article_char_f1", "n_articles")
+_I = {name: i for i, name in enumerate(STATS)}
+
+
+def _pairs(ka: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i, j) with ka[i] == kb[j] (an equi-join, vectorised)."""
+    order = np.argsort(kb, kind="stable")
+    sb = kb[order]
+    lo, hi = np.searchsorted(sb, ka, "left"), np.searchsorted(sb, ka, "right")
+    cnt = hi - lo
+    ia = np.repeat(np.arange(ka.size), cnt)
+    within = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    return ia, order[np.repeat(lo, cnt) + within]
+
+
+def span_statistics(gold: Spans, pred: Spans, n_articles: int, labelled: bool) -> np.ndarray:
+    """(A, len(STATS)) statistics of one system's spans against the gold,
+    per article.  Both are taken as scored (merged as the task requires);
+    ``labelled``: δ on the label (FLC), else δ ≡ 1 (SI)."""
+    a = n_articles
+    out = np.zeros((a, len(STATS)))
+    out[:, _I["n_pred"]] = np.bincount(pred.article, minlength=a)
+    out[:, _I["n_gold"]] = np.bincount(gold.article, minlength=a)
+    out[:, _I["n_articles"]] = 1.0
+    lab = int(max(gold.label.max(initial=0), pred.label.max(initial=0))) + 1 if labelled else 1
+    key = (lambda s: s.article * lab + s.label) if labelled else (lambda s: s.article)
+    # partial overlap: every (predicted, gold) pair of an article (and label)
+    ip, ig = _pairs(key(pred), key(gold))
+    inter = np.maximum(0, np.minimum(pred.end[ip], gold.end[ig]) - np.maximum(pred.start[ip], gold.start[ig]))
+    ls, lt = (pred.end - pred.start)[ip], (gold.end - gold.start)[ig]
+    art = pred.article[ip]
+    for name, h in (("sum_p", ls), ("sum_r", lt), ("sum_max", np.maximum(ls, lt)), ("sum_min", np.minimum(ls, lt))):
+        out[:, _I[name]] = np.bincount(art, weights=inter / h, minlength=a)
+    # exact matches, counted as a multiset: min(count in gold, count predicted) per span
+    g_lab = gold.label if labelled else np.zeros(len(gold), dtype=np.int64)
+    p_lab = pred.label if labelled else np.zeros(len(pred), dtype=np.int64)
+    ids = _keys(np.concatenate([gold.article, pred.article]), np.concatenate([gold.start, pred.start]),
+                np.concatenate([gold.end, pred.end]), np.concatenate([g_lab, p_lab]))
+    if ids.size:
+        k = int(ids.max()) + 1
+        both = np.minimum(np.bincount(ids[:len(gold)], minlength=k), np.bincount(ids[len(gold):], minlength=k))
+        art_of = np.zeros(k, dtype=np.int64)
+        art_of[ids] = np.concatenate([gold.article, pred.article])
+        out[:, _I["exact"]] = np.bincount(art_of, weights=both, minlength=a)
+    # characters: the union of each side (per label when labelled) is disjoint
+    # intervals, so the sum of pairwise overlaps is the size of the intersection
+    mg, mp = merge_spans(gold, labelled), merge_spans(pred, labelled)
+    jp, jg = _pairs(key(mp), key(mg))
+    ov = np.maximum(0, np.minimum(mp.end[jp], mg.end[jg]) - np.maximum(mp.start[jp], mg.start[jg]))
+    out[:, _I["char_tp"]] = np.bincount(mp.article[jp], weights=ov, minlength=a)
+    out[:, _I["char_pred"]] = np.bincount(mp.article, weights=mp.end - mp.start, minlength=a)
+    out[:, _I["char_gold"]] = np.bincount(mg.article, weights=mg.end - mg.start, minlength=a)
+    tp, pc, gc = out[:, _I["char_tp"]], out[:, _I["char_pred"]], out[:, _I["char_gold"]]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f1 = np.where(pc + gc > 0, 2 * tp / (pc + gc), 1.0)  # both empty: 1 (SemEval-2021 Task 5)
+    out[:, _I["article_char_f1"]] = f1
+    return out
+
+
+# ---------------------------------------------------------------------------
+# span metrics: functions of summed statistics (..., len(STATS))
+# ---------------------------------------------------------------------------
+def _prf(num_p, den_p, num_r, den_r) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """P, R, F1 with the official scorer's conventions (module docstring)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(den_p > 0, num_p / np.where(den_p > 0, den_p, 1), 0.0)
+        r = np.where(den_r > 0, num_r / np.where(den_r > 0, den_r, 1), 0.0)
+        f = np.where((p > 0) & (r > 0), 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+    return p, r, np.where((den_p == 0) & (den_r == 0), 1.0, f)
+
+
+def _st(x, name):
+    return np.asarray(x, dtype=float)[..., _I[name]]
+
+
+def _from_stats(which: int, num_p: str, den_p: str, num_r: str, den_r: str, name: str):
+    """A metric of summed statistics: P (0), R (1) or F1 (2) of
+    ``num_p / den_p`` and ``num_r / den_r`` (``_prf``'s conventions)."""
+    def metric(x):
+        return _prf(_st(x, num_p), _st(x, den_p), _st(x, num_r), _st(x, den_r))[which]
+    metric.__name__ = metric.__qualname__ = name
+    return metric
+
+
+span_precision = _from_stats(0, "sum_p", "n_pred", "sum_r", "n_gold", "span_precision")
+span_recall = _from_stats(1, "sum_p", "n_pred", "sum_r", "n_gold", "span_recall")
+span_f1 = _from_stats(2, "sum_p", "n_pred", "sum_r", "n_gold", "span_f1")
+span_f1_exact = _from_stats(2, "exact", "n_pred", "exact", "n_gold", "span_f1_exact")
+span_f1_max = _from_stats(2, "sum_max", "n_pred", "sum_max", "n_gold", "span_f1_max")
+span_f1_min = _from_stats(2, "sum_min", "n_pred", "sum_min", "n_gold", "span_f1_min")
+char_f1 = _from_stats(2, "char_tp", "char_pred", "char_tp", "char_gold", "char_f1")
+
+
+def char_f1_macro(x):
+    n = _st(x, "n_articles")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, _st(x, "article_char_f1") / np.where(n > 0, n, 1), np.nan)
+
+
+@dataclass(frozen=True)
+class SpanMetric:
+    """A span metric (the same descriptive fields as ``metrics.Metric``)."""
+
+    id: str
+    name: str
+    latex: str
+    fn: Callable[[np.ndarray], np.ndarray]
+    higher_is_better: bool = True
+    reference: str = ""
+    bounds: tuple[float, float] = (0.0, 1.0)
+    ordinal: bool = False
+    params: tuple[str, ...] = ()
+
+    def __call__(self, stats) -> np.ndarray:
+        return self.fn(stats)
+
+    @property
+    def direction(self) -> str:
+        return "higher" if self.higher_is_better else "lower"
+
+
+_NOTE = "Da San Martino et al., SemEval-2020 Task 11 evaluation note, eqs. 1-4"
+_SCORER = "official SI scorer (task-SI_scorer.py), compute_score_{}"
+_ENTRIES = [
+    SpanMetric("span_precision", "span-P", r"span-$P$", span_precision, reference=_NOTE + " (eq. 2)"),
+    SpanMetric("span_recall", "span-R", r"span-$R$", span_recall, reference=_NOTE + " (eq. 3)"),
+    SpanMetric("span_f1", "span-F1", r"span-$F_1$", span_f1, reference=_NOTE + " (eq. 4): the official score"),
+    SpanMetric("span_f1_exact", "span-F1 exact", r"span-$F_1^{exact}$", span_f1_exact,
+               reference="exact-match span F1 (seqeval / CoNLL convention): a predicted span counts only if "
+                         "start, end (and label) equal a gold span's"),
+    SpanMetric("span_f1_max", "span-F1 max", r"span-$F_1^{max}$", span_f1_max,
+               reference=_SCORER.format("max") + ": C(s, t, max(|s|, |t|)) in P and R"),
+    SpanMetric("span_f1_min", "span-F1 min", r"span-$F_1^{min}$", span_f1_min,
+               reference=_SCORER.format("min") + ": C(s, t, min(|s|, |t|)) in P and R"),
+    SpanMetric("char_f1", "char-F1", r"char-$F_1$", char_f1,
+               reference="character-level F1 over all articles (characters in a predicted span vs in a gold span)"),
+    SpanMetric("char_f1_macro", "char-F1 (per article)", r"char-$F_1^{art}$", char_f1_macro,
+               reference="character F1 per article, averaged over articles; 1 for an article where both "
+                         "sides are empty (SemEval-2021 Task 5, Toxic Spans)"),
+]
+SPAN_REGISTRY: dict[str, SpanMetric] = {m.id: m for m in _ENTRIES}
+SPAN_METRIC_IDS: tuple[str, ...] = tuple(SPAN_REGISTRY)
+
+
+def evaluate_spans(stats, metric_ids: Iterable[str]) -> dict[str, np.ndarray]:
+    """Score summed statistics ``(..., len(STATS))`` with several span metrics."""
+    stats = np.asarray(stats, dtype=float)
+    if stats.shape[-1] != len(STATS):
+        raise ValueError(f"span statistics must end in an axis of {len(STATS)} ({', '.join(STATS)}), got {stats.shape}")
+    return {m: SPAN_REGISTRY[m](stats) for m in metric_ids}
+
+
+# ---------------------------------------------------------------------------
+# synthetic systems: the gold, perturbed (for studying span metrics)
+# ---------------------------------------------------------------------------
+PERTURBATIONS = ("jitter", "drop", "split", "spurious", "mixed")
+
+
+def perturb_spans(gold: Spans, lengths: np.ndarray, kind: str, strength: float,
+                  rng: np.random.Generator) -> Spans:
+    """A system made from the gold spans by one kind of error, at a strength
+    in [0, 1]:
+
+    * ``jitter``: each boundary moves by up to ``strength`` x the median gold
+      span length (uniform, independent per boundary), within the article;
+    * ``drop``: each span is left out with probability ``strength``;
+    * ``split``: each span is cut in two at a random inner point with
+      probability ``strength`` (the pieces touch, so they stay two spans);
+    * ``spurious``: ``strength`` x |gold| extra spans with gold-like lengths
+      at uniform positions (articles drawn by length);
+    * ``mixed``: all four, each at the strength.
+
+    The result is merged (overlaps a perturbation made are joined).
+    """
+    if kind == "mixed":
+        out = gold
+        for k in ("drop", "jitter", "split", "spurious"):
+            out = perturb_spans(out, lengths, k, strength, rng)
+        return out
+    n = len(gold)
+    if kind == "jitter":
+        w = int(round(strength * float(np.median(gold.end - gold.start)))) if n else 0
+        s = gold.start + rng.integers(-w, w + 1, n)
+        e = gold.end + rng.integers(-w, w + 1, n)
+        lim = lengths[gold.article]
+        s = np.clip(s, 0, lim - 1)
+        e = np.clip(np.maximum(e, s + 1), 1, lim)
+        out = Spans(gold.article, s, e, gold.label)
+    elif kind == "drop":
+        out = gold.take(rng.random(n) >= strength)
+    elif kind == "split":
+        cut = (rng.random(n) < strength) & (gold.end - gold.start >= 2)
+        at = gold.start + 1 + np.floor(rng.random(n) * np.maximum(gold.end - gold.start - 1, 1)).astype(np.int64)
+        first = Spans(gold.article, gold.start, np.where(cut, at, gold.end), gold.label)
+        second = gold.take(cut)
+        second = Spans(second.article, at[cut], second.end, second.label)
+        out = Spans(*(np.concatenate([getattr(first, f), getattr(second, f)])
+                      for f in ("article", "start", "end", "label")))
+    elif kind == "spurious":
+        m = int(round(strength * n))
+        glen = (gold.end - gold.start) if n else np.array([10])
+        ln = rng.choice(glen, m)
+        art = rng.choice(lengths.size, m, p=lengths / lengths.sum())
+        ln = np.minimum(ln, lengths[art])
+        s = np.floor(rng.random(m) * (lengths[art] - ln + 1)).astype(np.int64)
+        out = Spans(np.concatenate([gold.article, art]), np.concatenate([gold.start, s]),
+                    np.concatenate([gold.end, s + ln]), np.concatenate([gold.label, np.zeros(m, dtype=np.int64)]))
+    else:
+        raise ValueError(f"unknown perturbation {kind!r}; known: {', '.join(PERTURBATIONS)}")
+    return merge_spans(out)
+
+
+def synthetic_systems(gold: Spans, lengths, kinds=PERTURBATIONS, strengths=(0.1, 0.25, 0.5, 0.75),
+                      seed: int = 0) -> dict[str, Spans]:
+    """``{"<kind>_<strength>": spans}``, one system per kind and strength,
+    each from its own random stream (``default_rng([seed, kind, strength])``),
+    so adding a kind or a strength does not change the others."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    out = {}
+    for ki, kind in enumerate(kinds):
+        if kind not in PERTURBATIONS:
+            raise ValueError(f"unknown perturbation {kind!r}; known: {', '.join(PERTURBATIONS)}")
+        for st in strengths:
+            rng = np.random.default_rng([int(seed), PERTURBATIONS.index(kind), int(round(st * 1e6))])
+            out[f"{kind}_{st:g}"] = perturb_spans(gold, lengths, kind, float(st), rng)
+    return out

@@ -1,0 +1,227 @@
+"""Span tasks (SemEval-2020 Task 11): hand-drawn cases of the official
+definitions, a plain-loop reference of the official scorer on random spans,
+the TC pairing rule, the readers' errors, and the per-article statistics
+that make article resampling one matrix product."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metaeval import spans as SP
+from metaeval.io import DataError
+
+from . import reference as ref
+
+
+def _sp(rows):
+    """Spans from (article, label, start, end) tuples."""
+    rows = list(rows)
+    if not rows:
+        return SP.Spans.empty()
+    a, lab, s, e = (np.array(x) for x in zip(*rows))
+    return SP.Spans(a, s, e, lab)
+
+
+def _score(gold, pred, n_articles=3, labelled=False, merge_pred=True):
+    g = SP.merge_spans(_sp(gold), labelled)
+    p = _sp(pred)
+    p = SP.merge_spans(p, labelled) if merge_pred else p
+    stats = SP.span_statistics(g, p, n_articles, labelled)
+    return SP.evaluate_spans(stats.sum(0), SP.SPAN_METRIC_IDS), stats
+
+
+# -- the definitions by hand ---------------------------------------------------------
+def test_partial_overlap():
+    r, _ = _score([(0, 0, 0, 10)], [(0, 0, 5, 15)])
+    assert r["span_precision"] == 0.5 and r["span_recall"] == 0.5 and r["span_f1"] == 0.5
+    assert r["span_f1_exact"] == 0.0 and r["char_f1"] == 0.5
+    assert r["span_f1_max"] == 0.5 and r["span_f1_min"] == 0.5  # |s| = |t| = 10
+
+
+def test_max_and_min_normalisations():
+    # |s ∩ t| = 5, |s| = 20, |t| = 10: max -> 5/20, min -> 5/10, in both P and R
+    r, _ = _score([(0, 0, 0, 10)], [(0, 0, 5, 25)])
+    assert r["span_f1_max"] == pytest.approx(0.25) and r["span_f1_min"] == pytest.approx(0.5)
+    assert r["span_precision"] == 0.25 and r["span_recall"] == 0.5
+
+
+def test_several_predictions_over_one_gold_span():
+    # P = (3/3 + 5/5) / 2 = 1; R = (3/10 + 5/10) / 1 = 0.8
+    r, _ = _score([(0, 0, 0, 10)], [(0, 0, 0, 3), (0, 0, 5, 10)])
+    assert r["span_precision"] == 1.0 and r["span_recall"] == pytest.approx(0.8)
+    assert r["span_f1"] == pytest.approx(2 * 0.8 / 1.8)
+
+
+def test_nested_gold_spans_are_merged_touching_ones_are_not():
+    gold = [(0, 0, 0, 10), (0, 0, 2, 5), (0, 0, 10, 20)]  # [2,5) inside [0,10); [10,20) touches it
+    merged = SP.merge_spans(_sp(gold))
+    assert merged.start.tolist() == [0, 10] and merged.end.tolist() == [10, 20]
+    r, _ = _score(gold, [(0, 0, 0, 20)])
+    # one prediction over two gold spans: P = 10/20 + 10/20 = 1; R = 10/10 + 10/10 over 2 = 1
+    assert r["span_precision"] == 1.0 and r["span_recall"] == 1.0 and r["span_f1_exact"] == 0.0
+    assert r["char_f1"] == 1.0
+
+
+def test_a_gold_article_without_prediction_counts_in_recall():
+    r, st_ = _score([(0, 0, 0, 10), (1, 0, 0, 10)], [(0, 0, 0, 10)])
+    assert r["span_precision"] == 1.0 and r["span_recall"] == 0.5 and r["span_f1"] == pytest.approx(2 / 3)
+    # per article: article 1 has gold and nothing predicted (char F1 0); article 2 has neither (1)
+    assert st_[:, SP.STATS.index("article_char_f1")].tolist() == [1.0, 0.0, 1.0]
+    assert r["char_f1_macro"] == pytest.approx(2 / 3)
+
+
+def test_empty_predictions_and_empty_gold():
+    r, _ = _score([(0, 0, 0, 10)], [])
+    assert r["span_precision"] == 0 and r["span_recall"] == 0 and r["span_f1"] == 0 and r["char_f1"] == 0
+    r, _ = _score([], [])
+    assert r["span_f1"] == 1.0 and r["span_f1_exact"] == 1.0 and r["char_f1"] == 1.0  # the scorer's convention
+    r, _ = _score([], [(0, 0, 0, 5)])
+    assert r["span_precision"] == 0 and r["span_f1"] == 0
+
+
+def test_flc_needs_the_same_technique():
+    gold, pred = [(0, 1, 0, 10)], [(0, 2, 0, 10)]
+    assert _score(gold, pred, labelled=True)[0]["span_f1"] == 0.0
+    assert _score(gold, pred, labelled=False)[0]["span_f1"] == 1.0
+    # same offsets, two techniques in the gold: each technique is its own span
+    r, _ = _score([(0, 1, 0, 10), (0, 2, 0, 10)], [(0, 2, 0, 10)], labelled=True)
+    assert r["span_precision"] == 1.0 and r["span_recall"] == 0.5
+
+
+# -- TC: the submission covers the gold spans, labels paired to maximise matches ---------
+def test_tc_several_gold_techniques_on_one_offset_are_paired_to_match():
+    gold = _sp([(0, 1, 0, 5), (0, 2, 0, 5), (0, 1, 7, 9)])
+    gold = gold.take(np.lexsort((gold.label, gold.end, gold.start, gold.article)))
+    for pred_labels, expected in (([2, 1, 1], [1, 2, 1]),  # swapped on the shared offset: both match
+                                  ([2, 2, 0], [2, 2, 0]),  # one of the two can match
+                                  ([3, 1, 1], [1, 3, 1])):
+        pred = _sp([(0, lab, s, e) for lab, (s, e) in zip(pred_labels, [(0, 5), (0, 5), (7, 9)])])
+        out, problems = SP.align_tc(gold, pred, ["a0"], "p.txt")
+        assert not problems and out.tolist() == expected, pred_labels
+
+
+def test_tc_submission_that_misses_or_adds_spans_is_refused():
+    gold = _sp([(0, 1, 0, 5), (0, 2, 0, 5), (0, 1, 7, 9)])
+    pred = _sp([(0, 1, 0, 5), (0, 1, 7, 9), (0, 1, 7, 10)])
+    out, problems = SP.align_tc(gold, pred, ["a0"], "p.txt", lines=[1, 2, 3])
+    text = "\n".join(map(str, problems))
+    assert out.size == 0
+    assert "1 gold span(s) have no prediction" in text and "[0, 5)" in text
+    assert "p.txt:3: span [7, 10) of article 'a0' is not a gold span" in text
+
+
+# -- a plain-loop reference of the official scorer on random spans ------------------
+_span = st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 40), st.integers(1, 15))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_span, max_size=8), st.lists(_span, max_size=8), st.booleans())
+def test_span_metrics_equal_the_plain_loop_scorer(gold, pred, labelled):
+    gold = [(a, lab, s, s + n) for a, lab, s, n in gold]
+    pred = [(a, lab, s, s + n) for a, lab, s, n in pred]
+    ours, stats = _score(gold, pred, labelled=labelled)
+    want = ref.span_scores_loop(gold, pred, labelled)
+    for m in ("span_precision", "span_recall", "span_f1", "span_f1_max", "span_f1_min", "span_f1_exact", "char_f1"):
+        assert ours[m] == pytest.approx(want[m], abs=1e-12), m
+    per_article = stats[:, SP.STATS.index("article_char_f1")]
+    for a, v in want["char_f1_macro_by_article"].items():
+        assert per_article[a] == pytest.approx(v, abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_span, max_size=10), st.lists(_span, max_size=10), st.lists(st.booleans(), min_size=3, max_size=3))
+def test_statistics_of_an_article_subset_equal_scoring_the_subset(gold, pred, keep):
+    """The resampling engine sums per-article statistics: the sum over a
+    subset of articles must equal scoring that subset from scratch."""
+    gold = [(a, lab, s, s + n) for a, lab, s, n in gold]
+    pred = [(a, lab, s, s + n) for a, lab, s, n in pred]
+    _, stats = _score(gold, pred)
+    mask = np.array(keep, dtype=float)
+    summed = SP.evaluate_spans(mask @ stats, SP.SPAN_METRIC_IDS)
+    sub = [r for r in gold if keep[r[0]]], [r for r in pred if keep[r[0]]]
+    direct = ref.span_scores_loop(*sub)
+    for m in ("span_precision", "span_recall", "span_f1", "span_f1_exact", "char_f1"):
+        assert summed[m] == pytest.approx(direct[m], abs=1e-12), m
+    if any(keep):
+        macro = np.mean([v for a, v in direct["char_f1_macro_by_article"].items()] +
+                        [1.0] * sum(1 for a in range(3) if keep[a] and a not in direct["char_f1_macro_by_article"]))
+        assert summed["char_f1_macro"] == pytest.approx(macro, abs=1e-12)
+
+
+def test_merging_matches_the_official_pairwise_unions():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        n = int(rng.integers(1, 12))
+        rows = [(0, 0, int(s), int(s + w)) for s, w in zip(rng.integers(0, 50, n), rng.integers(1, 10, n))]
+        ours = SP.merge_spans(_sp(rows))
+        want = sorted((min(x), max(x) + 1) for x in ref._merge_sets([set(range(s, e)) for _, _, s, e in rows]))
+        assert list(zip(ours.start.tolist(), ours.end.tolist())) == want
+
+
+# -- readers ------------------------------------------------------------------------
+@pytest.fixture
+def arts(tmp_path):
+    d = tmp_path / "articles"
+    d.mkdir()
+    (d / "article1.txt").write_text("x" * 100, encoding="utf-8")
+    (d / "article2.txt").write_text("é" * 50 + "\n", encoding="utf-8")  # characters, not bytes
+    (d / "notes.md").write_text("not an article")
+    return d
+
+
+def test_articles_are_read_as_characters(arts):
+    assert SP.read_articles(arts) == {"1": 100, "2": 51}
+
+
+@pytest.mark.parametrize("line,kind,needle", [
+    ("1\t5\t5", "si", "start 5 is not before end 5"),
+    ("1\t-3\t5", "si", "negative offset"),
+    ("2\t10\t52", "si", "end 52 is beyond the end of article '2' (51 characters)"),
+    ("3\t0\t5", "si", "article '3' is not in the article folder"),
+    ("1\t0", "si", "expected 3 TAB-separated fields"),
+    ("1\tx\t5", "si", "offsets must be integers"),
+    ("1\tDoubt\t0\t5\textra", "tc", "expected 4 TAB-separated fields"),
+    ("1\tName_Calling\t0\t5", "tc", "unknown technique 'Name_Calling'"),
+])
+def test_malformed_span_lines_are_named(arts, tmp_path, line, kind, needle):
+    f = tmp_path / "sub.txt"
+    good = "1\t0\t10" if kind == "si" else "1\tName_Calling,Labeling\t0\t10"
+    f.write_text(good + "\n" + line + "\n")
+    t = SP.read_spans(f, kind, SP.read_articles(arts), ["Doubt", "Name_Calling,Labeling"])
+    assert len(t.problems) == 1 and len(t) == 1
+    assert t.problems[0].line == 2 and needle in t.problems[0].message
+    assert t.label == (["Name_Calling,Labeling"] if kind == "tc" else [""])  # the whole second field
+
+
+def test_missing_article_folder_is_a_data_error(tmp_path):
+    with pytest.raises(DataError, match="article folder not found"):
+        SP.read_articles(tmp_path / "nowhere")
+
+
+# -- synthetic systems -----------------------------------------------------------------
+def test_synthetic_systems_are_seeded_and_independent():
+    gold = SP.merge_spans(_sp([(a, 0, s, s + 8) for a in range(3) for s in (0, 20, 40, 60)]))
+    lengths = np.array([100, 100, 100])
+    a = SP.synthetic_systems(gold, lengths, ["jitter", "drop"], [0.25, 0.5], seed=1)
+    b = SP.synthetic_systems(gold, lengths, ["drop", "jitter", "split"], [0.5, 0.25, 0.75], seed=1)
+    for name in a:  # adding kinds or strengths does not change the others
+        np.testing.assert_array_equal(a[name].as_array(), b[name].as_array())
+    c = SP.synthetic_systems(gold, lengths, ["jitter"], [0.25], seed=2)
+    assert not np.array_equal(c["jitter_0.25"].as_array(), a["jitter_0.25"].as_array())
+    for sp in b.values():  # valid spans, inside their articles, no overlap
+        assert (sp.start >= 0).all() and (sp.end <= lengths[sp.article]).all() and (sp.start < sp.end).all()
+        assert len(SP.merge_spans(sp)) == len(sp)
+
+
+def test_split_spans_leave_the_official_f1_unchanged_but_not_the_exact_f1():
+    """A property of the official definition the synthetic set exposes:
+    cutting a span in two keeps P and R (each piece has full precision, the
+    pieces' recall adds up), while exact-match F1 drops."""
+    gold = SP.merge_spans(_sp([(a, 0, s, s + 8) for a in range(3) for s in (0, 20, 40, 60)]))
+    sp = SP.synthetic_systems(gold, np.array([100] * 3), ["split"], [0.75], seed=0)["split_0.75"]
+    r = SP.evaluate_spans(SP.span_statistics(gold, sp, 3, False).sum(0), SP.SPAN_METRIC_IDS)
+    assert len(sp) > len(gold)
+    assert r["span_f1"] == pytest.approx(1.0) and r["char_f1"] == 1.0 and r["span_f1_exact"] < 0.5
