@@ -413,3 +413,14 @@ def test_balanced_class_size_counts_the_classes_present():
     ds2 = Dataset(ds.name, ds.labels, ds.item_ids, gold, ds.systems, ds.kinds, ds.predictions)
     mb = E.merging_balanced(ds2, spec, E.Settings(balanced_repeats=2))
     assert (mb["class_size"] == np.bincount(gold)[:2].min()).all() and (mb["class_size"] > 0).all()
+
+
+def test_summary_says_on_how_many_splits_a_metric_is_undefined():
+    from metaeval.tables import summary_markdown
+
+    groups = pd.Series({"accuracy": "A", "gmr": "A", "kappa": "B"})
+    stab = pd.DataFrame({"metric": ["accuracy", "gmr", "kappa"], "mean_tau": [0.8, 1.0, np.nan],
+                         "n_splits": 1000, "n_undefined": [0, 448, 1000]})
+    md = summary_markdown(E.summary(groups, stab, None), "t", 20, 1000)
+    assert "2nd (0.800) |" in md and "1st (1.000; undefined on 448 of 1000 splits)" in md
+    assert "n/a (undefined on all 1000 splits)" in md

@@ -225,3 +225,37 @@ def test_split_spans_leave_the_official_f1_unchanged_but_not_the_exact_f1():
     r = SP.evaluate_spans(SP.span_statistics(gold, sp, 3, False).sum(0), SP.SPAN_METRIC_IDS)
     assert len(sp) > len(gold)
     assert r["span_f1"] == pytest.approx(1.0) and r["char_f1"] == 1.0 and r["span_f1_exact"] < 0.5
+
+
+def test_span_f1_min_is_not_bounded_by_one():
+    """Each piece of a split prediction overlaps the gold span in full
+    relative to the smaller side: C = 5/5 twice, so R = 2 / 1."""
+    r, _ = _score([(0, 0, 0, 10)], [(0, 0, 0, 5), (0, 0, 5, 10)], merge_pred=False)
+    assert r["span_f1_min"] == pytest.approx(2 * 1 * 2 / 3) and r["span_f1_min"] > 1
+    assert SP.SPAN_REGISTRY["span_f1_min"].bounds[1] == np.inf
+
+
+def test_span_dataset_errors_name_the_dataset_and_the_fault(tmp_path, arts):
+    from metaeval.config import ConfigError, DatasetSpec
+    from metaeval.dataset import load_dataset, score_dataset
+
+    (tmp_path / "gold.si").write_text("1\t0\t10\n2\t5\t9\n")
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "a.si").write_text("1\t0\t6\n1\t4\t10\n1\t5\t8\n3\t0\t4\n")
+    raw = dict(format="semeval2020_si", gold="gold.si", articles="articles", predictions=["p/*.si"])
+    with pytest.raises(DataError) as e:
+        load_dataset(DatasetSpec.from_config("mine", raw), tmp_path)
+    msg = str(e.value)
+    assert "dataset 'mine'" in msg
+    # [0,6), [4,10), [5,8) merge into one span: 2 overlap an earlier one; both pairs are shown as examples
+    assert "3 problems (2 overlapping span(s), 1 span(s) of an article not in the article folder)" in msg
+    assert "2 span(s) overlap an earlier one" in msg and "a.si:3: span [5, 8) of article '1' overlaps" in msg
+    with pytest.raises(DataError, match="(?s)dataset 'mine'.*article folder not found"):
+        load_dataset(DatasetSpec.from_config("mine", {**raw, "articles": "nowhere"}), tmp_path)
+    with pytest.raises(ConfigError, match="merge_overlapping_predictions: only for span identification"):
+        DatasetSpec.from_config("tc", dict(format="semeval2020_tc", gold="g", articles="a", predictions=[],
+                                           labels=["x", "y"], merge_overlapping_predictions=True))
+    (tmp_path / "p" / "a.si").write_text("1\t0\t6\n2\t5\t9\n")
+    spec = DatasetSpec.from_config("mine", raw)
+    df = score_dataset(load_dataset(spec, tmp_path), spec)  # the library's way to every metric of a dataset
+    assert list(df.columns) == ["system", "kind", *SP.SPAN_METRIC_IDS] and df.loc[0, "span_recall"] == 0.8

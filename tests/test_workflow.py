@@ -225,13 +225,13 @@ def _jobs(rules, *datasets):
 
 
 TABLES = ("score_tables", "confusion_figure")
-EXPS = ("similarity", "stability_shard", "stability", "merging", "summary")
+EXPS = ("similarity", "stability_shard", "stability", "merging", "bootstrap", "significance", "summary")
 METRIC_RULES = ("score",) + TABLES + EXPS
 EVERYTHING = ("ingest",) + METRIC_RULES
 # the span datasets of the .test config: what each one runs
 SPAN_TC = ("ingest", "score", "score_tables", "confusion_figure", "span_figure") + EXPS
 SPAN_SI = ("ingest", "score", "score_tables", "span_figure")
-SPAN_SYN = SPAN_SI + ("similarity", "stability_shard", "stability", "summary")
+SPAN_SYN = SPAN_SI + ("similarity", "stability_shard", "stability", "bootstrap", "significance", "summary")
 WITH_EXPS = ("tiny", "tiny_tsv", "spans_tc", "spans_si_synthetic")
 
 
@@ -250,7 +250,8 @@ def _all(rules, datasets=WITH_EXPS):
 
 
 EDITS = [
-    ("datasets.tiny.primary_metric", "accuracy", _jobs(TABLES, "tiny")),
+    # the interval tables are sorted by the primary metric
+    ("datasets.tiny.primary_metric", "accuracy", _jobs(TABLES + ("bootstrap",), "tiny")),
     ("datasets.tiny.labels", ["pos", "neu", "neg"], _jobs(EVERYTHING, "tiny")),
     ("datasets.tiny.ordinal", False, _jobs(METRIC_RULES, "tiny")),
     ("datasets.tiny.weights", {"even": {"neg": 0.3, "neu": 0.4, "pos": 0.3}}, _jobs(METRIC_RULES, "tiny")),
@@ -264,7 +265,9 @@ EDITS = [
     ("datasets.tiny.experiments.split_seed", 99, _jobs(("stability_shard", "stability", "summary"), "tiny")),
     ("experiments.n_groups", 2, _all(("similarity", "summary"))),
     ("experiments.balanced_repeats", 3, _all(("merging", "summary"), ("tiny", "tiny_tsv", "spans_tc"))),
-    ("experiments.tau_variant", "a", _all(EXPS)),
+    ("experiments.tau_variant", "a", _all(tuple(r for r in EXPS if r != "significance"))),
+    ("experiments.tukey_trials", 50, _all(("significance", "summary"))),
+    ("experiments.bootstrap_seed", 5, _all(("bootstrap",))),
     ("experiments.distinct_tau", 0.5, _all(("summary",))),
     ("datasets.spans_si.merge_overlapping_predictions", False, _all(SPAN_SI, ("spans_si",))),
     ("datasets.spans_si_synthetic.synthetic.seed", 4,
@@ -427,6 +430,8 @@ def test_span_datasets_have_the_same_outputs_as_every_dataset(run):
             assert (r / d / "figures" / f"{f}.png").stat().st_size > 0, (d, f)
     assert not (r / "spans_si/figures/confusion.png").exists() and not (r / "spans_si/similarity.csv").exists()
     assert not (r / "spans_si_synthetic/merging.csv").exists()
+    syn = pd.read_csv(r / "spans_si_synthetic/scores.csv")
+    assert set(syn["kind"]) == {"synthetic"}  # generated systems are marked as such, and ranked
     stab = pd.read_csv(r / "spans_si_synthetic/stability.csv")
     assert set(stab["metric"]) == set(SPAN_METRIC_IDS) and (stab["n_systems"] == 8).all()
     md = (r / "spans_si_synthetic/tables/summary.md").read_text()

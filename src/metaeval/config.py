@@ -294,6 +294,9 @@ def _span_settings(name: str, raw: Mapping[str, Any], task: str | None, random_s
     for key in _CSV_ONLY:
         if key in raw:
             raise err(key, f"not used by the span format {raw['format']!r}")
+    if task == "tc" and "merge_overlapping_predictions" in raw:
+        raise err("merge_overlapping_predictions", "only for span identification: a TC submission labels the gold "
+                                                    "spans, and its FLC view always merges overlaps of one technique")
     if not raw.get("articles"):
         raise err("articles", "a span dataset needs the folder of its article<ID>.txt texts (offsets are checked "
                               "against them)")

@@ -37,7 +37,12 @@ from .confusion import confusion_by_group, confusion_tensor
 from .io import DataError, LabelTable, Problem, looks_like_float, read_table
 from .spans import Spans
 
-__all__ = ["Dataset", "SpanView", "load_dataset", "load_span_dataset", "make_baselines", "baseline_names"]
+__all__ = ["Dataset", "SpanView", "load_dataset", "load_span_dataset", "make_baselines", "baseline_names",
+           "score_table", "score_dataset", "RANKED_KINDS"]
+
+
+# kinds of systems that are ranked with the real ones (baselines only when named)
+RANKED_KINDS = ("system", "synthetic")
 
 
 @dataclass
@@ -49,7 +54,7 @@ class Dataset:
     item_ids: np.ndarray  # (N,) str
     gold: np.ndarray  # (N,) int8
     systems: tuple[str, ...]
-    kinds: tuple[str, ...]  # "system" | "baseline"
+    kinds: tuple[str, ...]  # "system" | "synthetic" (generated, ranked like systems) | "baseline"
     predictions: np.ndarray  # (S, N) int8
     groups: np.ndarray | None = None  # (N,) int, codes into group_names
     group_names: tuple[str, ...] = ()
@@ -401,6 +406,19 @@ def score_table(c: np.ndarray, systems, kinds, spec: DatasetSpec) -> pd.DataFram
     return df
 
 
+def score_dataset(ds: Dataset, spec: DatasetSpec) -> pd.DataFrame:
+    """``system, kind, <metric ids...>``: every metric of the dataset, the
+    classification metrics from its confusion tensors and, for a span
+    dataset, the span metrics from its per-article statistics."""
+    df = score_table(ds.confusion(), ds.systems, ds.kinds, spec)
+    if spec.span_metrics:
+        from .spans import evaluate_spans
+
+        for m, v in evaluate_spans(ds.spans.statistics().sum(axis=1), spec.span_metrics).items():
+            df[m] = v
+    return df
+
+
 def confusion_long(c: np.ndarray, systems, labels) -> pd.DataFrame:
     """Long form ``system, predicted, gold, count`` of a (S, K, K) tensor."""
     s, k, _ = c.shape
@@ -446,7 +464,10 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     data_dir = Path(data_dir)
     gpath = spec.gold_path(data_dir)
     context = f"dataset {spec.name!r} (gold file {gpath})"
-    lengths = SP.read_articles(data_dir / spec.articles)
+    try:
+        lengths = SP.read_articles(data_dir / spec.articles)
+    except DataError as e:
+        raise DataError(e.problems, context) from None
     articles = tuple(sorted(lengths))
     acode = {a: i for i, a in enumerate(articles)}
     alen = np.array([lengths[a] for a in articles], dtype=np.int64)
@@ -503,19 +524,22 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         for system, path in files.items():
             t = SP.read_spans(path, SP.SI, lengths)
             problems += t.problems
-            if t.problems:
+            if any(p.kind == "file" for p in t.problems):
                 continue
-            sp = SP.to_spans(t, acode)
+            sp = SP.to_spans(t, acode)  # the rows that read cleanly are checked too (true counts)
             n_overlap = len(sp) - len(SP.merge_spans(sp))
             if n_overlap and not spec.merge_overlapping_predictions:
-                for i, j in SP.overlapping_pairs(sp):
-                    problems.append(Problem(
-                        str(path), t.lines[j], f"span [{t.start[j]}, {t.end[j]}) of article {t.article[j]!r} overlaps "
-                        f"the span [{t.start[i]}, {t.end[i]}) on line {t.lines[i]}", "overlap"))
+                # one problem counted per overlapping span; the pairs shown are examples of it
                 problems.append(Problem(
                     str(path), None, f"{n_overlap:,} span(s) overlap an earlier one: the "
                     f"official scorer refuses overlapping spans unless told to merge them (-m); set "
-                    f"datasets.{spec.name}.merge_overlapping_predictions: true to merge them", "overlap"))
+                    f"datasets.{spec.name}.merge_overlapping_predictions: true to merge them", "overlap", n_overlap))
+                for i, j in SP.overlapping_pairs(sp):
+                    problems.append(Problem(
+                        str(path), t.lines[j], f"span [{t.start[j]}, {t.end[j]}) of article {t.article[j]!r} overlaps "
+                        f"the span [{t.start[i]}, {t.end[i]}) on line {t.lines[i]}", "overlap", 0))
+                continue
+            if t.problems:
                 continue
             read[system] = len(t)
             merged[system] = n_overlap
@@ -532,7 +556,7 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
                 raise DataError([Problem(str(files[c]), None, f"system name {c!r} is taken by a synthetic system")
                                  for c in clash], context)
             systems += list(gen)
-            kinds += ["system"] * len(gen)
+            kinds += ["synthetic"] * len(gen)
             sys_spans += list(gen.values())
         if not systems:
             raise DataError([Problem(str(gpath), None, "no system to score (no prediction file, no synthetic "

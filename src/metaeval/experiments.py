@@ -34,7 +34,7 @@ import pandas as pd
 from . import metrics as M
 from .config import ConfigError, DatasetSpec
 from .confusion import merge_classes
-from .dataset import Dataset
+from .dataset import RANKED_KINDS, Dataset
 from .ranking import competition_rank, kendall_tau, orient, tau_matrix
 from .resample import MAX_SEED, SubsetConfusion, balanced_masks, split_masks
 
@@ -68,6 +68,14 @@ class Settings:
     balanced_seed: int = 20210302
     distinct_tau: float = 0.9
     resample_unit: str = "item"
+    bootstrap_replicates: int = 1000
+    bootstrap_seed: int = 20210303
+    confidence: float = 0.95
+    interval_method: str = "percentile"
+    tukey_trials: int = 1000
+    tukey_seed: int = 20210304
+    alpha: float = 0.05
+    significance_test: str = "tukey"
 
     @classmethod
     def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":
@@ -85,7 +93,16 @@ class Settings:
             raise ConfigError("experiments.tier_fractions: three positive fractions (top, middle, bottom)")
         if s.shards < 1 or s.n_splits < 1 or s.chunk_size < 1 or s.balanced_repeats < 1:
             raise ConfigError("experiments: shards, n_splits, chunk_size and balanced_repeats must be >= 1")
-        for key in ("split_seed", "balanced_seed"):
+        if s.interval_method not in ("percentile", "bca"):
+            raise ConfigError(f"experiments.interval_method must be 'percentile' or 'bca', got {s.interval_method!r}")
+        if s.significance_test not in ("tukey", "bootstrap"):
+            raise ConfigError(f"experiments.significance_test must be 'tukey' or 'bootstrap', "
+                              f"got {s.significance_test!r}")
+        if not 0 < s.confidence < 1 or not 0 < s.alpha < 1:
+            raise ConfigError("experiments.confidence and experiments.alpha must lie strictly between 0 and 1")
+        if s.bootstrap_replicates < 2 or s.tukey_trials < 1:
+            raise ConfigError("experiments: bootstrap_replicates must be >= 2 and tukey_trials >= 1")
+        for key in ("split_seed", "balanced_seed", "bootstrap_seed", "tukey_seed"):
             if not 0 <= int(getattr(s, key)) <= MAX_SEED:
                 raise ConfigError(f"experiments.{key} must be an integer in [0, 2**56), got {getattr(s, key)!r}")
         if s.resample_unit not in ("item", "group"):
@@ -99,10 +116,11 @@ class Settings:
 
 
 def select_systems(ds: Dataset, include_baselines: Sequence[str]) -> np.ndarray:
-    """Indices of the systems an experiment ranks: every real system plus
-    the named baselines (the paper ranks majority and random with them)."""
+    """Indices of the systems an experiment ranks: every real (and
+    synthetic) system plus the named baselines (the paper ranks majority and
+    random with them)."""
     keep = set(include_baselines)
-    return np.array([i for i, (s, k) in enumerate(zip(ds.systems, ds.kinds)) if k == "system" or s in keep],
+    return np.array([i for i, (s, k) in enumerate(zip(ds.systems, ds.kinds)) if k in RANKED_KINDS or s in keep],
                     dtype=np.intp)
 
 
@@ -150,6 +168,8 @@ class Scorer:
             self.item_unit, self.n_units = None, ds.n_items
         select = np.asarray(select)
         self.eng = SubsetConfusion(ds.gold, ds.predictions[select], ds.k) if self.cls_ids else None
+        # item subsets are drawn straight into the engine's column order (no gather)
+        self.draw_pos = self.eng.pos if (unit == "item" and self.eng is not None) else None
         if self.span_ids:
             st = ds.spans.statistics(select)  # (S, A, F)
             self._stats = st.transpose(1, 0, 2).reshape(st.shape[1], -1)  # (A, S*F)
@@ -157,7 +177,8 @@ class Scorer:
             self._stats_shape = st.shape[0], st.shape[2]
         self._dir = directions(self.metric_ids)
 
-    def _orient(self, c, st) -> np.ndarray:
+    def _raw(self, c, st) -> np.ndarray:
+        """Scores (..., M, S) of confusion tensors ``c`` and span statistics ``st``."""
         from .spans import evaluate_spans
 
         sc = {}
@@ -165,7 +186,78 @@ class Scorer:
             sc.update(M.evaluate(c, self.cls_ids, **self.params))
         if self.span_ids:
             sc.update(evaluate_spans(st, self.span_ids))
-        return orient(np.stack([sc[m] for m in self.metric_ids], axis=-2), self._dir)
+        return np.stack([np.asarray(sc[m], dtype=np.float64) for m in self.metric_ids], axis=-2)
+
+    def _orient(self, c, st) -> np.ndarray:
+        return orient(self._raw(c, st), self._dir)
+
+    def raw(self) -> np.ndarray:
+        """(M, S) scores on the whole test set, not oriented."""
+        return self._raw(self.eng.total if self.eng else None, self._stats_total if self.span_ids else None)
+
+    @property
+    def span_stats(self) -> np.ndarray | None:
+        """(A, S, F) per-article statistics of the selected systems."""
+        if not self.span_ids:
+            return None
+        s, f = self._stats_shape
+        return self._stats.reshape(-1, s, f)
+
+    def weighted(self, unit_weights: np.ndarray) -> np.ndarray:
+        """(B, M, S) scores of resamples given as (B, units) weights (a
+        bootstrap: how often each unit is drawn), in ``draw_pos`` order for
+        items when that is set."""
+        c = st = None
+        if self.cls_ids:
+            if self.item_unit is None:
+                c = self.eng.confusion(unit_weights, ordered=self.draw_pos is not None)
+            else:
+                c = self.eng.confusion(unit_weights[:, self.item_unit[self.eng.order]], ordered=True)
+        if self.span_ids:
+            s, f = self._stats_shape
+            st = (unit_weights.astype(np.float64) @ self._stats).reshape(-1, s, f)
+        return self._raw(c, st)
+
+    def permuted(self, trials, seed: int, gold=None, predictions=None) -> np.ndarray:
+        """(T, M, S) scores after permuting, in each trial, every unit's
+        predictions across the systems (``resample.permuted_confusion``;
+        per-article span statistics are permuted by the same permutations)."""
+        from .resample import permuted_confusion, permuted_sums
+
+        c = st = None
+        if self.cls_ids:
+            c = permuted_confusion(self.eng.gold, self.eng.pred, self.eng.k, trials, seed, self.item_unit)
+        if self.span_ids:
+            st = permuted_sums(self.span_stats, trials, seed)
+        return self._raw(c, st)
+
+    def leave_one_out(self, chunk: int = 256):
+        """Yield (U_chunk, M, S) scores with one unit left out at a time
+        (the jackknife of BCa intervals): totals minus one unit's counts."""
+        n = self.n_units
+        if self.cls_ids:
+            kk = self.eng.k * self.eng.k
+            if self.item_unit is None:
+                cells = self.eng.pred * self.eng.k + self.eng.gold[None, :]  # (S, N)
+            else:
+                by_unit = np.zeros((n, self.eng.s, kk), dtype=np.int64)
+                np.add.at(by_unit, (self.item_unit[None, :].repeat(self.eng.s, 0),
+                                    np.arange(self.eng.s)[:, None].repeat(self.eng.n, 1),
+                                    self.eng.pred * self.eng.k + self.eng.gold[None, :]), 1)
+        for lo in range(0, n, chunk):
+            hi = min(lo + chunk, n)
+            c = st = None
+            if self.cls_ids:
+                c = np.broadcast_to(self.eng.total.reshape(1, self.eng.s, kk), (hi - lo, self.eng.s, kk)).copy()
+                if self.item_unit is None:
+                    rows = np.arange(hi - lo)[:, None]
+                    np.subtract.at(c, (rows, np.arange(self.eng.s)[None, :], cells[:, lo:hi].T), 1)
+                else:
+                    c -= by_unit[lo:hi]
+                c = c.reshape(hi - lo, self.eng.s, self.eng.k, self.eng.k)
+            if self.span_ids:
+                st = self._stats_total[None] - self.span_stats[lo:hi]
+            yield self._raw(c, st)
 
     def total(self) -> np.ndarray:
         """(M, S) oriented scores on the whole test set."""
@@ -182,13 +274,16 @@ class Scorer:
 
     def halves(self, unit_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Oriented scores (B, M, S) on the subsets given as (B, units) masks,
-        and on their complements."""
+        and on their complements.  Item masks are in ``draw_pos`` order when
+        that is set (draw them with ``pos=scorer.draw_pos``)."""
         if self.unit is None:
             raise ValueError("this Scorer was made without a resampling unit ('item' or 'group')")
         cx = cy = sx = sy = None
         if self.cls_ids:
-            items = unit_masks if self.item_unit is None else unit_masks[:, self.item_unit]
-            cx = self.eng.confusion(items)
+            if self.item_unit is None:
+                cx = self.eng.confusion(unit_masks, ordered=self.draw_pos is not None)
+            else:
+                cx = self.eng.confusion(unit_masks[:, self.item_unit[self.eng.order]], ordered=True)
             cy = self.eng.total - cx
         if self.span_ids:
             s, f = self._stats_shape
@@ -200,13 +295,10 @@ class Scorer:
         """Yield ``(indices_chunk, x, y)``: ``halves`` of ``masks_of(chunk)``
         over ``indices`` in chunks (bounded memory; the results do not depend
         on the chunking)."""
-        from .resample import MAX_MASK_ELEMENTS
+        from .resample import chunk_indices
 
         indices = np.asarray(indices)
-        n = self.eng.n if self.eng is not None else self.n_units
-        chunk_size = max(1, min(int(chunk_size), MAX_MASK_ELEMENTS // max(n, 1)))
-        for start in range(0, indices.size, chunk_size):
-            idx = indices[start:start + chunk_size]
+        for idx in chunk_indices(indices, chunk_size, self.eng.n if self.eng is not None else self.n_units):
             yield (idx, *self.halves(masks_of(idx)))
 
 
@@ -292,7 +384,8 @@ def stability_splits(ds: Dataset, spec: DatasetSpec, settings: Settings, splits,
     tau = np.empty((splits.size, len(metric_ids)))
     tier_tau = np.empty((splits.size, len(metric_ids), 3))
     pos = 0
-    for idx, x, y in scorer.chunks(lambda b: split_masks(scorer.n_units, b, settings.split_seed, strata), splits,
+    for idx, x, y in scorer.chunks(lambda b: split_masks(scorer.n_units, b, settings.split_seed, strata,
+                                                         pos=scorer.draw_pos, dtype=np.float32), splits,
                                    chunk_size or settings.chunk_size):
         sl = slice(pos, pos + idx.size)
         tau[sl] = kendall_tau(x, y, settings.tau_variant)
@@ -437,8 +530,8 @@ def merging_balanced(ds: Dataset, spec: DatasetSpec, settings: Settings) -> pd.D
     eng = SubsetConfusion(ds.gold, ds.predictions[sel], ds.k)
     reps = np.arange(settings.balanced_repeats)
     taus = []
-    for _, c in eng.chunks(lambda r: balanced_masks(ds.gold, r, settings.balanced_seed), reps,
-                           settings.chunk_size):
+    for _, c in eng.chunks(lambda r: balanced_masks(ds.gold, r, settings.balanced_seed, pos=eng.pos,
+                                                    dtype=np.float32), reps, settings.chunk_size, ordered=True):
         pairs, t = _merge_taus(c, list(spec.metrics), spec.metric_params(), settings.tau_variant)
         taus.append(t)  # (R, P, M)
     t = np.concatenate(taus)
@@ -465,7 +558,7 @@ def weight_sensitivity(ds: Dataset, spec: DatasetSpec, settings: Settings) -> tu
     from .tables import rank
 
     c = ds.confusion()
-    is_sys = np.array([k == "system" for k in ds.kinds])
+    is_sys = np.array([k in RANKED_KINDS for k in ds.kinds])
     rows, taus = [], []
     metric_ids = [m for m in WEIGHTED if m in spec.metrics]
     by_set = {}
@@ -477,7 +570,7 @@ def weight_sensitivity(ds: Dataset, spec: DatasetSpec, settings: Settings) -> tu
             r[is_sys] = rank(sc[mid][is_sys], True)
             for i, (s, kind) in enumerate(zip(ds.systems, ds.kinds)):
                 rows.append({"system": s, "kind": kind, "metric": mid, "weight_set": wname,
-                             "score": sc[mid][i], "rank": int(r[i]) if kind == "system" else None})
+                             "score": sc[mid][i], "rank": int(r[i]) if kind in RANKED_KINDS else None})
     sel = select_systems(ds, settings.include_baselines)
     for mid in metric_ids:
         for a, b in combinations(spec.weights, 2):
@@ -492,16 +585,22 @@ def weight_sensitivity(ds: Dataset, spec: DatasetSpec, settings: Settings) -> tu
 # ---------------------------------------------------------------------------
 # 5. summary
 # ---------------------------------------------------------------------------
-def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame | None) -> pd.DataFrame:
-    """Per metric: similarity group, stability rank (1 = highest mean tau)
-    and discrimination rank (1 = lowest mean merging tau), with the values.
-    Without a merging experiment (``merge=None``: a two-class task) the
-    discrimination columns are left out."""
-    st = stability.set_index("metric")["mean_tau"]
+def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame | None,
+            power: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per metric: similarity group, stability rank (1 = highest mean tau),
+    discrimination rank (1 = lowest mean merging tau) and discriminative
+    power rank (1 = largest share of significantly different pairs), with
+    the values.  Without a merging experiment (``merge=None``: a two-class
+    task) the discrimination columns are left out; without ``power``, the
+    discriminative-power columns."""
+    st = stability.set_index("metric")
     ids = [m for m in groups.index]
     df = pd.DataFrame({"metric": ids, "group": groups.loc[ids].to_numpy(),
-                       "stability_tau": st.reindex(ids).to_numpy()})
+                       "stability_tau": st["mean_tau"].reindex(ids).to_numpy()})
     df["stability_rank"] = competition_rank(np.nan_to_num(-df["stability_tau"].to_numpy(), nan=np.inf))
+    if "n_undefined" in st.columns:  # splits where the metric ranks no system (e.g. GMR 0 for all): said, not hidden
+        df["stability_undefined"] = st["n_undefined"].reindex(ids).to_numpy()
+        df["stability_splits"] = st["n_splits"].reindex(ids).to_numpy()
     if merge is not None:
         mg = merge[merge["pair"] == "mean"].set_index("metric")["tau"]
         df.insert(3, "merging_tau", mg.reindex(ids).to_numpy())
@@ -511,6 +610,10 @@ def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame | No
         merged = np.isin(ids, mg.index.to_numpy())
         rank[merged] = competition_rank(np.nan_to_num(df["merging_tau"].to_numpy()[merged], nan=np.inf))
         df["discrimination_rank"] = rank
+    if power is not None:
+        dp = power.set_index("metric")["discriminative_power"].reindex(ids).to_numpy(dtype=float)
+        df["discriminative_power"] = dp
+        df["power_rank"] = competition_rank(np.nan_to_num(-np.round(dp, 12), nan=np.inf))
     return df
 
 

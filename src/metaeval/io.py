@@ -60,6 +60,7 @@ KIND_TEXT = {
     "empty": "empty id(s) or label(s)", "duplicate": "duplicated item(s)", "label": "label(s) outside the label set",
     "not_in_gold": "item(s) not in the gold file", "missing": "gold item(s) with no prediction",
     "offset": "bad offset(s)", "overlap": "overlapping span(s)", "unused_label": "label(s) the gold never uses",
+    "unknown_article": "span(s) of an article not in the article folder",
     "other": "other fault(s)",
 }
 

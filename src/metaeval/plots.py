@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 __all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap", "span_scores_plot",
-           "save_figure"]
+           "interval_plot", "asl_curves", "save_figure"]
 
 # Okabe & Ito's colour-blind-safe palette (black left out), with a marker per
 # series so that series stay apart in greyscale too
@@ -280,11 +280,68 @@ def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
                    edgecolor="black", linewidth=0.3, zorder=3, label=M.get(m).name)
     ax.set_yticks(y, [_wrap_name(str(s), 40, 1) for s in df["system"]], fontsize=7)
     ax.set_ylim(-0.7, n - 0.3)
-    ax.set_xlim(-0.02, 1.02)
+    top = np.nanmax(df[list(metric_ids)].to_numpy(dtype=float), initial=1.0)
+    ax.set_xlim(-0.02, max(1.0, top) + 0.02)  # span-F1 min can exceed 1: never hide a point
     ax.grid(axis="x", alpha=0.3)
     ax.set_xlabel("score (all higher is better)")
     ax.set_ylabel(f"system (sorted by {prim.name})")
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7.5, frameon=False, title="metric",
               title_fontsize=8)
     ax.set_title(title or "Span metrics", fontsize=11)
+    return fig
+
+
+@plain_text
+def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
+    """One panel per metric: every system's score with its interval, systems
+    sorted by that metric (best on top)."""
+    from . import metrics as M
+
+    n = len(metric_ids)
+    ncols = min(ncols, n)
+    nrows = math.ceil(n / ncols)
+    n_sys = intervals["system"].nunique()
+    h = 0.17 * n_sys + 1.1
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.1 * ncols, h * nrows + 0.9), squeeze=False)
+    for ax, mid in zip(axes.ravel(), metric_ids):
+        info = M.get(mid)
+        d = intervals[intervals["metric"] == mid].sort_values("value", ascending=info.higher_is_better,
+                                                               kind="stable", na_position="first")
+        y = np.arange(len(d))
+        ax.errorbar(d["value"], y, xerr=[d["value"] - d["low"], d["high"] - d["value"]], fmt="o", ms=3,
+                    color=OKABE_ITO[4], ecolor="0.45", elinewidth=1, capsize=1.5)
+        ax.set_yticks(y, [_wrap_name(str(s), 28, 1) for s in d["system"]], fontsize=5.5)
+        ax.set_title(f"{info.name} ({info.direction} is better)", fontsize=8)
+        ax.tick_params(axis="x", labelsize=6.5)
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_xlabel("score", fontsize=7)
+    for ax in axes.ravel()[n:]:
+        ax.axis("off")
+    fig.suptitle(title or "Scores with intervals", fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / (h * nrows + 0.9)))
+    return fig
+
+
+@plain_text
+def asl_curves(significance, metric_ids, alpha: float, title: str = ""):
+    """Achieved significance level curves (Sakai): per metric, the p-values
+    of all system pairs sorted increasingly; the further a curve stays below
+    alpha, the more pairs the metric tells apart."""
+    from . import metrics as M
+
+    fig, ax = plt.subplots(figsize=(8.5, 5.2))
+    styles = ("-", "--", ":", "-.")
+    for i, mid in enumerate(metric_ids):
+        p = np.sort(significance.loc[significance["metric"] == mid, "p_value"].to_numpy(dtype=float))
+        ax.plot(np.arange(1, p.size + 1), p, color=OKABE_ITO[i % len(OKABE_ITO)],
+                linestyle=styles[(i // len(OKABE_ITO)) % len(styles)], lw=1.4, label=M.get(mid).name)
+    ax.axhline(alpha, color="black", lw=0.8)
+    ax.text(1, alpha, f" alpha = {alpha:g}", va="bottom", fontsize=8)
+    ax.set_xlabel("system pairs, sorted by p-value")
+    ax.set_ylabel("achieved significance level (p-value)")
+    ax.set_ylim(-0.01, 1.01)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7.5, frameon=False, title="metric",
+              title_fontsize=8)
+    ax.set_title(title or "Achieved significance levels", fontsize=10)
     return fig

@@ -1,36 +1,53 @@
 """Confusion tensors of many item subsets at once (random half-splits,
-class-balanced subsamples), without a Python loop over items or subsets.
+class-balanced subsamples, bootstrap resamples), without a Python loop over
+items or subsets.
 
-The engine: with the one-hot matrix ``A`` of shape (N, S*K*K),
-``A[n, (s*K + pred[s, n])*K + gold[n]] = 1``, the confusion tensors of B
-item subsets given as a 0/1 mask matrix ``X`` (B, N) are one matrix product
-``X @ A`` (B, S*K*K).  The complement of a half is ``total - X``, so only X
-is computed.  Counts are exact: float32 holds integers up to 2**24 exactly
-(float64 is used beyond).  Memory is bounded by processing subsets in chunks
-and systems in blocks (``max_bytes``).
+The engine (``SubsetConfusion``): a subset is a row of item weights, 0/1
+for a half or a subsample, the number of draws for a bootstrap resample.
+Items are grouped by gold class g; for each g the counts of the predicted
+classes p < K-1 of every system are one matrix product of the weights of g's
+items with their one-hot predictions (N_g x S(K-1) columns), and the count
+of the last class is what remains of g's total weight.  The complement of a
+half is ``total - X``, so only X is computed.  Counts are exact: float32
+holds integers up to 2**24 exactly (float64 is used beyond).  Memory is
+bounded by processing subsets in chunks and systems in blocks.
 
-Determinism: the subsets come from a counter-based generator (``random_keys``:
-a hash of seed, subset index and item), so the same seed gives the same
-subsets, bit for bit, whatever the chunk size, the shard, or the order in
-which subsets are computed, and all subsets of a chunk are drawn in one
-vectorised call.
+The draws (``split_masks``, ``balanced_masks``, ``bootstrap_weights``) come
+from a counter-based generator: the uniform number of item i in subset b is a
+hash of (stream, seed, b, i) (``random_keys``), so the same seed gives the
+same subsets, bit for bit, whatever the chunk size, the shard, or the order
+in which subsets are computed.  Fixed-size subsets are drawn by selection
+sampling (Knuth's Algorithm S: item i is taken with probability
+need / remaining, to within 2**-32), which gives every subset of the size
+the same chance in one pass over the items.  The passes are compiled (numba), one subset per
+thread: no Python loop over items or subsets.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Iterator
 
-import numpy as np
+# numba's OpenMP threads spin while they wait between kernels and take the
+# cores from OpenBLAS's threads in the matrix products that follow (seen here:
+# 2x to 10x slower products); its own work queue does not spin.  An explicit
+# NUMBA_THREADING_LAYER wins.
+os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
 
-__all__ = ["STREAMS", "MAX_SEED", "random_keys", "split_mask", "split_masks", "balanced_masks", "SubsetConfusion"]
+import numba as nb  # noqa: E402
+import numpy as np  # noqa: E402
+
+__all__ = ["STREAMS", "MAX_SEED", "random_keys", "split_mask", "split_masks", "balanced_masks",
+           "bootstrap_weights", "permutations", "permuted_confusion", "permuted_sums", "SubsetConfusion"]
 
 
-MAX_MASK_ELEMENTS = 1 << 25  # per chunk: 32M items x subsets (256 MB of random keys)
+MAX_MASK_ELEMENTS = 1 << 25  # per chunk: 32M items x subsets (128 MB of float32 weights)
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _ITEM = np.uint64(0xD1B54A32D192ED03)
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:
@@ -42,12 +59,32 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(31))
 
 
+@nb.njit(inline="always")
+def _sm64(x):
+    """``_splitmix64`` on one uint64, compiled (the same bits)."""
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
 # Every use of the generator has its own stream, so the split draws and the
 # balanced subsamples (or any later use) are independent even when their
 # seeds are equal or related: (stream, seed) is packed into one 64-bit word,
 # stream in the top 8 bits, so that distinct pairs give distinct words.
 STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4}
 MAX_SEED = (1 << 56) - 1
+
+
+def _index_words(indices, seed: int, stream: str) -> np.ndarray:
+    """One uint64 per subset index: hash(hash(stream, seed) ^ index)."""
+    seed = int(seed)
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be an integer in [0, 2**56), got {seed}")
+    with np.errstate(over="ignore"):
+        b = np.asarray(indices, dtype=np.uint64)
+        base = _splitmix64(np.uint64((STREAMS[stream] << 56) | seed))
+        return np.atleast_1d(_splitmix64(base ^ b))
 
 
 def random_keys(n: int, indices, seed: int, stream: str = "split") -> np.ndarray:
@@ -57,62 +94,212 @@ def random_keys(n: int, indices, seed: int, stream: str = "split") -> np.ndarray
     so any subset of indices, in any chunks or shards, gets the same keys,
     without a Python loop over indices or items.  The (stream, seed) word is
     hashed before the index is mixed in: with a plain ``hash(seed ^ b)`` the
-    seeds s and s ^ d would give the same draws at b and b ^ d.
+    seeds s and s ^ d would give the same draws at b and b ^ d.  The draws
+    use ``key >> 11`` as a uniform number in [0, 1) with 53 bits.
     """
-    seed = int(seed)
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be an integer in [0, 2**56), got {seed}")
     with np.errstate(over="ignore"):
-        b = np.asarray(indices, dtype=np.uint64)
-        base = _splitmix64(np.uint64((STREAMS[stream] << 56) | seed))
-        per_index = _splitmix64(base ^ b)  # (B,)
+        per_index = _index_words(indices, seed, stream)
         items = np.arange(n, dtype=np.uint64) * _ITEM
         return _splitmix64(per_index[:, None] ^ items[None, :])
 
 
-def _lowest(keys: np.ndarray, columns: np.ndarray, take: int, out: np.ndarray) -> None:
-    """Set ``out[b, columns[j]]`` for the ``take`` smallest keys of each row.
+# ---------------------------------------------------------------------------
+# compiled draws: one subset per thread, one pass over the items
+# ---------------------------------------------------------------------------
+@nb.njit(parallel=True, cache=True)
+def _select(words, strata, take, left_at, pos, out):  # pragma: no cover - compiled
+    """Selection sampling per row: ``take[c]`` of the items of every stratum
+    c, each subset of that size equally likely.  Item i, with ``left_at[i]``
+    items of its stratum not yet passed (itself included), is taken when
+    u_i * left < need, u_i the top 32 bits of its key as a fraction (the
+    probability need / left, to within 2**-32).  Item i goes to column
+    ``pos[i]`` of ``out`` (1 taken, 0 not).  The products u_i * left do not
+    depend on earlier choices: they are made first, so that the pass that
+    carries ``need`` from item to item is short."""
+    n = strata.size
+    one = take.size == 1
+    for b in nb.prange(words.size):
+        w = words[b]
+        v = np.empty(n, np.uint64)
+        for i in range(n):
+            v[i] = (_sm64(w ^ (np.uint64(i) * np.uint64(0xD1B54A32D192ED03))) >> np.uint64(32)) * np.uint64(left_at[i])
+        row = out[b]
+        if one:
+            need = np.uint64(take[0]) << np.uint64(32)
+            for i in range(n):
+                t = v[i] < need
+                row[pos[i]] = t
+                need -= np.uint64(t) << np.uint64(32)
+        else:
+            need_c = take.astype(np.uint64) << np.uint64(32)
+            for i in range(n):
+                c = strata[i]
+                t = v[i] < need_c[c]
+                row[pos[i]] = t
+                need_c[c] -= np.uint64(t) << np.uint64(32)
 
-    Selection by threshold: the take-th smallest key of the row
-    (``np.partition``), then ``key <= threshold``; a row where equal 64-bit
-    keys straddle the threshold (probability about N**2 / 2**65) falls back
-    to a stable sort of that row.
-    """
-    if take <= 0:
-        return
-    whole = columns.size == keys.shape[1]  # columns is then arange(N): avoid a copy
-    sub = keys if whole else keys[:, columns]
-    if take >= sub.shape[1]:
-        out[:, columns] = True
-        return
-    kth = np.partition(sub, take - 1, axis=1)[:, take - 1:take]
-    sel = sub <= kth
-    for r in np.flatnonzero(sel.sum(1) != take):
-        sel[r] = False
-        sel[r, np.argsort(sub[r], kind="stable")[:take]] = True
-    out[:, columns] = sel
+
+@nb.njit(parallel=True, cache=True)
+def _bootstrap(words, units, n_units, pos, out):  # pragma: no cover - compiled
+    """Bootstrap counts per row: ``n_units`` draws with replacement among
+    the units (draw j picks unit floor(u_j * n_units)); item i gets the count
+    of its unit ``units[i]`` in column ``pos[i]``."""
+    for b in nb.prange(words.size):
+        counts = np.zeros(n_units, np.int64)
+        w = words[b]
+        for j in range(n_units):
+            u = (_sm64(w ^ (np.uint64(j) * np.uint64(0xD1B54A32D192ED03))) >> np.uint64(11)) * _TO_UNIT
+            counts[min(int(u * n_units), n_units - 1)] += 1
+        for i in range(units.size):
+            out[b, pos[i]] = counts[units[i]]
 
 
-def split_masks(n: int, splits, seed: int, strata: np.ndarray | None = None) -> np.ndarray:
-    """Boolean masks (B, N) of half X of each random split in ``splits``.
+@nb.njit(inline="always")
+def _shuffle(state, values):  # pragma: no cover - compiled
+    """Fisher-Yates shuffle of ``values`` in place, its random numbers the
+    splitmix64 sequence from ``state`` (bounded by Lemire's multiply-shift on
+    the top 32 bits); returns the next state."""
+    for j in range(values.size - 1, 0, -1):
+        state = state + np.uint64(0x9E3779B97F4A7C15)
+        r = int(((_sm64(state) >> np.uint64(32)) * np.uint64(j + 1)) >> np.uint64(32))
+        values[j], values[r] = values[r], values[j]
+    return state
 
-    Plain: X holds the ``n // 2`` items with the smallest keys of the split
-    (a uniformly random half).  Stratified (``strata``: gold class codes): X
-    takes the ``n_c // 2`` items with the smallest keys of every class c, so X
-    and Y = the rest have the same class proportions (up to one item per
-    class with an odd count).
-    """
-    splits = np.asarray(list(splits) if not isinstance(splits, np.ndarray) else splits, dtype=np.int64)
-    keys = random_keys(n, splits, seed, "split")
-    mask = np.zeros((splits.size, n), dtype=bool)
-    if strata is None:
-        _lowest(keys, np.arange(n), n // 2, mask)
+
+@nb.njit(parallel=True, cache=True)
+def _permutations(words, n_units, n_systems, out):  # pragma: no cover - compiled
+    """out[t, u] = the permutation of the systems for unit u in trial t."""
+    for t in nb.prange(words.size):
+        for u in range(n_units):
+            perm = np.arange(n_systems)
+            _shuffle(_sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03))), perm)
+            out[t, u] = perm
+
+
+@nb.njit(parallel=True, cache=True)
+def _permuted_confusion(words, unit_start, unit_items, pred_t, gold, k, out):  # pragma: no cover - compiled
+    """Confusion tensors (T, S, K, K) of the permuted systems: in trial t,
+    slot s takes, on every item of unit u, the prediction of system
+    perm[t, u][s] (``_permutations``; the units' items are
+    ``unit_items[unit_start[u]:unit_start[u + 1]]``; ``pred_t``: (N, S)).
+    A one-item unit shuffles its predictions themselves, which the same swaps
+    turn into exactly pred[perm[s]]."""
+    n_sys = pred_t.shape[1]
+    for t in nb.prange(words.size):
+        perm = np.empty(n_sys, np.int64)
+        vals = np.empty(n_sys, pred_t.dtype)
+        acc = np.zeros((n_sys, k, k), np.int64)
+        for u in range(unit_start.size - 1):
+            state = _sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03)))
+            lo, hi = unit_start[u], unit_start[u + 1]
+            if hi - lo == 1:
+                i = unit_items[lo]
+                vals[:] = pred_t[i]
+                _shuffle(state, vals)
+                g = gold[i]
+                for s in range(n_sys):
+                    acc[s, vals[s], g] += 1
+            else:
+                for s in range(n_sys):
+                    perm[s] = s
+                _shuffle(state, perm)
+                for j in range(lo, hi):
+                    i = unit_items[j]
+                    g = gold[i]
+                    for s in range(n_sys):
+                        acc[s, pred_t[i, perm[s]], g] += 1
+        out[t] = acc
+
+
+@nb.njit(parallel=True, cache=True)
+def _permuted_sums(words, stats, out):  # pragma: no cover - compiled
+    """Summed per-unit statistics (T, S, F) of the permuted systems: slot s
+    takes unit u's statistics of system perm[t, u][s] (``stats``: (U, S, F))."""
+    n_units, n_sys, f = stats.shape
+    for t in nb.prange(words.size):
+        perm = np.empty(n_sys, np.int64)
+        for u in range(n_units):
+            for s in range(n_sys):
+                perm[s] = s
+            _shuffle(_sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03))), perm)
+            for s in range(n_sys):
+                for x in range(f):
+                    out[t, s, x] += stats[u, perm[s], x]
+
+
+def permutations(n_units: int, n_systems: int, trials, seed: int) -> np.ndarray:
+    """(T, U, S): the permutation of the systems each unit (item or group)
+    gets in each trial of the randomised test, a counter-based draw: it
+    depends only on (seed, trial, unit), as the splits do.  Slot s of unit u
+    takes the predictions of system ``perm[t, u, s]``."""
+    words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
+    out = np.empty((words.size, n_units, n_systems), dtype=np.int64)
+    _permutations(words, n_units, n_systems, out)
+    return out
+
+
+def permuted_confusion(gold, predictions, k: int, trials, seed: int, units=None) -> np.ndarray:
+    """(T, S, K, K) confusion tensors of the systems after permuting, in
+    every trial, the predictions of each unit across the systems (the
+    permutations of ``permutations``; ``units``: a group code per item, for
+    whole-group permutations; default: every item its own unit)."""
+    gold = np.asarray(gold, dtype=np.int64)
+    pred = np.atleast_2d(predictions)
+    pred_t = np.ascontiguousarray(pred.T, dtype=np.int8 if k <= 127 else np.int64)  # (N, S): an item's row is contiguous
+    units = np.arange(gold.size) if units is None else np.asarray(units, dtype=np.int64)
+    order = np.argsort(units, kind="stable")
+    n_units = int(units.max()) + 1 if units.size else 0
+    start = np.searchsorted(units[order], np.arange(n_units + 1)).astype(np.int64)
+    words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
+    out = np.zeros((words.size, pred.shape[0], k, k), dtype=np.int64)
+    _permuted_confusion(words, start, order.astype(np.int64), pred_t, gold, int(k), out)
+    return out
+
+
+def permuted_sums(stats, trials, seed: int) -> np.ndarray:
+    """(T, S, F) sums over units of per-unit statistics (U, S, F) after the
+    same per-unit permutations of the systems (span statistics per article)."""
+    stats = np.ascontiguousarray(stats, dtype=np.float64)
+    words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
+    out = np.zeros((words.size, stats.shape[1], stats.shape[2]), dtype=np.float64)
+    _permuted_sums(words, stats, out)
+    return out
+
+
+def _fill(kind: str, indices, seed: int, n: int, strata=None, take=None, pos=None, dtype=np.float32,
+          stream: str | None = None) -> np.ndarray:
+    words = _index_words(np.asarray(indices, dtype=np.int64), seed, stream or kind)
+    pos = np.arange(n, dtype=np.int64) if pos is None else np.asarray(pos, dtype=np.int64)
+    out = np.empty((words.size, n), dtype=np.float32 if dtype == bool else dtype)
+    if kind == "bootstrap":
+        units = np.arange(n, dtype=np.int64) if strata is None else np.asarray(strata, dtype=np.int64)
+        _bootstrap(words, units, int(units.max()) + 1 if units.size else 0, pos, out)
     else:
-        strata = np.asarray(strata)
-        for c in np.unique(strata):  # a loop over classes, not splits or items
+        codes, strata = np.unique(np.zeros(n, dtype=np.int64) if strata is None else strata, return_inverse=True)
+        strata = strata.astype(np.int64)
+        size = np.bincount(strata, minlength=codes.size).astype(np.int64)
+        # items of its stratum not yet passed when item i comes (itself included)
+        seen = np.zeros(n, dtype=np.int64)
+        for c in range(codes.size):  # a loop over strata (classes), not items or subsets
             idx = np.flatnonzero(strata == c)
-            _lowest(keys, idx, idx.size // 2, mask)
-    return mask
+            seen[idx] = np.arange(idx.size)
+        _select(words, strata, np.minimum(np.asarray(take(size), dtype=np.int64), size), size[strata] - seen, pos, out)
+    return out.astype(bool) if dtype == bool else out
+
+
+def split_masks(n: int, splits, seed: int, strata: np.ndarray | None = None, *, pos=None,
+                dtype=bool) -> np.ndarray:
+    """Masks (B, N) of half X of each random split in ``splits``.
+
+    Plain: X is a uniformly random set of ``n // 2`` items.  Stratified
+    (``strata``: gold class codes): X takes ``n_c // 2`` random items of
+    every class c, so X and Y = the rest have the same class proportions
+    (up to one item per class with an odd count).  ``pos``/``dtype``: where
+    each item's column goes, and the array type (the engine asks for float32
+    in its own column order).
+    """
+    return _fill("split", np.asarray(list(splits) if not isinstance(splits, np.ndarray) else splits), seed, n,
+                 strata, lambda size: size // 2, pos, dtype)
 
 
 def split_mask(n: int, b: int, seed: int, strata: np.ndarray | None = None) -> np.ndarray:
@@ -120,26 +307,39 @@ def split_mask(n: int, b: int, seed: int, strata: np.ndarray | None = None) -> n
     return split_masks(n, [b], seed, strata)[0]
 
 
-def balanced_masks(gold: np.ndarray, repeats, seed: int, size: int | None = None) -> np.ndarray:
+def balanced_masks(gold: np.ndarray, repeats, seed: int, size: int | None = None, *, pos=None,
+                   dtype=bool) -> np.ndarray:
     """Masks (R, N) that keep ``size`` random items of every class (default:
     the size of the smallest class), an independent draw per repeat index."""
     gold = np.asarray(gold)
-    classes, counts = np.unique(gold, return_counts=True)
-    m = int(counts.min() if size is None else size)
-    repeats = np.asarray(list(repeats) if not isinstance(repeats, np.ndarray) else repeats, dtype=np.int64)
-    keys = random_keys(gold.size, repeats, seed, "balanced")
-    out = np.zeros((repeats.size, gold.size), dtype=bool)
-    for c in classes:
-        _lowest(keys, np.flatnonzero(gold == c), m, out)
-    return out
+    m = int(np.unique(gold, return_counts=True)[1].min() if size is None else size)
+    return _fill("balanced", np.asarray(list(repeats) if not isinstance(repeats, np.ndarray) else repeats), seed,
+                 gold.size, gold, lambda counts: np.full(counts.size, m), pos, dtype)
 
 
+def bootstrap_weights(n: int, replicates, seed: int, groups: np.ndarray | None = None, *, pos=None,
+                      dtype=np.int64) -> np.ndarray:
+    """Counts (B, N): how many times each item is drawn in each bootstrap
+    replicate (N draws with replacement).  With ``groups`` (codes 0..G-1 per
+    item) whole groups are drawn, G draws with replacement, and every item
+    of a group gets its group's count (the cluster bootstrap)."""
+    return _fill("bootstrap", np.asarray(list(replicates) if not isinstance(replicates, np.ndarray)
+                                         else replicates), seed, n, groups, None, pos, dtype)
+
+
+# ---------------------------------------------------------------------------
 class SubsetConfusion:
     """Confusion tensors (B, S, K, K) of item subsets of one dataset.
 
     >>> eng = SubsetConfusion(gold, predictions, k)
     >>> cx = eng.confusion(masks)        # (B, S, K, K) for the subsets
     >>> cy = eng.total - cx              # their complements
+
+    A subset is a row of 0/1 membership or of non-negative integer weights
+    (a bootstrap resample draws items several times).  ``order`` is the
+    engine's own column order (items grouped by gold class); weights given in
+    that order (``ordered=True``, e.g. drawn with ``pos=eng.pos``) skip a
+    gather.
     """
 
     def __init__(self, gold, predictions, k: int, max_bytes: int = 512 * 2**20):
@@ -149,46 +349,68 @@ class SubsetConfusion:
         self.n = self.gold.size
         self.s = self.pred.shape[0]
         self.dtype = np.float32 if self.n < 2**24 else np.float64
-        itemsize = np.dtype(self.dtype).itemsize
-        per_system = self.n * self.k * self.k * itemsize
-        self.block = max(1, min(self.s, int(max_bytes // max(per_system, 1))))
-        self._blocks = [(lo, min(lo + self.block, self.s)) for lo in range(0, self.s, self.block)]
-        # keep the one-hot blocks when they all fit in the budget
-        self._cache = {} if len(self._blocks) == 1 else None
         kk = self.k * self.k
         self.total = np.bincount(
             (np.arange(self.s)[:, None] * kk + self.pred * self.k + self.gold[None, :]).ravel(),
             minlength=self.s * kk).reshape(self.s, self.k, self.k)
+        self.order = np.argsort(self.gold, kind="stable")
+        self.pos = np.empty(self.n, dtype=np.int64)
+        self.pos[self.order] = np.arange(self.n)
+        self._bounds = np.searchsorted(self.gold[self.order], np.arange(self.k + 1))
+        width = max(self.k - 1, 1)
+        per_system = self.n * width * np.dtype(self.dtype).itemsize
+        self.block = max(1, min(self.s, int(max_bytes // max(per_system, 1))))
+        self._blocks = [(lo, min(lo + self.block, self.s)) for lo in range(0, self.s, self.block)]
+        self._cache = {} if len(self._blocks) == 1 else None
 
-    def _onehot(self, lo: int, hi: int) -> np.ndarray:
-        if self._cache is not None and (lo, hi) in self._cache:
-            return self._cache[(lo, hi)]
-        kk = self.k * self.k
-        a = np.zeros((self.n, (hi - lo) * kk), dtype=self.dtype)
-        cols = (np.arange(hi - lo)[:, None] * kk + self.pred[lo:hi] * self.k + self.gold[None, :]).T
-        a[np.arange(self.n)[:, None], cols] = 1
+    def _onehot(self, g: int, lo: int, hi: int) -> np.ndarray:
+        """One-hot predictions of gold class g's items: (N_g, S_block (K-1))."""
+        key = (g, lo, hi)
+        if self._cache is not None and key in self._cache:
+            return self._cache[key]
+        w = self.k - 1
+        p = self.pred[lo:hi, self.order[self._bounds[g]:self._bounds[g + 1]]].T  # (N_g, S_block)
+        a = np.zeros((p.shape[0], (hi - lo) * w), dtype=self.dtype)
+        rows, sys = np.nonzero(p < w)
+        a[rows, sys * w + p[rows, sys]] = 1
         if self._cache is not None:
-            self._cache[(lo, hi)] = a
+            self._cache[key] = a
         return a
 
-    def confusion(self, masks) -> np.ndarray:
-        """(B, S, K, K) int64 confusion tensors of the subsets in ``masks`` (B, N)."""
-        x = np.asarray(masks, dtype=self.dtype)
+    def confusion(self, masks, ordered: bool = False) -> np.ndarray:
+        """(B, S, K, K) int64 confusion tensors of the subsets in ``masks``
+        (B, N), in item order, or in the engine's ``order`` if ``ordered``."""
+        x = np.asarray(masks)
         if x.ndim != 2 or x.shape[1] != self.n:
             raise ValueError(f"masks must have shape (B, {self.n}), got {x.shape}")
-        out = np.empty((x.shape[0], self.s, self.k, self.k), dtype=np.int64)
-        for lo, hi in self._blocks:
-            prod = x @ self._onehot(lo, hi)
-            out[:, lo:hi] = np.rint(prod).astype(np.int64).reshape(x.shape[0], hi - lo, self.k, self.k)
+        x = x if ordered else x[:, self.order]
+        x = np.asarray(x, dtype=self.dtype)
+        b, w = x.shape[0], self.k - 1
+        out = np.empty((b, self.s, self.k, self.k), dtype=np.int64)
+        for g in range(self.k):
+            xg = x[:, self._bounds[g]:self._bounds[g + 1]]
+            size = np.rint(xg.sum(axis=1, dtype=np.float64)).astype(np.int64)  # (B,) weight of gold class g
+            for lo, hi in self._blocks:
+                part = np.rint(xg @ self._onehot(g, lo, hi)).astype(np.int64).reshape(b, hi - lo, w)
+                out[:, lo:hi, :w, g] = part
+                out[:, lo:hi, w, g] = size[:, None] - part.sum(axis=2)
         return out
 
-    def chunks(self, masks_of, indices, chunk_size: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    def chunks(self, masks_of, indices, chunk_size: int, ordered: bool = False
+               ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Yield ``(indices_chunk, confusion)`` over ``indices`` in chunks,
-        where ``masks_of(indices_chunk)`` gives their (B, N) masks.  Chunks
-        are capped at ``MAX_MASK_ELEMENTS`` mask cells (memory bound; the
-        results do not depend on the chunking)."""
+        where ``masks_of(indices_chunk)`` gives their (B, N) masks (in the
+        engine's order if ``ordered``).  Chunks are capped at
+        ``MAX_MASK_ELEMENTS`` mask cells (memory bound; the results do not
+        depend on the chunking)."""
         indices = np.asarray(indices)
-        chunk_size = max(1, min(int(chunk_size), MAX_MASK_ELEMENTS // max(self.n, 1)))
-        for start in range(0, indices.size, chunk_size):
-            idx = indices[start:start + chunk_size]
-            yield idx, self.confusion(masks_of(idx))
+        for idx in chunk_indices(indices, chunk_size, self.n):
+            yield idx, self.confusion(masks_of(idx), ordered=ordered)
+
+
+def chunk_indices(indices: np.ndarray, chunk_size: int, n: int) -> Iterator[np.ndarray]:
+    """``indices`` in chunks of at most ``chunk_size`` and at most
+    ``MAX_MASK_ELEMENTS`` cells of (chunk, n) weights."""
+    size = max(1, min(int(chunk_size), MAX_MASK_ELEMENTS // max(n, 1)))
+    for start in range(0, indices.size, size):
+        yield indices[start:start + size]

@@ -240,7 +240,7 @@ def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=N
             fault(i, f"start {s} is not before end {e} (spans are [start, end), at least one character)", "offset")
             continue
         if art not in lengths:
-            fault(i, f"article {art!r} is not in the article folder", "not_in_gold")
+            fault(i, f"article {art!r} is not in the article folder", "unknown_article")
             continue
         if e > lengths[art]:
             fault(i, f"end {e} is beyond the end of article {art!r} ({lengths[art]} characters)", "offset")
@@ -480,7 +480,8 @@ _ENTRIES = [
     SpanMetric("span_f1_max", "span-F1 max", r"span-$F_1^{max}$", span_f1_max,
                reference=_SCORER.format("max") + ": C(s, t, max(|s|, |t|)) in P and R"),
     SpanMetric("span_f1_min", "span-F1 min", r"span-$F_1^{min}$", span_f1_min,
-               reference=_SCORER.format("min") + ": C(s, t, min(|s|, |t|)) in P and R"),
+               reference=_SCORER.format("min") + ": C(s, t, min(|s|, |t|)) in P and R; not bounded by 1: a span "
+                         "that overlaps several others scores each overlap in full", bounds=(0.0, np.inf)),
     SpanMetric("char_f1", "char-F1", r"char-$F_1$", char_f1,
                reference="character-level F1 over all articles (characters in a predicted span vs in a gold span)"),
     SpanMetric("char_f1_macro", "char-F1 (per article)", r"char-$F_1^{art}$", char_f1_macro,

@@ -57,11 +57,12 @@ def rank_table(df: pd.DataFrame, metric_ids, kind: str | None = "system") -> pd.
 def _ordered(df: pd.DataFrame, metric_ids, primary: str):
     metric_ids = [m for m in metric_ids if m in df.columns]
     m = M.get(primary)
-    sysrows = df[df["kind"] == "system"].copy()
+    ranked = df["kind"].isin(("system", "synthetic"))  # dataset.RANKED_KINDS
+    sysrows = df[ranked].copy()
     sysrows = sysrows.assign(_r=rank(sysrows[primary].to_numpy(), m.higher_is_better)).sort_values(
         ["_r", "system"], kind="stable")
     ranks = rank_table(sysrows, metric_ids, kind=None)
-    base = df[df["kind"] != "system"]
+    base = df[~ranked]
     return metric_ids, sysrows, ranks, base
 
 
@@ -153,11 +154,22 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def _stability_cell(rank_, tau, undefined, n) -> str:
+    """Rank and mean tau; the splits on which the metric ranks no system
+    (every score tied or undefined) are said, as they leave the mean to the
+    other splits."""
+    if n and undefined >= n:
+        return f"n/a (undefined on all {int(n)} splits)"
+    cell = f"{ordinal(int(rank_))} ({tau:.3f}"
+    return cell + (f"; undefined on {int(undefined)} of {int(n)} splits)" if undefined else ")")
+
+
 def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int,
                      separation: pd.DataFrame | None = None, distinct_tau: float = 0.9,
                      systems: str = "real systems and the baselines named in the config",
                      no_merging: str = "the task has two classes, and merging them leaves a single class, "
-                                       "on which every system ties") -> str:
+                                       "on which every system ties", alpha: float = 0.05,
+                     test: str = "tukey") -> str:
     """Amemiya & Sakai Table 7: group, stability rank, discrimination rank.
 
     ``separation``: mean tau between every two similarity groups
@@ -169,10 +181,16 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
     cols = {
         "metric": [M.get(m).name for m in rows["metric"]],
         "similarity group": rows["group"].to_numpy(),
-        "stability (mean tau)": [f"{ordinal(int(r))} ({v:.3f})" for r, v in
-                                 zip(rows["stability_rank"], rows["stability_tau"])],
+        "stability (mean tau)": [_stability_cell(r, v, u, n) for r, v, u, n in zip(
+            rows["stability_rank"], rows["stability_tau"],
+            rows.get("stability_undefined", pd.Series(0, index=rows.index)),
+            rows.get("stability_splits", pd.Series(0, index=rows.index)))],
     }
     merging = "merging_tau" in df.columns
+    if "power_rank" in df.columns:
+        cols["discriminative power (share of pairs)"] = [
+            "n/a" if pd.isna(v) else f"{ordinal(int(r))} ({v:.3f})"
+            for r, v in zip(rows["power_rank"], rows["discriminative_power"])]
     if merging:
         cols["class discrimination (mean merging tau)"] = [
             "n/a (not merged)" if pd.isna(r) else f"{ordinal(int(r))} ({v:.3f})"
@@ -198,6 +216,10 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
                      f"{separation['mean_tau'].max():.3f} < {distinct_tau:g}). ")
     text += (f"Stability: mean tau between the rankings on random halves over {n_splits} splits "
              "(1st = most stable). ")
+    if "power_rank" in df.columns:
+        how = "the randomised Tukey HSD test" if test == "tukey" else "the paired bootstrap test"
+        text += (f"Discriminative power: the share of system pairs that {how} finds different at "
+                 f"alpha = {alpha:g} (1st = the most pairs told apart). ")
     if merging:
         text += ("Class discrimination: mean tau between the rankings before and after merging two classes "
                  "(1st = lowest tau, best at telling classes apart).")
@@ -224,7 +246,7 @@ def weights_markdown(long: pd.DataFrame, taus: pd.DataFrame, weight_sets: dict, 
             part = d[d["weight_set"] == wname].set_index("system")
             col = [f"{s:.3f}" + (f" ({int(r)})" if pd.notna(r) else "") for s, r in zip(part["score"], part["rank"])]
             if wide is None:
-                wide = pd.DataFrame({"system": [md_escape(s) if k == "system" else f"*{md_escape(s)}* (baseline)"
+                wide = pd.DataFrame({"system": [md_escape(s) if k != "baseline" else f"*{md_escape(s)}* (baseline)"
                                                 for s, k in zip(part.index, part["kind"])]})
             wide[md_escape(wname)] = col
         lines += [f"*{M.get(mid).name}*", "", markdown_table(wide, escape=False)]
@@ -232,3 +254,41 @@ def weights_markdown(long: pd.DataFrame, taus: pd.DataFrame, weight_sets: dict, 
         t = taus.assign(metric=[M.get(m).name for m in taus["metric"]])
         lines += ["Kendall's tau between the rankings under two weight sets:", "", markdown_table(t)]
     return "\n".join(lines) + "\n"
+
+
+def _interval_cells(df: pd.DataFrame, metric_ids, primary: str, digits: int):
+    """Systems sorted by the primary metric; per metric ``value [low, high]``."""
+    wide = {c: df.pivot(index="system", columns="metric", values=c) for c in ("value", "low", "high")}
+    order = rank(wide["value"][primary].to_numpy(), M.get(primary).higher_is_better)
+    systems = wide["value"].index[np.argsort(order, kind="stable")]
+    cell = {m: [f"{_fmt(wide['value'].loc[s_, m], digits)} [{_fmt(wide['low'].loc[s_, m], digits)}, "
+                f"{_fmt(wide['high'].loc[s_, m], digits)}]" for s_ in systems] for m in metric_ids}
+    return list(systems), cell
+
+
+def intervals_markdown(df: pd.DataFrame, metric_ids, primary: str, title: str = "", digits: int = 3) -> str:
+    """Markdown table of ``intervals.csv``: one row per system (sorted by the
+    primary metric), each cell ``value [low, high]``."""
+    systems, cell = _interval_cells(df, metric_ids, primary, digits)
+    out = pd.DataFrame({"system": [md_escape(s_) for s_ in systems],
+                        **{M.get(m).name + (" *" if m == primary else ""): cell[m] for m in metric_ids}})
+    lines = [f"**{md_escape(title)}**", ""] if title else []
+    return "\n".join(lines + [markdown_table(out, escape=False),
+                               f"Sorted by the primary metric (*): {M.get(primary).name}."]) + "\n"
+
+
+def intervals_latex(df: pd.DataFrame, metric_ids, primary: str, caption: str = "", label: str = "",
+                    digits: int = 3) -> str:
+    """LaTeX (booktabs) version of ``intervals_markdown``."""
+    systems, cell = _interval_cells(df, metric_ids, primary, digits)
+    out = [r"\begin{table*}[t]", r"\centering", r"\small", r"\resizebox{\textwidth}{!}{%",
+           rf"\begin{{tabular}}{{l{'r' * len(metric_ids)}}}", r"\toprule",
+           " & ".join(["System"] + [(r"\textbf{" + M.get(m).latex + "}") if m == primary else M.get(m).latex
+                                    for m in metric_ids]) + r" \\", r"\midrule"]
+    for i, s_ in enumerate(systems):
+        out.append(" & ".join([tex_escape(s_)] + [tex_escape(cell[m][i]) for m in metric_ids]) + r" \\")
+    out += [r"\bottomrule", r"\end{tabular}}", rf"\caption{{{tex_escape(caption)} Primary metric in bold.}}"]
+    if label:
+        out.append(rf"\label{{{label}}}")
+    out.append(r"\end{table*}")
+    return "\n".join(out) + "\n"

@@ -18,7 +18,7 @@ import pandas as pd
 
 from . import metrics as M
 from .config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_reason
-from .dataset import Dataset, confusion_from_long, confusion_long, load_dataset, score_table
+from .dataset import RANKED_KINDS, Dataset, confusion_from_long, confusion_long, load_dataset, score_dataset
 from .io import DataError, atomic_path, read_result_csv, write_csv, write_text
 from .tables import scores_latex, scores_markdown
 
@@ -54,7 +54,13 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                                          "chunk_size")),
     "weights": (("labels", "metrics", "weights", "default_weights", "f_avg_classes", "unrelated_label"),
                 ("include_baselines", "tau_variant")),
-    "summary": (("span_task", "synthetic"), ("n_splits", "distinct_tau")),
+    "bootstrap": (_METRIC_FIELDS + ("primary_metric", "span_task"),
+                  ("include_baselines", "resample_unit", "bootstrap_replicates", "bootstrap_seed", "confidence",
+                   "interval_method", "tau_variant", "chunk_size")),
+    "significance": (_METRIC_FIELDS, ("include_baselines", "resample_unit", "tukey_trials", "tukey_seed", "alpha",
+                                      "significance_test", "chunk_size")),
+    "summary": (("span_task", "synthetic", "predictions", "baselines"),
+                ("n_splits", "distinct_tau", "alpha", "significance_test", "include_baselines")),
 }
 
 
@@ -138,12 +144,7 @@ def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFram
     gold, count; no rows for span identification, which has no classes)."""
     ds = Dataset.load(data_npz)
     c = ds.confusion()
-    df = score_table(c, ds.systems, ds.kinds, spec)
-    if spec.span_metrics:
-        from .spans import evaluate_spans
-
-        for m, v in evaluate_spans(ds.spans.statistics().sum(axis=1), spec.span_metrics).items():
-            df[m] = v
+    df = score_dataset(ds, spec)
     write_csv(out_scores, df)
     write_csv(out_confusion, confusion_long(c, ds.systems, ds.labels))
     return df
@@ -179,7 +180,8 @@ def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None)
     n, unused = "", []
     if info_json:
         info = json.loads(Path(info_json).read_text())
-        n = f" ({info['n_items']} items)"
+        n = (f" ({info['n_articles']} articles, {info['n_gold_spans_scored']} gold spans)" if info.get("task") == "si"
+             else f" ({info['n_items']} items)")
         unused = info.get("unused_labels", [])
     title = f"{spec.name}{n}: scores of every system"
     md = scores_markdown(df, spec.all_metrics, spec.primary_metric, title=title)
@@ -205,7 +207,7 @@ def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, in
     long = read_result_csv(confusion_csv)
     systems, c = confusion_from_long(long, spec.labels)
     df = read_result_csv(scores_csv, index_col="system")
-    keep = [i for i, s in enumerate(systems) if include_baselines or df.loc[s, "kind"] == "system"]
+    keep = [i for i, s in enumerate(systems) if include_baselines or df.loc[s, "kind"] in RANKED_KINDS]
     prim = M.get(spec.primary_metric)
     keep.sort(key=lambda i: (-df.loc[systems[i], spec.primary_metric] if prim.higher_is_better
                              else df.loc[systems[i], spec.primary_metric]))
@@ -224,7 +226,7 @@ def span_figure(spec: DatasetSpec, scores_csv, out_paths, include_baselines: boo
 
     df = read_result_csv(scores_csv)
     if not include_baselines:
-        df = df[df["kind"] == "system"]
+        df = df[df["kind"].isin(RANKED_KINDS)]
     _save_fig(span_scores_plot(df, list(spec.span_metrics), spec.primary_metric,
                                f"{spec.name}: span metrics of every system"), out_paths)
 
@@ -367,25 +369,89 @@ def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md)
 
 
 def run_summary(spec: DatasetSpec, settings, similarity_csv, groups_csv, stability_csv, merging_csv,
-                out_csv, out_md):
+                out_csv, out_md, power_csv=None):
     """Amemiya & Sakai Table 7 for one dataset (``merging_csv`` None: a
-    two-class task, without class merging)."""
+    two-class task, without class merging), with the discriminative power
+    (``power_csv``) as a fourth criterion."""
     from .experiments import group_separation, summary
     from .tables import summary_markdown
 
     g = read_result_csv(groups_csv, index_col="metric")["group"]
     sim = read_result_csv(similarity_csv, index_col="metric")
     stab = read_result_csv(stability_csv)
-    df = summary(g, stab, read_result_csv(merging_csv) if merging_csv else None)
+    df = summary(g, stab, read_result_csv(merging_csv) if merging_csv else None,
+                 read_result_csv(power_csv) if power_csv else None)
     write_csv(out_csv, df)
     no_merging = ("span identification has no classes to merge" if spec.span_task == "si" else
                   "the task has two classes, and merging them leaves a single class, on which every system ties")
     write_text(out_md, summary_markdown(df, f"{spec.name}: summary of the meta-evaluation",
                                          int(stab["n_systems"].iloc[0]), settings.n_splits,
                                          group_separation(sim, g), settings.distinct_tau,
-                                         systems="synthetic systems" if spec.synthetic else
-                                         "real systems and the baselines named in the config",
-                                         no_merging=no_merging))
+                                         systems=_ranked_phrase(spec, settings),
+                                         no_merging=no_merging, alpha=settings.alpha,
+                                         test=settings.significance_test))
+
+
+def _ranked_phrase(spec: DatasetSpec, settings) -> str:
+    """What the ranked systems are, for the summary's sentence."""
+    parts = []
+    if spec.predictions:
+        parts.append("real systems")
+    if spec.synthetic:
+        parts.append("synthetic systems")
+    if set(settings.include_baselines) & set(spec.baselines):
+        parts.append("the baselines named in the config")
+    return " and ".join(parts) or "no system"
+
+
+def run_bootstrap(spec: DatasetSpec, settings, data_npz, out_intervals, out_similarity, out_npz, out_md, out_tex,
+                  fig_paths):
+    """Bootstrap intervals of every score (``intervals.csv``), of the taus
+    between metrics (``similarity_intervals.csv``), the replicates
+    (``bootstrap.npz``, for the paired bootstrap test), tables and figure."""
+    from .plots import interval_plot
+    from .significance import run_bootstrap as bootstrap
+    from .tables import intervals_latex, intervals_markdown
+
+    ds = Dataset.load(data_npz)
+    res = bootstrap(ds, spec, settings)
+    write_csv(out_intervals, res["intervals"])
+    write_csv(out_similarity, res["similarity"])
+    with atomic_path(out_npz) as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, boot=res["boot"], value=res["value"], systems=np.array(res["systems"], dtype=str),
+                     metrics=np.array(res["metrics"], dtype=str))
+    unit = "articles" if spec.span_task else ("groups" if settings.resample_unit == "group" else "items")
+    how = (f"{settings.confidence:.0%} {settings.interval_method} bootstrap intervals, "
+           f"{settings.bootstrap_replicates} replicates of the {unit}")
+    write_text(out_md, intervals_markdown(res["intervals"], res["metrics"], spec.primary_metric,
+                                          f"{spec.name}: scores with {how}"))
+    write_text(out_tex, intervals_latex(res["intervals"], res["metrics"], spec.primary_metric,
+                                        caption=f"{spec.name}: scores with {how}.", label=f"tab:{spec.name}-ci"))
+    _save_fig(interval_plot(res["intervals"], res["metrics"], f"{spec.name}: {how}"), fig_paths)
+
+
+def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best, out_power, fig_paths,
+                     bootstrap_npz=None):
+    """Significance of every pair of systems (``significance.csv``), the
+    systems that cannot be told from the best, discriminative power and the
+    achieved-significance-level curves."""
+    from .plots import asl_curves
+    from .significance import run_significance as significance
+
+    ds = Dataset.load(data_npz)
+    boot = None
+    if bootstrap_npz:
+        with np.load(bootstrap_npz, allow_pickle=False) as z:
+            boot = z["boot"]
+    res = significance(ds, spec, settings, boot)
+    write_csv(out_pairs, res["significance"])
+    write_csv(out_best, res["best"])
+    write_csv(out_power, res["power"])
+    test = (f"randomised Tukey HSD, {settings.tukey_trials} trials" if settings.significance_test == "tukey"
+            else f"paired bootstrap test, {settings.bootstrap_replicates} replicates")
+    _save_fig(asl_curves(res["significance"], res["metrics"], settings.alpha,
+                         f"{spec.name}: achieved significance levels ({test})"), fig_paths)
 
 
 def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None) -> None:

@@ -79,9 +79,18 @@ def summary_inputs(wildcards):
     two-class task)."""
     d = f"{RESULTS}/{wildcards.dataset}"
     out = {"similarity": f"{d}/similarity.csv", "groups": f"{d}/similarity_groups.csv",
-           "stability": f"{d}/stability.csv"}
+           "stability": f"{d}/stability.csv", "power": f"{d}/discriminative_power.csv"}
     if runs_merging(wildcards.dataset):
         out["merging"] = f"{d}/merging.csv"
+    return out
+
+
+def significance_inputs(wildcards):
+    """The coded dataset; with the paired bootstrap test, the replicates too."""
+    d = f"{RESULTS}/{wildcards.dataset}"
+    out = {"data": f"{d}/data.npz"}
+    if SETTINGS[wildcards.dataset].significance_test == "bootstrap":
+        out["bootstrap"] = f"{d}/bootstrap.npz"
     return out
 
 
@@ -107,7 +116,10 @@ def dataset_targets():
             out.append(f"{d}/scores_by_group.csv")
         if runs_experiments(name):
             out += [f"{d}/similarity.csv", f"{d}/figures/similarity.png", f"{d}/stability.csv",
-                    f"{d}/figures/stability.png", f"{d}/tables/summary.md"]
+                    f"{d}/figures/stability.png", f"{d}/tables/summary.md", f"{d}/intervals.csv",
+                    f"{d}/similarity_intervals.csv", f"{d}/tables/intervals.md", f"{d}/figures/scores.png",
+                    f"{d}/significance.csv", f"{d}/discriminative_power.csv",
+                    f"{d}/figures/discriminative_power.png"]
             if runs_merging(name):
                 out += [f"{d}/merging.csv", f"{d}/merging_balanced.csv", f"{d}/figures/merging.png"]
         if len(SPECS[name].weights) >= 2:

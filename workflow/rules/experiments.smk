@@ -113,3 +113,47 @@ rule summary:
         "../../environment.yml"
     script:
         "../scripts/summary.py"
+
+
+rule bootstrap:
+    """Bootstrap intervals of every score and of the taus between metrics."""
+    input:
+        rules.ingest.output.npz,
+    output:
+        intervals=f"{RESULTS}/{{dataset}}/intervals.csv",
+        similarity=f"{RESULTS}/{{dataset}}/similarity_intervals.csv",
+        npz=f"{RESULTS}/{{dataset}}/bootstrap.npz",
+        md=f"{RESULTS}/{{dataset}}/tables/intervals.md",
+        tex=f"{RESULTS}/{{dataset}}/tables/intervals.tex",
+        png=f"{RESULTS}/{{dataset}}/figures/scores.png",
+        pdf=f"{RESULTS}/{{dataset}}/figures/scores.pdf",
+    params:
+        spec=spec_of("bootstrap"),
+        settings=settings_of("bootstrap"),
+    log:
+        f"{RESULTS}/logs/{{dataset}}/bootstrap.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/bootstrap.py"
+
+
+rule significance:
+    """Every pair of systems tested, discriminative power of every metric."""
+    input:
+        unpack(significance_inputs),
+    output:
+        pairs=f"{RESULTS}/{{dataset}}/significance.csv",
+        best=f"{RESULTS}/{{dataset}}/significance_best.csv",
+        power=f"{RESULTS}/{{dataset}}/discriminative_power.csv",
+        png=f"{RESULTS}/{{dataset}}/figures/discriminative_power.png",
+        pdf=f"{RESULTS}/{{dataset}}/figures/discriminative_power.pdf",
+    params:
+        spec=spec_of("significance"),
+        settings=settings_of("significance"),
+    log:
+        f"{RESULTS}/logs/{{dataset}}/significance.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/significance.py"

@@ -5,4 +5,5 @@ smk = snakemake  # noqa: F821 (injected by Snakemake)
 spec = step_spec(smk.params.spec)
 settings = step_settings(smk.params.settings)
 run_step(smk, lambda: run_summary(spec, settings, smk.input.similarity, smk.input.groups, smk.input.stability,
-                                  smk.input.get("merging"), smk.output.csv, smk.output.md))
+                                  smk.input.get("merging"), smk.output.csv, smk.output.md,
+                                  power_csv=smk.input.power))
