@@ -258,3 +258,29 @@ def test_interval_table_and_similarity_intervals_layout():
     full = E.similarity(ds.confusion(), METRICS, spec.metric_params())
     for r in sim.itertuples():
         assert r.tau == pytest.approx(full.loc[r.metric_a, r.metric_b], abs=1e-12)
+
+
+def test_group_halves_take_whole_groups_and_equal_a_loop():
+    """resample_unit: group: each half of a split is half of the groups
+    with all their items; the taus equal those of the item masks built by
+    hand from the group masks."""
+    from metaeval.confusion import confusion_tensor
+    from metaeval.ranking import kendall_tau, orient
+
+    rng = np.random.default_rng(12)
+    gold = rng.integers(0, 3, 120)
+    groups = rng.integers(0, 10, 120)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.8, 0.7, 0.5, 0.4, 0.3)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy", "kappa"], groups=groups)
+    st = _settings(n_splits=15, split_seed=3, resample_unit="group")
+    res = E.stability_splits(ds, spec, st, range(15))
+    gm = split_masks(10, range(15), 3)
+    for b in range(15):
+        x = gm[b][groups]
+        for m, mid in enumerate(["accuracy", "kappa"]):
+            from metaeval import metrics as Mt
+
+            sx = orient(Mt.get(mid)(confusion_tensor(gold[x], pred[:, x], 3)))
+            sy = orient(Mt.get(mid)(confusion_tensor(gold[~x], pred[:, ~x], 3)))
+            assert res["tau"][b, m] == pytest.approx(float(kendall_tau(sx, sy)), abs=1e-12)
+    assert gm.sum(axis=1).tolist() == [5] * 15
