@@ -123,12 +123,37 @@ def test_not_utf8(data):
 
 
 def test_bom_crlf_spaces_and_blank_lines_are_read(data):
+    """A BOM, CRLF, blank lines and spaces around ids and header names are
+    read; spaces around labels only when the config says so."""
     p = data / "tiny/predictions/sys_a.csv"
     before = load_dataset(_spec(), data).predictions[0].copy()
     lines = _lines(p)
-    text = "\ufeff" + "\r\n".join([" item_id , label "] + [f"  {ln.replace(',', ' , ')}  " for ln in lines[1:]]) + "\r\n\r\n"
+    text = "\ufeff" + "\r\n".join([" item_id , label "] + [f"  {ln.replace(',', ' ,')}" for ln in lines[1:]]) + "\r\n\r\n"
     _write(p, text)
     np.testing.assert_array_equal(load_dataset(_spec(), data).predictions[0], before)
+    _write(p, text.replace(",neg", ", neg "))
+    _fails(data, "predicted label ' neg ' of item 'id000'", "only by surrounding spaces", "normalize_labels: [strip]")
+    np.testing.assert_array_equal(load_dataset(_spec(normalize_labels=["strip"]), data).predictions[0], before)
+
+
+def test_labels_differing_in_case_are_refused_unless_mapped(data):
+    before = load_dataset(_spec(), data).predictions[2].copy()
+    p = data / "tiny/predictions/sys_c.csv"
+    _write(p, p.read_text().replace(",neg\n", ",NEG\n").replace(",pos\n", ",Pos \n"))
+    _fails(data, "predicted label 'NEG'", "did you mean 'neg'? it differs only in case",
+           "predicted label 'Pos '", "normalize_labels: [strip, case]")
+    got = load_dataset(_spec(normalize_labels=["case", "strip"]), data).predictions[2]
+    np.testing.assert_array_equal(got, before)
+
+
+def test_long_numeric_ids_stay_exact_strings(data):
+    """18-digit tweet ids differ in their last digits, which a float would lose."""
+    ids = [f"9027467945761833{i:02d}" for i in range(40)]
+    for f in [data / "tiny/gold.csv", *sorted((data / "tiny/predictions").glob("*.csv"))]:
+        lines = _lines(f)
+        _write(f, "\n".join([lines[0]] + [ids[k] + ln[ln.index(","):] for k, ln in enumerate(lines[1:])]) + "\n")
+    ds = load_dataset(_spec(), data)
+    assert ds.item_ids.tolist() == ids and len(set(ds.item_ids)) == 40
 
 
 def test_gold_faults_are_reported_too(data):
@@ -345,3 +370,21 @@ def test_missing_items_are_shown_with_their_gold_lines(data):
 
 def test_the_unused_label_is_summed_up_as_such(data):
     _fails(data, "(1 label(s) the gold never uses)", labels=["neg", "neu", "pos", "maybe"])
+
+
+def test_a_submission_identical_to_the_gold_is_flagged(data, tmp_path, capsys):
+    g = data / "tiny/gold.csv"
+    _write(data / "tiny/predictions/copy.csv", "item_id,label\n" + "".join(
+        ln.split(",")[0] + "," + ln.split(",")[1] + "\n" for ln in _lines(g)[1:]))
+    out = tmp_path / "r"
+    ds = ingest(_spec(), data, out / "data.npz", out / "dataset.json")
+    assert ds.info["warnings"] == ["system 'copy' predicts every item exactly as the gold: a suspicious perfect "
+                                   "score (is the file a copy of the gold?)"]
+    assert "WARNING: dataset 'tiny': system 'copy' predicts every item" in capsys.readouterr().err
+
+
+def test_two_files_with_one_system_name_are_refused(data):
+    (data / "tiny/more").mkdir()
+    shutil.copy(data / "tiny/predictions/sys_a.csv", data / "tiny/more/sys_a.csv")
+    with pytest.raises(ConfigError, match="two files give the system name 'sys_a'"):
+        load_dataset(_spec(predictions=["tiny/predictions/*.csv", "tiny/more/*.csv"]), data)

@@ -105,6 +105,7 @@ class DatasetSpec:
     random_seed: int = 0
     enabled: bool = True
     allow_unused_labels: bool = False
+    normalize_labels: tuple[str, ...] = ()  # "strip" (surrounding spaces), "case"
     # span tasks (metaeval.spans): "si" or "tc", the folder of article<ID>.txt
     # texts, the scorer's -m, generated systems, and the span metrics
     span_task: str | None = None
@@ -221,7 +222,8 @@ class DatasetSpec:
             default_weights=default_weights, f_avg_classes=f_avg_classes, unrelated_label=unrelated,
             metrics=metric_ids, primary_metric=primary, baselines=baselines,
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
-            allow_unused_labels=bool(raw.get("allow_unused_labels", False)), **span,
+            allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
+            normalize_labels=_normalize_setting(name, raw.get("normalize_labels") or ()), **span,
         )
 
     # ------------------------------------------------------------------
@@ -272,8 +274,16 @@ class DatasetSpec:
         return out
 
 
+def _normalize_setting(name: str, value) -> tuple[str, ...]:
+    bad = sorted(set(value) - {"strip", "case"})
+    if bad:
+        raise ConfigError(f"datasets.{name}.normalize_labels: unknown {bad}; known: strip, case")
+    return tuple(x for x in ("strip", "case") if x in value)
+
+
 _SPAN_ONLY = ("articles", "merge_overlapping_predictions", "synthetic", "span_metrics")
 _CSV_ONLY = ("id_column", "label_column", "group_column", "delimiter", "prediction_format", "label_map",
+             "normalize_labels",
              "drop_gold_labels", "extra_labels", "weights", "default_weights", "f_avg_classes", "unrelated_label")
 
 

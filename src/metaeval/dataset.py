@@ -159,11 +159,35 @@ def _sha256(path: Path) -> str:
 def _label_problem(table: LabelTable, row: int, label: str, allowed, what: str) -> Problem:
     hint = ""
     folded = {a.casefold(): a for a in allowed}
-    if label.casefold() in folded:
-        hint = f" (did you mean {folded[label.casefold()]!r}? add a label_map entry)"
+    if label.strip() in allowed:
+        hint = (f" (it differs from {label.strip()!r} only by surrounding spaces: fix the file, or set "
+                f"normalize_labels: [strip])")
+    elif label.strip().casefold() in folded:
+        hint = (f" (did you mean {folded[label.strip().casefold()]!r}? it differs only in case"
+                f"{' and spaces' if label != label.strip() else ''}: add a label_map entry, or set "
+                f"normalize_labels: [{'strip, ' if label != label.strip() else ''}case])")
     return Problem(table.path, table.lines[row],
                    f"{what} label {label!r} of item {table.ids[row]!r} is not one of "
                    f"{', '.join(map(repr, allowed))}{hint}", "label")
+
+
+def _normalizer(spec: DatasetSpec, allowed):
+    """The label as the config says to read it: ``normalize_labels`` may
+    strip surrounding spaces and / or match the labels regardless of case;
+    then ``label_map``.  Nothing is normalised unless asked: labels that
+    differ only in case or spaces are refused with a hint, never merged in
+    silence."""
+    strip, case = "strip" in spec.normalize_labels, "case" in spec.normalize_labels
+    folded = {a.casefold(): a for a in allowed}
+    lmap = spec.label_map
+
+    def norm(lab: str) -> str:
+        if strip:
+            lab = lab.strip()
+        if case:
+            lab = folded.get(lab.casefold(), lab)
+        return lmap.get(lab, lab)
+    return norm
 
 
 def _examples(items, n: int = 5) -> str:
@@ -213,6 +237,13 @@ def _check_used_labels(spec: DatasetSpec, gold_codes, gpath, after: str = ""):
             f"count them as 0. Remove them from labels, or set allow_unused_labels: true to score them anyway",
             "unused_label")], f"dataset {spec.name!r} (gold file {gpath})")
     return gold_counts, unused
+
+
+def _perfect_warnings(gold, predictions, systems, what: str = "item") -> list[str]:
+    """A submission that agrees with the gold on every item is suspicious
+    (the gold file copied into the predictions?): said, not refused."""
+    return [f"system {s!r} predicts every {what} exactly as the gold: a suspicious perfect score (is the file "
+            f"a copy of the gold?)" for s, row in zip(systems, predictions) if np.array_equal(row, gold)]
 
 
 def _seed(spec: DatasetSpec) -> int | None:
@@ -273,8 +304,9 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     problems += gold_t.problems
     keep_rows: list[int] = []
     dropped_gold: dict[str, int] = {}
+    norm = _normalizer(spec, labels + spec.drop_gold_labels + tuple(spec.extra_labels) + tuple(lmap))
     for r, lab in enumerate(gold_t.labels):
-        lab = lmap.get(lab, lab)
+        lab = norm(lab)
         if lab in spec.drop_gold_labels:
             dropped_gold[lab] = dropped_gold.get(lab, 0) + 1
         elif lab in code:
@@ -283,7 +315,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
             problems.append(_label_problem(gold_t, r, lab, labels + spec.drop_gold_labels, "gold"))
     all_gold_ids = set(gold_t.ids)
     scored_ids = [gold_t.ids[r] for r in keep_rows]  # rows whose label is a class
-    gold_codes = np.array([code[lmap.get(gold_t.labels[r], gold_t.labels[r])] for r in keep_rows], dtype=np.int8)
+    gold_codes = np.array([code[norm(gold_t.labels[r])] for r in keep_rows], dtype=np.int8)
     # a gold file that cannot be read at all stops here; one with bad rows is
     # checked on, so that the predictions can say what the rows would have been
     if gold_t.unreadable or not scored_ids:
@@ -322,7 +354,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
             if p is None:
                 continue  # a gold item that is not scored (dropped gold label)
             seen[p] = True
-            lab = lmap.get(lab, lab)
+            lab = norm(lab)
             if lab in code:
                 pred_codes[s, p] = code[lab]
             elif lab in spec.extra_labels and spec.extra_label_policy != "error":
@@ -378,6 +410,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     # scoring steps' params, and this file must not change when they do)
     info = {
         "dataset": spec.name,
+        "warnings": _perfect_warnings(gold_codes, pred_codes, list(files)),
         "labels": list(labels),
         "n_gold_rows": len(gold_t),
         "n_items": int(keep.sum()),
@@ -565,8 +598,11 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
                      systems=tuple(systems), kinds=tuple(kinds), predictions=np.zeros((len(systems), 0), np.int8),
                      spans=SpanView(articles, alen, (), False, view_gold, sys_spans))
         unused, counts = [], {}
+    same = [s for s, sp, k in zip(ds.systems, ds.spans.systems, ds.kinds) if k == "system"
+            and np.array_equal(sp.as_array()[sp.order()], ds.spans.gold.as_array()[ds.spans.gold.order()])]
     ds.info = {
-        "dataset": spec.name, "task": spec.span_task, "labels": list(labels), "n_articles": len(articles),
+        "dataset": spec.name, "task": spec.span_task,
+        "warnings": _perfect_warnings([0], [[0]] * len(same), same, "span"), "labels": list(labels), "n_articles": len(articles),
         "n_gold_spans": len(gold), "n_gold_spans_scored": len(ds.spans.gold),
         "n_items": int(ds.n_items), "gold_counts": counts, "unused_labels": unused,
         "spans_read": read, "overlapping_spans_merged": {} if tc else merged,

@@ -161,7 +161,9 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
                label_column: str = "label", group_column: str | None = None) -> LabelTable:
     """Read a delimited file of ``id, label[, group]`` rows.
 
-    Faults are collected in ``table.problems`` (not raised), every one of
+    Ids and groups are read without surrounding spaces; labels as written
+    (``dataset.load_dataset`` decides, by the config, whether " neg " is
+    "neg").  Faults are collected in ``table.problems`` (not raised), every one of
     them, so that a caller can report every bad file of a dataset at once
     with true counts: unreadable or empty file, missing or wrong header,
     duplicated header column, ragged rows, empty id or label, duplicated id
@@ -220,11 +222,11 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
                     table.skipped_ids.add(row[i_id].strip())
                 continue
             item = row[i_id].strip()
-            label = row[i_label].strip()
+            label = row[i_label]  # as written: surrounding spaces are the config's to forgive (normalize_labels)
             if not item:
                 fault(line, f"empty {id_column!r}", "empty")
                 continue
-            if not label:
+            if not label.strip():
                 fault(line, f"empty {label_column!r} for item {item!r}", "empty")
                 table.skipped_ids.add(item)
                 continue

@@ -39,7 +39,8 @@ _METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("span_metrics",)
 STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ingest": (("gold", "predictions", "labels", "gold_format", "prediction_format", "label_map",
                 "drop_gold_labels", "extra_labels", "extra_label_policy", "baselines", "random_seed",
-                "allow_unused_labels", "span_task", "articles", "merge_overlapping_predictions", "synthetic"), ()),
+                "allow_unused_labels", "normalize_labels", "span_task", "articles", "merge_overlapping_predictions",
+                "synthetic"), ()),
     "score": (_METRIC_FIELDS, ()),
     "score_groups": (_CLASSIFICATION_FIELDS, ()),
     "score_tables": (("labels", "metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
@@ -135,7 +136,20 @@ def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None) -> 
     with atomic_path(out_npz) as tmp:
         ds.save(tmp)
     write_text(out_json, json.dumps(ds.info, indent=2) + "\n")
+    for w in ds.info.get("warnings", []):  # to the job's log and the console
+        warn(f"dataset {spec.name!r}: {w}")
     return ds
+
+
+def warn(message: str) -> None:
+    """A warning of a step: printed now, and written to its log by ``run_step``."""
+    import sys
+
+    _WARNINGS.append(message)
+    sys.stderr.write(f"WARNING: {message}\n")
+
+
+_WARNINGS: list[str] = []
 
 
 def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFrame:
@@ -256,7 +270,7 @@ def run_step(smk, step) -> None:
             log.write_text(traceback.format_exc(), encoding="utf-8")
         raise
     if log:
-        log.write_text("ok\n", encoding="utf-8")
+        log.write_text("".join(f"WARNING: {w}\n" for w in _WARNINGS) + "ok\n", encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------
