@@ -282,13 +282,19 @@ EDITS = [
 ]
 
 
+ALL_DATASETS = ("tiny", "tiny_tsv", "spans_tc", "spans_si", "spans_si_synthetic")
+
+
 @pytest.mark.parametrize("path,value,expected", EDITS, ids=[e[0] for e in EDITS])
 def test_a_config_edit_plans_exactly_the_jobs_that_read_it(run, tmp_path, path, value, expected):
+    """Plus the provenance.json of every dataset whose resolved config or
+    settings the edit touches (it records them all)."""
     work, data = run
     cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
     _set(cfg, path, value)
     (tmp_path / "edited.yaml").write_text(yaml.safe_dump(cfg))
-    assert _planned(work, data, tmp_path / "edited.yaml") == expected
+    touched = ALL_DATASETS if not path.startswith("datasets.") else (path.split(".")[1],)
+    assert _planned(work, data, tmp_path / "edited.yaml") == expected | {("provenance", d) for d in touched}
 
 
 def test_job_scripts_read_no_config():
@@ -466,3 +472,30 @@ def test_a_malformed_span_file_stops_its_dataset_with_file_and_line(run):
     finally:
         bad.write_text(good)
         _run(work, data)
+
+
+def test_a_change_of_the_library_reruns_the_steps_by_itself(run, tmp_path):
+    """The library's version and source hash are a param of every rule: a
+    copy of the package (found first on PYTHONPATH) plans nothing while it
+    is the same, and every job once one of its files changes."""
+    import os
+
+    from metaeval.workflow import code_fingerprint
+
+    work, data = run
+    shutil.copytree(ROOT / "src" / "metaeval", tmp_path / "metaeval", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+    def dry():
+        cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(ROOT / ".test" / "config.yaml"),
+                           "--config", f"data_dir={data}", "--directory", str(work), "--cores", "2", "-n"]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env).stdout
+
+    assert "Nothing to be done" in dry()
+    with open(tmp_path / "metaeval" / "tables.py", "a") as fh:
+        fh.write("\n# a change\n")
+    planned = dry()
+    assert "Params have changed since last execution" in planned
+    assert re.search(r"^total\s+(\d+)$", planned, flags=re.M).group(1) == \
+        re.search(r"^total\s+(\d+)$", _run(work, data, "-n", "--forceall").stdout, flags=re.M).group(1)
+    assert code_fingerprint().startswith(__import__("metaeval").__version__ + "+")

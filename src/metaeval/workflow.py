@@ -95,6 +95,63 @@ def step_settings(plain: Mapping):
     return restricted(Settings, from_plain(dict(plain)))
 
 
+def code_fingerprint() -> str:
+    """The package version and a SHA-256 of its source (every .py file of
+    ``metaeval``, by path and content): a rule param of every step, so that
+    a change of the library reruns the steps by itself."""
+    import hashlib
+
+    from . import __version__
+
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return f"{__version__}+{h.hexdigest()[:16]}"
+
+
+def git_commit(path) -> str | None:
+    """The commit of the workflow's checkout (with "-dirty" when it has
+    uncommitted changes), or None outside a git checkout."""
+    import subprocess
+
+    try:
+        head = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(path), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        return head + ("-dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def write_provenance(out_json, dataset: str, config_block: Mapping, settings: Mapping, code: str,
+                     commit: str | None, data_dir, input_files) -> dict:
+    """``provenance.json`` of a dataset's results: the dataset's resolved
+    config and experiment settings, the package version and source hash, the
+    workflow's git commit, the seeds, and the SHA-256 of every input file."""
+    import hashlib
+    import platform
+
+    def sha(p):
+        h = hashlib.sha256()
+        with open(p, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+        return h.hexdigest()
+
+    seeds = {k: v for k, v in {**config_block, **settings}.items() if k.endswith("seed")}
+    if isinstance(config_block.get("synthetic"), Mapping):
+        seeds["synthetic.seed"] = config_block["synthetic"].get("seed")
+    doc = {"dataset": dataset, "metaeval": code, "workflow_commit": commit, "python": platform.python_version(),
+           "config": dict(config_block), "experiments": dict(settings), "seeds": seeds, "data_dir": str(data_dir),
+           "inputs": {str(Path(f).resolve().relative_to(Path(data_dir).resolve())) if
+                      Path(f).resolve().is_relative_to(Path(data_dir).resolve()) else str(f): sha(f)
+                      for f in sorted(map(str, input_files))}}
+    write_text(out_json, json.dumps(doc, indent=2, sort_keys=False) + "\n")
+    return doc
+
+
 def n_ranked_systems(spec: DatasetSpec, n_files: int, include_baselines) -> int:
     """Systems the experiments rank: the real (and synthetic) systems plus
     the generated baselines named in ``include_baselines``

@@ -10,8 +10,11 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from metaeval.config import ConfigError, dataset_specs, resolve_data_dir
-from metaeval.workflow import experiment_settings, n_ranked_systems, path_problems, step_params
+from dataclasses import asdict
+
+from metaeval.config import ConfigError, dataset_specs, resolve_data_dir, to_plain
+from metaeval.workflow import (code_fingerprint, experiment_settings, git_commit, n_ranked_systems, path_problems,
+                               step_params)
 
 try:
     DATA_DIR = resolve_data_dir(config["data_dir"])
@@ -33,6 +36,9 @@ if any(_bad_paths.values()):
 
 DATASETS = list(SPECS)
 RESULTS = "results"
+# a param of every rule: a change of the metaeval library reruns the steps by itself
+CODE = code_fingerprint()
+COMMIT = git_commit(workflow.basedir)
 STEP_PARAMS = {name: step_params(SPECS[name], SETTINGS[name]) for name in DATASETS}
 
 
@@ -103,11 +109,20 @@ def has_groups(name):
     return bool(SPECS[name].gold_format.get("group_column"))
 
 
+def resolved_config(wildcards):
+    """Rule param of provenance: the dataset's resolved spec (every key, defaults filled in)."""
+    return to_plain(asdict(SPECS[wildcards.dataset]))
+
+
+def resolved_settings(wildcards):
+    return to_plain(asdict(SETTINGS[wildcards.dataset]))
+
+
 def dataset_targets():
     out = []
     for name in DATASETS:
         d = f"{RESULTS}/{name}"
-        out += [f"{d}/scores.csv", f"{d}/confusion.csv", f"{d}/tables/scores.md", f"{d}/tables/scores.tex"]
+        out += [f"{d}/provenance.json", f"{d}/scores.csv", f"{d}/confusion.csv", f"{d}/tables/scores.md", f"{d}/tables/scores.tex"]
         if SPECS[name].k >= 2:  # span identification has no classes
             out += [f"{d}/figures/confusion.png", f"{d}/figures/confusion.pdf"]
         if SPECS[name].span_task:

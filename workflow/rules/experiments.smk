@@ -13,6 +13,7 @@ rule similarity:
     params:
         spec=spec_of("similarity"),
         settings=settings_of("similarity"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/similarity.log",
     conda:
@@ -30,6 +31,7 @@ rule stability_shard:
     params:
         spec=spec_of("stability_shard"),
         settings=settings_of("stability_shard"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/stability_shard{{shard}}of{{n}}.log",
     conda:
@@ -50,6 +52,7 @@ rule stability:
     params:
         spec=spec_of("stability"),
         settings=settings_of("stability"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/stability.log",
     conda:
@@ -70,6 +73,7 @@ rule merging:
     params:
         spec=spec_of("merging"),
         settings=settings_of("merging"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/merging.log",
     conda:
@@ -89,6 +93,7 @@ rule weights:
     params:
         spec=spec_of("weights"),
         settings=settings_of("weights"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/weights.log",
     conda:
@@ -107,6 +112,7 @@ rule summary:
     params:
         spec=spec_of("summary"),
         settings=settings_of("summary"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/summary.log",
     conda:
@@ -130,6 +136,7 @@ rule bootstrap:
     params:
         spec=spec_of("bootstrap"),
         settings=settings_of("bootstrap"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/bootstrap.log",
     conda:
@@ -151,6 +158,7 @@ rule significance:
     params:
         spec=spec_of("significance"),
         settings=settings_of("significance"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/significance.log",
     conda:

@@ -13,6 +13,7 @@ rule reproduce:
     params:
         results_dir=lambda wildcards, output: str(Path(output.md).parent),
         available=REPORT_DATASETS,
+        code=CODE,
     log:
         f"{RESULTS}/logs/reproduce.log",
     conda:

@@ -11,6 +11,7 @@ rule ingest:
     params:
         spec=spec_of("ingest"),
         settings=settings_of("ingest"),
+        code=CODE,
         data_dir=str(DATA_DIR),
         results_dir=lambda wc: f"{RESULTS}/{wc.dataset}",
     log:
@@ -31,6 +32,7 @@ rule score:
     params:
         spec=spec_of("score"),
         settings=settings_of("score"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/score.log",
     conda:
@@ -48,6 +50,7 @@ rule score_groups:
     params:
         spec=spec_of("score_groups"),
         settings=settings_of("score_groups"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/score_groups.log",
     conda:
@@ -67,6 +70,7 @@ rule score_tables:
     params:
         spec=spec_of("score_tables"),
         settings=settings_of("score_tables"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/score_tables.log",
     conda:
@@ -86,6 +90,7 @@ rule confusion_figure:
     params:
         spec=spec_of("confusion_figure"),
         settings=settings_of("confusion_figure"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/confusion_figure.log",
     conda:
@@ -104,9 +109,30 @@ rule span_figure:
     params:
         spec=spec_of("span_figure"),
         settings=settings_of("span_figure"),
+        code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/span_figure.log",
     conda:
         "../../environment.yml"
     script:
         "../scripts/span_figure.py"
+
+
+rule provenance:
+    """Where a dataset's results come from: config, code, commit, seeds, input hashes."""
+    input:
+        dataset_inputs,
+    output:
+        f"{RESULTS}/{{dataset}}/provenance.json",
+    params:
+        config=resolved_config,
+        settings=resolved_settings,
+        code=CODE,
+        commit=COMMIT,
+        data_dir=str(DATA_DIR),
+    log:
+        f"{RESULTS}/logs/{{dataset}}/provenance.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/provenance.py"
