@@ -26,6 +26,12 @@ include: "workflow/rules/experiments.smk"
 include: "workflow/rules/reproduce.smk"
 
 
+# cheap steps run on the submitting node of a cluster, not as cluster jobs
+localrules:
+    all,
+    provenance,
+
+
 rule all:
     input:
         all_targets(),

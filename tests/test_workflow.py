@@ -229,14 +229,16 @@ def _jobs(rules, *datasets):
     return {(r, d) for r in rules for d in datasets}
 
 
-TABLES = ("score_tables", "confusion_figure")
-EXPS = ("similarity", "stability_shard", "stability", "merging", "bootstrap", "significance", "summary")
-METRIC_RULES = ("score",) + TABLES + EXPS
+# the jobs of a dataset: scoring (tables and figures included), the stability
+# shards, and one job for the other experiments
+SCORE = ("score",)
+EXPS = ("stability_shard", "experiments")
+METRIC_RULES = SCORE + EXPS
 EVERYTHING = ("ingest",) + METRIC_RULES
 # the span datasets of the .test config: what each one runs
-SPAN_TC = ("ingest", "score", "score_tables", "confusion_figure", "span_figure") + EXPS
-SPAN_SI = ("ingest", "score", "score_tables", "span_figure")
-SPAN_SYN = SPAN_SI + ("similarity", "stability_shard", "stability", "bootstrap", "significance", "summary")
+SPAN_TC = ("ingest", "score_tc") + EXPS
+SPAN_SI = ("ingest", "score_si")
+SPAN_SYN = SPAN_SI + ("stability_shard", "experiments_no_merging")
 WITH_EXPS = ("tiny", "tiny_tsv", "spans_tc", "spans_si_synthetic")
 
 
@@ -248,15 +250,22 @@ def _set(cfg, path, value):
 
 
 def _all(rules, datasets=WITH_EXPS):
-    """``rules`` on every dataset that runs them."""
+    """``rules`` on every dataset that runs them ("experiments" stands for
+    either variant of the rule)."""
     runs = {"tiny": EVERYTHING, "tiny_tsv": EVERYTHING + ("score_groups",), "spans_tc": SPAN_TC,
             "spans_si": SPAN_SI, "spans_si_synthetic": SPAN_SYN}
-    return {(r, d) for d in datasets for r in rules if r in runs[d]}
+    out = set()
+    for d in datasets:
+        for r in rules:
+            for variant in (r, "score_tc", "score_si") if r == "score" else \
+                    (r, "experiments_no_merging") if r == "experiments" else (r,):
+                if variant in runs[d]:
+                    out.add((variant, d))
+    return out
 
 
 EDITS = [
-    # the interval tables are sorted by the primary metric
-    ("datasets.tiny.primary_metric", "accuracy", _jobs(TABLES + ("bootstrap",), "tiny")),
+    ("datasets.tiny.primary_metric", "accuracy", _jobs(("score", "experiments"), "tiny")),
     ("datasets.tiny.labels", ["pos", "neu", "neg"], _jobs(EVERYTHING, "tiny")),
     ("datasets.tiny.ordinal", False, _jobs(METRIC_RULES, "tiny")),
     ("datasets.tiny.weights", {"even": {"neg": 0.3, "neu": 0.4, "pos": 0.3}}, _jobs(METRIC_RULES, "tiny")),
@@ -265,24 +274,20 @@ EDITS = [
     ("datasets.tiny.label_map", {"negative": "neg"}, _jobs(EVERYTHING, "tiny")),
     ("datasets.tiny.description", "another description", set()),
     ("datasets.tiny_tsv.f_avg_classes", ["FAVOR"], _jobs(METRIC_RULES + ("score_groups",), "tiny_tsv")),
-    ("random_seed", 8, _all(EVERYTHING + ("score_groups", "span_figure"), ("tiny", "tiny_tsv", "spans_tc"))),
-    ("experiments.n_splits", 100, _all(("stability_shard", "stability", "summary"))),
-    ("datasets.tiny.experiments.split_seed", 99, _jobs(("stability_shard", "stability", "summary"), "tiny")),
-    ("experiments.n_groups", 2, _all(("similarity", "summary"))),
-    ("experiments.balanced_repeats", 3, _all(("merging", "summary"), ("tiny", "tiny_tsv", "spans_tc"))),
-    ("experiments.tau_variant", "a", _all(tuple(r for r in EXPS if r != "significance"))),
-    ("experiments.tukey_trials", 50, _all(("significance", "summary"))),
-    ("experiments.bootstrap_seed", 5, _all(("bootstrap",))),
-    ("experiments.distinct_tau", 0.5, _all(("summary",))),
+    ("random_seed", 8, _all(EVERYTHING + ("score_groups",), ("tiny", "tiny_tsv", "spans_tc"))),
+    ("experiments.n_splits", 100, _all(EXPS)),
+    ("datasets.tiny.experiments.split_seed", 99, _jobs(EXPS, "tiny")),
+    ("experiments.n_groups", 2, _all(("experiments",))),
+    # class merging: only the datasets with three classes or more read its settings
+    ("experiments.balanced_repeats", 3, _all(("experiments",), ("tiny", "tiny_tsv", "spans_tc"))),
+    ("experiments.tau_variant", "a", _all(EXPS)),
+    ("experiments.distinct_tau", 0.5, _all(("experiments",))),
+    ("experiments.tukey_trials", 50, _all(("experiments",))),
+    ("experiments.bootstrap_seed", 5, _all(("experiments",))),
     ("datasets.spans_si.merge_overlapping_predictions", False, _all(SPAN_SI, ("spans_si",))),
-    ("datasets.spans_si_synthetic.synthetic.seed", 4,
-     _all(SPAN_SYN, ("spans_si_synthetic",))),
-    ("datasets.spans_tc.span_metrics", ["span_f1", "char_f1"], _all(SPAN_TC[1:], ("spans_tc",)) - {
-        ("merging", "spans_tc")}),
+    ("datasets.spans_si_synthetic.synthetic.seed", 4, _all(SPAN_SYN, ("spans_si_synthetic",))),
+    ("datasets.spans_tc.span_metrics", ["span_f1", "char_f1"], _all(SPAN_TC[1:], ("spans_tc",))),
 ]
-
-
-ALL_DATASETS = ("tiny", "tiny_tsv", "spans_tc", "spans_si", "spans_si_synthetic")
 
 
 @pytest.mark.parametrize("path,value,expected", EDITS, ids=[e[0] for e in EDITS])
@@ -297,10 +302,14 @@ def test_a_config_edit_plans_exactly_the_jobs_that_read_it(run, tmp_path, path, 
     assert _planned(work, data, tmp_path / "edited.yaml") == expected | {("provenance", d) for d in touched}
 
 
+ALL_DATASETS = ("tiny", "tiny_tsv", "spans_tc", "spans_si", "spans_si_synthetic")
+
+
 def test_job_scripts_read_no_config():
     """Settings reach a job only as rule params (which Snakemake records)."""
     for script in (ROOT / "workflow" / "scripts").glob("*.py"):
-        assert "config" not in script.read_text(), script.name
+        text = script.read_text()
+        assert "smk.config" not in text and "snakemake.config" not in text, script.name
 
 
 # -- file names ------------------------------------------------------------------
@@ -434,8 +443,10 @@ def test_span_datasets_have_the_same_outputs_as_every_dataset(run):
     assert tc["system"].tolist()[:4] == ["team_a", "team_b", "team_c", "team_d"]
     si = pd.read_csv(r / "spans_si/scores.csv")
     assert list(si.columns) == ["system", "kind", *SPAN_METRIC_IDS] and len(si) == 2
-    # one SI file merges its overlapping spans into the other's spans: same scores
-    assert si.set_index("system").loc["overlapping", "span_f1"] == pytest.approx(1.0)
+    # one SI file has overlapping spans, merged (each pair into [start, end - 1) of a gold span)
+    info = __import__("json").loads((r / "spans_si/dataset.json").read_text())
+    assert info["overlapping_spans_merged"]["overlapping"] == 12 and info["warnings"] == []
+    assert si.set_index("system").loc["overlapping", "span_recall"] < 1
     for d, figs in (("spans_tc", ["confusion", "span_scores", "similarity", "stability", "merging"]),
                     ("spans_si", ["span_scores"]), ("spans_si_synthetic", ["span_scores", "similarity", "stability"])):
         for f in figs:
@@ -499,3 +510,99 @@ def test_a_change_of_the_library_reruns_the_steps_by_itself(run, tmp_path):
     assert re.search(r"^total\s+(\d+)$", planned, flags=re.M).group(1) == \
         re.search(r"^total\s+(\d+)$", _run(work, data, "-n", "--forceall").stdout, flags=re.M).group(1)
     assert code_fingerprint().startswith(__import__("metaeval").__version__ + "+")
+
+
+def test_the_cluster_path_gives_byte_identical_results(run, tmp_path):
+    """The sharded stability experiment through snakemake-executor-plugin-
+    cluster-generic and a stand-in submit script (profiles/local-cluster):
+    every job is a separate process, and the merged results are byte for byte
+    those of the local run (one shard)."""
+    import os
+
+    work, data = run
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    cfg["experiments"].update(shards=3)
+    (tmp_path / "sharded.yaml").write_text(yaml.safe_dump(cfg))
+    other = tmp_path / "cluster"
+    other.mkdir()
+    submitted = tmp_path / "submitted.txt"
+    cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(tmp_path / "sharded.yaml"),
+                       "--config", f"data_dir={data}", "--directory", str(other),
+                       "--workflow-profile", str(ROOT / "profiles" / "local-cluster"),
+                       "--cluster-generic-submit-cmd", str(ROOT / "profiles" / "local-cluster" / "submit.sh"),
+                       "results/tiny/stability.csv", "results/tiny/stability_splits.csv"]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=900,
+                         env={**os.environ, "METAEVAL_SUBMITTED": str(submitted)})
+    assert res.returncode == 0, res.stdout + res.stderr
+    pids = submitted.read_text().split()
+    assert len(pids) == len(set(pids)) >= 5  # ingest, 3 shards, experiments: each its own process
+    assert len(list((other / "results/tiny/stability").glob("shard*of3.npz"))) == 3
+    for f in ("stability.csv", "stability_splits.csv", "similarity.csv", "intervals.csv", "significance.csv"):
+        assert (other / "results/tiny" / f).read_bytes() == (work / "results/tiny" / f).read_bytes(), f
+
+
+def _tiny_only(tmp_path, name="tiny.yaml", **experiments):
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    cfg["datasets"] = {"tiny": cfg["datasets"]["tiny"]}
+    cfg["experiments"].update(experiments)
+    (tmp_path / name).write_text(yaml.safe_dump(cfg))
+    return tmp_path / name
+
+
+def _csvs(work):
+    root = work / "results"
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*.csv"))}
+
+
+def test_results_are_byte_identical_across_cores_chunks_and_shards(run, tmp_path):
+    """Every CSV of the tiny dataset: --cores 1, one shard and the .test
+    chunks (the module's run) against --cores 8, 4 shards and chunks of 7."""
+    work, data = run
+    cfg = _tiny_only(tmp_path, shards=4, chunk_size=7)
+    other = tmp_path / "other"
+    other.mkdir()
+    res = subprocess.run(SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(cfg), "--config",
+                                      f"data_dir={data}", "--directory", str(other), "--cores", "8"],
+                         capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, res.stdout + res.stderr
+    theirs = {k: v for k, v in _csvs(work).items() if k.startswith("tiny/")}
+    ours = _csvs(other)
+    assert sorted(ours) == sorted(theirs) and len(ours) >= 14
+    for k in ours:
+        assert ours[k] == theirs[k], k
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
+def test_an_interrupted_run_resumes_to_byte_identical_results(run, tmp_path, how):
+    """Kill snakemake while the stability shard runs; the README's command
+    (after --unlock when it was killed outright) finishes the run, and the
+    results are byte for byte those of an uninterrupted run."""
+    import os
+    import signal
+    import time
+
+    work, data = run
+    cfg = _tiny_only(tmp_path, n_splits=200000, chunk_size=2000)
+    base = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(cfg), "--config", f"data_dir={data}",
+                        "--cores", "2"]
+    clean, broken = tmp_path / "clean", tmp_path / "broken"
+    clean.mkdir()
+    broken.mkdir()
+    assert subprocess.run(base + ["--directory", str(clean)], capture_output=True, timeout=900).returncode == 0
+    proc = subprocess.Popen(base + ["--directory", str(broken)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    log = broken / "results/logs/tiny"
+    deadline = time.time() + 300
+    while not list((broken / "results/tiny/stability").glob(".*")) and not list(log.glob("stability_shard*")):
+        assert time.time() < deadline and proc.poll() is None, "the shard never started"
+        time.sleep(0.2)
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGINT if how == "SIGINT" else signal.SIGKILL)
+    proc.wait(timeout=120)
+    assert not (broken / "results/tiny/stability.csv").exists()  # it was interrupted before the end
+    if how == "SIGKILL":
+        subprocess.run(base + ["--directory", str(broken), "--unlock"], capture_output=True, timeout=300)
+    res = subprocess.run(base + ["--directory", str(broken)], capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert _csvs(broken) == _csvs(clean)
+    assert not [p for p in (broken / "results").rglob(".*") if p.is_file()]  # no temporary left behind

@@ -20,7 +20,6 @@ Conventions (used by every experiment):
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 __all__ = ["TIE_DECIMALS", "orient", "competition_rank", "kendall_tau", "tau_matrix"]
@@ -45,28 +44,6 @@ def competition_rank(key) -> np.ndarray:
     return np.searchsorted(np.sort(key), key, side="left") + 1
 
 
-@nb.njit(parallel=True, cache=True)
-def _tau_rows(x, y, variant_b, out):  # pragma: no cover - compiled
-    """Kendall's tau of every row pair (x[r], y[r]) over all S(S-1)/2 system
-    pairs, one row per thread: n_c - n_d from the signs of the pairwise
-    differences, divided as ``kendall_tau`` says."""
-    rows, s = x.shape
-    for r in nb.prange(rows):
-        num = 0
-        nx = 0
-        ny = 0
-        for i in range(s):
-            xi, yi = x[r, i], y[r, i]
-            for j in range(i + 1, s):
-                dx = (xi > x[r, j]) - (xi < x[r, j])
-                dy = (yi > y[r, j]) - (yi < y[r, j])
-                num += dx * dy
-                nx += dx != 0
-                ny += dy != 0
-        den = np.sqrt(float(nx) * float(ny)) if variant_b else s * (s - 1) / 2.0
-        out[r] = num / den if den > 0 else np.nan
-
-
 def kendall_tau(x, y, variant: str = "b") -> np.ndarray:
     """Kendall's tau between x and y along the last axis (S systems).
 
@@ -85,7 +62,9 @@ def kendall_tau(x, y, variant: str = "b") -> np.ndarray:
     xf = np.ascontiguousarray(np.broadcast_to(x, lead + (s,)).reshape(-1, s))
     yf = np.ascontiguousarray(np.broadcast_to(y, lead + (s,)).reshape(-1, s))
     out = np.empty(xf.shape[0])
-    _tau_rows(xf, yf, variant == "b", out)
+    from .kernels import tau_rows  # compiled; imported on first use
+
+    tau_rows(xf, yf, variant == "b", out)
     return out.reshape(lead)
 
 

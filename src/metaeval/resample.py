@@ -19,23 +19,16 @@ same subsets, bit for bit, whatever the chunk size, the shard, or the order
 in which subsets are computed.  Fixed-size subsets are drawn by selection
 sampling (Knuth's Algorithm S: item i is taken with probability
 need / remaining, to within 2**-32), which gives every subset of the size
-the same chance in one pass over the items.  The passes are compiled (numba), one subset per
-thread: no Python loop over items or subsets.
+the same chance in one pass over the items.  The passes are compiled (numba,
+``metaeval.kernels``), one subset per thread: no Python loop over items or
+subsets.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Iterator
 
-# numba's OpenMP threads spin while they wait between kernels and take the
-# cores from OpenBLAS's threads in the matrix products that follow (seen here:
-# 2x to 10x slower products); its own work queue does not spin.  An explicit
-# NUMBA_THREADING_LAYER wins.
-os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
-
-import numba as nb  # noqa: E402
-import numpy as np  # noqa: E402
+import numpy as np
 
 __all__ = ["STREAMS", "MAX_SEED", "random_keys", "split_mask", "split_masks", "balanced_masks",
            "bootstrap_weights", "permutations", "permuted_confusion", "permuted_sums", "SubsetConfusion"]
@@ -47,7 +40,6 @@ _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _ITEM = np.uint64(0xD1B54A32D192ED03)
-_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:
@@ -59,21 +51,19 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(31))
 
 
-@nb.njit(inline="always")
-def _sm64(x):
-    """``_splitmix64`` on one uint64, compiled (the same bits)."""
-    x = x + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
 # Every use of the generator has its own stream, so the split draws and the
 # balanced subsamples (or any later use) are independent even when their
 # seeds are equal or related: (stream, seed) is packed into one 64-bit word,
 # stream in the top 8 bits, so that distinct pairs give distinct words.
 STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4}
 MAX_SEED = (1 << 56) - 1
+
+
+def _kernels():
+    """The compiled passes (``metaeval.kernels``), imported on first use."""
+    from . import kernels
+
+    return kernels
 
 
 def _index_words(indices, seed: int, stream: str) -> np.ndarray:
@@ -103,130 +93,6 @@ def random_keys(n: int, indices, seed: int, stream: str = "split") -> np.ndarray
         return _splitmix64(per_index[:, None] ^ items[None, :])
 
 
-# ---------------------------------------------------------------------------
-# compiled draws: one subset per thread, one pass over the items
-# ---------------------------------------------------------------------------
-@nb.njit(parallel=True, cache=True)
-def _select(words, strata, take, left_at, pos, out):  # pragma: no cover - compiled
-    """Selection sampling per row: ``take[c]`` of the items of every stratum
-    c, each subset of that size equally likely.  Item i, with ``left_at[i]``
-    items of its stratum not yet passed (itself included), is taken when
-    u_i * left < need, u_i the top 32 bits of its key as a fraction (the
-    probability need / left, to within 2**-32).  Item i goes to column
-    ``pos[i]`` of ``out`` (1 taken, 0 not).  The products u_i * left do not
-    depend on earlier choices: they are made first, so that the pass that
-    carries ``need`` from item to item is short."""
-    n = strata.size
-    one = take.size == 1
-    for b in nb.prange(words.size):
-        w = words[b]
-        v = np.empty(n, np.uint64)
-        for i in range(n):
-            v[i] = (_sm64(w ^ (np.uint64(i) * np.uint64(0xD1B54A32D192ED03))) >> np.uint64(32)) * np.uint64(left_at[i])
-        row = out[b]
-        if one:
-            need = np.uint64(take[0]) << np.uint64(32)
-            for i in range(n):
-                t = v[i] < need
-                row[pos[i]] = t
-                need -= np.uint64(t) << np.uint64(32)
-        else:
-            need_c = take.astype(np.uint64) << np.uint64(32)
-            for i in range(n):
-                c = strata[i]
-                t = v[i] < need_c[c]
-                row[pos[i]] = t
-                need_c[c] -= np.uint64(t) << np.uint64(32)
-
-
-@nb.njit(parallel=True, cache=True)
-def _bootstrap(words, units, n_units, pos, out):  # pragma: no cover - compiled
-    """Bootstrap counts per row: ``n_units`` draws with replacement among
-    the units (draw j picks unit floor(u_j * n_units)); item i gets the count
-    of its unit ``units[i]`` in column ``pos[i]``."""
-    for b in nb.prange(words.size):
-        counts = np.zeros(n_units, np.int64)
-        w = words[b]
-        for j in range(n_units):
-            u = (_sm64(w ^ (np.uint64(j) * np.uint64(0xD1B54A32D192ED03))) >> np.uint64(11)) * _TO_UNIT
-            counts[min(int(u * n_units), n_units - 1)] += 1
-        for i in range(units.size):
-            out[b, pos[i]] = counts[units[i]]
-
-
-@nb.njit(inline="always")
-def _shuffle(state, values):  # pragma: no cover - compiled
-    """Fisher-Yates shuffle of ``values`` in place, its random numbers the
-    splitmix64 sequence from ``state`` (bounded by Lemire's multiply-shift on
-    the top 32 bits); returns the next state."""
-    for j in range(values.size - 1, 0, -1):
-        state = state + np.uint64(0x9E3779B97F4A7C15)
-        r = int(((_sm64(state) >> np.uint64(32)) * np.uint64(j + 1)) >> np.uint64(32))
-        values[j], values[r] = values[r], values[j]
-    return state
-
-
-@nb.njit(parallel=True, cache=True)
-def _permutations(words, n_units, n_systems, out):  # pragma: no cover - compiled
-    """out[t, u] = the permutation of the systems for unit u in trial t."""
-    for t in nb.prange(words.size):
-        for u in range(n_units):
-            perm = np.arange(n_systems)
-            _shuffle(_sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03))), perm)
-            out[t, u] = perm
-
-
-@nb.njit(parallel=True, cache=True)
-def _permuted_confusion(words, unit_start, unit_items, pred_t, gold, k, out):  # pragma: no cover - compiled
-    """Confusion tensors (T, S, K, K) of the permuted systems: in trial t,
-    slot s takes, on every item of unit u, the prediction of system
-    perm[t, u][s] (``_permutations``; the units' items are
-    ``unit_items[unit_start[u]:unit_start[u + 1]]``; ``pred_t``: (N, S)).
-    A one-item unit shuffles its predictions themselves, which the same swaps
-    turn into exactly pred[perm[s]]."""
-    n_sys = pred_t.shape[1]
-    for t in nb.prange(words.size):
-        perm = np.empty(n_sys, np.int64)
-        vals = np.empty(n_sys, pred_t.dtype)
-        acc = np.zeros((n_sys, k, k), np.int64)
-        for u in range(unit_start.size - 1):
-            state = _sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03)))
-            lo, hi = unit_start[u], unit_start[u + 1]
-            if hi - lo == 1:
-                i = unit_items[lo]
-                vals[:] = pred_t[i]
-                _shuffle(state, vals)
-                g = gold[i]
-                for s in range(n_sys):
-                    acc[s, vals[s], g] += 1
-            else:
-                for s in range(n_sys):
-                    perm[s] = s
-                _shuffle(state, perm)
-                for j in range(lo, hi):
-                    i = unit_items[j]
-                    g = gold[i]
-                    for s in range(n_sys):
-                        acc[s, pred_t[i, perm[s]], g] += 1
-        out[t] = acc
-
-
-@nb.njit(parallel=True, cache=True)
-def _permuted_sums(words, stats, out):  # pragma: no cover - compiled
-    """Summed per-unit statistics (T, S, F) of the permuted systems: slot s
-    takes unit u's statistics of system perm[t, u][s] (``stats``: (U, S, F))."""
-    n_units, n_sys, f = stats.shape
-    for t in nb.prange(words.size):
-        perm = np.empty(n_sys, np.int64)
-        for u in range(n_units):
-            for s in range(n_sys):
-                perm[s] = s
-            _shuffle(_sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03))), perm)
-            for s in range(n_sys):
-                for x in range(f):
-                    out[t, s, x] += stats[u, perm[s], x]
-
-
 def permutations(n_units: int, n_systems: int, trials, seed: int) -> np.ndarray:
     """(T, U, S): the permutation of the systems each unit (item or group)
     gets in each trial of the randomised test, a counter-based draw: it
@@ -234,7 +100,7 @@ def permutations(n_units: int, n_systems: int, trials, seed: int) -> np.ndarray:
     takes the predictions of system ``perm[t, u, s]``."""
     words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
     out = np.empty((words.size, n_units, n_systems), dtype=np.int64)
-    _permutations(words, n_units, n_systems, out)
+    _kernels().permutations(words, n_units, n_systems, out)
     return out
 
 
@@ -252,7 +118,7 @@ def permuted_confusion(gold, predictions, k: int, trials, seed: int, units=None)
     start = np.searchsorted(units[order], np.arange(n_units + 1)).astype(np.int64)
     words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
     out = np.zeros((words.size, pred.shape[0], k, k), dtype=np.int64)
-    _permuted_confusion(words, start, order.astype(np.int64), pred_t, gold, int(k), out)
+    _kernels().permuted_confusion(words, start, order.astype(np.int64), pred_t, gold, int(k), out)
     return out
 
 
@@ -262,7 +128,7 @@ def permuted_sums(stats, trials, seed: int) -> np.ndarray:
     stats = np.ascontiguousarray(stats, dtype=np.float64)
     words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
     out = np.zeros((words.size, stats.shape[1], stats.shape[2]), dtype=np.float64)
-    _permuted_sums(words, stats, out)
+    _kernels().permuted_sums(words, stats, out)
     return out
 
 
@@ -273,7 +139,7 @@ def _fill(kind: str, indices, seed: int, n: int, strata=None, take=None, pos=Non
     out = np.empty((words.size, n), dtype=np.float32 if dtype == bool else dtype)
     if kind == "bootstrap":
         units = np.arange(n, dtype=np.int64) if strata is None else np.asarray(strata, dtype=np.int64)
-        _bootstrap(words, units, int(units.max()) + 1 if units.size else 0, pos, out)
+        _kernels().bootstrap(words, units, int(units.max()) + 1 if units.size else 0, pos, out)
     else:
         codes, strata = np.unique(np.zeros(n, dtype=np.int64) if strata is None else strata, return_inverse=True)
         strata = strata.astype(np.int64)
@@ -283,7 +149,8 @@ def _fill(kind: str, indices, seed: int, n: int, strata=None, take=None, pos=Non
         for c in range(codes.size):  # a loop over strata (classes), not items or subsets
             idx = np.flatnonzero(strata == c)
             seen[idx] = np.arange(idx.size)
-        _select(words, strata, np.minimum(np.asarray(take(size), dtype=np.int64), size), size[strata] - seen, pos, out)
+        _kernels().select(words, strata, np.minimum(np.asarray(take(size), dtype=np.int64), size), size[strata] - seen,
+                          pos, out)
     return out.astype(bool) if dtype == bool else out
 
 

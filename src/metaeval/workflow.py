@@ -36,7 +36,7 @@ __all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure"
 _CLASSIFICATION_FIELDS = ("labels", "metrics", "weights:default", "default_weights", "f_avg_classes",
                           "unrelated_label")
 _METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("span_metrics",)
-STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+_STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ingest": (("gold", "predictions", "labels", "gold_format", "prediction_format", "label_map",
                 "drop_gold_labels", "extra_labels", "extra_label_policy", "baselines", "random_seed",
                 "allow_unused_labels", "normalize_labels", "span_task", "articles", "merge_overlapping_predictions",
@@ -65,6 +65,25 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+def _union(*parts: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    spec_f = tuple(dict.fromkeys(f for p in parts for f in _STEP_PARTS[p][0]))
+    set_f = tuple(dict.fromkeys(f for p in parts for f in _STEP_PARTS[p][1]))
+    return spec_f, set_f
+
+
+# A job runs several parts at once: few, large jobs (each Python process
+# costs about a second to start), and a job reads the union of its parts'
+# settings, so it reruns when any of them changes.
+STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "ingest": _union("ingest"),
+    "score": _union("score", "score_tables", "confusion_figure", "span_figure"),
+    "score_groups": _union("score_groups"),
+    "stability_shard": _union("stability_shard"),
+    "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance", "summary"),
+    "weights": _union("weights"),
+}
+
+
 def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
     """``{step: {"spec": {...}, "settings": {...}}}``: the plain values each
     step of a dataset reads (rule params)."""
@@ -79,6 +98,8 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
                                  if spec.default_weights else {})
             else:
                 sp[f] = getattr(spec, f)
+        # class merging needs three classes: without it, its settings are not read
+        setting_fields = [f for f in setting_fields if spec.k >= 3 or f not in ("balanced_repeats", "balanced_seed")]
         out[step] = {"spec": to_plain(sp), "settings": to_plain({f: getattr(settings, f) for f in setting_fields})}
     return out
 
@@ -461,6 +482,39 @@ def run_summary(spec: DatasetSpec, settings, similarity_csv, groups_csv, stabili
                                          systems=_ranked_phrase(spec, settings),
                                          no_merging=no_merging, alpha=settings.alpha,
                                          test=settings.significance_test))
+
+
+def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) -> None:
+    """The scoring job: ``scores.csv``, ``confusion.csv``, the score tables,
+    and the figures the dataset has (``out`` keys ``confusion_png/pdf``,
+    ``span_png/pdf``)."""
+    score(spec, data_npz, out["scores"], out["confusion"])
+    write_tables(spec, out["scores"], out["md"], out["tex"], info_json)
+    if "confusion_png" in out:
+        confusion_figure(spec, out["confusion"], out["scores"], [out["confusion_png"], out["confusion_pdf"]])
+    if "span_png" in out:
+        span_figure(spec, out["scores"], [out["span_png"], out["span_pdf"]])
+
+
+def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Mapping[str, str]) -> None:
+    """The experiments job of a dataset, one after the other on one loaded
+    dataset: ranking agreement, rank stability (gathering the shards),
+    class merging (when ``out`` has ``merging``), bootstrap intervals,
+    significance and discriminative power, and the summary."""
+    run_similarity(spec, settings, data_npz, out["similarity"], out["groups"],
+                   [out["similarity_png"], out["similarity_pdf"]])
+    run_stability_gather(spec, settings, shard_paths, out["stability"], out["stability_splits"],
+                         [out["stability_png"], out["stability_pdf"]])
+    if "merging" in out:
+        run_merging(spec, settings, data_npz, out["merging"], out["merging_balanced"],
+                    [out["merging_png"], out["merging_pdf"]])
+    run_bootstrap(spec, settings, data_npz, out["intervals"], out["similarity_intervals"], out["bootstrap"],
+                  out["intervals_md"], out["intervals_tex"], [out["scores_png"], out["scores_pdf"]])
+    run_significance(spec, settings, data_npz, out["significance"], out["significance_best"], out["power"],
+                     [out["power_png"], out["power_pdf"]],
+                     bootstrap_npz=out["bootstrap"] if settings.significance_test == "bootstrap" else None)
+    run_summary(spec, settings, out["similarity"], out["groups"], out["stability"], out.get("merging"),
+                out["summary"], out["summary_md"], power_csv=out["power"])
 
 
 def _ranked_phrase(spec: DatasetSpec, settings) -> str:

@@ -80,24 +80,18 @@ def runs_merging(name):
     return SPECS[name].k >= 3
 
 
-def summary_inputs(wildcards):
-    """The experiments' results a dataset's summary reads (no merging for a
-    two-class task)."""
-    d = f"{RESULTS}/{wildcards.dataset}"
-    out = {"similarity": f"{d}/similarity.csv", "groups": f"{d}/similarity_groups.csv",
-           "stability": f"{d}/stability.csv", "power": f"{d}/discriminative_power.csv"}
-    if runs_merging(wildcards.dataset):
-        out["merging"] = f"{d}/merging.csv"
-    return out
-
-
-def significance_inputs(wildcards):
-    """The coded dataset; with the paired bootstrap test, the replicates too."""
-    d = f"{RESULTS}/{wildcards.dataset}"
-    out = {"data": f"{d}/data.npz"}
-    if SETTINGS[wildcards.dataset].significance_test == "bootstrap":
-        out["bootstrap"] = f"{d}/bootstrap.npz"
-    return out
+def dataset_pattern(kind):
+    """Wildcard constraint: the datasets one variant of a rule makes.
+    Scoring: "classification", "tc" (technique classification: also the
+    span figure), "si" (span identification: no classes, no confusion
+    figure).  Experiments: "merging" (three classes or more) or
+    "no_merging"."""
+    tc = lambda n: SPECS[n].span_task == "tc"  # noqa: E731
+    pick = {"classification": lambda n: not SPECS[n].span_task, "tc": tc,
+            "si": lambda n: SPECS[n].span_task == "si",
+            "merging": runs_merging, "no_merging": lambda n: not runs_merging(n)}[kind]
+    names = [n for n in DATASETS if pick(n)]
+    return "|".join(map(re.escape, names)) if names else "NO_DATASET"
 
 
 def stability_shards(name):

@@ -1,25 +1,6 @@
-# Meta-evaluation experiments, one set of jobs per dataset with enough systems.
-
-
-rule similarity:
-    """Ranking agreement: Kendall's tau between every pair of metrics."""
-    input:
-        rules.ingest.output.npz,
-    output:
-        csv=f"{RESULTS}/{{dataset}}/similarity.csv",
-        groups=f"{RESULTS}/{{dataset}}/similarity_groups.csv",
-        png=f"{RESULTS}/{{dataset}}/figures/similarity.png",
-        pdf=f"{RESULTS}/{{dataset}}/figures/similarity.pdf",
-    params:
-        spec=spec_of("similarity"),
-        settings=settings_of("similarity"),
-        code=CODE,
-    log:
-        f"{RESULTS}/logs/{{dataset}}/similarity.log",
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/similarity.py"
+# Meta-evaluation experiments, for datasets that rank enough systems: the
+# random half-splits in shards (the large, vectorised part, one job per shard),
+# then one job per dataset for all the rest.
 
 
 rule stability_shard:
@@ -34,52 +15,97 @@ rule stability_shard:
         code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/stability_shard{{shard}}of{{n}}.log",
+    threads: 2
+    resources:
+        mem_mb=4000,
+        runtime=60,
+        cpus_per_task=2,
     conda:
         "../../environment.yml"
     script:
         "../scripts/stability_shard.py"
 
 
-rule stability:
-    """Gather the shards: per-metric summary, per-split taus, figure."""
+rule experiments:
+    """Similarity, stability (gathering the shards), class merging,
+    bootstrap intervals, significance, discriminative power and the summary."""
     input:
-        lambda wc: stability_shards(wc.dataset),
+        npz=rules.ingest.output.npz,
+        shards=lambda wc: stability_shards(wc.dataset),
     output:
-        csv=f"{RESULTS}/{{dataset}}/stability.csv",
-        splits=f"{RESULTS}/{{dataset}}/stability_splits.csv",
-        png=f"{RESULTS}/{{dataset}}/figures/stability.png",
-        pdf=f"{RESULTS}/{{dataset}}/figures/stability.pdf",
+        similarity=f"{RESULTS}/{{dataset}}/similarity.csv",
+        groups=f"{RESULTS}/{{dataset}}/similarity_groups.csv",
+        similarity_png=f"{RESULTS}/{{dataset}}/figures/similarity.png",
+        similarity_pdf=f"{RESULTS}/{{dataset}}/figures/similarity.pdf",
+        stability=f"{RESULTS}/{{dataset}}/stability.csv",
+        stability_splits=f"{RESULTS}/{{dataset}}/stability_splits.csv",
+        stability_png=f"{RESULTS}/{{dataset}}/figures/stability.png",
+        stability_pdf=f"{RESULTS}/{{dataset}}/figures/stability.pdf",
+        merging=f"{RESULTS}/{{dataset}}/merging.csv",
+        merging_balanced=f"{RESULTS}/{{dataset}}/merging_balanced.csv",
+        merging_png=f"{RESULTS}/{{dataset}}/figures/merging.png",
+        merging_pdf=f"{RESULTS}/{{dataset}}/figures/merging.pdf",
+        intervals=f"{RESULTS}/{{dataset}}/intervals.csv",
+        similarity_intervals=f"{RESULTS}/{{dataset}}/similarity_intervals.csv",
+        bootstrap=f"{RESULTS}/{{dataset}}/bootstrap.npz",
+        intervals_md=f"{RESULTS}/{{dataset}}/tables/intervals.md",
+        intervals_tex=f"{RESULTS}/{{dataset}}/tables/intervals.tex",
+        scores_png=f"{RESULTS}/{{dataset}}/figures/scores.png",
+        scores_pdf=f"{RESULTS}/{{dataset}}/figures/scores.pdf",
+        significance=f"{RESULTS}/{{dataset}}/significance.csv",
+        significance_best=f"{RESULTS}/{{dataset}}/significance_best.csv",
+        power=f"{RESULTS}/{{dataset}}/discriminative_power.csv",
+        power_png=f"{RESULTS}/{{dataset}}/figures/discriminative_power.png",
+        power_pdf=f"{RESULTS}/{{dataset}}/figures/discriminative_power.pdf",
+        summary=f"{RESULTS}/{{dataset}}/summary.csv",
+        summary_md=f"{RESULTS}/{{dataset}}/tables/summary.md",
     params:
-        spec=spec_of("stability"),
-        settings=settings_of("stability"),
+        spec=spec_of("experiments"),
+        settings=settings_of("experiments"),
         code=CODE,
     log:
-        f"{RESULTS}/logs/{{dataset}}/stability.log",
+        f"{RESULTS}/logs/{{dataset}}/experiments.log",
+    wildcard_constraints:
+        dataset=dataset_pattern("merging"),
+    threads: 2
+    resources:
+        mem_mb=4000,
+        runtime=60,
+        cpus_per_task=2,
     conda:
         "../../environment.yml"
     script:
-        "../scripts/stability.py"
+        "../scripts/experiments.py"
 
 
-rule merging:
-    """Class merging, on all items and on class-balanced subsamples."""
-    input:
-        rules.ingest.output.npz,
+use rule experiments as experiments_no_merging with:
     output:
-        csv=f"{RESULTS}/{{dataset}}/merging.csv",
-        balanced=f"{RESULTS}/{{dataset}}/merging_balanced.csv",
-        png=f"{RESULTS}/{{dataset}}/figures/merging.png",
-        pdf=f"{RESULTS}/{{dataset}}/figures/merging.pdf",
-    params:
-        spec=spec_of("merging"),
-        settings=settings_of("merging"),
-        code=CODE,
+        similarity=f"{RESULTS}/{{dataset}}/similarity.csv",
+        groups=f"{RESULTS}/{{dataset}}/similarity_groups.csv",
+        similarity_png=f"{RESULTS}/{{dataset}}/figures/similarity.png",
+        similarity_pdf=f"{RESULTS}/{{dataset}}/figures/similarity.pdf",
+        stability=f"{RESULTS}/{{dataset}}/stability.csv",
+        stability_splits=f"{RESULTS}/{{dataset}}/stability_splits.csv",
+        stability_png=f"{RESULTS}/{{dataset}}/figures/stability.png",
+        stability_pdf=f"{RESULTS}/{{dataset}}/figures/stability.pdf",
+        intervals=f"{RESULTS}/{{dataset}}/intervals.csv",
+        similarity_intervals=f"{RESULTS}/{{dataset}}/similarity_intervals.csv",
+        bootstrap=f"{RESULTS}/{{dataset}}/bootstrap.npz",
+        intervals_md=f"{RESULTS}/{{dataset}}/tables/intervals.md",
+        intervals_tex=f"{RESULTS}/{{dataset}}/tables/intervals.tex",
+        scores_png=f"{RESULTS}/{{dataset}}/figures/scores.png",
+        scores_pdf=f"{RESULTS}/{{dataset}}/figures/scores.pdf",
+        significance=f"{RESULTS}/{{dataset}}/significance.csv",
+        significance_best=f"{RESULTS}/{{dataset}}/significance_best.csv",
+        power=f"{RESULTS}/{{dataset}}/discriminative_power.csv",
+        power_png=f"{RESULTS}/{{dataset}}/figures/discriminative_power.png",
+        power_pdf=f"{RESULTS}/{{dataset}}/figures/discriminative_power.pdf",
+        summary=f"{RESULTS}/{{dataset}}/summary.csv",
+        summary_md=f"{RESULTS}/{{dataset}}/tables/summary.md",
     log:
-        f"{RESULTS}/logs/{{dataset}}/merging.log",
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/merging.py"
+        f"{RESULTS}/logs/{{dataset}}/experiments.log",
+    wildcard_constraints:
+        dataset=dataset_pattern("no_merging"),
 
 
 rule weights:
@@ -96,72 +122,10 @@ rule weights:
         code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/weights.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
     conda:
         "../../environment.yml"
     script:
         "../scripts/weights.py"
-
-
-rule summary:
-    """Per metric: similarity group, stability rank, discrimination rank."""
-    input:
-        unpack(summary_inputs),
-    output:
-        csv=f"{RESULTS}/{{dataset}}/summary.csv",
-        md=f"{RESULTS}/{{dataset}}/tables/summary.md",
-    params:
-        spec=spec_of("summary"),
-        settings=settings_of("summary"),
-        code=CODE,
-    log:
-        f"{RESULTS}/logs/{{dataset}}/summary.log",
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/summary.py"
-
-
-rule bootstrap:
-    """Bootstrap intervals of every score and of the taus between metrics."""
-    input:
-        rules.ingest.output.npz,
-    output:
-        intervals=f"{RESULTS}/{{dataset}}/intervals.csv",
-        similarity=f"{RESULTS}/{{dataset}}/similarity_intervals.csv",
-        npz=f"{RESULTS}/{{dataset}}/bootstrap.npz",
-        md=f"{RESULTS}/{{dataset}}/tables/intervals.md",
-        tex=f"{RESULTS}/{{dataset}}/tables/intervals.tex",
-        png=f"{RESULTS}/{{dataset}}/figures/scores.png",
-        pdf=f"{RESULTS}/{{dataset}}/figures/scores.pdf",
-    params:
-        spec=spec_of("bootstrap"),
-        settings=settings_of("bootstrap"),
-        code=CODE,
-    log:
-        f"{RESULTS}/logs/{{dataset}}/bootstrap.log",
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/bootstrap.py"
-
-
-rule significance:
-    """Every pair of systems tested, discriminative power of every metric."""
-    input:
-        unpack(significance_inputs),
-    output:
-        pairs=f"{RESULTS}/{{dataset}}/significance.csv",
-        best=f"{RESULTS}/{{dataset}}/significance_best.csv",
-        power=f"{RESULTS}/{{dataset}}/discriminative_power.csv",
-        png=f"{RESULTS}/{{dataset}}/figures/discriminative_power.png",
-        pdf=f"{RESULTS}/{{dataset}}/figures/discriminative_power.pdf",
-    params:
-        spec=spec_of("significance"),
-        settings=settings_of("significance"),
-        code=CODE,
-    log:
-        f"{RESULTS}/logs/{{dataset}}/significance.log",
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/significance.py"

@@ -1,4 +1,5 @@
-# Ingestion, scoring, score tables and confusion figures, one job per dataset.
+# Ingestion, provenance and scoring: few jobs per dataset (each Python job
+# costs about a second to start), each reading the settings of all its parts.
 
 
 rule ingest:
@@ -16,29 +17,97 @@ rule ingest:
         results_dir=lambda wc: f"{RESULTS}/{wc.dataset}",
     log:
         f"{RESULTS}/logs/{{dataset}}/ingest.log",
+    resources:
+        mem_mb=4000,
+        runtime=20,
     conda:
         "../../environment.yml"
     script:
         "../scripts/ingest.py"
 
 
-rule score:
-    """Every metric for every system: scores.csv and confusion.csv."""
+rule provenance:
+    """Where a dataset's results come from: config, code, commit, seeds, input hashes
+    (after ingestion: no provenance of a dataset whose input was refused)."""
     input:
-        rules.ingest.output.npz,
+        files=dataset_inputs,
+        checked=rules.ingest.output.npz,
+    output:
+        f"{RESULTS}/{{dataset}}/provenance.json",
+    params:
+        config=resolved_config,
+        settings=resolved_settings,
+        code=CODE,
+        commit=COMMIT,
+        data_dir=str(DATA_DIR),
+    log:
+        f"{RESULTS}/logs/{{dataset}}/provenance.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/provenance.py"
+
+
+rule score:
+    """Every metric for every system, the score tables and the confusion figure."""
+    input:
+        npz=rules.ingest.output.npz,
+        info=rules.ingest.output.info,
     output:
         scores=f"{RESULTS}/{{dataset}}/scores.csv",
         confusion=f"{RESULTS}/{{dataset}}/confusion.csv",
+        md=f"{RESULTS}/{{dataset}}/tables/scores.md",
+        tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
+        confusion_png=f"{RESULTS}/{{dataset}}/figures/confusion.png",
+        confusion_pdf=f"{RESULTS}/{{dataset}}/figures/confusion.pdf",
     params:
         spec=spec_of("score"),
         settings=settings_of("score"),
         code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/score.log",
+    wildcard_constraints:
+        dataset=dataset_pattern("classification"),
+    resources:
+        mem_mb=2000,
+        runtime=20,
     conda:
         "../../environment.yml"
     script:
         "../scripts/score.py"
+
+
+use rule score as score_tc with:
+    output:
+        scores=f"{RESULTS}/{{dataset}}/scores.csv",
+        confusion=f"{RESULTS}/{{dataset}}/confusion.csv",
+        md=f"{RESULTS}/{{dataset}}/tables/scores.md",
+        tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
+        confusion_png=f"{RESULTS}/{{dataset}}/figures/confusion.png",
+        confusion_pdf=f"{RESULTS}/{{dataset}}/figures/confusion.pdf",
+        span_png=f"{RESULTS}/{{dataset}}/figures/span_scores.png",
+        span_pdf=f"{RESULTS}/{{dataset}}/figures/span_scores.pdf",
+    log:
+        f"{RESULTS}/logs/{{dataset}}/score.log",
+    wildcard_constraints:
+        dataset=dataset_pattern("tc"),
+
+
+use rule score as score_si with:
+    output:
+        scores=f"{RESULTS}/{{dataset}}/scores.csv",
+        confusion=f"{RESULTS}/{{dataset}}/confusion.csv",
+        md=f"{RESULTS}/{{dataset}}/tables/scores.md",
+        tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
+        span_png=f"{RESULTS}/{{dataset}}/figures/span_scores.png",
+        span_pdf=f"{RESULTS}/{{dataset}}/figures/span_scores.pdf",
+    log:
+        f"{RESULTS}/logs/{{dataset}}/score.log",
+    wildcard_constraints:
+        dataset=dataset_pattern("si"),
 
 
 rule score_groups:
@@ -53,86 +122,10 @@ rule score_groups:
         code=CODE,
     log:
         f"{RESULTS}/logs/{{dataset}}/score_groups.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
     conda:
         "../../environment.yml"
     script:
         "../scripts/score_groups.py"
-
-
-rule score_tables:
-    """Markdown and LaTeX tables: value and rank per metric."""
-    input:
-        scores=rules.score.output.scores,
-        info=rules.ingest.output.info,
-    output:
-        md=f"{RESULTS}/{{dataset}}/tables/scores.md",
-        tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
-    params:
-        spec=spec_of("score_tables"),
-        settings=settings_of("score_tables"),
-        code=CODE,
-    log:
-        f"{RESULTS}/logs/{{dataset}}/score_tables.log",
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/score_tables.py"
-
-
-rule confusion_figure:
-    """Grid of row-normalised confusion matrices, one panel per system."""
-    input:
-        confusion=rules.score.output.confusion,
-        scores=rules.score.output.scores,
-    output:
-        png=f"{RESULTS}/{{dataset}}/figures/confusion.png",
-        pdf=f"{RESULTS}/{{dataset}}/figures/confusion.pdf",
-    params:
-        spec=spec_of("confusion_figure"),
-        settings=settings_of("confusion_figure"),
-        code=CODE,
-    log:
-        f"{RESULTS}/logs/{{dataset}}/confusion_figure.log",
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/confusion_figure.py"
-
-
-rule span_figure:
-    """Span datasets: every span metric of every system, sorted by the primary metric."""
-    input:
-        scores=rules.score.output.scores,
-    output:
-        png=f"{RESULTS}/{{dataset}}/figures/span_scores.png",
-        pdf=f"{RESULTS}/{{dataset}}/figures/span_scores.pdf",
-    params:
-        spec=spec_of("span_figure"),
-        settings=settings_of("span_figure"),
-        code=CODE,
-    log:
-        f"{RESULTS}/logs/{{dataset}}/span_figure.log",
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/span_figure.py"
-
-
-rule provenance:
-    """Where a dataset's results come from: config, code, commit, seeds, input hashes."""
-    input:
-        dataset_inputs,
-    output:
-        f"{RESULTS}/{{dataset}}/provenance.json",
-    params:
-        config=resolved_config,
-        settings=resolved_settings,
-        code=CODE,
-        commit=COMMIT,
-        data_dir=str(DATA_DIR),
-    log:
-        f"{RESULTS}/logs/{{dataset}}/provenance.log",
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/provenance.py"

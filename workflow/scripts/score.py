@@ -1,6 +1,6 @@
-"""Adapter: rule score -> metaeval.workflow.score."""
-from metaeval.workflow import run_step, score, step_spec
+"""Adapter: rules score, score_tc, score_si -> metaeval.workflow.run_score."""
+from metaeval.workflow import run_score, run_step, step_spec
 
 smk = snakemake  # noqa: F821 (injected by Snakemake)
 spec = step_spec(smk.params.spec)
-run_step(smk, lambda: score(spec, smk.input[0], smk.output.scores, smk.output.confusion))
+run_step(smk, lambda: run_score(spec, smk.input.npz, smk.input.info, dict(smk.output.items())))
