@@ -20,6 +20,10 @@ if not workflow.overwrite_configfiles:
 validate(config, "config/schema.yaml")
 
 
+# the front page of `snakemake --report results/report.html`
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/scoring.smk"
 include: "workflow/rules/experiments.smk"
@@ -30,6 +34,7 @@ include: "workflow/rules/reproduce.smk"
 localrules:
     all,
     provenance,
+    overview,
 
 
 rule all:

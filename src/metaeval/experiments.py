@@ -40,7 +40,7 @@ from .resample import MAX_SEED, SubsetConfusion, balanced_masks, split_masks
 
 __all__ = ["Settings", "Scorer", "select_systems", "directions", "similarity", "similarity_of", "cluster_groups", "tier_sizes",
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
-           "merging_balanced", "weight_sensitivity", "summary", "group_separation"]
+           "merging_balanced", "weight_sensitivity", "summary", "recommend", "group_separation"]
 
 # Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
 PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
@@ -614,6 +614,32 @@ def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame | No
         dp = power.set_index("metric")["discriminative_power"].reindex(ids).to_numpy(dtype=float)
         df["discriminative_power"] = dp
         df["power_rank"] = competition_rank(np.nan_to_num(-np.round(dp, 12), nan=np.inf))
+    return df
+
+
+# the criteria of the summary whose ranks the recommendation adds up (1 = best)
+CRITERIA = {"stability_rank": "stability", "power_rank": "discriminative power",
+            "discrimination_rank": "class discrimination"}
+
+
+def recommend(summary_df: pd.DataFrame) -> pd.DataFrame:
+    """Amemiya & Sakai's Table-7 reading of a summary: per metric, its ranks
+    on the criteria the dataset measures (``CRITERIA`` present in
+    ``summary_df``), their sum (``rank_sum``) and the worst (``worst_rank``);
+    sorted by rank sum, then worst rank, then stability rank, then metric id.
+    The first row is the recommendation; rows with the same rank sum and
+    worst rank tie.  A metric without a rank on some criterion (a span
+    metric, which class merging does not score) has no rank sum and comes
+    last.  On the paper's own Table 7 (stability and class discrimination)
+    this picks CEM^ORD, 3rd and 2nd, as the paper does."""
+    cols = [c for c in CRITERIA if c in summary_df.columns]
+    ranks = summary_df[cols].astype("Float64")
+    complete = ranks.notna().all(axis=1)
+    df = summary_df[["metric"] + cols].copy()
+    df["rank_sum"] = ranks.sum(axis=1).where(complete)
+    df["worst_rank"] = ranks.max(axis=1).where(complete)
+    df = df.sort_values(["rank_sum", "worst_rank", "stability_rank", "metric"], na_position="last",
+                        ignore_index=True)
     return df
 
 

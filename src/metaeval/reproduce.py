@@ -715,18 +715,26 @@ def _fmt(v) -> str:
     return str(v)
 
 
-def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], published: Published,
-                 out_csv, out_md) -> None:
-    from .tables import markdown_table
-    from .io import write_csv, write_text
-
-    write_csv(out_csv, cells)
-    titles = {t["id"]: t for t in published.spec["tables"]}
+def reproduction_summary(cells: pd.DataFrame, published: Published) -> pd.DataFrame:
+    """Per published table (in the order of ``tables.yaml``): ``id``,
+    ``table`` (its title) and the number of cells of every status."""
+    titles = {t["id"]: t["title"] for t in published.spec["tables"]}
     counts = (cells.groupby(["table", "status"]).size().unstack(fill_value=0)
               .reindex(columns=list(STATUSES), fill_value=0))
     counts = counts.reindex([t["id"] for t in published.spec["tables"] if t["id"] in counts.index])
-    summary = pd.DataFrame({"table": [titles[i]["title"] for i in counts.index],
-                            **{s: counts[s].to_numpy() for s in STATUSES}})
+    return pd.DataFrame({"id": counts.index.to_numpy(), "table": [titles[i] for i in counts.index],
+                         **{s: counts[s].to_numpy() for s in STATUSES}})
+
+
+def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], published: Published,
+                 out_csv, out_md, out_html=None) -> None:
+    from .io import write_csv, write_text
+    from .tables import markdown_table
+
+    write_csv(out_csv, cells)
+    titles = {t["id"]: t for t in published.spec["tables"]}
+    summary = reproduction_summary(cells, published)
+    counts = summary.set_index("id")
     lines = ["# Reproducing the papers' tables", "",
              "Every published cell next to the value this pipeline computes. Status: **match** = equal at the "
              "paper's printed precision (|difference| <= half a unit of the last printed digit); **differs** = "
@@ -735,7 +743,7 @@ def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], p
              "Amemiya & Sakai's cells are computed on two views: `fnc1_paper` (the released systems among their "
              "14, plus majority and random) and `fnc1` (every released system, plus majority and random); the "
              "conclusions below give the number of systems each view ranks.",
-             "", "## Summary", "", markdown_table(summary), "",
+             "", "## Summary", "", markdown_table(summary.drop(columns="id")), "",
              f"Cells: {len(cells)}; " + ", ".join(f"{s}: {int((cells.status == s).sum())}" for s in STATUSES) + ".",
              ""]
     if paragraphs:
@@ -775,3 +783,7 @@ def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], p
             lines.append(markdown_table(show.astype(str)))
         lines.append("")
     write_text(out_md, "\n".join(lines))
+    if out_html:
+        from .report import html_page
+
+        write_text(out_html, html_page("\n".join(lines), "Reproducing the papers' tables"))

@@ -15,7 +15,7 @@ import pandas as pd
 from . import metrics as M
 from .ranking import competition_rank, orient
 
-__all__ = ["rank", "rank_table", "scores_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table"]
+__all__ = ["rank", "rank_table", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table"]
 
 # Characters with a meaning in Markdown (CommonMark, GitHub tables and math):
 # escaped in every name that comes from the data (system names are file
@@ -229,6 +229,31 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
     else:
         text += f"Class discrimination is not measured: {no_merging}."
     return "\n".join([f"**{md_escape(title)}**", "", markdown_table(pd.DataFrame(cols)), text]) + "\n"
+
+
+def groups_markdown(df: pd.DataFrame, primary: str, title: str, digits: int = 3) -> str:
+    """Kaushal et al.'s per-target table: the primary metric of every system
+    in every item group, with the mean over the groups (``mean``, their
+    avgF1) and the mean weighted by group size (``weighted_mean``, their
+    avg_wF1); systems sorted by the mean, baselines below."""
+    m = M.get(primary)
+    groups = list(dict.fromkeys(df["group"]))
+    wide = df.pivot_table(index=["system", "kind"], columns="group", values=primary, sort=False, dropna=False)
+    wide = wide.reindex(columns=groups).reset_index()
+    ranked = wide["kind"].isin(("system", "synthetic"))  # dataset.RANKED_KINDS
+    key = -orient(wide["mean"].to_numpy(dtype=float), m.higher_is_better)
+    order = np.lexsort((wide["system"].to_numpy(dtype=str), np.nan_to_num(key, nan=np.inf), ~ranked.to_numpy()))
+    wide = wide.iloc[order]
+    names = {"mean": "mean", "weighted_mean": "weighted mean"}
+    out = pd.DataFrame({"system": [md_escape(s) if k in ("system", "synthetic") else f"*{md_escape(s)}* (baseline)"
+                                   for s, k in zip(wide["system"], wide["kind"])]})
+    for g in groups:
+        out[names.get(g, md_escape(g))] = [_fmt(v, digits) for v in wide[g].to_numpy(dtype=float)]
+    better = "higher" if m.higher_is_better else "lower"
+    return (f"**{md_escape(title)}**\n\n" + markdown_table(out, escape=False) +
+            f"\n{m.name} per group ({better} is better); mean: the unweighted mean over the groups; weighted "
+            "mean: weighted by the number of items of each group. Sorted by the mean. Every metric per group is "
+            "in scores_by_group.csv.\n")
 
 
 def weights_markdown(long: pd.DataFrame, taus: pd.DataFrame, weight_sets: dict, labels, title: str) -> str:

@@ -42,7 +42,7 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "allow_unused_labels", "normalize_labels", "span_task", "articles", "merge_overlapping_predictions",
                 "synthetic"), ()),
     "score": (_METRIC_FIELDS, ()),
-    "score_groups": (_CLASSIFICATION_FIELDS, ()),
+    "score_groups": (_CLASSIFICATION_FIELDS + ("primary_metric",), ()),
     "score_tables": (("labels", "metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
                      ()),
     "confusion_figure": (("labels", "primary_metric"), ()),
@@ -58,8 +58,10 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "bootstrap": (_METRIC_FIELDS + ("primary_metric", "span_task"),
                   ("include_baselines", "resample_unit", "bootstrap_replicates", "bootstrap_seed", "confidence",
                    "interval_method", "tau_variant", "chunk_size")),
+    # the paired bootstrap test reads the bootstrap's replicates
     "significance": (_METRIC_FIELDS, ("include_baselines", "resample_unit", "tukey_trials", "tukey_seed", "alpha",
-                                      "significance_test", "chunk_size")),
+                                      "significance_test", "bootstrap_replicates", "bootstrap_seed",
+                                      "chunk_size")),
     "summary": (("span_task", "synthetic", "predictions", "baselines"),
                 ("n_splits", "distinct_tau", "alpha", "significance_test", "include_baselines")),
 }
@@ -242,7 +244,7 @@ def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFram
     return df
 
 
-def score_groups(spec: DatasetSpec, data_npz, out_csv) -> pd.DataFrame:
+def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=None) -> pd.DataFrame:
     """Scores per item group (e.g. per target), long form
     ``group, system, kind, <metrics>``, plus the unweighted mean over groups
     (``group = "mean"``, Kaushal et al.'s avgF1) and the mean weighted by
@@ -261,10 +263,15 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv) -> pd.DataFrame:
                                 **{m: (scores[m] * sizes[:, None]).sum(0) / sizes.sum() for m in spec.metrics}}))
     df = pd.concat(frames, ignore_index=True)
     write_csv(out_csv, df)
+    if out_md:
+        from .tables import groups_markdown
+
+        title = f"{spec.name}: {M.get(spec.primary_metric).name} per item group"
+        write_markdown(out_md, groups_markdown(df, spec.primary_metric, title), out_html, title)
     return df
 
 
-def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None) -> None:
+def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None, out_html=None) -> None:
     """Markdown and LaTeX score tables (value and rank per metric)."""
     from .tables import md_escape, tex_escape
 
@@ -286,10 +293,20 @@ def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None)
         note = (f"The label(s) {', '.join(unused)} never occur in the gold (accepted by allow_unused_labels): "
                 f"their recall counts as 0, so GMR is 0 for every system and macro averages include them as 0.")
         md += "\n" + md_escape(note) + "\n"
-    write_text(out_md, md)
+    write_markdown(out_md, md, out_html, title)
     write_text(out_tex, scores_latex(df, spec.all_metrics, spec.primary_metric,
                                       caption=f"{spec.name}{n}: scores and ranks." + (f" {note}" if note else ""),
                                       label=f"tab:{spec.name}-scores"))
+
+
+def write_markdown(out_md, md: str, out_html=None, title: str = "") -> None:
+    """A Markdown table (``out_md``) and, when ``out_html`` is given, the same
+    as an HTML page for the report (sortable, every name escaped)."""
+    write_text(out_md, md)
+    if out_html:
+        from .report import html_page
+
+        write_text(out_html, html_page(md, title))
 
 
 def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, include_baselines: bool = False):
@@ -447,8 +464,8 @@ def run_merging(spec: DatasetSpec, settings, data_npz, out_csv, out_balanced, fi
                                       f"merged classes)"), fig_paths)
 
 
-def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md):
-    """weights.csv (long form), weights_tau.csv, tables/weights.md."""
+def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md, out_html=None):
+    """weights.csv (long form), weights_tau.csv, tables/weights.md (and .html)."""
     from .experiments import weight_sensitivity
     from .tables import weights_markdown
 
@@ -456,17 +473,18 @@ def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md)
     long, taus = weight_sensitivity(ds, spec, settings)
     write_csv(out_csv, long)
     write_csv(out_tau, taus)
-    write_text(out_md, weights_markdown(long, taus, spec.weights, spec.labels,
-                                         f"{spec.name}: weighted metrics under every class-weight set"))
+    title = f"{spec.name}: weighted metrics under every class-weight set"
+    write_markdown(out_md, weights_markdown(long, taus, spec.weights, spec.labels, title), out_html, title)
 
 
 def run_summary(spec: DatasetSpec, settings, similarity_csv, groups_csv, stability_csv, merging_csv,
-                out_csv, out_md, power_csv=None):
+                out_csv, out_md, power_csv=None, out_html=None):
     """Amemiya & Sakai Table 7 for one dataset (``merging_csv`` None: a
     two-class task, without class merging), with the discriminative power
-    (``power_csv``) as a fourth criterion."""
-    from .experiments import group_separation, summary
-    from .tables import summary_markdown
+    (``power_csv``) as a fourth criterion, and the metric it recommends."""
+    from .experiments import CRITERIA, group_separation, recommend, summary
+    from .report import recommendation_sentence
+    from .tables import md_escape, summary_markdown
 
     g = read_result_csv(groups_csv, index_col="metric")["group"]
     sim = read_result_csv(similarity_csv, index_col="metric")
@@ -476,12 +494,14 @@ def run_summary(spec: DatasetSpec, settings, similarity_csv, groups_csv, stabili
     write_csv(out_csv, df)
     no_merging = ("span identification has no classes to merge" if spec.span_task == "si" else
                   "the task has two classes, and merging them leaves a single class, on which every system ties")
-    write_text(out_md, summary_markdown(df, f"{spec.name}: summary of the meta-evaluation",
-                                         int(stab["n_systems"].iloc[0]), settings.n_splits,
-                                         group_separation(sim, g), settings.distinct_tau,
-                                         systems=_ranked_phrase(spec, settings),
-                                         no_merging=no_merging, alpha=settings.alpha,
-                                         test=settings.significance_test))
+    title = f"{spec.name}: summary of the meta-evaluation"
+    md = summary_markdown(df, title, int(stab["n_systems"].iloc[0]), settings.n_splits,
+                          group_separation(sim, g), settings.distinct_tau, systems=_ranked_phrase(spec, settings),
+                          no_merging=no_merging, alpha=settings.alpha, test=settings.significance_test)
+    criteria = {c: name for c, name in CRITERIA.items() if c in df.columns}
+    md += ("\nRecommended (smallest sum of the ranks on " + ", ".join(criteria.values()) + "): "
+           + md_escape(recommendation_sentence(recommend(df), criteria)) + "\n")
+    write_markdown(out_md, md, out_html, title)
 
 
 def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) -> None:
@@ -489,7 +509,7 @@ def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) ->
     and the figures the dataset has (``out`` keys ``confusion_png/pdf``,
     ``span_png/pdf``)."""
     score(spec, data_npz, out["scores"], out["confusion"])
-    write_tables(spec, out["scores"], out["md"], out["tex"], info_json)
+    write_tables(spec, out["scores"], out["md"], out["tex"], info_json, out.get("html"))
     if "confusion_png" in out:
         confusion_figure(spec, out["confusion"], out["scores"], [out["confusion_png"], out["confusion_pdf"]])
     if "span_png" in out:
@@ -509,12 +529,13 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
         run_merging(spec, settings, data_npz, out["merging"], out["merging_balanced"],
                     [out["merging_png"], out["merging_pdf"]])
     run_bootstrap(spec, settings, data_npz, out["intervals"], out["similarity_intervals"], out["bootstrap"],
-                  out["intervals_md"], out["intervals_tex"], [out["scores_png"], out["scores_pdf"]])
+                  out["intervals_md"], out["intervals_tex"], [out["scores_png"], out["scores_pdf"]],
+                  out_html=out.get("intervals_html"))
     run_significance(spec, settings, data_npz, out["significance"], out["significance_best"], out["power"],
                      [out["power_png"], out["power_pdf"]],
                      bootstrap_npz=out["bootstrap"] if settings.significance_test == "bootstrap" else None)
     run_summary(spec, settings, out["similarity"], out["groups"], out["stability"], out.get("merging"),
-                out["summary"], out["summary_md"], power_csv=out["power"])
+                out["summary"], out["summary_md"], power_csv=out["power"], out_html=out.get("summary_html"))
 
 
 def _ranked_phrase(spec: DatasetSpec, settings) -> str:
@@ -530,7 +551,7 @@ def _ranked_phrase(spec: DatasetSpec, settings) -> str:
 
 
 def run_bootstrap(spec: DatasetSpec, settings, data_npz, out_intervals, out_similarity, out_npz, out_md, out_tex,
-                  fig_paths):
+                  fig_paths, out_html=None):
     """Bootstrap intervals of every score (``intervals.csv``), of the taus
     between metrics (``similarity_intervals.csv``), the replicates
     (``bootstrap.npz``, for the paired bootstrap test), tables and figure."""
@@ -549,8 +570,8 @@ def run_bootstrap(spec: DatasetSpec, settings, data_npz, out_intervals, out_simi
     unit = "articles" if spec.span_task else ("groups" if settings.resample_unit == "group" else "items")
     how = (f"{settings.confidence:.0%} {settings.interval_method} bootstrap intervals, "
            f"{settings.bootstrap_replicates} replicates of the {unit}")
-    write_text(out_md, intervals_markdown(res["intervals"], res["metrics"], spec.primary_metric,
-                                          f"{spec.name}: scores with {how}"))
+    write_markdown(out_md, intervals_markdown(res["intervals"], res["metrics"], spec.primary_metric,
+                                              f"{spec.name}: scores with {how}"), out_html, f"{spec.name}: intervals")
     write_text(out_tex, intervals_latex(res["intervals"], res["metrics"], spec.primary_metric,
                                         caption=f"{spec.name}: scores with {how}.", label=f"tab:{spec.name}-ci"))
     _save_fig(interval_plot(res["intervals"], res["metrics"], f"{spec.name}: {how}"), fig_paths)
@@ -579,7 +600,35 @@ def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best,
                          f"{spec.name}: achieved significance levels ({test})"), fig_paths)
 
 
-def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None) -> None:
+def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, str], summary_csvs: Mapping[str, str],
+                   reproduction_csv=None, published_yaml=None) -> None:
+    """The report's front page (``results/report/overview.html``): the
+    reproduction summary and, per dataset, the Table-7 recommendation
+    (``experiments.recommend``) and the warnings of its ingestion.
+    ``datasets``: per dataset ``name``, ``task`` (text), ``n_systems``
+    (ranked) and ``why_not`` (why it has no meta-evaluation, or None)."""
+    from .experiments import CRITERIA, recommend
+    from .report import overview_html, recommendation_sentence
+
+    entries = []
+    for d in datasets:
+        info = json.loads(Path(info_jsons[d["name"]]).read_text(encoding="utf-8"))
+        entry = {**d, "warnings": list(info.get("warnings", []))}
+        if d["name"] in summary_csvs:
+            df = read_result_csv(summary_csvs[d["name"]])
+            criteria = {c: name for c, name in CRITERIA.items() if c in df.columns}
+            entry["recommendation"] = recommendation_sentence(recommend(df), criteria)
+            entry["criteria"] = ", ".join(criteria.values())
+        entries.append(entry)
+    summary = None
+    if reproduction_csv:
+        from .reproduce import Published, reproduction_summary
+
+        summary = reproduction_summary(read_result_csv(reproduction_csv), Published.load(published_yaml))
+    write_text(out_html, overview_html(entries, summary))
+
+
+def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None, out_html=None) -> None:
     """results/reproduction.csv and .md (see metaeval.reproduce).
     ``result_files``: the declared inputs (paths); the report reads no other."""
     from .reproduce import Published, ResultStore, reproduce, write_report
@@ -590,4 +639,4 @@ def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, resul
         files = {Path(f).resolve().relative_to(root).as_posix() for f in result_files}
     pub = Published.load(published_yaml)
     cells, notes, paragraphs = reproduce(pub, ResultStore(results_dir, set(available), files))
-    write_report(cells, notes, paragraphs, pub, out_csv, out_md)
+    write_report(cells, notes, paragraphs, pub, out_csv, out_md, out_html)

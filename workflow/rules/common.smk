@@ -80,6 +80,13 @@ def runs_merging(name):
     return SPECS[name].k >= 3
 
 
+def reported(path, caption, subcategory, label):
+    """An output shown in the report (`snakemake --report`): category = the
+    dataset, subcategory = the experiment, caption workflow/report/<caption>.rst."""
+    return report(path, caption=f"../report/{caption}.rst", category="{dataset}", subcategory=subcategory,
+                  labels={"result": label})
+
+
 def dataset_pattern(kind):
     """Wildcard constraint: the datasets one variant of a rule makes.
     Scoring: "classification", "tc" (technique classification: also the
@@ -116,23 +123,25 @@ def dataset_targets():
     out = []
     for name in DATASETS:
         d = f"{RESULTS}/{name}"
-        out += [f"{d}/provenance.json", f"{d}/scores.csv", f"{d}/confusion.csv", f"{d}/tables/scores.md", f"{d}/tables/scores.tex"]
+        out += [f"{d}/provenance.json", f"{d}/scores.csv", f"{d}/confusion.csv", f"{d}/tables/scores.md", f"{d}/tables/scores.tex",
+                f"{d}/tables/scores.html"]
         if SPECS[name].k >= 2:  # span identification has no classes
             out += [f"{d}/figures/confusion.png", f"{d}/figures/confusion.pdf"]
         if SPECS[name].span_task:
             out += [f"{d}/figures/span_scores.png", f"{d}/figures/span_scores.pdf"]
         if has_groups(name):
-            out.append(f"{d}/scores_by_group.csv")
+            out += [f"{d}/scores_by_group.csv", f"{d}/tables/scores_by_group.html"]
         if runs_experiments(name):
             out += [f"{d}/similarity.csv", f"{d}/figures/similarity.png", f"{d}/stability.csv",
-                    f"{d}/figures/stability.png", f"{d}/tables/summary.md", f"{d}/intervals.csv",
+                    f"{d}/figures/stability.png", f"{d}/tables/summary.md", f"{d}/tables/summary.html",
+                    f"{d}/intervals.csv", f"{d}/tables/intervals.html",
                     f"{d}/similarity_intervals.csv", f"{d}/tables/intervals.md", f"{d}/figures/scores.png",
                     f"{d}/significance.csv", f"{d}/discriminative_power.csv",
                     f"{d}/figures/discriminative_power.png"]
             if runs_merging(name):
                 out += [f"{d}/merging.csv", f"{d}/merging_balanced.csv", f"{d}/figures/merging.png"]
         if len(SPECS[name].weights) >= 2:
-            out += [f"{d}/weights.csv", f"{d}/tables/weights.md"]
+            out += [f"{d}/weights.csv", f"{d}/tables/weights.md", f"{d}/tables/weights.html"]
     return out
 
 
@@ -162,7 +171,7 @@ def published_files():
 
 
 REPRODUCTION_ENABLED = REPRO.get("enabled", True) and PUBLISHED.exists() and bool(reproduction_inputs())
-REPORT_FILES = [f"{RESULTS}/reproduction.md", f"{RESULTS}/reproduction.csv"]
+REPORT_FILES = [f"{RESULTS}/reproduction.md", f"{RESULTS}/reproduction.csv", f"{RESULTS}/reproduction.html"]
 
 
 REPORT_DATASETS = sorted({f.split("/")[1] for f in reproduction_inputs()}) if REPRODUCTION_ENABLED else []
@@ -176,10 +185,30 @@ def remove_stale_reports():
     if REPRODUCTION_ENABLED and not all(Path(f).exists() for f in reproduction_inputs()):
         for f in REPORT_FILES:
             Path(f).unlink(missing_ok=True)
+    if not all(Path(f"{RESULTS}/{d}/dataset.json").exists() for d in DATASETS):
+        Path(OVERVIEW).unlink(missing_ok=True)
+
+
+OVERVIEW = f"{RESULTS}/report/overview.html"
+
+
+def overview_datasets():
+    """Rule param of overview: what the front page says of each dataset."""
+    out = []
+    for name in DATASETS:
+        spec, settings = SPECS[name], SETTINGS[name]
+        task = {"si": "span identification", "tc": f"technique classification, {spec.k} classes"}.get(
+            spec.span_task, f"classification, {spec.k} classes")
+        why = None
+        if not runs_experiments(name):
+            why = (f"no meta-evaluation: {N_RANKED[name]} ranked systems, fewer than min_systems = "
+                   f"{settings.min_systems} (the experiments compare rankings of systems).")
+        out.append({"name": name, "task": task, "n_systems": N_RANKED[name], "why_not": why})
+    return out
 
 
 def all_targets():
     out = dataset_targets()
     if REPRODUCTION_ENABLED:
         out += REPORT_FILES
-    return out
+    return out + [OVERVIEW]

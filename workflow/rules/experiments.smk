@@ -26,6 +26,50 @@ rule stability_shard:
         "../scripts/stability_shard.py"
 
 
+# The outputs of the experiments job; the variant for two-class tasks has no
+# class merging.
+_D = f"{RESULTS}/{{dataset}}"
+EXPERIMENT_OUTPUT = dict(
+    similarity=f"{_D}/similarity.csv",
+    groups=f"{_D}/similarity_groups.csv",
+    similarity_png=reported(f"{_D}/figures/similarity.png", "similarity", "2 Ranking similarity",
+                            "Kendall's tau between metrics"),
+    similarity_pdf=f"{_D}/figures/similarity.pdf",
+    stability=f"{_D}/stability.csv",
+    stability_splits=f"{_D}/stability_splits.csv",
+    stability_png=reported(f"{_D}/figures/stability.png", "stability", "3 Rank stability",
+                           "tau between the rankings on random halves"),
+    stability_pdf=f"{_D}/figures/stability.pdf",
+    intervals=f"{_D}/intervals.csv",
+    similarity_intervals=f"{_D}/similarity_intervals.csv",
+    bootstrap=f"{_D}/bootstrap.npz",
+    intervals_md=f"{_D}/tables/intervals.md",
+    intervals_tex=f"{_D}/tables/intervals.tex",
+    intervals_html=reported(f"{_D}/tables/intervals.html", "intervals_table", "5 Confidence intervals",
+                            "scores with intervals (table)"),
+    scores_png=reported(f"{_D}/figures/scores.png", "intervals", "5 Confidence intervals",
+                        "scores with intervals (figure)"),
+    scores_pdf=f"{_D}/figures/scores.pdf",
+    significance=f"{_D}/significance.csv",
+    significance_best=f"{_D}/significance_best.csv",
+    power=f"{_D}/discriminative_power.csv",
+    power_png=reported(f"{_D}/figures/discriminative_power.png", "discriminative_power", "6 Significance",
+                       "achieved significance levels"),
+    power_pdf=f"{_D}/figures/discriminative_power.pdf",
+    summary=f"{_D}/summary.csv",
+    summary_md=f"{_D}/tables/summary.md",
+    summary_html=reported(f"{_D}/tables/summary.html", "summary", "0 Summary",
+                          "summary and recommended metric"),
+)
+MERGING_OUTPUT = dict(
+    merging=f"{_D}/merging.csv",
+    merging_balanced=f"{_D}/merging_balanced.csv",
+    merging_png=reported(f"{_D}/figures/merging.png", "merging", "4 Class merging",
+                         "tau after merging two classes"),
+    merging_pdf=f"{_D}/figures/merging.pdf",
+)
+
+
 rule experiments:
     """Similarity, stability (gathering the shards), class merging,
     bootstrap intervals, significance, discriminative power and the summary."""
@@ -33,32 +77,8 @@ rule experiments:
         npz=rules.ingest.output.npz,
         shards=lambda wc: stability_shards(wc.dataset),
     output:
-        similarity=f"{RESULTS}/{{dataset}}/similarity.csv",
-        groups=f"{RESULTS}/{{dataset}}/similarity_groups.csv",
-        similarity_png=f"{RESULTS}/{{dataset}}/figures/similarity.png",
-        similarity_pdf=f"{RESULTS}/{{dataset}}/figures/similarity.pdf",
-        stability=f"{RESULTS}/{{dataset}}/stability.csv",
-        stability_splits=f"{RESULTS}/{{dataset}}/stability_splits.csv",
-        stability_png=f"{RESULTS}/{{dataset}}/figures/stability.png",
-        stability_pdf=f"{RESULTS}/{{dataset}}/figures/stability.pdf",
-        merging=f"{RESULTS}/{{dataset}}/merging.csv",
-        merging_balanced=f"{RESULTS}/{{dataset}}/merging_balanced.csv",
-        merging_png=f"{RESULTS}/{{dataset}}/figures/merging.png",
-        merging_pdf=f"{RESULTS}/{{dataset}}/figures/merging.pdf",
-        intervals=f"{RESULTS}/{{dataset}}/intervals.csv",
-        similarity_intervals=f"{RESULTS}/{{dataset}}/similarity_intervals.csv",
-        bootstrap=f"{RESULTS}/{{dataset}}/bootstrap.npz",
-        intervals_md=f"{RESULTS}/{{dataset}}/tables/intervals.md",
-        intervals_tex=f"{RESULTS}/{{dataset}}/tables/intervals.tex",
-        scores_png=f"{RESULTS}/{{dataset}}/figures/scores.png",
-        scores_pdf=f"{RESULTS}/{{dataset}}/figures/scores.pdf",
-        significance=f"{RESULTS}/{{dataset}}/significance.csv",
-        significance_best=f"{RESULTS}/{{dataset}}/significance_best.csv",
-        power=f"{RESULTS}/{{dataset}}/discriminative_power.csv",
-        power_png=f"{RESULTS}/{{dataset}}/figures/discriminative_power.png",
-        power_pdf=f"{RESULTS}/{{dataset}}/figures/discriminative_power.pdf",
-        summary=f"{RESULTS}/{{dataset}}/summary.csv",
-        summary_md=f"{RESULTS}/{{dataset}}/tables/summary.md",
+        **EXPERIMENT_OUTPUT,
+        **MERGING_OUTPUT,
     params:
         spec=spec_of("experiments"),
         settings=settings_of("experiments"),
@@ -80,28 +100,7 @@ rule experiments:
 
 use rule experiments as experiments_no_merging with:
     output:
-        similarity=f"{RESULTS}/{{dataset}}/similarity.csv",
-        groups=f"{RESULTS}/{{dataset}}/similarity_groups.csv",
-        similarity_png=f"{RESULTS}/{{dataset}}/figures/similarity.png",
-        similarity_pdf=f"{RESULTS}/{{dataset}}/figures/similarity.pdf",
-        stability=f"{RESULTS}/{{dataset}}/stability.csv",
-        stability_splits=f"{RESULTS}/{{dataset}}/stability_splits.csv",
-        stability_png=f"{RESULTS}/{{dataset}}/figures/stability.png",
-        stability_pdf=f"{RESULTS}/{{dataset}}/figures/stability.pdf",
-        intervals=f"{RESULTS}/{{dataset}}/intervals.csv",
-        similarity_intervals=f"{RESULTS}/{{dataset}}/similarity_intervals.csv",
-        bootstrap=f"{RESULTS}/{{dataset}}/bootstrap.npz",
-        intervals_md=f"{RESULTS}/{{dataset}}/tables/intervals.md",
-        intervals_tex=f"{RESULTS}/{{dataset}}/tables/intervals.tex",
-        scores_png=f"{RESULTS}/{{dataset}}/figures/scores.png",
-        scores_pdf=f"{RESULTS}/{{dataset}}/figures/scores.pdf",
-        significance=f"{RESULTS}/{{dataset}}/significance.csv",
-        significance_best=f"{RESULTS}/{{dataset}}/significance_best.csv",
-        power=f"{RESULTS}/{{dataset}}/discriminative_power.csv",
-        power_png=f"{RESULTS}/{{dataset}}/figures/discriminative_power.png",
-        power_pdf=f"{RESULTS}/{{dataset}}/figures/discriminative_power.pdf",
-        summary=f"{RESULTS}/{{dataset}}/summary.csv",
-        summary_md=f"{RESULTS}/{{dataset}}/tables/summary.md",
+        **EXPERIMENT_OUTPUT,
     log:
         f"{RESULTS}/logs/{{dataset}}/experiments.log",
     wildcard_constraints:
@@ -116,6 +115,8 @@ rule weights:
         csv=f"{RESULTS}/{{dataset}}/weights.csv",
         tau=f"{RESULTS}/{{dataset}}/weights_tau.csv",
         md=f"{RESULTS}/{{dataset}}/tables/weights.md",
+        html=reported(f"{RESULTS}/{{dataset}}/tables/weights.html", "weights", "7 Class weights",
+                      "weighted metrics under every weight set"),
     params:
         spec=spec_of("weights"),
         settings=settings_of("weights"),

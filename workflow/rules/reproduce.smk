@@ -10,6 +10,8 @@ rule reproduce:
     output:
         md=f"{RESULTS}/reproduction.md",
         csv=f"{RESULTS}/reproduction.csv",
+        html=report(f"{RESULTS}/reproduction.html", caption="../report/reproduction.rst", category="Overview",
+                    labels={"result": "published tables, reproduced"}),
     params:
         results_dir=lambda wildcards, output: str(Path(output.md).parent),
         available=REPORT_DATASETS,
@@ -20,3 +22,27 @@ rule reproduce:
         "../../environment.yml"
     script:
         "../scripts/reproduce.py"
+
+
+rule overview:
+    """The report's front page: the reproduction summary and the recommended
+    metric of every dataset (workflow/report/workflow.rst includes it)."""
+    input:
+        info=[f"{RESULTS}/{d}/dataset.json" for d in DATASETS],
+        summaries=[f"{RESULTS}/{d}/summary.csv" for d in DATASETS if runs_experiments(d)],
+        reproduction=[f"{RESULTS}/reproduction.csv"] if REPRODUCTION_ENABLED else [],
+        published=[str(PUBLISHED)] if REPRODUCTION_ENABLED else [],
+    output:
+        OVERVIEW,
+    params:
+        datasets=overview_datasets(),
+        code=CODE,
+    log:
+        f"{RESULTS}/logs/overview.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/overview.py"

@@ -51,18 +51,34 @@ rule provenance:
         "../scripts/provenance.py"
 
 
+# The outputs of the scoring job; its variants add or drop the figures.
+SCORE_OUTPUT = dict(
+    scores=f"{RESULTS}/{{dataset}}/scores.csv",
+    confusion=f"{RESULTS}/{{dataset}}/confusion.csv",
+    md=f"{RESULTS}/{{dataset}}/tables/scores.md",
+    tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
+    html=reported(f"{RESULTS}/{{dataset}}/tables/scores.html", "scores_table", "1 Scores", "score table"),
+)
+CONFUSION_FIGURE = dict(
+    confusion_png=reported(f"{RESULTS}/{{dataset}}/figures/confusion.png", "confusion", "1 Scores",
+                           "confusion matrices"),
+    confusion_pdf=f"{RESULTS}/{{dataset}}/figures/confusion.pdf",
+)
+SPAN_FIGURE = dict(
+    span_png=reported(f"{RESULTS}/{{dataset}}/figures/span_scores.png", "span_scores", "1 Scores",
+                      "span metrics"),
+    span_pdf=f"{RESULTS}/{{dataset}}/figures/span_scores.pdf",
+)
+
+
 rule score:
     """Every metric for every system, the score tables and the confusion figure."""
     input:
         npz=rules.ingest.output.npz,
         info=rules.ingest.output.info,
     output:
-        scores=f"{RESULTS}/{{dataset}}/scores.csv",
-        confusion=f"{RESULTS}/{{dataset}}/confusion.csv",
-        md=f"{RESULTS}/{{dataset}}/tables/scores.md",
-        tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
-        confusion_png=f"{RESULTS}/{{dataset}}/figures/confusion.png",
-        confusion_pdf=f"{RESULTS}/{{dataset}}/figures/confusion.pdf",
+        **SCORE_OUTPUT,
+        **CONFUSION_FIGURE,
     params:
         spec=spec_of("score"),
         settings=settings_of("score"),
@@ -82,14 +98,9 @@ rule score:
 
 use rule score as score_tc with:
     output:
-        scores=f"{RESULTS}/{{dataset}}/scores.csv",
-        confusion=f"{RESULTS}/{{dataset}}/confusion.csv",
-        md=f"{RESULTS}/{{dataset}}/tables/scores.md",
-        tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
-        confusion_png=f"{RESULTS}/{{dataset}}/figures/confusion.png",
-        confusion_pdf=f"{RESULTS}/{{dataset}}/figures/confusion.pdf",
-        span_png=f"{RESULTS}/{{dataset}}/figures/span_scores.png",
-        span_pdf=f"{RESULTS}/{{dataset}}/figures/span_scores.pdf",
+        **SCORE_OUTPUT,
+        **CONFUSION_FIGURE,
+        **SPAN_FIGURE,
     log:
         f"{RESULTS}/logs/{{dataset}}/score.log",
     wildcard_constraints:
@@ -98,12 +109,8 @@ use rule score as score_tc with:
 
 use rule score as score_si with:
     output:
-        scores=f"{RESULTS}/{{dataset}}/scores.csv",
-        confusion=f"{RESULTS}/{{dataset}}/confusion.csv",
-        md=f"{RESULTS}/{{dataset}}/tables/scores.md",
-        tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
-        span_png=f"{RESULTS}/{{dataset}}/figures/span_scores.png",
-        span_pdf=f"{RESULTS}/{{dataset}}/figures/span_scores.pdf",
+        **SCORE_OUTPUT,
+        **SPAN_FIGURE,
     log:
         f"{RESULTS}/logs/{{dataset}}/score.log",
     wildcard_constraints:
@@ -115,7 +122,10 @@ rule score_groups:
     input:
         rules.ingest.output.npz,
     output:
-        f"{RESULTS}/{{dataset}}/scores_by_group.csv",
+        csv=f"{RESULTS}/{{dataset}}/scores_by_group.csv",
+        md=f"{RESULTS}/{{dataset}}/tables/scores_by_group.md",
+        html=reported(f"{RESULTS}/{{dataset}}/tables/scores_by_group.html", "scores_by_group", "1 Scores",
+                      "scores per group"),
     params:
         spec=spec_of("score_groups"),
         settings=settings_of("score_groups"),

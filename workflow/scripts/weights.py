@@ -5,4 +5,4 @@ smk = snakemake  # noqa: F821 (injected by Snakemake)
 spec = step_spec(smk.params.spec)
 settings = step_settings(smk.params.settings)
 run_step(smk, lambda: run_weights(spec, settings, smk.input[0], smk.output.csv, smk.output.tau,
-                                  smk.output.md))
+                                  smk.output.md, smk.output.html))
