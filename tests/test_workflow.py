@@ -572,6 +572,21 @@ def test_results_are_byte_identical_across_cores_chunks_and_shards(run, tmp_path
         assert ours[k] == theirs[k], k
 
 
+def test_the_paired_bootstrap_test_and_bca_intervals_run_in_the_workflow(run, tmp_path):
+    """significance_test: bootstrap reads the bootstrap's replicates (its
+    settings must reach the job) and the summary names the test."""
+    work, data = run
+    cfg = _tiny_only(tmp_path, significance_test="bootstrap", interval_method="bca")
+    other = tmp_path / "other"
+    other.mkdir()
+    _run(other, data, configfile=cfg)
+    d = other / "results/tiny"
+    assert "the paired bootstrap test finds different" in (d / "tables/summary.md").read_text()
+    assert "95% BCa bootstrap intervals, 200 replicates" in (d / "tables/intervals.md").read_text()
+    sig = pd.read_csv(d / "significance.csv")
+    assert sig["p_value"].between(0, 1).all() and sig["metric"].nunique() >= 10
+
+
 @pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
 def test_an_interrupted_run_resumes_to_byte_identical_results(run, tmp_path, how):
     """Kill snakemake while the stability shard runs; the README's command
@@ -606,3 +621,23 @@ def test_an_interrupted_run_resumes_to_byte_identical_results(run, tmp_path, how
     assert res.returncode == 0, res.stdout + res.stderr
     assert _csvs(broken) == _csvs(clean)
     assert not [p for p in (broken / "results").rglob(".*") if p.is_file()]  # no temporary left behind
+
+
+def test_resampling_few_groups_is_warned(run):
+    """tiny_tsv has 2 targets: resampling whole targets is flagged (log and
+    tables); resampling items, or 20 groups, is not."""
+    import dataclasses
+
+    from metaeval.config import dataset_specs, load_config
+    from metaeval.workflow import MIN_GROUPS, experiment_settings, few_groups_note
+
+    work, data = run
+    cfg = load_config(ROOT / ".test" / "config.yaml")
+    cfg["data_dir"] = str(data)
+    spec = dataset_specs(cfg)["tiny_tsv"]
+    item = experiment_settings(cfg, "tiny_tsv")
+    group = dataclasses.replace(item, resample_unit="group")
+    npz = work / "results/tiny_tsv/data.npz"
+    assert few_groups_note(spec, item, npz) is None
+    note = few_groups_note(spec, group, npz)
+    assert "has only 2 groups" in note and f"at least {MIN_GROUPS} groups" in note

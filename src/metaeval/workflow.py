@@ -478,7 +478,7 @@ def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md,
 
 
 def run_summary(spec: DatasetSpec, settings, similarity_csv, groups_csv, stability_csv, merging_csv,
-                out_csv, out_md, power_csv=None, out_html=None):
+                out_csv, out_md, power_csv=None, out_html=None, note=None):
     """Amemiya & Sakai Table 7 for one dataset (``merging_csv`` None: a
     two-class task, without class merging), with the discriminative power
     (``power_csv``) as a fourth criterion, and the metric it recommends."""
@@ -501,6 +501,8 @@ def run_summary(spec: DatasetSpec, settings, similarity_csv, groups_csv, stabili
     criteria = {c: name for c, name in CRITERIA.items() if c in df.columns}
     md += ("\nRecommended (smallest sum of the ranks on " + ", ".join(criteria.values()) + "): "
            + md_escape(recommendation_sentence(recommend(df), criteria)) + "\n")
+    if note:
+        md += f"\n**Warning:** {md_escape(note)}\n"
     write_markdown(out_md, md, out_html, title)
 
 
@@ -516,11 +518,33 @@ def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) ->
         span_figure(spec, out["scores"], [out["span_png"], out["span_pdf"]])
 
 
+# Resampling whole groups: with fewer groups than this, the resamples are few
+# and alike (2 groups: every bootstrap replicate is one of 3 mixtures), so
+# intervals come out too narrow and tests and splits coarse.
+MIN_GROUPS = 20
+
+
+def few_groups_note(spec: DatasetSpec, settings, data_npz) -> str | None:
+    """A warning when the experiments resample whole item groups and the
+    dataset has fewer than ``MIN_GROUPS`` of them (None otherwise)."""
+    if settings.resample_unit != "group" or spec.span_task:
+        return None
+    g = len(Dataset.load(data_npz).group_names)
+    if g >= MIN_GROUPS:
+        return None
+    return (f"resample_unit is 'group' and {spec.name} has only {g} groups: resampling whole groups draws "
+            f"few distinct samples, so its intervals are too narrow and its tests and half-splits coarse "
+            f"(use at least {MIN_GROUPS} groups, or resample_unit: item).")
+
+
 def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Mapping[str, str]) -> None:
     """The experiments job of a dataset, one after the other on one loaded
     dataset: ranking agreement, rank stability (gathering the shards),
     class merging (when ``out`` has ``merging``), bootstrap intervals,
     significance and discriminative power, and the summary."""
+    note = few_groups_note(spec, settings, data_npz)
+    if note:
+        warn(note)
     run_similarity(spec, settings, data_npz, out["similarity"], out["groups"],
                    [out["similarity_png"], out["similarity_pdf"]])
     run_stability_gather(spec, settings, shard_paths, out["stability"], out["stability_splits"],
@@ -530,12 +554,13 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
                     [out["merging_png"], out["merging_pdf"]])
     run_bootstrap(spec, settings, data_npz, out["intervals"], out["similarity_intervals"], out["bootstrap"],
                   out["intervals_md"], out["intervals_tex"], [out["scores_png"], out["scores_pdf"]],
-                  out_html=out.get("intervals_html"))
+                  out_html=out.get("intervals_html"), note=note)
     run_significance(spec, settings, data_npz, out["significance"], out["significance_best"], out["power"],
                      [out["power_png"], out["power_pdf"]],
                      bootstrap_npz=out["bootstrap"] if settings.significance_test == "bootstrap" else None)
     run_summary(spec, settings, out["similarity"], out["groups"], out["stability"], out.get("merging"),
-                out["summary"], out["summary_md"], power_csv=out["power"], out_html=out.get("summary_html"))
+                out["summary"], out["summary_md"], power_csv=out["power"], out_html=out.get("summary_html"),
+                note=note)
 
 
 def _ranked_phrase(spec: DatasetSpec, settings) -> str:
@@ -551,13 +576,13 @@ def _ranked_phrase(spec: DatasetSpec, settings) -> str:
 
 
 def run_bootstrap(spec: DatasetSpec, settings, data_npz, out_intervals, out_similarity, out_npz, out_md, out_tex,
-                  fig_paths, out_html=None):
+                  fig_paths, out_html=None, note=None):
     """Bootstrap intervals of every score (``intervals.csv``), of the taus
     between metrics (``similarity_intervals.csv``), the replicates
     (``bootstrap.npz``, for the paired bootstrap test), tables and figure."""
     from .plots import interval_plot
     from .significance import run_bootstrap as bootstrap
-    from .tables import intervals_latex, intervals_markdown
+    from .tables import intervals_latex, intervals_markdown, md_escape
 
     ds = Dataset.load(data_npz)
     res = bootstrap(ds, spec, settings)
@@ -568,10 +593,12 @@ def run_bootstrap(spec: DatasetSpec, settings, data_npz, out_intervals, out_simi
             np.savez(fh, boot=res["boot"], value=res["value"], systems=np.array(res["systems"], dtype=str),
                      metrics=np.array(res["metrics"], dtype=str))
     unit = "articles" if spec.span_task else ("groups" if settings.resample_unit == "group" else "items")
-    how = (f"{settings.confidence:.0%} {settings.interval_method} bootstrap intervals, "
+    method = {"bca": "BCa"}.get(settings.interval_method, settings.interval_method)
+    how = (f"{settings.confidence:.0%} {method} bootstrap intervals, "
            f"{settings.bootstrap_replicates} replicates of the {unit}")
-    write_markdown(out_md, intervals_markdown(res["intervals"], res["metrics"], spec.primary_metric,
-                                              f"{spec.name}: scores with {how}"), out_html, f"{spec.name}: intervals")
+    md = intervals_markdown(res["intervals"], res["metrics"], spec.primary_metric, f"{spec.name}: scores with {how}")
+    write_markdown(out_md, md + (f"\n**Warning:** {md_escape(note)}\n" if note else ""), out_html,
+                   f"{spec.name}: intervals")
     write_text(out_tex, intervals_latex(res["intervals"], res["metrics"], spec.primary_metric,
                                         caption=f"{spec.name}: scores with {how}.", label=f"tab:{spec.name}-ci"))
     _save_fig(interval_plot(res["intervals"], res["metrics"], f"{spec.name}: {how}"), fig_paths)

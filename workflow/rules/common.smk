@@ -74,6 +74,16 @@ def runs_experiments(name):
     return N_RANKED[name] >= SETTINGS[name].min_systems
 
 
+# said at every start, not left for the user to notice a missing table
+for _name in DATASETS:
+    if not runs_experiments(_name):
+        from snakemake.logging import logger
+
+        logger.warning(f"Dataset {_name}: {N_RANKED[_name]} ranked systems, fewer than min_systems = "
+                       f"{SETTINGS[_name].min_systems}: no meta-evaluation (similarity, stability, merging, "
+                       f"intervals, significance, summary); its scores are computed.")
+
+
 def runs_merging(name):
     """Class merging needs three classes: merging the two classes of a
     two-class task leaves one class, on which every system ties."""
