@@ -21,6 +21,8 @@ from metaeval.config import dataset_specs, load_config, resolve_data_dir
 from metaeval.confusion import confusion_tensor
 from metaeval.dataset import load_dataset
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 def best_of(fn, repeat):
     best = float("inf")
@@ -33,13 +35,13 @@ def best_of(fn, repeat):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--config", default="config/config.yaml")
+    ap.add_argument("--config", default=str(ROOT / "config" / "config.yaml"))
     ap.add_argument("--data-dir", default=None)
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--out", default="results/benchmarks/scoring.csv")
     args = ap.parse_args()
     cfg = load_config(args.config)
-    data_dir = resolve_data_dir(args.data_dir or cfg["data_dir"])
+    data_dir = resolve_data_dir(args.data_dir or cfg["data_dir"], base=ROOT)
     rows = []
     for name, spec in dataset_specs(cfg).items():
         t = time.perf_counter()

@@ -210,6 +210,7 @@ def big():
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", default=str(ROOT / "config" / "config.yaml"))
+    ap.add_argument("--data-dir", default=None, help="the data folder (default: the config's data_dir)")
     ap.add_argument("--dataset", default="fnc1")
     ap.add_argument("--splits", type=int, default=1000)
     ap.add_argument("--loop-splits", type=int, default=5)
@@ -230,7 +231,7 @@ def main():
     settings = experiment_settings(cfg, args.dataset)
     if settings.tau_variant != "b":
         sys.exit("the loop uses scipy.stats.kendalltau, i.e. tau-b: run with tau_variant b")
-    ds = load_dataset(spec, resolve_data_dir(cfg["data_dir"]))
+    ds = load_dataset(spec, resolve_data_dir(args.data_dir or cfg["data_dir"], base=ROOT))
     n_sys = len(E.select_systems(ds, settings.include_baselines))
     print(f"{args.dataset}: {ds.n_items} items, {n_sys} systems, {len(spec.metrics)} metrics, "
           f"{args.splits} splits", flush=True)

@@ -78,4 +78,6 @@ def merge_classes(c, groups) -> np.ndarray:
     m = int(g.max()) + 1
     onehot = np.zeros((c.shape[-1], m), dtype=c.dtype)
     onehot[np.arange(c.shape[-1]), g] = 1
-    return np.einsum("ki,...kl,lj->...ij", onehot, c, onehot)
+    # onehot.T @ c @ onehot, as two batched products (a three-operand einsum
+    # loops naively over all four indices: 40x slower on 14 classes)
+    return onehot.T @ c @ onehot
