@@ -8,6 +8,12 @@ wait between kernels and take the cores from OpenBLAS's threads in the
 matrix products that follow (seen here: 2x to 10x slower products); its own
 work queue does not spin, so it is the default (an explicit
 NUMBA_THREADING_LAYER wins).
+
+The kernels use as many threads as the process was given: numba's
+NUMBA_NUM_THREADS when set, else OMP_NUM_THREADS (which Snakemake sets to a
+job's ``threads``, as it sets OpenBLAS's), else every core.  A job never
+runs more threads than it asked for, so jobs that share a machine do not
+fight over its cores.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
+if "NUMBA_NUM_THREADS" not in os.environ and os.environ.get("OMP_NUM_THREADS", "").isdigit():
+    os.environ["NUMBA_NUM_THREADS"] = str(min(int(os.environ["OMP_NUM_THREADS"]), os.cpu_count() or 1) or 1)
 
 import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402

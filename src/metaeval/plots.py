@@ -56,9 +56,9 @@ def save_figure(fig, paths, dpi: int = 150) -> None:
     # tick labels can be made at draw time: mathtext must be off then too
     with matplotlib.rc_context({"text.parse_math": False}):
         # the tight bounding box once for all formats: savefig(bbox_inches=
-        # "tight") would lay the figure out again for each (a third of the
-        # time of a pipeline run went to figures)
-        fig.draw_without_rendering()
+        # "tight") would lay the figure out again for each (figures were
+        # half of the time of a pipeline run); get_tightbbox lays out what
+        # it measures, so no draw is needed first
         bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(matplotlib.rcParams["savefig.pad_inches"])
         for p in paths:
             fmt = Path(p).suffix.lstrip(".")
@@ -127,18 +127,25 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
             name += f"\n{subtitles[idx]}"
         ax.set_title(name, fontsize=7.5)
         tick = 6.5 if annotate else 5
-        ax.set_xticks(range(k), short, fontsize=tick, rotation=45 if k > 3 else 0, ha="right" if k > 3 else "center")
-        ax.set_yticks(range(k), short, fontsize=tick)
-        if idx % ncols == 0:
+        left, bottom = idx % ncols == 0, idx // ncols == nrows - 1 or idx + ncols >= s
+        # every panel has the same classes in the same order: without numbers
+        # in the cells (many classes), the class names go on the outer panels
+        # only, as in a facet grid (a thousand tick labels cost seconds to draw)
+        ax.set_xticks(range(k), short if annotate or bottom else [], fontsize=tick,
+                      rotation=45 if k > 3 else 0, ha="right" if k > 3 else "center")
+        ax.set_yticks(range(k), short if annotate or left else [], fontsize=tick)
+        if left:
             ax.set_ylabel("gold class", fontsize=7)
-        if idx // ncols == nrows - 1 or idx + ncols >= s:
+        if bottom:
             ax.set_xlabel("predicted class", fontsize=7)
     fig.suptitle(title or "Confusion matrices", fontsize=11)
     cax = fig.add_axes([0.92, 0.3, 0.012, 0.4])
     cb = fig.colorbar(plt.cm.ScalarMappable(cmap=CMAP, norm=matplotlib.colors.Normalize(0, 1)), cax=cax)
     cb.set_label("share of the gold class", fontsize=7)
     cb.ax.tick_params(labelsize=6)
-    fig.subplots_adjust(left=0.07, right=0.9, top=1 - head / height, hspace=0.75, wspace=0.45)
+    # without inner tick labels (many classes) the panels need room for their titles only
+    fig.subplots_adjust(left=0.07, right=0.9, top=1 - head / height, hspace=0.75 if annotate else 0.4,
+                        wspace=0.45 if annotate else 0.15)
     return fig
 
 
@@ -301,6 +308,8 @@ def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
 def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
     """One panel per metric: every system's score with its interval, systems
     sorted by that metric (best on top)."""
+    from matplotlib.font_manager import FontProperties
+
     from . import metrics as M
 
     n = len(metric_ids)
@@ -308,7 +317,9 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
     nrows = math.ceil(n / ncols)
     n_sys = intervals["system"].nunique()
     h = 0.17 * n_sys + 1.1
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.1 * ncols, h * nrows + 0.9), squeeze=False)
+    width, height = 4.1 * ncols, h * nrows + 0.9
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False)
+    names = {s: _wrap_name(str(s), 28, 1) for s in intervals["system"].unique()}
     for ax, mid in zip(axes.ravel(), metric_ids):
         info = M.get(mid)
         d = intervals[intervals["metric"] == mid].sort_values("value", ascending=info.higher_is_better,
@@ -316,7 +327,7 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
         y = np.arange(len(d))
         ax.errorbar(d["value"], y, xerr=[d["value"] - d["low"], d["high"] - d["value"]], fmt="o", ms=3,
                     color=OKABE_ITO[4], ecolor="0.45", elinewidth=1, capsize=1.5)
-        ax.set_yticks(y, [_wrap_name(str(s), 28, 1) for s in d["system"]], fontsize=5.5)
+        ax.set_yticks(y, [names[s] for s in d["system"]], fontsize=5.5)
         ax.set_title(f"{info.name} ({info.direction} is better)", fontsize=8)
         ax.tick_params(axis="x", labelsize=6.5)
         ax.grid(axis="x", alpha=0.3)
@@ -324,7 +335,17 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
     for ax in axes.ravel()[n:]:
         ax.axis("off")
     fig.suptitle(title or "Scores with intervals", fontsize=11)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / (h * nrows + 0.9)))
+    # Margins from the widest system name, measured once: a tight layout
+    # would lay out all the panels' labels (a second of work on 34 systems x
+    # 17 metrics); the same room is left on every panel's left.
+    renderer = fig.canvas.get_renderer()
+    font = FontProperties(size=5.5)
+    label_w = max((renderer.get_text_width_height_descent(t, font, ismath=False)[0] for t in names.values()),
+                  default=0.0) / fig.dpi + 0.12  # inches, with the tick and its pad
+    axes_w = (width - 0.15 - ncols * label_w) / ncols
+    axes_h = (height - 0.75 - 0.45 - (nrows - 1) * 0.75) / nrows
+    fig.subplots_adjust(left=label_w / width, right=1 - 0.15 / width, wspace=label_w / axes_w,
+                        top=1 - 0.75 / height, bottom=0.45 / height, hspace=0.75 / axes_h)
     return fig
 
 

@@ -59,8 +59,10 @@ def kendall_tau(x, y, variant: str = "b") -> np.ndarray:
     if variant not in ("a", "b"):
         raise ValueError(f"tau variant must be 'a' or 'b', got {variant!r}")
     lead = np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
-    xf = np.ascontiguousarray(np.broadcast_to(x, lead + (s,)).reshape(-1, s))
-    yf = np.ascontiguousarray(np.broadcast_to(y, lead + (s,)).reshape(-1, s))
+    # fresh, writable copies: the kernel is then compiled for one type only
+    # (read-only views would each need their own compilation)
+    xf = np.array(np.broadcast_to(x, lead + (s,)).reshape(-1, s), order="C")
+    yf = np.array(np.broadcast_to(y, lead + (s,)).reshape(-1, s), order="C")
     out = np.empty(xf.shape[0])
     from .kernels import tau_rows  # compiled; imported on first use
 

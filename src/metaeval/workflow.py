@@ -84,6 +84,10 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance", "summary"),
     "weights": _union("weights"),
 }
+# With one shard (the default) there is no stability_shard job: the
+# experiments job draws the half-splits itself and reads their settings too.
+_ONE_SHARD_EXPERIMENTS = _union("similarity", "stability_shard", "stability", "merging", "bootstrap",
+                                "significance", "summary")
 
 
 def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
@@ -91,6 +95,8 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
     step of a dataset reads (rule params)."""
     out = {}
     for step, (spec_fields, setting_fields) in STEPS.items():
+        if step == "experiments" and settings.shards == 1:
+            spec_fields, setting_fields = _ONE_SHARD_EXPERIMENTS
         sp = {"name": spec.name}
         for f in spec_fields:
             if f == "random_seed" and "random" not in spec.baselines:
@@ -418,6 +424,18 @@ def run_similarity(spec: DatasetSpec, settings, data_npz, out_csv, out_groups, f
                                  method=settings.linkage), fig_paths)
 
 
+def write_kernels(out_txt) -> None:
+    """The kernels job: compile the engine's kernels into numba's cache
+    (``resample.compile_kernels``) and list the compiled signatures."""
+    import numba
+
+    from .resample import compile_kernels
+
+    sigs = compile_kernels()
+    write_text(out_txt, f"numba {numba.__version__}: the kernels of metaeval.kernels, compiled and cached\n"
+               + "".join(f"{s}\n" for s in sigs))
+
+
 def shard_splits(settings, shard: int, n_shards: int) -> np.ndarray:
     """The split indices of one shard (contiguous, as even as possible)."""
     return np.array_split(np.arange(settings.n_splits), n_shards)[shard]
@@ -433,15 +451,19 @@ def run_stability_shard(spec: DatasetSpec, settings, data_npz, shard: int, n_sha
             np.savez(fh, **res)
 
 
-def run_stability_gather(spec: DatasetSpec, settings, shard_paths, out_csv, out_splits, fig_paths):
-    """stability.csv (per metric), stability_splits.csv (per split), figure."""
-    from .experiments import stability_summary
+def run_stability_gather(spec: DatasetSpec, settings, shard_paths, out_csv, out_splits, fig_paths, data_npz=None):
+    """stability.csv (per metric), stability_splits.csv (per split), figure.
+    Without shard files (``shards: 1``) the splits are drawn here, from
+    ``data_npz``: the same numbers as one shard, one process fewer."""
+    from .experiments import stability_splits, stability_summary
     from .plots import stability_plot
 
     parts = []
     for p in shard_paths:
         with np.load(p, allow_pickle=False) as z:
             parts.append({k: z[k] for k in z.files})
+    if not shard_paths:
+        parts.append(stability_splits(Dataset.load(data_npz), spec, settings, shard_splits(settings, 0, 1)))
     summ, per_split = stability_summary(parts, settings.n_splits)
     write_csv(out_csv, summ)
     write_csv(out_splits, per_split)
@@ -539,7 +561,8 @@ def few_groups_note(spec: DatasetSpec, settings, data_npz) -> str | None:
 
 def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Mapping[str, str]) -> None:
     """The experiments job of a dataset, one after the other on one loaded
-    dataset: ranking agreement, rank stability (gathering the shards),
+    dataset: ranking agreement, rank stability (gathering the shards, or
+    drawing the splits when there are none),
     class merging (when ``out`` has ``merging``), bootstrap intervals,
     significance and discriminative power, and the summary."""
     note = few_groups_note(spec, settings, data_npz)
@@ -548,7 +571,7 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     run_similarity(spec, settings, data_npz, out["similarity"], out["groups"],
                    [out["similarity_png"], out["similarity_pdf"]])
     run_stability_gather(spec, settings, shard_paths, out["stability"], out["stability_splits"],
-                         [out["stability_png"], out["stability_pdf"]])
+                         [out["stability_png"], out["stability_pdf"]], data_npz=data_npz)
     if "merging" in out:
         run_merging(spec, settings, data_npz, out["merging"], out["merging_balanced"],
                     [out["merging_png"], out["merging_pdf"]])

@@ -112,8 +112,10 @@ def dataset_pattern(kind):
 
 
 def stability_shards(name):
+    """The shard files the experiments job gathers; none with one shard (the
+    experiments job then draws the splits itself: one Python process fewer)."""
     n = SETTINGS[name].shards
-    return [f"{RESULTS}/{name}/stability/shard{i}of{n}.npz" for i in range(n)]
+    return [f"{RESULTS}/{name}/stability/shard{i}of{n}.npz" for i in range(n)] if n > 1 else []
 
 
 def has_groups(name):

@@ -3,10 +3,32 @@
 # then one job per dataset for all the rest.
 
 
+rule kernels:
+    """Compile the resampling engine's numba kernels once, into numba's cache,
+    before the experiments jobs load them: on a fresh install each of them
+    would compile them itself (about 15 s each, all at once). Lists what it
+    compiled."""
+    output:
+        f"{RESULTS}/logs/kernels.txt",
+    params:
+        code=CODE,
+    log:
+        f"{RESULTS}/logs/kernels.log",
+    priority: 20  # the experiments wait for it
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/kernels.py"
+
+
 rule stability_shard:
     """Rank stability on one shard of the random half-splits."""
     input:
         rules.ingest.output.npz,
+        rules.kernels.output,
     output:
         f"{RESULTS}/{{dataset}}/stability/shard{{shard}}of{{n}}.npz",
     params:
@@ -76,6 +98,7 @@ rule experiments:
     input:
         npz=rules.ingest.output.npz,
         shards=lambda wc: stability_shards(wc.dataset),
+        kernels=rules.kernels.output,
     output:
         **EXPERIMENT_OUTPUT,
         **MERGING_OUTPUT,
@@ -87,7 +110,12 @@ rule experiments:
         f"{RESULTS}/logs/{{dataset}}/experiments.log",
     wildcard_constraints:
         dataset=dataset_pattern("merging"),
-    threads: 2
+    # The longest jobs of a run start first and the short ones fill the gaps.
+    # One thread: a job that asks for two never starts while single-thread
+    # jobs are ready (a freed core goes to one of them), so it waited for all
+    # scoring to end.
+    priority: 10
+    threads: 1
     resources:
         mem_mb=4000,
         runtime=60,
