@@ -8,7 +8,7 @@ import pytest
 
 from metaeval.config import dataset_specs
 from metaeval.reproduce import MATCH, NOT_REPRODUCIBLE, Published, ResultStore, _status, reproduce
-from metaeval.workflow import experiment_settings, ingest, run_weights, score
+from metaeval.workflow import experiment_settings, ingest, run_weights, score, write_chance
 
 from .conftest import ROOT
 
@@ -25,6 +25,8 @@ def rumoureval_results(tmp_path_factory, project_config, data_dir):
         d = out / name
         ingest(specs[name], data_dir, d / "data.npz", d / "dataset.json")
         score(specs[name], d / "data.npz", d / "scores.csv", d / "confusion.csv")
+        write_chance(specs[name], d / "data.npz", d / "scores.csv", d / "chance.csv", d / "above_chance.csv",
+                     d / "tables" / "chance.md")
         if len(specs[name].weights) >= 2:
             run_weights(specs[name], experiment_settings(project_config, name), d / "data.npz", d / "weights.csv",
                         d / "weights_tau.csv", d / "tables" / "weights.md")
@@ -50,6 +52,22 @@ def test_scarton_tables_2_and_3_reproducible_cells_match(rumoureval_results):
     assert (buts.status == MATCH).all() and len(buts) == 6
     k = cells[(cells.table == "kaushal2021_table3") & cells.row.str.contains("Majority") & cells.row.str.startswith("RE")]
     assert (k.status == MATCH).all() and len(k) == 6
+
+
+@pytest.mark.realdata
+def test_kaushal_random_rows_are_the_uniform_guessers_chance_levels(rumoureval_results):
+    """Their "Random" rows are the metrics of the uniform guesser's expected
+    confusion matrix (metaeval.chance): 8 of the 9 cells match to the
+    printed digits; RE17's F1_Wtd is printed 0.310 where the expected matrix
+    gives 0.3109 (said, not hidden)."""
+    pub = Published.load(PUBLISHED)
+    store = ResultStore(rumoureval_results, {"rumoureval2017", "rumoureval2019", "semeval2016t6"})
+    cells, _, _ = reproduce(pub, store)
+    k = cells[(cells.table == "kaushal2021_table3") & cells.row.str.contains("Random")]
+    assert len(k) == 9 and (k.status != NOT_REPRODUCIBLE).all()
+    off = k[k.status != MATCH]
+    assert len(off) == 1 and off.row.iloc[0].startswith("RE17") and off.column.iloc[0] == "F1_Wtd", off.to_string()
+    assert float(off.reproduced.iloc[0]) == pytest.approx(0.31092, abs=1e-5)
 
 
 def test_match_is_equality_at_the_printed_precision():

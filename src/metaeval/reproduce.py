@@ -97,7 +97,7 @@ class Published:
 
 # result files each kind of published table is compared with
 _RESULT_FILES = {
-    "scores": ["scores.csv", "weights.csv"], "class_counts": ["dataset.json"],
+    "scores": ["scores.csv", "weights.csv", "chance.csv"], "class_counts": ["dataset.json"],
     "similarity": ["similarity.csv"], "stability": ["stability.csv"], "split_scores": ["scores.csv"],
     "merging": ["merging.csv"], "merging_balanced": ["merging_balanced.csv"],
     "summary": ["similarity.csv", "stability.csv", "merging.csv"],
@@ -168,6 +168,14 @@ class ResultStore:
         return self._cache[key]
 
     def score(self, dataset: str, system: str, metric: str, weight_set: str | None = None) -> float | None:
+        """A system's score; ``chance:<guesser>`` is a chance level
+        (``chance.csv``, e.g. Kaushal et al.'s "Random" rows: ``chance:uniform``)."""
+        if system.startswith("chance:"):
+            if not self.has(dataset, "chance.csv"):
+                return None
+            ch = self.get(dataset, "chance.csv").set_index("guesser")
+            guesser = system.split(":", 1)[1]
+            return float(ch.loc[guesser, metric]) if guesser in ch.index and metric in ch.columns else None
         if weight_set is not None and self.has(dataset, "weights.csv"):
             w = self.get(dataset, "weights.csv")
             hit = w[(w.system == system) & (w.metric == metric) & (w.weight_set == weight_set)]

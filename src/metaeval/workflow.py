@@ -20,7 +20,7 @@ from . import metrics as M
 from .config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_reason
 from .dataset import RANKED_KINDS, Dataset, confusion_from_long, confusion_long, load_dataset, score_dataset
 from .io import DataError, atomic_path, read_result_csv, write_csv, write_text
-from .tables import scores_latex, scores_markdown
+from .tables import markdown_table, md_escape, scores_latex, scores_markdown
 
 __all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
            "step_params", "step_spec", "step_settings", "path_problems", "n_ranked_systems"]
@@ -47,6 +47,7 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                      ()),
     "confusion_figure": (("labels", "primary_metric"), ()),
     "span_figure": (("span_metrics", "primary_metric"), ()),
+    "chance": (_CLASSIFICATION_FIELDS, ()),
     "similarity": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "n_groups", "linkage")),
     "stability_shard": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "n_splits", "split_seed",
                                          "stratified", "tier_fractions", "chunk_size", "resample_unit")),
@@ -78,7 +79,7 @@ def _union(*parts: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 # settings, so it reruns when any of them changes.
 STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ingest": _union("ingest"),
-    "score": _union("score", "score_tables", "confusion_figure", "span_figure"),
+    "score": _union("score", "score_tables", "confusion_figure", "span_figure", "chance"),
     "score_groups": _union("score_groups"),
     "stability_shard": _union("stability_shard"),
     "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance", "summary"),
@@ -248,6 +249,36 @@ def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFram
     write_csv(out_scores, df)
     write_csv(out_confusion, confusion_long(c, ds.systems, ds.labels))
     return df
+
+
+def write_chance(spec: DatasetSpec, data_npz, scores_csv, out_chance, out_above, out_md, out_html=None):
+    """``chance.csv``: every classification metric of the uniform,
+    prior-matched and majority guessers, from their expected confusion
+    matrices (``metaeval.chance``); ``above_chance.csv``: each system's
+    margin over each; a table of the levels with how many systems beat
+    the strongest of them."""
+    from .chance import GUESSERS, above_chance, chance_scores
+
+    ds = Dataset.load(data_npz)
+    chance = chance_scores(np.bincount(ds.gold, minlength=spec.k), spec.metrics, spec.metric_params())
+    write_csv(out_chance, chance)
+    above = above_chance(read_result_csv(scores_csv), chance, spec.metrics)
+    write_csv(out_above, above)
+    real = above[above["kind"].isin(RANKED_KINDS)]
+    margin = real[[f"above_{g}" for g in GUESSERS]].min(axis=1)
+    rows = []
+    for mid in spec.metrics:
+        info, m = M.get(mid), margin[real["metric"] == mid]
+        rows.append({"metric": f"{info.name} ({info.direction} is better)",
+                     **{g: float(chance.loc[chance["guesser"] == g, mid].iloc[0]) for g in GUESSERS},
+                     "systems above every level": f"{int((m > 1e-12).sum())} of {int(m.size)}"})
+    md = (f"# {md_escape(spec.name)}: chance levels\n\n"
+          "The score of three guessers that never look at an item, from their expected confusion "
+          "matrices: **uniform** (every class with probability 1/K), **prior** (each class with its share "
+          "of the gold), **majority** (always the most frequent gold class). The last column counts the "
+          "systems (real or synthetic) that beat all three.\n\n"
+          + markdown_table(pd.DataFrame(rows)))
+    write_markdown(out_md, md, out_html, f"{spec.name}: chance levels")
 
 
 def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=None) -> pd.DataFrame:
@@ -538,6 +569,9 @@ def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) ->
         confusion_figure(spec, out["confusion"], out["scores"], [out["confusion_png"], out["confusion_pdf"]])
     if "span_png" in out:
         span_figure(spec, out["scores"], [out["span_png"], out["span_pdf"]])
+    if "chance" in out:
+        write_chance(spec, data_npz, out["scores"], out["chance"], out["above_chance"], out["chance_md"],
+                     out.get("chance_html"))
 
 
 # Resampling whole groups: with fewer groups than this, the resamples are few

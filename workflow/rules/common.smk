@@ -138,7 +138,8 @@ def dataset_targets():
         out += [f"{d}/provenance.json", f"{d}/scores.csv", f"{d}/confusion.csv", f"{d}/tables/scores.md", f"{d}/tables/scores.tex",
                 f"{d}/tables/scores.html"]
         if SPECS[name].k >= 2:  # span identification has no classes
-            out += [f"{d}/figures/confusion.png", f"{d}/figures/confusion.pdf"]
+            out += [f"{d}/figures/confusion.png", f"{d}/figures/confusion.pdf", f"{d}/chance.csv",
+                    f"{d}/above_chance.csv", f"{d}/tables/chance.md", f"{d}/tables/chance.html"]
         if SPECS[name].span_task:
             out += [f"{d}/figures/span_scores.png", f"{d}/figures/span_scores.pdf"]
         if has_groups(name):

@@ -64,6 +64,13 @@ CONFUSION_FIGURE = dict(
                            "confusion matrices"),
     confusion_pdf=f"{RESULTS}/{{dataset}}/figures/confusion.pdf",
 )
+# classification metrics only: span identification has no classes
+CHANCE_OUTPUT = dict(
+    chance=f"{RESULTS}/{{dataset}}/chance.csv",
+    above_chance=f"{RESULTS}/{{dataset}}/above_chance.csv",
+    chance_md=f"{RESULTS}/{{dataset}}/tables/chance.md",
+    chance_html=reported(f"{RESULTS}/{{dataset}}/tables/chance.html", "chance", "1 Scores", "chance levels"),
+)
 SPAN_FIGURE = dict(
     span_png=reported(f"{RESULTS}/{{dataset}}/figures/span_scores.png", "span_scores", "1 Scores",
                       "span metrics"),
@@ -72,13 +79,15 @@ SPAN_FIGURE = dict(
 
 
 rule score:
-    """Every metric for every system, the score tables and the confusion figure."""
+    """Every metric for every system, the score tables, the confusion figure and
+    the chance levels."""
     input:
         npz=rules.ingest.output.npz,
         info=rules.ingest.output.info,
     output:
         **SCORE_OUTPUT,
         **CONFUSION_FIGURE,
+        **CHANCE_OUTPUT,
     params:
         spec=spec_of("score"),
         settings=settings_of("score"),
@@ -101,6 +110,7 @@ use rule score as score_tc with:
         **SCORE_OUTPUT,
         **CONFUSION_FIGURE,
         **SPAN_FIGURE,
+        **CHANCE_OUTPUT,
     log:
         f"{RESULTS}/logs/{{dataset}}/score.log",
     wildcard_constraints:
