@@ -188,6 +188,8 @@ def test_hostile_names_show_as_text_in_every_html_table(hostile):
     _assert_names_are_text(front, ["'perfect'"])
     assert "suspicious perfect score" in front
     assert "tiny_tsv</b>" in front and "fewer than min_systems = 50" in front
+    n_items = json.loads((hostile / "results/tiny/dataset.json").read_text())["n_items"]
+    assert f"<b>tiny</b> (classification, 3 classes, {n_items:,} items, " in front
     assert "Toy table" in front and "<b>1 match</b>" in front
 
 

@@ -119,7 +119,7 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
     """The report's front page (an HTML fragment).
 
     ``datasets``: one mapping per dataset with ``name``, ``n_systems``
-    (ranked), ``task`` (text), ``recommendation`` (a sentence, or None) with
+    (ranked), ``n_items`` (optional), ``task`` (text), ``recommendation`` (a sentence, or None) with
     ``criteria`` (text), ``why_not`` (why there is no recommendation) and
     ``warnings`` (list of text).  ``reproduction``: cells per status of
     every published table (``reproduce.reproduction_summary``; None when the
@@ -128,7 +128,8 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
     out = []
     items = []
     for d in datasets:
-        head = f"<b>{e(d['name'])}</b> ({e(d['task'])}, {int(d['n_systems'])} systems ranked): "
+        size = f"{int(d['n_items']):,} items, " if d.get("n_items") is not None else ""
+        head = f"<b>{e(d['name'])}</b> ({e(d['task'])}, {size}{int(d['n_systems'])} systems ranked): "
         if d.get("recommendation"):
             body = f"recommended metric {e(d['recommendation'])} <span>Criteria: {e(d['criteria'])}.</span>"
         else:

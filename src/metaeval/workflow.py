@@ -697,7 +697,7 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
     entries = []
     for d in datasets:
         info = json.loads(Path(info_jsons[d["name"]]).read_text(encoding="utf-8"))
-        entry = {**d, "warnings": list(info.get("warnings", []))}
+        entry = {**d, "n_items": info.get("n_items"), "warnings": list(info.get("warnings", []))}
         if d["name"] in summary_csvs:
             df = read_result_csv(summary_csvs[d["name"]])
             criteria = {c: name for c, name in CRITERIA.items() if c in df.columns}

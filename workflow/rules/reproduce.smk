@@ -18,6 +18,9 @@ rule reproduce:
         code=CODE,
     log:
         f"{RESULTS}/logs/reproduce.log",
+    resources:
+        mem_mb=1000,
+        runtime=10,
     conda:
         "../../environment.yml"
     script:
