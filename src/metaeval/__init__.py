@@ -10,8 +10,11 @@ the ground floor up:
 * ``config``, ``dataset``: dataset specs checked up front; a dataset in memory
 * ``tables``, ``plots``: Markdown/LaTeX tables and figures
 * ``experiments``: similarity, stability, merging, weights, summary
-* ``reproduce``: the papers' tables next to ours
-* ``workflow``: the steps the Snakemake rules run
+* ``significance``: bootstrap intervals, randomised Tukey HSD, discriminative power
+* ``chance``: chance levels from the expected confusion matrices of guessers
+* ``spans``: span formats and span metrics (SemEval-2020 Task 11)
+* ``reproduce``, ``report``: the papers' tables next to ours; HTML pages
+* ``steps``, ``workflow``: the steps the Snakemake rules run
 
 ``import metaeval`` is cheap: each module is imported on first use
 (``metaeval.metrics``), so a script that needs only the metrics does not load
@@ -29,7 +32,7 @@ except PackageNotFoundError:  # a source tree that is not installed
     __version__ = "0+unknown"
 
 __all__ = ["__version__", "metrics", "confusion", "resample", "ranking", "io", "config", "dataset", "tables",
-           "plots", "experiments", "reproduce", "workflow"]
+           "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow"]
 
 _MODULES = frozenset(__all__) - {"__version__"}
 

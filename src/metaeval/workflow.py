@@ -20,6 +20,7 @@ from . import metrics as M
 from .config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_reason
 from .dataset import RANKED_KINDS, Dataset, confusion_from_long, confusion_long, load_dataset, score_dataset
 from .io import DataError, atomic_path, read_result_csv, write_csv, write_text
+from .steps import _WARNINGS, run_step, warn, write_provenance  # noqa: F401 (re-exported)
 from .tables import markdown_table, md_escape, scores_latex, scores_markdown
 
 __all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
@@ -155,33 +156,6 @@ def git_commit(path) -> str | None:
         return None
 
 
-def write_provenance(out_json, dataset: str, config_block: Mapping, settings: Mapping, code: str,
-                     commit: str | None, data_dir, input_files) -> dict:
-    """``provenance.json`` of a dataset's results: the dataset's resolved
-    config and experiment settings, the package version and source hash, the
-    workflow's git commit, the seeds, and the SHA-256 of every input file."""
-    import hashlib
-    import platform
-
-    def sha(p):
-        h = hashlib.sha256()
-        with open(p, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                h.update(chunk)
-        return h.hexdigest()
-
-    seeds = {k: v for k, v in {**config_block, **settings}.items() if k.endswith("seed")}
-    if isinstance(config_block.get("synthetic"), Mapping):
-        seeds["synthetic.seed"] = config_block["synthetic"].get("seed")
-    doc = {"dataset": dataset, "metaeval": code, "workflow_commit": commit, "python": platform.python_version(),
-           "config": dict(config_block), "experiments": dict(settings), "seeds": seeds, "data_dir": str(data_dir),
-           "inputs": {str(Path(f).resolve().relative_to(Path(data_dir).resolve())) if
-                      Path(f).resolve().is_relative_to(Path(data_dir).resolve()) else str(f): sha(f)
-                      for f in sorted(map(str, input_files))}}
-    write_text(out_json, json.dumps(doc, indent=2, sort_keys=False) + "\n")
-    return doc
-
-
 def n_ranked_systems(spec: DatasetSpec, n_files: int, include_baselines) -> int:
     """Systems the experiments rank: the real (and synthetic) systems plus
     the generated baselines named in ``include_baselines``
@@ -226,17 +200,6 @@ def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None) -> 
     for w in ds.info.get("warnings", []):  # to the job's log and the console
         warn(f"dataset {spec.name!r}: {w}")
     return ds
-
-
-def warn(message: str) -> None:
-    """A warning of a step: printed now, and written to its log by ``run_step``."""
-    import sys
-
-    _WARNINGS.append(message)
-    sys.stderr.write(f"WARNING: {message}\n")
-
-
-_WARNINGS: list[str] = []
 
 
 def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFrame:
@@ -375,34 +338,6 @@ def span_figure(spec: DatasetSpec, scores_csv, out_paths, include_baselines: boo
         df = df[df["kind"].isin(RANKED_KINDS)]
     _save_fig(span_scores_plot(df, list(spec.span_metrics), spec.primary_metric,
                                f"{spec.name}: span metrics of every system"), out_paths)
-
-
-def run_step(smk, step) -> None:
-    """Run ``step()`` for a Snakemake script: log its outcome to
-    ``smk.log[0]``; on bad input or config, print the message (which names
-    file, line and fault) and exit non-zero without a traceback."""
-    import sys
-    import traceback
-
-    from .config import ConfigError
-
-    log = Path(smk.log[0]) if len(smk.log) else None
-    if log:
-        log.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        step()
-    except (DataError, ConfigError) as e:
-        msg = f"ERROR in rule {smk.rule} ({', '.join(f'{k}={v}' for k, v in smk.wildcards.items())}):\n{e}\n"
-        if log:
-            log.write_text(msg, encoding="utf-8")
-        sys.stderr.write(msg)
-        sys.exit(1)
-    except Exception:
-        if log:
-            log.write_text(traceback.format_exc(), encoding="utf-8")
-        raise
-    if log:
-        log.write_text("".join(f"WARNING: {w}\n" for w in _WARNINGS) + "ok\n", encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,81 @@
+"""The plumbing of the workflow's job scripts, kept light (no pandas, no
+matplotlib): running a step with its log and clear failures, the warnings
+a step gives, and the provenance record.  Cheap jobs (``provenance``) import
+only this module: a Python job's start-up is most of its time.
+``metaeval.workflow`` re-exports everything here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Mapping
+
+from .io import DataError, write_text
+
+__all__ = ["run_step", "warn", "write_provenance"]
+
+
+def run_step(smk, step) -> None:
+    """Run ``step()`` for a Snakemake script: log its outcome to
+    ``smk.log[0]``; on bad input or config, print the message (which names
+    file, line and fault) and exit non-zero without a traceback."""
+    import sys
+    import traceback
+
+    log = Path(smk.log[0]) if len(smk.log) else None
+    if log:
+        log.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        step()
+    except Exception as e:
+        from .config import ConfigError  # here, not above: config imports numpy and the metrics
+
+        if not isinstance(e, (DataError, ConfigError)):
+            if log:
+                log.write_text(traceback.format_exc(), encoding="utf-8")
+            raise
+        msg = f"ERROR in rule {smk.rule} ({', '.join(f'{k}={v}' for k, v in smk.wildcards.items())}):\n{e}\n"
+        if log:
+            log.write_text(msg, encoding="utf-8")
+        sys.stderr.write(msg)
+        sys.exit(1)
+    if log:
+        log.write_text("".join(f"WARNING: {w}\n" for w in _WARNINGS) + "ok\n", encoding="utf-8")
+
+
+def warn(message: str) -> None:
+    """A warning of a step: printed now, and written to its log by ``run_step``."""
+    import sys
+
+    _WARNINGS.append(message)
+    sys.stderr.write(f"WARNING: {message}\n")
+
+
+_WARNINGS: list[str] = []
+
+
+def write_provenance(out_json, dataset: str, config_block: Mapping, settings: Mapping, code: str,
+                     commit: str | None, data_dir, input_files) -> dict:
+    """``provenance.json`` of a dataset's results: the dataset's resolved
+    config and experiment settings, the package version and source hash, the
+    workflow's git commit, the seeds, and the SHA-256 of every input file."""
+    import hashlib
+    import platform
+
+    def sha(p):
+        h = hashlib.sha256()
+        with open(p, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+        return h.hexdigest()
+
+    seeds = {k: v for k, v in {**config_block, **settings}.items() if k.endswith("seed")}
+    if isinstance(config_block.get("synthetic"), Mapping):
+        seeds["synthetic.seed"] = config_block["synthetic"].get("seed")
+    doc = {"dataset": dataset, "metaeval": code, "workflow_commit": commit, "python": platform.python_version(),
+           "config": dict(config_block), "experiments": dict(settings), "seeds": seeds, "data_dir": str(data_dir),
+           "inputs": {str(Path(f).resolve().relative_to(Path(data_dir).resolve())) if
+                      Path(f).resolve().is_relative_to(Path(data_dir).resolve()) else str(f): sha(f)
+                      for f in sorted(map(str, input_files))}}
+    write_text(out_json, json.dumps(doc, indent=2, sort_keys=False) + "\n")
+    return doc
