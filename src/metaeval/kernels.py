@@ -21,11 +21,16 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
-if "NUMBA_NUM_THREADS" not in os.environ and os.environ.get("OMP_NUM_THREADS", "").isdigit():
-    os.environ["NUMBA_NUM_THREADS"] = str(min(int(os.environ["OMP_NUM_THREADS"]), os.cpu_count() or 1) or 1)
 
 import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
+
+# The job's threads, set at run time (numba.set_num_threads): changing the
+# NUMBA_NUM_THREADS variable instead fails at the next compilation when numba
+# was imported before this module ("Cannot set NUMBA_NUM_THREADS ...").
+_omp = os.environ.get("OMP_NUM_THREADS", "")
+if "NUMBA_NUM_THREADS" not in os.environ and _omp.isdigit() and int(_omp) >= 1:
+    nb.set_num_threads(min(int(_omp), nb.config.NUMBA_NUM_THREADS))
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 

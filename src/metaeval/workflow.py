@@ -393,9 +393,9 @@ def run_similarity(spec: DatasetSpec, settings, data_npz, out_csv, out_groups, f
 def write_kernels(out_txt) -> None:
     """The kernels job: compile the engine's kernels into numba's cache
     (``resample.compile_kernels``) and list the compiled signatures."""
-    import numba
+    from .resample import compile_kernels  # first: metaeval.kernels sets numba's threading layer
 
-    from .resample import compile_kernels
+    import numba
 
     sigs = compile_kernels()
     write_text(out_txt, f"numba {numba.__version__}: the kernels of metaeval.kernels, compiled and cached\n"
