@@ -20,17 +20,24 @@ from __future__ import annotations
 
 import os
 
+import sys  # noqa: E402
+
 os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
+_omp = os.environ.get("OMP_NUM_THREADS", "")
+_job_threads = int(_omp) if "NUMBA_NUM_THREADS" not in os.environ and _omp.isdigit() and int(_omp) >= 1 else None
+# Before numba's import, the job's threads size numba's pool (a pool of one
+# thread in a one-thread job: a whole run took 10 s longer with a pool of two
+# masked to one).  After it, the variable must not change: numba rereads it
+# at every compilation and fails once its threads run ("Cannot set
+# NUMBA_NUM_THREADS ..."); set_num_threads below limits the pool instead.
+if _job_threads and "numba" not in sys.modules:
+    os.environ["NUMBA_NUM_THREADS"] = str(min(_job_threads, os.cpu_count() or 1))
 
 import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 
-# The job's threads, set at run time (numba.set_num_threads): changing the
-# NUMBA_NUM_THREADS variable instead fails at the next compilation when numba
-# was imported before this module ("Cannot set NUMBA_NUM_THREADS ...").
-_omp = os.environ.get("OMP_NUM_THREADS", "")
-if "NUMBA_NUM_THREADS" not in os.environ and _omp.isdigit() and int(_omp) >= 1:
-    nb.set_num_threads(min(int(_omp), nb.config.NUMBA_NUM_THREADS))
+if _job_threads:
+    nb.set_num_threads(min(_job_threads, nb.config.NUMBA_NUM_THREADS))
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
