@@ -25,9 +25,8 @@ import sys  # noqa: E402
 os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
 _omp = os.environ.get("OMP_NUM_THREADS", "")
 _job_threads = int(_omp) if "NUMBA_NUM_THREADS" not in os.environ and _omp.isdigit() and int(_omp) >= 1 else None
-# Before numba's import, the job's threads size numba's pool (a pool of one
-# thread in a one-thread job: a whole run took 10 s longer with a pool of two
-# masked to one).  After it, the variable must not change: numba rereads it
+# Before numba's import, the job's threads size numba's pool (one thread in
+# a one-thread job, no idle workers).  After it, the variable must not change: numba rereads it
 # at every compilation and fails once its threads run ("Cannot set
 # NUMBA_NUM_THREADS ..."); set_num_threads below limits the pool instead.
 if _job_threads and "numba" not in sys.modules:
