@@ -20,7 +20,7 @@ from . import metrics as M
 from .config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_reason
 from .dataset import RANKED_KINDS, Dataset, confusion_from_long, confusion_long, load_dataset, score_dataset
 from .io import DataError, atomic_path, read_result_csv, write_csv, write_text
-from .steps import _WARNINGS, run_step, warn, write_provenance  # noqa: F401 (re-exported)
+from .steps import run_step, warn, write_provenance  # noqa: F401 (re-exported for the job scripts)
 from .tables import markdown_table, md_escape, scores_latex, scores_markdown
 
 __all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
