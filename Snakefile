@@ -28,6 +28,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/scoring.smk"
 include: "workflow/rules/experiments.smk"
 include: "workflow/rules/reproduce.smk"
+include: "workflow/rules/properties.smk"
 
 
 # cheap steps run on the submitting node of a cluster, not as cluster jobs

@@ -173,6 +173,8 @@ def test_every_table_and_figure_is_in_the_report(hostile):
     t = "results/tiny_tsv"
     assert cats["tiny_tsv"] == {"1 Scores": [f"{t}/tables/chance.html", f"{t}/figures/confusion.png",
                                              f"{t}/tables/scores.html", f"{t}/tables/scores_by_group.html"]}
+    assert list(cats["Metric properties"].values()) == [["results/figures/properties.png",
+                                                          "results/tables/properties.html"]]
     assert cats["Overview"] == {"": ["results/reproduction.html"]} or \
         list(cats["Overview"].values()) == [["results/reproduction.html"]]
     # every caption file a rule names exists and says how to read its result

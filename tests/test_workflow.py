@@ -60,6 +60,27 @@ def test_all_outputs(run):
             p = work / "results" / ds / f
             assert p.is_file() and p.stat().st_size > 0, p
     assert (work / "results/tiny/tables/weights.md").exists() is False  # one weight set: nothing to compare
+    for f in ("properties.csv", "tables/properties.md", "tables/properties.tex", "tables/properties.html",
+              "figures/properties.png", "figures/properties.pdf"):
+        assert (work / "results" / f).stat().st_size > 0, f
+
+
+def test_properties_in_the_workflow_are_the_library_s(run):
+    """results/properties.csv is metaeval.properties.check_all with the
+    config's settings (the .test config's small domain)."""
+    import yaml as _yaml
+
+    from metaeval.io import read_result_csv
+    from metaeval.properties import check_all, settings_from
+
+    work, _ = run
+    block = _yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["properties"]
+    got = read_result_csv(work / "results/properties.csv").fillna("")
+    want = check_all(settings_from(block))
+    assert got[["metric", "property", "result", "counterexample"]].astype(str).values.tolist() == \
+        want[["metric", "property", "result", "counterexample"]].astype(str).values.tolist()
+    md = (work / "results/tables/properties.md").read_text()
+    assert "all 783 with at most 5 items and 100 random ones" in md
 
 
 EXPERIMENTS = ["similarity.csv", "similarity_groups.csv", "figures/similarity.png", "figures/similarity.pdf",
@@ -288,6 +309,9 @@ EDITS = [
     ("datasets.spans_si.merge_overlapping_predictions", False, _all(SPAN_SI, ("spans_si",))),
     ("datasets.spans_si_synthetic.synthetic.seed", 4, _all(SPAN_SYN, ("spans_si_synthetic",))),
     ("datasets.spans_tc.span_metrics", ["span_f1", "char_f1"], _all(SPAN_TC[1:], ("spans_tc",))),
+    # the formal properties do not depend on any dataset: one job
+    ("properties.n_max", 4, {("properties", None)}),
+    ("properties.weights", [0.4, 0.4, 0.2], {("properties", None)}),
 ]
 
 
@@ -300,7 +324,8 @@ def test_a_config_edit_plans_exactly_the_jobs_that_read_it(run, tmp_path, path, 
     cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
     _set(cfg, path, value)
     (tmp_path / "edited.yaml").write_text(yaml.safe_dump(cfg))
-    touched = ALL_DATASETS if not path.startswith("datasets.") else (path.split(".")[1],)
+    touched = (path.split(".")[1],) if path.startswith("datasets.") else () if path.startswith("properties.") \
+        else ALL_DATASETS
     # the report's front page reads every dataset.json and summary.csv
     front = {("overview", None)} if any(r in ("ingest", "experiments", "experiments_no_merging")
                                         for r, _ in expected) else set()

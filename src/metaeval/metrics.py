@@ -23,7 +23,10 @@ Notation used throughout (all computed along the last two axes):
 Conventions (decided once here, tested in ``tests/test_metrics_conventions.py``)
 ------------------------------------------------------------------------------
 * **Label order.**  Class ``k`` is the k-th label of the dataset's label
-  list.  Ordinal metrics use the class positions ``0 .. K-1`` of that order.
+  list.  Metrics that read numeric class values (MAE, linear kappa, interval
+  alpha) use the positions ``0 .. K-1`` of that order, or the strictly
+  increasing ``positions`` passed as a parameter; alpha^ORD and CEM^ORD use
+  only the order and the gold counts.
 * **Zero division in per-class ratios.**  A class never predicted has
   precision 0; a class absent from the gold has recall 0; an F-score whose
   denominator ``(1+b^2) tp + b^2 fn + fp`` is 0 (class absent from both gold
@@ -99,9 +102,11 @@ def _as_confusion(c) -> np.ndarray:
 def _margins(c: np.ndarray):
     """(tp, pred, gold, N) of a confusion tensor [predicted, gold]."""
     tp = np.diagonal(c, axis1=-2, axis2=-1)
-    pred = c.sum(axis=-1)
-    gold = c.sum(axis=-2)
-    n = gold.sum(axis=-1)
+    # einsum, not .sum(axis): numpy reduces a short last axis (K = 3) of a
+    # long stack of matrices several times slower
+    pred = np.einsum("...ij->...i", c)
+    gold = np.einsum("...ij->...j", c)
+    n = np.einsum("...j->...", gold)
     return tp, pred, gold, n
 
 
@@ -113,12 +118,19 @@ def _ratio(num, den, fill=0.0):
     return out
 
 
-def _positions(k: int) -> np.ndarray:
-    return np.arange(k, dtype=np.float64)
+def _positions(k: int, positions=None) -> np.ndarray:
+    """Numeric values of the K ordered classes: 0 .. K-1, or ``positions``
+    (K strictly increasing numbers, e.g. the values of a Likert scale)."""
+    if positions is None:
+        return np.arange(k, dtype=np.float64)
+    pos = np.asarray(positions, dtype=np.float64)
+    if pos.shape != (k,) or not np.all(np.diff(pos) > 0):
+        raise ValueError(f"positions must be {k} strictly increasing numbers, got {positions!r}")
+    return pos
 
 
-def _abs_distance(k: int) -> np.ndarray:
-    pos = _positions(k)
+def _abs_distance(k: int, positions=None) -> np.ndarray:
+    pos = _positions(k, positions)
     return np.abs(pos[:, None] - pos[None, :])
 
 
@@ -241,13 +253,14 @@ def kappa(c) -> np.ndarray:
     return _weighted_kappa(c, 1.0 - np.eye(k))
 
 
-def kappa_linear(c) -> np.ndarray:
-    """Linearly weighted kappa, w_ij = |i - j| on class positions (ordinal)."""
+def kappa_linear(c, positions=None) -> np.ndarray:
+    """Linearly weighted kappa, w_ij = |x_i - x_j| on the class positions x
+    (0 .. K-1 unless ``positions`` are given; ordinal)."""
     c = _as_confusion(c)
-    return _weighted_kappa(c, _abs_distance(c.shape[-1]))
+    return _weighted_kappa(c, _abs_distance(c.shape[-1], positions))
 
 
-def krippendorff_alpha(c, level: str = "nominal") -> np.ndarray:
+def krippendorff_alpha(c, level: str = "nominal", positions=None) -> np.ndarray:
     """Krippendorff's alpha with gold and system as two coders.
 
     Coincidences o = c + c^T, value counts n_v = c_v. + c_.v, n = 2N:
@@ -255,7 +268,8 @@ def krippendorff_alpha(c, level: str = "nominal") -> np.ndarray:
         alpha = 1 - (n - 1) sum_{u,v} o_uv d_uv / sum_{u,v} n_u n_v d_uv
 
     with the squared distance d_uv of the level of measurement:
-    nominal ``[u != v]``; interval ``(u - v)^2`` on positions 0..K-1;
+    nominal ``[u != v]``; interval ``(x_u - x_v)^2`` on the class positions
+    x (0..K-1 unless ``positions`` are given; the other levels ignore them);
     ordinal ``(sum_{g=u..v} n_g - (n_u + n_v)/2)^2``, which equals
     ``(m_v - m_u)^2`` with the mid-rank m_g = cumsum(n)_g - n_g / 2.
     NaN when the expected disagreement is 0.
@@ -268,7 +282,7 @@ def krippendorff_alpha(c, level: str = "nominal") -> np.ndarray:
     if level == "nominal":
         d = np.broadcast_to(1.0 - np.eye(k), c.shape)
     elif level == "interval":
-        pos = _positions(k)
+        pos = _positions(k, positions)
         d = np.broadcast_to((pos[:, None] - pos[None, :]) ** 2, c.shape)
     elif level == "ordinal":
         mid = np.cumsum(nv, axis=-1) - nv / 2.0
@@ -280,24 +294,26 @@ def krippendorff_alpha(c, level: str = "nominal") -> np.ndarray:
     return 1.0 - _ratio((n - 1.0) * observed, expected, np.nan)
 
 
-def mae_macro(c) -> np.ndarray:
+def mae_macro(c, positions=None) -> np.ndarray:
     """Macro-averaged MAE (Baccianella et al. 2009), lower is better:
-    MAE^M = (1/|C|) sum_j (sum_i |i - j| c_ij) / c_.j, the mean running over
-    the classes present in the gold.  NaN when N = 0."""
+    MAE^M = (1/|C|) sum_j (sum_i |x_i - x_j| c_ij) / c_.j, the mean running
+    over the classes present in the gold; x = class positions (0 .. K-1
+    unless ``positions`` are given).  NaN when N = 0."""
     c = _as_confusion(c)
     _, _, gold, _ = _margins(c)
-    err = (_abs_distance(c.shape[-1]) * c).sum(axis=-2)  # per gold class j
+    err = (_abs_distance(c.shape[-1], positions) * c).sum(axis=-2)  # per gold class j
     present = gold > 0
     per_class = _ratio(err, gold)
     return _ratio((per_class * present).sum(-1), present.sum(-1), np.nan)
 
 
-def mae_micro(c) -> np.ndarray:
-    """Micro-averaged MAE = sum_ij |i - j| c_ij / N on class positions,
-    lower is better.  NaN when N = 0."""
+def mae_micro(c, positions=None) -> np.ndarray:
+    """Micro-averaged MAE = sum_ij |x_i - x_j| c_ij / N on the class
+    positions x (0 .. K-1 unless ``positions`` are given), lower is better.
+    NaN when N = 0."""
     c = _as_confusion(c)
     _, _, _, n = _margins(c)
-    return _ratio((_abs_distance(c.shape[-1]) * c).sum((-2, -1)), n, np.nan)
+    return _ratio((_abs_distance(c.shape[-1], positions) * c).sum((-2, -1)), n, np.nan)
 
 
 def cem_proximity(gold_counts) -> np.ndarray:
@@ -375,7 +391,9 @@ class Metric:
     ``params`` names the keyword arguments the metric needs from the dataset
     (``weights``: class-weight vector; ``f_avg_classes``: class indices;
     ``unrelated``: class index); a metric whose parameters a dataset does not
-    provide is not applicable to it.
+    provide is not applicable to it.  ``uses_positions``: the metric reads
+    the numeric class positions (MAE, linear kappa, interval alpha) and takes
+    an optional ``positions`` parameter (default 0 .. K-1).
     """
 
     id: str
@@ -387,6 +405,7 @@ class Metric:
     params: tuple[str, ...] = ()
     reference: str = ""
     bounds: tuple[float, float] = (0.0, 1.0)
+    uses_positions: bool = False
 
     def __call__(self, c, **params) -> np.ndarray:
         kwargs = {}
@@ -394,6 +413,8 @@ class Metric:
             if params.get(p) is None:
                 raise ValueError(f"metric {self.id!r} needs parameter {p!r}")
             kwargs[_PARAM_ARG[p]] = params[p]
+        if self.uses_positions and params.get("positions") is not None:
+            kwargs["positions"] = params["positions"]
         return self.fn(c, **kwargs)
 
     @property
@@ -424,17 +445,17 @@ _ENTRIES = [
            reference=_SCARTON),
     Metric("kappa", "kappa", r"$\kappa$", kappa, True, reference="Cohen 1960", bounds=(-1.0, 1.0)),
     Metric("kappa_linear", "kappa_lin", r"$\kappa_{lin}$", kappa_linear, True, ordinal=True,
-           reference=_AMEMIYA + " (weighted kappa, w_ij = |i-j|)", bounds=(-1.0, 1.0)),
+           reference=_AMEMIYA + " (weighted kappa, w_ij = |i-j|)", bounds=(-1.0, 1.0), uses_positions=True),
     Metric("alpha_nominal", "alpha^NOM", r"$\alpha^{NOM}$", partial(krippendorff_alpha, level="nominal"), True,
            reference="Krippendorff 2011", bounds=(-1.0, 1.0)),
     Metric("alpha_ordinal", "alpha^ORD", r"$\alpha^{ORD}$", partial(krippendorff_alpha, level="ordinal"), True,
            ordinal=True, reference=_AMEMIYA, bounds=(-1.0, 1.0)),
     Metric("alpha_interval", "alpha^INT", r"$\alpha^{INT}$", partial(krippendorff_alpha, level="interval"),
-           True, ordinal=True, reference=_AMEMIYA, bounds=(-1.0, 1.0)),
+           True, ordinal=True, reference=_AMEMIYA, bounds=(-1.0, 1.0), uses_positions=True),
     Metric("mae_macro", "MAE^M", r"$MAE^M$", mae_macro, False, ordinal=True, reference=_AMEMIYA,
-           bounds=(0.0, np.inf)),
+           bounds=(0.0, np.inf), uses_positions=True),
     Metric("mae_micro", "MAE^mu", r"$MAE^\mu$", mae_micro, False, ordinal=True, reference=_AMEMIYA,
-           bounds=(0.0, np.inf)),
+           bounds=(0.0, np.inf), uses_positions=True),
     Metric("cem_ord", "CEM^ORD", r"$CEM^{ORD}$", cem_ord, True, ordinal=True,
            reference=_AMEMIYA + "; Amigo et al. (ACL 2020)"),
     Metric("f_avg", "F_avg", r"$F_{avg}$", f_avg, True, params=("f_avg_classes",),

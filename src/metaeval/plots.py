@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 __all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap", "span_scores_plot",
-           "interval_plot", "asl_curves", "save_figure"]
+           "interval_plot", "asl_curves", "properties_grid", "save_figure"]
 
 # Okabe & Ito's colour-blind-safe palette (black left out), with a marker per
 # series so that series stay apart in greyscale too
@@ -371,4 +371,59 @@ def asl_curves(significance, metric_ids, alpha: float, title: str = ""):
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7.5, frameon=False, title="metric",
               title_fontsize=8)
     ax.set_title(title or "Achieved significance levels", fontsize=10)
+    return fig
+
+
+@plain_text
+def properties_grid(df, properties: dict, title: str = ""):
+    """The metric x property table as a grid: blue ✓ holds, orange ✗ fails,
+    grey – not applicable (Okabe-Ito colours, and a symbol in every cell
+    for greyscale); a black frame marks a result a paper states, a red-
+    brown one with (!) a result that contradicts it.  Columns are grouped
+    by the paper that states the property."""
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch, Rectangle
+
+    from . import metrics as M
+
+    metrics = list(dict.fromkeys(df["metric"]))
+    props = list(dict.fromkeys(df["property"]))
+    code = {"holds": 0, "fails": 1, "not applicable": 2}
+    sym = {"holds": "✓", "fails": "✗", "not applicable": "–"}
+    colours = ("#0072B2", "#E69F00", "#DDDDDD")
+    res = df.set_index(["metric", "property"])
+    grid = np.array([[code[res.loc[(m, p), "result"]] for p in props] for m in metrics])
+    fig, ax = plt.subplots(figsize=(0.55 * len(props) + 3.0, 0.33 * len(metrics) + 3.2))
+    ax.imshow(grid, cmap=ListedColormap(colours), vmin=-0.5, vmax=2.5, aspect="auto")
+    for i, m in enumerate(metrics):
+        for j, p in enumerate(props):
+            r = res.loc[(m, p)]
+            ax.text(j, i, sym[r["result"]] + ("!" if r["agrees"] == "no" else ""), ha="center", va="center",
+                    fontsize=9, color="white" if r["result"] == "holds" else "black")
+            if r["published"]:
+                ax.add_patch(Rectangle((j - 0.45, i - 0.45), 0.9, 0.9, fill=False, lw=1.4,
+                                       edgecolor="#D55E00" if r["agrees"] == "no" else "black"))
+    ax.set_xticks(range(len(props)), [properties[p].name for p in props], rotation=50, ha="right", fontsize=8)
+    ax.set_yticks(range(len(metrics)), [M.get(m).name for m in metrics], fontsize=8)
+    ax.set_xlabel("property")
+    ax.set_ylabel("metric")
+    ax.set_xticks(np.arange(len(props) + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(len(metrics) + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color="white", lw=1.5)
+    ax.tick_params(which="minor", length=0)
+    # the paper of each group of columns, above them
+    sources = [properties[p].source.split(" (")[0] for p in props]
+    start = 0
+    for j in range(1, len(props) + 1):
+        if j == len(props) or sources[j] != sources[start]:
+            ax.annotate(sources[start], xy=((start + j - 1) / 2, -0.7), ha="center", va="bottom", fontsize=8,
+                        annotation_clip=False)
+            if j < len(props):
+                ax.axvline(j - 0.5, color="black", lw=1.2)
+            start = j
+    handles = [Patch(facecolor=c, label=f"{s} {name}") for c, s, name in
+               zip(colours, ("✓", "✗", "–"), ("holds", "fails", "not applicable"))]
+    handles.append(Patch(facecolor="white", edgecolor="black", label="stated by a paper"))
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=4, fontsize=8, frameon=False)
+    ax.set_title(title or "Formal properties of the metrics", fontsize=11, pad=22)
     return fig

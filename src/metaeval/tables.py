@@ -15,7 +15,8 @@ import pandas as pd
 from . import metrics as M
 from .ranking import competition_rank, orient
 
-__all__ = ["rank", "rank_table", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table"]
+__all__ = ["rank", "rank_table", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table",
+           "properties_markdown", "properties_latex", "counterexample_text"]
 
 # Characters with a meaning in Markdown (CommonMark, GitHub tables and math):
 # escaped in every name that comes from the data (system names are file
@@ -313,6 +314,95 @@ def intervals_latex(df: pd.DataFrame, metric_ids, primary: str, caption: str = "
     for i, s_ in enumerate(systems):
         out.append(" & ".join([tex_escape(s_)] + [tex_escape(cell[m][i]) for m in metric_ids]) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}}", rf"\caption{{{tex_escape(caption)} Primary metric in bold.}}"]
+    if label:
+        out.append(rf"\label{{{label}}}")
+    out.append(r"\end{table*}")
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# formal properties (metaeval.properties)
+# ---------------------------------------------------------------------------
+_MARK = {"holds": "✓", "fails": "✗", "not applicable": "–"}
+_TEX_MARK = {"holds": r"\checkmark", "fails": r"$\times$", "not applicable": "--"}
+
+
+def _property_grid(df: pd.DataFrame, marks: dict, disagree: str) -> tuple[list[str], list[str], dict]:
+    """Metrics (rows) and properties (columns) in their order of appearance;
+    per (metric, property) the mark of its result, ``disagree`` appended where
+    it contradicts a published statement."""
+    metrics = list(dict.fromkeys(df["metric"]))
+    props = list(dict.fromkeys(df["property"]))
+    cell = {}
+    for r in df.itertuples(index=False):
+        cell[r.metric, r.property] = marks[r.result] + (disagree if r.agrees == "no" else "")
+    return metrics, props, cell
+
+
+def _matrix_text(m) -> str:
+    rows = m if isinstance(m, list) else m.tolist()
+    return "[" + " / ".join(" ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in row) for row in rows) + "]"
+
+
+def counterexample_text(ce: str) -> str:
+    """A counterexample (JSON of ``properties.check``) as one readable line:
+    the two matrices (rows: predicted class; ``/`` between rows) with their
+    scores and the relation that fails."""
+    import json
+
+    d = json.loads(ce)
+    rel = {"eq": "should equal", "gt": "should score strictly better than", "ge": "should not score worse than"}
+    pa = "".join(f" with {k} {v}" for k, v in d.get("params_a", {}).items())
+    pb = "".join(f" with {k} {v}" for k, v in d.get("params_b", {}).items())
+    return (f"{_matrix_text(d['b'])}{pb} scores {d['score_b']:.4g}, {rel[d['relation']]} "
+            f"{_matrix_text(d['a'])}{pa} ({d['score_a']:.4g})")
+
+
+def properties_markdown(df: pd.DataFrame, properties: dict, domain: str, title: str = "") -> str:
+    """The metric x property table of ``properties.csv`` (✓ holds, ✗ fails,
+    – not applicable; (!) where a published statement says otherwise), the
+    statement and source of each property, the agreement with the published
+    statements and the smallest counterexample of every failure."""
+    metrics, props, cell = _property_grid(df, _MARK, " (!)")
+    lines = [f"**{md_escape(title)}**", ""] if title else []
+    lines += [f"Checked on {domain}. ✓ holds on every matrix checked, ✗ fails (smallest counterexample below), "
+              "– not applicable; (!) marks a result that contradicts a published statement.", ""]
+    grid = pd.DataFrame({"metric": [M.get(m).name for m in metrics],
+                         **{p: [cell[m, p] for m in metrics] for p in props}})
+    lines += [markdown_table(grid), ""]
+    lines += ["| property | statement | source |", "|---|---|---|"]
+    for p in props:
+        pr = properties[p]
+        lines.append(f"| {md_escape(p)} | {md_escape(pr.statement)} | {md_escape(pr.source)} |")
+    pub = df[df["published"] != ""]
+    checked = pub[pub["agrees"] != ""]
+    lines += ["", f"Published statements: {len(pub)}; our result agrees with {int((checked['agrees'] == 'yes').sum())} "
+                  f"of the {len(checked)} checked."]
+    for r in checked[checked["agrees"] == "no"].itertuples(index=False):
+        lines.append(f"- **Disagreement:** {md_escape(M.get(r.metric).name)}, {md_escape(r.property)}: "
+                     f"{md_escape(r.source)} says it {r.published}; here it {r.result}.")
+    fails = df[df["result"] == "fails"]
+    if len(fails):
+        lines += ["", "Smallest counterexamples (matrices: rows are the predicted class, columns the gold class; "
+                      "`/` separates rows):", ""]
+        tab = pd.DataFrame({"metric": [M.get(m).name for m in fails["metric"]], "property": fails["property"],
+                            "counterexample": [counterexample_text(c) for c in fails["counterexample"]]})
+        lines.append(markdown_table(tab))
+    return "\n".join(lines) + "\n"
+
+
+def properties_latex(df: pd.DataFrame, caption: str = "", label: str = "") -> str:
+    """LaTeX (booktabs, needs ``amssymb``) metric x property table."""
+    metrics, props, cell = _property_grid(df, _TEX_MARK, "(!)")
+    out = [r"\begin{table*}[t]", r"\centering", r"\small", r"\resizebox{\textwidth}{!}{%",
+           rf"\begin{{tabular}}{{l{'c' * len(props)}}}", r"\toprule",
+           " & ".join(["Metric"] + [r"\rotatebox{90}{" + tex_escape(p.replace("_", " ")) + "}" for p in props])
+           + r" \\", r"\midrule"]
+    for m in metrics:
+        out.append(" & ".join([M.get(m).latex] + [cell[m, p] for p in props]) + r" \\")
+    out += [r"\bottomrule", r"\end{tabular}}",
+            rf"\caption{{{tex_escape(caption)} \checkmark{{}} holds, $\times$ fails, -- not applicable; "
+            r"(!) contradicts a published statement.}"]
     if label:
         out.append(rf"\label{{{label}}}")
     out.append(r"\end{table*}")

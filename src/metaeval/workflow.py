@@ -24,7 +24,8 @@ from .steps import run_step, warn, write_provenance  # noqa: F401 (re-exported f
 from .tables import markdown_table, md_escape, scores_latex, scores_markdown
 
 __all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
-           "step_params", "step_spec", "step_settings", "path_problems", "n_ranked_systems"]
+           "step_params", "step_spec", "step_settings", "path_problems", "n_ranked_systems", "run_properties",
+           "property_settings"]
 
 # ---------------------------------------------------------------------------
 # What every step reads.  Its rule passes exactly these fields of the dataset
@@ -617,6 +618,49 @@ def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best,
             else f"paired bootstrap test, {settings.bootstrap_replicates} replicates")
     _save_fig(asl_curves(res["significance"], res["metrics"], settings.alpha,
                          f"{spec.name}: achieved significance levels ({test})"), fig_paths)
+
+
+def property_settings(block: Mapping | None) -> dict | None:
+    """The rule param of the properties job: the config's ``properties``
+    block checked and with every default filled in (so that a change of a
+    default reruns it), or None when ``enabled: false``."""
+    from dataclasses import asdict
+
+    from .config import ConfigError
+    from .properties import settings_from
+
+    block = dict(block or {})
+    if not block.get("enabled", True):
+        return None
+    try:
+        return to_plain(asdict(settings_from(block)))
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+
+
+def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
+    """The properties job: ``properties.csv`` (every classification metric x
+    every property of ``metaeval.properties``), its Markdown/HTML and LaTeX
+    tables and the grid figure.  ``block``: the config's ``properties``."""
+    from .plots import properties_grid
+    from .properties import PROPERTIES, check_all, domain_matrices, settings_from
+    from .tables import properties_latex, properties_markdown
+
+    settings = settings_from(block)
+    df = check_all(settings)
+    write_csv(out["csv"], df)
+    n = len(domain_matrices(settings))
+    enumerated = n - settings.random
+    domain = (f"{n:,} confusion matrices of 3 classes in which every class occurs in the gold: all {enumerated:,} with "
+              f"at most {settings.n_max} items and {settings.random:,} random ones of up to {settings.random_n_max:,} "
+              f"items (seed {settings.seed}); weighted metrics with weights "
+              f"{', '.join(f'{w:g}' for w in settings.weights)}, F_avg over classes "
+              f"{', '.join(str(c) for c in settings.f_avg_classes)}, the FNC-1 score with class "
+              f"{settings.unrelated} as unrelated")
+    title = "Formal properties of the metrics"
+    write_markdown(out["md"], properties_markdown(df, PROPERTIES, domain, title), out.get("html"), title)
+    write_text(out["tex"], properties_latex(df, caption=f"{title}, checked on {domain}.", label="tab:properties"))
+    _save_fig(properties_grid(df, PROPERTIES, f"{title} (3 classes, {n:,} matrices)"), [out["png"], out["pdf"]])
 
 
 def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, str], summary_csvs: Mapping[str, str],

@@ -14,10 +14,11 @@ from dataclasses import asdict
 
 from metaeval.config import ConfigError, dataset_specs, resolve_data_dir, to_plain
 from metaeval.workflow import (code_fingerprint, experiment_settings, git_commit, n_ranked_systems, path_problems,
-                               step_params)
+                               property_settings, step_params)
 
 try:
     DATA_DIR = resolve_data_dir(config["data_dir"])
+    PROPERTY_SETTINGS = property_settings(config.get("properties"))
     SPECS = dataset_specs(config)
     SETTINGS = {name: experiment_settings(config, name) for name in SPECS}
     PREDICTION_FILES = {name: spec.prediction_files(DATA_DIR) for name, spec in SPECS.items()}
@@ -221,8 +222,15 @@ def overview_datasets():
     return out
 
 
+PROPERTY_FILES = [f"{RESULTS}/properties.csv", f"{RESULTS}/tables/properties.md", f"{RESULTS}/tables/properties.tex",
+                  f"{RESULTS}/tables/properties.html", f"{RESULTS}/figures/properties.png",
+                  f"{RESULTS}/figures/properties.pdf"]
+
+
 def all_targets():
     out = dataset_targets()
+    if PROPERTY_SETTINGS is not None:
+        out += PROPERTY_FILES
     if REPRODUCTION_ENABLED:
         out += REPORT_FILES
     return out + [OVERVIEW]

@@ -1,0 +1,569 @@
+"""Formal properties of the metrics, checked mechanically on confusion matrices.
+
+A property is a precise statement of how a metric must respond to a change
+of the confusion matrix ``c[i, j]`` (predicted i, gold j).  Each is checked
+for every classification metric of the registry on
+
+* every 3 x 3 matrix of non-negative integers with at most ``n_max`` items in
+  which every class occurs in the gold (the *domain*: a test set of a
+  three-class task uses its three classes), and
+* ``random`` random matrices of up to ``random_n_max`` items (class sizes
+  and confusions drawn from Dirichlet distributions, so many are strongly
+  imbalanced).
+
+A property becomes a list of *comparisons*: pairs of matrices (``a``, ``b``)
+with the relation the metric must respect between its scores on them,
+``b = a`` (equal up to rounding), ``b > a`` (strictly better) or ``b >= a``
+(not worse), in the metric's own direction (lower MAE is better).  Every
+metric is scored on all pairs at once (one call per metric on a stacked
+tensor).  The result is ``holds`` (every comparison respected), ``fails``
+with the *smallest counterexample* (the violated comparison whose first
+matrix has the fewest items; then the first in enumeration order), or
+``not applicable`` with the reason.  An undefined score (NaN) on either side
+violates the relation.  Tolerances: equal means within 1e-9 relative or
+1e-12 absolute; strictly better means by more than 1e-12.
+
+Properties (``PROPERTIES``; sources in each entry):
+
+Amigo, Gonzalo, Mizzaro & Carrillo-de-Albornoz (ACL 2020), section 3:
+  ordinal_invariance   Eff(s, g) = Eff(f(s), f(g)) for any strictly increasing
+                       f of the class values: the score must not change when
+                       the classes' numeric positions change but not their
+                       order (positions 0,1,2 -> 0,1,3 / 0,2,3 / 0,1,10 / 0,9,10).
+  ordinal_monotonicity moving an item's prediction one class closer to its
+                       gold class, without passing it, strictly improves the
+                       score (their condition s(d) > s'(d) >= g(d), from either
+                       side; any such change is a sequence of these steps).
+  imbalance            Eff(g_{d1->c2}, g) > Eff(g_{d3->c2}, g) when n_c1 > n_c3:
+                       starting from the perfect output, one item of the larger
+                       outer class predicted as the middle class scores better
+                       than one item of the smaller outer class predicted so.
+
+Sokolova & Lapalme (IP&M 2009), invariances of a measure under changes of
+the confusion matrix, for K classes:
+  class_exchange       exchanging the counts of classes (permuting rows and
+                       columns together) leaves the score unchanged.
+  uniform_class_change multiplying one gold class's column by 2 or 3 (the class
+                       has that many times the items, each classified alike)
+                       leaves the score unchanged.
+  uniform_change       multiplying every cell by 2 or 3 leaves it unchanged.
+  non_target_change    adding an item to a cell whose row and column both lie
+                       outside the metric's target classes (F_avg: the classes
+                       it averages; weighted metrics: the classes of positive
+                       weight) leaves it unchanged; not applicable to metrics
+                       whose targets are every class (no such cell).
+
+Goesgens, Zhiyanov, Tikhonov & Prokhorenkova (NeurIPS 2021), section 3:
+  maximal_agreement    every perfect matrix scores the same value, and every
+                       imperfect matrix strictly less than the perfect one with
+                       its gold counts.
+  minimal_agreement    every matrix with no correct item (zero diagonal) scores
+                       the same value, and every matrix with a correct item
+                       strictly more.
+  symmetry             swapping gold and predictions (transposing c) leaves the
+                       score unchanged (checked where both have every class).
+  monotonicity         turning one wrong prediction into the correct one
+                       strictly improves the score.
+  constant_baseline    the score of a guesser that ignores the items is the same
+                       whatever the class sizes: the metric on the expected
+                       matrix E[c_ij] = c_i. c_.j / N is one constant (their
+                       *approximate* constant baseline; it is exact for metrics
+                       linear in c).
+
+``PUBLISHED`` lists what the papers state about metrics of the registry;
+``check_all`` reports for each result whether it agrees.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from itertools import combinations, permutations
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import metrics as M
+
+__all__ = ["Property", "PROPERTIES", "PUBLISHED", "Settings", "enumerate_matrices", "random_matrices",
+           "domain_matrices", "build", "check", "check_all", "recheck", "RESULTS"]
+
+K = 3  # the properties are checked on three ordered classes (Amigo et al.'s imbalance needs a middle class)
+RESULTS = ("holds", "fails", "not applicable")
+_RTOL, _ATOL = 1e-9, 1e-12
+
+_AMIGO = "Amigo et al. (ACL 2020), section 3"
+_SOKOLOVA = "Sokolova & Lapalme (IP&M 2009), invariances under changes of the confusion matrix"
+_GOESGENS = "Goesgens et al. (NeurIPS 2021), section 3"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the properties are checked on (config key ``properties``)."""
+
+    n_max: int = 8
+    random: int = 2000
+    random_n_max: int = 1000
+    seed: int = 20211206
+    # parameters of the parameterised metrics: unequal weights on purpose (a
+    # weighted metric is checked as it is used); F_avg over the outer classes
+    # (SemEval-2016 Task 6: FAVOR, AGAINST); the FNC-1 score with the last class
+    # as 'unrelated'
+    weights: tuple[float, ...] = (0.5, 0.3, 0.2)
+    f_avg_classes: tuple[int, ...] = (0, 2)
+    unrelated: int = 2
+
+    def __post_init__(self):
+        if self.n_max < K:
+            raise ValueError(f"properties.n_max must be at least {K} (every class in the gold)")
+        if self.random < 0 or (self.random and self.random_n_max < K):
+            raise ValueError(f"properties.random must be >= 0 and random_n_max >= {K}")
+        w = np.asarray(self.weights, float)
+        if w.shape != (K,) or (w < 0).any() or abs(w.sum() - 1) > 1e-9:
+            raise ValueError(f"properties.weights: {K} non-negative weights summing to 1, got {self.weights!r}")
+        if not self.f_avg_classes or not set(self.f_avg_classes) <= set(range(K)):
+            raise ValueError(f"properties.f_avg_classes: class indices in 0..{K - 1}")
+        if self.unrelated not in range(K):
+            raise ValueError(f"properties.unrelated: a class index in 0..{K - 1}")
+
+    def metric_params(self) -> dict:
+        return {"weights": np.asarray(self.weights, float), "f_avg_classes": list(self.f_avg_classes),
+                "unrelated": int(self.unrelated)}
+
+
+@dataclass
+class Comparisons:
+    """Pairs of matrices ``a[p]``, ``b[p]`` (P, K, K) and the relation the
+    scores must satisfy (``eq``, ``gt``: b strictly better, ``ge``: b not
+    worse); ``base[p]``: the index of the domain matrix the pair comes from
+    (the counterexample order); ``params_a/b``: extra metric parameters of
+    each side (the class positions of ordinal invariance)."""
+
+    a: np.ndarray | None  # None: the domain matrices c[base] themselves (scored once per metric)
+    b: np.ndarray
+    relation: str
+    base: np.ndarray
+    params_a: dict = field(default_factory=dict)
+    params_b: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Property:
+    id: str
+    name: str
+    source: str
+    statement: str
+    build: Callable[..., list[Comparisons]]
+    not_applicable: Callable[[str, Settings], str | None] = lambda metric_id, settings: None
+
+
+# ---------------------------------------------------------------------------
+# the matrices
+# ---------------------------------------------------------------------------
+def enumerate_matrices(n_max: int, k: int = K) -> np.ndarray:
+    """Every k x k matrix of non-negative integers with 0..n_max items, in
+    order of the item count, then lexicographically (stars and bars)."""
+    cells = k * k
+    out = []
+    for n in range(n_max + 1):
+        bars = np.array(list(combinations(range(n + cells - 1), cells - 1)), dtype=np.int64).reshape(-1, cells - 1)
+        edges = np.concatenate([np.full((len(bars), 1), -1), bars, np.full((len(bars), 1), n + cells - 1)], axis=1)
+        out.append(np.diff(edges, axis=1) - 1)  # lexicographically ascending, as the combinations
+    return np.concatenate(out).reshape(-1, k, k)
+
+
+def random_matrices(count: int, n_max: int, seed: int, k: int = K) -> np.ndarray:
+    """``count`` random k x k matrices with every class in the gold: item
+    count uniform in [k, n_max], gold distribution ~ Dirichlet(0.5) (often
+    imbalanced), each gold class's predictions ~ Dirichlet(0.5 + 3 [i = j])
+    (mostly right, sometimes not)."""
+    rng = np.random.default_rng(seed)
+    n = rng.integers(k, n_max + 1, size=count)
+    gold = rng.multinomial(n - k, rng.dirichlet(np.full(k, 0.5), size=count)) + 1  # every class at least once
+    alpha = 0.5 + 3.0 * np.eye(k)  # alpha[i, j]: prediction i for gold j
+    c = np.empty((count, k, k), dtype=np.int64)
+    for j in range(k):  # a loop over the K classes, not over matrices
+        c[:, :, j] = rng.multinomial(gold[:, j], rng.dirichlet(alpha[:, j], size=count))
+    return c
+
+
+def domain_matrices(settings: Settings) -> np.ndarray:
+    """The matrices the properties are checked on: the enumerated ones with
+    every class in the gold, then the random ones, stably sorted by item
+    count (so the first violated comparison has the smallest matrix)."""
+    c = enumerate_matrices(settings.n_max)
+    c = c[(c.sum(axis=1) > 0).all(axis=1)]
+    if settings.random:
+        c = np.concatenate([c, random_matrices(settings.random, settings.random_n_max, settings.seed)])
+    return c[np.argsort(c.sum(axis=(1, 2)), kind="stable")]
+
+
+# ---------------------------------------------------------------------------
+# the properties as comparisons
+# ---------------------------------------------------------------------------
+def _unit(i: int, j: int) -> np.ndarray:
+    e = np.zeros((K, K), dtype=np.int64)
+    e[i, j] = 1
+    return e
+
+
+def _moves(c: np.ndarray, target: Callable[[int, int], int]) -> Comparisons:
+    """One item of cell (i, j), i != j, moved to cell (target(i, j), j): the
+    moved matrix must score strictly better."""
+    b, base = [], []
+    for i in range(K):
+        for j in range(K):
+            if i != j:
+                idx = np.flatnonzero(c[:, i, j] > 0)
+                b.append(c[idx] - _unit(i, j) + _unit(target(i, j), j))
+                base.append(idx)
+    return _ordered(None, np.concatenate(b), "gt", np.concatenate(base))
+
+
+def _ordered(a, b, relation, base) -> Comparisons:
+    """Comparisons sorted by their domain matrix (the counterexample order)."""
+    order = np.argsort(base, kind="stable")
+    return Comparisons(None if a is None else a[order].astype(np.float64), b[order].astype(np.float64), relation,
+                       base[order])
+
+
+def _all(c: np.ndarray) -> np.ndarray:
+    return np.arange(len(c))
+
+
+# the class positions Amigo et al.'s strictly increasing f maps 0, 1, 2 to
+RELABELLINGS = ((0.0, 1.0, 3.0), (0.0, 2.0, 3.0), (0.0, 1.0, 10.0), (0.0, 9.0, 10.0))
+
+
+def _ordinal_invariance(c, settings):
+    idx = _all(c)
+    return [Comparisons(None, c.astype(float), "eq", idx, {}, {"positions": np.array(p)}) for p in RELABELLINGS]
+
+
+def _ordinal_monotonicity(c, settings):
+    return [_moves(c, lambda i, j: i - 1 if i > j else i + 1)]
+
+
+def _imbalance(c, settings):
+    gold, base = np.unique(c.sum(axis=1), axis=0, return_index=True)  # each gold distribution once
+    keep = gold[:, 0] != gold[:, 2]
+    gold, base = gold[keep], base[keep].astype(np.int64)
+    big = np.where(gold[:, 0] > gold[:, 2], 0, 2)
+    small = 2 - big
+    perfect = _perfect(gold)
+    rows = np.arange(len(gold))
+
+    def err(outer):  # one item of gold class `outer` predicted as the middle class
+        m = perfect.copy()
+        m[rows, outer, outer] -= 1
+        m[rows, 1, outer] += 1
+        return m
+
+    return [_ordered(err(small), err(big), "gt", base)]
+
+
+def _class_exchange(c, settings):
+    idx = _all(c)
+    out = []
+    for p in permutations(range(K)):
+        if p == tuple(range(K)):
+            continue
+        p = list(p)
+        out.append(Comparisons(None, c[:, p][:, :, p].astype(float), "eq", idx))
+    return out
+
+
+def _uniform_class_change(c, settings):
+    idx = _all(c)
+    out = []
+    for j in range(K):
+        for lam in (2, 3):
+            scale = np.ones(K)
+            scale[j] = lam
+            out.append(Comparisons(None, c * scale[None, None, :], "eq", idx))
+    return out
+
+
+def _uniform_change(c, settings):
+    idx = _all(c)
+    return [Comparisons(None, c * float(lam), "eq", idx) for lam in (2, 3)]
+
+
+def targets(metric_id: str, settings: Settings) -> list[int]:
+    """The classes a metric averages over (its target classes)."""
+    if metric_id == "f_avg":
+        return sorted(set(settings.f_avg_classes))
+    if M.get(metric_id).params == ("weights",):
+        return [i for i, w in enumerate(settings.weights) if w > 0]
+    return list(range(K))
+
+
+def _non_target_cells(metric_id, settings):
+    t = set(targets(metric_id, settings))
+    return [(i, j) for i in range(K) for j in range(K) if i not in t and j not in t]
+
+
+def _non_target_change(c, settings, metric_id):
+    idx = _all(c)
+    return [Comparisons(None, (c + _unit(i, j)).astype(float), "eq", idx)
+            for i, j in _non_target_cells(metric_id, settings)]
+
+
+def _non_target_na(metric_id, settings):
+    if not _non_target_cells(metric_id, settings):
+        return "averages over every class: no cell lies outside its target classes"
+    return None
+
+
+def _perfect(gold: np.ndarray) -> np.ndarray:
+    return np.einsum("pj,jk->pjk", gold, np.eye(K, dtype=gold.dtype))
+
+
+def _maximal_agreement(c, settings):
+    idx = _all(c)
+    perfect = _perfect(c.sum(axis=1))
+    is_perfect = (c == perfect).all(axis=(1, 2))
+    ref = np.broadcast_to(c[np.flatnonzero(is_perfect)[0]], c.shape)  # the smallest perfect matrix
+    return [Comparisons(ref[is_perfect].astype(float), c[is_perfect].astype(float), "eq", idx[is_perfect]),
+            Comparisons(None, perfect[~is_perfect].astype(float), "gt", idx[~is_perfect])]
+
+
+def _minimal_agreement(c, settings):
+    idx = _all(c)
+    wrong = np.trace(c, axis1=1, axis2=2) == 0
+    if not wrong.any():
+        return []
+    ref = np.broadcast_to(c[np.flatnonzero(wrong)[0]], c.shape)
+    return [Comparisons(ref[wrong].astype(float), c[wrong].astype(float), "eq", idx[wrong]),
+            Comparisons(ref[~wrong].astype(float), c[~wrong].astype(float), "gt", idx[~wrong])]
+
+
+def _symmetry(c, settings):
+    both = (c.sum(axis=2) > 0).all(axis=1)  # the transpose's gold has every class too
+    return [Comparisons(None, np.swapaxes(c[both], 1, 2).astype(float), "eq", _all(c)[both])]
+
+
+def _monotonicity(c, settings):
+    return [_moves(c, lambda i, j: j)]
+
+
+def _constant_baseline(c, settings):
+    n = c.sum(axis=(1, 2)).astype(float)
+    expected = c.sum(axis=2)[:, :, None] * c.sum(axis=1)[:, None, :] / n[:, None, None]
+    ref = np.broadcast_to(np.full((K, K), 1.0 / K), c.shape)  # E of the matrix of ones: every class alike
+    return [Comparisons(ref.astype(float), expected, "eq", _all(c))]
+
+
+PROPERTIES: dict[str, Property] = {p.id: p for p in [
+    Property("ordinal_invariance", "ordinal invariance", _AMIGO,
+             "the score does not change under a strictly increasing relabelling of the class values",
+             _ordinal_invariance),
+    Property("ordinal_monotonicity", "ordinal monotonicity", _AMIGO,
+             "a prediction moved one class closer to its gold class (not past it) strictly improves the score",
+             _ordinal_monotonicity),
+    Property("imbalance", "imbalance", _AMIGO,
+             "from the perfect output, an error on the larger outer class (predicted as the middle class) "
+             "costs strictly less than the same error on the smaller one", _imbalance),
+    Property("class_exchange", "exchange of classes", _SOKOLOVA,
+             "permuting the classes (rows and columns together) leaves the score unchanged", _class_exchange),
+    Property("uniform_class_change", "uniform change of a class", _SOKOLOVA,
+             "multiplying one gold class's column by 2 or 3 leaves the score unchanged", _uniform_class_change),
+    Property("uniform_change", "uniform change of the matrix", _SOKOLOVA,
+             "multiplying every cell by 2 or 3 leaves the score unchanged", _uniform_change),
+    Property("non_target_change", "change of the non-target cells", _SOKOLOVA,
+             "adding an item to a cell outside the rows and columns of the metric's target classes leaves the "
+             "score unchanged", _non_target_change, _non_target_na),
+    Property("maximal_agreement", "maximal agreement", _GOESGENS,
+             "every perfect matrix scores the same, and every imperfect one strictly less than the perfect one "
+             "with its gold counts", _maximal_agreement),
+    Property("minimal_agreement", "minimal agreement", _GOESGENS,
+             "every matrix without a correct item scores the same, and every matrix with one strictly more",
+             _minimal_agreement),
+    Property("symmetry", "symmetry", _GOESGENS,
+             "swapping gold and predictions (the transposed matrix) leaves the score unchanged", _symmetry),
+    Property("monotonicity", "monotonicity", _GOESGENS,
+             "turning one wrong prediction into the correct one strictly improves the score", _monotonicity),
+    Property("constant_baseline", "constant baseline", _GOESGENS,
+             "a guesser that ignores the items (the expected matrix c_i. c_.j / N) scores the same constant "
+             "whatever the class sizes", _constant_baseline),
+]}
+
+# What the papers state about metrics of the registry: (metric, property) ->
+# (holds?, where).  Amigo et al.'s abstract: per-class precision/recall
+# "ignores their relative ordering" (no ordinal monotonicity) and MAE
+# "assumes absolute distances between classes" (no ordinal invariance);
+# Amemiya & Sakai (section 3) restate that CEM^ORD has all three of Amigo et
+# al.'s properties.  Macro-averaged MAE was proposed for imbalance (Baccianella
+# et al. 2009) and Amigo et al. credit it with that property, not MAE^mu.
+# Goesgens et al.: accuracy has every property but the constant baseline;
+# balanced accuracy (R^M) is not symmetric but has a constant baseline;
+# Cohen's kappa has maximal agreement, symmetry and (approximately) a constant
+# baseline but not minimal agreement.  Sokolova & Lapalme: accuracy is
+# invariant under the exchange of classes and a uniform change of the whole
+# matrix, not under a change of one class; per-class recall, so R^M, is
+# invariant under a uniform change of a class.
+PUBLISHED: dict[tuple[str, str], tuple[bool, str]] = {
+    ("cem_ord", "ordinal_invariance"): (True, "Amigo et al. 2020, Table 1; Amemiya & Sakai, section 3"),
+    ("cem_ord", "ordinal_monotonicity"): (True, "Amigo et al. 2020, Table 1; Amemiya & Sakai, section 3"),
+    ("cem_ord", "imbalance"): (True, "Amigo et al. 2020, Table 1; Amemiya & Sakai, section 3"),
+    ("mae_micro", "ordinal_invariance"): (False, "Amigo et al. 2020, abstract and Table 1"),
+    ("mae_macro", "ordinal_invariance"): (False, "Amigo et al. 2020, abstract and Table 1"),
+    ("mae_micro", "ordinal_monotonicity"): (True, "Amigo et al. 2020, Table 1"),
+    ("mae_macro", "ordinal_monotonicity"): (True, "Amigo et al. 2020, Table 1"),
+    ("mae_micro", "imbalance"): (False, "Amigo et al. 2020, Table 1"),
+    ("mae_macro", "imbalance"): (True, "Amigo et al. 2020, Table 1; Baccianella et al. 2009"),
+    ("accuracy", "ordinal_invariance"): (True, "Amigo et al. 2020, Table 1"),
+    ("accuracy", "ordinal_monotonicity"): (False, "Amigo et al. 2020, abstract and Table 1"),
+    ("macro_f1", "ordinal_monotonicity"): (False, "Amigo et al. 2020, abstract and Table 1"),
+    ("accuracy", "imbalance"): (False, "Amigo et al. 2020, Table 1"),
+    ("accuracy", "maximal_agreement"): (True, "Goesgens et al. 2021, Table 1"),
+    ("accuracy", "minimal_agreement"): (True, "Goesgens et al. 2021, Table 1"),
+    ("accuracy", "symmetry"): (True, "Goesgens et al. 2021, Table 1"),
+    ("accuracy", "monotonicity"): (True, "Goesgens et al. 2021, Table 1"),
+    ("accuracy", "constant_baseline"): (False, "Goesgens et al. 2021, Table 1"),
+    ("macro_recall", "symmetry"): (False, "Goesgens et al. 2021, Table 1 (balanced accuracy)"),
+    ("macro_recall", "constant_baseline"): (True, "Goesgens et al. 2021, Table 1 (balanced accuracy)"),
+    ("kappa", "maximal_agreement"): (True, "Goesgens et al. 2021, Table 1 (Cohen's kappa)"),
+    ("kappa", "minimal_agreement"): (False, "Goesgens et al. 2021, Table 1 (Cohen's kappa)"),
+    ("kappa", "symmetry"): (True, "Goesgens et al. 2021, Table 1 (Cohen's kappa)"),
+    ("kappa", "constant_baseline"): (True, "Goesgens et al. 2021, Table 1 (Cohen's kappa, approximate)"),
+    ("accuracy", "class_exchange"): (True, "Sokolova & Lapalme 2009, multi-class invariances"),
+    ("accuracy", "uniform_change"): (True, "Sokolova & Lapalme 2009, multi-class invariances"),
+    ("accuracy", "uniform_class_change"): (False, "Sokolova & Lapalme 2009, multi-class invariances"),
+    ("macro_recall", "uniform_class_change"): (True, "Sokolova & Lapalme 2009, multi-class invariances"),
+    ("macro_recall", "class_exchange"): (True, "Sokolova & Lapalme 2009, multi-class invariances"),
+}
+
+
+# ---------------------------------------------------------------------------
+# checking
+# ---------------------------------------------------------------------------
+def _violations(sa: np.ndarray, sb: np.ndarray, relation: str, higher_is_better: bool) -> np.ndarray:
+    if not higher_is_better:
+        sa, sb = -sa, -sb
+    with np.errstate(invalid="ignore"):
+        if relation == "eq":
+            ok = np.isclose(sa, sb, rtol=_RTOL, atol=_ATOL)
+        elif relation == "gt":
+            ok = sb > sa + _ATOL
+        elif relation == "ge":
+            ok = sb >= sa - _ATOL
+        else:
+            raise ValueError(f"unknown relation {relation!r}")
+    return ~ok  # NaN on either side: a violation
+
+
+def _counterexample(comp: Comparisons, a: np.ndarray, p: int, sa: float, sb: float) -> str:
+    def mat(x):
+        return [[float(v) if float(v) != int(v) else int(v) for v in row] for row in x]
+
+    out = {"relation": comp.relation, "a": mat(a), "score_a": sa, "b": mat(comp.b[p]), "score_b": sb}
+    if comp.params_a:
+        out["params_a"] = {k: np.asarray(v).tolist() for k, v in comp.params_a.items()}
+    if comp.params_b:
+        out["params_b"] = {k: np.asarray(v).tolist() for k, v in comp.params_b.items()}
+    return json.dumps(out, separators=(", ", ": "))
+
+
+def check(metric_id: str, prop: Property, c: np.ndarray, settings: Settings, comps=None,
+          domain_scores: np.ndarray | None = None) -> dict:
+    """One metric, one property on the domain matrices ``c``: ``result``,
+    ``counterexample`` (JSON: matrices ``a`` and ``b``, their scores, the
+    relation and any parameters; empty unless the property fails),
+    ``comparisons`` (how many pairs were checked) and ``reason`` (why it is
+    not applicable).  ``comps``: the property's comparisons if already built;
+    ``domain_scores``: the metric's scores of ``c`` if already computed."""
+    why = prop.not_applicable(metric_id, settings)
+    if why:
+        return {"result": "not applicable", "counterexample": "", "comparisons": 0, "reason": why}
+    if comps is None:
+        comps = build(prop, c, settings, metric_id)
+    metric = M.get(metric_id)
+    params = settings.metric_params()
+    best = None  # (base index, comparison, position, score a, score b)
+    total = 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for comp in comps:
+            if not len(comp.b):
+                continue
+            total += len(comp.b)
+            if comp.a is None:
+                if domain_scores is None:
+                    domain_scores = np.asarray(metric(c.astype(np.float64), **params), dtype=float)
+                sa = domain_scores[comp.base]
+            else:
+                sa = np.asarray(metric(comp.a, **params, **comp.params_a), dtype=float)
+            sb = np.asarray(metric(comp.b, **params, **comp.params_b), dtype=float)
+            bad = np.flatnonzero(_violations(sa, sb, comp.relation, metric.higher_is_better))
+            if bad.size and (best is None or comp.base[bad[0]] < best[0]):
+                p = bad[0]
+                best = (comp.base[p], comp, p, float(sa[p]), float(sb[p]))
+    if total == 0:
+        return {"result": "not applicable", "counterexample": "", "comparisons": 0,
+                "reason": "no matrix of the domain meets the property's condition"}
+    if best is None:
+        return {"result": "holds", "counterexample": "", "comparisons": total, "reason": ""}
+    _, comp, p, sa, sb = best
+    a = c[comp.base[p]] if comp.a is None else comp.a[p]
+    return {"result": "fails", "counterexample": _counterexample(comp, a, p, sa, sb), "comparisons": total,
+            "reason": ""}
+
+
+def build(prop: Property, c: np.ndarray, settings: Settings, metric_id: str | None = None) -> list[Comparisons]:
+    """The comparisons of a property on the domain matrices ``c`` (the
+    non-target cells depend on the metric's target classes)."""
+    return prop.build(c, settings, metric_id) if prop.id == "non_target_change" else prop.build(c, settings)
+
+
+def recheck(metric_id: str, counterexample: str, settings: Settings) -> bool:
+    """True when a printed counterexample is one: its two matrices, scored
+    afresh, violate its relation (the scores printed are the scores)."""
+    ce = json.loads(counterexample)
+    metric = M.get(metric_id)
+    params = settings.metric_params()
+    pa = {k: np.asarray(v) for k, v in ce.get("params_a", {}).items()}
+    pb = {k: np.asarray(v) for k, v in ce.get("params_b", {}).items()}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sa = float(metric(np.asarray(ce["a"], float), **params, **pa))
+        sb = float(metric(np.asarray(ce["b"], float), **params, **pb))
+    same = np.allclose([sa, sb], [ce["score_a"], ce["score_b"]], rtol=1e-12, atol=1e-12, equal_nan=True)
+    return same and bool(_violations(np.array([sa]), np.array([sb]), ce["relation"], metric.higher_is_better)[0])
+
+
+def check_all(settings: Settings, metric_ids: Sequence[str] | None = None,
+              property_ids: Sequence[str] | None = None) -> pd.DataFrame:
+    """``metric, property, result, counterexample`` for every classification
+    metric and property, with ``comparisons``, ``reason`` (not applicable),
+    ``published`` (what the papers state: holds / fails / empty),
+    ``agrees`` (our result = the statement) and ``source``."""
+    metric_ids = list(metric_ids or M.METRIC_IDS)
+    props = [PROPERTIES[p] for p in (property_ids or PROPERTIES)]
+    c = domain_matrices(settings)
+    built = {p.id: build(p, c, settings) for p in props if p.id != "non_target_change"}
+    params = settings.metric_params()
+    rows = []
+    for mid in metric_ids:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            domain = np.asarray(M.get(mid)(c.astype(np.float64), **params), dtype=float)
+        for prop in props:
+            r = check(mid, prop, c, settings, built.get(prop.id), domain)
+            pub = PUBLISHED.get((mid, prop.id))
+            published = "" if pub is None else ("holds" if pub[0] else "fails")
+            agrees = "" if pub is None or r["result"] == "not applicable" else \
+                ("yes" if (r["result"] == "holds") == pub[0] else "no")
+            rows.append({"metric": mid, "property": prop.id, **r, "published": published, "agrees": agrees,
+                         "source": pub[1] if pub else prop.source})
+    cols = ["metric", "property", "result", "counterexample", "comparisons", "reason", "published", "agrees",
+            "source"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def settings_from(block: Mapping | None) -> Settings:
+    """Settings from the config's ``properties`` block (lists as tuples)."""
+    known = set(Settings.__dataclass_fields__)
+    block = dict(block or {})
+    unknown = set(block) - known - {"enabled"}
+    if unknown:
+        raise ValueError(f"properties: unknown setting(s) {sorted(unknown)}; known: {', '.join(sorted(known))}")
+    return Settings(**{k: tuple(v) if isinstance(v, list) else v for k, v in block.items() if k in known})

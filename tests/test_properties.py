@@ -1,0 +1,279 @@
+"""The formal-property checker (metaeval.properties): its matrices, results
+proved by hand, the published statements, counterexamples re-checked, and a
+planted violation it must find."""
+
+from __future__ import annotations
+
+import json
+from itertools import permutations
+from math import comb
+
+import krippendorff
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metaeval import metrics as M
+from metaeval import properties as P
+from metaeval.confusion import confusion_tensor
+
+FAST = P.Settings(n_max=6, random=300, random_n_max=400, seed=5)
+
+
+@pytest.fixture(scope="module")
+def table():
+    return P.check_all(FAST)
+
+
+@pytest.fixture(scope="module")
+def domain():
+    return P.domain_matrices(FAST)
+
+
+def result(table, metric, prop):
+    return table[(table["metric"] == metric) & (table["property"] == prop)].iloc[0]
+
+
+# ---------------------------------------------------------------------------
+# the matrices
+# ---------------------------------------------------------------------------
+def test_enumeration_is_complete_ordered_and_unique():
+    c = P.enumerate_matrices(5)
+    assert len(c) == sum(comb(n + 8, 8) for n in range(6))  # stars and bars: 9 cells
+    assert len(np.unique(c.reshape(len(c), -1), axis=0)) == len(c)
+    n = c.sum(axis=(1, 2))
+    assert (np.diff(n) >= 0).all() and (c >= 0).all()
+    for k in range(6):  # lexicographic within each item count
+        flat = [tuple(x) for x in c[n == k].reshape(-1, 9)]
+        assert flat == sorted(flat)
+
+
+def test_domain_has_every_gold_class_and_the_right_count():
+    s = P.Settings(n_max=6, random=0)
+    c = P.domain_matrices(s)
+    assert (c.sum(axis=1) > 0).all()
+    # plain count: columns are independent compositions; a column of size m has C(m+2, 2) fillings
+    want = sum(comb(a + 2, 2) * comb(b + 2, 2) * comb(d + 2, 2)
+               for a in range(1, 7) for b in range(1, 7) for d in range(1, 7) if a + b + d <= 6)
+    assert len(c) == want
+
+
+def test_random_matrices_are_seeded_and_valid():
+    a = P.random_matrices(50, 300, 9)
+    assert np.array_equal(a, P.random_matrices(50, 300, 9))
+    assert not np.array_equal(a, P.random_matrices(50, 300, 10))
+    n = a.sum(axis=(1, 2))
+    assert (n >= 3).all() and (n <= 300).all() and (a.sum(axis=1) > 0).all()
+
+
+# ---------------------------------------------------------------------------
+# results proved by hand
+# ---------------------------------------------------------------------------
+HOLDS_BY_HAND = [
+    # accuracy = trace / N: permuting rows and columns together keeps the trace; so does transposing;
+    # a correction adds 1 to the trace; scaling multiplies trace and N alike; a perfect matrix gives 1,
+    # a zero diagonal 0
+    ("accuracy", "class_exchange"), ("accuracy", "symmetry"), ("accuracy", "monotonicity"),
+    ("accuracy", "uniform_change"), ("accuracy", "maximal_agreement"), ("accuracy", "minimal_agreement"),
+    # R_j = c_jj / c_.j depends on column j alone: scaling a column keeps every recall
+    ("macro_recall", "uniform_class_change"),
+    # on E[c_ij] = c_i. c_.j / N, R_j = c_j. / N, so R^M = 1/K whatever the sizes
+    ("macro_recall", "constant_baseline"),
+    # observed = expected agreement on the expected matrix: kappa = 0
+    ("kappa", "constant_baseline"), ("kappa_linear", "constant_baseline"),
+    # MAE^mu = sum |i-j| c_ij / N is symmetric in i, j
+    ("mae_micro", "symmetry"),
+    # F1_c = 2 tp / (2 tp + fp + fn): transposing swaps fp and fn
+    ("macro_f1", "symmetry"),
+    # CEM^ORD of a perfect matrix is 1; every off-diagonal proximity is below its diagonal one
+    ("cem_ord", "maximal_agreement"),
+    # F_avg over classes 0 and 2 never reads c[1, 1]
+    ("f_avg", "non_target_change"),
+]
+
+
+@pytest.mark.parametrize("metric,prop", HOLDS_BY_HAND)
+def test_properties_proved_by_hand_hold(table, metric, prop):
+    r = result(table, metric, prop)
+    assert r["result"] == "holds", r["counterexample"]
+    assert r["comparisons"] > 1000
+
+
+def test_mae_macro_is_not_ordinally_invariant_by_hand(table):
+    # gold (1, 1, 1); the gold-2 item predicted 1: per-class errors 0, 0, |x_1 - x_2|
+    c = np.array([[1, 0, 0], [0, 1, 1], [0, 0, 0]], float)
+    assert M.mae_macro(c) == pytest.approx(1 / 3)
+    assert M.mae_macro(c, positions=[0, 1, 3]) == pytest.approx(2 / 3)
+    r = result(table, "mae_macro", "ordinal_invariance")
+    assert r["result"] == "fails"
+    ce = json.loads(r["counterexample"])
+    assert sum(map(sum, ce["a"])) == 3  # the smallest domain matrices have 3 items, one per class
+
+
+def test_accuracy_fails_what_it_must_by_hand(table):
+    # one class's column doubled: accuracy (1 + 0) / 2 -> with the correct class doubled (2 + 0) / 3
+    c = np.array([[1, 1], [0, 0]], float)
+    assert M.accuracy(c) == 0.5 and M.accuracy(c * [2, 1]) == pytest.approx(2 / 3)
+    assert result(table, "accuracy", "uniform_class_change")["result"] == "fails"
+    # the guesser's accuracy sum_i q_i p_i depends on the class sizes
+    assert result(table, "accuracy", "constant_baseline")["result"] == "fails"
+    # correct and one-class-off errors count the same: no ordinal monotonicity
+    assert result(table, "accuracy", "ordinal_monotonicity")["result"] == "fails"
+    # the same error on a large or a small class costs 1/N either way
+    assert result(table, "accuracy", "imbalance")["result"] == "fails"
+
+
+def test_every_metric_and_property_has_a_result(table):
+    assert len(table) == len(M.METRIC_IDS) * len(P.PROPERTIES)
+    assert set(table["result"]) <= set(P.RESULTS)
+    na = table[table["result"] == "not applicable"]
+    assert (na["reason"] != "").all() and (na["counterexample"] == "").all()
+    assert (table.loc[table["result"] == "holds", "counterexample"] == "").all()
+
+
+# ---------------------------------------------------------------------------
+# published statements and counterexamples
+# ---------------------------------------------------------------------------
+def test_published_statements_agree(table):
+    pub = table[table["published"] != ""]
+    assert len(pub) == len(P.PUBLISHED)
+    assert (pub["result"] != "not applicable").all()
+    disagree = pub[pub["agrees"] == "no"]
+    assert disagree.empty, disagree[["metric", "property", "result", "published", "source"]].to_string()
+    for (metric, prop), (holds, _) in P.PUBLISHED.items():
+        assert result(table, metric, prop)["result"] == ("holds" if holds else "fails")
+
+
+def test_every_counterexample_is_one(table):
+    fails = table[table["result"] == "fails"]
+    assert len(fails) > 50
+    for r in fails.itertuples():
+        assert P.recheck(r.metric, r.counterexample, FAST), (r.metric, r.property)
+
+
+def test_recheck_can_fail():
+    ce = {"relation": "eq", "a": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "score_a": 1.0,
+          "b": [[2, 0, 0], [0, 2, 0], [0, 0, 2]], "score_b": 1.0}
+    assert not P.recheck("accuracy", json.dumps(ce), FAST)  # the relation holds: no counterexample
+    ce["b"] = [[1, 0, 0], [0, 1, 1], [0, 0, 0]]
+    ce["score_b"] = 2 / 3
+    assert P.recheck("accuracy", json.dumps(ce), FAST)
+    ce["score_b"] = 0.5  # a printed score that is not the score
+    assert not P.recheck("accuracy", json.dumps(ce), FAST)
+
+
+def test_counterexample_is_the_smallest(table, domain):
+    """Plain loops over the domain: no matrix with fewer items than the
+    printed counterexample violates GMR's monotonicity or R^M's symmetry."""
+    for metric, prop in [("gmr", "monotonicity"), ("macro_recall", "symmetry")]:
+        ce = json.loads(result(table, metric, prop)["counterexample"])
+        n_ce = int(np.sum(ce["a"]))
+        f = M.get(metric)
+        for c in domain[domain.sum(axis=(1, 2)) < n_ce]:
+            if prop == "symmetry":
+                if (c.sum(axis=1) > 0).all() and (c.sum(axis=0) > 0).all():
+                    assert f(c.T.astype(float)) == pytest.approx(float(f(c.astype(float))), rel=1e-9, abs=1e-12)
+            else:
+                for i in range(3):
+                    for j in range(3):
+                        if i != j and c[i, j]:
+                            d = c.copy()
+                            d[i, j] -= 1
+                            d[j, j] += 1
+                            assert f(d.astype(float)) > f(c.astype(float)) + 1e-12
+
+
+def test_a_planted_violation_is_found(monkeypatch, domain):
+    """Accuracy, except on one matrix of 5 items: exchange of classes fails,
+    and the counterexample contains that matrix."""
+    x = np.array([[2, 0, 0], [1, 1, 0], [0, 0, 1]], float)
+
+    def planted(c):
+        c = np.asarray(c, float)
+        return M.accuracy(c) + 0.1 * (c == x).all(axis=(-2, -1))
+
+    monkeypatch.setitem(M.REGISTRY, "planted", M.Metric("planted", "planted", "planted", planted, True))
+    r = P.check("planted", P.PROPERTIES["class_exchange"], domain, FAST)
+    assert r["result"] == "fails"
+    ce = json.loads(r["counterexample"])
+    assert np.array_equal(ce["a"], x) or np.array_equal(ce["b"], x)
+    assert P.recheck("planted", r["counterexample"], FAST)
+    assert P.check("accuracy", P.PROPERTIES["class_exchange"], domain, FAST)["result"] == "holds"
+
+
+# ---------------------------------------------------------------------------
+# beyond the domain: item-level transformations written independently
+# ---------------------------------------------------------------------------
+@st.composite
+def items(draw):
+    n = draw(st.integers(3, 60))
+    gold = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    gold[:3] = [0, 1, 2]  # every class in the gold
+    pred = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    return np.array(gold), np.array(pred)
+
+
+def _score(metric, gold, pred):
+    return float(M.get(metric)(confusion_tensor(gold, pred, 3).astype(float), **FAST.metric_params()))
+
+
+@settings(max_examples=150, deadline=None)
+@given(items())
+def test_what_holds_on_the_domain_holds_on_larger_item_lists(case):
+    gold, pred = case
+    for metric in ("accuracy", "macro_f1", "kappa", "alpha_nominal", "macro_recall"):
+        s = _score(metric, gold, pred)
+        for perm in permutations(range(3)):  # relabel every item's gold and prediction alike
+            p = np.array(perm)
+            assert _score(metric, p[gold], p[pred]) == pytest.approx(s, rel=1e-9, abs=1e-12)
+    for metric in ("accuracy", "macro_f1", "kappa", "mae_micro", "alpha_interval"):
+        if len(np.unique(pred)) == 3:  # the swapped gold must have every class
+            assert _score(metric, pred, gold) == pytest.approx(_score(metric, gold, pred), rel=1e-9, abs=1e-12)
+    wrong = np.flatnonzero(gold != pred)
+    if wrong.size:
+        fixed = pred.copy()
+        fixed[wrong[0]] = gold[wrong[0]]
+        for metric in ("accuracy", "macro_f1", "macro_recall", "mae_macro", "cem_ord"):
+            better = _score(metric, gold, fixed) - _score(metric, gold, pred)
+            assert (better if M.get(metric).higher_is_better else -better) > 1e-12
+
+
+# ---------------------------------------------------------------------------
+# class positions (what ordinal invariance varies)
+# ---------------------------------------------------------------------------
+def test_positions_reach_the_metrics_that_read_them():
+    rng = np.random.default_rng(3)
+    pos = np.array([0.0, 1.0, 3.5])
+    for _ in range(50):
+        gold, pred = rng.integers(0, 3, 40), rng.integers(0, 3, 40)
+        c = confusion_tensor(gold, pred, 3).astype(float)
+        xg, xp = pos[gold], pos[pred]
+        assert M.mae_micro(c, positions=pos) == pytest.approx(np.abs(xg - xp).mean())
+        per = [np.abs(xg[gold == j] - xp[gold == j]).mean() for j in range(3) if (gold == j).any()]
+        assert M.mae_macro(c, positions=pos) == pytest.approx(np.mean(per))
+        want = krippendorff.alpha(reliability_data=np.vstack([xg, xp]), level_of_measurement="interval")
+        assert M.evaluate(c, ["alpha_interval"], positions=pos)["alpha_interval"] == pytest.approx(want)
+        w = np.abs(pos[:, None] - pos[None, :])
+        e = np.outer(c.sum(1), c.sum(0)) / c.sum()
+        assert M.kappa_linear(c, positions=pos) == pytest.approx(1 - (w * c).sum() / (w * e).sum())
+        # the metrics that do not read positions ignore them
+        for mid in ("accuracy", "alpha_ordinal", "cem_ord"):
+            assert M.evaluate(c, [mid], positions=pos)[mid] == M.evaluate(c, [mid])[mid]
+
+
+def test_positions_must_increase():
+    c = np.eye(3)
+    with pytest.raises(ValueError, match="strictly increasing"):
+        M.mae_micro(c, positions=[0, 2, 1])
+    with pytest.raises(ValueError, match="3 strictly increasing"):
+        M.mae_micro(c, positions=[0, 1])
+
+
+def test_settings_are_checked():
+    with pytest.raises(ValueError, match="weights"):
+        P.Settings(weights=(0.5, 0.5, 0.5))
+    with pytest.raises(ValueError, match="n_max"):
+        P.Settings(n_max=2)
+    with pytest.raises(ValueError, match="unknown setting"):
+        P.settings_from({"n_maximum": 5})

@@ -1,0 +1,28 @@
+# Formal properties of the metrics: one job for the whole registry (it does
+# not depend on any dataset), on generated confusion matrices.
+
+
+rule properties:
+    """Every classification metric against every formal property
+    (metaeval.properties): results/properties.csv, tables and a figure."""
+    output:
+        csv=f"{RESULTS}/properties.csv",
+        md=f"{RESULTS}/tables/properties.md",
+        tex=f"{RESULTS}/tables/properties.tex",
+        html=report(f"{RESULTS}/tables/properties.html", caption="../report/properties.rst",
+                    category="Metric properties", labels={"result": "metric x property (table)"}),
+        png=report(f"{RESULTS}/figures/properties.png", caption="../report/properties.rst",
+                   category="Metric properties", labels={"result": "metric x property (figure)"}),
+        pdf=f"{RESULTS}/figures/properties.pdf",
+    params:
+        settings=PROPERTY_SETTINGS,
+        code=CODE,
+    log:
+        f"{RESULTS}/logs/properties.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/properties.py"
