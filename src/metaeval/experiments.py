@@ -76,6 +76,12 @@ class Settings:
     tukey_seed: int = 20210304
     alpha: float = 0.05
     significance_test: str = "tukey"
+    noise_rates: tuple[float, ...] = (0.01, 0.02, 0.05, 0.10)
+    noise_mode: str = "auto"
+    noise_repeats: int = 100
+    noise_seed: int = 20210305
+    noise_power_repeats: int = 1
+    prior_gammas: tuple[float, ...] = (0.0, 0.5, 2.0, 3.0)
 
     @classmethod
     def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":
@@ -110,6 +116,16 @@ class Settings:
         if s.resample_unit == "group" and s.stratified:
             raise ConfigError("experiments.stratified: stratified halves are drawn over items by gold class; they "
                               "cannot be combined with resample_unit: group")
+        if not s.noise_rates or any(not 0 < r <= 1 for r in s.noise_rates):
+            raise ConfigError(f"experiments.noise_rates: shares of flipped gold labels in (0, 1], got {s.noise_rates!r}")
+        if s.noise_mode not in ("auto", "uniform", "neighbour"):
+            raise ConfigError(f"experiments.noise_mode must be 'auto', 'uniform' or 'neighbour', got {s.noise_mode!r}")
+        if s.noise_repeats < 1 or s.noise_power_repeats < 0:
+            raise ConfigError("experiments: noise_repeats must be >= 1 and noise_power_repeats >= 0")
+        if not 0 <= int(s.noise_seed) <= MAX_SEED:
+            raise ConfigError(f"experiments.noise_seed must be an integer in [0, 2**56), got {s.noise_seed!r}")
+        if not s.prior_gammas or any(g < 0 for g in s.prior_gammas):
+            raise ConfigError(f"experiments.prior_gammas: non-negative exponents, got {s.prior_gammas!r}")
         if not -1.0 <= s.distinct_tau <= 1.0:
             raise ConfigError(f"experiments.distinct_tau must be a Kendall tau in [-1, 1], got {s.distinct_tau!r}")
         return s

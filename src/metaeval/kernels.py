@@ -134,8 +134,10 @@ def permuted_confusion(words, unit_start, unit_items, pred_t, gold, k, out):  # 
         vals = np.empty(n_sys, pred_t.dtype)
         acc = np.zeros((n_sys, k, k), np.int64)
         for u in range(unit_start.size - 1):
-            state = sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03)))
             lo, hi = unit_start[u], unit_start[u + 1]
+            if hi == lo:  # a unit without items (a subset of the units: metaeval.sensitivity)
+                continue
+            state = sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03)))
             if hi - lo == 1:
                 i = unit_items[lo]
                 vals[:] = pred_t[i]

@@ -22,7 +22,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 __all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap", "span_scores_plot",
-           "interval_plot", "asl_curves", "properties_grid", "save_figure"]
+           "interval_plot", "asl_curves", "properties_grid", "noise_heatmap",
+           "priors_heatmap", "save_figure"]
 
 # Okabe & Ito's colour-blind-safe palette (black left out), with a marker per
 # series so that series stay apart in greyscale too
@@ -426,4 +427,80 @@ def properties_grid(df, properties: dict, title: str = ""):
     handles.append(Patch(facecolor="white", edgecolor="black", label="stated by a paper"))
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=4, fontsize=8, frameon=False)
     ax.set_title(title or "Formal properties of the metrics", fontsize=11, pad=22)
+    return fig
+
+
+def _value_heatmap(ax, m: np.ndarray, vmin: float, vmax: float, cmap: str = "cividis", fmt: str = "{:.2f}"):
+    """A heatmap with every value written in its cell (n/a for NaN)."""
+    im = ax.imshow(m, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if np.isnan(m[i, j]):
+                ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="0.4")
+            else:
+                ax.text(j, i, fmt.format(m[i, j]), ha="center", va="center", fontsize=7,
+                        color="black" if m[i, j] > vmin + 0.55 * (vmax - vmin) else "white")
+    return im
+
+
+@plain_text
+def noise_heatmap(noise, title: str = ""):
+    """Label noise: per metric (rows, most robust first) and noise rate, the
+    mean tau between the clean and the noisy rankings; and, when measured,
+    the discriminative power on the clean gold and at every rate."""
+    rates = sorted(noise["rate"].unique())
+    mean = noise.groupby("metric", sort=False)["mean_tau"].mean()
+    ids = mean.sort_values(ascending=False, kind="stable").index.tolist()
+    tau = noise.pivot(index="metric", columns="rate", values="mean_tau").loc[ids, rates].to_numpy(dtype=float)
+    power = "power_noisy" in noise.columns
+    fig, axes = plt.subplots(1, 2 if power else 1, figsize=(3.4 + 0.75 * len(rates) * (2.15 if power else 1),
+                                                          0.36 * len(ids) + 2.3), squeeze=False, sharey=True)
+    lowest = np.nanmin(np.append(tau, 0.5))
+    vmin = max(-1.0, np.floor(10 * lowest) / 10)
+    im = _value_heatmap(axes[0][0], tau, vmin, 1.0)
+    cols = [f"{r:.0%}" if r * 100 == round(r * 100) else f"{r:.1%}" for r in rates]
+    axes[0][0].set_xticks(range(len(rates)), cols, fontsize=8)
+    axes[0][0].set_yticks(range(len(ids)), _metric_labels(ids), fontsize=7.5)
+    axes[0][0].set_xlabel("gold labels flipped")
+    axes[0][0].set_ylabel("metric (most robust first)")
+    reps, mode = int(noise["repeats"].iloc[0]), noise["mode"].iloc[0]
+    axes[0][0].set_title(f"mean tau(clean, noisy ranking)\n{reps} noisy golds per rate, {mode} flips", fontsize=9)
+    fig.colorbar(im, ax=axes[0][0], fraction=0.06).set_label("Kendall's tau", fontsize=8)
+    if power:
+        p = noise.pivot(index="metric", columns="rate", values="power_noisy").loc[ids, rates].to_numpy(dtype=float)
+        clean = noise.groupby("metric", sort=False)["power_clean"].first().loc[ids].to_numpy(dtype=float)
+        im2 = _value_heatmap(axes[0][1], np.column_stack([clean, p]), 0.0, 1.0, cmap="viridis")
+        axes[0][1].set_xticks(range(len(rates) + 1), ["clean"] + cols, fontsize=8)
+        axes[0][1].axvline(0.5, color="white", lw=2)
+        axes[0][1].tick_params(labelleft=False)
+        axes[0][1].set_xlabel("gold labels flipped")
+        axes[0][1].set_title(f"discriminative power\n(Tukey HSD, mean of {int(noise['power_repeats'].iloc[0])} "
+                             f"noisy gold(s) per rate)", fontsize=9)
+        fig.colorbar(im2, ax=axes[0][1], fraction=0.06).set_label("share of system pairs significantly different",
+                                                                   fontsize=8)
+    fig.suptitle(title or "Sensitivity to label noise", fontsize=11)
+    return fig
+
+
+@plain_text
+def priors_heatmap(priors, title: str = ""):
+    """Class priors: per metric and prior exponent gamma, tau between the
+    ranking on the test set and on the test set re-weighted to pi^gamma (the
+    column labels give the majority class's share)."""
+    gammas = sorted(priors["gamma"].unique())
+    mean = priors.groupby("metric", sort=False)["tau"].mean()
+    ids = mean.sort_values(ascending=False, kind="stable").index.tolist()
+    m = priors.pivot(index="metric", columns="gamma", values="tau").loc[ids, gammas].to_numpy(dtype=float)
+    share = priors.groupby("gamma")["majority_share"].first()
+    fig, ax = plt.subplots(figsize=(3.6 + 0.95 * len(gammas), 0.36 * len(ids) + 2.3))
+    vmin = max(-1.0, np.floor(10 * np.nanmin(np.append(m, 0.5))) / 10)
+    im = _value_heatmap(ax, m, vmin, 1.0)
+    names = {0.0: "balanced", 1.0: "as tested"}
+    ax.set_xticks(range(len(gammas)), [f"gamma {g:g}\n{names.get(g, '')}\nmajority {share[g]:.0%}".replace("\n\n", "\n")
+                                       for g in gammas], fontsize=7.5)
+    ax.set_yticks(range(len(ids)), _metric_labels(ids), fontsize=7.5)
+    ax.set_xlabel("class prior re-weighted to pi^gamma (gamma < 1: more balanced, > 1: more imbalanced)")
+    ax.set_ylabel("metric (most robust first)")
+    fig.colorbar(im, ax=ax, fraction=0.06).set_label("tau(original ranking, re-weighted ranking)", fontsize=8)
+    ax.set_title(title or "Sensitivity to the class priors", fontsize=11)
     return fig

@@ -120,7 +120,7 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
 
     ``datasets``: one mapping per dataset with ``name``, ``n_systems``
     (ranked), ``n_items`` (optional), ``task`` (text), ``recommendation`` (a sentence, or None) with
-    ``criteria`` (text), ``why_not`` (why there is no recommendation) and
+    ``criteria`` (text), ``advice`` (optional: the sentences of ``metaeval.recommend``), ``why_not`` (why there is no recommendation) and
     ``warnings`` (list of text).  ``reproduction``: cells per status of
     every published table (``reproduce.reproduction_summary``; None when the
     reproduction is off)."""
@@ -132,6 +132,10 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
         head = f"<b>{e(d['name'])}</b> ({e(d['task'])}, {size}{int(d['n_systems'])} systems ranked): "
         if d.get("recommendation"):
             body = f"recommended metric {e(d['recommendation'])} <span>Criteria: {e(d['criteria'])}.</span>"
+            if d.get("advice"):  # metaeval.recommend: every criterion, with label noise, priors and properties
+                body += ("<br><i>On all the evidence</i> (also label noise, class priors, formal properties): "
+                         + " ".join(e(x) for x in d["advice"][:3])
+                         + " <span>(recommendation.html in the dataset's <i>0 Summary</i>)</span>")
         else:
             body = e(d.get("why_not") or "no meta-evaluation.")
         warn = "".join(f"<br><b>Warning:</b> {e(w)}" for w in d.get("warnings", []))

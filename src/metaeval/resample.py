@@ -56,7 +56,7 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
 # balanced subsamples (or any later use) are independent even when their
 # seeds are equal or related: (stream, seed) is packed into one 64-bit word,
 # stream in the top 8 bits, so that distinct pairs give distinct words.
-STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4}
+STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4, "noise": 5, "noise_class": 6}
 MAX_SEED = (1 << 56) - 1
 
 

@@ -16,7 +16,8 @@ from . import metrics as M
 from .ranking import competition_rank, orient
 
 __all__ = ["rank", "rank_table", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table",
-           "properties_markdown", "properties_latex", "counterexample_text"]
+           "properties_markdown", "properties_latex", "counterexample_text",
+           "sensitivity_markdown"]
 
 # Characters with a meaning in Markdown (CommonMark, GitHub tables and math):
 # escaped in every name that comes from the data (system names are file
@@ -407,3 +408,53 @@ def properties_latex(df: pd.DataFrame, caption: str = "", label: str = "") -> st
         out.append(rf"\label{{{label}}}")
     out.append(r"\end{table*}")
     return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# sensitivity to label noise and class priors (metaeval.sensitivity)
+# ---------------------------------------------------------------------------
+def _rate(r: float) -> str:
+    return f"{r:.0%}" if r * 100 == round(r * 100) else f"{r:.1%}"
+
+
+def sensitivity_markdown(noise: pd.DataFrame, priors: pd.DataFrame, title: str = "") -> str:
+    """Two tables: per metric the mean tau between the clean and the noisy
+    rankings at every noise rate (with the share of repeats that keep the
+    winner and the discriminative power), and tau between the original
+    ranking and the ranking under every shifted class prior."""
+    lines = [f"**{md_escape(title)}**", ""] if title else []
+    rates = sorted(noise["rate"].unique())
+    top = rates[-1]
+    reps, mode = int(noise["repeats"].iloc[0]), noise["mode"].iloc[0]
+    lines += [f"**Label noise.** A share of the gold labels is flipped ({mode}: "
+              + ("to any other class" if mode == "uniform" else "to a neighbouring class")
+              + f"), {reps} times per rate; tau between the ranking on the clean gold and on each noisy gold "
+              f"(mean, and in brackets the 2.5% quantile). Most robust metric first.", ""]
+    idx = noise.set_index(["metric", "rate"])
+    order = noise.groupby("metric", sort=False)["mean_tau"].mean().sort_values(ascending=False, kind="stable").index
+    rows = []
+    for mid in order:
+        row = {"metric": M.get(mid).name}
+        for r in rates:
+            x = idx.loc[(mid, r)]
+            row[f"tau at {_rate(r)} ({int(x['flipped'])} labels)"] = f"{x['mean_tau']:.3f} [{x['q025']:.3f}]"
+        row[f"winner kept at {_rate(top)}"] = f"{idx.loc[(mid, top), 'winner_kept']:.0%}"
+        if "power_noisy" in noise.columns:
+            x = idx.loc[(mid, top)]
+            row[f"power: clean → {_rate(top)}"] = f"{x['power_clean']:.3f} → {x['power_noisy']:.3f}"
+        rows.append(row)
+    lines += [markdown_table(pd.DataFrame(rows)), ""]
+    gammas = sorted(priors["gamma"].unique())
+    pidx = priors.set_index(["metric", "gamma"])
+    share = priors.groupby("gamma")["majority_share"].first()
+    lines += ["**Class priors.** The test items re-weighted so that the gold distribution pi becomes "
+              "pi^gamma (normalised): gamma 0 is balanced, 1 the test set, above 1 more imbalanced; "
+              "tau between the original ranking and the re-weighted one. Most robust metric first.", ""]
+    order = priors.groupby("metric", sort=False)["tau"].mean().sort_values(ascending=False, kind="stable").index
+    rows = [{"metric": M.get(mid).name,
+             **{f"gamma {g:g} (majority {share[g]:.0%})": _fmt(pidx.loc[(mid, g), "tau"], 3) for g in gammas}}
+            for mid in order]
+    lines += [markdown_table(pd.DataFrame(rows)), "",
+              "Class distributions: " + "; ".join(f"gamma {g:g}: {pidx.loc[(order[0], g), 'distribution']}"
+                                                  for g in gammas) + "."]
+    return "\n".join(lines) + "\n"

@@ -25,7 +25,7 @@ from .tables import markdown_table, md_escape, scores_latex, scores_markdown
 
 __all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
            "step_params", "step_spec", "step_settings", "path_problems", "n_ranked_systems", "run_properties",
-           "property_settings"]
+           "property_settings", "run_sensitivity"]
 
 # ---------------------------------------------------------------------------
 # What every step reads.  Its rule passes exactly these fields of the dataset
@@ -65,6 +65,10 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "significance": (_METRIC_FIELDS, ("include_baselines", "resample_unit", "tukey_trials", "tukey_seed", "alpha",
                                       "significance_test", "bootstrap_replicates", "bootstrap_seed",
                                       "chunk_size")),
+    "sensitivity": (_CLASSIFICATION_FIELDS + ("ordinal",),
+                    ("include_baselines", "tau_variant", "noise_rates", "noise_mode", "noise_repeats", "noise_seed",
+                     "noise_power_repeats", "prior_gammas", "tukey_trials", "tukey_seed", "alpha", "chunk_size",
+                     "resample_unit")),
     "summary": (("span_task", "synthetic", "predictions", "baselines"),
                 ("n_splits", "distinct_tau", "alpha", "significance_test", "include_baselines")),
 }
@@ -86,6 +90,7 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "stability_shard": _union("stability_shard"),
     "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance", "summary"),
     "weights": _union("weights"),
+    "sensitivity": _union("sensitivity"),
 }
 # With one shard (the default) there is no stability_shard job: the
 # experiments job draws the half-splits itself and reads their settings too.
@@ -620,6 +625,36 @@ def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best,
                          f"{spec.name}: achieved significance levels ({test})"), fig_paths)
 
 
+def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str]) -> None:
+    """The sensitivity job of a dataset (``metaeval.sensitivity``):
+    ``noise.csv`` and ``priors.csv``, their tables and figures."""
+    from . import experiments as E
+    from .plots import noise_heatmap, priors_heatmap
+    from .sensitivity import noise_sensitivity, prior_sensitivity
+    from .tables import sensitivity_markdown
+
+    ds = Dataset.load(data_npz)
+    sel = E.select_systems(ds, settings.include_baselines)
+    mode = settings.noise_mode if settings.noise_mode != "auto" else ("neighbour" if spec.ordinal else "uniform")
+    units = ds.groups if settings.resample_unit == "group" else None
+    metric_ids, params = list(spec.metrics), spec.metric_params()
+    noise = noise_sensitivity(ds.gold, ds.predictions[sel], ds.k, metric_ids, params, rates=settings.noise_rates,
+                              repeats=settings.noise_repeats, seed=settings.noise_seed, mode=mode,
+                              tau_variant=settings.tau_variant, power_repeats=settings.noise_power_repeats,
+                              tukey_trials=settings.tukey_trials, tukey_seed=settings.tukey_seed,
+                              alpha=settings.alpha, units=units, chunk_size=settings.chunk_size)
+    priors = prior_sensitivity(ds.confusion()[sel], metric_ids, params, settings.prior_gammas, spec.labels,
+                               settings.tau_variant)
+    write_csv(out["noise"], noise)
+    write_csv(out["priors"], priors)
+    title = f"{spec.name}: sensitivity of the rankings of {len(sel)} systems to label noise and class priors"
+    write_markdown(out["md"], sensitivity_markdown(noise, priors, title), out.get("html"), title)
+    _save_fig(noise_heatmap(noise, f"{spec.name}: label noise ({len(sel)} systems)"),
+              [out["noise_png"], out["noise_pdf"]])
+    _save_fig(priors_heatmap(priors, f"{spec.name}: class priors ({len(sel)} systems)"),
+              [out["priors_png"], out["priors_pdf"]])
+
+
 def property_settings(block: Mapping | None) -> dict | None:
     """The rule param of the properties job: the config's ``properties``
     block checked and with every default filled in (so that a change of a
@@ -664,15 +699,23 @@ def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
 
 
 def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, str], summary_csvs: Mapping[str, str],
-                   reproduction_csv=None, published_yaml=None) -> None:
+                   reproduction_csv=None, published_yaml=None, noise_csvs: Mapping[str, str] | None = None,
+                   priors_csvs: Mapping[str, str] | None = None, properties_csv=None,
+                   recommendation_files: Mapping[str, Mapping[str, str]] | None = None) -> None:
     """The report's front page (``results/report/overview.html``): the
     reproduction summary and, per dataset, the Table-7 recommendation
-    (``experiments.recommend``) and the warnings of its ingestion.
-    ``datasets``: per dataset ``name``, ``task`` (text), ``n_systems``
-    (ranked) and ``why_not`` (why it has no meta-evaluation, or None)."""
+    (``experiments.recommend``), the recommendation on all the evidence
+    (``metaeval.recommend``: also label noise, class priors and formal
+    properties, written to ``recommendation.csv/.md/.html`` of each dataset
+    in ``recommendation_files``: ``{dataset: {"csv"|"md"|"html": path}}``)
+    and the warnings of its ingestion.  ``datasets``: per dataset ``name``,
+    ``task`` (text), ``n_systems`` (ranked), ``why_not`` (why it has no
+    meta-evaluation, or None), ``ordinal`` and ``primary`` (metric id)."""
     from .experiments import CRITERIA, recommend
     from .report import overview_html, recommendation_sentence
 
+    noise_csvs, priors_csvs = noise_csvs or {}, priors_csvs or {}
+    props = read_result_csv(properties_csv).fillna("") if properties_csv else None
     entries = []
     for d in datasets:
         info = json.loads(Path(info_jsons[d["name"]]).read_text(encoding="utf-8"))
@@ -682,6 +725,11 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
             criteria = {c: name for c, name in CRITERIA.items() if c in df.columns}
             entry["recommendation"] = recommendation_sentence(recommend(df), criteria)
             entry["criteria"] = ", ".join(criteria.values())
+            files = (recommendation_files or {}).get(d["name"])
+            if files:
+                entry["advice"] = write_recommendation(
+                    d, df, info, files, read_result_csv(noise_csvs[d["name"]]) if d["name"] in noise_csvs else None,
+                    read_result_csv(priors_csvs[d["name"]]) if d["name"] in priors_csvs else None, props)
         entries.append(entry)
     summary = None
     if reproduction_csv:
@@ -689,6 +737,31 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
 
         summary = reproduction_summary(read_result_csv(reproduction_csv), Published.load(published_yaml))
     write_text(out_html, overview_html(entries, summary))
+
+
+def write_recommendation(d: Mapping, summary: pd.DataFrame, info: Mapping, files: Mapping[str, str], noise=None,
+                         priors=None, properties=None) -> list[str]:
+    """One dataset's ``recommendation.csv`` (the extended Table 7),
+    ``recommendation.md`` and ``.html`` (``metaeval.recommend``); returns
+    the sentences."""
+    from .recommend import IMBALANCE_RATIO, evidence, is_imbalanced, recommendation_markdown, sentences
+
+    counts = list(info.get("gold_counts", {}).values())
+    table, used, relevant = evidence(summary, noise, priors, properties, ordinal_data=bool(d.get("ordinal")),
+                                     gold_counts=counts)
+    text = sentences(table, used, relevant, d.get("primary"))
+    write_csv(files["csv"], table)
+    imb = is_imbalanced(counts)
+    context = (f"{d['name']}: {d['task']}, {'ordered' if d.get('ordinal') else 'unordered'} classes, "
+               + ("imbalanced" if imb else "not imbalanced")
+               + f" (largest class {max(counts):,} items, smallest {min(c for c in counts if c > 0):,}; "
+               f"imbalanced means a ratio of {IMBALANCE_RATIO:g} or more"
+               + ("" if imb else ", so robustness to class priors is not a criterion") + "). "
+               f"Relevant formal properties: {', '.join(relevant)}.") if counts else f"{d['name']}: {d['task']}."
+    title = f"{d['name']}: which metric to report"
+    write_markdown(files["md"], recommendation_markdown(table, used, relevant, text, title, context),
+                   files.get("html"), title)
+    return text
 
 
 def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None, out_html=None) -> None:

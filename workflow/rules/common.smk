@@ -98,6 +98,13 @@ def reported(path, caption, subcategory, label):
                   labels={"result": label})
 
 
+def runs_sensitivity(name):
+    """Label noise and class priors: on the classification metrics of a
+    dataset whose systems are ranked (not span identification, which has no
+    classes)."""
+    return runs_experiments(name) and SPECS[name].k >= 2 and bool(SPECS[name].metrics)
+
+
 def dataset_pattern(kind):
     """Wildcard constraint: the datasets one variant of a rule makes.
     Scoring: "classification", "tc" (technique classification: also the
@@ -107,7 +114,8 @@ def dataset_pattern(kind):
     tc = lambda n: SPECS[n].span_task == "tc"  # noqa: E731
     pick = {"classification": lambda n: not SPECS[n].span_task, "tc": tc,
             "si": lambda n: SPECS[n].span_task == "si",
-            "merging": runs_merging, "no_merging": lambda n: not runs_merging(n)}[kind]
+            "merging": runs_merging, "no_merging": lambda n: not runs_merging(n),
+            "sensitivity": runs_sensitivity}[kind]
     names = [n for n in DATASETS if pick(n)]
     return "|".join(map(re.escape, names)) if names else "NO_DATASET"
 
@@ -154,6 +162,10 @@ def dataset_targets():
                     f"{d}/figures/discriminative_power.png"]
             if runs_merging(name):
                 out += [f"{d}/merging.csv", f"{d}/merging_balanced.csv", f"{d}/figures/merging.png"]
+        if runs_sensitivity(name):
+            out += [f"{d}/noise.csv", f"{d}/priors.csv", f"{d}/tables/sensitivity.md", f"{d}/tables/sensitivity.html",
+                    f"{d}/figures/noise.png", f"{d}/figures/noise.pdf", f"{d}/figures/priors.png",
+                    f"{d}/figures/priors.pdf"]
         if len(SPECS[name].weights) >= 2:
             out += [f"{d}/weights.csv", f"{d}/tables/weights.md", f"{d}/tables/weights.html"]
     return out
@@ -218,7 +230,21 @@ def overview_datasets():
         if not runs_experiments(name):
             why = (f"no meta-evaluation: {N_RANKED[name]} ranked systems, fewer than min_systems = "
                    f"{settings.min_systems} (the experiments compare rankings of systems).")
-        out.append({"name": name, "task": task, "n_systems": N_RANKED[name], "why_not": why})
+        out.append({"name": name, "task": task, "n_systems": N_RANKED[name], "why_not": why,
+                    "ordinal": spec.ordinal, "primary": spec.primary_metric})
+    return out
+
+
+def recommendation_outputs():
+    """Each dataset's recommendation on all the evidence (written by the
+    overview job, which reads every dataset's results anyway)."""
+    out = []
+    for name in sorted(DATASETS):
+        if runs_experiments(name):
+            d = f"{RESULTS}/{name}"
+            html = report(f"{d}/tables/recommendation.html", caption="../report/recommendation.rst", category=name,
+                          subcategory="0 Summary", labels={"result": "which metric to report, on all the evidence"})
+            out += [f"{d}/recommendation.csv", f"{d}/recommendation.md", html]
     return out
 
 
@@ -233,4 +259,4 @@ def all_targets():
         out += PROPERTY_FILES
     if REPRODUCTION_ENABLED:
         out += REPORT_FILES
-    return out + [OVERVIEW]
+    return out + [OVERVIEW] + [str(f) for f in recommendation_outputs()]

@@ -158,3 +158,38 @@ rule weights:
         "../../environment.yml"
     script:
         "../scripts/weights.py"
+
+
+rule sensitivity:
+    """Label noise and class priors (metaeval.sensitivity): how much each
+    metric's ranking of the systems moves."""
+    input:
+        npz=rules.ingest.output.npz,
+        kernels=rules.kernels.output,
+    output:
+        noise=f"{_D}/noise.csv",
+        priors=f"{_D}/priors.csv",
+        md=f"{_D}/tables/sensitivity.md",
+        html=reported(f"{_D}/tables/sensitivity.html", "sensitivity", "8 Label noise and priors",
+                      "rank changes under label noise and shifted priors (table)"),
+        noise_png=reported(f"{_D}/figures/noise.png", "noise", "8 Label noise and priors",
+                           "tau under label noise"),
+        noise_pdf=f"{_D}/figures/noise.pdf",
+        priors_png=reported(f"{_D}/figures/priors.png", "priors", "8 Label noise and priors",
+                            "tau under shifted class priors"),
+        priors_pdf=f"{_D}/figures/priors.pdf",
+    params:
+        spec=spec_of("sensitivity"),
+        settings=settings_of("sensitivity"),
+        code=CODE,
+    log:
+        f"{RESULTS}/logs/{{dataset}}/sensitivity.log",
+    wildcard_constraints:
+        dataset=dataset_pattern("sensitivity"),
+    resources:
+        mem_mb=3000,
+        runtime=20,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/sensitivity.py"

@@ -1,0 +1,237 @@
+"""How fragile is a metric's ranking of the systems?  Label noise in the
+gold and a shift of the class priors.
+
+1. **Label noise.**  A share rho of the gold labels (``noise_rates``, e.g. 1, 2,
+   5, 10 %: round(rho N) items) is flipped, ``uniform``ly to any other class or
+   to a ``neighbour``ing class (one position up or down, at random; the end
+   classes have one neighbour), ``noise_repeats`` times per rate.  Per metric:
+   Kendall's tau between the ranking on the clean gold and on each noisy
+   gold (mean, sd, 2.5 / 97.5 % quantiles), how often the clean winner is
+   still ranked first, and the discriminative power (share of system pairs a
+   randomised Tukey HSD finds significant, the trials of the significance
+   experiment) on the first ``noise_power_repeats`` noisy golds of each rate,
+   next to the clean one.
+   The draws are counter-based (``resample.random_keys``, streams ``noise``
+   and ``noise_class``): item i of repeat r gets a selection key and a
+   class key that depend only on (seed, r, i).  Rate rho flips the round(rho N)
+   items with the smallest selection keys, so the flips of 1 % are among
+   those of 2 % (common random numbers: the rates differ by the rate alone).
+   The noisy confusion tensors of all repeats come from the subset engine:
+   for each new class b, the (pred, old gold) counts of the items flipped to
+   b are one masked product (``SubsetConfusion``), and
+   c' = c - sum_b c_b + sum_b (row sums of c_b moved into column b).
+   No Python loop over repeats or items.
+
+2. **Class priors.**  The test items are re-weighted so that the gold
+   distribution pi becomes pi' proportional to pi^gamma (``prior_gammas``):
+   gamma = 0 is balanced, 1 the original, > 1 more imbalanced than the test
+   set (the classes absent from the gold stay absent).  Each item of gold
+   class j counts w_j = N pi'_j / n_j times, so the confusion matrix becomes
+   c'_ij = c_ij w_j (exact, no sampling; N is kept).  Per metric: tau between
+   the original ranking and the re-weighted one.  Metrics that depend on the
+   confusion matrix through per-class recalls only (R^M, GMR, MAE^M) are
+   invariant by construction (their tau is 1): Sokolova & Lapalme's
+   invariance under a uniform change of a class, in ``metaeval.properties``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import metrics as M
+from .ranking import kendall_tau, orient
+from .resample import SubsetConfusion, chunk_indices, permuted_confusion, random_keys
+
+__all__ = ["noisy_labels", "noisy_confusion", "noise_sensitivity", "prior_weights", "prior_sensitivity",
+           "NOISE_MODES"]
+
+NOISE_MODES = ("uniform", "neighbour")
+
+
+def _flip_counts(n: int, rates) -> np.ndarray:
+    m = np.rint(np.asarray(rates, dtype=float) * n).astype(np.int64)
+    if (np.asarray(rates) < 0).any() or (np.asarray(rates) > 1).any():
+        raise ValueError(f"noise rates must lie in [0, 1], got {list(rates)}")
+    return m
+
+
+def _new_class(gold: np.ndarray, u: np.ndarray, k: int, mode: str) -> np.ndarray:
+    """The class each item would be flipped to, from uniform numbers u in
+    [0, 1) (R, N): uniform over the K-1 other classes, or a neighbour."""
+    if mode == "uniform":
+        return (gold[None, :] + 1 + np.floor(u * (k - 1)).astype(np.int64)) % k
+    if mode == "neighbour":
+        step = np.where(u < 0.5, -1, 1)
+        new = gold[None, :] + step
+        return np.where((new < 0) | (new >= k), gold[None, :] - step, new)
+    raise ValueError(f"noise mode must be one of {NOISE_MODES}, got {mode!r}")
+
+
+def _draws(n: int, repeats, seed: int):
+    """Per repeat and item: the flip order (rank of the selection key) and a
+    uniform number for the new class."""
+    idx = np.asarray(repeats, dtype=np.int64)
+    order = np.argsort(random_keys(n, idx, seed, "noise"), axis=1, kind="stable")
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(n)[None, :].repeat(len(idx), 0), axis=1)
+    u = (random_keys(n, idx, seed, "noise_class") >> np.uint64(11)).astype(np.float64) / float(1 << 53)
+    return rank, u
+
+
+def noisy_labels(gold, k: int, rate: float, repeats, seed: int, mode: str = "uniform") -> np.ndarray:
+    """(R, N) noisy gold vectors: ``rate`` of the items flipped (see the
+    module's docstring)."""
+    gold = np.asarray(gold, dtype=np.int64)
+    if k < 2:
+        raise ValueError("label noise needs at least two classes")
+    m = _flip_counts(gold.size, [rate])[0]
+    rank, u = _draws(gold.size, repeats, seed)
+    return np.where(rank < m, _new_class(gold, u, k, mode), gold[None, :])
+
+
+def noisy_confusion(eng: SubsetConfusion, rates, repeats, seed: int, mode: str = "uniform") -> np.ndarray:
+    """(rates, R, S, K, K) confusion tensors of the engine's systems against
+    the noisy golds of every rate and repeat (counts, int64)."""
+    k, n = eng.k, eng.n
+    counts = _flip_counts(n, rates)
+    rank, u = _draws(n, repeats, seed)
+    new = _new_class(eng.gold, u, k, mode)
+    out = np.broadcast_to(eng.total, (len(counts), rank.shape[0]) + eng.total.shape).copy()
+    for ri, m in enumerate(counts):  # a loop over the few rates, not over repeats or items
+        flipped = rank < m
+        for b in range(k):  # and over the K new classes
+            mask = flipped & (new == b)
+            if not mask.any():
+                continue
+            cb = eng.confusion(mask.astype(eng.dtype))  # (R, S, K, K): flipped to b, by (pred, old gold)
+            out[ri] -= cb
+            out[ri][..., :, b] += cb.sum(axis=-1)
+    return out
+
+
+def _tau_summary(tau: np.ndarray) -> dict:
+    ok = tau[~np.isnan(tau)]
+    return {"mean_tau": ok.mean() if ok.size else np.nan, "sd_tau": ok.std(ddof=1) if ok.size > 1 else np.nan,
+            "q025": np.quantile(ok, 0.025) if ok.size else np.nan,
+            "q975": np.quantile(ok, 0.975) if ok.size else np.nan, "n_undefined": int(np.isnan(tau).sum())}
+
+
+def _winners(oriented: np.ndarray) -> np.ndarray:
+    """Boolean (..., S): the systems ranked first (ties included)."""
+    return oriented == oriented.max(axis=-1, keepdims=True)
+
+
+def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, repeats: int, seed: int,
+                      mode: str = "uniform", tau_variant: str = "b", power_repeats: int = 0,
+                      tukey_trials: int = 1000, tukey_seed: int = 0, alpha: float = 0.05, units=None,
+                      chunk_size: int = 200) -> pd.DataFrame:
+    """One row per (metric, rate): ``mean_tau, sd_tau, q025, q975`` of tau
+    between the clean and the noisy rankings over ``repeats`` noisy golds,
+    ``winner_kept`` (share of repeats whose first-ranked systems include a
+    clean winner), and with ``power_repeats`` > 0 ``power_clean`` and
+    ``power_noisy`` (mean over the first ``power_repeats`` noisy golds) with
+    their difference ``power_change``.  ``units``: the unit of the Tukey
+    permutations (group codes; None: items)."""
+    from .significance import discriminative_power, tukey_pvalues
+
+    gold = np.asarray(gold, dtype=np.int64)
+    pred = np.atleast_2d(np.asarray(predictions, dtype=np.int64))
+    metric_ids = list(metric_ids)
+    eng = SubsetConfusion(gold, pred, k)
+    dirs = np.array([M.get(m).higher_is_better for m in metric_ids])[:, None]
+
+    def scores(c):  # (..., S, K, K) -> raw (..., M, S)
+        sc = M.evaluate(c, metric_ids, **params)
+        return np.stack([np.asarray(sc[m], dtype=float) for m in metric_ids], axis=-2)
+
+    clean_raw = scores(eng.total)
+    clean = orient(clean_raw, dirs)
+    reps = np.arange(repeats)
+    taus, kept = [], []
+    for idx in chunk_indices(reps, chunk_size, gold.size):  # chunks of repeats bound the memory
+        noisy = orient(scores(noisy_confusion(eng, rates, idx, seed, mode)), dirs)  # (rates, R, M, S)
+        taus.append(kendall_tau(clean, noisy, tau_variant))
+        kept.append((_winners(noisy) & _winners(clean)).any(axis=-1))
+    tau = np.concatenate(taus, axis=1)  # (rates, R, M)
+    kept = np.concatenate(kept, axis=1)
+
+    power = None
+    if power_repeats > 0:
+        trials = np.arange(tukey_trials)
+        unit = np.arange(gold.size) if units is None else np.asarray(units, dtype=np.int64)
+
+        def permuted(g, items):  # (T, S, K, K) of these items, the permutations of their units
+            return np.concatenate([permuted_confusion(g[items], pred[:, items], k, t, tukey_seed, unit[items])
+                                   for t in chunk_indices(trials, chunk_size, 1)])
+
+        def power_of(perm_c, total):
+            value = scores(total)
+            p = tukey_pvalues(value, scores(perm_c))
+            return discriminative_power(metric_ids, value, p, alpha)["discriminative_power"].to_numpy(dtype=float)
+
+        every = np.arange(gold.size)
+        perm_clean = permuted(gold, every)
+        power = {"clean": power_of(perm_clean, eng.total)}
+        pr = np.arange(min(power_repeats, repeats))
+        for ri, rate in enumerate(rates):  # a few Tukey tests: rates x power_repeats
+            got = []
+            for g in noisy_labels(gold, k, rate, pr, seed, mode):
+                # the trials permute each unit alike whatever its gold: only the flipped items' counts change
+                flipped = np.flatnonzero(g != gold)
+                perm_noisy = perm_clean - permuted(gold, flipped) + permuted(g, flipped)
+                got.append(power_of(perm_noisy, SubsetConfusion(g, pred, k).total))
+            power[ri] = np.mean(got, axis=0)
+
+    rows = []
+    for m, mid in enumerate(metric_ids):
+        for ri, rate in enumerate(rates):
+            row = {"metric": mid, "rate": float(rate), "flipped": int(_flip_counts(gold.size, [rate])[0]),
+                   "mode": mode, "repeats": int(repeats), **_tau_summary(tau[ri, :, m]),
+                   "winner_kept": float(kept[ri, :, m].mean())}
+            if power is not None:
+                row.update({"power_clean": power["clean"][m], "power_noisy": power[ri][m],
+                            "power_change": power[ri][m] - power["clean"][m],
+                            "power_repeats": int(min(power_repeats, repeats))})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def prior_weights(gold_counts, gammas) -> np.ndarray:
+    """(G, K) item weights w_j = N pi'_j / n_j with pi' proportional to
+    pi^gamma over the classes present in the gold (absent classes: 0)."""
+    n = np.asarray(gold_counts, dtype=float)
+    present = n > 0
+    pi = n / n.sum()
+    g = np.asarray(gammas, dtype=float)[:, None]
+    with np.errstate(divide="ignore"):
+        target = np.where(present, np.exp(g * np.log(np.where(present, pi, 1.0))), 0.0)  # pi^gamma, 0^0 avoided
+    target /= target.sum(axis=1, keepdims=True)
+    return np.where(present, n.sum() * target / np.where(present, n, 1.0), 0.0)
+
+
+def prior_sensitivity(c: np.ndarray, metric_ids, params, gammas, labels, tau_variant: str = "b") -> pd.DataFrame:
+    """One row per (metric, gamma): ``tau`` between the ranking of the
+    systems' confusion tensors ``c`` (S, K, K) and their ranking with the
+    items re-weighted to the prior pi^gamma; ``distribution`` (the shifted
+    gold shares, by label) and ``majority_share``."""
+    c = np.asarray(c, dtype=float)
+    metric_ids = list(metric_ids)
+    gold = c[0].sum(axis=0)
+    w = prior_weights(gold, gammas)  # (G, K)
+    shifted = c[None] * w[:, None, None, :]  # (G, S, K, K): column j times w_j
+    dirs = np.array([M.get(m).higher_is_better for m in metric_ids])[:, None]
+
+    def oriented(x):
+        sc = M.evaluate(x, metric_ids, **params)
+        return orient(np.stack([np.asarray(sc[m], dtype=float) for m in metric_ids], axis=-2), dirs)
+
+    tau = kendall_tau(oriented(c), oriented(shifted), tau_variant)  # (G, M)
+    share = (gold[None, :] * w) / gold.sum()
+    rows = []
+    for m, mid in enumerate(metric_ids):
+        for gi, gamma in enumerate(gammas):
+            rows.append({"metric": mid, "gamma": float(gamma), "tau": tau[gi, m],
+                         "majority_share": float(share[gi].max()),
+                         "distribution": " ".join(f"{lab}:{s:.3f}" for lab, s in zip(labels, share[gi]))})
+    return pd.DataFrame(rows)
