@@ -234,15 +234,19 @@ class Scorer:
             st = (unit_weights.astype(np.float64) @ self._stats).reshape(-1, s, f)
         return self._raw(c, st)
 
-    def permuted(self, trials, seed: int, gold=None, predictions=None) -> np.ndarray:
+    def permuted(self, trials, seed: int, keep: list | None = None) -> np.ndarray:
         """(T, M, S) scores after permuting, in each trial, every unit's
         predictions across the systems (``resample.permuted_confusion``;
-        per-article span statistics are permuted by the same permutations)."""
+        per-article span statistics are permuted by the same permutations).
+        ``keep``: a list the trials' confusion tensors (T, S, K, K) are
+        appended to (the label-noise experiment reuses them)."""
         from .resample import permuted_confusion, permuted_sums
 
         c = st = None
         if self.cls_ids:
             c = permuted_confusion(self.eng.gold, self.eng.pred, self.eng.k, trials, seed, self.item_unit)
+            if keep is not None:
+                keep.append(c)
         if self.span_ids:
             st = permuted_sums(self.span_stats, trials, seed)
         return self._raw(c, st)

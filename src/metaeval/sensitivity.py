@@ -125,14 +125,16 @@ def _winners(oriented: np.ndarray) -> np.ndarray:
 def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, repeats: int, seed: int,
                       mode: str = "uniform", tau_variant: str = "b", power_repeats: int = 0,
                       tukey_trials: int = 1000, tukey_seed: int = 0, alpha: float = 0.05, units=None,
-                      chunk_size: int = 200) -> pd.DataFrame:
+                      chunk_size: int = 200, permuted_clean: np.ndarray | None = None) -> pd.DataFrame:
     """One row per (metric, rate): ``mean_tau, sd_tau, q025, q975`` of tau
     between the clean and the noisy rankings over ``repeats`` noisy golds,
     ``winner_kept`` (share of repeats whose first-ranked systems include a
     clean winner), and with ``power_repeats`` > 0 ``power_clean`` and
     ``power_noisy`` (mean over the first ``power_repeats`` noisy golds) with
     their difference ``power_change``.  ``units``: the unit of the Tukey
-    permutations (group codes; None: items)."""
+    permutations (group codes; None: items).  ``permuted_clean``: the Tukey
+    trials' confusion tensors (T, S, K, K) on the clean gold when already
+    computed (the significance experiment's, same trials and seed)."""
     from .significance import discriminative_power, tukey_pvalues
 
     gold = np.asarray(gold, dtype=np.int64)
@@ -170,8 +172,7 @@ def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, r
             p = tukey_pvalues(value, scores(perm_c))
             return discriminative_power(metric_ids, value, p, alpha)["discriminative_power"].to_numpy(dtype=float)
 
-        every = np.arange(gold.size)
-        perm_clean = permuted(gold, every)
+        perm_clean = permuted(gold, np.arange(gold.size)) if permuted_clean is None else permuted_clean
         power = {"clean": power_of(perm_clean, eng.total)}
         pr = np.arange(min(power_repeats, repeats))
         for ri, rate in enumerate(rates):  # a few Tukey tests: rates x power_repeats

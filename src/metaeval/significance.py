@@ -253,13 +253,17 @@ def run_bootstrap(ds, spec, settings) -> dict:
 
 def run_significance(ds, spec, settings, boot: np.ndarray | None = None) -> dict:
     """``significance`` (every pair), ``best`` (systems that cannot be told
-    from the best), ``power`` (discriminative power), and the p-values."""
+    from the best), ``power`` (discriminative power), and the p-values;
+    with the Tukey test also ``permuted_confusion``, the trials' confusion
+    tensors (T, S, K, K) of the classification metrics (None without)."""
     scorer, systems = _scorer(ds, spec, settings)
     value = scorer.raw()
     ids = list(scorer.metric_ids)
+    kept = None
     if settings.significance_test == "tukey":
         trials = np.arange(settings.tukey_trials)
-        permuted = np.concatenate([scorer.permuted(idx, settings.tukey_seed)
+        kept = []
+        permuted = np.concatenate([scorer.permuted(idx, settings.tukey_seed, keep=kept)
                                    for idx in chunk_indices(trials, settings.chunk_size, 1)])
         p = tukey_pvalues(value, permuted)
     else:
@@ -270,4 +274,4 @@ def run_significance(ds, spec, settings, boot: np.ndarray | None = None) -> dict
     return {"significance": pair_table(ids, systems, value, p), "best": best_groups(ids, systems, value, p,
                                                                                     settings.alpha),
             "power": discriminative_power(ids, value, p, settings.alpha), "p": p, "value": value,
-            "systems": systems, "metrics": ids}
+            "systems": systems, "metrics": ids, "permuted_confusion": np.concatenate(kept) if kept else None}

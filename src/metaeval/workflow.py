@@ -88,14 +88,17 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "score": _union("score", "score_tables", "confusion_figure", "span_figure", "chance"),
     "score_groups": _union("score_groups"),
     "stability_shard": _union("stability_shard"),
-    "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance", "summary"),
+    "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance", "sensitivity",
+                          "summary"),
     "weights": _union("weights"),
-    "sensitivity": _union("sensitivity"),
 }
 # With one shard (the default) there is no stability_shard job: the
 # experiments job draws the half-splits itself and reads their settings too.
 _ONE_SHARD_EXPERIMENTS = _union("similarity", "stability_shard", "stability", "merging", "bootstrap",
-                                "significance", "summary")
+                                "significance", "sensitivity", "summary")
+# label noise and class priors need classes (not span identification)
+_SENSITIVITY_SETTINGS = ("noise_rates", "noise_mode", "noise_repeats", "noise_seed", "noise_power_repeats",
+                         "prior_gammas")
 
 
 def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
@@ -116,6 +119,7 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
                 sp[f] = getattr(spec, f)
         # class merging needs three classes: without it, its settings are not read
         setting_fields = [f for f in setting_fields if spec.k >= 3 or f not in ("balanced_repeats", "balanced_seed")]
+        setting_fields = [f for f in setting_fields if spec.k >= 2 or f not in _SENSITIVITY_SETTINGS]
         out[step] = {"spec": to_plain(sp), "settings": to_plain({f: getattr(settings, f) for f in setting_fields})}
     return out
 
@@ -539,7 +543,8 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     dataset: ranking agreement, rank stability (gathering the shards, or
     drawing the splits when there are none),
     class merging (when ``out`` has ``merging``), bootstrap intervals,
-    significance and discriminative power, and the summary."""
+    significance and discriminative power, label noise and class priors (when
+    ``out`` has ``noise``), and the summary."""
     note = few_groups_note(spec, settings, data_npz)
     if note:
         warn(note)
@@ -553,9 +558,11 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     run_bootstrap(spec, settings, data_npz, out["intervals"], out["similarity_intervals"], out["bootstrap"],
                   out["intervals_md"], out["intervals_tex"], [out["scores_png"], out["scores_pdf"]],
                   out_html=out.get("intervals_html"), note=note)
-    run_significance(spec, settings, data_npz, out["significance"], out["significance_best"], out["power"],
-                     [out["power_png"], out["power_pdf"]],
-                     bootstrap_npz=out["bootstrap"] if settings.significance_test == "bootstrap" else None)
+    sig = run_significance(spec, settings, data_npz, out["significance"], out["significance_best"], out["power"],
+                           [out["power_png"], out["power_pdf"]],
+                           bootstrap_npz=out["bootstrap"] if settings.significance_test == "bootstrap" else None)
+    if "noise" in out:  # the Tukey trials' confusion tensors are reused for the power under label noise
+        run_sensitivity(spec, settings, data_npz, out, permuted=sig.get("permuted_confusion"))
     run_summary(spec, settings, out["similarity"], out["groups"], out["stability"], out.get("merging"),
                 out["summary"], out["summary_md"], power_csv=out["power"], out_html=out.get("summary_html"),
                 note=note)
@@ -623,11 +630,13 @@ def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best,
             else f"paired bootstrap test, {settings.bootstrap_replicates} replicates")
     _save_fig(asl_curves(res["significance"], res["metrics"], settings.alpha,
                          f"{spec.name}: achieved significance levels ({test})"), fig_paths)
+    return res
 
 
-def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str]) -> None:
-    """The sensitivity job of a dataset (``metaeval.sensitivity``):
-    ``noise.csv`` and ``priors.csv``, their tables and figures."""
+def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str], permuted=None) -> None:
+    """Label noise and class priors (``metaeval.sensitivity``): ``noise.csv``
+    and ``priors.csv``, their tables and figures.  ``permuted``: the Tukey
+    trials' confusion tensors on the clean gold, if already computed."""
     from . import experiments as E
     from .plots import noise_heatmap, priors_heatmap
     from .sensitivity import noise_sensitivity, prior_sensitivity
@@ -642,13 +651,15 @@ def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str
                               repeats=settings.noise_repeats, seed=settings.noise_seed, mode=mode,
                               tau_variant=settings.tau_variant, power_repeats=settings.noise_power_repeats,
                               tukey_trials=settings.tukey_trials, tukey_seed=settings.tukey_seed,
-                              alpha=settings.alpha, units=units, chunk_size=settings.chunk_size)
+                              alpha=settings.alpha, units=units, chunk_size=settings.chunk_size,
+                              permuted_clean=permuted)
     priors = prior_sensitivity(ds.confusion()[sel], metric_ids, params, settings.prior_gammas, spec.labels,
                                settings.tau_variant)
     write_csv(out["noise"], noise)
     write_csv(out["priors"], priors)
     title = f"{spec.name}: sensitivity of the rankings of {len(sel)} systems to label noise and class priors"
-    write_markdown(out["md"], sensitivity_markdown(noise, priors, title), out.get("html"), title)
+    write_markdown(out["sensitivity_md"], sensitivity_markdown(noise, priors, title), out.get("sensitivity_html"),
+                   title)
     _save_fig(noise_heatmap(noise, f"{spec.name}: label noise ({len(sel)} systems)"),
               [out["noise_png"], out["noise_pdf"]])
     _save_fig(priors_heatmap(priors, f"{spec.name}: class priors ({len(sel)} systems)"),

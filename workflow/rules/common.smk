@@ -99,10 +99,10 @@ def reported(path, caption, subcategory, label):
 
 
 def runs_sensitivity(name):
-    """Label noise and class priors: on the classification metrics of a
-    dataset whose systems are ranked (not span identification, which has no
-    classes)."""
-    return runs_experiments(name) and SPECS[name].k >= 2 and bool(SPECS[name].metrics)
+    """Label noise and class priors (in the experiments job): on the
+    classification metrics of a dataset whose systems are ranked (not span
+    identification, which has no classes)."""
+    return runs_experiments(name) and SPECS[name].k >= 2
 
 
 def dataset_pattern(kind):
@@ -114,8 +114,8 @@ def dataset_pattern(kind):
     tc = lambda n: SPECS[n].span_task == "tc"  # noqa: E731
     pick = {"classification": lambda n: not SPECS[n].span_task, "tc": tc,
             "si": lambda n: SPECS[n].span_task == "si",
-            "merging": runs_merging, "no_merging": lambda n: not runs_merging(n),
-            "sensitivity": runs_sensitivity}[kind]
+            "merging": runs_merging, "two_classes": lambda n: SPECS[n].k == 2,
+            "no_merging": lambda n: SPECS[n].k < 2}[kind]
     names = [n for n in DATASETS if pick(n)]
     return "|".join(map(re.escape, names)) if names else "NO_DATASET"
 

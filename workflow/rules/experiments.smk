@@ -83,6 +83,19 @@ EXPERIMENT_OUTPUT = dict(
     summary_html=reported(f"{_D}/tables/summary.html", "summary", "0 Summary",
                           "summary and recommended metric"),
 )
+# label noise and class priors: every dataset with classes (not span identification)
+SENSITIVITY_OUTPUT = dict(
+    noise=f"{_D}/noise.csv",
+    priors=f"{_D}/priors.csv",
+    sensitivity_md=f"{_D}/tables/sensitivity.md",
+    sensitivity_html=reported(f"{_D}/tables/sensitivity.html", "sensitivity", "8 Label noise and priors",
+                              "rank changes under label noise and shifted priors (table)"),
+    noise_png=reported(f"{_D}/figures/noise.png", "noise", "8 Label noise and priors", "tau under label noise"),
+    noise_pdf=f"{_D}/figures/noise.pdf",
+    priors_png=reported(f"{_D}/figures/priors.png", "priors", "8 Label noise and priors",
+                        "tau under shifted class priors"),
+    priors_pdf=f"{_D}/figures/priors.pdf",
+)
 MERGING_OUTPUT = dict(
     merging=f"{_D}/merging.csv",
     merging_balanced=f"{_D}/merging_balanced.csv",
@@ -94,7 +107,9 @@ MERGING_OUTPUT = dict(
 
 rule experiments:
     """Similarity, stability (gathering the shards), class merging,
-    bootstrap intervals, significance, discriminative power and the summary."""
+    bootstrap intervals, significance, discriminative power, label noise and
+    class priors, and the summary. Variants: two classes (no merging), span
+    identification (no merging, no classes to flip or re-weight)."""
     input:
         npz=rules.ingest.output.npz,
         shards=lambda wc: stability_shards(wc.dataset),
@@ -102,6 +117,7 @@ rule experiments:
     output:
         **EXPERIMENT_OUTPUT,
         **MERGING_OUTPUT,
+        **SENSITIVITY_OUTPUT,
     params:
         spec=spec_of("experiments"),
         settings=settings_of("experiments"),
@@ -135,6 +151,16 @@ use rule experiments as experiments_no_merging with:
         dataset=dataset_pattern("no_merging"),
 
 
+use rule experiments as experiments_two_classes with:
+    output:
+        **EXPERIMENT_OUTPUT,
+        **SENSITIVITY_OUTPUT,
+    log:
+        f"{RESULTS}/logs/{{dataset}}/experiments.log",
+    wildcard_constraints:
+        dataset=dataset_pattern("two_classes"),
+
+
 rule weights:
     """Weighted metrics under every class-weight set (Scarton et al. Table 4)."""
     input:
@@ -159,37 +185,3 @@ rule weights:
     script:
         "../scripts/weights.py"
 
-
-rule sensitivity:
-    """Label noise and class priors (metaeval.sensitivity): how much each
-    metric's ranking of the systems moves."""
-    input:
-        npz=rules.ingest.output.npz,
-        kernels=rules.kernels.output,
-    output:
-        noise=f"{_D}/noise.csv",
-        priors=f"{_D}/priors.csv",
-        md=f"{_D}/tables/sensitivity.md",
-        html=reported(f"{_D}/tables/sensitivity.html", "sensitivity", "8 Label noise and priors",
-                      "rank changes under label noise and shifted priors (table)"),
-        noise_png=reported(f"{_D}/figures/noise.png", "noise", "8 Label noise and priors",
-                           "tau under label noise"),
-        noise_pdf=f"{_D}/figures/noise.pdf",
-        priors_png=reported(f"{_D}/figures/priors.png", "priors", "8 Label noise and priors",
-                            "tau under shifted class priors"),
-        priors_pdf=f"{_D}/figures/priors.pdf",
-    params:
-        spec=spec_of("sensitivity"),
-        settings=settings_of("sensitivity"),
-        code=CODE,
-    log:
-        f"{RESULTS}/logs/{{dataset}}/sensitivity.log",
-    wildcard_constraints:
-        dataset=dataset_pattern("sensitivity"),
-    resources:
-        mem_mb=3000,
-        runtime=20,
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/sensitivity.py"
