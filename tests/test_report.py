@@ -162,19 +162,21 @@ def test_every_table_and_figure_is_in_the_report(hostile):
     cats = _categories(hostile / "results/report.html")
     d = "results/tiny"
     assert cats["tiny"] == {
-        "0 Summary": [f"{d}/tables/summary.html"],
+        "0 Summary": [f"{d}/tables/recommendation.html", f"{d}/tables/summary.html"],
         "1 Scores": [f"{d}/tables/chance.html", f"{d}/figures/confusion.png", f"{d}/tables/scores.html"],
         "2 Ranking similarity": [f"{d}/figures/similarity.png"],
         "3 Rank stability": [f"{d}/figures/stability.png"],
         "4 Class merging": [f"{d}/figures/merging.png"],
         "5 Confidence intervals": [f"{d}/tables/intervals.html", f"{d}/figures/scores.png"],
         "6 Significance": [f"{d}/figures/discriminative_power.png"],
+        "8 Label noise and priors": [f"{d}/figures/noise.png", f"{d}/figures/priors.png",
+                                     f"{d}/tables/sensitivity.html"],
     }
     t = "results/tiny_tsv"
     assert cats["tiny_tsv"] == {"1 Scores": [f"{t}/tables/chance.html", f"{t}/figures/confusion.png",
                                              f"{t}/tables/scores.html", f"{t}/tables/scores_by_group.html"]}
-    assert list(cats["Metric properties"].values()) == [["results/figures/properties.png",
-                                                          "results/tables/properties.html"]]
+    assert [sorted(v) for v in cats["Metric properties"].values()] == [["results/figures/properties.png",
+                                                                         "results/tables/properties.html"]]
     assert cats["Overview"] == {"": ["results/reproduction.html"]} or \
         list(cats["Overview"].values()) == [["results/reproduction.html"]]
     # every caption file a rule names exists and says how to read its result

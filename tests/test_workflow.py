@@ -63,6 +63,13 @@ def test_all_outputs(run):
     for f in ("properties.csv", "tables/properties.md", "tables/properties.tex", "tables/properties.html",
               "figures/properties.png", "figures/properties.pdf"):
         assert (work / "results" / f).stat().st_size > 0, f
+    for ds in ("tiny", "tiny_tsv", "spans_tc"):  # label noise, priors, recommendation: datasets with classes
+        for f in ("noise.csv", "priors.csv", "tables/sensitivity.md", "tables/sensitivity.html", "figures/noise.png",
+                  "figures/noise.pdf", "figures/priors.png", "figures/priors.pdf", "recommendation.csv",
+                  "recommendation.md", "tables/recommendation.html"):
+            assert (work / "results" / ds / f).stat().st_size > 0, (ds, f)
+    assert not (work / "results/spans_si_synthetic/noise.csv").exists()  # span identification: no classes
+    assert (work / "results/spans_si_synthetic/recommendation.md").exists()
 
 
 def test_properties_in_the_workflow_are_the_library_s(run):
@@ -309,9 +316,14 @@ EDITS = [
     ("datasets.spans_si.merge_overlapping_predictions", False, _all(SPAN_SI, ("spans_si",))),
     ("datasets.spans_si_synthetic.synthetic.seed", 4, _all(SPAN_SYN, ("spans_si_synthetic",))),
     ("datasets.spans_tc.span_metrics", ["span_f1", "char_f1"], _all(SPAN_TC[1:], ("spans_tc",))),
-    # the formal properties do not depend on any dataset: one job
-    ("properties.n_max", 4, {("properties", None)}),
-    ("properties.weights", [0.4, 0.4, 0.2], {("properties", None)}),
+    # label noise and class priors: in the experiments job of the datasets with classes
+    ("experiments.noise_rates", [0.05], _all(EXPS, ("tiny", "tiny_tsv", "spans_tc"))),
+    ("experiments.prior_gammas", [0, 4], _all(EXPS, ("tiny", "tiny_tsv", "spans_tc"))),
+    ("datasets.tiny.experiments.noise_mode", "uniform", _jobs(EXPS, "tiny")),
+    # the formal properties do not depend on any dataset: one job, and the
+    # recommendations (the front page's job) that count them
+    ("properties.n_max", 4, {("properties", None), ("overview", None)}),
+    ("properties.weights", [0.4, 0.4, 0.2], {("properties", None), ("overview", None)}),
 ]
 
 

@@ -109,7 +109,8 @@ def evidence(summary: pd.DataFrame, noise: pd.DataFrame | None = None, priors: p
         df["properties_held"] = held.reindex(ids).to_numpy(dtype=float)
         df["properties_failed"] = [", ".join(p.loc[(p["metric"] == m) & (p["result"] == "fails"), "property"])
                                    for m in ids]
-    used = [c for c, (col, _, _) in CRITERIA.items() if col in df.columns]
+    # a criterion no metric has a value on (the formal properties of span metrics) is not one
+    used = [c for c, (col, _, _) in CRITERIA.items() if col in df.columns and df[col].notna().any()]
     for c in used:
         col, higher, _ = CRITERIA[c]
         df[f"{c}_rank"] = _rank(df[col].to_numpy(), higher)
@@ -125,6 +126,11 @@ def evidence(summary: pd.DataFrame, noise: pd.DataFrame | None = None, priors: p
 
 def _name(mid: str) -> str:
     return M.get(mid).name
+
+
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _compare(a: pd.Series, b: pd.Series, used: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -179,8 +185,8 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
             dominated.append(other["metric"])
     for other, ahead_best, ahead_other in mixed[:n_contenders]:
         out.append(f"The evidence does not separate it from {_name(other['metric'])} (rank sum "
-                   f"{int(other['rank_sum'])}): {_name(other['metric'])} is ahead on {', '.join(ahead_other)}"
-                   + (f", {_name(best['metric'])} on {', '.join(ahead_best)}" if ahead_best else "")
+                   f"{int(other['rank_sum'])}): {_name(other['metric'])} is ahead on {_and(ahead_other)}"
+                   + (f"; {_name(best['metric'])} on {_and(ahead_best)}" if ahead_best else "")
                    + "; choose by the criterion that matters most for the task.")
     if len(mixed) > n_contenders:
         out.append(f"{len(mixed) - n_contenders} more metric(s) are ahead of it on some criterion: "

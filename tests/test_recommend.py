@@ -1,0 +1,110 @@
+"""The recommendation on all the evidence (metaeval.recommend): which
+criteria a dataset makes relevant, ranks with ties, Pareto separation, and
+sentences that follow the numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from metaeval import recommend as R
+
+
+def _summary(rows):
+    return pd.DataFrame(rows, columns=["metric", "group", "stability_tau", "merging_tau", "discriminative_power"])
+
+
+def _noise(taus):
+    return pd.DataFrame([{"metric": m, "rate": r, "mean_tau": t, "winner_kept": 0.5}
+                         for m, t in taus.items() for r in (0.05, 0.1)])
+
+
+def _priors(taus):
+    return pd.DataFrame([{"metric": m, "gamma": g, "tau": t} for m, t in taus.items() for g in (0.0, 2.0)])
+
+
+def _properties(held):
+    rows = []
+    for m, n in held.items():
+        for i, p in enumerate(R.relevant_properties(True, True)):
+            rows.append({"metric": m, "property": p, "result": "holds" if i < n else "fails"})
+    return pd.DataFrame(rows)
+
+
+def test_relevant_properties_follow_the_data():
+    assert "ordinal_invariance" in R.relevant_properties(True, False)
+    assert "class_exchange" not in R.relevant_properties(True, False)
+    assert "class_exchange" in R.relevant_properties(False, False)
+    assert "imbalance" in R.relevant_properties(False, True) and "imbalance" not in R.relevant_properties(False, False)
+    assert R.is_imbalanced([100, 40]) and not R.is_imbalanced([100, 60]) and not R.is_imbalanced([5, 0, 4])
+
+
+def test_a_dominating_metric_is_recommended_and_said_to_be():
+    s = _summary([["mae_macro", "A", 0.95, 0.2, 0.8], ["accuracy", "B", 0.90, 0.5, 0.6],
+                  ["macro_f1", "A", 0.91, 0.4, 0.7]])
+    table, used, relevant = R.evidence(s, _noise({"mae_macro": 0.99, "accuracy": 0.90, "macro_f1": 0.95}),
+                                       _priors({"mae_macro": 1.0, "accuracy": 0.5, "macro_f1": 0.8}),
+                                       _properties({"mae_macro": 6, "accuracy": 3, "macro_f1": 4}),
+                                       ordinal_data=True, gold_counts=[100, 20, 10])
+    assert used == ["stability", "discrimination", "power", "noise", "priors", "properties"]
+    assert table["metric"].tolist() == ["mae_macro", "macro_f1", "accuracy"]
+    assert table["rank_sum"].tolist() == [6, 12, 18]
+    text = R.sentences(table, used, relevant, primary="accuracy")
+    assert text[0].startswith("Report MAE^M: of the 3 metrics, it has the smallest sum of ranks (6)")
+    assert "It is at least as good on every criterion as macro-F1, Acc." in text
+    assert any(t.startswith("The dataset's primary metric, Acc, comes 3rd of 3") for t in text)
+    assert not any("does not separate" in t for t in text)
+
+
+def test_mixed_evidence_is_said_to_be_mixed():
+    s = _summary([["kappa", "A", 0.95, 0.2, 0.5], ["gmr", "A", 0.80, 0.3, 0.9]])
+    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[10, 10])
+    text = R.sentences(table, used, relevant)
+    assert used == ["stability", "discrimination", "power"]
+    mixed = [t for t in text if "does not separate" in t]
+    assert mixed == ["The evidence does not separate it from GMR (rank sum 5): GMR is ahead on discriminative power; "
+                     "kappa on rank stability and class discrimination; choose by the criterion that matters most "
+                     "for the task."]
+
+
+def test_values_equal_to_two_decimals_tie_and_ties_are_named():
+    s = _summary([["kappa", "A", 0.901, 0.2, 0.5], ["alpha_nominal", "A", 0.898, 0.2, 0.5]])
+    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[10, 10])
+    assert table["stability_rank"].tolist() == [1, 1]
+    text = R.sentences(table, used, relevant)
+    assert text[0].startswith("The evidence cannot choose between")
+    assert "kappa" in text[0] and "alpha^NOM" in text[0]
+
+
+def test_priors_count_only_on_imbalanced_data_and_missing_values_leave_a_metric_out():
+    s = _summary([["accuracy", "A", 0.9, 0.3, 0.5], ["span_f1", "B", 0.95, np.nan, 0.9]])
+    pri = _priors({"accuracy": 0.4})
+    table, used, _ = R.evidence(s, priors=pri, ordinal_data=False, gold_counts=[10, 12])
+    assert "priors" not in used  # balanced: the class priors are not a criterion
+    table, used, _ = R.evidence(s, priors=pri, ordinal_data=False, gold_counts=[10, 40])
+    assert "priors" in used
+    span = table[table["metric"] == "span_f1"].iloc[0]
+    assert np.isnan(span["rank_sum"]) and np.isnan(span["position"])
+    assert table["metric"].iloc[0] == "accuracy"
+
+
+def test_markdown_has_every_metric_and_criterion():
+    s = _summary([["kappa", "A", 0.95, 0.2, 0.5], ["gmr", "A", 0.80, 0.3, 0.9]])
+    table, used, relevant = R.evidence(s, _noise({"kappa": 0.9, "gmr": 0.8}), ordinal_data=False,
+                                       gold_counts=[10, 10])
+    md = R.recommendation_markdown(table, used, relevant, R.sentences(table, used, relevant), "t: which", "ctx")
+    assert md.startswith("# t: which")
+    for name in ("kappa", "GMR", "rank stability", "robustness to label noise", "0.950 (1st)"):
+        assert name in md, name
+
+
+def test_a_criterion_without_values_is_dropped():
+    """Span identification: no formal properties for span metrics, so they
+    are not a criterion (instead of leaving every metric without a rank sum)."""
+    s = _summary([["span_f1", "A", 0.95, np.nan, 0.5], ["char_f1", "A", 0.80, np.nan, 0.9]])
+    s = s.drop(columns="merging_tau")
+    props = pd.DataFrame({"metric": ["accuracy"], "property": ["monotonicity"], "result": ["holds"]})
+    table, used, relevant = R.evidence(s, properties=props, ordinal_data=False, gold_counts=[])
+    assert used == ["stability", "power"]
+    assert table["rank_sum"].notna().all()

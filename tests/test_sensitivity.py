@@ -1,0 +1,156 @@
+"""Label noise and class priors (metaeval.sensitivity) against plain loops:
+noisy golds rebuilt item by item, taus from scipy, Tukey tests on the whole
+noisy gold, re-weighted confusion matrices checked by their margins."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import kendalltau
+
+from metaeval import metrics as M
+from metaeval import sensitivity as S
+from metaeval.confusion import confusion_tensor
+from metaeval.ranking import orient
+from metaeval.resample import SubsetConfusion, permuted_confusion
+from metaeval.significance import discriminative_power, tukey_pvalues
+
+RATES = (0.01, 0.05, 0.2)
+IDS = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr", "mae_macro", "cem_ord", "alpha_ordinal"]
+
+
+def _case(seed=0, n=400, k=3, s=6):
+    rng = np.random.default_rng(seed)
+    gold = rng.choice(k, n, p=[0.6, 0.3, 0.1] if k == 3 else None)
+    pred = np.where(rng.random((s, n)) < np.linspace(0.4, 0.9, s)[:, None], gold, rng.integers(0, k, (s, n)))
+    return gold, pred, k
+
+
+@pytest.mark.parametrize("mode", S.NOISE_MODES)
+def test_noisy_confusion_is_the_confusion_of_the_noisy_gold(mode):
+    gold, pred, k = _case(k=4)
+    eng = SubsetConfusion(gold, pred, k)
+    c = S.noisy_confusion(eng, RATES, np.arange(5), 11, mode)
+    for ri, rate in enumerate(RATES):
+        noisy = S.noisy_labels(gold, k, rate, np.arange(5), 11, mode)
+        for r in range(5):
+            assert (noisy[r] != gold).sum() == round(rate * gold.size)
+            want = np.stack([confusion_tensor(noisy[r], p, k) for p in pred])
+            assert np.array_equal(c[ri, r], want)
+
+
+def test_flips_go_where_the_mode_says_and_are_nested():
+    gold, _, k = _case(k=5, n=3000)
+    uni = S.noisy_labels(gold, k, 0.3, np.arange(4), 3, "uniform")
+    nb = S.noisy_labels(gold, k, 0.3, np.arange(4), 3, "neighbour")
+    moved = uni != gold[None]
+    assert moved.sum(axis=1).tolist() == [900] * 4  # every flip changes the class
+    assert (np.abs(nb - gold[None])[nb != gold[None]] == 1).all()  # neighbours only
+    # uniform: the K-1 other classes about equally often
+    share = np.bincount(((uni - gold[None]) % k)[moved], minlength=k)[1:] / moved.sum()
+    assert np.allclose(share, 1 / (k - 1), atol=0.03)
+    # common random numbers: the flips of a lower rate are among those of a higher one
+    low = S.noisy_labels(gold, k, 0.1, np.arange(4), 3, "uniform") != gold[None]
+    assert (moved | ~low).all()
+    # and the draws are the seed's: another seed, other flips
+    assert not np.array_equal(uni, S.noisy_labels(gold, k, 0.3, np.arange(4), 4, "uniform"))
+
+
+def test_noise_taus_equal_scipy_on_rebuilt_golds():
+    gold, pred, k = _case(seed=2)
+    params = {}
+    df = S.noise_sensitivity(gold, pred, k, IDS, params, rates=RATES, repeats=12, seed=5, mode="uniform")
+    clean = {m: M.evaluate(np.stack([confusion_tensor(gold, p, k) for p in pred]), [m])[m] for m in IDS}
+    for ri, rate in enumerate(RATES):
+        noisy = S.noisy_labels(gold, k, rate, np.arange(12), 5, "uniform")
+        for m in IDS:
+            hib = M.get(m).higher_is_better
+            taus, kept = [], []
+            for g in noisy:
+                sc = M.evaluate(np.stack([confusion_tensor(g, p, k) for p in pred]), [m])[m]
+                taus.append(kendalltau(orient(clean[m], hib), orient(sc, hib)).statistic)
+                best_clean = orient(clean[m], hib) == orient(clean[m], hib).max()
+                kept.append((best_clean & (orient(sc, hib) == orient(sc, hib).max())).any())
+            row = df[(df["metric"] == m) & (df["rate"] == rate)].iloc[0]
+            assert row["mean_tau"] == pytest.approx(np.nanmean(taus), abs=1e-12)
+            assert row["winner_kept"] == pytest.approx(np.mean(kept))
+
+
+def test_results_do_not_depend_on_the_chunking():
+    gold, pred, k = _case(seed=3)
+    a = S.noise_sensitivity(gold, pred, k, IDS, {}, rates=RATES, repeats=20, seed=9, chunk_size=3)
+    b = S.noise_sensitivity(gold, pred, k, IDS, {}, rates=RATES, repeats=20, seed=9, chunk_size=200)
+    assert a.equals(b)
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_power_under_noise_equals_a_tukey_test_on_the_whole_noisy_gold(grouped):
+    """The experiment permutes only the flipped items' counts; a plain Tukey
+    test on the rebuilt noisy gold must give the same power."""
+    gold, pred, k = _case(seed=4, n=300)
+    units = np.random.default_rng(0).integers(0, 40, gold.size) if grouped else None
+    df = S.noise_sensitivity(gold, pred, k, IDS, {}, rates=RATES, repeats=3, seed=7, power_repeats=2,
+                             tukey_trials=200, tukey_seed=13, alpha=0.05, units=units, chunk_size=64)
+
+    def power(g):
+        trials = np.arange(200)
+        perm = permuted_confusion(g, pred, k, trials, 13, units)
+        value = np.stack([M.evaluate(np.stack([confusion_tensor(g, p, k) for p in pred]), [m])[m] for m in IDS])
+        permuted = np.stack([M.evaluate(perm, [m])[m] for m in IDS], axis=1)
+        return discriminative_power(IDS, value, tukey_pvalues(value, permuted), 0.05)["discriminative_power"]
+
+    clean = power(gold).to_numpy()
+    for ri, rate in enumerate(RATES):
+        golds = S.noisy_labels(gold, k, rate, np.arange(2), 7, "uniform")
+        want = np.mean([power(g).to_numpy() for g in golds], axis=0)
+        got = df[df["rate"] == rate].set_index("metric").loc[IDS]
+        assert np.allclose(got["power_noisy"], want, atol=1e-12)
+        assert np.allclose(got["power_clean"], clean, atol=1e-12)
+    # the significance experiment's trials, handed over, give the same numbers
+    perm = permuted_confusion(gold, pred, k, np.arange(200), 13, units)
+    again = S.noise_sensitivity(gold, pred, k, IDS, {}, rates=RATES, repeats=3, seed=7, power_repeats=2,
+                                tukey_trials=200, tukey_seed=13, alpha=0.05, units=units, chunk_size=64,
+                                permuted_clean=perm)
+    assert again.equals(df)
+
+
+def test_prior_weights_reach_the_target_distribution():
+    n = np.array([60.0, 30.0, 0.0, 10.0])
+    for gamma in (0.0, 0.5, 1.0, 2.0):
+        w = S.prior_weights(n, [gamma])[0]
+        shifted = n * w
+        pi = n[n > 0] / n.sum()
+        want = pi ** gamma / (pi ** gamma).sum()
+        assert shifted.sum() == pytest.approx(n.sum())  # N is kept
+        assert shifted[2] == 0  # an absent class stays absent
+        assert np.allclose(shifted[n > 0] / n.sum(), want)
+    assert np.allclose(S.prior_weights(n, [1.0])[0][n > 0], 1.0)
+
+
+def test_recall_based_metrics_do_not_move_under_prior_shifts():
+    gold, pred, k = _case(seed=6)
+    # two more systems: always the majority class 0 (accuracy 0.6, R^M 1/3), and one right on classes
+    # 1 and 2 but on a fifth of class 0 only (accuracy about 0.52, R^M about 0.73)
+    right = np.where((gold != 0) | (np.arange(gold.size) % 5 == 0), gold, 1)
+    pred = np.vstack([pred, np.zeros_like(gold), right])
+    c = np.stack([confusion_tensor(gold, p, k) for p in pred])
+    df = S.prior_sensitivity(c, IDS, {}, [0.0, 0.5, 1.0, 3.0], ["a", "b", "c"])
+    # per-class recall R_j = c_jj / c_.j does not change when column j is scaled
+    for m in ("macro_recall", "gmr", "mae_macro"):
+        assert (df.loc[df["metric"] == m, "tau"] == 1.0).all(), m
+    assert (df.loc[df["gamma"] == 1.0, "tau"] == 1.0).all()  # gamma 1: the test set itself
+    # accuracy weighs classes by their size: balancing the classes reorders these systems
+    assert df.loc[(df["metric"] == "accuracy") & (df["gamma"] == 0.0), "tau"].iloc[0] < 1.0
+    bal = df[(df["metric"] == "accuracy") & (df["gamma"] == 0.0)].iloc[0]
+    assert bal["majority_share"] == pytest.approx(1 / 3)
+    # balanced accuracy is accuracy on the balanced re-weighting
+    w = S.prior_weights(c[0].sum(axis=0), [0.0])[0]
+    assert np.allclose(M.accuracy(c * w[None, None, :]), M.macro_recall(c))
+
+
+def test_bad_settings_are_refused():
+    gold, pred, k = _case()
+    with pytest.raises(ValueError, match="rates"):
+        S.noise_sensitivity(gold, pred, k, IDS, {}, rates=(1.5,), repeats=2, seed=1)
+    with pytest.raises(ValueError, match="mode"):
+        S.noisy_labels(gold, k, 0.1, [0], 1, "sideways")
