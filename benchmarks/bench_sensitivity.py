@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from bench_significance import best_of  # noqa: E402
 from bench_stability import loop_scores, synthetic  # noqa: E402
 
 from metaeval import experiments as E  # noqa: E402
@@ -41,15 +42,6 @@ from metaeval.config import dataset_specs, load_config, resolve_data_dir  # noqa
 from metaeval.dataset import load_dataset  # noqa: E402
 from metaeval.ranking import orient  # noqa: E402
 from metaeval.workflow import experiment_settings  # noqa: E402
-
-
-def best_of(fn, repeat=3):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
 
 
 def noise_kwargs(settings, mode, power=True):
