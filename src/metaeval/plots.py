@@ -38,9 +38,7 @@ def plain_text(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         with matplotlib.rc_context({"text.parse_math": False}):
-            fig = fn(*args, **kwargs)
-        fig._metaeval_plain_text = True  # every text made with mathtext off: save_figure need not walk them
-        return fig
+            return fn(*args, **kwargs)
     return wrapper
 
 
@@ -54,9 +52,8 @@ def save_figure(fig, paths, dpi: int = 150) -> None:
     reproducibly, then close it."""
     from .io import atomic_path
 
-    if not getattr(fig, "_metaeval_plain_text", False):  # a figure made elsewhere: walking its texts costs
-        for t in fig.findobj(matplotlib.text.Text):        # ~0.1 s, so the figures of this module skip it
-            t.set_parse_math(False)
+    for t in fig.findobj(matplotlib.text.Text):
+        t.set_parse_math(False)
     # tick labels can be made at draw time: mathtext must be off then too
     with matplotlib.rc_context({"text.parse_math": False}):
         # the tight bounding box once for all formats: savefig(bbox_inches=
