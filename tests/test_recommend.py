@@ -37,6 +37,8 @@ def test_relevant_properties_follow_the_data():
     assert "class_exchange" not in R.relevant_properties(True, False)
     assert "class_exchange" in R.relevant_properties(False, False)
     assert "imbalance" in R.relevant_properties(False, True) and "imbalance" not in R.relevant_properties(False, False)
+    # the class-size invariance is the priors criterion, measured on the data: not counted twice
+    assert "uniform_class_change" not in R.relevant_properties(False, True)
     assert R.is_imbalanced([100, 40]) and not R.is_imbalanced([100, 60]) and not R.is_imbalanced([5, 0, 4])
 
 
@@ -62,10 +64,10 @@ def test_mixed_evidence_is_said_to_be_mixed():
     table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[10, 10])
     text = R.sentences(table, used, relevant)
     assert used == ["stability", "discrimination", "power"]
-    mixed = [t for t in text if "does not separate" in t]
-    assert mixed == ["The evidence does not separate it from GMR (rank sum 5): GMR is ahead on discriminative power; "
-                     "kappa on rank stability and class discrimination; choose by the criterion that matters most "
-                     "for the task."]
+    i = next(i for i, t in enumerate(text) if "does not separate" in t)
+    assert text[i].startswith("The evidence does not separate it outright from 1 of the 1 other metrics")
+    assert text[i + 1] == ("GMR (rank sum 5) is ahead on discriminative power; kappa on rank stability and class "
+                           "discrimination.")
 
 
 def test_values_equal_to_two_decimals_tie_and_ties_are_named():
@@ -108,3 +110,13 @@ def test_a_criterion_without_values_is_dropped():
     table, used, relevant = R.evidence(s, properties=props, ordinal_data=False, gold_counts=[])
     assert used == ["stability", "power"]
     assert table["rank_sum"].notna().all()
+
+
+def test_span_precision_and_recall_alone_are_not_recommended():
+    s = _summary([["span_precision", "A", 0.99, np.nan, 0.9], ["span_f1", "A", 0.90, np.nan, 0.8]])
+    s = s.drop(columns="merging_tau")
+    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[])
+    assert table["metric"].iloc[0] == "span_precision"  # ranked first in the table
+    text = R.sentences(table, used, relevant)
+    assert text[0].startswith("Report span-F1") or text[0].startswith("Report " + R.M.get("span_f1").name)
+    assert any("alone are not recommended" in t for t in text)

@@ -9,7 +9,10 @@ for every classification metric of the registry on
   three-class task uses its three classes), and
 * ``random`` random matrices of up to ``random_n_max`` items (class sizes
   and confusions drawn from Dirichlet distributions, so many are strongly
-  imbalanced).
+  imbalanced; mostly right), and ``random`` more of up to
+  ``random_sparse_n_max`` items whose cells are drawn alike, right or wrong
+  (systems worse than chance: Cohen's kappa is not monotone there, from 16
+  items on, beyond the enumerated matrices).
 
 A property becomes a list of *comparisons*: pairs of matrices (``a``, ``b``)
 with the relation the metric must respect between its scores on them,
@@ -87,7 +90,7 @@ import pandas as pd
 from . import metrics as M
 
 __all__ = ["Property", "PROPERTIES", "PUBLISHED", "Settings", "enumerate_matrices", "random_matrices",
-           "domain_matrices", "build", "check", "check_all", "recheck", "RESULTS"]
+           "sparse_matrices", "domain_matrices", "build", "check", "check_all", "recheck", "RESULTS"]
 
 K = 3  # the properties are checked on three ordered classes (Amigo et al.'s imbalance needs a middle class)
 RESULTS = ("holds", "fails", "not applicable")
@@ -105,6 +108,7 @@ class Settings:
     n_max: int = 8
     random: int = 2000
     random_n_max: int = 1000
+    random_sparse_n_max: int = 60
     seed: int = 20211206
     # parameters of the parameterised metrics: unequal weights on purpose (a
     # weighted metric is checked as it is used); F_avg over the outer classes
@@ -117,8 +121,8 @@ class Settings:
     def __post_init__(self):
         if self.n_max < K:
             raise ValueError(f"properties.n_max must be at least {K} (every class in the gold)")
-        if self.random < 0 or (self.random and self.random_n_max < K):
-            raise ValueError(f"properties.random must be >= 0 and random_n_max >= {K}")
+        if self.random < 0 or (self.random and min(self.random_n_max, self.random_sparse_n_max) < K):
+            raise ValueError(f"properties.random must be >= 0, random_n_max and random_sparse_n_max >= {K}")
         w = np.asarray(self.weights, float)
         if w.shape != (K,) or (w < 0).any() or abs(w.sum() - 1) > 1e-9:
             raise ValueError(f"properties.weights: {K} non-negative weights summing to 1, got {self.weights!r}")
@@ -178,7 +182,7 @@ def random_matrices(count: int, n_max: int, seed: int, k: int = K) -> np.ndarray
     count uniform in [k, n_max], gold distribution ~ Dirichlet(0.5) (often
     imbalanced), each gold class's predictions ~ Dirichlet(0.5 + 3 [i = j])
     (mostly right, sometimes not)."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng([seed, 0])
     n = rng.integers(k, n_max + 1, size=count)
     gold = rng.multinomial(n - k, rng.dirichlet(np.full(k, 0.5), size=count)) + 1  # every class at least once
     alpha = 0.5 + 3.0 * np.eye(k)  # alpha[i, j]: prediction i for gold j
@@ -188,6 +192,18 @@ def random_matrices(count: int, n_max: int, seed: int, k: int = K) -> np.ndarray
     return c
 
 
+def sparse_matrices(count: int, n_max: int, seed: int, k: int = K) -> np.ndarray:
+    """``count`` random k x k matrices whose cells are drawn alike, right or
+    wrong: item count uniform in [k, n_max], cell shares ~ Dirichlet(0.3)
+    over all k*k cells (a few large cells, often off the diagonal: systems
+    worse than chance, where chance-corrected metrics misbehave); matrices
+    without every class in the gold are dropped."""
+    rng = np.random.default_rng([seed, 1])
+    n = rng.integers(k, n_max + 1, size=count)
+    c = rng.multinomial(n, rng.dirichlet(np.full(k * k, 0.3), size=count)).reshape(count, k, k)
+    return c[(c.sum(axis=1) > 0).all(axis=1)]
+
+
 def domain_matrices(settings: Settings) -> np.ndarray:
     """The matrices the properties are checked on: the enumerated ones with
     every class in the gold, then the random ones, stably sorted by item
@@ -195,7 +211,8 @@ def domain_matrices(settings: Settings) -> np.ndarray:
     c = enumerate_matrices(settings.n_max)
     c = c[(c.sum(axis=1) > 0).all(axis=1)]
     if settings.random:
-        c = np.concatenate([c, random_matrices(settings.random, settings.random_n_max, settings.seed)])
+        c = np.concatenate([c, random_matrices(settings.random, settings.random_n_max, settings.seed),
+                            sparse_matrices(settings.random, settings.random_sparse_n_max, settings.seed)])
     return c[np.argsort(c.sum(axis=(1, 2)), kind="stable")]
 
 
@@ -399,7 +416,7 @@ PROPERTIES: dict[str, Property] = {p.id: p for p in [
 # Goesgens et al.: accuracy has every property but the constant baseline;
 # balanced accuracy (R^M) is not symmetric but has a constant baseline;
 # Cohen's kappa has maximal agreement, symmetry and (approximately) a constant
-# baseline but not minimal agreement.  Sokolova & Lapalme: accuracy is
+# baseline but neither minimal agreement nor monotonicity.  Sokolova & Lapalme: accuracy is
 # invariant under the exchange of classes and a uniform change of the whole
 # matrix, not under a change of one class; per-class recall, so R^M, is
 # invariant under a uniform change of a class.
@@ -428,6 +445,7 @@ PUBLISHED: dict[tuple[str, str], tuple[bool, str]] = {
     ("kappa", "minimal_agreement"): (False, "Goesgens et al. 2021, Table 1 (Cohen's kappa)"),
     ("kappa", "symmetry"): (True, "Goesgens et al. 2021, Table 1 (Cohen's kappa)"),
     ("kappa", "constant_baseline"): (True, "Goesgens et al. 2021, Table 1 (Cohen's kappa, approximate)"),
+    ("kappa", "monotonicity"): (False, "Goesgens et al. 2021, Table 1 (Cohen's kappa)"),
     ("accuracy", "class_exchange"): (True, "Sokolova & Lapalme 2009, multi-class invariances"),
     ("accuracy", "uniform_change"): (True, "Sokolova & Lapalme 2009, multi-class invariances"),
     ("accuracy", "uniform_class_change"): (False, "Sokolova & Lapalme 2009, multi-class invariances"),

@@ -32,14 +32,18 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
+from .properties import PROPERTIES
 from .ranking import competition_rank
 from .tables import markdown_table, md_escape, ordinal
 
-__all__ = ["CRITERIA", "IMBALANCE_RATIO", "DECIMALS", "relevant_properties", "evidence", "sentences",
-           "recommendation_markdown"]
+__all__ = ["CRITERIA", "IMBALANCE_RATIO", "DECIMALS", "COMPONENTS", "relevant_properties", "is_imbalanced",
+           "evidence", "sentences", "recommendation_markdown"]
 
 DECIMALS = 2
 IMBALANCE_RATIO = 2.0
+# ranked in the table, never recommended: either alone rewards a degenerate
+# system (few spans for precision, many for recall)
+COMPONENTS = ("span_precision", "span_recall")
 
 # criterion -> (value column, higher is better, name in the text)
 CRITERIA = {
@@ -58,12 +62,13 @@ def relevant_properties(ordinal_data: bool, imbalanced: bool) -> list[str]:
     monotonicity, independence of the test set's size and a constant
     chance level; for ordered classes Amigo et al.'s ordinal invariance and
     monotonicity, for unordered ones the exchange of classes; for
-    imbalanced data Amigo et al.'s imbalance and the invariance under a
-    change of one class's size."""
+    imbalanced data Amigo et al.'s imbalance.  (The invariance under a
+    change of one class's size is what the class-priors criterion measures
+    on the data: it is not counted twice.)"""
     out = ["maximal_agreement", "monotonicity", "uniform_change", "constant_baseline"]
     out += ["ordinal_invariance", "ordinal_monotonicity"] if ordinal_data else ["class_exchange"]
     if imbalanced:
-        out += ["imbalance", "uniform_class_change"]
+        out += ["imbalance"]
     return out
 
 
@@ -107,7 +112,8 @@ def evidence(summary: pd.DataFrame, noise: pd.DataFrame | None = None, priors: p
         p = properties[properties["property"].isin(relevant)]
         held = p.assign(h=p["result"] == "holds").groupby("metric")["h"].sum()
         df["properties_held"] = held.reindex(ids).to_numpy(dtype=float)
-        df["properties_failed"] = [", ".join(p.loc[(p["metric"] == m) & (p["result"] == "fails"), "property"])
+        df["properties_failed"] = [", ".join(PROPERTIES[x].name for x in
+                                             p.loc[(p["metric"] == m) & (p["result"] == "fails"), "property"])
                                    for m in ids]
     # a criterion no metric has a value on (the formal properties of span metrics) is not one
     used = [c for c, (col, _, _) in CRITERIA.items() if col in df.columns and df[col].notna().any()]
@@ -160,7 +166,7 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
     metric to report and why, the metrics the evidence cannot separate from
     it (and on what each is ahead), the dataset's primary metric, and the
     relevant properties the recommended metric lacks."""
-    ok = table[table["rank_sum"].notna()]
+    ok = table[table["rank_sum"].notna() & ~table["metric"].isin(COMPONENTS)]
     if not len(ok):
         return ["No metric has a value on every criterion: no recommendation."]
     names = ", ".join(CRITERIA[c][2] for c in used)
@@ -183,16 +189,22 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
             mixed.append((other, ahead_best, ahead_other))
         else:
             dominated.append(other["metric"])
+    if mixed:
+        out.append(f"The evidence does not separate it outright from {len(mixed)} of the {len(ok) - 1} other "
+                   f"metrics: each of them is ahead on at least one criterion, so the choice depends on which "
+                   f"criterion matters most for the task. The closest by rank sum:")
     for other, ahead_best, ahead_other in mixed[:n_contenders]:
-        out.append(f"The evidence does not separate it from {_name(other['metric'])} (rank sum "
-                   f"{int(other['rank_sum'])}): {_name(other['metric'])} is ahead on {_and(ahead_other)}"
-                   + (f"; {_name(best['metric'])} on {_and(ahead_best)}" if ahead_best else "")
-                   + "; choose by the criterion that matters most for the task.")
+        out.append(f"{_name(other['metric'])} (rank sum {int(other['rank_sum'])}) is ahead on {_and(ahead_other)}"
+                   + (f"; {_name(best['metric'])} on {_and(ahead_best)}." if ahead_best else "."))
     if len(mixed) > n_contenders:
-        out.append(f"{len(mixed) - n_contenders} more metric(s) are ahead of it on some criterion: "
-                   + ", ".join(_name(o['metric']) for o, _, _ in mixed[n_contenders:]) + ".")
+        out.append("Also ahead on some criterion: " + ", ".join(_name(o['metric']) for o, _, _ in mixed[n_contenders:])
+                   + ".")
     if dominated:
         out.append(f"It is at least as good on every criterion as {', '.join(_name(m) for m in dominated)}.")
+    left = table["metric"][table["metric"].isin(COMPONENTS)]
+    if len(left):
+        out.append(f"{_and([_name(m) for m in left])} alone are not recommended: either rewards a degenerate "
+                   f"system (few spans for precision, many for recall).")
     if primary is not None and primary in set(table["metric"]) and primary != best["metric"]:
         row = table[table["metric"] == primary].iloc[0]
         if pd.notna(row["rank_sum"]):
@@ -205,13 +217,17 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
     if "properties" in used:
         failed = best.get("properties_failed", "")
         out.append(f"Of the {len(relevant)} relevant formal properties, {_name(best['metric'])} has "
-                   f"{int(best['properties_held'])}" + (f"; it lacks {failed.replace(',', ', ').replace('  ', ' ')}"
-                                                         f" (counterexamples in results/properties.csv)." if failed
-                                                         else "."))
-    if "noise" in used and "winner_kept" in table.columns:
+                   f"{int(best['properties_held'])}" + (f"; it lacks {failed} (counterexamples in "
+                                                         f"results/properties.csv)." if failed else "."))
+    if "noise" in used:
         worst = ok.sort_values("noise_tau", kind="stable").iloc[0]
-        out.append(f"Least robust to label noise: {_name(worst['metric'])} (mean tau {worst['noise_tau']:.3f}; its "
-                   f"winner stays first in {worst['winner_kept']:.0%} of the noisy golds at the highest rate).")
+        text = (f"Under label noise, {_name(worst['metric'])}'s ranking moves most (mean tau "
+                f"{worst['noise_tau']:.3f} between the clean and the noisy rankings)")
+        if "winner_kept" in table.columns:
+            fickle = ok.sort_values("winner_kept", kind="stable").iloc[0]
+            text += (f"; {_name(fickle['metric'])}'s winner changes most often (first in "
+                     f"{fickle['winner_kept']:.0%} of the noisy golds at the highest rate)")
+        out.append(text + ".")
     return out
 
 

@@ -131,22 +131,26 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
         size = f"{int(d['n_items']):,} items, " if d.get("n_items") is not None else ""
         head = f"<b>{e(d['name'])}</b> ({e(d['task'])}, {size}{int(d['n_systems'])} systems ranked): "
         if d.get("recommendation"):
-            body = f"recommended metric {e(d['recommendation'])} <span>Criteria: {e(d['criteria'])}.</span>"
+            table7 = f"recommended metric {e(d['recommendation'])} <span>Criteria: {e(d['criteria'])}.</span>"
             if d.get("advice"):  # metaeval.recommend: every criterion, with label noise, priors and properties
-                body += ("<br><i>On all the evidence</i> (also label noise, class priors, formal properties): "
-                         + " ".join(e(x) for x in d["advice"][:3])
-                         + " <span>(recommendation.html in the dataset's <i>0 Summary</i>)</span>")
+                body = (" ".join(e(x) for x in d["advice"][:2])
+                        + " <span>(the whole argument: recommendation.html in the dataset's <i>0 Summary</i>)</span>"
+                        + f"<br><i>On Amemiya &amp; Sakai's Table-7 criteria alone:</i> {table7}")
+            else:
+                body = table7
         else:
             body = e(d.get("why_not") or "no meta-evaluation.")
         warn = "".join(f"<br><b>Warning:</b> {e(w)}" for w in d.get("warnings", []))
         items.append(f"<li>{head}{body}{warn}</li>")
     out.append(
         "<h2>Which metric, per dataset</h2>"
-        "<p>In the manner of Amemiya &amp; Sakai's Table 7: each metric is ranked on every criterion the "
-        "dataset measures (rank stability over random half-splits; discriminative power, the share of system "
-        "pairs a significance test tells apart; class discrimination, how much merging two classes changes "
-        "the ranking), and the metric with the smallest sum of ranks is recommended. The summary table of "
-        "each dataset gives every rank.</p>"
+        "<p>In the manner of Amemiya &amp; Sakai's Table 7, extended: each metric is ranked on every criterion "
+        "the dataset makes relevant (rank stability over random half-splits; class discrimination, how much "
+        "merging two classes changes the ranking; discriminative power, the share of system pairs a "
+        "significance test tells apart; robustness to label noise and, for imbalanced data, to shifted class "
+        "priors; the formal properties the metric has), and the metric with the smallest sum of ranks is "
+        "recommended. The Table-7 criteria alone (stability, discrimination, power) may pick another metric: "
+        "both are given. Each dataset's recommendation and summary tables give every rank.</p>"
         f"<ul>{''.join(items)}</ul>")
     if reproduction is not None and len(reproduction):
         rows = "".join(

@@ -55,10 +55,12 @@ _WARNINGS: list[str] = []
 
 
 def write_provenance(out_json, dataset: str, config_block: Mapping, settings: Mapping, code: str,
-                     commit: str | None, data_dir, input_files) -> dict:
+                     commit: str | None, data_dir, input_files, properties: Mapping | None = None) -> dict:
     """``provenance.json`` of a dataset's results: the dataset's resolved
-    config and experiment settings, the package version and source hash, the
-    workflow's git commit, the seeds, and the SHA-256 of every input file."""
+    config and experiment settings, the settings of the formal property
+    checks (its recommendation counts them; None when they are off), the
+    package version and source hash, the workflow's git commit, the seeds,
+    and the SHA-256 of every input file."""
     import hashlib
     import platform
 
@@ -73,7 +75,9 @@ def write_provenance(out_json, dataset: str, config_block: Mapping, settings: Ma
     if isinstance(config_block.get("synthetic"), Mapping):
         seeds["synthetic.seed"] = config_block["synthetic"].get("seed")
     doc = {"dataset": dataset, "metaeval": code, "workflow_commit": commit, "python": platform.python_version(),
-           "config": dict(config_block), "experiments": dict(settings), "seeds": seeds, "data_dir": str(data_dir),
+           "config": dict(config_block), "experiments": dict(settings),
+           "properties": dict(properties) if properties is not None else None, "seeds": seeds,
+           "data_dir": str(data_dir),
            "inputs": {str(Path(f).resolve().relative_to(Path(data_dir).resolve())) if
                       Path(f).resolve().is_relative_to(Path(data_dir).resolve()) else str(f): sha(f)
                       for f in sorted(map(str, input_files))}}

@@ -429,7 +429,11 @@ def sensitivity_markdown(noise: pd.DataFrame, priors: pd.DataFrame, title: str =
     lines += [f"**Label noise.** A share of the gold labels is flipped ({mode}: "
               + ("to any other class" if mode == "uniform" else "to a neighbouring class")
               + f"), {reps} times per rate; tau between the ranking on the clean gold and on each noisy gold "
-              f"(mean, and in brackets the 2.5% quantile). Most robust metric first.", ""]
+              f"(mean, and in brackets the 2.5% quantile). Most robust metric first (by the mean tau over the "
+              f"rates)."
+              + (f" The discriminative power (Tukey HSD) is measured on {int(noise['power_repeats'].iloc[0])} "
+                 f"noisy gold(s) per rate: a change of a few pairs is within the noise of that draw."
+                 if "power_noisy" in noise.columns else ""), ""]
     idx = noise.set_index(["metric", "rate"])
     order = noise.groupby("metric", sort=False)["mean_tau"].mean().sort_values(ascending=False, kind="stable").index
     rows = []
@@ -449,7 +453,8 @@ def sensitivity_markdown(noise: pd.DataFrame, priors: pd.DataFrame, title: str =
     share = priors.groupby("gamma")["majority_share"].first()
     lines += ["**Class priors.** The test items re-weighted so that the gold distribution pi becomes "
               "pi^gamma (normalised): gamma 0 is balanced, 1 the test set, above 1 more imbalanced; "
-              "tau between the original ranking and the re-weighted one. Most robust metric first.", ""]
+              "tau between the original ranking and the re-weighted one. Most robust metric first (by the mean "
+              "tau over the exponents).", ""]
     order = priors.groupby("metric", sort=False)["tau"].mean().sort_values(ascending=False, kind="stable").index
     rows = [{"metric": M.get(mid).name,
              **{f"gamma {g:g} (majority {share[g]:.0%})": _fmt(pidx.loc[(mid, g), "tau"], 3) for g in gammas}}

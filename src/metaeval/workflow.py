@@ -688,6 +688,8 @@ def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
     """The properties job: ``properties.csv`` (every classification metric x
     every property of ``metaeval.properties``), its Markdown/HTML and LaTeX
     tables and the grid figure.  ``block``: the config's ``properties``."""
+    from dataclasses import replace
+
     from .plots import properties_grid
     from .properties import PROPERTIES, check_all, domain_matrices, settings_from
     from .tables import properties_latex, properties_markdown
@@ -696,10 +698,11 @@ def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
     df = check_all(settings)
     write_csv(out["csv"], df)
     n = len(domain_matrices(settings))
-    enumerated = n - settings.random
+    enumerated = len(domain_matrices(replace(settings, random=0)))
     domain = (f"{n:,} confusion matrices of 3 classes in which every class occurs in the gold: all {enumerated:,} with "
-              f"at most {settings.n_max} items and {settings.random:,} random ones of up to {settings.random_n_max:,} "
-              f"items (seed {settings.seed}); weighted metrics with weights "
+              f"at most {settings.n_max} items and {n - enumerated:,} random ones ({settings.random:,} mostly right, "
+              f"of up to {settings.random_n_max:,} items; the others with cells drawn alike, right or wrong, of up "
+              f"to {settings.random_sparse_n_max} items; seed {settings.seed}); weighted metrics with weights "
               f"{', '.join(f'{w:g}' for w in settings.weights)}, F_avg over classes "
               f"{', '.join(str(c) for c in settings.f_avg_classes)}, the FNC-1 score with class "
               f"{settings.unrelated} as unrelated")

@@ -82,7 +82,8 @@ for _name in DATASETS:
 
         logger.warning(f"Dataset {_name}: {N_RANKED[_name]} ranked systems, fewer than min_systems = "
                        f"{SETTINGS[_name].min_systems}: no meta-evaluation (similarity, stability, merging, "
-                       f"intervals, significance, summary); its scores are computed.")
+                       f"intervals, significance, label noise, class priors, summary, recommendation); its scores "
+                       f"and chance levels are computed.")
 
 
 def runs_merging(name):

@@ -10,9 +10,11 @@ rule properties:
         md=f"{RESULTS}/tables/properties.md",
         tex=f"{RESULTS}/tables/properties.tex",
         html=report(f"{RESULTS}/tables/properties.html", caption="../report/properties.rst",
-                    category="Metric properties", labels={"result": "metric x property (table)"}),
+                    category="Metric properties", subcategory="Formal properties",
+                    labels={"result": "metric x property (table)"}),
         png=report(f"{RESULTS}/figures/properties.png", caption="../report/properties.rst",
-                   category="Metric properties", labels={"result": "metric x property (figure)"}),
+                   category="Metric properties", subcategory="Formal properties",
+                   labels={"result": "metric x property (figure)"}),
         pdf=f"{RESULTS}/figures/properties.pdf",
     params:
         settings=PROPERTY_SETTINGS,

@@ -37,6 +37,7 @@ rule provenance:
     params:
         config=resolved_config,
         settings=resolved_settings,
+        properties=PROPERTY_SETTINGS,
         code=CODE,
         commit=COMMIT,
         data_dir=str(DATA_DIR),
