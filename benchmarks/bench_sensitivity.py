@@ -5,8 +5,9 @@
 
 1. Label noise (``metaeval.sensitivity.noise_sensitivity``) on FNC-1 with
    the pipeline's settings: 4 rates x 100 noisy golds, tau per metric, and
-   the discriminative power on one noisy gold per rate (Tukey HSD, 1,000
-   trials, the clean trials computed here too).  Against the loop a
+   the discriminative power on the clean gold and one noisy gold of the
+   highest rate (Tukey HSD, 1,000 trials; the pipeline reuses the clean
+   trials of the significance experiment, this script computes them).  Against the loop a
    researcher would write: for each noisy gold (``noisy_labels``, the same
    draws), score every system with scikit-learn / krippendorff /
    hand-written CEM^ORD and take ``scipy.stats.kendalltau`` per metric.  The
@@ -67,8 +68,9 @@ def fnc1(args):
     t_tau, df = best_of(lambda: S.noise_sensitivity(ds.gold, pred, ds.k, ids, params,
                                                      **noise_kwargs(settings, mode, power=False)))
     t_all, _ = best_of(lambda: S.noise_sensitivity(ds.gold, pred, ds.k, ids, params, **noise_kwargs(settings, mode)))
-    print(f"label noise, taus: {t_tau:.2f} s; with the discriminative power on {len(settings.noise_rates)} noisy "
-          f"golds (+ the clean one, {settings.tukey_trials} Tukey trials each): {t_all:.2f} s")
+    print(f"label noise, taus: {t_tau:.2f} s; with the discriminative power on the clean gold and "
+          f"{settings.noise_power_repeats} noisy gold(s) of the highest rate ({settings.tukey_trials} Tukey trials "
+          f"each): {t_all:.2f} s")
     dirs = {m: E.M.get(m).higher_is_better for m in ids}
     clean = {m: orient([loop_scores(ds.gold, p, ds.k, [m], params)[m] for p in pred], dirs[m]) for m in ids}
     n = args.loop

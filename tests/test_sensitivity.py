@@ -100,17 +100,17 @@ def test_power_under_noise_equals_a_tukey_test_on_the_whole_noisy_gold(grouped):
         return discriminative_power(IDS, value, tukey_pvalues(value, permuted), 0.05)["discriminative_power"]
 
     clean = power(gold).to_numpy()
-    for ri, rate in enumerate(RATES):
-        golds = S.noisy_labels(gold, k, rate, np.arange(2), 7, "uniform")
-        want = np.mean([power(g).to_numpy() for g in golds], axis=0)
-        got = df[df["rate"] == rate].set_index("metric").loc[IDS]
-        assert np.allclose(got["power_noisy"], want, atol=1e-12)
-        assert np.allclose(got["power_clean"], clean, atol=1e-12)
+    golds = S.noisy_labels(gold, k, max(RATES), np.arange(2), 7, "uniform")
+    want = np.mean([power(g).to_numpy() for g in golds], axis=0)
+    got = df[df["rate"] == max(RATES)].set_index("metric").loc[IDS]
+    assert np.allclose(got["power_noisy"], want, atol=1e-12)
+    assert np.allclose(df.set_index("metric").loc[IDS, "power_clean"].groupby(level=0, sort=False).first(), clean)
+    assert df.loc[df["rate"] < max(RATES), "power_noisy"].isna().all()  # measured at the highest rate only
     # the significance experiment's trials, handed over, give the same numbers
     perm = permuted_confusion(gold, pred, k, np.arange(200), 13, units)
     again = S.noise_sensitivity(gold, pred, k, IDS, {}, rates=RATES, repeats=3, seed=7, power_repeats=2,
                                 tukey_trials=200, tukey_seed=13, alpha=0.05, units=units, chunk_size=64,
-                                permuted_clean=perm)
+                                permuted_clean=perm, power_clean=clean)
     assert again.equals(df)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import numpy as np
 import yaml
 
 from metaeval import metrics as M
@@ -70,6 +71,22 @@ def test_all_outputs(run):
             assert (work / "results" / ds / f).stat().st_size > 0, (ds, f)
     assert not (work / "results/spans_si_synthetic/noise.csv").exists()  # span identification: no classes
     assert (work / "results/spans_si_synthetic/recommendation.md").exists()
+
+
+def test_label_noise_reuses_the_significance_experiment_s_trials(run):
+    """The clean discriminative power in noise.csv is the significance
+    experiment's (the same Tukey trials, handed over, not redrawn)."""
+    from metaeval.io import read_result_csv
+
+    work, _ = run
+    for ds in ("tiny", "tiny_tsv"):
+        noise = read_result_csv(work / f"results/{ds}/noise.csv")
+        power = read_result_csv(work / f"results/{ds}/discriminative_power.csv").set_index("metric")
+        clean = noise.groupby("metric", sort=False)["power_clean"].first()
+        assert np.allclose(clean.to_numpy(), power.loc[clean.index, "discriminative_power"].to_numpy())
+        top = noise[noise["rate"] == noise["rate"].max()]
+        assert top["power_noisy"].notna().all() and noise.loc[noise["rate"] < noise["rate"].max(),
+                                                                "power_noisy"].isna().all()
 
 
 def test_properties_in_the_workflow_are_the_library_s(run):

@@ -9,8 +9,8 @@ gold and a shift of the class priors.
    gold (mean, sd, 2.5 / 97.5 % quantiles), how often the clean winner is
    still ranked first, and the discriminative power (share of system pairs a
    randomised Tukey HSD finds significant, the trials of the significance
-   experiment) on the first ``noise_power_repeats`` noisy golds of each rate,
-   next to the clean one.
+   experiment) on the first ``noise_power_repeats`` noisy golds of the
+   highest rate, next to the clean one.
    The draws are counter-based (``resample.random_keys``, streams ``noise``
    and ``noise_class``): item i of repeat r gets a selection key and a
    class key that depend only on (seed, r, i).  Rate rho flips the round(rho N)
@@ -125,16 +125,19 @@ def _winners(oriented: np.ndarray) -> np.ndarray:
 def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, repeats: int, seed: int,
                       mode: str = "uniform", tau_variant: str = "b", power_repeats: int = 0,
                       tukey_trials: int = 1000, tukey_seed: int = 0, alpha: float = 0.05, units=None,
-                      chunk_size: int = 200, permuted_clean: np.ndarray | None = None) -> pd.DataFrame:
+                      chunk_size: int = 200, permuted_clean: np.ndarray | None = None,
+                      power_clean: np.ndarray | None = None) -> pd.DataFrame:
     """One row per (metric, rate): ``mean_tau, sd_tau, q025, q975`` of tau
     between the clean and the noisy rankings over ``repeats`` noisy golds,
     ``winner_kept`` (share of repeats whose first-ranked systems include a
-    clean winner), and with ``power_repeats`` > 0 ``power_clean`` and
-    ``power_noisy`` (mean over the first ``power_repeats`` noisy golds) with
-    their difference ``power_change``.  ``units``: the unit of the Tukey
-    permutations (group codes; None: items).  ``permuted_clean``: the Tukey
-    trials' confusion tensors (T, S, K, K) on the clean gold when already
-    computed (the significance experiment's, same trials and seed)."""
+    clean winner), and with ``power_repeats`` > 0 ``power_clean`` and, at
+    the highest rate (NaN at the others), ``power_noisy`` (mean over the
+    first ``power_repeats`` noisy golds) and ``power_change``.  ``units``:
+    the unit of the Tukey permutations (group codes; None: items).
+    ``permuted_clean``, ``power_clean``: the Tukey trials' confusion tensors
+    (T, S, K, K) on the clean gold and the clean power per metric, when
+    already computed (the significance experiment's: same trials, seed and
+    units)."""
     from .significance import discriminative_power, tukey_pvalues
 
     gold = np.asarray(gold, dtype=np.int64)
@@ -173,16 +176,16 @@ def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, r
             return discriminative_power(metric_ids, value, p, alpha)["discriminative_power"].to_numpy(dtype=float)
 
         perm_clean = permuted(gold, np.arange(gold.size)) if permuted_clean is None else permuted_clean
-        power = {"clean": power_of(perm_clean, eng.total)}
-        pr = np.arange(min(power_repeats, repeats))
-        for ri, rate in enumerate(rates):  # a few Tukey tests: rates x power_repeats
-            got = []
-            for g in noisy_labels(gold, k, rate, pr, seed, mode):
-                # the trials permute each unit alike whatever its gold: only the flipped items' counts change
-                flipped = np.flatnonzero(g != gold)
-                perm_noisy = perm_clean - permuted(gold, flipped) + permuted(g, flipped)
-                got.append(power_of(perm_noisy, SubsetConfusion(g, pred, k).total))
-            power[ri] = np.mean(got, axis=0)
+        power = {"clean": power_of(perm_clean, eng.total) if power_clean is None
+                 else np.asarray(power_clean, dtype=float)}
+        top = int(np.argmax(rates))
+        got = []
+        for g in noisy_labels(gold, k, rates[top], np.arange(min(power_repeats, repeats)), seed, mode):
+            # the trials permute each unit alike whatever its gold: only the flipped items' counts change
+            flipped = np.flatnonzero(g != gold)
+            perm_noisy = perm_clean - permuted(gold, flipped) + permuted(g, flipped)
+            got.append(power_of(perm_noisy, SubsetConfusion(g, pred, k).total))
+        power[top] = np.mean(got, axis=0)
 
     rows = []
     for m, mid in enumerate(metric_ids):
@@ -191,8 +194,9 @@ def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, r
                    "mode": mode, "repeats": int(repeats), **_tau_summary(tau[ri, :, m]),
                    "winner_kept": float(kept[ri, :, m].mean())}
             if power is not None:
-                row.update({"power_clean": power["clean"][m], "power_noisy": power[ri][m],
-                            "power_change": power[ri][m] - power["clean"][m],
+                noisy = power[ri][m] if ri in power else np.nan
+                row.update({"power_clean": power["clean"][m], "power_noisy": noisy,
+                            "power_change": noisy - power["clean"][m],
                             "power_repeats": int(min(power_repeats, repeats))})
             rows.append(row)
     return pd.DataFrame(rows)

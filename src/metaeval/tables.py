@@ -432,7 +432,7 @@ def sensitivity_markdown(noise: pd.DataFrame, priors: pd.DataFrame, title: str =
               f"(mean, and in brackets the 2.5% quantile). Most robust metric first (by the mean tau over the "
               f"rates)."
               + (f" The discriminative power (Tukey HSD) is measured on {int(noise['power_repeats'].iloc[0])} "
-                 f"noisy gold(s) per rate: a change of a few pairs is within the noise of that draw."
+                 f"noisy gold(s) at the highest rate: a change of a few pairs is within the noise of that draw."
                  if "power_noisy" in noise.columns else ""), ""]
     idx = noise.set_index(["metric", "rate"])
     order = noise.groupby("metric", sort=False)["mean_tau"].mean().sort_values(ascending=False, kind="stable").index

@@ -562,7 +562,10 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
                            [out["power_png"], out["power_pdf"]],
                            bootstrap_npz=out["bootstrap"] if settings.significance_test == "bootstrap" else None)
     if "noise" in out:  # the Tukey trials' confusion tensors are reused for the power under label noise
-        run_sensitivity(spec, settings, data_npz, out, permuted=sig.get("permuted_confusion"))
+        power = sig["power"].set_index("metric")["discriminative_power"] if settings.significance_test == "tukey" \
+            else None
+        run_sensitivity(spec, settings, data_npz, out, permuted=sig.get("permuted_confusion"),
+                        power_clean=None if power is None else power.loc[list(spec.metrics)].to_numpy())
     run_summary(spec, settings, out["similarity"], out["groups"], out["stability"], out.get("merging"),
                 out["summary"], out["summary_md"], power_csv=out["power"], out_html=out.get("summary_html"),
                 note=note)
@@ -633,10 +636,12 @@ def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best,
     return res
 
 
-def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str], permuted=None) -> None:
+def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str], permuted=None,
+                    power_clean=None) -> None:
     """Label noise and class priors (``metaeval.sensitivity``): ``noise.csv``
-    and ``priors.csv``, their tables and figures.  ``permuted``: the Tukey
-    trials' confusion tensors on the clean gold, if already computed."""
+    and ``priors.csv``, their tables and figures.  ``permuted``,
+    ``power_clean``: the Tukey trials' confusion tensors and the
+    discriminative power on the clean gold, if already computed."""
     from . import experiments as E
     from .plots import noise_heatmap, priors_heatmap
     from .sensitivity import noise_sensitivity, prior_sensitivity
@@ -652,7 +657,7 @@ def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str
                               tau_variant=settings.tau_variant, power_repeats=settings.noise_power_repeats,
                               tukey_trials=settings.tukey_trials, tukey_seed=settings.tukey_seed,
                               alpha=settings.alpha, units=units, chunk_size=settings.chunk_size,
-                              permuted_clean=permuted)
+                              permuted_clean=permuted, power_clean=power_clean)
     priors = prior_sensitivity(ds.confusion()[sel], metric_ids, params, settings.prior_gammas, spec.labels,
                                settings.tau_variant)
     write_csv(out["noise"], noise)
