@@ -21,6 +21,9 @@ rule properties:
         code=CODE,
     log:
         f"{RESULTS}/logs/properties.log",
+    # no input: it can run while the datasets are read and scored, instead of
+    # after the experiments, where it would lengthen the run's tail
+    priority: 5
     resources:
         mem_mb=2000,
         runtime=10,
