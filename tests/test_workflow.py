@@ -104,7 +104,7 @@ def test_properties_in_the_workflow_are_the_library_s(run):
     assert got[["metric", "property", "result", "counterexample"]].astype(str).values.tolist() == \
         want[["metric", "property", "result", "counterexample"]].astype(str).values.tolist()
     md = (work / "results/tables/properties.md").read_text()
-    assert "all 783 with at most 5 items and 100 random ones" in md
+    assert "all 783 with at most 5 items and" in md and "(100 mostly right, of up to 200 items" in md
 
 
 EXPERIMENTS = ["similarity.csv", "similarity_groups.csv", "figures/similarity.png", "figures/similarity.pdf",
@@ -673,7 +673,9 @@ def test_an_interrupted_run_resumes_to_byte_identical_results(run, tmp_path, how
     time.sleep(1.0)
     os.killpg(proc.pid, signal.SIGINT if how == "SIGINT" else signal.SIGKILL)
     proc.wait(timeout=120)
-    assert not (broken / "results/tiny/stability.csv").exists()  # it was interrupted before the end
+    # interrupted before the end (the run's last job writes the front page; a shard of the tiny dataset can
+    # end within the second waited, and the experiments job write stability.csv before it is stopped)
+    assert not (broken / "results/report/overview.html").exists()
     if how == "SIGKILL":
         subprocess.run(base + ["--directory", str(broken), "--unlock"], capture_output=True, timeout=300)
     res = subprocess.run(base + ["--directory", str(broken)], capture_output=True, text=True, timeout=900)

@@ -60,7 +60,10 @@ def save_figure(fig, paths, dpi: int = 150) -> None:
         # "tight") would lay the figure out again for each (figures were
         # half of the time of a pipeline run); get_tightbbox lays out what
         # it measures, so no draw is needed first
-        bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(matplotlib.rcParams["savefig.pad_inches"])
+        # (a figure whose builder measured its own margins is saved as laid
+        # out: the tight box would measure every label once more)
+        bbox = (None if getattr(fig, "_metaeval_exact_layout", False) else
+                fig.get_tightbbox(fig.canvas.get_renderer()).padded(matplotlib.rcParams["savefig.pad_inches"]))
         for p in paths:
             fmt = Path(p).suffix.lstrip(".")
             with atomic_path(p) as tmp:
@@ -347,6 +350,7 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
     axes_h = (height - 0.75 - 0.45 - (nrows - 1) * 0.75) / nrows
     fig.subplots_adjust(left=label_w / width, right=1 - 0.15 / width, wspace=label_w / axes_w,
                         top=1 - 0.75 / height, bottom=0.45 / height, hspace=0.75 / axes_h)
+    fig._metaeval_exact_layout = True  # its margins are measured: save_figure need not lay it out again
     return fig
 
 

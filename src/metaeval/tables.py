@@ -369,12 +369,12 @@ def properties_markdown(df: pd.DataFrame, properties: dict, domain: str, title: 
     lines += [f"Checked on {domain}. ✓ holds on every matrix checked, ✗ fails (smallest counterexample below), "
               "– not applicable; (!) marks a result that contradicts a published statement.", ""]
     grid = pd.DataFrame({"metric": [M.get(m).name for m in metrics],
-                         **{p: [cell[m, p] for m in metrics] for p in props}})
+                         **{properties[p].name: [cell[m, p] for m in metrics] for p in props}})
     lines += [markdown_table(grid), ""]
-    lines += ["| property | statement | source |", "|---|---|---|"]
+    lines += ["| property | id (properties.csv) | statement | source |", "|---|---|---|---|"]
     for p in props:
         pr = properties[p]
-        lines.append(f"| {md_escape(p)} | {md_escape(pr.statement)} | {md_escape(pr.source)} |")
+        lines.append(f"| {md_escape(pr.name)} | {md_escape(p)} | {md_escape(pr.statement)} | {md_escape(pr.source)} |")
     pub = df[df["published"] != ""]
     checked = pub[pub["agrees"] != ""]
     lines += ["", f"Published statements: {len(pub)}; our result agrees with {int((checked['agrees'] == 'yes').sum())} "
