@@ -665,12 +665,24 @@ def test_an_interrupted_run_resumes_to_byte_identical_results(run, tmp_path, how
     assert subprocess.run(base + ["--directory", str(clean)], capture_output=True, timeout=900).returncode == 0
     proc = subprocess.Popen(base + ["--directory", str(broken)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
-    log = broken / "results/logs/tiny"
+    # a running job has a marker in .snakemake/incomplete/ named by its output (base64): wait until a
+    # stability shard runs (its log is written only when it ends, and a shard may end in a second)
+    import base64
+
+    def decoded(name):
+        try:
+            return base64.urlsafe_b64decode(name.replace("+", "-").replace("/", "_") + "==").decode()
+        except (ValueError, UnicodeDecodeError):
+            return ""
+
+    def shard_running():
+        return any("stability/shard" in decoded(m.name) for m in (broken / ".snakemake/incomplete").glob("*"))
+
     deadline = time.time() + 300
-    while not list((broken / "results/tiny/stability").glob(".*")) and not list(log.glob("stability_shard*")):
+    while not shard_running():
         assert time.time() < deadline and proc.poll() is None, "the shard never started"
-        time.sleep(0.2)
-    time.sleep(1.0)
+        time.sleep(0.05)
+    time.sleep(0.3)
     os.killpg(proc.pid, signal.SIGINT if how == "SIGINT" else signal.SIGKILL)
     proc.wait(timeout=120)
     # interrupted before the end (the run's last job writes the front page; a shard of the tiny dataset can
