@@ -656,7 +656,7 @@ def test_an_interrupted_run_resumes_to_byte_identical_results(run, tmp_path, how
     import time
 
     work, data = run
-    cfg = _tiny_only(tmp_path, n_splits=60000, chunk_size=2000, shards=2)
+    cfg = _tiny_only(tmp_path, n_splits=200000, chunk_size=2000, shards=2)
     base = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(cfg), "--config", f"data_dir={data}",
                         "--cores", "2"]
     clean, broken = tmp_path / "clean", tmp_path / "broken"
@@ -682,7 +682,9 @@ def test_an_interrupted_run_resumes_to_byte_identical_results(run, tmp_path, how
     while not shard_running():
         assert time.time() < deadline and proc.poll() is None, "the shard never started"
         time.sleep(0.05)
-    time.sleep(0.3)
+    # the signal lands while Snakemake waits for the running shards (a shard of 100,000 splits runs for
+    # seconds), not while it is still starting them
+    time.sleep(2.0)
     os.killpg(proc.pid, signal.SIGINT if how == "SIGINT" else signal.SIGKILL)
     proc.wait(timeout=120)
     # interrupted before the end (the run's last job writes the front page; a shard of the tiny dataset can
