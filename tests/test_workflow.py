@@ -663,8 +663,11 @@ def test_an_interrupted_run_resumes_to_byte_identical_results(run, tmp_path, how
     clean.mkdir()
     broken.mkdir()
     assert subprocess.run(base + ["--directory", str(clean)], capture_output=True, timeout=900).returncode == 0
+    # Ctrl-C in a terminal reaches a Snakemake whose SIGINT is at its default; a test runner started in the
+    # background (`pytest &` in a script) passes SIGINT on as ignored, and Snakemake installs no handler
     proc = subprocess.Popen(base + ["--directory", str(broken)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+                            stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # a running job has a marker in .snakemake/incomplete/ named by its output (base64): wait until a
     # stability shard runs (its log is written only when it ends, and a shard may end in a second)
     import base64
