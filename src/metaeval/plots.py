@@ -47,6 +47,11 @@ def plain_text(fn):
 _METADATA = {"pdf": {"CreationDate": None, "Producer": "metaeval"}, "png": {"Software": "metaeval"}}
 
 
+# zlib level 3, not PIL's 6: the run's 66 PNGs encode in 3.9 s of CPU instead
+# of 6.7 s, for files 13 % larger
+_PNG_OPTIONS = {"compress_level": 3}
+
+
 def save_figure(fig, paths, dpi: int = 150) -> None:
     """Write ``fig`` to every path (format from the suffix), atomically and
     reproducibly, then close it."""
@@ -66,8 +71,9 @@ def save_figure(fig, paths, dpi: int = 150) -> None:
                 fig.get_tightbbox(fig.canvas.get_renderer()).padded(matplotlib.rcParams["savefig.pad_inches"]))
         for p in paths:
             fmt = Path(p).suffix.lstrip(".")
+            extra = {"pil_kwargs": dict(_PNG_OPTIONS)} if fmt == "png" else {}
             with atomic_path(p) as tmp:
-                fig.savefig(tmp, dpi=dpi, bbox_inches=bbox, format=fmt, metadata=_METADATA.get(fmt))
+                fig.savefig(tmp, dpi=dpi, bbox_inches=bbox, format=fmt, metadata=_METADATA.get(fmt), **extra)
     plt.close(fig)
 
 
