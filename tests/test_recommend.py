@@ -15,8 +15,8 @@ def _summary(rows):
     return pd.DataFrame(rows, columns=["metric", "group", "stability_tau", "merging_tau", "discriminative_power"])
 
 
-def _noise(taus):
-    return pd.DataFrame([{"metric": m, "rate": r, "mean_tau": t, "winner_kept": 0.5}
+def _noise(taus, kept=None):
+    return pd.DataFrame([{"metric": m, "rate": r, "mean_tau": t, "winner_kept": (kept or {}).get(m, 0.5)}
                          for m, t in taus.items() for r in (0.05, 0.1)])
 
 
@@ -120,3 +120,18 @@ def test_span_precision_and_recall_alone_are_not_recommended():
     text = R.sentences(table, used, relevant)
     assert text[0].startswith("Report span-F1") or text[0].startswith("Report " + R.M.get("span_f1").name)
     assert any("alone are not recommended" in t for t in text)
+
+
+def test_the_noise_sentence_names_a_changing_winner_only_when_one_changes():
+    s = _summary([["kappa", "A", 0.95, 0.2, 0.8], ["gmr", "B", 0.90, 0.5, 0.6]])
+
+    def noise_sentence(kept):
+        table, used, relevant = R.evidence(s, _noise({"kappa": 0.9, "gmr": 0.8}, kept), ordinal_data=False,
+                                           gold_counts=[10, 10])
+        return next(t for t in R.sentences(table, used, relevant) if t.startswith("Under label noise"))
+
+    text = noise_sentence({"kappa": 1.0, "gmr": 1.0})
+    assert "GMR's ranking moves most (tau 0.800 between the clean and the noisy rankings, the mean over" in text
+    assert "every metric's winner stays first" in text and "changes most often" not in text
+    text = noise_sentence({"kappa": 0.75, "gmr": 1.0})
+    assert "kappa's winner changes most often (first in 75% of the noisy golds at the highest rate)" in text

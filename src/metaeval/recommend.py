@@ -221,10 +221,14 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
                                                          f"results/properties.csv)." if failed else "."))
     if "noise" in used:
         worst = ok.sort_values("noise_tau", kind="stable").iloc[0]
-        text = (f"Under label noise, {_name(worst['metric'])}'s ranking moves most (mean tau "
-                f"{worst['noise_tau']:.3f} between the clean and the noisy rankings)")
-        if "winner_kept" in table.columns:
-            fickle = ok.sort_values("winner_kept", kind="stable").iloc[0]
+        text = (f"Under label noise, {_name(worst['metric'])}'s ranking moves most (tau "
+                f"{worst['noise_tau']:.3f} between the clean and the noisy rankings, the mean over the noise "
+                f"rates)")
+        kept = ok["winner_kept"].dropna() if "winner_kept" in ok.columns else pd.Series(dtype=float)
+        if len(kept) and kept.min() >= 1:
+            text += "; every metric's winner stays first in all the noisy golds at the highest rate"
+        elif len(kept):
+            fickle = ok.loc[kept.sort_values(kind="stable").index[0]]
             text += (f"; {_name(fickle['metric'])}'s winner changes most often (first in "
                      f"{fickle['winner_kept']:.0%} of the noisy golds at the highest rate)")
         out.append(text + ".")
