@@ -87,6 +87,9 @@ def test_label_noise_reuses_the_significance_experiment_s_trials(run):
         top = noise[noise["rate"] == noise["rate"].max()]
         assert top["power_noisy"].notna().all() and noise.loc[noise["rate"] < noise["rate"].max(),
                                                                 "power_noisy"].isna().all()
+        assert noise["power_repeats"].eq(1).all()
+        assert "is measured on 1 noisy gold at the highest rate" in (work / f"results/{ds}/tables/sensitivity.md"
+                                                                       ).read_text()
 
 
 def test_properties_in_the_workflow_are_the_library_s(run):

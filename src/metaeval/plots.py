@@ -485,8 +485,9 @@ def noise_heatmap(noise, title: str = ""):
         axes[0][1].set_xticks(range(2), ["clean", cols[-1]], fontsize=8)
         axes[0][1].tick_params(labelleft=False)
         axes[0][1].set_xlabel("gold labels flipped")
-        axes[0][1].set_title(f"discriminative power\n(Tukey HSD; {int(noise['power_repeats'].iloc[0])} "
-                             f"noisy gold(s))", fontsize=9)
+        n_gold = int(noise["power_repeats"].iloc[0])
+        axes[0][1].set_title(f"discriminative power\n(Tukey HSD; {n_gold} noisy gold{'s' if n_gold != 1 else ''})",
+                             fontsize=9)
         fig.colorbar(im2, ax=axes[0][1], fraction=0.06).set_label("share of system pairs significantly different",
                                                                    fontsize=8)
     fig.suptitle(title or "Sensitivity to label noise", fontsize=11)

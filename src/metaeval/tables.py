@@ -426,13 +426,15 @@ def sensitivity_markdown(noise: pd.DataFrame, priors: pd.DataFrame, title: str =
     rates = sorted(noise["rate"].unique())
     top = rates[-1]
     reps, mode = int(noise["repeats"].iloc[0]), noise["mode"].iloc[0]
+    n_gold = int(noise["power_repeats"].iloc[0]) if "power_repeats" in noise.columns else 0
     lines += [f"**Label noise.** A share of the gold labels is flipped ({mode}: "
               + ("to any other class" if mode == "uniform" else "to a neighbouring class")
               + f"), {reps} times per rate; tau between the ranking on the clean gold and on each noisy gold "
               f"(mean, and in brackets the 2.5% quantile). Most robust metric first (by the mean tau over the "
               f"rates)."
-              + (f" The discriminative power (Tukey HSD) is measured on {int(noise['power_repeats'].iloc[0])} "
-                 f"noisy gold(s) at the highest rate: a change of a few pairs is within the noise of that draw."
+              + (f" The discriminative power (Tukey HSD) is measured on {n_gold} noisy "
+                 f"gold{'s' if n_gold != 1 else ''} at the highest rate: a change of a few pairs is within the "
+                 f"noise of that draw."
                  if "power_noisy" in noise.columns else ""), ""]
     idx = noise.set_index(["metric", "rate"])
     order = noise.groupby("metric", sort=False)["mean_tau"].mean().sort_values(ascending=False, kind="stable").index
