@@ -657,7 +657,7 @@ def test_the_paired_bootstrap_test_and_bca_intervals_run_in_the_workflow(run, tm
 def interruptible(run, tmp_path_factory):
     """The tiny dataset with long stability shards, and its uninterrupted run
     (the reference both interruptions are compared with)."""
-    work, data = run
+    _, data = run
     base = tmp_path_factory.mktemp("interrupt")
     cfg = _tiny_only(base, n_splits=40000, chunk_size=2000, shards=2)
     cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(cfg), "--config", f"data_dir={data}",
@@ -674,6 +674,7 @@ def test_an_interrupted_run_resumes_to_byte_identical_results(interruptible, tmp
     """Kill snakemake while the stability shard runs; the README's command
     (after --unlock when it was killed outright) finishes the run, and the
     results are byte for byte those of an uninterrupted run."""
+    import base64
     import os
     import signal
     import time
@@ -688,8 +689,6 @@ def test_an_interrupted_run_resumes_to_byte_identical_results(interruptible, tmp
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # a running job has a marker in .snakemake/incomplete/ named by its output (base64): wait until a
     # stability shard runs (its log is written only when it ends, and a shard may end in a second)
-    import base64
-
     def decoded(name):
         try:
             return base64.urlsafe_b64decode(name.replace("+", "-").replace("/", "_") + "==").decode()
