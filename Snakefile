@@ -4,7 +4,11 @@
 #   snakemake --cores 8 --configfile my.yaml               another config (it replaces config/config.yaml)
 from pathlib import Path
 
+import yaml
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
+
+from metaeval.config import unknown_keys
 
 min_version("9.0")
 
@@ -17,6 +21,12 @@ if not workflow.overwrite_configfiles:
     configfile: str(Path(workflow.basedir) / "config" / "config.yaml")
 
 
+# unknown keys first, each with its place and the closest known key (the
+# schema's own error for a typo prints the whole schema)
+_unknown = unknown_keys(config, yaml.safe_load((Path(workflow.basedir) / "config" / "schema.yaml").read_text()))
+if _unknown:
+    raise WorkflowError("Bad configuration: unknown keys (config/README.md lists every key):\n  "
+                        + "\n  ".join(_unknown))
 validate(config, "config/schema.yaml")
 
 

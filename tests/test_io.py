@@ -388,3 +388,46 @@ def test_two_files_with_one_system_name_are_refused(data):
     shutil.copy(data / "tiny/predictions/sys_a.csv", data / "tiny/more/sys_a.csv")
     with pytest.raises(ConfigError, match="two files give the system name 'sys_a'"):
         load_dataset(_spec(predictions=["tiny/predictions/*.csv", "tiny/more/*.csv"]), data)
+
+
+def test_a_missing_gold_file_or_article_folder_is_named_by_its_config_key(data):
+    """Checked when the workflow starts (``path_problems``): the config key,
+    the path and data_dir, instead of Snakemake's "missing input" for a rule."""
+    from metaeval.workflow import path_problems
+
+    assert path_problems(_spec(), data) == []
+    (data / "tiny/gold.csv").unlink()
+    msgs = path_problems(_spec(), data)
+    assert msgs == [f"datasets.tiny.gold: no file {str(data / 'tiny/gold.csv')!r} (the path is relative to "
+                    f"data_dir = {str(data)!r}). Check the path, or data_dir."]
+    spans = DatasetSpec.from_config("si", dict(format="semeval2020_si", gold="spans/si/gold.labels",
+                                               articles="spans/articles", predictions=["spans/si/predictions/*.txt"],
+                                               merge_overlapping_predictions=True))
+    assert path_problems(spans, FIXTURES) == []
+    shutil.copytree(FIXTURES / "spans/si", data / "spans/si")
+    msgs = path_problems(spans, data)
+    assert msgs == [f"datasets.si.articles: no folder {str(data / 'spans/articles')!r} (the path is relative to "
+                    f"data_dir = {str(data)!r}). Check the path, or data_dir."]
+
+
+def test_unknown_config_keys_are_named_with_the_closest_known_one():
+    """The workflow checks config keys before the schema does (whose error
+    for a typo prints the whole schema); the project's own configs pass."""
+    import yaml
+
+    from metaeval.config import unknown_keys
+
+    root = FIXTURES.parents[1]
+    schema = yaml.safe_load((root / "config/schema.yaml").read_text())
+    for cfg in (root / "config/config.yaml", root / ".test/config.yaml"):
+        assert unknown_keys(yaml.safe_load(cfg.read_text()), schema) == [], cfg
+    cfg = {"experimnets": {}, "properties": {"n_maxx": 3},
+           "datasets": {"mine": {**RAW, "ordnial": True, "weights": {"w": {"neg": 1}},
+                                 "experiments": {"n_splpits": 3}, "zzzz": 1}}}
+    assert unknown_keys(cfg, schema) == [
+        "experimnets: unknown key (did you mean 'experiments'?)",
+        "properties.n_maxx: unknown key (did you mean 'n_max'?)",
+        "datasets.mine.ordnial: unknown key (did you mean 'ordinal'?)",
+        "datasets.mine.experiments.n_splpits: unknown key (did you mean 'n_splits'?)",
+        "datasets.mine.zzzz: unknown key; known here: " + ", ".join(sorted(schema["$defs"]["dataset"]["properties"])),
+    ]

@@ -135,3 +135,47 @@ def test_the_noise_sentence_names_a_changing_winner_only_when_one_changes():
     assert "every metric's winner stays first" in text and "changes most often" not in text
     text = noise_sentence({"kappa": 0.75, "gmr": 1.0})
     assert "kappa's winner changes most often (first in 75% of the noisy golds at the highest rate)" in text
+
+
+def test_counts_and_the_primary_place_name_what_they_count():
+    """With span-P ranked in the table but not recommendable, the sentences
+    say how many metrics can be recommended, and the primary metric's place
+    is given both in the table and among those (a trial read "3rd of 6" for
+    the 3rd row of 8)."""
+    s = _summary([["span_f1_exact", "A", 0.97, np.nan, 0.60], ["span_precision", "A", 0.98, np.nan, 0.57],
+                  ["span_f1", "A", 0.96, np.nan, 0.58], ["char_f1", "A", 0.90, np.nan, 0.40]])
+    s = s.drop(columns="merging_tau")
+    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[])
+    assert list(table["metric"]) == ["span_f1_exact", "span_precision", "span_f1", "char_f1"]
+    text = R.sentences(table, used, relevant, primary="span_f1")
+    assert "of the 3 metrics that can be recommended (of the 4 ranked)" in text[0]
+    primary = next(t for t in text if t.startswith("The dataset's primary metric"))
+    assert "comes 3rd of 4 in the table, 2nd of the 3 that can be recommended" in primary
+    # nothing left out: one count
+    s2 = s[s["metric"] != "span_precision"]
+    table, used, relevant = R.evidence(s2, ordinal_data=False, gold_counts=[])
+    text = R.sentences(table, used, relevant, primary="span_f1")
+    assert "of the 3 metrics, it has" in text[0]
+    assert any("comes 2nd of 3." in t or "comes 2nd of 3;" in t for t in text)
+
+
+def test_few_systems_make_the_recommendation_tentative():
+    s = _summary([["kappa", "A", 0.95, 0.2, 0.8], ["gmr", "B", 0.90, 0.5, 0.6]])
+    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[10, 10])
+    few = R.sentences(table, used, relevant, n_systems=6)
+    assert few[-1] == ("Only 6 systems are ranked: one pair of systems swapping places moves a Kendall tau by "
+                       "2/15 = 0.13, so the tau-based criteria are coarse and this recommendation is tentative.")
+    for n in (R.FEW_SYSTEMS, 30, None):
+        assert not any("tentative" in t for t in R.sentences(table, used, relevant, n_systems=n))
+
+
+def test_the_legend_explains_the_group_and_only_the_criteria_shown():
+    s = _summary([["span_f1", "A", 0.95, np.nan, 0.5], ["char_f1", "B", 0.80, np.nan, 0.9]])
+    s = s.drop(columns="merging_tau")
+    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[])
+    md = R.recommendation_markdown(table, used, relevant, R.sentences(table, used, relevant), "t", "ctx")
+    legend = md.strip().splitlines()[-1]
+    assert "Group: the metric's similarity group" in legend and "similarity.csv). Rank stability:" in legend
+    assert "discriminative power:" in legend
+    for absent in ("class discrimination", "label noise", "class priors", "formal properties"):
+        assert absent not in legend, absent

@@ -250,3 +250,22 @@ def test_the_report_renders_in_headless_chromium(hostile, tmp_path):
     _assert_names_are_text(page, HOSTILE)
     n_head = len(re.findall(r"<th[ >]", page))
     assert n_head > 3 and page.count('data-sort="none"') == n_head
+
+
+def test_front_page_counts_spans_and_finishes_its_sentences():
+    """Span identification has spans, not items; a dataset without a
+    meta-evaluation has systems, not ranked ones; the excerpt of a
+    recommendation never stops at a sentence that announces the next."""
+    advice = ["Report kappa: it has the smallest sum of ranks.",
+              "The evidence does not separate it outright from 1 of the 2 other metrics: ... The closest by rank sum:",
+              "GMR (rank sum 5) is ahead on rank stability.", "It is at least as good on every criterion as MAE."]
+    entries = [{"name": "si", "task": "span identification", "n_systems": 20, "n_items": 0, "n_gold_spans": 940,
+                "n_articles": 75, "recommendation": "span-F1", "criteria": "stability", "advice": advice},
+               {"name": "few", "task": "span identification", "n_systems": 3, "n_items": 0, "n_gold_spans": 12,
+                "n_articles": 2, "why_not": "3 ranked systems, fewer than min_systems = 6"}]
+    html = overview_html(entries, None)
+    assert "(span identification, 940 gold spans in 75 articles, 20 systems ranked)" in html
+    assert "(span identification, 12 gold spans in 2 articles, 3 systems)" in html
+    assert "0 items" not in html
+    assert "The closest by rank sum: GMR (rank sum 5) is ahead on rank stability." in html
+    assert "at least as good on every criterion as MAE" not in html  # the excerpt stops there

@@ -20,7 +20,8 @@ from . import metrics as M
 from .io import FORMATS
 
 __all__ = ["ConfigError", "DatasetSpec", "load_config", "dataset_specs", "resolve_data_dir",
-           "BASELINE_KINDS", "EXTRA_LABEL_POLICIES", "SPAN_FORMATS", "to_plain", "from_plain", "restricted", "unsafe_path_reason"]
+           "BASELINE_KINDS", "EXTRA_LABEL_POLICIES", "SPAN_FORMATS", "to_plain", "from_plain", "restricted", "unsafe_path_reason",
+           "unknown_keys"]
 
 BASELINE_KINDS = ("majority", "all_class", "random")
 # span formats (metaeval.spans): the format names the task, SI or TC
@@ -31,6 +32,44 @@ WEIGHT_TOLERANCE = 1e-6
 
 class ConfigError(ValueError):
     """The configuration is inconsistent; the message names the key."""
+
+
+def unknown_keys(cfg: Mapping, schema: Mapping) -> list[str]:
+    """Keys of ``cfg`` that ``schema`` (a JSON schema: ``properties``,
+    ``additionalProperties``, ``$ref`` into ``$defs``) does not allow, each
+    with its place and the closest known key: a typo reads
+    ``datasets.mine.ordnial: unknown key (did you mean 'ordinal'?)``
+    instead of a validation error that prints the whole schema."""
+    import difflib
+
+    defs = schema.get("$defs", {})
+
+    def resolve(s):
+        while isinstance(s, Mapping) and "$ref" in s:
+            s = defs[s["$ref"].rsplit("/", 1)[-1]]
+        return s
+
+    out: list[str] = []
+
+    def walk(value, s, where: str) -> None:
+        s = resolve(s)
+        if not isinstance(value, Mapping) or not isinstance(s, Mapping):
+            return
+        props = s.get("properties", {})
+        extra = s.get("additionalProperties", True)
+        for k, v in value.items():
+            here = f"{where}.{k}" if where else str(k)
+            if k in props:
+                walk(v, props[k], here)
+            elif extra is False:
+                close = difflib.get_close_matches(str(k), list(props), n=1)
+                out.append(f"{here}: unknown key" + (f" (did you mean {close[0]!r}?)" if close else
+                                                     f"; known here: {', '.join(sorted(props))}"))
+            elif isinstance(extra, Mapping):
+                walk(v, extra, here)
+
+    walk(cfg, schema, "")
+    return out
 
 
 def load_config(path: str | Path, schema: str | Path | None = None) -> dict:

@@ -36,11 +36,14 @@ from .properties import PROPERTIES
 from .ranking import competition_rank
 from .tables import markdown_table, md_escape, ordinal
 
-__all__ = ["CRITERIA", "IMBALANCE_RATIO", "DECIMALS", "COMPONENTS", "relevant_properties", "is_imbalanced",
-           "evidence", "sentences", "recommendation_markdown"]
+__all__ = ["CRITERIA", "IMBALANCE_RATIO", "DECIMALS", "FEW_SYSTEMS", "COMPONENTS", "relevant_properties", "is_imbalanced",
+           "evidence", "sentences", "recommendation_markdown", "legend"]
 
 DECIMALS = 2
 IMBALANCE_RATIO = 2.0
+# below this many ranked systems one swapped pair moves a tau by more than
+# 2/45 = 0.044: the sentences call the recommendation tentative
+FEW_SYSTEMS = 10
 # ranked in the table, never recommended: either alone rewards a degenerate
 # system (few spans for precision, many for recall)
 COMPONENTS = ("span_precision", "span_recall")
@@ -62,7 +65,10 @@ def relevant_properties(ordinal_data: bool, imbalanced: bool) -> list[str]:
     monotonicity, independence of the test set's size and a constant
     chance level; for ordered classes Amigo et al.'s ordinal invariance and
     monotonicity, for unordered ones the exchange of classes; for
-    imbalanced data Amigo et al.'s imbalance.  (The invariance under a
+    imbalanced data Amigo et al.'s imbalance, ordered or not (they state it
+    for ordinal classes, but what it asks, that an error on a small class
+    cost more than the same error on a large one, is what rare unordered
+    classes such as RumourEval's deny need too).  (The invariance under a
     change of one class's size is what the class-priors criterion measures
     on the data: it is not counted twice.)"""
     out = ["maximal_agreement", "monotonicity", "uniform_change", "constant_baseline"]
@@ -161,11 +167,13 @@ def _value(row: pd.Series, c: str) -> str:
 
 
 def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str], primary: str | None = None,
-              n_contenders: int = 3) -> list[str]:
+              n_contenders: int = 3, n_systems: int | None = None) -> list[str]:
     """The recommendation in sentences, generated from the numbers: the
     metric to report and why, the metrics the evidence cannot separate from
-    it (and on what each is ahead), the dataset's primary metric, and the
-    relevant properties the recommended metric lacks."""
+    it (and on what each is ahead), the dataset's primary metric, the
+    relevant properties the recommended metric lacks, and, with fewer than
+    ``FEW_SYSTEMS`` ranked systems (``n_systems``), that its taus are
+    coarse."""
     ok = table[table["rank_sum"].notna() & ~table["metric"].isin(COMPONENTS)]
     if not len(ok):
         return ["No metric has a value on every criterion: no recommendation."]
@@ -178,7 +186,10 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
         out.append(f"The evidence cannot choose between {' and '.join(_name(m) for m in tied['metric'])}: they tie "
                    f"on the criteria this dataset makes relevant ({names}), rank sum {int(best['rank_sum'])} "
                    f"and worst rank {int(best['worst_rank'])} each.")
-    out.append(f"Report {_name(best['metric'])}: of the {len(ok)} metrics, it has the smallest sum of ranks "
+    n_ranked = int(table["rank_sum"].notna().sum())
+    pool = (f"the {len(ok)} metrics" if len(ok) == n_ranked else
+            f"the {len(ok)} metrics that can be recommended (of the {n_ranked} ranked)")
+    out.append(f"Report {_name(best['metric'])}: of {pool}, it has the smallest sum of ranks "
                f"({int(best['rank_sum'])}) over {names}: " + "; ".join(strong) + ".")
     dominated, mixed = [], []
     for _, other in ok.iloc[1:].iterrows():
@@ -208,10 +219,16 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
     if primary is not None and primary in set(table["metric"]) and primary != best["metric"]:
         row = table[table["metric"] == primary].iloc[0]
         if pd.notna(row["rank_sum"]):
+            # a criterion's ranks run over every metric with a value on it
             weak = [CRITERIA[c][2] + f" ({ordinal(int(row[f'{c}_rank']))})" for c in used
-                    if row[f"{c}_rank"] > (len(ok) + 1) / 2]
-            out.append(f"The dataset's primary metric, {_name(primary)}, comes {ordinal(int(row['position']))} of "
-                       f"{len(ok)}" + (f"; it is in the lower half on {', '.join(weak)}." if weak else "."))
+                    if row[f"{c}_rank"] > (table[f"{c}_rank"].notna().sum() + 1) / 2]
+            place = f"{ordinal(int(row['position']))} of {n_ranked}"
+            if primary not in COMPONENTS and len(ok) < n_ranked:  # its place among those that can be recommended
+                key = ok["rank_sum"] * 1000 + ok["worst_rank"]
+                own = int((key < row["rank_sum"] * 1000 + row["worst_rank"]).sum()) + 1
+                place += f" in the table, {ordinal(own)} of the {len(ok)} that can be recommended"
+            out.append(f"The dataset's primary metric, {_name(primary)}, comes {place}"
+                       + (f"; it is in the lower half on {', '.join(weak)}." if weak else "."))
     elif primary == best["metric"]:
         out.append("This is the dataset's primary metric.")
     if "properties" in used:
@@ -232,6 +249,11 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
             text += (f"; {_name(fickle['metric'])}'s winner changes most often (first in "
                      f"{fickle['winner_kept']:.0%} of the noisy golds at the highest rate)")
         out.append(text + ".")
+    if n_systems is not None and 2 <= n_systems < FEW_SYSTEMS:
+        pairs = n_systems * (n_systems - 1) // 2
+        out.append(f"Only {n_systems} systems are ranked: one pair of systems swapping places moves a Kendall tau "
+                   f"by 2/{pairs} = {2 / pairs:.2f}, so the tau-based criteria are coarse and this recommendation "
+                   f"is tentative.")
     return out
 
 
@@ -249,10 +271,25 @@ def recommendation_markdown(table: pd.DataFrame, used: Sequence[str], relevant: 
         fmt = (lambda v: f"{int(v)} of {len(relevant)}") if c == "properties" else (lambda v: f"{v:.3f}")
         show[CRITERIA[c][2]] = ["n/a" if np.isnan(v) else f"{fmt(v)} ({ordinal(int(r))})" for v, r in zip(vals, rk)]
     show["rank sum"] = ["" if np.isnan(v) else str(int(v)) for v in table["rank_sum"]]
-    lines += [markdown_table(show), "",
-              f"Values (rank; values equal to {DECIMALS} decimals tie). Stability: mean tau between the rankings on "
-              "random halves; class discrimination: mean tau after merging two classes (lower is better); "
-              "discriminative power: share of system pairs significantly different; label noise: mean tau "
-              "between the clean and noisy rankings over the noise rates; class priors: mean tau under the "
-              "shifted priors; formal properties: relevant ones held (results/properties.csv)."]
+    lines += [markdown_table(show), "", legend(used)]
     return "\n".join(lines) + "\n"
+
+
+# what each criterion's column shows, for the table's legend
+_LEGEND = {
+    "stability": "rank stability: mean tau between the rankings on random halves of the test set",
+    "discrimination": "class discrimination: mean tau between the rankings before and after merging two classes "
+                      "(lower is better)",
+    "power": "discriminative power: share of system pairs significantly different",
+    "noise": "robustness to label noise: mean tau between the clean and the noisy rankings over the noise rates",
+    "priors": "robustness to class priors: mean tau between the original ranking and those under shifted priors",
+    "properties": "formal properties: relevant ones held (results/properties.csv)",
+}
+
+
+def legend(used: Sequence[str]) -> str:
+    """The table's legend: the group column and the criteria shown."""
+    shown = "; ".join(_LEGEND[c] for c in used)
+    return (f"Values (rank; values equal to {DECIMALS} decimals tie). Group: the metric's similarity group (metrics "
+            f"in one group rank the systems alike, similarity.csv). {shown[:1].upper()}{shown[1:]}; rank sum over "
+            "these criteria, position by rank sum, then worst rank.")

@@ -16,7 +16,7 @@ in Snakemake's report, and a name with ``{{`` in it would be evaluated.
 from __future__ import annotations
 
 import html
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 import pandas as pd
 
@@ -115,6 +115,15 @@ def recommendation_sentence(rec: pd.DataFrame, criteria: Mapping[str, str]) -> s
     return text + "."
 
 
+def _excerpt(advice: Sequence[str], n: int = 2) -> list[str]:
+    """The first ``n`` sentences of a recommendation, and the next ones while
+    the last announces what follows (ends with a colon)."""
+    out = list(advice[:n])
+    while out and out[-1].endswith(":") and len(out) < len(advice):
+        out.append(advice[len(out)])
+    return out
+
+
 def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None) -> str:
     """The report's front page (an HTML fragment).
 
@@ -128,12 +137,16 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
     out = []
     items = []
     for d in datasets:
-        size = f"{int(d['n_items']):,} items, " if d.get("n_items") is not None else ""
-        head = f"<b>{e(d['name'])}</b> ({e(d['task'])}, {size}{int(d['n_systems'])} systems ranked): "
+        if d.get("n_gold_spans") is not None and not d.get("n_items"):  # span identification: no items
+            size = f"{int(d['n_gold_spans']):,} gold spans in {int(d.get('n_articles') or 0):,} articles, "
+        else:
+            size = f"{int(d['n_items']):,} items, " if d.get("n_items") is not None else ""
+        ranked = "systems ranked" if d.get("recommendation") else "systems"
+        head = f"<b>{e(d['name'])}</b> ({e(d['task'])}, {size}{int(d['n_systems'])} {ranked}): "
         if d.get("recommendation"):
             table7 = f"recommended metric {e(d['recommendation'])} <span>Criteria: {e(d['criteria'])}.</span>"
             if d.get("advice"):  # metaeval.recommend: every criterion, with label noise, priors and properties
-                body = (" ".join(e(x) for x in d["advice"][:2])
+                body = (" ".join(e(x) for x in _excerpt(d["advice"]))
                         + " <span>(the whole argument: recommendation.html in the dataset's <i>0 Summary</i>)</span>"
                         + f"<br><i>On Amemiya &amp; Sakai's Table-7 criteria alone:</i> {table7}")
             else:
@@ -150,7 +163,10 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
         "significance test tells apart; robustness to label noise and, for imbalanced data, to shifted class "
         "priors; the formal properties the metric has), and the metric with the smallest sum of ranks is "
         "recommended. The Table-7 criteria alone (stability, discrimination, power) may pick another metric: "
-        "both are given. Each dataset's recommendation and summary tables give every rank.</p>"
+        "both are given. The Table-7 line ranks the exact values, as the paper does; the extended "
+        "recommendation counts values equal to two decimals as tied, so a metric's rank on a criterion can "
+        "differ by a place or more between the two. Each dataset's recommendation and summary tables give "
+        "every rank.</p>"
         f"<ul>{''.join(items)}</ul>")
     if reproduction is not None and len(reproduction):
         rows = "".join(

@@ -180,7 +180,16 @@ def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
     """Input files of a dataset that the workflow cannot use, each with what
     to do (checked when the workflow starts, before any job runs)."""
     out = []
-    for what, path in [("gold file", spec.gold_path(data_dir))] + [
+    # missing inputs named by their config key (Snakemake would only say that
+    # some rule lacks an input file)
+    gold = spec.gold_path(data_dir)
+    if not gold.is_file():
+        out.append(f"datasets.{spec.name}.gold: no file {str(gold)!r} (the path is relative to data_dir = "
+                   f"{str(data_dir)!r}). Check the path, or data_dir.")
+    if spec.articles and not (Path(data_dir) / spec.articles).is_dir():
+        out.append(f"datasets.{spec.name}.articles: no folder {str(Path(data_dir) / spec.articles)!r} (the path "
+                   f"is relative to data_dir = {str(data_dir)!r}). Check the path, or data_dir.")
+    for what, path in [("gold file", gold)] + [
             ("prediction file", p) for p in spec.prediction_files(data_dir).values()] + [
             ("article text", p) for p in spec.article_files(data_dir)]:
         why = unsafe_path_reason(path)
@@ -738,7 +747,8 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
     entries = []
     for d in datasets:
         info = json.loads(Path(info_jsons[d["name"]]).read_text(encoding="utf-8"))
-        entry = {**d, "n_items": info.get("n_items"), "warnings": list(info.get("warnings", []))}
+        entry = {**d, "n_items": info.get("n_items"), "n_gold_spans": info.get("n_gold_spans"),
+                 "n_articles": info.get("n_articles"), "warnings": list(info.get("warnings", []))}
         if d["name"] in summary_csvs:
             df = read_result_csv(summary_csvs[d["name"]])
             criteria = {c: name for c, name in CRITERIA.items() if c in df.columns}
@@ -768,7 +778,7 @@ def write_recommendation(d: Mapping, summary: pd.DataFrame, info: Mapping, files
     counts = list(info.get("gold_counts", {}).values())
     table, used, relevant = evidence(summary, noise, priors, properties, ordinal_data=bool(d.get("ordinal")),
                                      gold_counts=counts)
-    text = sentences(table, used, relevant, d.get("primary"))
+    text = sentences(table, used, relevant, d.get("primary"), n_systems=d.get("n_systems"))
     write_csv(files["csv"], table)
     imb = is_imbalanced(counts)
     context = (f"{d['name']}: {d['task']}, {'ordered' if d.get('ordinal') else 'unordered'} classes, "
