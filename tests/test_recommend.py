@@ -53,7 +53,7 @@ def test_a_dominating_metric_is_recommended_and_said_to_be():
     assert table["metric"].tolist() == ["mae_macro", "macro_f1", "accuracy"]
     assert table["rank_sum"].tolist() == [6, 12, 18]
     text = R.sentences(table, used, relevant, primary="accuracy")
-    assert text[0].startswith("Report MAE^M: of the 3 metrics, it has the smallest sum of ranks (6)")
+    assert text[0].startswith("Report MAE^M: of the 3 metrics ranked, it has the smallest sum of ranks (6)")
     assert "It is at least as good on every criterion as macro-F1, Acc." in text
     assert any(t.startswith("The dataset's primary metric, Acc, comes 3rd of 3") for t in text)
     assert not any("does not separate" in t for t in text)
@@ -116,10 +116,11 @@ def test_span_precision_and_recall_alone_are_not_recommended():
     s = _summary([["span_precision", "A", 0.99, np.nan, 0.9], ["span_f1", "A", 0.90, np.nan, 0.8]])
     s = s.drop(columns="merging_tau")
     table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[])
-    assert table["metric"].iloc[0] == "span_precision"  # ranked first in the table
+    assert table["metric"].tolist() == ["span_f1", "span_precision"]  # shown, not ranked
+    assert table["stability_rank"].tolist()[0] == 1 and np.isnan(table["stability_rank"].tolist()[1])
     text = R.sentences(table, used, relevant)
-    assert text[0].startswith("Report span-F1") or text[0].startswith("Report " + R.M.get("span_f1").name)
-    assert any("alone are not recommended" in t for t in text)
+    assert text[0].startswith("Report " + R.M.get("span_f1").name + ": of the 1 metrics ranked")
+    assert f"{R.M.get('span_precision').name} is not ranked: alone, either rewards a degenerate system" in " ".join(text)
 
 
 def test_the_noise_sentence_names_a_changing_winner_only_when_one_changes():
@@ -137,26 +138,34 @@ def test_the_noise_sentence_names_a_changing_winner_only_when_one_changes():
     assert "kappa's winner changes most often (first in 75% of the noisy golds at the highest rate)" in text
 
 
-def test_counts_and_the_primary_place_name_what_they_count():
-    """With span-P ranked in the table but not recommendable, the sentences
-    say how many metrics can be recommended, and the primary metric's place
-    is given both in the table and among those (a trial read "3rd of 6" for
-    the 3rd row of 8)."""
-    s = _summary([["span_f1_exact", "A", 0.97, np.nan, 0.60], ["span_precision", "A", 0.98, np.nan, 0.57],
-                  ["span_f1", "A", 0.96, np.nan, 0.58], ["char_f1", "A", 0.90, np.nan, 0.40]])
-    s = s.drop(columns="merging_tau")
-    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[])
-    assert list(table["metric"]) == ["span_f1_exact", "span_precision", "span_f1", "char_f1"]
+def test_metrics_not_ranked_cannot_move_the_ranks_of_those_ranked():
+    """Span precision (never recommended) and span metrics beside
+    classification ones (no merging, noise or priors) are shown but not
+    ranked: ranked among all, kappa would be 4th on stability behind three
+    span metrics, and GMR's rank sum would tie with kappa's.  A trial read
+    "comes 3rd of 6" for the 3rd row of 8."""
+    s = _summary([["kappa", "A", 0.90, 0.2, 0.50], ["gmr", "B", 0.80, 0.5, 0.60],
+                  ["span_f1", "C", 0.99, np.nan, 0.70], ["span_f1_exact", "C", 0.98, np.nan, 0.40],
+                  ["span_precision", "C", 0.97, np.nan, 0.65]])
+    table, used, relevant = R.evidence(s, _noise({"kappa": 0.9, "gmr": 0.8}), ordinal_data=False,
+                                       gold_counts=[10, 10])
+    assert table["metric"].tolist()[:2] == ["kappa", "gmr"]
+    ranked = table.set_index("metric")
+    assert ranked.loc["kappa", "stability_rank"] == 1 and ranked.loc["gmr", "power_rank"] == 1
+    assert ranked[["stability_rank", "power_rank", "rank_sum"]].loc[["span_f1", "span_f1_exact",
+                                                                     "span_precision"]].isna().all().all()
     text = R.sentences(table, used, relevant, primary="span_f1")
-    assert "of the 3 metrics that can be recommended (of the 4 ranked)" in text[0]
-    primary = next(t for t in text if t.startswith("The dataset's primary metric"))
-    assert "comes 3rd of 4 in the table, 2nd of the 3 that can be recommended" in primary
-    # nothing left out: one count
-    s2 = s[s["metric"] != "span_precision"]
-    table, used, relevant = R.evidence(s2, ordinal_data=False, gold_counts=[])
-    text = R.sentences(table, used, relevant, primary="span_f1")
-    assert "of the 3 metrics, it has" in text[0]
-    assert any("comes 2nd of 3." in t or "comes 2nd of 3;" in t for t in text)
+    joined = " ".join(text)
+    assert text[0].startswith("Report kappa: of the 2 metrics ranked, it has the smallest sum of ranks (5) over "
+                              "rank stability, class discrimination, discriminative power and robustness to label "
+                              "noise: ")
+    assert ("Not ranked, without a value on class discrimination and robustness to label noise: span-F1, "
+            "span-F1 exact.") in joined
+    assert "The dataset's primary metric, span-F1, is not ranked (above)." in joined
+    md = R.recommendation_markdown(table, used, relevant, text, "t", "ctx")
+    assert "| 0.990 (-) |" in md and "(-): shown, not ranked" in md
+    assert "The dataset's primary metric, GMR, comes 2nd of 2" in " ".join(
+        R.sentences(table, used, relevant, primary="gmr"))
 
 
 def test_few_systems_make_the_recommendation_tentative():

@@ -650,12 +650,18 @@ def recommend(summary_df: pd.DataFrame) -> pd.DataFrame:
     The first row is the recommendation; rows with the same rank sum and
     worst rank tie.  A metric without a rank on some criterion (a span
     metric, which class merging does not score) has no rank sum and comes
-    last.  On the paper's own Table 7 (stability and class discrimination)
+    last, and the others' ranks are counted among themselves (competition
+    ranks, ties kept) so that it cannot move them.  On the paper's own Table 7 (stability and class discrimination)
     this picks CEM^ORD, 3rd and 2nd, as the paper does."""
     cols = [c for c in CRITERIA if c in summary_df.columns]
     ranks = summary_df[cols].astype("Float64")
     complete = ranks.notna().all(axis=1)
+    # ranked again among the complete rows only: the summary ranks every
+    # metric with a value (span metrics beside classification ones), which
+    # would move the candidates' ranks without being candidates themselves
+    ranks.loc[complete] = ranks.loc[complete].rank(method="min")
     df = summary_df[["metric"] + cols].copy()
+    df[cols] = ranks
     df["rank_sum"] = ranks.sum(axis=1).where(complete)
     df["worst_rank"] = ranks.max(axis=1).where(complete)
     df = df.sort_values(["rank_sum", "worst_rank", "stability_rank", "metric"], na_position="last",

@@ -20,8 +20,11 @@ with the smallest rank sum over the relevant criteria (ties broken by the
 worst rank).  A metric is *separated* from the recommended one when the
 recommended one is at least as good on every criterion (Pareto dominance);
 otherwise the evidence is mixed and the sentences say on which criteria
-each is ahead.  Metrics without a value on some criterion (span metrics are
-not merged, noised or re-weighted) get no rank sum.
+each is ahead.  Ranks run over the candidates only: metrics with a value
+on every criterion, span precision and recall left out.  The others are
+shown with their values but no rank (span metrics beside classification
+ones are not merged, noised or re-weighted; span precision or recall alone
+rewards a degenerate system), so they cannot change the candidates' ranks.
 """
 
 from __future__ import annotations
@@ -123,13 +126,18 @@ def evidence(summary: pd.DataFrame, noise: pd.DataFrame | None = None, priors: p
                                    for m in ids]
     # a criterion no metric has a value on (the formal properties of span metrics) is not one
     used = [c for c, (col, _, _) in CRITERIA.items() if col in df.columns and df[col].notna().any()]
+    # ranked: the metrics that can be recommended, with a value on every
+    # criterion; the others (span precision and recall; span metrics beside
+    # classification ones, never merged or noised) keep their values but take
+    # no rank, so that they cannot move the ranks of the candidates
+    candidate = df[[CRITERIA[c][0] for c in used]].notna().all(axis=1) & ~df["metric"].isin(COMPONENTS)
     for c in used:
         col, higher, _ = CRITERIA[c]
-        df[f"{c}_rank"] = _rank(df[col].to_numpy(), higher)
+        df[f"{c}_rank"] = np.nan
+        df.loc[candidate, f"{c}_rank"] = _rank(df.loc[candidate, col].to_numpy(), higher)
     ranks = df[[f"{c}_rank" for c in used]]
-    complete = ranks.notna().all(axis=1)
-    df["rank_sum"] = ranks.sum(axis=1).where(complete)
-    df["worst_rank"] = ranks.max(axis=1).where(complete)
+    df["rank_sum"] = ranks.sum(axis=1).where(candidate)
+    df["worst_rank"] = ranks.max(axis=1).where(candidate)
     df = df.sort_values(["rank_sum", "worst_rank", "metric"], na_position="last", ignore_index=True)
     pos = competition_rank(np.where(df["rank_sum"].isna(), np.inf, df["rank_sum"] * 1000 + df["worst_rank"]))
     df["position"] = np.where(df["rank_sum"].isna(), np.nan, pos)
@@ -177,7 +185,7 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
     ok = table[table["rank_sum"].notna() & ~table["metric"].isin(COMPONENTS)]
     if not len(ok):
         return ["No metric has a value on every criterion: no recommendation."]
-    names = ", ".join(CRITERIA[c][2] for c in used)
+    names = _and([CRITERIA[c][2] for c in used])
     best = ok.iloc[0]
     tied = ok[(ok["rank_sum"] == best["rank_sum"]) & (ok["worst_rank"] == best["worst_rank"])]
     out = []
@@ -186,11 +194,8 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
         out.append(f"The evidence cannot choose between {' and '.join(_name(m) for m in tied['metric'])}: they tie "
                    f"on the criteria this dataset makes relevant ({names}), rank sum {int(best['rank_sum'])} "
                    f"and worst rank {int(best['worst_rank'])} each.")
-    n_ranked = int(table["rank_sum"].notna().sum())
-    pool = (f"the {len(ok)} metrics" if len(ok) == n_ranked else
-            f"the {len(ok)} metrics that can be recommended (of the {n_ranked} ranked)")
-    out.append(f"Report {_name(best['metric'])}: of {pool}, it has the smallest sum of ranks "
-               f"({int(best['rank_sum'])}) over {names}: " + "; ".join(strong) + ".")
+    out.append(f"Report {_name(best['metric'])}: of the {len(ok)} metrics ranked, it has the smallest sum of "
+               f"ranks ({int(best['rank_sum'])}) over {names}: " + "; ".join(strong) + ".")
     dominated, mixed = [], []
     for _, other in ok.iloc[1:].iterrows():
         if other["metric"] in set(tied["metric"]):
@@ -214,21 +219,21 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
         out.append(f"It is at least as good on every criterion as {', '.join(_name(m) for m in dominated)}.")
     left = table["metric"][table["metric"].isin(COMPONENTS)]
     if len(left):
-        out.append(f"{_and([_name(m) for m in left])} alone are not recommended: either rewards a degenerate "
-                   f"system (few spans for precision, many for recall).")
+        out.append(f"{_and([_name(m) for m in left])} {'is' if len(left) == 1 else 'are'} not ranked: alone, "
+                   f"either rewards a degenerate system (few spans for precision, many for recall).")
+    partial = table[table["rank_sum"].isna() & ~table["metric"].isin(COMPONENTS)]
+    if len(partial):
+        missing = [CRITERIA[c][2] for c in used if partial[CRITERIA[c][0]].isna().any()]
+        out.append(f"Not ranked, without a value on {_and(missing)}: {', '.join(_name(m) for m in partial['metric'])}.")
     if primary is not None and primary in set(table["metric"]) and primary != best["metric"]:
         row = table[table["metric"] == primary].iloc[0]
         if pd.notna(row["rank_sum"]):
-            # a criterion's ranks run over every metric with a value on it
             weak = [CRITERIA[c][2] + f" ({ordinal(int(row[f'{c}_rank']))})" for c in used
-                    if row[f"{c}_rank"] > (table[f"{c}_rank"].notna().sum() + 1) / 2]
-            place = f"{ordinal(int(row['position']))} of {n_ranked}"
-            if primary not in COMPONENTS and len(ok) < n_ranked:  # its place among those that can be recommended
-                key = ok["rank_sum"] * 1000 + ok["worst_rank"]
-                own = int((key < row["rank_sum"] * 1000 + row["worst_rank"]).sum()) + 1
-                place += f" in the table, {ordinal(own)} of the {len(ok)} that can be recommended"
-            out.append(f"The dataset's primary metric, {_name(primary)}, comes {place}"
-                       + (f"; it is in the lower half on {', '.join(weak)}." if weak else "."))
+                    if row[f"{c}_rank"] > (len(ok) + 1) / 2]
+            out.append(f"The dataset's primary metric, {_name(primary)}, comes {ordinal(int(row['position']))} of "
+                       f"{len(ok)}" + (f"; it is in the lower half on {', '.join(weak)}." if weak else "."))
+        else:
+            out.append(f"The dataset's primary metric, {_name(primary)}, is not ranked (above).")
     elif primary == best["metric"]:
         out.append("This is the dataset's primary metric.")
     if "properties" in used:
@@ -269,7 +274,8 @@ def recommendation_markdown(table: pd.DataFrame, used: Sequence[str], relevant: 
         vals = table[col].to_numpy(dtype=float)
         rk = table[f"{c}_rank"].to_numpy(dtype=float)
         fmt = (lambda v: f"{int(v)} of {len(relevant)}") if c == "properties" else (lambda v: f"{v:.3f}")
-        show[CRITERIA[c][2]] = ["n/a" if np.isnan(v) else f"{fmt(v)} ({ordinal(int(r))})" for v, r in zip(vals, rk)]
+        show[CRITERIA[c][2]] = ["n/a" if np.isnan(v) else f"{fmt(v)} ({'-' if np.isnan(r) else ordinal(int(r))})"
+                                for v, r in zip(vals, rk)]
     show["rank sum"] = ["" if np.isnan(v) else str(int(v)) for v in table["rank_sum"]]
     lines += [markdown_table(show), "", legend(used)]
     return "\n".join(lines) + "\n"
@@ -292,4 +298,5 @@ def legend(used: Sequence[str]) -> str:
     shown = "; ".join(_LEGEND[c] for c in used)
     return (f"Values (rank; values equal to {DECIMALS} decimals tie). Group: the metric's similarity group (metrics "
             f"in one group rank the systems alike, similarity.csv). {shown[:1].upper()}{shown[1:]}; rank sum over "
-            "these criteria, position by rank sum, then worst rank.")
+            "these criteria, position by rank sum, then worst rank. Ranked: the metrics with a value on every "
+            "criterion, span precision and recall left out; (-): shown, not ranked.")
