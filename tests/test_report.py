@@ -269,3 +269,6 @@ def test_front_page_counts_spans_and_finishes_its_sentences():
     assert "0 items" not in html
     assert "The closest by rank sum: GMR (rank sum 5) is ahead on rank stability." in html
     assert "at least as good on every criterion as MAE" not in html  # the excerpt stops there
+    caveat = "Only 6 systems are ranked: ... so the tau-based criteria are coarse and this recommendation is tentative."
+    html = overview_html([{**entries[0], "advice": advice + [caveat]}], None)
+    assert "at least as good on every criterion as MAE" not in html and caveat in html  # the caveat always

@@ -117,11 +117,12 @@ def recommendation_sentence(rec: pd.DataFrame, criteria: Mapping[str, str]) -> s
 
 def _excerpt(advice: Sequence[str], n: int = 2) -> list[str]:
     """The first ``n`` sentences of a recommendation, and the next ones while
-    the last announces what follows (ends with a colon)."""
+    the last announces what follows (ends with a colon); a caveat that the
+    recommendation is tentative (few systems) always."""
     out = list(advice[:n])
     while out and out[-1].endswith(":") and len(out) < len(advice):
         out.append(advice[len(out)])
-    return out
+    return out + [x for x in advice[len(out):] if "recommendation is tentative" in x]
 
 
 def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None) -> str:
