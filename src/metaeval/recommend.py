@@ -47,8 +47,8 @@ IMBALANCE_RATIO = 2.0
 # below this many ranked systems one swapped pair moves a tau by more than
 # 2/45 = 0.044: the sentences call the recommendation tentative
 FEW_SYSTEMS = 10
-# ranked in the table, never recommended: either alone rewards a degenerate
-# system (few spans for precision, many for recall)
+# shown in the table, never ranked or recommended: either alone rewards a
+# degenerate system (few spans for precision, many for recall)
 COMPONENTS = ("span_precision", "span_recall")
 
 # criterion -> (value column, higher is better, name in the text)
