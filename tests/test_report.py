@@ -272,3 +272,19 @@ def test_front_page_counts_spans_and_finishes_its_sentences():
     caveat = "Only 6 systems are ranked: ... so the tau-based criteria are coarse and this recommendation is tentative."
     html = overview_html([{**entries[0], "advice": advice + [caveat]}], None)
     assert "at least as good on every criterion as MAE" not in html and caveat in html  # the caveat always
+
+
+def test_table7_ranks_count_only_the_metrics_with_every_criterion():
+    """Span metrics ranked on stability beside classification metrics (TC)
+    cannot move the classification metrics' ranks: ranked among all, kappa
+    would be 3rd and GMR 4th on stability, and the rank sums 5 and 6."""
+    df = pd.DataFrame({"metric": ["span_f1", "span_f1_exact", "kappa", "gmr"],
+                       "stability_rank": [1, 2, 3, 4], "power_rank": [1, 4, 2, 3],
+                       "discrimination_rank": pd.array([pd.NA, pd.NA, 2, 1], dtype="Int64")})
+    rec = recommend(df).set_index("metric")
+    assert rec.loc["kappa", ["stability_rank", "power_rank", "discrimination_rank", "rank_sum"]].tolist() == [1, 1, 2, 4]
+    assert rec.loc["gmr", ["stability_rank", "power_rank", "discrimination_rank", "rank_sum"]].tolist() == [2, 2, 1, 5]
+    assert rec["rank_sum"].loc[["span_f1", "span_f1_exact"]].isna().all()
+    # ties stay ties (competition ranks)
+    tied = recommend(df.assign(stability_rank=[1, 2, 3, 3])).set_index("metric")
+    assert tied.loc[["kappa", "gmr"], "stability_rank"].tolist() == [1, 1]

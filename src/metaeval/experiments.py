@@ -651,8 +651,9 @@ def recommend(summary_df: pd.DataFrame) -> pd.DataFrame:
     worst rank tie.  A metric without a rank on some criterion (a span
     metric, which class merging does not score) has no rank sum and comes
     last, and the others' ranks are counted among themselves (competition
-    ranks, ties kept) so that it cannot move them.  On the paper's own Table 7 (stability and class discrimination)
-    this picks CEM^ORD, 3rd and 2nd, as the paper does."""
+    ranks, ties kept) so that it cannot move them.  On the paper's own
+    Table 7 (stability and class discrimination) this picks CEM^ORD, 3rd
+    and 2nd, as the paper does."""
     cols = [c for c in CRITERIA if c in summary_df.columns]
     ranks = summary_df[cols].astype("Float64")
     complete = ranks.notna().all(axis=1)

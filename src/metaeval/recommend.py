@@ -182,7 +182,7 @@ def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str],
     relevant properties the recommended metric lacks, and, with fewer than
     ``FEW_SYSTEMS`` ranked systems (``n_systems``), that its taus are
     coarse."""
-    ok = table[table["rank_sum"].notna() & ~table["metric"].isin(COMPONENTS)]
+    ok = table[table["rank_sum"].notna()]  # the candidates (``evidence``)
     if not len(ok):
         return ["No metric has a value on every criterion: no recommendation."]
     names = _and([CRITERIA[c][2] for c in used])
