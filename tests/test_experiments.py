@@ -49,6 +49,53 @@ def test_tau_is_vectorised_over_leading_axes():
             assert (np.isnan(t[i, j]) and np.isnan(ref)) or t[i, j] == pytest.approx(ref, abs=1e-12)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 14), st.integers(1, 6), st.integers(0, 2**31), st.sampled_from([2, 3, 100]),
+       st.sampled_from(["a", "b"]))
+def test_tau_numpy_pass_equals_compiled_kernel_bitwise(n, rows, seed, levels, variant):
+    """kendall_tau answers small problems in NumPy and large ones with the
+    compiled kernel: the two must agree to the last bit, ties, -inf (an
+    undefined score) and NaN included."""
+    from metaeval.kernels import tau_rows
+    from metaeval.ranking import _tau_small
+
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, levels, (rows, n)).astype(float)
+    y = rng.integers(0, levels, (rows, n)).astype(float)
+    x[rng.random(x.shape) < 0.1] = -np.inf
+    y[rng.random(y.shape) < 0.05] = np.nan
+    out = np.empty(rows)
+    tau_rows(x, y, variant == "b", out)
+    small = _tau_small(x, y, variant == "b")
+    np.testing.assert_array_equal(small, out)
+
+
+def test_tau_takes_the_kernel_above_the_small_size(monkeypatch):
+    """The same answer from both passes through kendall_tau itself."""
+    import metaeval.ranking as R
+
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 5, (40, 30)).astype(float)
+    y = rng.integers(0, 5, (40, 30)).astype(float)
+    small = R.kendall_tau(x, y)
+    monkeypatch.setattr(R, "SMALL_TAU", 0)
+    np.testing.assert_array_equal(R.kendall_tau(x, y), small)
+    ref = [kendalltau(a, b).statistic for a, b in zip(x, y)]
+    np.testing.assert_allclose(small, ref, atol=1e-12)
+
+
+def test_small_tau_does_not_start_numba():
+    """Jobs that compare a few rankings must not pay numba's start-up."""
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np; from metaeval.ranking import kendall_tau, tau_matrix; "
+            "kendall_tau(np.arange(20.0), np.arange(20.0)[::-1]); tau_matrix(np.random.rand(15, 30)); "
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
 def test_orient_rounds_noise_into_ties_and_sends_nan_last():
     o = orient([0.3, 0.1 + 0.2, np.nan, 0.5], higher_is_better=True)
     assert o[0] == o[1] and o[2] == -np.inf

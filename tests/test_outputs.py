@@ -112,6 +112,29 @@ def test_figures_are_byte_reproducible_and_draw_names_as_written(tmp_path, fmt):
         assert b"CreationDate" not in paths[0].read_bytes()
 
 
+def test_interval_figure_names_every_system_in_each_metrics_order(tmp_path):
+    """Each panel lists the systems best on top (the names are texts left of
+    the axes, one per row, at the row of the system's point)."""
+    from metaeval.plots import interval_plot, save_figure
+
+    iv = pd.DataFrame({"system": ["a", "b", "c$x$"] * 2, "metric": ["accuracy"] * 3 + ["mae_macro"] * 3,
+                       "value": [0.5, 0.9, 0.7, 0.2, 0.6, 0.4]})
+    iv["low"], iv["high"] = iv["value"] - 0.05, iv["value"] + 0.05
+    fig = interval_plot(iv, ["accuracy", "mae_macro"], title="t")
+    best_first = {"accuracy": ["b", "c$x$", "a"], "mae_macro": ["a", "c$x$", "b"]}  # MAE: lower is better
+    for ax, metric in zip(fig.axes, best_first):
+        names = list(ax.texts)
+        rows = {t.get_text(): t.get_position()[1] for t in names}
+        assert sorted(rows, key=rows.get, reverse=True) == best_first[metric]
+        value_at = dict(zip(ax.lines[0].get_ydata(), ax.lines[0].get_xdata()))  # the points: row -> value
+        values = iv[iv["metric"] == metric].set_index("system")["value"]
+        assert {s: value_at[row] for s, row in rows.items()} == values.to_dict()
+        renderer = fig.canvas.get_renderer()
+        left = ax.get_window_extent(renderer).x0
+        assert all(t.get_window_extent(renderer).x1 < left for t in names)  # outside, left of the axes
+    save_figure(fig, [tmp_path / "f.png"])
+
+
 def test_import_metaeval_exposes_its_modules_and_version():
     import subprocess
     import sys

@@ -20,6 +20,8 @@ Conventions (used by every experiment):
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["TIE_DECIMALS", "orient", "competition_rank", "kendall_tau", "tau_matrix"]
@@ -59,15 +61,42 @@ def kendall_tau(x, y, variant: str = "b") -> np.ndarray:
     if variant not in ("a", "b"):
         raise ValueError(f"tau variant must be 'a' or 'b', got {variant!r}")
     lead = np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
+    rows = math.prod(lead)
+    if rows * s * s <= SMALL_TAU:
+        return _tau_small(np.broadcast_to(x, lead + (s,)), np.broadcast_to(y, lead + (s,)), variant == "b")
     # fresh, writable copies: the kernel is then compiled for one type only
     # (read-only views would each need their own compilation)
     xf = np.array(np.broadcast_to(x, lead + (s,)).reshape(-1, s), order="C")
     yf = np.array(np.broadcast_to(y, lead + (s,)).reshape(-1, s), order="C")
-    out = np.empty(xf.shape[0])
+    out = np.empty(rows)
     from .kernels import tau_rows  # compiled; imported on first use
 
     tau_rows(xf, yf, variant == "b", out)
     return out.reshape(lead)
+
+
+# Up to this many (row, system, system) comparisons kendall_tau takes a NumPy
+# pass: it needs a few milliseconds where loading the compiled kernel into a
+# fresh process costs about 0.75 s, so jobs that compare a few rankings
+# (class weights, the reproduction report) never start numba.  Both passes
+# count the same integers and divide the same way: equal to the last bit.
+SMALL_TAU = 1_000_000
+
+
+def _tau_small(x: np.ndarray, y: np.ndarray, variant_b: bool) -> np.ndarray:
+    """``tau_rows`` in NumPy: (..., S) -> (...), with an (..., S, S) sign
+    array; comparisons, not differences, so -inf ties with -inf."""
+    dx = np.greater(x[..., :, None], x[..., None, :]).astype(np.int64) - np.less(x[..., :, None], x[..., None, :])
+    dy = np.greater(y[..., :, None], y[..., None, :]).astype(np.int64) - np.less(y[..., :, None], y[..., None, :])
+    # every pair is counted twice (i, j and j, i with both signs flipped)
+    num = np.einsum("...ij,...ij->...", dx, dy) // 2
+    s = x.shape[-1]
+    if variant_b:
+        den = np.sqrt(np.count_nonzero(dx, axis=(-2, -1)) // 2 * 1.0 * (np.count_nonzero(dy, axis=(-2, -1)) // 2))
+    else:
+        den = np.full(num.shape, s * (s - 1) / 2.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
 def tau_matrix(scores: np.ndarray, variant: str = "b") -> np.ndarray:

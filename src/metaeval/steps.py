@@ -12,13 +12,14 @@ from typing import Mapping
 
 from .io import DataError, write_text
 
-__all__ = ["run_step", "warn", "write_provenance"]
+__all__ = ["run_step", "end_job", "warn", "write_provenance"]
 
 
 def run_step(smk, step) -> None:
     """Run ``step()`` for a Snakemake script: log its outcome to
     ``smk.log[0]``; on bad input or config, print the message (which names
-    file, line and fault) and exit non-zero without a traceback."""
+    file, line and fault) and exit non-zero without a traceback.  A step
+    that succeeds ends its process (``end_job``): call this last."""
     import sys
     import traceback
 
@@ -41,6 +42,31 @@ def run_step(smk, step) -> None:
         sys.exit(1)
     if log:
         log.write_text("".join(f"WARNING: {w}\n" for w in _WARNINGS) + "ok\n", encoding="utf-8")
+    end_job()
+
+
+def end_job() -> None:
+    """End a finished job's process at once, as ``multiprocessing`` ends its
+    workers (``os._exit`` after flushing).  Every output is written and
+    closed by then, and the interpreter's teardown would only free, one by
+    one, the modules and objects of pandas, matplotlib, scipy and numba,
+    which the operating system reclaims anyway: 0.1 to 0.6 s of CPU per job,
+    several seconds per pipeline run.  Under a debugger or a coverage tracer
+    (``sys.gettrace()``) the process exits normally, so they can write their
+    data."""
+    import logging
+    import os
+    import sys
+
+    if sys.gettrace() is not None:
+        return
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):  # closed or replaced streams
+            pass
+    os._exit(0)
 
 
 def warn(message: str) -> None:

@@ -1,0 +1,67 @@
+"""The job scripts' plumbing: a finished step ends its process at once, with
+its outputs, log and printed text complete; a failing step exits non-zero."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+# A job script as Snakemake runs it: a fresh process, a ``snakemake`` object,
+# run_step last.  The atexit marker shows whether the interpreter's teardown ran.
+SCRIPT = """
+import atexit, sys
+from pathlib import Path
+from types import SimpleNamespace
+from metaeval.io import DataError
+from metaeval.steps import run_step
+
+out = Path(sys.argv[1])
+atexit.register(lambda: (out / "teardown").write_text("ran"))
+smk = SimpleNamespace(log=[str(out / "logs" / "job.log")], rule="demo", wildcards={{"dataset": "d"}})
+
+def step():
+    (out / "result.csv").write_text("a,b\\n1,2\\n")
+    print("printed by the step", end="")  # buffered: a pipe, no newline
+    {fault}
+
+run_step(smk, step)
+"""
+
+
+def _run(tmp_path: Path, fault: str = "pass", trace: bool = False) -> subprocess.CompletedProcess:
+    script = tmp_path / "job.py"
+    body = textwrap.dedent(SCRIPT.format(fault=fault))
+    if trace:  # as under a debugger or coverage
+        body = "import sys; sys.settrace(lambda *a: None)\n" + body
+    script.write_text(body)
+    return subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True)
+
+
+def test_a_finished_step_ends_its_process_with_everything_written(tmp_path):
+    r = _run(tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "result.csv").read_text() == "a,b\n1,2\n"
+    assert (tmp_path / "logs" / "job.log").read_text() == "ok\n"
+    assert r.stdout == "printed by the step"  # flushed before the process ended
+    assert not (tmp_path / "teardown").exists()  # no interpreter teardown
+
+
+def test_under_a_tracer_the_process_exits_normally(tmp_path):
+    r = _run(tmp_path, trace=True)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "teardown").read_text() == "ran"
+
+
+@pytest.mark.parametrize("fault, code, needle", [
+    ("raise DataError('gold.csv, line 3: no label')", 1, "gold.csv, line 3: no label"),
+    ("raise RuntimeError('a bug')", 1, "RuntimeError: a bug"),
+])
+def test_a_failing_step_exits_non_zero_and_says_why(tmp_path, fault, code, needle):
+    r = _run(tmp_path, fault=fault)
+    assert r.returncode == code
+    assert needle in r.stderr
+    assert needle in (tmp_path / "logs" / "job.log").read_text()
