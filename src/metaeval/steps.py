@@ -1,6 +1,7 @@
 """The plumbing of the workflow's job scripts, kept light (no pandas, no
-matplotlib): running a step with its log and clear failures, the warnings
-a step gives, and the provenance record.  Cheap jobs (``provenance``) import
+matplotlib): running a step with its log and clear failures, ending the
+job's process when it is done, the warnings a step gives, and the
+provenance record.  Cheap jobs (``provenance``) import
 only this module: a Python job's start-up is most of its time.
 ``metaeval.workflow`` re-exports everything here."""
 
