@@ -193,6 +193,15 @@ def test_glob_matching_nothing_is_a_config_error(data):
         load_dataset(_spec(predictions=["tiny/nothing/*.csv"]), data)
 
 
+def test_absolute_paths_are_used_as_they_are(data, tmp_path):
+    """config/README: gold and prediction paths are relative to data_dir,
+    or absolute."""
+    rel = load_dataset(_spec(), data)
+    spec = _spec(gold=str(data / "tiny/gold.csv"), predictions=[str(data / "tiny/predictions/*.csv")])
+    ds = load_dataset(spec, tmp_path / "elsewhere")  # data_dir does not matter then
+    assert ds.systems == rel.systems and (ds.predictions == rel.predictions).all() and (ds.gold == rel.gold).all()
+
+
 def test_bad_input_removes_previous_results_and_writes_nothing(data, tmp_path):
     out = tmp_path / "results" / "tiny"
     ingest(_spec(), data, out / "data.npz", out / "dataset.json", results_dir=out)

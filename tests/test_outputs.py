@@ -135,6 +135,21 @@ def test_interval_figure_names_every_system_in_each_metrics_order(tmp_path):
     save_figure(fig, [tmp_path / "f.png"])
 
 
+def test_names_cut_alike_are_kept_apart():
+    """Two systems cut to the same label read as one (RumourEval 2017's
+    few-shot and few-shot-cot did): they keep their ends, or are numbered."""
+    from metaeval.plots import _wrap_names
+
+    names = ["theosdoor_llama3.2-3b_few-shot", "theosdoor_llama3.2-3b_few-shot-cot", "short_name"]
+    one = _wrap_names(names, 28, 1)
+    assert len(set(one)) == 3 and one[2] == "short_name"
+    assert one[0].startswith("theosdoor_") and one[1].endswith("-cot") and all(len(w) <= 28 for w in one)
+    same_ends = [f"run_{'x' * 20}{i}{'x' * 20}_end" for i in (1, 2)]  # alike at both ends
+    both = _wrap_names(same_ends, 12, 1)
+    assert both[0] != both[1] and both[1].endswith("#2")
+    assert _wrap_names(["a_b", "c"], 28) == ["a_b", "c"]  # nothing cut: as written
+
+
 def test_import_metaeval_exposes_its_modules_and_version():
     import subprocess
     import sys

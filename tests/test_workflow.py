@@ -161,6 +161,23 @@ def _copy_of(work: Path, tmp_path: Path) -> Path:
     return other
 
 
+def test_a_failed_job_takes_the_front_page_and_recommendations_with_it(run, tmp_path):
+    """A job that fails (here on a damaged data file, not a bad input) loses
+    its outputs; the front page and the recommendations made from them must
+    go too, not stay behind looking valid."""
+    work, data = run
+    work = _copy_of(work, tmp_path)
+    npz = work / "results/tiny/data.npz"
+    npz.write_bytes(b"not a zip file")  # newer than everything made from it: those jobs rerun and fail
+    res = _run(work, data, check=False)
+    assert res.returncode != 0
+    assert not (work / "results/tiny/summary.csv").exists()
+    assert not (work / "results/report/overview.html").exists()
+    for ds in ("tiny", "tiny_tsv"):  # all recommendations: the overview job writes them together
+        assert not (work / f"results/{ds}/recommendation.md").exists()
+    assert (work / "results/tiny_tsv/summary.csv").exists()  # the other datasets' own results stay
+
+
 def test_new_system_reruns_only_its_dataset(run, tmp_path):
     work, data = run
     work = _copy_of(work, tmp_path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections import Counter
 from pathlib import Path
 
 import matplotlib
@@ -77,8 +78,10 @@ def save_figure(fig, paths, dpi: int = 150) -> None:
     plt.close(fig)
 
 
-def _wrap_name(name: str, width: int, max_lines: int = 3) -> str:
-    """Wrap a system name after its own separators (_ - .), not mid-word."""
+def _wrap_name(name: str, width: int, max_lines: int = 3, keep_end: bool = False) -> str:
+    """Wrap a system name after its own separators (_ - .), not mid-word;
+    what does not fit is cut ("..."), at the end or, with ``keep_end``, in
+    the middle of the last line."""
     parts = re.findall(r"[^_.-]+[_.-]?|[_.-]", name)
     lines, cur = [], ""
     for part in parts:
@@ -89,8 +92,28 @@ def _wrap_name(name: str, width: int, max_lines: int = 3) -> str:
     lines.append(cur)
     if len(lines) > max_lines:
         rest = "".join(lines[max_lines - 1:])
-        lines = lines[: max_lines - 1] + [rest if len(rest) <= width else rest[: width - 3] + "..."]
+        if len(rest) > width:
+            tail = (width - 3) // 2 if keep_end else 0
+            rest = rest[: width - 3 - tail] + "..." + rest[len(rest) - tail:]
+        lines = lines[: max_lines - 1] + [rest]
     return "\n".join(lines)
+
+
+def _wrap_names(names, width: int, max_lines: int = 3) -> list[str]:
+    """``_wrap_name`` of each name, kept apart: names cut to the same text
+    (``few-shot`` and ``few-shot-cot``) keep their ends too, and are
+    numbered if they still read the same."""
+    names = [str(n) for n in names]
+    short = [_wrap_name(n, width, max_lines) for n in names]
+    seen = Counter(short)
+    short = [_wrap_name(n, width, max_lines, keep_end=True) if seen[w] > 1 and w != n else w
+             for n, w in zip(names, short)]
+    seen, taken = Counter(short), Counter()
+    for i, w in enumerate(short):
+        if seen[w] > 1 and w != names[i]:
+            taken[w] += 1
+            short[i] = f"{w} #{taken[w]}"
+    return short
 
 
 def _short_labels(labels, width: int) -> list[str]:
@@ -120,6 +143,7 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
     height = (size + 0.35) * nrows + head
     fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, height), squeeze=False)
     short = _short_labels(labels, 10 if annotate else 16)
+    titles = _wrap_names(systems, 26)
     for idx, ax in enumerate(axes.ravel()):
         if idx >= s:
             ax.axis("off")
@@ -132,7 +156,7 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
             for p in range(k):
                 ax.text(p, g, f"{100 * share[g, p]:.0f}%\n{int(m[g, p])}", ha="center", va="center",
                         fontsize=6.5 if k <= 4 else 5.5, color="black" if share[g, p] > 0.55 else "white")
-        name = _wrap_name(str(systems[idx]), 26)
+        name = titles[idx]
         if subtitles is not None:
             name += f"\n{subtitles[idx]}"
         ax.set_title(name, fontsize=7.5)
@@ -301,7 +325,7 @@ def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
     for i, m in enumerate(metric_ids):
         ax.scatter(df[m], y, s=26, marker=MARKERS[i % len(MARKERS)], color=OKABE_ITO[i % len(OKABE_ITO)],
                    edgecolor="black", linewidth=0.3, zorder=3, label=M.get(m).name)
-    ax.set_yticks(y, [_wrap_name(str(s), 40, 1) for s in df["system"]], fontsize=7)
+    ax.set_yticks(y, _wrap_names(df["system"], 40, 1), fontsize=7)
     ax.set_ylim(-0.7, n - 0.3)
     top = np.nanmax(df[list(metric_ids)].to_numpy(dtype=float), initial=1.0)
     ax.set_xlim(-0.02, max(1.0, top) + 0.02)  # span-F1 min can exceed 1: never hide a point
@@ -332,7 +356,8 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
     h = 0.17 * n_sys + 1.1
     width, height = 4.1 * ncols, h * nrows + 0.9
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False)
-    names = {s: _wrap_name(str(s), 28, 1) for s in intervals["system"].unique()}
+    systems = intervals["system"].unique()
+    names = dict(zip(systems, _wrap_names(systems, 28, 1)))
     # system names as plain texts left of the axes, not tick labels: each
     # row has its point, and a tick is five artists to build and draw (the
     # hundreds of them were a third of this figure's time)

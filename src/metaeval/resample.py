@@ -202,8 +202,6 @@ def compile_kernels() -> list[str]:
     this in one job before the experiments jobs, which then load the
     kernels instead of each compiling them (about 12 s per job on a cold
     cache).  Missing a type here costs time only: numba compiles it on use."""
-    from .ranking import kendall_tau, tau_matrix
-
     n, idx, gold = 8, np.arange(2, dtype=np.int64), np.arange(8, dtype=np.int64) % 3
     pos = np.arange(n, dtype=np.int64)
     split_masks(n, idx, 0, pos=pos, dtype=np.float32)
@@ -215,10 +213,11 @@ def compile_kernels() -> list[str]:
     permuted_confusion(gold, np.stack([gold, gold[::-1]]), 3, idx, 0)
     permuted_confusion(gold, np.stack([gold, gold[::-1]]), 3, idx, 0, units=gold)
     permuted_sums(np.ones((n, 2, 3)), idx, 0)
-    scores = np.arange(6.0).reshape(2, 3)
-    kendall_tau(scores, scores[::-1])
-    tau_matrix(scores)
     k = _kernels()
+    # directly: kendall_tau answers problems this small in NumPy; its own
+    # arguments (fresh C-ordered float64 rows, a bool, a float64 out)
+    scores = np.arange(6.0).reshape(2, 3)
+    k.tau_rows(scores.copy(), scores[::-1].copy(), True, np.empty(2))
     return [f"{name}({', '.join(map(str, sig))})" for name in ("select", "bootstrap", "permutations", "permuted_confusion",
                                                "permuted_sums", "tau_rows")
             for sig in getattr(k, name).signatures]

@@ -206,14 +206,17 @@ REPORT_DATASETS = sorted({f.split("/")[1] for f in reproduction_inputs()}) if RE
 
 def remove_stale_reports():
     """After a failed run: a report whose inputs are gone (a dataset's
-    results are removed when its input is bad) is removed too, so that no
-    stale report is left looking valid.  (Run by `onerror`, so that the
-    datasets' jobs need no parameter that lists the report.)"""
+    results are removed when its input is bad, a failed job's outputs when
+    it fails) is removed too, so that no stale report is left looking
+    valid: the reproduction report, and the front page with the
+    recommendations.  (Run by `onerror`, so that the datasets' jobs need no
+    parameter that lists the reports.)"""
     if REPRODUCTION_ENABLED and not all(Path(f).exists() for f in reproduction_inputs()):
         for f in REPORT_FILES:
             Path(f).unlink(missing_ok=True)
-    if not all(Path(f"{RESULTS}/{d}/dataset.json").exists() for d in DATASETS):
-        Path(OVERVIEW).unlink(missing_ok=True)
+    if not all(Path(f).exists() for files in overview_inputs().values() for f in files):
+        for f in [OVERVIEW, *recommendation_outputs()]:
+            Path(f).unlink(missing_ok=True)
 
 
 OVERVIEW = f"{RESULTS}/report/overview.html"
@@ -234,6 +237,20 @@ def overview_datasets():
         out.append({"name": name, "task": task, "n_systems": N_RANKED[name], "why_not": why,
                     "ordinal": spec.ordinal, "primary": spec.primary_metric})
     return out
+
+
+def overview_inputs():
+    """The inputs of rule overview: what the front page and the
+    recommendations are made from."""
+    return dict(
+        info=[f"{RESULTS}/{d}/dataset.json" for d in DATASETS],
+        summaries=[f"{RESULTS}/{d}/summary.csv" for d in DATASETS if runs_experiments(d)],
+        noise=[f"{RESULTS}/{d}/noise.csv" for d in DATASETS if runs_sensitivity(d)],
+        priors=[f"{RESULTS}/{d}/priors.csv" for d in DATASETS if runs_sensitivity(d)],
+        properties=[f"{RESULTS}/properties.csv"] if PROPERTY_SETTINGS is not None else [],
+        reproduction=[f"{RESULTS}/reproduction.csv"] if REPRODUCTION_ENABLED else [],
+        published=[str(PUBLISHED)] if REPRODUCTION_ENABLED else [],
+    )
 
 
 def recommendation_outputs():

@@ -32,13 +32,7 @@ rule overview:
     metric of every dataset; workflow/report/workflow.rst includes it) and
     each dataset's recommendation on all the evidence (metaeval.recommend)."""
     input:
-        info=[f"{RESULTS}/{d}/dataset.json" for d in DATASETS],
-        summaries=[f"{RESULTS}/{d}/summary.csv" for d in DATASETS if runs_experiments(d)],
-        noise=[f"{RESULTS}/{d}/noise.csv" for d in DATASETS if runs_sensitivity(d)],
-        priors=[f"{RESULTS}/{d}/priors.csv" for d in DATASETS if runs_sensitivity(d)],
-        properties=[f"{RESULTS}/properties.csv"] if PROPERTY_SETTINGS is not None else [],
-        reproduction=[f"{RESULTS}/reproduction.csv"] if REPRODUCTION_ENABLED else [],
-        published=[str(PUBLISHED)] if REPRODUCTION_ENABLED else [],
+        **overview_inputs(),
     output:
         overview=OVERVIEW,
         recommendations=recommendation_outputs(),
