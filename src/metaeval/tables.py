@@ -279,7 +279,9 @@ def weights_markdown(long: pd.DataFrame, taus: pd.DataFrame, weight_sets: dict, 
         lines += [f"*{M.get(mid).name}*", "", markdown_table(wide, escape=False)]
     if len(taus):
         t = taus.assign(metric=[M.get(m).name for m in taus["metric"]])
-        lines += ["Kendall's tau between the rankings under two weight sets:", "", markdown_table(t)]
+        lines += ["Kendall's tau between the rankings under two weight sets, over the ranked systems (the real "
+                  "systems with the majority and random baselines, as in every experiment; the ranks in brackets "
+                  "above rank the real systems only):", "", markdown_table(t)]
     return "\n".join(lines) + "\n"
 
 
