@@ -135,6 +135,25 @@ def test_interval_figure_names_every_system_in_each_metrics_order(tmp_path):
     save_figure(fig, [tmp_path / "f.png"])
 
 
+def test_interval_figure_title_clears_the_panel_titles_on_a_tall_figure():
+    """60 systems x 8 metrics: a figure over 21 in tall, where a title at 98 %
+    of the height reached into the top panels' titles."""
+    from metaeval.plots import interval_plot, plt
+
+    rng = np.random.default_rng(0)
+    metrics = ["accuracy", "macro_f1", "kappa", "gmr", "macro_recall", "f1_weighted", "mae_macro", "mae_micro"]
+    iv = pd.DataFrame([(f"sys{i}", m, v) for m in metrics for i, v in enumerate(rng.random(60))],
+                      columns=["system", "metric", "value"])
+    iv["low"], iv["high"] = iv["value"] - 0.05, iv["value"] + 0.05
+    fig = interval_plot(iv, metrics, title="a long title of the figure")
+    assert fig.get_size_inches()[1] > 21
+    renderer = fig.canvas.get_renderer()
+    title = fig._suptitle.get_window_extent(renderer)
+    assert all(ax.title.get_window_extent(renderer).y1 < title.y0 for ax in fig.axes if ax.get_title())
+    assert title.y1 < fig.bbox.y1
+    plt.close(fig)
+
+
 def test_names_cut_alike_are_kept_apart():
     """Two systems cut to the same label read as one (RumourEval 2017's
     few-shot and few-shot-cot did): they keep their ends, or are numbered."""

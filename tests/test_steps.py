@@ -11,16 +11,26 @@ from pathlib import Path
 import pytest
 
 # A job script as Snakemake runs it: a fresh process, a ``snakemake`` object,
-# run_step last.  The atexit marker shows whether the interpreter's teardown ran.
+# run_step last.  os._exit is wrapped to record that the process ended there
+# (skipping the interpreter's teardown); an exit handler removes a temporary
+# folder, as matplotlib's does (it must still run).
 SCRIPT = """
-import atexit, sys
+import atexit, os, shutil, sys, tempfile
 from pathlib import Path
 from types import SimpleNamespace
 from metaeval.io import DataError
 from metaeval.steps import run_step
 
 out = Path(sys.argv[1])
-atexit.register(lambda: (out / "teardown").write_text("ran"))
+real_exit = os._exit
+
+def recorded_exit(code):
+    (out / "os_exit").write_text(str(code))
+    real_exit(code)
+
+os._exit = recorded_exit
+scratch = tempfile.mkdtemp(dir=out, prefix="scratch-")
+atexit.register(shutil.rmtree, scratch)
 smk = SimpleNamespace(log=[str(out / "logs" / "job.log")], rule="demo", wildcards={{"dataset": "d"}})
 
 def step():
@@ -47,13 +57,15 @@ def test_a_finished_step_ends_its_process_with_everything_written(tmp_path):
     assert (tmp_path / "result.csv").read_text() == "a,b\n1,2\n"
     assert (tmp_path / "logs" / "job.log").read_text() == "ok\n"
     assert r.stdout == "printed by the step"  # flushed before the process ended
-    assert not (tmp_path / "teardown").exists()  # no interpreter teardown
+    assert (tmp_path / "os_exit").read_text() == "0"  # ended at once: no interpreter teardown
+    assert not list(tmp_path.glob("scratch-*"))  # but the exit handlers ran
 
 
 def test_under_a_tracer_the_process_exits_normally(tmp_path):
     r = _run(tmp_path, trace=True)
     assert r.returncode == 0, r.stderr
-    assert (tmp_path / "teardown").read_text() == "ran"
+    assert not (tmp_path / "os_exit").exists()
+    assert not list(tmp_path.glob("scratch-*"))
 
 
 @pytest.mark.parametrize("fault, code, needle", [

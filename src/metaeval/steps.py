@@ -48,20 +48,22 @@ def run_step(smk, step) -> None:
 
 def end_job() -> None:
     """End a finished job's process at once, as ``multiprocessing`` ends its
-    workers (``os._exit`` after flushing).  Every output is written and
-    closed by then, and the interpreter's teardown would only free, one by
-    one, the modules and objects of pandas, matplotlib, scipy and numba,
-    which the operating system reclaims anyway: 0.1 to 0.6 s of CPU per job,
-    several seconds per pipeline run.  Under a debugger or a coverage tracer
-    (``sys.gettrace()``) the process exits normally, so they can write their
-    data."""
-    import logging
+    workers: the exit handlers run (``atexit``: logging flushes, matplotlib
+    removes the temporary config folder it makes when the home one cannot
+    be written), the streams are flushed, then ``os._exit``.  Every output
+    is written and closed by then; what is skipped is the interpreter's
+    teardown, which would only free, one by one, the modules and objects of
+    pandas, matplotlib, scipy and numba that the operating system reclaims
+    anyway: 0.1 to 0.6 s of CPU per job, several seconds per pipeline run.
+    Under a debugger or a coverage tracer (``sys.gettrace()``) the process
+    exits normally, so they can write their data."""
+    import atexit
     import os
     import sys
 
     if sys.gettrace() is not None:
         return
-    logging.shutdown()
+    atexit._run_exitfuncs()  # noqa: SLF001 (public in effect: what exit runs; os._exit would skip them)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
