@@ -240,8 +240,8 @@ def overview_datasets():
 
 
 def overview_inputs():
-    """The inputs of rule overview: what the front page and the
-    recommendations are made from."""
+    """The overview job's inputs, from which the front page and the
+    recommendations are made."""
     return dict(
         info=[f"{RESULTS}/{d}/dataset.json" for d in DATASETS],
         summaries=[f"{RESULTS}/{d}/summary.csv" for d in DATASETS if runs_experiments(d)],
