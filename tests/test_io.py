@@ -417,6 +417,9 @@ def test_a_missing_gold_file_or_article_folder_is_named_by_its_config_key(data):
     msgs = path_problems(spans, data)
     assert msgs == [f"datasets.si.articles: no folder {str(data / 'spans/articles')!r} (the path is relative to "
                     f"data_dir = {str(data)!r}). Check the path, or data_dir."]
+    absolute = _spec(gold=str(data / "tiny/gold.csv"))  # deleted above; data_dir plays no part
+    assert path_problems(absolute, data) == [f"datasets.tiny.gold: no file {str(data / 'tiny/gold.csv')!r}. "
+                                             "Check the path."]
 
 
 def test_unknown_config_keys_are_named_with_the_closest_known_one():

@@ -76,10 +76,11 @@ def kendall_tau(x, y, variant: str = "b") -> np.ndarray:
 
 
 # Up to this many (row, system, system) comparisons kendall_tau takes a NumPy
-# pass: it needs a few milliseconds where loading the compiled kernel into a
-# fresh process costs about 0.75 s, so jobs that compare a few rankings
-# (class weights, the reproduction report) never start numba.  Both passes
-# count the same integers and divide the same way: equal to the last bit.
+# pass: at most about 10 ms (the loaded kernel: under 1 ms), where loading
+# the compiled kernel into a fresh process costs about 0.75 s, so jobs that
+# compare a few rankings (class weights, the reproduction report) never
+# start numba.  Both passes count the same integers and divide the same way:
+# equal to the last bit.
 SMALL_TAU = 1_000_000
 
 

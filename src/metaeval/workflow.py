@@ -182,13 +182,16 @@ def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
     out = []
     # missing inputs named by their config key (Snakemake would only say that
     # some rule lacks an input file)
+    def check(configured) -> str:  # an absolute path does not depend on data_dir
+        return (". Check the path." if Path(configured).is_absolute() else
+                f" (the path is relative to data_dir = {str(data_dir)!r}). Check the path, or data_dir.")
+
     gold = spec.gold_path(data_dir)
     if not gold.is_file():
-        out.append(f"datasets.{spec.name}.gold: no file {str(gold)!r} (the path is relative to data_dir = "
-                   f"{str(data_dir)!r}). Check the path, or data_dir.")
+        out.append(f"datasets.{spec.name}.gold: no file {str(gold)!r}{check(spec.gold)}")
     if spec.articles and not (Path(data_dir) / spec.articles).is_dir():
-        out.append(f"datasets.{spec.name}.articles: no folder {str(Path(data_dir) / spec.articles)!r} (the path "
-                   f"is relative to data_dir = {str(data_dir)!r}). Check the path, or data_dir.")
+        out.append(f"datasets.{spec.name}.articles: no folder {str(Path(data_dir) / spec.articles)!r}"
+                   f"{check(spec.articles)}")
     for what, path in [("gold file", gold)] + [
             ("prediction file", p) for p in spec.prediction_files(data_dir).values()] + [
             ("article text", p) for p in spec.article_files(data_dir)]:
