@@ -277,3 +277,61 @@ def test_settings_are_checked():
         P.Settings(n_max=2)
     with pytest.raises(ValueError, match="unknown setting"):
         P.settings_from({"n_maximum": 5})
+
+
+# ---------------------------------------------------------------------------
+# issue 18: faults the suite let through
+# ---------------------------------------------------------------------------
+def test_constant_baseline_expected_matrix_is_predicted_times_gold_marginals():
+    """Catches the constant baseline's expected matrix built from gold x gold marginals."""
+    # predicted marginals (rows) differ from gold marginals (columns) on purpose
+    c = np.array([[[3, 0, 1], [0, 1, 0], [0, 0, 1]],    # rows 4, 1, 1; columns 3, 1, 2
+                  [[1, 1, 1], [0, 0, 1], [0, 0, 2]],    # rows 3, 1, 2; columns 1, 1, 4
+                  [[0, 0, 0], [2, 1, 0], [1, 1, 3]]])   # rows 0, 3, 5; columns 3, 2, 3
+    (comp,) = P.build(P.PROPERTIES["constant_baseline"], c, FAST)
+    for p, m in enumerate(c):
+        n = sum(sum(row) for row in m.tolist())
+        rows = [sum(m[i, j] for j in range(3)) for i in range(3)]  # how often the guesser says class i
+        cols = [sum(m[i, j] for i in range(3)) for j in range(3)]  # the gold class sizes
+        want = [[rows[i] * cols[j] / n for j in range(3)] for i in range(3)]
+        assert np.allclose(comp.b[p], want, rtol=0, atol=1e-12), (p, comp.b[p], want)
+        assert comp.base[p] == p
+    # by hand, the first: E = (4, 1, 1)^T (3, 1, 2) / 6
+    assert comp.b[0].tolist() == [[2.0, 4 / 6, 8 / 6], [0.5, 1 / 6, 2 / 6], [0.5, 1 / 6, 2 / 6]]
+
+
+def test_the_first_counterexample_found_is_kept(monkeypatch):
+    """Catches a later violated comparison replacing the first counterexample recorded."""
+    # the first of its class permutations in the domain's order (item count, then lexicographic), so that
+    # several comparisons of this one domain matrix fail
+    x = np.array([[0, 0, 1], [0, 1, 0], [1, 0, 2]])
+
+    def planted_py(m):  # accuracy, plus 0.1 on the matrix x only
+        n = sum(sum(r) for r in m)
+        return (m[0][0] + m[1][1] + m[2][2]) / n + (0.1 if m == x.tolist() else 0.0)
+
+    def planted(c):
+        c = np.asarray(c, float)
+        return M.accuracy(c) + 0.1 * (c == x).all(axis=(-2, -1))
+
+    s = P.Settings(n_max=5, random=0)
+    domain = P.domain_matrices(s)
+    # plain loop: matrices in domain order, then the class permutations in their order; the first pair whose
+    # scores differ is the counterexample (smallest matrix first, then enumeration order)
+    found = []
+    for m in domain.tolist():
+        for perm in permutations(range(3)):
+            if perm == (0, 1, 2):
+                continue
+            b = [[m[perm[i]][perm[j]] for j in range(3)] for i in range(3)]
+            if abs(planted_py(b) - planted_py(m)) > 1e-9:
+                found.append((m, b))
+        if found:
+            break
+    assert len({json.dumps(b) for _, b in found}) >= 2  # the fixture can tell the first from a later one
+    want_a, want_b = found[0]
+    monkeypatch.setitem(M.REGISTRY, "planted", M.Metric("planted", "planted", "planted", planted, True))
+    r = P.check("planted", P.PROPERTIES["class_exchange"], domain, s)
+    assert r["result"] == "fails"
+    ce = json.loads(r["counterexample"])
+    assert ce["a"] == want_a and ce["b"] == want_b, (ce, found)
