@@ -154,3 +154,44 @@ def test_bad_settings_are_refused():
         S.noise_sensitivity(gold, pred, k, IDS, {}, rates=(1.5,), repeats=2, seed=1)
     with pytest.raises(ValueError, match="mode"):
         S.noisy_labels(gold, k, 0.1, [0], 1, "sideways")
+
+
+# -- issue 18: faults the suite let through -------------------------------------------------------
+def test_the_number_of_flips_is_rounded_not_truncated():
+    """Catches the number of flipped labels truncated instead of rounded (0.29 x 100: 29, not 28)."""
+    assert 0.29 * 100 < 29 and 0.57 * 100 < 57  # in floating point: truncation would give 28 and 56
+    gold = np.arange(100) % 3
+    pred = np.vstack([gold, (gold + 1) % 3, np.zeros(100, dtype=np.int64)])
+    for rate, want in ((0.29, 29), (0.57, 57)):
+        noisy = S.noisy_labels(gold, 3, rate, np.arange(6), 2, "uniform")
+        assert (noisy != gold[None]).sum(axis=1).tolist() == [want] * 6
+        c = S.noisy_confusion(SubsetConfusion(gold, pred, 3), [rate], np.arange(6), 2, "uniform")
+        # the perfect system's noisy matrix has exactly `want` items off the diagonal
+        off = c[0, :, 0].sum(axis=(-2, -1)) - np.trace(c[0, :, 0], axis1=-2, axis2=-1)
+        assert off.tolist() == [want] * 6
+    df = S.noise_sensitivity(gold, pred, 3, ["accuracy"], {}, rates=(0.29, 0.57), repeats=2, seed=2)
+    assert df["flipped"].tolist() == [29, 57]
+
+
+def test_class_priors_are_shifted_from_the_gold_counts():
+    """Catches the class priors taken from a system's predicted marginal instead of the gold counts."""
+    # gold counts a: 6, b: 3, c: 1; no system predicts with the gold's marginal
+    gold = np.array([0] * 6 + [1] * 3 + [2])
+    pred = np.array([[0] * 10,                              # predicted 10, 0, 0
+                     [0, 0, 0, 0, 1, 1, 1, 1, 2, 2],        # 4, 4, 2
+                     [0, 0, 0, 2, 2, 2, 1, 1, 1, 1]])       # 3, 4, 3
+    c = np.stack([confusion_tensor(gold, p, 3) for p in pred])
+    df = S.prior_sensitivity(c, ["accuracy", "macro_recall"], {}, [0.0, 1.0, 2.0], ["a", "b", "c"])
+    acc = df[df["metric"] == "accuracy"].set_index("gamma")
+    # by hand: pi = (0.6, 0.3, 0.1); pi^2 = (0.36, 0.09, 0.01) / 0.46
+    assert acc.loc[0.0, "distribution"] == "a:0.333 b:0.333 c:0.333"
+    assert acc.loc[1.0, "distribution"] == "a:0.600 b:0.300 c:0.100"
+    assert acc.loc[2.0, "distribution"] == "a:0.783 b:0.196 c:0.022"
+    assert acc.loc[[0.0, 1.0, 2.0], "majority_share"].tolist() == pytest.approx([1 / 3, 0.6, 0.36 / 0.46])
+    # balanced (gamma 0) accuracy is the mean recall over the gold classes: the tau between the original
+    # accuracies and the mean recalls, computed by a plain loop
+    accs, recalls = [], []
+    for p in pred:
+        accs.append(np.mean(p == gold))
+        recalls.append(np.mean([np.mean(p[gold == j] == j) for j in range(3)]))
+    assert acc.loc[0.0, "tau"] == pytest.approx(kendalltau(accs, recalls).statistic)
