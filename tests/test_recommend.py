@@ -188,3 +188,52 @@ def test_the_legend_explains_the_group_and_only_the_criteria_shown():
     assert "discriminative power:" in legend
     for absent in ("class discrimination", "label noise", "class priors", "formal properties"):
         assert absent not in legend, absent
+
+
+# -- issue 18: faults the suite let through -------------------------------------------------------
+def test_a_rank_sum_tie_is_broken_by_the_worst_rank_not_the_name():
+    """Catches a rank-sum tie broken by the metric's name instead of by the worst rank."""
+    # by hand: stability (higher better) 1 accuracy, 2 kappa, 3 macro-F1; class discrimination (lower better)
+    # 1 macro-F1, 2 kappa, 3 accuracy; power (higher better) 1 macro-F1, 2 accuracy and kappa (a tie)
+    # rank sums: macro-F1 3 + 1 + 1 = 5; kappa 2 + 2 + 2 = 6, worst 2; accuracy 1 + 3 + 2 = 6, worst 3
+    s = _summary([["accuracy", "A", 0.95, 0.6, 0.7], ["kappa", "A", 0.90, 0.3, 0.7],
+                  ["macro_f1", "B", 0.80, 0.1, 0.9]])
+    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[10, 10, 10])
+    assert used == ["stability", "discrimination", "power"]
+    assert table["metric"].tolist() == ["macro_f1", "kappa", "accuracy"]  # "accuracy" < "kappa" by name
+    assert table["rank_sum"].tolist() == [5, 6, 6] and table["worst_rank"].tolist() == [3, 2, 3]
+    assert table["position"].tolist() == [1, 2, 3]
+    text = R.sentences(table, used, relevant, primary="kappa")
+    assert "The dataset's primary metric, kappa, comes 2nd of 3." in text
+
+
+def test_an_imbalance_ratio_of_exactly_two_is_imbalanced():
+    """Catches a largest class of exactly IMBALANCE_RATIO (2) times the smallest not counted as imbalanced."""
+    assert R.IMBALANCE_RATIO == 2
+    assert R.is_imbalanced([20, 10]) and R.is_imbalanced([10, 15, 20]) and R.is_imbalanced([0, 7, 14])
+    assert not R.is_imbalanced([19, 10]) and not R.is_imbalanced([10, 15, 19.99])
+    s = _summary([["accuracy", "A", 0.9, 0.3, 0.5], ["kappa", "B", 0.8, 0.2, 0.6]])
+    pri = _priors({"accuracy": 0.4, "kappa": 0.9})
+    props = _properties({"accuracy": 3, "kappa": 3})
+    _, used, relevant = R.evidence(s, priors=pri, properties=props, ordinal_data=True, gold_counts=[10, 15, 20])
+    assert "priors" in used and "imbalance" in relevant
+    _, used, relevant = R.evidence(s, priors=pri, properties=props, ordinal_data=True, gold_counts=[10, 15, 19])
+    assert "priors" not in used and "imbalance" not in relevant
+
+
+def test_the_noise_criterion_is_the_mean_over_the_noise_rates():
+    """Catches the noise criterion computed from the highest noise rate only instead of the mean over the rates."""
+    taus = {"kappa": {0.01: 1.00, 0.05: 0.85, 0.10: 0.70},  # mean 0.85, lowest at the highest rate
+            "gmr": {0.01: 0.82, 0.05: 0.82, 0.10: 0.76}}    # mean 0.80, better at the highest rate
+    noise = pd.DataFrame([{"metric": m, "rate": r, "mean_tau": t, "winner_kept": 1.0}
+                          for m, by in taus.items() for r, t in by.items()])
+    s = _summary([["kappa", "A", 0.90, 0.3, 0.5], ["gmr", "B", 0.90, 0.3, 0.5]])
+    table, used, _ = R.evidence(s, noise, ordinal_data=False, gold_counts=[10, 10, 10])
+    t = table.set_index("metric")
+    for m, by in taus.items():
+        want = 0.0
+        for v in by.values():
+            want += v / len(by)
+        assert t.loc[m, "noise_tau"] == pytest.approx(want)
+    assert t.loc["kappa", "noise_rank"] == 1 and t.loc["gmr", "noise_rank"] == 2
+    assert table["metric"].tolist() == ["kappa", "gmr"]
