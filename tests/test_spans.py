@@ -259,3 +259,23 @@ def test_span_dataset_errors_name_the_dataset_and_the_fault(tmp_path, arts):
     spec = DatasetSpec.from_config("mine", raw)
     df = score_dataset(load_dataset(spec, tmp_path), spec)  # the library's way to every metric of a dataset
     assert list(df.columns) == ["system", "kind", *SP.SPAN_METRIC_IDS] and df.loc[0, "span_recall"] == 0.8
+
+
+# -- issue 18: faults the suite let through -------------------------------------------------------
+def test_jitter_moves_both_boundaries_both_ways_within_the_width():
+    """Catches the jitter perturbation moving start boundaries only to the right (or beyond its width)."""
+    # 3 articles x 1000 spans of 20 characters, 60 apart: jitter 0.25 x median length 20 = up to 5 either way,
+    # so no span leaves its article, crosses another or gets shorter than 1 (the merge keeps every span apart)
+    n_per, width = 1000, 5
+    gold = SP.merge_spans(_sp([(a, 0, 30 + 60 * i, 50 + 60 * i) for a in range(3) for i in range(n_per)]))
+    lengths = np.full(3, 60 * n_per + 30)
+    out = SP.perturb_spans(gold, lengths, "jitter", 0.25, np.random.default_rng(18))
+    assert len(out) == len(gold) and np.array_equal(out.article, gold.article)
+    for moves in (out.start - gold.start, out.end - gold.end):
+        counts = {d: int((moves == d).sum()) for d in range(-width - 1, width + 2)}
+        assert counts[-width - 1] == counts[width + 1] == 0 and (np.abs(moves) <= width).all()
+        left, right = int((moves < 0).sum()), int((moves > 0).sum())
+        assert abs(left - right) < 200, (left, right)  # 5/11 of 3000 = 1364 each way, sd of the difference ~ 52
+        # uniform on -5..5: each of the 11 moves about 3000 / 11 = 273 times (sd about 16)
+        assert all(200 < counts[d] < 350 for d in range(-width, width + 1)), counts
+        assert abs(moves.mean()) < 0.3
