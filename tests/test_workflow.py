@@ -751,3 +751,67 @@ def test_resampling_few_groups_is_warned(run):
     assert few_groups_note(spec, item, npz) is None
     note = few_groups_note(spec, group, npz)
     assert "has only 2 groups" in note and f"at least {MIN_GROUPS} groups" in note
+
+
+# -- issue 18: faults the suite let through (library calls, no Snakemake run) ---------------------
+@pytest.mark.parametrize("shards", [1, 2])
+def test_only_datasets_with_three_classes_read_the_class_merging_settings(shards):
+    """Catches two-class datasets recording (and rerunning on) balanced_repeats / balanced_seed they never read."""
+    from metaeval.config import DatasetSpec
+    from metaeval.experiments import Settings
+    from metaeval.workflow import step_params
+
+    settings = Settings.from_config({"shards": shards})
+    merging = {"balanced_repeats", "balanced_seed"}
+    for labels, merges in ((["neg", "pos"], False), (["neg", "neu", "pos"], True), (list("abcd"), True)):
+        spec = DatasetSpec.from_config("d", {"gold": "g.csv", "predictions": ["p/*.csv"], "labels": labels})
+        params = step_params(spec, settings)
+        read = {step: merging & set(p["settings"]) for step, p in params.items()}
+        if merges:  # the experiments job merges classes: it reads both, and nothing else does
+            assert read == {step: (merging if step == "experiments" else set()) for step in params}, labels
+            assert params["experiments"]["settings"]["balanced_repeats"] == 100
+        else:
+            assert not any(read.values()), read
+            assert "noise_rates" in params["experiments"]["settings"]  # two classes: label noise still read
+
+
+@pytest.mark.parametrize("ordinal", [True, False])
+def test_noise_mode_auto_flips_to_neighbours_for_ordered_classes_only(tmp_path, ordinal):
+    """Catches noise_mode: auto resolved the wrong way round (neighbour noise for ordinal classes, uniform for nominal)."""
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import Dataset
+    from metaeval.experiments import Settings
+    from metaeval.workflow import run_sensitivity
+
+    # gold in the outer classes a and c only; every label flipped (rate 1).  Neighbour noise must send every
+    # item to b (the only neighbour of a and of c); uniform noise sends each to b or to the other outer class.
+    n = 200
+    gold = np.array([0, 2] * (n // 2))
+    perfect = gold.copy()
+    opposite = np.where(np.arange(n) < n // 2, gold, 2 - gold)  # right on half, the other outer class on half
+    all_b = np.ones(n, dtype=np.int64)
+    labels = ("a", "b", "c")
+    spec = DatasetSpec.from_config("toy", {"gold": "-", "predictions": [], "labels": list(labels),
+                                           "ordinal": ordinal, "metrics": ["accuracy"]})
+    ds = Dataset("toy", labels, np.array([str(i) for i in range(n)]), gold.astype(np.int8),
+                 ("perfect", "opposite", "all_b"), ("system",) * 3,
+                 np.vstack([perfect, opposite, all_b]).astype(np.int8))
+    ds.save(tmp_path / "data.npz")
+    settings = Settings.from_config({"include_baselines": [], "noise_rates": [1.0], "noise_repeats": 5,
+                                     "noise_power_repeats": 0, "prior_gammas": [1.0]})
+    out = {k: str(tmp_path / f) for k, f in
+           [("noise", "noise.csv"), ("priors", "priors.csv"), ("sensitivity_md", "s.md"), ("noise_png", "n.png"),
+            ("noise_pdf", "n.pdf"), ("priors_png", "p.png"), ("priors_pdf", "p.pdf")]}
+    run_sensitivity(spec, settings, tmp_path / "data.npz", out)
+    row = pd.read_csv(out["noise"]).iloc[0]
+    # clean accuracies: perfect 1 > opposite 0.5 > all_b 0.
+    # neighbour noise (every gold b): perfect 0 = opposite 0 < all_b 1 in every repeat; by hand, tau-b of
+    # (1, 0.5, 0) and (0, 0, 1): 0 concordant, 2 discordant pairs, one tie: -2 / sqrt(3 x 2)
+    # uniform noise: all_b about 0.5 > opposite about 0.25 > perfect 0: tau -1
+    if ordinal:
+        assert row["mode"] == "neighbour"
+        assert row["mean_tau"] == pytest.approx(-2 / np.sqrt(6)) and row["sd_tau"] == pytest.approx(0, abs=1e-12)
+        assert row["winner_kept"] == 0
+    else:
+        assert row["mode"] == "uniform"
+        assert row["mean_tau"] == pytest.approx(-1)
