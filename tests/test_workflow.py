@@ -777,7 +777,7 @@ def test_only_datasets_with_three_classes_read_the_class_merging_settings(shards
 
 @pytest.mark.parametrize("ordinal", [True, False])
 def test_noise_mode_auto_flips_to_neighbours_for_ordered_classes_only(tmp_path, ordinal):
-    """Catches noise_mode: auto resolved the wrong way round (neighbour noise for ordinal classes, uniform for nominal)."""
+    """Catches noise_mode: auto swapped (it must flip to neighbours for ordinal classes, uniformly for nominal)."""
     from metaeval.config import DatasetSpec
     from metaeval.dataset import Dataset
     from metaeval.experiments import Settings
