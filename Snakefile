@@ -8,7 +8,7 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
 
-from metaeval.config import unknown_keys
+from metaeval.config import label_scalars, unknown_keys
 
 min_version("9.0")
 
@@ -21,6 +21,11 @@ if not workflow.overwrite_configfiles:
     configfile: str(Path(workflow.basedir) / "config" / "config.yaml")
 
 
+# labels that YAML read as numbers become their text; booleans are refused
+# (their spelling is lost) with the advice to quote them
+_labels = label_scalars(config)
+if _labels:
+    raise WorkflowError("Bad configuration:\n  " + "\n  ".join(_labels))
 # unknown keys first, each with its place and the closest known key (the
 # schema's own error for a typo prints the whole schema)
 _unknown = unknown_keys(config, yaml.safe_load((Path(workflow.basedir) / "config" / "schema.yaml").read_text()))
@@ -56,3 +61,4 @@ rule all:
 
 onerror:
     remove_stale_reports()
+    report_failures()

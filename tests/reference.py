@@ -180,3 +180,35 @@ def span_scores_loop(gold, pred, labelled=False):
             "span_f1_max": prf(smax, n_s, smax, n_t)[2], "span_f1_min": prf(smin, n_s, smin, n_t)[2],
             "span_f1_exact": prf(exact, n_s, exact, n_t)[2], "char_f1": prf(tp, pc, tp, gc)[2],
             "char_f1_macro_by_article": per_article}
+
+
+def tsd_f1(predictions, gold):
+    """SemEval-2021 Task 5's per-post F1 as its official scorer computes it
+    (``evaluation/semeval2021.py`` of ipavlopoulos/toxic_spans, restated):
+    the offsets as sets; 1 when both are empty, 0 when exactly one is."""
+    if len(gold) == 0:
+        return 1.0 if len(predictions) == 0 else 0.0
+    if len(predictions) == 0:
+        return 0.0
+    p, g = set(predictions), set(gold)
+    return 2 * len(p & g) / (len(p) + len(g))
+
+
+def tsd_score_files(pred_path, gold_csv):
+    """The official 2021 score of a submission file against the task's gold
+    CSV (``spans,text``): the mean per-post F1 over every post, reading the
+    lists with ``ast.literal_eval`` as the task's scorer does."""
+    import ast
+    import csv
+
+    with open(gold_csv, newline="", encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh)]
+    gold = {i: ast.literal_eval(r["spans"]) for i, r in enumerate(rows)}
+    pred = {}
+    with open(pred_path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                post, offs = line.rstrip("\n").split("\t")
+                pred[int(post)] = ast.literal_eval(offs)
+    assert set(pred) == set(gold)
+    return sum(tsd_f1(pred[i], gold[i]) for i in gold) / len(gold)

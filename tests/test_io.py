@@ -443,3 +443,71 @@ def test_unknown_config_keys_are_named_with_the_closest_known_one():
         "datasets.mine.experiments.n_splpits: unknown key (did you mean 'n_splits'?)",
         "datasets.mine.zzzz: unknown key; known here: " + ", ".join(sorted(schema["$defs"]["dataset"]["properties"])),
     ]
+
+
+def test_a_key_in_the_wrong_place_says_where_it_belongs():
+    """An experiment setting at dataset level (or a dataset key at the top)
+    is not a typo: the message says which block it belongs to."""
+    import yaml
+
+    from metaeval.config import unknown_keys
+
+    schema = yaml.safe_load((FIXTURES.parents[1] / "config/schema.yaml").read_text())
+    cfg = {"n_splits": 5, "datasets": {"mine": {**RAW, "resample_unit": "group", "experiments": {"ordinal": True}}}}
+    got = unknown_keys(cfg, schema)
+    assert got[0].startswith("n_splits: unknown key here: it belongs under 'experiments' or "
+                             "'datasets.<name>.experiments' (experiment settings go in")
+    assert got[1].startswith("datasets.mine.resample_unit: unknown key here: it belongs under 'experiments' or "
+                             "'datasets.<name>.experiments'")
+    assert got[2] == "datasets.mine.experiments.ordinal: unknown key here: it belongs under 'datasets.<name>'"
+
+
+def test_labels_that_yaml_reads_as_numbers_or_booleans(tmp_path):
+    """``labels: [0, 1]`` means the labels "0" and "1"; ``[false, true]``
+    lost its spelling (false? False? no?): refused, with the advice to quote."""
+    import yaml
+
+    from metaeval.config import ConfigError, DatasetSpec, label_scalars, load_config
+
+    cfg = yaml.safe_load("datasets:\n  d:\n    gold: g.csv\n    predictions: p/*.csv\n    labels: [0, 1, 2.5]\n"
+                         "    label_map: {1: 0}\n    weights: {w: {0: 0.5, 1: 0.25, 2.5: 0.25}}\n")
+    assert label_scalars(cfg) == []
+    d = cfg["datasets"]["d"]
+    assert d["labels"] == ["0", "1", "2.5"] and d["label_map"] == {"1": "0"} and set(d["weights"]["w"]) == {"0", "1", "2.5"}
+    spec = DatasetSpec.from_config("d", d)
+    assert spec.labels == ("0", "1", "2.5")
+    bad = yaml.safe_load("datasets:\n  d:\n    labels: [false, true]\n    f_avg_classes: [yes]\n")
+    msgs = label_scalars(bad)
+    assert len(msgs) == 3 and msgs[0].startswith("datasets.d.labels: False was read by YAML as a boolean")
+    assert "quote it as the data files spell it, e.g. 'false' or 'False'" in msgs[0]
+    f = tmp_path / "c.yaml"
+    f.write_text("datasets:\n  d: {gold: g.csv, predictions: [], labels: [no, yes]}\n")
+    with pytest.raises(ConfigError, match="read by YAML as a boolean"):
+        load_config(f)
+
+
+def test_copies_of_a_baseline_or_of_each_other_are_said_and_files_can_be_baselines(data):
+    """A supplied file equal to the generated majority baseline, or two
+    equal files, would be ranked twice without a word; an organiser's
+    baseline file can be marked as a baseline, and renamed."""
+    import pandas as pd
+
+    gold = pd.read_csv(data / "tiny/gold.csv")
+    major = gold["label"].value_counts().idxmax()
+    pd.DataFrame({"item_id": gold["item_id"], "label": major}).to_csv(data / "tiny/predictions/baseline_false.csv",
+                                                                       index=False)
+    shutil.copy(data / "tiny/predictions/sys_a.csv", data / "tiny/predictions/sys_a_again.csv")
+    ds = load_dataset(_spec(), data)
+    groups = sorted(sorted(g) for g in ds.info["identical_systems"])
+    assert groups == [[f"all_{major}", "baseline_false", "majority"], ["sys_a", "sys_a_again"]]
+    assert sum("predict exactly the same on every item" in w for w in ds.info["warnings"]) == 2
+    assert dict(zip(ds.systems, ds.kinds))["baseline_false"] == "system"
+    ds = load_dataset(_spec(baseline_files=["baseline_*"], display_names={"sys_a_again": "sys_a (rerun)"}), data)
+    kinds = dict(zip(ds.systems, ds.kinds))
+    assert kinds["baseline_false"] == "baseline" and kinds["sys_a (rerun)"] == "system"
+    assert ds.info["supplied_baselines"] == ["baseline_false"]
+    from metaeval.experiments import select_systems
+
+    sel = [ds.systems[i] for i in select_systems(ds, ("majority",))]
+    assert "baseline_false" not in sel and "majority" in sel
+    assert "baseline_false" in [ds.systems[i] for i in select_systems(ds, ("baseline_false",))]

@@ -79,7 +79,8 @@ def test_match_is_equality_at_the_printed_precision():
 
 def test_inconsistencies_of_the_papers_are_found():
     pub = Published.load(PUBLISHED)
-    _, notes, _ = reproduce(pub, ResultStore(ROOT / "no-results", set()))
+    every = {ds for t in pub.spec["tables"] for ds in pub.datasets(t)}  # every paper; no result is needed
+    _, notes, _ = reproduce(pub, ResultStore(ROOT / "no-results", every))
     text = "\n".join(notes)
     assert "printed average of MAE^M, 0.1721, is not the mean of its row" in text
     assert "the value 0.4965 (MAE^mu, Accuracy) cannot be a Kendall tau" in text
@@ -136,3 +137,21 @@ def test_published_tables_are_well_formed():
                     pub.metric(t["paper"], col)  # every column maps to a metric id
     names = pd.read_csv(PUBLISHED.parent / "amemiya_sakai_table3.csv", comment="#")["metric"]
     assert sorted(names) == sorted(pub.spec["metrics"]["amemiya_sakai"])
+
+
+def test_only_papers_whose_datasets_are_configured_are_reproduced(tmp_path):
+    """A config of one's own: the papers none of whose datasets is configured
+    are left out (their cells could only say "not configured"), and a
+    published cell without a reproduced value is "not reproducible" with the
+    reason, never "differs"."""
+    pub = Published.load(PUBLISHED)
+    cells, notes, _ = reproduce(pub, ResultStore(tmp_path, {"fnc1"}))
+    assert set(cells["paper"]) == {"amemiya_sakai"} and not any("Scarton" in n for n in notes)
+    assert NOT_REPRODUCIBLE in set(cells["status"]) and "differs" not in set(cells["status"])
+    t4 = cells[(cells["table"] == "amemiya_sakai_table4") & (cells["view"] == "fnc1_paper")]
+    assert len(t4) and t4["reproduced"].isna().all()
+    # the two rows that do not depend on the split (the paper's invariant rows) said "differs" before
+    assert t4["reason"].str.contains("dataset fnc1_paper is not configured").sum() == 2
+    assert _status(0.5, None, 3)[0] == NOT_REPRODUCIBLE
+    none, _, _ = reproduce(pub, ResultStore(tmp_path, {"my_own_dataset"}))
+    assert none.empty

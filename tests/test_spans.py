@@ -5,7 +5,10 @@ that make article resampling one matrix product."""
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +17,7 @@ from metaeval import spans as SP
 from metaeval.io import DataError
 
 from . import reference as ref
+from .conftest import FIXTURES
 
 
 def _sp(rows):
@@ -179,7 +183,7 @@ def test_articles_are_read_as_characters(arts):
 @pytest.mark.parametrize("line,kind,needle", [
     ("1\t5\t5", "si", "start 5 is not before end 5"),
     ("1\t-3\t5", "si", "negative offset"),
-    ("2\t10\t52", "si", "end 52 is beyond the end of article '2' (51 characters)"),
+    ("2\t10\t52", "si", "end 52 is beyond the end of article '2' (51 characters); the official scorer counts"),
     ("3\t0\t5", "si", "article '3' is not in the article folder"),
     ("1\t0", "si", "expected 3 TAB-separated fields"),
     ("1\tx\t5", "si", "offsets must be integers"),
@@ -190,7 +194,7 @@ def test_malformed_span_lines_are_named(arts, tmp_path, line, kind, needle):
     f = tmp_path / "sub.txt"
     good = "1\t0\t10" if kind == "si" else "1\tName_Calling,Labeling\t0\t10"
     f.write_text(good + "\n" + line + "\n")
-    t = SP.read_spans(f, kind, SP.read_articles(arts), ["Doubt", "Name_Calling,Labeling"])
+    t = SP.read_spans(f, kind, SP.read_articles(arts), ["Doubt", "Name_Calling,Labeling"], offsets_past_end="refuse")
     assert len(t.problems) == 1 and len(t) == 1
     assert t.problems[0].line == 2 and needle in t.problems[0].message
     assert t.label == (["Name_Calling,Labeling"] if kind == "tc" else [""])  # the whole second field
@@ -279,3 +283,222 @@ def test_jitter_moves_both_boundaries_both_ways_within_the_width():
         # uniform on -5..5: each of the 11 moves about 3000 / 11 = 273 times (sd about 16)
         assert all(200 < counts[d] < 350 for d in range(-width, width + 1)), counts
         assert abs(moves.mean()) < 0.3
+
+
+# -- SemEval-2021 Task 5 (toxic spans), offsets past the end, documents, baselines (issue 18) --------
+TSD = FIXTURES / "tsd"
+TSD_RAW = dict(format="semeval2021_tsd", gold="tsd/gold.csv", predictions=["tsd/predictions/*.txt"])
+
+
+def _tsd(tmp_path=None, **extra):
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import load_dataset
+
+    spec = DatasetSpec.from_config("toxic", {**TSD_RAW, **extra})
+    return spec, load_dataset(spec, FIXTURES if tmp_path is None else tmp_path)
+
+
+def test_the_2021_format_is_read_by_config_alone_and_scored_as_the_official_scorer():
+    """Per-post character F1 of every file, against a plain loop of the
+    official scorer over the files as they are (offsets as sets, both
+    empty = 1, one empty = 0, mean over every post of the gold)."""
+    from metaeval.dataset import score_dataset
+
+    from .reference import tsd_score_files
+
+    spec, ds = _tsd()
+    assert spec.primary_metric == "char_f1_macro" and ds.spans.n_articles == 12
+    df = score_dataset(ds, spec).set_index("system")
+    for f in sorted((TSD / "predictions").glob("*.txt")):
+        want = tsd_score_files(f, TSD / "gold.csv")
+        assert df.loc[f.stem, "char_f1_macro"] == pytest.approx(want, abs=1e-15), f.stem
+    assert df.loc["close", "char_f1_macro"] < 1 and df.loc["past_end", "char_f1_macro"] < 1
+    # the baselines, on the same posts: no_spans scores the share of posts without gold spans
+    assert df.loc["no_spans", "kind"] == "baseline"
+    assert df.loc["no_spans", "char_f1_macro"] == pytest.approx(5 / 12)  # posts 1, 3, 6, 9, 11
+    assert ds.info["documents"] == {"source": "every post of the gold file", "n": 12}
+
+
+def test_offsets_past_the_end_count_as_wrong_characters_never_clipped(tmp_path):
+    from metaeval.dataset import score_dataset
+
+    from .reference import tsd_f1
+
+    spec, ds = _tsd()
+    # "Pathetic." has 9 characters: offsets 9, 10, 11 are past it; "ok" has 2: 5 and 6 are
+    assert ds.info["offsets_past_end"] == {"policy": "wrong", "files": {"past_end": {
+        "path": str(TSD / "predictions/past_end.txt"), "spans": 2, "characters": 5}}}
+    assert any("system 'past_end': 5 character(s) in 2 span(s) lie past the end" in w for w in ds.info["warnings"])
+    got = score_dataset(ds, spec).set_index("system").loc["past_end", "char_f1_macro"]
+    # clipping would drop the wrong characters and raise the score
+    gold8, gold11 = list(range(8)), []
+    wrong = (tsd_f1(list(range(12)), gold8) + tsd_f1([5, 6], gold11)) / 12
+    clipped = (tsd_f1(list(range(9)), gold8) + tsd_f1([], gold11)) / 12
+    assert got == pytest.approx(10 / 12 + wrong) and got < 10 / 12 + clipped
+    with pytest.raises(DataError) as e:
+        _tsd(offsets_past_end="refuse")
+    msg = str(e.value)
+    assert "past_end.txt: 2 problems (2 span(s) past the end of the text)" in msg
+    assert "past_end.txt:9: 3 offset(s) of post '8' at or beyond the end of its text (9 characters" in msg
+    assert "past_end.txt:12: 2 offset(s) of post '11'" in msg and "offsets_past_end: wrong" in msg
+
+
+def test_a_submission_that_predicts_nothing_and_copies_of_baselines_are_said():
+    spec, ds = _tsd()
+    assert ds.info["predicts_no_spans"] == ["silent"]
+    assert any("system 'silent' predicts no spans" in w for w in ds.info["warnings"])
+    groups = sorted(sorted(g) for g in ds.info["identical_systems"])
+    assert groups == [["everything", "whole_text"], ["no_spans", "silent"]]
+    assert any("'silent', 'no_spans' predict exactly the same" in w for w in ds.info["warnings"])
+
+
+def test_display_names_and_supplied_baselines(tmp_path):
+    from metaeval.config import ConfigError
+
+    spec, ds = _tsd(display_names={"__435053": "team_x"}, baseline_files=["organisers_*"])
+    kinds = dict(zip(ds.systems, ds.kinds))
+    assert "team_x" in kinds and "__435053" not in kinds and kinds["team_x"] == "system"
+    assert kinds["organisers_baseline"] == "baseline" and ds.info["supplied_baselines"] == ["organisers_baseline"]
+    assert ds.info["files"]["team_x"]["path"].endswith("__435053.txt")
+    from metaeval.workflow import n_ranked_systems
+
+    files = spec.prediction_files(FIXTURES)
+    assert n_ranked_systems(spec, files, ("majority", "random")) == 6  # 7 files, one of them a baseline
+    assert n_ranked_systems(spec, files, ("organisers_baseline", "no_spans")) == 8
+    with pytest.raises(ConfigError, match="display_names: no prediction file is named 'nobody'"):
+        _tsd(display_names={"nobody": "x"})
+    with pytest.raises(ConfigError, match="baseline_files: 'bsl_.*' matches no prediction file"):
+        _tsd(baseline_files=["bsl_*"])
+    with pytest.raises(ConfigError, match="two files give the system name 'close'"):
+        _tsd(display_names={"tokens": "close"})
+    with pytest.raises(DataError, match="system name 'no_spans' is reserved for a baseline"):
+        _tsd(display_names={"silent": "no_spans"})
+
+
+@pytest.mark.parametrize("name,text,needle", [
+    ("missing.txt", "0\t[]\n1\t[]\n", "10 post(s) of the gold have no line"),
+    ("twice.txt", "".join(f"{i}\t[]\n" for i in range(12)) + "3\t[1]\n", "13: post 3 is listed twice (first on line 4)"),
+    ("foreign.txt", "".join(f"{i}\t[]\n" for i in range(12)) + "12\t[]\n", "13: post 12 is not in the gold file"),
+    ("bad_id.txt", "x\t[]\n", "1: post id 'x' is not an integer"),
+    ("bad_list.txt", "".join(f"{i}\t[]\n" for i in range(11)) + "11\t[1, 2\n", "12: the offsets of post 11 are not a list"),
+    ("floats.txt", "".join(f"{i}\t[]\n" for i in range(11)) + "11\t[1.0]\n", "the offsets of post 11 are not a list"),
+    ("negative.txt", "".join(f"{i}\t[]\n" for i in range(11)) + "11\t[-1, 0]\n", "12: negative offset(s) [-1] in post '11'"),
+    ("ragged.txt", "0 []\n", "1: expected 2 TAB-separated fields"),
+    ("empty.txt", "", "empty file"),
+])
+def test_malformed_2021_submissions_are_named_with_file_and_line(tmp_path, name, text, needle):
+    shutil.copytree(TSD, tmp_path / "tsd")
+    (tmp_path / "tsd/predictions" / name).write_text(text)
+    with pytest.raises(DataError) as e:
+        _tsd(tmp_path)
+    assert f"{name}:" in str(e.value) and needle in str(e.value), str(e.value)
+
+
+def test_the_2021_gold_is_checked():
+    from metaeval.spans import read_tsd_gold
+
+    texts, t = read_tsd_gold(TSD / "gold.csv")
+    assert len(texts) == 12 and texts[5] == "Line one is calm.\nLine two: moron." and not t.problems
+    assert t.documents == [str(i) for i in range(12)] and t.lines[t.article.index("5")] == 7  # a row of two lines
+    assert (t.article[:2], t.start[:2], t.end[:2]) == (["0", "0"], [11, 23], [16, 27])  # runs of the offsets
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("label,text\n[],x\n", "expected the columns 'spans' and 'text'"),
+    ("spans,text\n\"[1,x]\",abc\n", "2: the spans of post 0 are not a list"),
+    ("spans,text\n[],a,b\n", "2: expected 2 fields as in the header, found 3"),
+    ("", "empty file"),
+])
+def test_a_malformed_2021_gold_is_named(tmp_path, text, needle):
+    from metaeval.spans import read_tsd_gold
+
+    (tmp_path / "g.csv").write_text(text)
+    _, t = read_tsd_gold(tmp_path / "g.csv")
+    assert any(needle in str(p) for p in t.problems), t.problems
+
+
+def test_extra_article_files_are_not_scored_and_are_named(tmp_path):
+    """Articles that neither the gold nor any prediction mentions would
+    count as articles with empty gold (and raise every per-article F1)."""
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import load_dataset, score_dataset
+
+    shutil.copytree(FIXTURES / "spans", tmp_path / "spans")
+    raw = dict(format="semeval2020_si", gold="spans/si/gold.labels", articles="spans/articles",
+               predictions=["spans/si/predictions/*.txt"], merge_overlapping_predictions=True)
+    spec = DatasetSpec.from_config("si", raw)
+    base = score_dataset(load_dataset(spec, tmp_path), spec).set_index("system")
+    for i in range(200):
+        (tmp_path / f"spans/articles/article9{i:03d}.txt").write_text("text of an unrelated article\n")
+    ds = load_dataset(spec, tmp_path)
+    after = score_dataset(ds, spec).set_index("system")
+    pd.testing.assert_frame_equal(base.drop(index="random_spans"), after.drop(index="random_spans"))
+    assert ds.info["documents"]["n"] == 3 and ds.info["documents"]["unscored_article_files"] == 201
+    w = [x for x in ds.info["warnings"] if "mentioned neither" in x]
+    assert len(w) == 1 and "201 article file(s)" in w[0] and "'article104.txt'" in w[0] and ", ...)" in w[0]
+    # documents: all_articles makes the folder the test set: the extra articles count (F1 per article rises)
+    spec_all = DatasetSpec.from_config("si", {**raw, "documents": "all_articles"})
+    ds_all = load_dataset(spec_all, tmp_path)
+    assert ds_all.spans.n_articles == 204 and not [x for x in ds_all.info["warnings"] if "mentioned neither" in x]
+    assert score_dataset(ds_all, spec_all).set_index("system").loc["close", "char_f1_macro"] > \
+        after.loc["close", "char_f1_macro"]
+
+
+def test_an_empty_2020_prediction_file_predicts_no_spans_and_is_said(tmp_path):
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import load_dataset, score_dataset
+
+    shutil.copytree(FIXTURES / "spans", tmp_path / "spans")
+    (tmp_path / "spans/si/predictions/nothing.txt").write_text("")
+    spec = DatasetSpec.from_config("si", dict(format="semeval2020_si", gold="spans/si/gold.labels",
+                                              articles="spans/articles", predictions=["spans/si/predictions/*.txt"],
+                                              merge_overlapping_predictions=True))
+    ds = load_dataset(spec, tmp_path)
+    assert ds.info["predicts_no_spans"] == ["nothing"]
+    assert any("system 'nothing' predicts no spans" in w for w in ds.info["warnings"])
+    assert ["no_spans", "nothing"] in [sorted(g) for g in ds.info["identical_systems"]]
+    df = score_dataset(ds, spec).set_index("system")
+    assert df.loc["nothing", "span_f1"] == 0 and df.loc["nothing", "span_recall"] == 0
+
+
+def test_span_baselines():
+    texts = ["ab cd  e", "", "xyz"]
+    gold = SP.merge_spans(_sp([(0, 0, 0, 2), (0, 0, 3, 5), (2, 0, 0, 3)]))
+    b = SP.span_baselines(SP.SPAN_BASELINES, texts, gold, seed=1)
+    assert list(b) == list(SP.SPAN_BASELINES)
+    assert len(b["no_spans"]) == 0
+    assert b["whole_text"].as_array().tolist() == [[0, 0, 8, 0], [2, 0, 3, 0]]  # no span in an empty text
+    tok = [(int(a), texts[a][s:e]) for a, s, e in zip(b["every_token"].article, b["every_token"].start,
+                                                       b["every_token"].end)]
+    assert tok == [(0, "ab"), (0, "cd"), (0, "e"), (2, "xyz")]
+    r = b["random_spans"]
+    assert (r.start >= 0).all() and (r.end <= np.array([8, 0, 3])[r.article]).all() and len(r) <= len(gold)
+    again = SP.span_baselines(["random_spans"], texts, gold, seed=1)["random_spans"]
+    np.testing.assert_array_equal(again.as_array(), r.as_array())  # seeded
+
+
+def test_random_span_baseline_has_the_gold_s_density_and_lengths():
+    """Many documents: about |gold| spans (fewer only where two overlap and
+    merge), lengths from the gold's, documents drawn by length."""
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(50, 500, 400)
+    texts = ["x" * n for n in lengths]
+    g = [(a, 0, s, s + ln) for a in range(400) for s, ln in ((5, 4), (30, 9))]
+    gold = SP.merge_spans(_sp(g))
+    r = SP.span_baselines(["random_spans"], texts, gold, seed=3)["random_spans"]
+    assert 0.9 * len(gold) <= len(r) <= len(gold)
+    raw = SP.random_spans(lengths, gold.end - gold.start, 4000, np.random.default_rng(1))  # before merging
+    ln = raw.end - raw.start
+    assert set(ln.tolist()) == {4, 9} and abs((ln == 4).mean() - 0.5) < 0.03
+    assert (raw.start >= 0).all() and (raw.end <= lengths[raw.article]).all()
+    per_char = np.bincount(r.article, minlength=400) / lengths
+    assert per_char[lengths > 300].mean() == pytest.approx(per_char[lengths < 150].mean(), rel=0.35)
+
+
+def test_perturbations_keep_the_labels_of_overlapping_spans():
+    """Two overlapping gold spans of different labels stay two labelled spans
+    (merging without regard to labels would make one span of one label)."""
+    gold = _sp([(0, 1, 0, 10), (0, 2, 5, 15)])
+    for kind in ("jitter", "drop", "split", "spurious"):
+        out = SP.perturb_spans(gold, np.array([100]), kind, 0.0, np.random.default_rng(0))
+        assert sorted(zip(out.label.tolist(), out.start.tolist(), out.end.tolist())) == [(1, 0, 10), (2, 5, 15)], kind

@@ -3,6 +3,7 @@ its outputs, log and printed text complete; a failing step exits non-zero."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -19,7 +20,7 @@ import atexit, os, shutil, sys, tempfile
 from pathlib import Path
 from types import SimpleNamespace
 from metaeval.io import DataError
-from metaeval.steps import run_step
+from metaeval.steps import note, run_step, timed
 
 out = Path(sys.argv[1])
 real_exit = os._exit
@@ -34,7 +35,9 @@ atexit.register(shutil.rmtree, scratch)
 smk = SimpleNamespace(log=[str(out / "logs" / "job.log")], rule="demo", wildcards={{"dataset": "d"}})
 
 def step():
-    (out / "result.csv").write_text("a,b\\n1,2\\n")
+    with timed("writing"):
+        (out / "result.csv").write_text("a,b\\n1,2\\n")
+    note("read 3 items of 2 systems")
     print("printed by the step", end="")  # buffered: a pipe, no newline
     {fault}
 
@@ -55,7 +58,10 @@ def test_a_finished_step_ends_its_process_with_everything_written(tmp_path):
     r = _run(tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "result.csv").read_text() == "a,b\n1,2\n"
-    assert (tmp_path / "logs" / "job.log").read_text() == "ok\n"
+    # the log says which job, what it did and how long it took
+    log = (tmp_path / "logs" / "job.log").read_text()
+    assert re.fullmatch(r"rule demo \(dataset=d\)\n  writing: \d+\.\d\d s\n  read 3 items of 2 systems\n"
+                        r"ok: done in \d+\.\d s\n", log), log
     assert r.stdout == "printed by the step"  # flushed before the process ended
     assert (tmp_path / "os_exit").read_text() == "0"  # ended at once: no interpreter teardown
     assert not list(tmp_path.glob("scratch-*"))  # but the exit handlers ran

@@ -306,7 +306,7 @@ EVERYTHING = ("ingest",) + METRIC_RULES
 SPAN_TC = ("ingest", "score_tc") + EXPS
 SPAN_SI = ("ingest", "score_si")
 SPAN_SYN = SPAN_SI + ("experiments_no_merging",)
-WITH_EXPS = ("tiny", "tiny_tsv", "spans_tc", "spans_si_synthetic")
+WITH_EXPS = ("tiny", "tiny_tsv", "spans_tc", "spans_si_synthetic", "toxic")
 
 
 def _set(cfg, path, value):
@@ -320,7 +320,7 @@ def _all(rules, datasets=WITH_EXPS):
     """``rules`` on every dataset that runs them ("experiments" stands for
     either variant of the rule)."""
     runs = {"tiny": EVERYTHING, "tiny_tsv": EVERYTHING + ("score_groups",), "spans_tc": SPAN_TC,
-            "spans_si": SPAN_SI, "spans_si_synthetic": SPAN_SYN}
+            "spans_si": SPAN_SI, "spans_si_synthetic": SPAN_SYN, "toxic": SPAN_SYN}
     out = set()
     for d in datasets:
         for r in rules:
@@ -329,6 +329,9 @@ def _all(rules, datasets=WITH_EXPS):
                 if variant in runs[d]:
                     out.add((variant, d))
     return out
+
+
+ALL_DATASETS = ("tiny", "tiny_tsv", "spans_tc", "spans_si", "spans_si_synthetic", "toxic")
 
 
 EDITS = [
@@ -341,7 +344,9 @@ EDITS = [
     ("datasets.tiny.label_map", {"negative": "neg"}, _jobs(EVERYTHING, "tiny")),
     ("datasets.tiny.description", "another description", set()),
     ("datasets.tiny_tsv.f_avg_classes", ["FAVOR"], _jobs(METRIC_RULES + ("score_groups",), "tiny_tsv")),
-    ("random_seed", 8, _all(EVERYTHING + ("score_groups",), ("tiny", "tiny_tsv", "spans_tc"))),
+    # the random baselines: of the classes, and of the spans (random_spans) of span identification
+    ("random_seed", 8, _all(EVERYTHING + ("score_groups",), ALL_DATASETS)),
+    ("datasets.toxic.offsets_past_end", "refuse", _all(EVERYTHING, ("toxic",))),
     ("experiments.n_splits", 100, _all(EXPS)),
     ("datasets.tiny.experiments.split_seed", 99, _jobs(EXPS, "tiny")),
     ("experiments.n_groups", 2, _all(("experiments",))),
@@ -382,7 +387,6 @@ def test_a_config_edit_plans_exactly_the_jobs_that_read_it(run, tmp_path, path, 
     assert _planned(work, data, tmp_path / "edited.yaml") == expected | front | {("provenance", d) for d in touched}
 
 
-ALL_DATASETS = ("tiny", "tiny_tsv", "spans_tc", "spans_si", "spans_si_synthetic")
 
 
 def test_job_scripts_read_no_config():
@@ -522,10 +526,15 @@ def test_span_datasets_have_the_same_outputs_as_every_dataset(run):
     assert list(tc.columns[:3]) == ["system", "kind", "accuracy"] and list(tc.columns[-8:]) == list(SPAN_METRIC_IDS)
     assert tc["system"].tolist()[:4] == ["team_a", "team_b", "team_c", "team_d"]
     si = pd.read_csv(r / "spans_si/scores.csv")
-    assert list(si.columns) == ["system", "kind", *SPAN_METRIC_IDS] and len(si) == 2
+    assert list(si.columns) == ["system", "kind", *SPAN_METRIC_IDS] and len(si) == 2 + 4
+    assert si["kind"].tolist() == ["system"] * 2 + ["baseline"] * 4  # no_spans, whole_text, every_token, random_spans
     # one SI file has overlapping spans, merged (each pair into [start, end - 1) of a gold span)
     info = __import__("json").loads((r / "spans_si/dataset.json").read_text())
-    assert info["overlapping_spans_merged"]["overlapping"] == 12 and info["warnings"] == []
+    assert info["overlapping_spans_merged"]["overlapping"] == 12
+    # article104 has no gold span and no prediction: not scored, and said
+    assert info["warnings"] == [f"1 article file(s) in {work.parent / 'data/spans/articles'} are mentioned neither by "
+                                f"the gold nor by any prediction file and are not scored ('article104.txt')"]
+    assert info["documents"]["n"] == 3 and info["n_articles"] == 3
     assert si.set_index("system").loc["overlapping", "span_recall"] < 1
     for d, figs in (("spans_tc", ["confusion", "span_scores", "similarity", "stability", "merging"]),
                     ("spans_si", ["span_scores"]), ("spans_si_synthetic", ["span_scores", "similarity", "stability"])):
@@ -534,7 +543,7 @@ def test_span_datasets_have_the_same_outputs_as_every_dataset(run):
     assert not (r / "spans_si/figures/confusion.png").exists() and not (r / "spans_si/similarity.csv").exists()
     assert not (r / "spans_si_synthetic/merging.csv").exists()
     syn = pd.read_csv(r / "spans_si_synthetic/scores.csv")
-    assert set(syn["kind"]) == {"synthetic"}  # generated systems are marked as such, and ranked
+    assert set(syn["kind"]) == {"synthetic", "baseline"}  # generated systems are marked as such, and ranked
     stab = pd.read_csv(r / "spans_si_synthetic/stability.csv")
     assert set(stab["metric"]) == set(SPAN_METRIC_IDS) and (stab["n_systems"] == 8).all()
     md = (r / "spans_si_synthetic/tables/summary.md").read_text()
@@ -815,3 +824,31 @@ def test_noise_mode_auto_flips_to_neighbours_for_ordered_classes_only(tmp_path, 
     else:
         assert row["mode"] == "uniform"
         assert row["mean_tau"] == pytest.approx(-1)
+
+
+def test_a_toxic_spans_task_added_by_config_alone(run):
+    """SemEval-2021 Task 5's own files (gold CSV, submissions as they are):
+    scored as its official scorer does, the experiments run, and what
+    changes a score is said in dataset.json, the console and the log."""
+    import json
+
+    from .reference import tsd_score_files
+
+    work, data = run
+    r = work / "results/toxic"
+    df = pd.read_csv(r / "scores.csv").set_index("system")
+    for f in sorted((data / "tsd/predictions").glob("*.txt")):
+        name = "team_x" if f.stem == "__435053" else f.stem
+        assert df.loc[name, "char_f1_macro"] == pytest.approx(tsd_score_files(f, data / "tsd/gold.csv"), abs=1e-12)
+    assert df.loc["organisers_baseline", "kind"] == "baseline" and df.loc["no_spans", "kind"] == "baseline"
+    info = json.loads((r / "dataset.json").read_text())
+    assert info["offsets_past_end"]["files"]["past_end"]["characters"] == 5
+    assert info["predicts_no_spans"] == ["silent"] and len(info["identical_systems"]) == 2
+    stab = pd.read_csv(r / "stability.csv")
+    assert (stab["n_systems"] == 6).all()  # 7 files, one marked as a baseline
+    log = (work / "results/logs/toxic/ingest.log").read_text()
+    assert log.startswith("rule ingest (dataset=toxic)\n  read tsd/gold.csv: 12 gold spans in 12 documents; "
+                          "6 system(s), 0 synthetic, 5 baseline(s)") and "ok: done in" in log
+    assert "WARNING: dataset 'toxic': system 'past_end': 5 character(s)" in log
+    exp = (work / "results/logs/toxic/experiments.log").read_text()
+    assert "rank stability (200 half-splits" in exp and re.search(r"significance \(randomised Tukey HSD.*\d s", exp)

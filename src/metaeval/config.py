@@ -8,6 +8,7 @@ same checks run under Snakemake and in a notebook.
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import os
 from dataclasses import dataclass, field, fields
@@ -20,12 +21,19 @@ from . import metrics as M
 from .io import FORMATS
 
 __all__ = ["ConfigError", "DatasetSpec", "load_config", "dataset_specs", "resolve_data_dir",
-           "BASELINE_KINDS", "EXTRA_LABEL_POLICIES", "SPAN_FORMATS", "to_plain", "from_plain", "restricted", "unsafe_path_reason",
-           "unknown_keys"]
+           "BASELINE_KINDS", "SPAN_BASELINE_KINDS", "EXTRA_LABEL_POLICIES", "SPAN_FORMATS", "OFFSETS_PAST_END",
+           "to_plain", "from_plain", "restricted", "unsafe_path_reason", "unknown_keys", "label_scalars"]
 
+# generated baselines: of the classes (classification and TC), of the spans (span identification)
 BASELINE_KINDS = ("majority", "all_class", "random")
-# span formats (metaeval.spans): the format names the task, SI or TC
-SPAN_FORMATS = {"semeval2020_si": "si", "semeval2020_tc": "tc"}
+SPAN_BASELINE_KINDS = ("no_spans", "whole_text", "every_token", "random_spans")
+# span formats (metaeval.spans): the format names the task, SI (unlabelled spans) or TC
+SPAN_FORMATS = {"semeval2020_si": "si", "semeval2020_tc": "tc", "semeval2021_tsd": "si"}
+# span formats whose texts are article<ID>.txt files (the 2021 format has them in its gold CSV)
+ARTICLE_FORMATS = ("semeval2020_si", "semeval2020_tc")
+# what to do with a span offset at or past the end of its text: the official scorers of both tasks
+# count such characters as predicted (or gold) characters that no text has, i.e. wrong ones
+OFFSETS_PAST_END = ("wrong", "refuse")
 EXTRA_LABEL_POLICIES = ("map", "error", "drop_item")
 WEIGHT_TOLERANCE = 1e-6
 
@@ -39,7 +47,10 @@ def unknown_keys(cfg: Mapping, schema: Mapping) -> list[str]:
     ``additionalProperties``, ``$ref`` into ``$defs``) does not allow, each
     with its place and the closest known key: a typo reads
     ``datasets.mine.ordnial: unknown key (did you mean 'ordinal'?)``
-    instead of a validation error that prints the whole schema."""
+    instead of a validation error that prints the whole schema.  A key that
+    is known elsewhere says where it belongs:
+    ``datasets.mine.resample_unit: unknown key here: it is a key of
+    'experiments' (top level) or 'datasets.<name>.experiments'``."""
     import difflib
 
     defs = schema.get("$defs", {})
@@ -49,6 +60,21 @@ def unknown_keys(cfg: Mapping, schema: Mapping) -> list[str]:
             s = defs[s["$ref"].rsplit("/", 1)[-1]]
         return s
 
+    # where every key of the schema may stand: {key: [place, ...]}
+    places: dict[str, list[str]] = {}
+
+    def collect(s, where: str, depth: int = 0) -> None:
+        s = resolve(s)
+        if not isinstance(s, Mapping) or depth > 4:
+            return
+        for k, sub in s.get("properties", {}).items():
+            places.setdefault(k, []).append(where or "the top level")
+            collect(sub, f"{where}.{k}" if where else k, depth + 1)
+        extra = s.get("additionalProperties")
+        if isinstance(extra, Mapping):
+            collect(extra, f"{where}.<name>" if where else "<name>", depth + 1)
+
+    collect(schema, "")
     out: list[str] = []
 
     def walk(value, s, where: str) -> None:
@@ -62,14 +88,73 @@ def unknown_keys(cfg: Mapping, schema: Mapping) -> list[str]:
             if k in props:
                 walk(v, props[k], here)
             elif extra is False:
+                elsewhere = places.get(k)
                 close = difflib.get_close_matches(str(k), list(props), n=1)
-                out.append(f"{here}: unknown key" + (f" (did you mean {close[0]!r}?)" if close else
-                                                     f"; known here: {', '.join(sorted(props))}"))
+                if elsewhere:
+                    out.append(f"{here}: unknown key here: it belongs under "
+                               + " or ".join(repr(p) for p in elsewhere)
+                               + (" (experiment settings go in the top-level 'experiments' block, or in a "
+                                  "dataset's own 'experiments' block to override them for that dataset)"
+                                  if any(p.endswith("experiments") for p in elsewhere) else ""))
+                else:
+                    out.append(f"{here}: unknown key" + (f" (did you mean {close[0]!r}?)" if close else
+                                                         f"; known here: {', '.join(sorted(props))}"))
             elif isinstance(extra, Mapping):
                 walk(v, extra, here)
 
     walk(cfg, schema, "")
     return out
+
+
+# keys of a dataset block whose values (or keys) are class labels
+_LABEL_LISTS = ("labels", "drop_gold_labels", "f_avg_classes")
+_LABEL_MAPS = ("label_map", "extra_labels")
+
+
+def label_scalars(cfg: Mapping) -> list[str]:
+    """Make the labels of a (loaded, not yet validated) config strings, in
+    place; return what cannot be made one.
+
+    YAML reads unquoted ``0``, ``1.5`` as numbers and ``true``, ``false``,
+    ``yes``, ``no``, ``on``, ``off`` as booleans.  A number's text is kept as
+    a label (``labels: [0, 1]`` means the labels ``"0"`` and ``"1"``); a
+    boolean's spelling is lost (``false`` or ``False`` or ``no``), so it is
+    refused with the way out: quote it as the files spell it.  Applies to
+    ``labels``, ``drop_gold_labels``, ``f_avg_classes``, ``unrelated_label``,
+    the keys and values of ``label_map`` and ``extra_labels`` and the keys of
+    every weight set."""
+    problems: list[str] = []
+
+    def fix(x, where: str):
+        if isinstance(x, bool):
+            problems.append(f"{where}: {x!r} was read by YAML as a boolean (unquoted true/false/yes/no/on/off are "
+                            f"booleans in YAML), not as a label; quote it as the data files spell it, e.g. "
+                            f"'{str(x).lower()}' or '{x}'")
+            return x
+        if isinstance(x, (int, float)) and x is not None:
+            return str(x)
+        return x
+
+    for name, block in (cfg.get("datasets") or {}).items():
+        if not isinstance(block, dict):
+            continue
+        where = f"datasets.{name}"
+        for key in _LABEL_LISTS:
+            if isinstance(block.get(key), list):
+                block[key] = [fix(x, f"{where}.{key}") for x in block[key]]
+        if "unrelated_label" in block:
+            block["unrelated_label"] = fix(block["unrelated_label"], f"{where}.unrelated_label")
+        for key in _LABEL_MAPS:
+            if isinstance(block.get(key), dict):
+                block[key] = {fix(k, f"{where}.{key}"): fix(v, f"{where}.{key}.{k}") for k, v in block[key].items()}
+        if isinstance(block.get("weights"), dict):
+            for wname, wmap in block["weights"].items():
+                if isinstance(wmap, dict):
+                    block["weights"][wname] = {fix(k, f"{where}.weights.{wname}"): v for k, v in wmap.items()}
+        if isinstance(block.get("display_names"), dict):
+            block["display_names"] = {fix(k, f"{where}.display_names"): fix(v, f"{where}.display_names.{k}")
+                                      for k, v in block["display_names"].items()}
+    return problems
 
 
 def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
@@ -80,6 +165,9 @@ def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
     path = Path(path)
     with open(path, encoding="utf-8") as fh:
         cfg = yaml.safe_load(fh) or {}
+    bad = label_scalars(cfg)
+    if bad:
+        raise ConfigError(f"{path}: " + "\n  ".join(bad))
     if schema is None:
         candidate = path.parent / "schema.yaml"
         schema = candidate if candidate.exists() else None
@@ -152,6 +240,13 @@ class DatasetSpec:
     merge_overlapping_predictions: bool = False
     synthetic: Mapping[str, Any] | None = None
     span_metrics: tuple[str, ...] = ()
+    span_format: str | None = None  # the reader: semeval2020_si, semeval2020_tc, semeval2021_tsd
+    offsets_past_end: str = "wrong"  # OFFSETS_PAST_END
+    documents: str = "gold"  # the scored documents of a 2020 span format: "gold" or "all_articles"
+    # the name shown for a prediction file (by its name without extension), and the
+    # supplied files that are baselines (fnmatch patterns of those names)
+    display_names: Mapping[str, str] = field(default_factory=dict)
+    baseline_files: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------
     @classmethod
@@ -165,7 +260,7 @@ class DatasetSpec:
         labels = tuple(str(x) for x in raw.get("labels") or ())
         if span_task == "si":
             if labels:
-                raise err("labels", "span identification (format semeval2020_si) has no classes; remove labels")
+                raise err("labels", f"span identification (format {fmt}) has no classes; remove labels")
         elif len(labels) < 2 or len(set(labels)) != len(labels):
             raise err("labels", f"need at least two distinct labels, got {list(labels)}")
         lab = set(labels)
@@ -239,16 +334,25 @@ class DatasetSpec:
             if reasons:
                 raise err("metrics", "; ".join(reasons) + " (remove it from the list or add what it needs)")
         all_ids = metric_ids + span.get("span_metrics", ())
-        primary = raw.get("primary_metric", "span_f1" if span_task == "si" else "accuracy")
+        primary = raw.get("primary_metric", {"semeval2021_tsd": "char_f1_macro", "semeval2020_si": "span_f1"}.get(
+            fmt, "accuracy"))
         if primary not in all_ids:
             raise err("primary_metric", f"{primary!r} is not among this dataset's metrics {list(all_ids)}")
 
-        baselines = tuple(raw.get("baselines", () if span_task == "si" else BASELINE_KINDS))
-        bad = set(baselines) - set(BASELINE_KINDS)
+        kinds = SPAN_BASELINE_KINDS if span_task == "si" else BASELINE_KINDS
+        baselines = tuple(raw.get("baselines", kinds))
+        bad = sorted(set(baselines) - set(kinds))
         if bad:
-            raise err("baselines", f"unknown baseline kind(s) {sorted(bad)}; known: {BASELINE_KINDS}")
-        if span_task == "si" and baselines:
-            raise err("baselines", "span identification has no generated baselines (they are label baselines)")
+            other = ("span identification's baselines are spans" if span_task == "si" else
+                     "the span baselines are for span identification") if set(bad) & set(
+                SPAN_BASELINE_KINDS + BASELINE_KINDS) else "unknown"
+            raise err("baselines", f"{bad}: {other}; this dataset's kinds: {', '.join(kinds)}")
+        display = {str(k): str(v) for k, v in (raw.get("display_names") or {}).items()}
+        shown = [v for v in display.values()]
+        if any(not v.strip() for v in shown) or len(set(shown)) != len(shown):
+            raise err("display_names", "display names must be non-empty and distinct, got "
+                                       + ", ".join(sorted(map(repr, shown))))
+        baseline_files = tuple(str(x) for x in raw.get("baseline_files") or ())
 
         preds = raw.get("predictions") or []
         if isinstance(preds, str):
@@ -262,7 +366,8 @@ class DatasetSpec:
             metrics=metric_ids, primary_metric=primary, baselines=baselines,
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
             allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
-            normalize_labels=_normalize_setting(name, raw.get("normalize_labels") or ()), **span,
+            normalize_labels=_normalize_setting(name, raw.get("normalize_labels") or ()),
+            display_names=display, baseline_files=baseline_files, **span,
         )
 
     # ------------------------------------------------------------------
@@ -276,11 +381,15 @@ class DatasetSpec:
         return tuple(self.metrics) + tuple(self.span_metrics)
 
     def article_files(self, data_dir: str | Path) -> list[Path]:
-        """The article texts of a span dataset (inputs of its ingestion)."""
+        """The article texts of a span dataset (the files in its articles folder)."""
         if not self.articles:
             return []
         folder = Path(data_dir) / self.articles
         return sorted(p for p in folder.glob("article*.txt") if p.is_file())
+
+    def article_folder(self, data_dir: str | Path) -> Path | None:
+        """The folder of the article texts (a 2020 span format), or None."""
+        return Path(data_dir) / self.articles if self.articles else None
 
     def metric_params(self, weight_set: str | None = None) -> dict[str, Any]:
         """Keyword parameters for ``metrics.evaluate`` (``weights``,
@@ -294,10 +403,13 @@ class DatasetSpec:
     def prediction_files(self, data_dir: str | Path) -> dict[str, Path]:
         """``{system name: path}`` from the prediction globs, in sorted order.
 
-        The system name is the file name without its extension.  A glob that
-        matches nothing, or two files with one name, is a config error.
+        The system name is the file name without its extension, or its
+        ``display_names`` entry.  A glob that matches nothing, two files with
+        one name, a display name or a ``baseline_files`` pattern that names no
+        file are config errors.
         """
         out: dict[str, Path] = {}
+        stems: set[str] = set()
         for pattern in self.predictions:
             matches = sorted(glob.glob(str(Path(data_dir) / pattern)))
             matches = [m for m in matches if os.path.isfile(m)]
@@ -305,12 +417,29 @@ class DatasetSpec:
                 raise ConfigError(f"datasets.{self.name}.predictions: {pattern!r} matches no file "
                                   f"under {data_dir}")
             for m in matches:
-                system = Path(m).stem
+                stem = Path(m).stem
+                system = self.display_names.get(stem, stem)
                 if system in out:
                     raise ConfigError(f"datasets.{self.name}.predictions: two files give the system name "
-                                      f"{system!r}: {out[system]} and {m}")
+                                      f"{system!r}: {out[system]} and {m}"
+                                      + (" (after display_names)" if self.display_names else ""))
                 out[system] = Path(m)
+                stems.add(stem)
+        unknown = sorted(set(self.display_names) - stems)
+        if unknown:
+            raise ConfigError(f"datasets.{self.name}.display_names: no prediction file is named "
+                              f"{', '.join(map(repr, unknown))} (keys are file names without extension)")
+        for pattern in self.baseline_files:
+            if not any(fnmatch.fnmatchcase(Path(p).stem, pattern) for p in out.values()):
+                raise ConfigError(f"datasets.{self.name}.baseline_files: {pattern!r} matches no prediction file "
+                                  f"(patterns match file names without extension)")
         return out
+
+    def supplied_baselines(self, files: Mapping[str, Path]) -> set[str]:
+        """The system names (of ``prediction_files``) whose files
+        ``baseline_files`` marks as baselines."""
+        return {name for name, p in files.items()
+                if any(fnmatch.fnmatchcase(Path(p).stem, pat) for pat in self.baseline_files)}
 
 
 def _normalize_setting(name: str, value) -> tuple[str, ...]:
@@ -320,7 +449,8 @@ def _normalize_setting(name: str, value) -> tuple[str, ...]:
     return tuple(x for x in ("strip", "case") if x in value)
 
 
-_SPAN_ONLY = ("articles", "merge_overlapping_predictions", "synthetic", "span_metrics")
+_SPAN_ONLY = ("articles", "merge_overlapping_predictions", "synthetic", "span_metrics", "offsets_past_end",
+              "documents")
 _CSV_ONLY = ("id_column", "label_column", "group_column", "delimiter", "prediction_format", "label_map",
              "normalize_labels",
              "drop_gold_labels", "extra_labels", "weights", "default_weights", "f_avg_classes", "unrelated_label")
@@ -346,9 +476,21 @@ def _span_settings(name: str, raw: Mapping[str, Any], task: str | None, random_s
     if task == "tc" and "merge_overlapping_predictions" in raw:
         raise err("merge_overlapping_predictions", "only for span identification: a TC submission labels the gold "
                                                     "spans, and its FLC view always merges overlaps of one technique")
-    if not raw.get("articles"):
+    fmt = raw["format"]
+    if fmt in ARTICLE_FORMATS and not raw.get("articles"):
         raise err("articles", "a span dataset needs the folder of its article<ID>.txt texts (offsets are checked "
                               "against them)")
+    if fmt not in ARTICLE_FORMATS and "articles" in raw:
+        raise err("articles", f"the format {fmt!r} reads the texts from the gold file's 'text' column; remove "
+                              f"articles")
+    documents = raw.get("documents", "gold")
+    if documents not in ("gold", "all_articles") or (documents == "all_articles" and fmt not in ARTICLE_FORMATS):
+        raise err("documents", f"'gold' (the documents the gold defines) or, for the formats with an articles "
+                               f"folder ({', '.join(ARTICLE_FORMATS)}), 'all_articles' (every article file of the "
+                               f"folder is a document of the test set), got {documents!r}")
+    past_end = raw.get("offsets_past_end", "wrong")
+    if past_end not in OFFSETS_PAST_END:
+        raise err("offsets_past_end", f"must be one of {', '.join(OFFSETS_PAST_END)}, got {past_end!r}")
     wanted = raw.get("span_metrics")
     bad = sorted(set(wanted or ()) - set(SPAN_METRIC_IDS))
     if bad:
@@ -367,7 +509,8 @@ def _span_settings(name: str, raw: Mapping[str, Any], task: str | None, random_s
             raise err("synthetic.strengths", f"strengths must be in [0, 1], got {list(strengths)}")
         synthetic = {"kinds": list(kinds), "strengths": list(strengths),
                      "seed": int(synthetic.get("seed", raw.get("random_seed", random_seed)))}
-    return {"span_task": task, "articles": str(raw["articles"]), "span_metrics": span_metrics,
+    return {"span_task": task, "span_format": fmt, "articles": str(raw["articles"]) if raw.get("articles") else None,
+            "span_metrics": span_metrics, "offsets_past_end": past_end, "documents": documents,
             "merge_overlapping_predictions": bool(raw.get("merge_overlapping_predictions", False)),
             "synthetic": synthetic}
 

@@ -34,7 +34,7 @@ import pandas as pd
 from . import metrics as M
 from .config import DatasetSpec
 from .confusion import confusion_by_group, confusion_tensor
-from .io import DataError, LabelTable, Problem, looks_like_float, read_table
+from .io import DataError, LabelTable, Problem, file_sha256, folder_sha256, looks_like_float, read_table
 from .spans import Spans
 
 __all__ = ["Dataset", "SpanView", "load_dataset", "load_span_dataset", "make_baselines", "baseline_names",
@@ -148,14 +148,6 @@ class SpanView:
 
 
 # ---------------------------------------------------------------------------
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def _label_problem(table: LabelTable, row: int, label: str, allowed, what: str) -> Problem:
     hint = ""
     folded = {a.casefold(): a for a in allowed}
@@ -247,14 +239,15 @@ def _perfect_warnings(gold, predictions, systems, what: str = "item") -> list[st
 
 
 def _seed(spec: DatasetSpec) -> int | None:
-    """The seed of the random baseline; None when there is none (the seed
-    then is not a setting this dataset's ingestion reads)."""
-    return spec.random_seed if "random" in spec.baselines else None
+    """The seed of the random baseline (``random``, ``random_spans``); None
+    when there is none (the seed then is not a setting this dataset's
+    ingestion reads)."""
+    return spec.random_seed if {"random", "random_spans"} & set(spec.baselines) else None
 
 
 def _file_hashes(gpath, files: Mapping[str, Path]) -> dict:
-    return {"gold": {"path": str(gpath), "sha256": _sha256(gpath)},
-            **{s: {"path": str(p), "sha256": _sha256(p)} for s, p in files.items()}}
+    return {"gold": {"path": str(gpath), "sha256": file_sha256(gpath)},
+            **{s: {"path": str(p), "sha256": file_sha256(p)} for s, p in files.items()}}
 
 
 def make_baselines(gold: np.ndarray, k: int, labels, kinds, seed: int) -> tuple[list[str], np.ndarray]:
@@ -278,10 +271,13 @@ def make_baselines(gold: np.ndarray, k: int, labels, kinds, seed: int) -> tuple[
 
 
 def baseline_names(labels, kinds) -> list[str]:
-    """Names of the baselines ``make_baselines`` generates, in its order."""
+    """Names of the baselines ``make_baselines`` generates, in its order,
+    and of the span baselines (``spans.span_baselines``) among ``kinds``."""
+    from .spans import SPAN_BASELINES
+
     return ((["majority"] if "majority" in kinds else []) +
             ([f"all_{lab}" for lab in labels] if "all_class" in kinds else []) +
-            (["random"] if "random" in kinds else []))
+            (["random"] if "random" in kinds else []) + [k for k in SPAN_BASELINES if k in kinds])
 
 
 def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
@@ -399,18 +395,19 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         groups = groups.astype(np.int16)
 
     base_names, base_pred = make_baselines(gold_codes, len(labels), labels, spec.baselines, _seed(spec))
-    clash = set(base_names) & set(files)
-    if clash:
-        raise DataError([Problem(str(files[c]), None, f"system name {c!r} is reserved for a baseline")
-                         for c in sorted(clash)], f"dataset {spec.name!r} (gold file {gpath})")
+    _refuse_clashes(base_names, files, f"dataset {spec.name!r} (gold file {gpath})", "reserved for a baseline")
+    supplied = spec.supplied_baselines(files)
     systems = tuple(files) + tuple(base_names)
-    kinds = ("system",) * len(files) + ("baseline",) * len(base_names)
+    kinds = tuple("baseline" if s in supplied else "system" for s in files) + ("baseline",) * len(base_names)
+    predictions = np.vstack([pred_codes, base_pred]) if len(base_names) else pred_codes
+    identical = _identical_systems(Dataset(spec.name, labels, np.zeros(0, dtype=str), gold_codes, systems, kinds,
+                                           predictions), set(files))
 
     # what was read (metric settings are not recorded here: they are the
     # scoring steps' params, and this file must not change when they do)
     info = {
         "dataset": spec.name,
-        "warnings": _perfect_warnings(gold_codes, pred_codes, list(files)),
+        "warnings": _perfect_warnings(gold_codes, pred_codes, list(files)) + _identical_warnings(identical),
         "labels": list(labels),
         "n_gold_rows": len(gold_t),
         "n_items": int(keep.sum()),
@@ -422,11 +419,13 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         "extra_label_predictions": extra_hits,
         "items_dropped_by_policy": int(drop_mask.sum()),
         "random_seed": _seed(spec),
+        "identical_systems": identical,
+        "supplied_baselines": sorted(supplied),
+        "display_names": dict(spec.display_names),
         "files": _file_hashes(gpath, files),
     }
     return Dataset(name=spec.name, labels=labels, item_ids=item_ids, gold=gold_codes, systems=systems,
-                   kinds=kinds, predictions=np.vstack([pred_codes, base_pred]) if len(base_names) else pred_codes,
-                   groups=groups, group_names=group_names, info=info)
+                   kinds=kinds, predictions=predictions, groups=groups, group_names=group_names, info=info)
 
 
 # ---------------------------------------------------------------------------
@@ -476,146 +475,251 @@ def confusion_from_long(df: pd.DataFrame, labels) -> tuple[list[str], np.ndarray
 # span tasks (SemEval-2020 Task 11): see metaeval.spans
 # ---------------------------------------------------------------------------
 def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
-    """Read, check and code a span dataset (``format: semeval2020_si`` or
-    ``semeval2020_tc``).
+    """Read, check and code a span dataset (``format: semeval2020_si``,
+    ``semeval2020_tc`` or ``semeval2021_tsd``).
 
-    Every file is checked against the article texts (offsets, articles,
-    techniques) and every fault of every file is reported at once.
+    Every file is checked against the texts (offsets, documents, techniques)
+    and every fault of every file is reported at once.
 
+    * **Documents.**  The scored documents are the ones the gold defines:
+      every post of a 2021 gold file; for the 2020 formats, whose gold files
+      cannot list an article without spans, the articles of the gold file
+      and those a prediction file has spans in (an article without
+      propaganda that a submission covers).  Article files that neither
+      mentions are not scored, and are named in a warning.  With
+      ``documents: all_articles`` every article file of the folder is a
+      document (the PTC layout, where the folder is the split).
     * TC: each submission must label exactly the gold spans; its labels are
       paired with the gold's (``spans.align_tc``) and the classification
       view holds one item per gold instance (grouped by article), with the
       generated baselines.  The span view (FLC: δ on the technique) holds the
       gold instances and each system's labels on them, overlapping spans of
       one technique merged, as the official FLC scorer does.
-    * SI: gold spans are merged; a submission with overlapping spans is
-      refused unless ``merge_overlapping_predictions`` (the scorer's ``-m``).
-      ``synthetic`` adds systems generated from the gold (``spans.synthetic_systems``).
+    * SI (and toxic spans): gold spans are merged; a submission with
+      overlapping spans is refused unless ``merge_overlapping_predictions``
+      (the scorer's ``-m``; toxic-spans offsets are sets, never overlapping).
+      ``synthetic`` adds systems generated from the gold
+      (``spans.synthetic_systems``), ``baselines`` the span baselines
+      (``spans.span_baselines``).
+
+    Said in ``dataset.json`` (``warnings``, and the counts) and on the
+    console: offsets past the end of a text (``offsets_past_end``), files
+    that predict no span, unscored article files, articles scored because
+    only predictions mention them, systems identical to another system or
+    to a baseline.
     """
     from . import spans as SP
 
     data_dir = Path(data_dir)
     gpath = spec.gold_path(data_dir)
     context = f"dataset {spec.name!r} (gold file {gpath})"
-    try:
-        lengths = SP.read_articles(data_dir / spec.articles)
-    except DataError as e:
-        raise DataError(e.problems, context) from None
-    articles = tuple(sorted(lengths))
-    acode = {a: i for i, a in enumerate(articles)}
-    alen = np.array([lengths[a] for a in articles], dtype=np.int64)
     tc = spec.span_task == SP.TC
     labels = tuple(spec.labels)
     lcode = {lab: i for i, lab in enumerate(labels)} if tc else None
+    policy = spec.offsets_past_end
+    files = spec.prediction_files(data_dir)
+    supplied = spec.supplied_baselines(files)
+    warnings: list[str] = []
+    documents: dict[str, Any] = {}
 
-    gold_t = SP.read_spans(gpath, spec.span_task, lengths, labels if tc else None)
+    # -- the gold and its documents ------------------------------------------
+    if spec.span_format == "semeval2021_tsd":
+        all_texts, gold_t = SP.read_tsd_gold(gpath, policy)
+        folder_texts = {str(i): t for i, t in enumerate(all_texts)}
+    else:
+        try:
+            folder_texts = SP.read_texts(data_dir / spec.articles)
+        except DataError as e:
+            raise DataError(e.problems, context) from None
+        gold_t = SP.read_spans(gpath, spec.span_task, {a: len(t) for a, t in folder_texts.items()},
+                               labels if tc else None, policy)
     if not gold_t.problems and not len(gold_t):
         gold_t.problems.append(Problem(str(gpath), None, "no gold span", "file"))
     if gold_t.problems:
         raise DataError(gold_t.problems, context, notes=["the prediction files are checked once the gold file reads "
                                                          "cleanly"])
+    lengths_all = {a: len(t) for a, t in folder_texts.items()}
+    tables: dict[str, SP.SpanTable] = {}
+    post_lengths = list(lengths_all.values())  # 2021: post i is the i-th
+    for system, path in files.items():
+        if spec.span_format == "semeval2021_tsd":
+            tables[system] = SP.read_tsd_predictions(path, post_lengths, policy)
+        else:
+            tables[system] = SP.read_spans(path, spec.span_task, lengths_all, labels if tc else None, policy)
+    if spec.span_format == "semeval2021_tsd":
+        doc_ids = tuple(folder_texts)  # every post of the gold, in file order
+        documents.update(source="every post of the gold file", n=len(doc_ids))
+    elif spec.documents == "all_articles":  # the folder is the test set (the PTC layout)
+        doc_ids = tuple(sorted(folder_texts))
+        in_gold = set(gold_t.article)
+        documents.update(source="every article file of the articles folder (documents: all_articles)",
+                         n=len(doc_ids), n_in_gold=len(in_gold),
+                         scored_without_gold_spans=sorted(set(doc_ids) - in_gold))
+    else:
+        in_gold = set(gold_t.article)
+        predicted = {a for t in tables.values() for a in t.article}
+        doc_ids = tuple(sorted(in_gold | predicted))
+        only_predicted = sorted(predicted - in_gold)
+        unscored = sorted(set(folder_texts) - in_gold - predicted)
+        documents.update(source="the articles of the gold file, and those with predicted spans", n=len(doc_ids),
+                         n_in_gold=len(in_gold), scored_without_gold_spans=only_predicted,
+                         unscored_article_files=len(unscored))
+        if only_predicted:
+            warnings.append(f"{len(only_predicted)} article(s) have no gold span but are scored because prediction "
+                            f"files have spans in them ({_examples(only_predicted)}): those spans are false "
+                            f"positives, and the articles count in the per-article character F1")
+        if unscored:
+            warnings.append(f"{len(unscored):,} article file(s) in {data_dir / spec.articles} are mentioned neither "
+                            f"by the gold nor by any prediction file and are not scored "
+                            f"({_examples(['article' + a + '.txt' for a in unscored], 10)})")
+    acode = {a: i for i, a in enumerate(doc_ids)}
+    texts = [folder_texts[a] for a in doc_ids]
+    alen = np.array([len(t) for t in texts], dtype=np.int64)
     gold = SP.to_spans(gold_t, acode, lcode)
-    files = spec.prediction_files(data_dir)
+
+    # -- the predictions ---------------------------------------------------------
     problems: list[Problem] = []
     read: dict[str, int] = {}
+    sys_spans: list = []
+    merged: dict[str, int] = {}
+    pred_rows = []
     if tc:
         gi = gold.take(np.lexsort((gold.label, gold.end, gold.start, gold.article)))
-        pred_rows = []
-        for system, path in files.items():
-            t = SP.read_spans(path, SP.TC, lengths, labels)
-            problems += t.problems
+    for system, path in files.items():
+        t = tables[system]
+        problems += t.problems
+        if tc:
             if t.problems:
                 continue
-            lab, probs = SP.align_tc(gi, SP.to_spans(t, acode, lcode), articles, str(path), t.lines)
+            lab, probs = SP.align_tc(gi, SP.to_spans(t, acode, lcode), doc_ids, str(path), t.lines)
             problems += probs
             pred_rows.append(lab)
             read[system] = len(t)
-        if problems:
-            raise DataError(problems, context)
+            continue
+        if any(p.kind == "file" for p in t.problems):
+            continue
+        sp = SP.to_spans(t, acode)  # the rows that read cleanly are checked too (true counts)
+        n_overlap = len(sp) - len(SP.merge_spans(sp))
+        if n_overlap and not spec.merge_overlapping_predictions:
+            # one problem counted per overlapping span; the pairs shown are examples of it
+            problems.append(Problem(
+                str(path), None, f"{n_overlap:,} span(s) overlap an earlier one: the "
+                f"official scorer refuses overlapping spans unless told to merge them (-m); set "
+                f"datasets.{spec.name}.merge_overlapping_predictions: true to merge them", "overlap", n_overlap))
+            for i, j in SP.overlapping_pairs(sp):
+                problems.append(Problem(
+                    str(path), t.lines[j], f"span [{t.start[j]}, {t.end[j]}) of article {t.article[j]!r} overlaps "
+                    f"the span [{t.start[i]}, {t.end[i]}) on line {t.lines[i]}", "overlap", 0))
+            continue
+        if t.problems:
+            continue
+        read[system] = len(t)
+        merged[system] = n_overlap
+        sys_spans.append(SP.merge_spans(sp))
+    if problems:
+        raise DataError(problems, context)
+
+    past_end = {s: {"path": str(files[s]), "spans": t.past_end_spans, "characters": t.past_end_chars}
+                for s, t in tables.items() if t.past_end_chars}
+    if gold_t.past_end_chars:
+        past_end = {"(gold)": {"path": str(gpath), "spans": gold_t.past_end_spans,
+                               "characters": gold_t.past_end_chars}, **past_end}
+    for s, v in past_end.items():
+        warnings.append(f"{'the gold file' if s == '(gold)' else f'system {s!r}'}: {v['characters']:,} character(s) "
+                        f"in {v['spans']:,} span(s) lie past the end of their text ({v['path']}); scored as "
+                        f"{'gold characters no system can find' if s == '(gold)' else 'wrong predicted characters'}, "
+                        f"as the official scorer does (offsets_past_end: wrong; 'refuse' refuses the file)")
+    empty = [s for s, t in tables.items() if not len(t)]
+    warnings += [f"system {s!r} predicts no spans ({files[s]}): scored as predicting nothing (an empty submission)"
+                 for s in empty]
+
+    if tc:
         gold_codes = gi.label.astype(np.int8)
         _, unused = _check_used_labels(spec, gold_codes, gpath)
         base_names, base_pred = make_baselines(gold_codes, len(labels), labels, spec.baselines, _seed(spec))
-        clash = sorted(set(base_names) & set(files))
-        if clash:
-            raise DataError([Problem(str(files[c]), None, f"system name {c!r} is reserved for a baseline")
-                             for c in clash], context)
+        _refuse_clashes(base_names, files, context, "reserved for a baseline")
         pred = np.vstack(pred_rows + list(base_pred)).astype(np.int8) if len(files) + len(base_names) else \
             np.zeros((0, len(gi)), dtype=np.int8)
         systems = tuple(files) + tuple(base_names)
-        kinds = ("system",) * len(files) + ("baseline",) * len(base_names)
+        kinds = tuple("baseline" if s in supplied else "system" for s in files) + ("baseline",) * len(base_names)
         dup = SP._rank_within(SP._keys(gi.article, gi.start, gi.end))
-        item_ids = np.array([f"{articles[a]}:{s}-{e}" + (f"#{d}" if d else "")
+        item_ids = np.array([f"{doc_ids[a]}:{s}-{e}" + (f"#{d}" if d else "")
                              for a, s, e, d in zip(gi.article, gi.start, gi.end, dup)], dtype=str)
         view = SP.merge_spans(gi, by_label=True)
         sys_spans = [SP.merge_spans(SP.Spans(gi.article, gi.start, gi.end, row), by_label=True) for row in pred]
         ds = Dataset(name=spec.name, labels=labels, item_ids=item_ids, gold=gold_codes, systems=systems, kinds=kinds,
-                     predictions=pred, groups=gi.article.astype(np.int16), group_names=articles,
-                     spans=SpanView(articles, alen, labels, True, view, sys_spans))
+                     predictions=pred, groups=gi.article.astype(np.int16), group_names=doc_ids,
+                     spans=SpanView(doc_ids, alen, labels, True, view, sys_spans))
         counts = {lab: int(v) for lab, v in zip(labels, np.bincount(gold_codes, minlength=len(labels)))}
     else:
-        sys_spans, merged = [], {}
-        for system, path in files.items():
-            t = SP.read_spans(path, SP.SI, lengths)
-            problems += t.problems
-            if any(p.kind == "file" for p in t.problems):
-                continue
-            sp = SP.to_spans(t, acode)  # the rows that read cleanly are checked too (true counts)
-            n_overlap = len(sp) - len(SP.merge_spans(sp))
-            if n_overlap and not spec.merge_overlapping_predictions:
-                # one problem counted per overlapping span; the pairs shown are examples of it
-                problems.append(Problem(
-                    str(path), None, f"{n_overlap:,} span(s) overlap an earlier one: the "
-                    f"official scorer refuses overlapping spans unless told to merge them (-m); set "
-                    f"datasets.{spec.name}.merge_overlapping_predictions: true to merge them", "overlap", n_overlap))
-                for i, j in SP.overlapping_pairs(sp):
-                    problems.append(Problem(
-                        str(path), t.lines[j], f"span [{t.start[j]}, {t.end[j]}) of article {t.article[j]!r} overlaps "
-                        f"the span [{t.start[i]}, {t.end[i]}) on line {t.lines[i]}", "overlap", 0))
-                continue
-            if t.problems:
-                continue
-            read[system] = len(t)
-            merged[system] = n_overlap
-            sys_spans.append(SP.merge_spans(sp))
-        if problems:
-            raise DataError(problems, context)
         view_gold = SP.merge_spans(gold)
-        systems, kinds = list(files), ["system"] * len(files)
+        systems = list(files)
+        kinds = ["baseline" if s in supplied else "system" for s in files]
         if spec.synthetic:
             gen = SP.synthetic_systems(view_gold, alen, spec.synthetic["kinds"], spec.synthetic["strengths"],
                                        spec.synthetic["seed"])
-            clash = sorted(set(gen) & set(files))
-            if clash:
-                raise DataError([Problem(str(files[c]), None, f"system name {c!r} is taken by a synthetic system")
-                                 for c in clash], context)
+            _refuse_clashes(gen, files, context, "taken by a synthetic system")
             systems += list(gen)
             kinds += ["synthetic"] * len(gen)
             sys_spans += list(gen.values())
-        if not systems:
+        base = SP.span_baselines(spec.baselines, texts, view_gold, _seed(spec) or 0)
+        _refuse_clashes(base, files, context, "reserved for a baseline")
+        systems += list(base)
+        kinds += ["baseline"] * len(base)
+        sys_spans += list(base.values())
+        if not files and not spec.synthetic:
             raise DataError([Problem(str(gpath), None, "no system to score (no prediction file, no synthetic "
                                                        "system)", "file")], context)
         ds = Dataset(name=spec.name, labels=(), item_ids=np.zeros(0, dtype=str), gold=np.zeros(0, dtype=np.int8),
                      systems=tuple(systems), kinds=tuple(kinds), predictions=np.zeros((len(systems), 0), np.int8),
-                     spans=SpanView(articles, alen, (), False, view_gold, sys_spans))
+                     spans=SpanView(doc_ids, alen, (), False, view_gold, sys_spans))
         unused, counts = [], {}
-    same = [s for s, sp, k in zip(ds.systems, ds.spans.systems, ds.kinds) if k == "system"
+    same = [s for s, sp, k in zip(ds.systems, ds.spans.systems, ds.kinds) if s in files
             and np.array_equal(sp.as_array()[sp.order()], ds.spans.gold.as_array()[ds.spans.gold.order()])]
+    identical = _identical_systems(ds, set(files))
     ds.info = {
-        "dataset": spec.name, "task": spec.span_task,
-        "warnings": _perfect_warnings([0], [[0]] * len(same), same, "span"), "labels": list(labels), "n_articles": len(articles),
+        "dataset": spec.name, "task": spec.span_task, "format": spec.span_format,
+        "warnings": _perfect_warnings([0], [[0]] * len(same), same, "span") + _identical_warnings(identical)
+        + warnings,
+        "labels": list(labels), "n_articles": len(doc_ids), "documents": documents,
         "n_gold_spans": len(gold), "n_gold_spans_scored": len(ds.spans.gold),
         "n_items": int(ds.n_items), "gold_counts": counts, "unused_labels": unused,
         "spans_read": read, "overlapping_spans_merged": {} if tc else merged,
+        "offsets_past_end": {"policy": policy, "files": past_end},
+        "predicts_no_spans": empty, "identical_systems": identical,
+        "supplied_baselines": sorted(supplied), "display_names": dict(spec.display_names),
         "synthetic": dict(spec.synthetic) if spec.synthetic else None, "random_seed": _seed(spec),
         "files": _file_hashes(gpath, files),
-        "articles_sha256": _folder_sha256(data_dir / spec.articles),
     }
+    if spec.articles:
+        ds.info["articles_sha256"] = folder_sha256(data_dir / spec.articles)
     return ds
 
 
-def _folder_sha256(folder: Path) -> str:
-    """One hash of the article texts (names and contents, in name order)."""
-    h = hashlib.sha256()
-    for p in sorted(folder.glob("article*.txt")):
-        h.update(p.name.encode() + b"\0" + bytes.fromhex(_sha256(p)))
-    return h.hexdigest()
+def _refuse_clashes(generated, files: Mapping[str, Path], context: str, what: str) -> None:
+    """A supplied file may not take a generated system's name."""
+    clash = sorted(set(generated) & set(files))
+    if clash:
+        raise DataError([Problem(str(files[c]), None, f"system name {c!r} is {what}: rename the file, or give it "
+                                                      f"another name with display_names")
+                         for c in clash], context)
+
+
+def _identical_systems(ds: Dataset, supplied: set[str]) -> list[list[str]]:
+    """Groups of systems whose outputs are identical on every item (every
+    span), where at least one of them is a supplied file: ranked twice, they
+    would count as two systems.  A generated baseline equal to another
+    generated one (``all_x`` and ``majority``) is no news and is left out."""
+    if ds.spans is not None and not ds.k:
+        keys = [sp.as_array()[sp.order()].tobytes() for sp in ds.spans.systems]
+    else:
+        keys = [row.tobytes() for row in ds.predictions]
+    groups: dict[bytes, list[str]] = {}
+    for s, key in zip(ds.systems, keys):
+        groups.setdefault(key, []).append(s)
+    return [g for g in groups.values() if len(g) > 1 and any(s in supplied for s in g)]
+
+
+def _identical_warnings(groups: list[list[str]]) -> list[str]:
+    return [f"systems {', '.join(map(repr, g))} predict exactly the same on every item: ranked, they count as "
+            f"{len(g)} systems (drop the copies, or mark a supplied baseline with baseline_files)" for g in groups]

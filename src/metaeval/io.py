@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["FORMATS", "Problem", "DataError", "LabelTable", "read_table", "looks_like_float", "KIND_TEXT",
-           "atomic_path", "write_text", "write_csv", "read_result_csv", "read_text_checked"]
+           "atomic_path", "write_text", "write_csv", "read_result_csv", "read_text_checked", "file_sha256",
+           "folder_sha256"]
 
 FORMATS: dict[str, dict[str, str | None]] = {
     "csv": {"delimiter": ",", "id_column": "item_id", "label_column": "label", "group_column": None},
@@ -61,6 +62,7 @@ KIND_TEXT = {
     "not_in_gold": "item(s) not in the gold file", "missing": "gold item(s) with no prediction",
     "offset": "bad offset(s)", "overlap": "overlapping span(s)", "unused_label": "label(s) the gold never uses",
     "unknown_article": "span(s) of an article not in the article folder",
+    "past_end": "span(s) past the end of the text",
     "other": "other fault(s)",
 }
 
@@ -244,6 +246,30 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
     if not table.ids and not table.problems:
         fault(header_line, "no data rows after the header", "file")
     return table
+
+
+def file_sha256(path) -> str:
+    """SHA-256 of a file's bytes."""
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def folder_sha256(folder, pattern: str = "article*.txt") -> str:
+    """One SHA-256 of the files of a folder that match ``pattern``: their
+    names and contents, in name order (a file added, removed, renamed or
+    edited changes it)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for p in sorted(Path(folder).glob(pattern)):
+        if p.is_file():
+            h.update(p.name.encode() + b"\0" + bytes.fromhex(file_sha256(p)))
+    return h.hexdigest()
 
 
 # ---------------------------------------------------------------------------

@@ -85,6 +85,27 @@ class Published:
     def reason(self, key: str) -> str:
         return self.spec["reasons"].get(key, key)
 
+    def for_datasets(self, available: set[str] | None) -> "Published":
+        """The papers of which at least one table is computed on a dataset of
+        ``available`` (None: every paper): their tables, claims, conclusions
+        and notes; a paper none of whose datasets is configured is left out
+        (its cells could only say "dataset not configured")."""
+        if available is None:
+            return self
+        papers = {t["paper"] for t in self.spec["tables"] if set(self.datasets(t)) & set(available)}
+        spec = {**self.spec, "tables": [t for t in self.spec["tables"] if t["paper"] in papers]}
+        for key in ("claims", "conclusions"):
+            if key in spec and spec[key].get("paper") not in papers:
+                del spec[key]
+        tables = {t["id"] for t in spec["tables"]}
+        if "auc_vertex" in spec and spec["auc_vertex"]["table"] not in tables:
+            del spec["auc_vertex"]
+        return Published(spec, self.folder)
+
+    def papers(self) -> list[str]:
+        """The papers of the tables, in order."""
+        return list(dict.fromkeys(t["paper"] for t in self.spec["tables"]))
+
     def datasets(self, table: Mapping) -> list[str]:
         if "views" in table:
             return list(table["views"])
@@ -198,8 +219,10 @@ def _num(s: str) -> float | None:
 
 
 def _status(published: float, reproduced: float | None, decimals: int) -> tuple[str, float | None]:
+    """match / differs at the printed precision; a value that is missing
+    cannot differ: it is not reproducible (the caller says why)."""
     if reproduced is None or np.isnan(reproduced):
-        return DIFFERS, None
+        return NOT_REPRODUCIBLE, None
     diff = reproduced - published
     return (MATCH if abs(diff) <= 0.5 * 10.0 ** -decimals + 1e-12 else DIFFERS), diff
 
@@ -211,16 +234,19 @@ def _cell(t, row, column, published, view=None, reproduced=None, status=NOT_REPR
             "reason": reason}
 
 
-def _compare(t, row, column, published, view, reproduced, decimals, reason_if_not=None):
+def _compare(t, row, column, published, view, reproduced, decimals, reason_if_not=None, missing=None):
     """A cell whose reproduction is meaningful (status match/differs), or
-    not reproducible with ``reason_if_not`` (value and difference shown)."""
+    not reproducible with ``reason_if_not`` (value and difference shown);
+    without a reproduced value, not reproducible with ``missing`` (why it
+    is missing)."""
     p = _num(published)
     if reason_if_not is not None:
         diff = None if reproduced is None or p is None else reproduced - p
         return _cell(t, row, column, published, view, reproduced, NOT_REPRODUCIBLE, reason_if_not, diff)
     status, diff = _status(p, reproduced, decimals)
-    return _cell(t, row, column, published, view, reproduced, status, "" if status == MATCH else
-                 "reproduced value differs at the printed precision", diff)
+    reason = {MATCH: "", DIFFERS: "reproduced value differs at the printed precision"}.get(
+        status, missing or f"no reproduced value in the results of {view} (the system or metric is not in them)")
+    return _cell(t, row, column, published, view, reproduced, status, reason, diff)
 
 
 def _scores_cells(pub: Published, t, store: ResultStore) -> list[dict]:
@@ -285,7 +311,9 @@ def _view_cells(pub: Published, t, store: ResultStore, lookup) -> list[dict]:
             for col, published in values.items():
                 if published == "":
                     continue
-                value = lookup(view, row, col) if store.available is None or view in store.available else None
+                # a configured dataset whose meta-evaluation did not run (too few systems) has no such file
+                value = lookup(view, row, col) if all(store.has(view, f) for f in _RESULT_FILES[t["kind"]]) \
+                    else None
                 cells.append(_compare(t, row, col, published, view, value, decimals, pub.reason(t["reason"])))
     return cells
 
@@ -341,8 +369,9 @@ def _split_score_cells(pub: Published, t, store: ResultStore) -> list[dict]:
                                        pub.reason("paper_system")))
                     continue
                 value = store.score(view, system, metric) if store.has(view, "scores.csv") else None
+                missing = None if store.has(view, "scores.csv") else f"dataset {view} is not configured"
                 if row in invariant:
-                    c = _compare(t, row, col, published, view, value, int(t["decimals"]))
+                    c = _compare(t, row, col, published, view, value, int(t["decimals"]), missing=missing)
                     c["reason"] = invariant[row] + ("" if c["status"] == MATCH else "; " + c["reason"])
                     cells.append(c)
                 else:
@@ -687,7 +716,10 @@ def conclusions(pub: Published, store: ResultStore) -> list[str]:
 
 # ---------------------------------------------------------------------------
 def reproduce(published: Published, store: ResultStore) -> tuple[pd.DataFrame, list[str], list[str]]:
-    """(cells, notes on the papers' consistency, conclusion paragraphs)."""
+    """(cells, notes on the papers' consistency, conclusion paragraphs) of
+    the papers whose datasets are configured (``store.available``;
+    ``Published.for_datasets``)."""
+    published = published.for_datasets(store.available)
     cells: list[dict] = []
     for t in published.spec["tables"]:
         kind = t["kind"]
@@ -712,7 +744,8 @@ def reproduce(published: Published, store: ResultStore) -> tuple[pd.DataFrame, l
         notes += (_average_notes(published, t) + _tau_granularity_notes(published, t) + _rank_notes(published, t)
                   + _split_tau_notes(published, t))
     notes += _claim_notes(published) + _derived_rank_notes(published) + _auc_vertex_note(published, store)
-    return pd.DataFrame(cells), notes, conclusions(published, store)
+    return pd.DataFrame(cells, columns=list(_cell({"id": "", "paper": ""}, "", "", ""))), notes, \
+        conclusions(published, store)
 
 
 def _fmt(v) -> str:
@@ -735,7 +768,9 @@ def reproduction_summary(cells: pd.DataFrame, published: Published) -> pd.DataFr
 
 
 def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], published: Published,
-                 out_csv, out_md, out_html=None) -> None:
+                 out_csv, out_md, out_html=None, omitted=()) -> None:
+    """``reproduction.csv`` and ``.md`` (and ``.html``); ``omitted``: the
+    papers left out because none of their datasets is configured."""
     from .io import write_csv, write_text
     from .tables import markdown_table
 
@@ -751,6 +786,7 @@ def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], p
              "Amemiya & Sakai's cells are computed on two views: `fnc1_paper` (the released systems among their "
              "14, plus majority and random) and `fnc1` (every released system, plus majority and random); the "
              "conclusions below give the number of systems each view ranks.",
+             *([f"Not shown: {', '.join(omitted)} (none of their datasets is configured)."] if omitted else []),
              "", "## Summary", "", markdown_table(summary.drop(columns="id")), "",
              f"Cells: {len(cells)}; " + ", ".join(f"{s}: {int((cells.status == s).sum())}" for s in STATUSES) + ".",
              ""]

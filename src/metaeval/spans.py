@@ -1,12 +1,19 @@
-"""Span tasks: SemEval-2020 Task 11 scoring (SI, TC, FLC) and span metrics.
+"""Span tasks: SemEval-2020 Task 11 scoring (SI, TC, FLC), SemEval-2021
+Task 5 (Toxic Spans Detection), and span metrics.
 
-A span is a half-open character range ``[start, end)`` of an article, with a
-label (a propaganda technique) or none.  Files in the official formats:
+A span is a half-open character range ``[start, end)`` of a document (an
+article, a post), with a label (a propaganda technique) or none.  Files in
+the official formats:
 
 * SI: ``article_id<TAB>start<TAB>end``
 * TC / FLC: ``article_id<TAB>technique<TAB>start<TAB>end`` (a technique name
   may contain commas, e.g. ``Name_Calling,Labeling``: the label is the whole
   second field; several techniques on identical offsets are separate lines)
+* Toxic spans (2021): the gold is a CSV with columns ``spans,text`` (the
+  character offsets of a post as a list, ``[3, 4, 5]``, and its text; the
+  post id is the row's position, from 0); a submission has one line per
+  post, ``post_id<TAB>[offsets]``, an empty list for none.  The offsets are
+  read as sets of characters and stored as their maximal runs.
 
 Definitions (Da San Martino, Barrón-Cedeño & Nakov, *Evaluation of
 Propaganda Detection Tasks*, SemEval-2020 Task 11 note, eqs. 1-4):
@@ -28,6 +35,13 @@ Conventions, as in the official scorer (``task-SI_scorer.py``):
   (``end == start``) are not merged.
 * **Zero division.**  P = 0 when |S| = 0, R = 0 when |T| = 0; F1 = 1 when
   both are 0, and 0 when P or R is 0.  Every F1 below follows this rule.
+* **Offsets past the end of a text** (``offsets_past_end``).  Neither
+  official scorer reads the texts: the 2020 scorers take a span as the set
+  ``range(start, end)`` and the 2021 scorer the listed offsets, so a
+  character past the end is a predicted character that no gold span has,
+  i.e. a wrong one.  ``wrong`` (the default) scores them so; ``refuse``
+  names the file and line.  They are never clipped (clipping would raise
+  the score).
 
 Every span metric is a function of **per-article sufficient statistics**
 (``STATS``): sums over the articles of a subset give the metric on that
@@ -42,15 +56,16 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from .io import DataError, Problem, read_text_checked
 
 __all__ = ["Spans", "SpanTable", "SpanMetric", "SPAN_REGISTRY", "SPAN_METRIC_IDS", "STATS", "SI", "TC",
-           "read_articles", "read_spans", "merge_spans", "overlapping_pairs", "span_statistics",
-           "evaluate_spans", "align_tc", "perturb_spans", "synthetic_systems", "PERTURBATIONS"]
+           "read_articles", "read_texts", "read_spans", "read_tsd_gold", "read_tsd_predictions", "merge_spans",
+           "overlapping_pairs", "span_statistics", "evaluate_spans", "align_tc", "perturb_spans",
+           "synthetic_systems", "random_spans", "span_baselines", "PERTURBATIONS", "SPAN_BASELINES"]
 
 SI, TC = "si", "tc"
 
@@ -157,9 +172,9 @@ def overlapping_pairs(spans: Spans, by_label: bool = False, limit: int = 5) -> l
 _ARTICLE_FILE = re.compile(r"^article(.+)\.txt$")
 
 
-def read_articles(folder: str | Path) -> dict[str, int]:
-    """``{article id: length in characters}`` of the ``article<ID>.txt``
-    files of a folder (read as UTF-8 with universal newlines, as the official
+def read_texts(folder: str | Path) -> dict[str, str]:
+    """``{article id: text}`` of the ``article<ID>.txt`` files of a folder,
+    in name order (read as UTF-8 with universal newlines, as the official
     scorer reads them; offsets count characters, not bytes)."""
     folder = Path(folder)
     if not folder.is_dir():
@@ -170,7 +185,7 @@ def read_articles(folder: str | Path) -> dict[str, int]:
         if not m:
             continue
         try:
-            out[m.group(1)] = len((folder / name).read_text(encoding="utf-8"))
+            out[m.group(1)] = (folder / name).read_text(encoding="utf-8")
         except UnicodeDecodeError as e:
             problems.append(Problem(str(folder / name), None, f"not valid UTF-8 text ({e.reason} at byte {e.start})",
                                     "file"))
@@ -181,9 +196,19 @@ def read_articles(folder: str | Path) -> dict[str, int]:
     return out
 
 
+def read_articles(folder: str | Path) -> dict[str, int]:
+    """``{article id: length in characters}`` of the ``article<ID>.txt``
+    files of a folder (``read_texts``)."""
+    return {a: len(t) for a, t in read_texts(folder).items()}
+
+
 @dataclass
 class SpanTable:
-    """The rows of one span file, checked; ``problems`` lists every fault."""
+    """The rows of one span file, checked; ``problems`` lists every fault.
+
+    ``documents``: the documents the file lists (a 2021 submission lists
+    every post, spans or not); ``past_end``: spans and characters at or past
+    the end of their text that were kept (``offsets_past_end: wrong``)."""
 
     path: str
     article: list[str] = field(default_factory=list)
@@ -192,19 +217,40 @@ class SpanTable:
     label: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    documents: list[str] = field(default_factory=list)
+    past_end_spans: int = 0
+    past_end_chars: int = 0
 
     def __len__(self) -> int:
         return len(self.article)
 
+    def _past_end(self, line: int, art: str, s: int, e: int, length: int, policy: str, what: str) -> bool:
+        """Whether a span that reaches past the end of its text is kept
+        (counted) or is a fault (``refuse``)."""
+        if e <= length:
+            return True
+        if policy == "refuse":
+            self.problems.append(Problem(self.path, line, f"{what} beyond the end of {art} ({length} characters); "
+                                                          f"the official scorer counts such characters as wrong "
+                                                          f"predictions: set offsets_past_end: wrong to score them "
+                                                          f"so", "past_end"))
+            return False
+        self.past_end_spans += 1
+        self.past_end_chars += e - max(s, length)
+        return True
 
-def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=None) -> SpanTable:
+
+def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=None,
+               offsets_past_end: str = "wrong") -> SpanTable:
     """Read an SI (``kind="si"``) or TC (``"tc"``) span file.
 
     Every fault is collected with its line: wrong number of TAB-separated
     fields, offsets that are not integers, negative offsets, start >= end,
-    an end beyond the article's length, an article that is not in the
-    article folder, a technique not in ``labels`` (TC).  Empty lines are
-    skipped; a file without any span is an empty submission, not an error.
+    an article that is not in the article folder, a technique not in
+    ``labels`` (TC), and with ``offsets_past_end="refuse"`` an end beyond
+    the article's length (``wrong``, the default, keeps and counts such
+    spans: module docstring).  Empty lines are skipped; a file without any
+    span is an empty submission (it predicts nothing), not an error.
     """
     path = str(path)
     t = SpanTable(path)
@@ -242,8 +288,7 @@ def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=N
         if art not in lengths:
             fault(i, f"article {art!r} is not in the article folder", "unknown_article")
             continue
-        if e > lengths[art]:
-            fault(i, f"end {e} is beyond the end of article {art!r} ({lengths[art]} characters)", "offset")
+        if not t._past_end(i, f"article {art!r}", s, e, lengths[art], offsets_past_end, f"end {e} is"):
             continue
         if known is not None and kind == TC and lab not in known:
             fault(i, f"unknown technique {lab!r}", "label")
@@ -253,6 +298,172 @@ def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=N
         t.end.append(e)
         t.label.append(lab)
         t.lines.append(i)
+    return t
+
+
+# the list of offsets of a toxic-spans file: [], [3], [3, 4, 5] (a trailing comma allowed)
+_OFFSET_LIST = re.compile(r"\[\s*(?:-?\d+\s*(?:,\s*-?\d+\s*)*,?\s*)?\]")
+
+
+def _offsets(field_text: str):
+    """The offsets of one list, or None when it is not a list of integers."""
+    f = field_text.strip()
+    if not _OFFSET_LIST.fullmatch(f):
+        return None
+    return [int(x) for x in f[1:-1].split(",") if x.strip()]
+
+
+def _add_offsets(t: SpanTable, doc: str, line: int, offs: list[int], length: int, policy: str) -> None:
+    """A post's offsets as spans of ``t``: negative offsets are faults; the
+    set of offsets as its maximal runs of consecutive characters; offsets at
+    or past the end of the text by ``policy`` (module docstring)."""
+    neg = sorted({o for o in offs if o < 0})
+    if neg:
+        t.problems.append(Problem(t.path, line, f"negative offset(s) {neg[:5]} in post {doc!r}", "offset"))
+        return
+    u = np.unique(np.asarray(offs, dtype=np.int64))
+    if u.size and u[-1] >= length:
+        if policy == "refuse":
+            t.problems.append(Problem(t.path, line, f"{int((u >= length).sum())} offset(s) of post {doc!r} at or "
+                                                    f"beyond the end of its text ({length} characters; offsets "
+                                                    f"count from 0), e.g. {int(u[-1])}; the official scorer counts "
+                                                    f"them as wrong predictions: set offsets_past_end: wrong to "
+                                                    f"score them so", "past_end"))
+            return
+        past = u >= length
+        t.past_end_chars += int(past.sum())
+        t.past_end_spans += int((np.diff(np.r_[-2, u[past]]) != 1).sum())
+    if not u.size:
+        return
+    first = np.flatnonzero(np.diff(np.r_[-2, u]) != 1)  # a run starts where the offsets jump
+    last = np.r_[first[1:], u.size] - 1
+    t.article += [doc] * first.size
+    t.start += u[first].tolist()
+    t.end += (u[last] + 1).tolist()
+    t.label += [""] * first.size
+    t.lines += [line] * first.size
+
+
+def read_tsd_gold(path: str | Path, offsets_past_end: str = "wrong") -> tuple[list[str], SpanTable]:
+    """The gold of SemEval-2021 Task 5: a CSV with columns ``spans`` (the
+    toxic character offsets of a post as a list) and ``text`` (the post).
+
+    Returns the posts' texts (post ``i`` is the i-th data row, blank rows
+    skipped, as the task's scorer numbers them) and the gold spans (the
+    offsets' maximal runs) with every fault: no ``spans`` or ``text``
+    column, a row of the wrong width, a ``spans`` field that is not a list
+    of integers, negative offsets, offsets past the end (``refuse``)."""
+    import csv
+    import io
+
+    path = str(path)
+    t = SpanTable(path)
+
+    def fault(line, msg, k):
+        t.problems.append(Problem(path, line, msg, k))
+
+    text = read_text_checked(path, fault)
+    texts: list[str] = []
+    if text is None:
+        return texts, t
+    if not text.strip():
+        fault(None, "empty file (expected a header 'spans,text' and one row per post)", "file")
+        return texts, t
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+        while not any(f.strip() for f in header):
+            header = next(reader)
+    except StopIteration:
+        return texts, t
+    head = [h.strip() for h in header]
+    if "spans" not in head or "text" not in head:
+        fault(reader.line_num, f"missing or wrong header: expected the columns 'spans' and 'text' "
+                               f"(comma-separated), found {', '.join(map(repr, head))}", "header")
+        return texts, t
+    i_spans, i_text = head.index("spans"), head.index("text")
+    line = reader.line_num
+    try:
+        for row in reader:
+            first, line = line + 1, reader.line_num  # a quoted text may span lines: the row starts at `first`
+            if not any(f.strip() for f in row):
+                continue
+            doc = str(len(texts))
+            if len(row) != len(head):
+                fault(first, f"expected {len(head)} fields as in the header, found {len(row)}", "ragged")
+                texts.append("")
+                continue
+            texts.append(row[i_text])
+            offs = _offsets(row[i_spans])
+            if offs is None:
+                fault(first, f"the spans of post {doc} are not a list of integer offsets: {row[i_spans][:60]!r}",
+                      "offset")
+                continue
+            t.documents.append(doc)
+            _add_offsets(t, doc, first, offs, len(row[i_text]), offsets_past_end)
+    except csv.Error as e:
+        fault(reader.line_num, f"malformed row ({e})", "ragged")
+    if not texts and not t.problems:
+        fault(None, "no post after the header", "file")
+    return texts, t
+
+
+def read_tsd_predictions(path: str | Path, lengths: Sequence[int], offsets_past_end: str = "wrong") -> SpanTable:
+    """A SemEval-2021 Task 5 submission: one line ``post_id<TAB>[offsets]``
+    for every post of the gold (``lengths``: the posts' text lengths).
+
+    Faults, as the task's scorer refuses them: a line without exactly two
+    TAB-separated fields, an id that is not an integer or not a post of the
+    gold, a post listed twice, posts not listed (every post must have a line,
+    ``[]`` for none); and a list that is not a list of integers (the task's
+    scorer scored it as ``[]`` without a word: refused here), negative
+    offsets, offsets past the end (``refuse``).  Ids are read as integers
+    (``007`` is post 7)."""
+    path = str(path)
+    t = SpanTable(path)
+
+    def fault(line, msg, k):
+        t.problems.append(Problem(path, line, msg, k))
+
+    text = read_text_checked(path, fault)
+    if text is None:
+        return t
+    seen: dict[int, int] = {}
+    for i, raw in enumerate(text.splitlines(), 1):
+        row = raw.rstrip("\r\n")
+        if not row.strip():
+            continue
+        fields = row.split("\t")
+        if len(fields) != 2:
+            fault(i, f"expected 2 TAB-separated fields (post_id<TAB>[offsets]), found {len(fields)}", "ragged")
+            continue
+        try:
+            post = int(fields[0].strip())
+        except ValueError:
+            fault(i, f"post id {fields[0].strip()!r} is not an integer", "not_in_gold")
+            continue
+        if not 0 <= post < len(lengths):
+            fault(i, f"post {post} is not in the gold file ({len(lengths):,} posts, numbered from 0)", "not_in_gold")
+            continue
+        if post in seen:
+            fault(i, f"post {post} is listed twice (first on line {seen[post]})", "duplicate")
+            continue
+        seen[post] = i
+        offs = _offsets(fields[1])
+        if offs is None:
+            fault(i, f"the offsets of post {post} are not a list of integers: {fields[1].strip()[:60]!r}", "offset")
+            continue
+        t.documents.append(str(post))
+        _add_offsets(t, str(post), i, offs, int(lengths[post]), offsets_past_end)
+    if not seen and not t.problems:
+        fault(None, "empty file (expected one line post_id<TAB>[offsets] per post of the gold)", "file")
+        return t
+    missing = [p for p in range(len(lengths)) if p not in seen]
+    if missing:
+        t.problems.append(Problem(
+            path, None, f"{len(missing):,} post(s) of the gold have no line (the task's scorer needs every post, [] "
+                        f"for a post without toxic spans), e.g. {', '.join(map(str, missing[:5]))}"
+                        + (", ..." if len(missing) > 5 else ""), "missing", len(missing)))
     return t
 
 
@@ -547,17 +758,29 @@ def perturb_spans(gold: Spans, lengths: np.ndarray, kind: str, strength: float,
         out = Spans(*(np.concatenate([getattr(first, f), getattr(second, f)])
                       for f in ("article", "start", "end", "label")))
     elif kind == "spurious":
-        m = int(round(strength * n))
-        glen = (gold.end - gold.start) if n else np.array([10])
-        ln = rng.choice(glen, m)
-        art = rng.choice(lengths.size, m, p=lengths / lengths.sum())
-        ln = np.minimum(ln, lengths[art])
-        s = np.floor(rng.random(m) * (lengths[art] - ln + 1)).astype(np.int64)
-        out = Spans(np.concatenate([gold.article, art]), np.concatenate([gold.start, s]),
-                    np.concatenate([gold.end, s + ln]), np.concatenate([gold.label, np.zeros(m, dtype=np.int64)]))
+        extra = random_spans(lengths, (gold.end - gold.start) if n else np.array([10]), int(round(strength * n)),
+                             rng)
+        out = Spans(*(np.concatenate([getattr(gold, f), getattr(extra, f)])
+                      for f in ("article", "start", "end", "label")))
     else:
         raise ValueError(f"unknown perturbation {kind!r}; known: {', '.join(PERTURBATIONS)}")
-    return merge_spans(out)
+    # overlaps of one label are joined; spans of different labels stay apart (a labelled gold keeps its labels)
+    return merge_spans(out, by_label=True)
+
+
+def random_spans(lengths: np.ndarray, span_lengths: np.ndarray, m: int, rng: np.random.Generator) -> Spans:
+    """``m`` spans at uniform positions, unmerged and unlabelled: each in a
+    document drawn with probability proportional to its length, its length
+    drawn from ``span_lengths`` (with replacement; cut to the document's
+    length), its start uniform among the positions where it fits."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    if m <= 0 or lengths.sum() <= 0:
+        return Spans.empty()
+    ln = rng.choice(np.asarray(span_lengths, dtype=np.int64), m)
+    art = rng.choice(lengths.size, m, p=lengths / lengths.sum())
+    ln = np.minimum(ln, lengths[art])
+    s = np.floor(rng.random(m) * (lengths[art] - ln + 1)).astype(np.int64)
+    return Spans(art, s, s + ln, np.zeros(m, dtype=np.int64))
 
 
 def synthetic_systems(gold: Spans, lengths, kinds=PERTURBATIONS, strengths=(0.1, 0.25, 0.5, 0.75),
@@ -573,4 +796,46 @@ def synthetic_systems(gold: Spans, lengths, kinds=PERTURBATIONS, strengths=(0.1,
         for st in strengths:
             rng = np.random.default_rng([int(seed), PERTURBATIONS.index(kind), int(round(st * 1e6))])
             out[f"{kind}_{st:g}"] = perturb_spans(gold, lengths, kind, float(st), rng)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# baselines: systems that never read the task, on the scored documents
+# ---------------------------------------------------------------------------
+SPAN_BASELINES = ("no_spans", "whole_text", "every_token", "random_spans")
+_TOKEN = re.compile(r"\S+")
+
+
+def span_baselines(kinds: Iterable[str], texts: Sequence[str], gold: Spans, seed: int) -> dict[str, Spans]:
+    """Generated span baselines, in ``SPAN_BASELINES`` order, for the
+    documents ``texts`` (document codes are positions in it):
+
+    * ``no_spans``: predicts nothing (per-document character F1: 1 on every
+      document without gold spans, 0 elsewhere);
+    * ``whole_text``: one span covering each non-empty document;
+    * ``every_token``: every maximal run of non-whitespace characters;
+    * ``random_spans``: as many spans as the (merged) gold has, with lengths
+      drawn from the gold's, in documents drawn by length, at uniform
+      positions (``random_spans``), merged; ``default_rng([seed, 3])``.
+    """
+    kinds = set(kinds)
+    unknown = sorted(kinds - set(SPAN_BASELINES))
+    if unknown:
+        raise ValueError(f"unknown span baseline(s) {unknown}; known: {', '.join(SPAN_BASELINES)}")
+    lengths = np.array([len(t) for t in texts], dtype=np.int64)
+    out: dict[str, Spans] = {}
+    if "no_spans" in kinds:
+        out["no_spans"] = Spans.empty()
+    if "whole_text" in kinds:
+        docs = np.flatnonzero(lengths > 0)
+        out["whole_text"] = Spans(docs, np.zeros(docs.size, dtype=np.int64), lengths[docs],
+                                  np.zeros(docs.size, dtype=np.int64))
+    if "every_token" in kinds:
+        rows = [(d, m.start(), m.end()) for d, t in enumerate(texts) for m in _TOKEN.finditer(t)]
+        a = np.array(rows, dtype=np.int64).reshape(-1, 3)
+        out["every_token"] = Spans(a[:, 0], a[:, 1], a[:, 2], np.zeros(len(a), dtype=np.int64))
+    if "random_spans" in kinds:
+        g = merge_spans(gold)
+        rng = np.random.default_rng([int(seed), SPAN_BASELINES.index("random_spans")])
+        out["random_spans"] = merge_spans(random_spans(lengths, g.end - g.start, len(g), rng))
     return out

@@ -13,7 +13,7 @@ from typing import Mapping
 
 from .io import DataError, write_text
 
-__all__ = ["run_step", "end_job", "warn", "write_provenance"]
+__all__ = ["run_step", "end_job", "warn", "note", "timed", "write_provenance"]
 
 
 def run_step(smk, step) -> None:
@@ -22,11 +22,13 @@ def run_step(smk, step) -> None:
     file, line and fault) and exit non-zero without a traceback.  A step
     that succeeds ends its process (``end_job``): call this last."""
     import sys
+    import time
     import traceback
 
     log = Path(smk.log[0]) if len(smk.log) else None
     if log:
         log.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
     try:
         step()
     except Exception as e:
@@ -42,7 +44,10 @@ def run_step(smk, step) -> None:
         sys.stderr.write(msg)
         sys.exit(1)
     if log:
-        log.write_text("".join(f"WARNING: {w}\n" for w in _WARNINGS) + "ok\n", encoding="utf-8")
+        wild = ", ".join(f"{k}={v}" for k, v in smk.wildcards.items())
+        log.write_text(f"rule {smk.rule}" + (f" ({wild})" if wild else "") + "\n"
+                       + "".join(f"  {n}\n" for n in _NOTES) + "".join(f"WARNING: {w}\n" for w in _WARNINGS)
+                       + f"ok: done in {time.perf_counter() - t0:.1f} s\n", encoding="utf-8")
     end_job()
 
 
@@ -81,6 +86,33 @@ def warn(message: str) -> None:
 
 
 _WARNINGS: list[str] = []
+_NOTES: list[str] = []
+
+
+def note(message: str) -> None:
+    """What a step did (items, systems, settings, time): written to its job's
+    log by ``run_step``, not printed."""
+    _NOTES.append(message)
+
+
+class timed:
+    """``with timed("bootstrap, 1000 replicates"):`` notes the part's time."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+    def __enter__(self):
+        import time
+
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        import time
+
+        if exc[0] is None:
+            note(f"{self.what}: {time.perf_counter() - self.t0:.2f} s")
+        return False
 
 
 def write_provenance(out_json, dataset: str, config_block: Mapping, settings: Mapping, code: str,
@@ -89,16 +121,14 @@ def write_provenance(out_json, dataset: str, config_block: Mapping, settings: Ma
     config and experiment settings, the settings of the formal property
     checks (its recommendation counts them; None when they are off), the
     package version and source hash, the workflow's git commit, the seeds,
-    and the SHA-256 of every input file."""
-    import hashlib
+    and the SHA-256 of every input file (of a folder: of its article texts'
+    names and contents, ``io.folder_sha256``)."""
     import platform
 
-    def sha(p):
-        h = hashlib.sha256()
-        with open(p, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                h.update(chunk)
-        return h.hexdigest()
+    from .io import file_sha256, folder_sha256
+
+    def sha(p):  # a folder of article texts: one hash of their names and contents
+        return folder_sha256(p) if Path(p).is_dir() else file_sha256(p)
 
     seeds = {k: v for k, v in {**config_block, **settings}.items() if k.endswith("seed")}
     if isinstance(config_block.get("synthetic"), Mapping):
@@ -111,4 +141,5 @@ def write_provenance(out_json, dataset: str, config_block: Mapping, settings: Ma
                       Path(f).resolve().is_relative_to(Path(data_dir).resolve()) else str(f): sha(f)
                       for f in sorted(map(str, input_files))}}
     write_text(out_json, json.dumps(doc, indent=2, sort_keys=False) + "\n")
+    note(f"hashed {len(doc['inputs'])} inputs of {dataset}")
     return doc

@@ -20,7 +20,7 @@ from . import metrics as M
 from .config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_reason
 from .dataset import RANKED_KINDS, Dataset, confusion_from_long, confusion_long, load_dataset, score_dataset
 from .io import DataError, atomic_path, read_result_csv, write_csv, write_text
-from .steps import run_step, warn, write_provenance  # noqa: F401 (re-exported for the job scripts)
+from .steps import note as log_note, run_step, timed, warn, write_provenance  # noqa: F401 (re-exported for the job scripts)
 from .tables import markdown_table, md_escape, scores_latex, scores_markdown
 
 __all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
@@ -41,8 +41,10 @@ _METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("span_metrics",)
 _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ingest": (("gold", "predictions", "labels", "gold_format", "prediction_format", "label_map",
                 "drop_gold_labels", "extra_labels", "extra_label_policy", "baselines", "random_seed",
-                "allow_unused_labels", "normalize_labels", "span_task", "articles", "merge_overlapping_predictions",
-                "synthetic"), ()),
+                "allow_unused_labels", "normalize_labels", "span_task", "span_format", "articles",
+                "merge_overlapping_predictions", "synthetic", "offsets_past_end", "documents", "display_names",
+                "baseline_files"),
+               ()),
     "score": (_METRIC_FIELDS, ()),
     "score_groups": (_CLASSIFICATION_FIELDS + ("primary_metric",), ()),
     "score_tables": (("labels", "metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
@@ -69,7 +71,7 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                     ("include_baselines", "tau_variant", "noise_rates", "noise_mode", "noise_repeats", "noise_seed",
                      "noise_power_repeats", "prior_gammas", "tukey_trials", "tukey_seed", "alpha", "chunk_size",
                      "resample_unit")),
-    "summary": (("span_task", "synthetic", "predictions", "baselines"),
+    "summary": (("span_task", "synthetic", "predictions", "baselines", "baseline_files"),
                 ("n_splits", "distinct_tau", "alpha", "significance_test", "include_baselines")),
 }
 
@@ -110,7 +112,7 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
             spec_fields, setting_fields = _ONE_SHARD_EXPERIMENTS
         sp = {"name": spec.name}
         for f in spec_fields:
-            if f == "random_seed" and "random" not in spec.baselines:
+            if f == "random_seed" and not {"random", "random_spans"} & set(spec.baselines):
                 continue  # seeds only the random baseline (synthetic systems carry their own seed)
             if f == "weights:default":
                 sp["weights"] = ({spec.default_weights: spec.weights[spec.default_weights]}
@@ -166,14 +168,17 @@ def git_commit(path) -> str | None:
         return None
 
 
-def n_ranked_systems(spec: DatasetSpec, n_files: int, include_baselines) -> int:
+def n_ranked_systems(spec: DatasetSpec, files: Mapping[str, Path], include_baselines) -> int:
     """Systems the experiments rank: the real (and synthetic) systems plus
-    the generated baselines named in ``include_baselines``
-    (``experiments.select_systems``)."""
+    the baselines (generated, or supplied files marked by ``baseline_files``)
+    named in ``include_baselines`` (``experiments.select_systems``);
+    ``files``: ``spec.prediction_files``."""
     from .dataset import baseline_names
 
     synthetic = len(spec.synthetic["kinds"]) * len(spec.synthetic["strengths"]) if spec.synthetic else 0
-    return n_files + synthetic + len(set(baseline_names(spec.labels, spec.baselines)) & set(include_baselines))
+    supplied = spec.supplied_baselines(files)
+    return (len(files) - len(supplied - set(include_baselines)) + synthetic
+            + len(set(baseline_names(spec.labels, spec.baselines)) & set(include_baselines)))
 
 
 def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
@@ -194,7 +199,7 @@ def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
                    f"{check(spec.articles)}")
     for what, path in [("gold file", gold)] + [
             ("prediction file", p) for p in spec.prediction_files(data_dir).values()] + [
-            ("article text", p) for p in spec.article_files(data_dir)]:
+            ("article folder", p) for p in [spec.article_folder(data_dir)] if p is not None]:
         why = unsafe_path_reason(path)
         if why:
             out.append(f"datasets.{spec.name}: the {what} {str(path)!r} cannot be read by the workflow: {why}. "
@@ -219,9 +224,21 @@ def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None) -> 
     with atomic_path(out_npz) as tmp:
         ds.save(tmp)
     write_text(out_json, json.dumps(ds.info, indent=2) + "\n")
+    log_note(_read_summary(spec, ds))
     for w in ds.info.get("warnings", []):  # to the job's log and the console
         warn(f"dataset {spec.name!r}: {w}")
     return ds
+
+
+def _read_summary(spec: DatasetSpec, ds: Dataset) -> str:
+    """One line for the ingestion's log: what was read."""
+    info, kinds = ds.info, list(ds.kinds)
+    what = (f"{info['n_gold_spans']:,} gold spans in {info['n_articles']:,} documents"
+            + (f", {ds.n_items:,} items in {ds.k} classes" if ds.k else "")) if spec.span_task else \
+        f"{ds.n_items:,} items in {ds.k} classes"
+    base = [s for s, k in zip(ds.systems, kinds) if k == "baseline"]
+    return (f"read {spec.gold}: {what}; {kinds.count('system')} system(s), {kinds.count('synthetic')} synthetic, "
+            f"{len(base)} baseline(s) ({', '.join(base) or 'none'}); {len(info.get('warnings', []))} warning(s)")
 
 
 def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFrame:
@@ -284,6 +301,7 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=Non
     frames.append(pd.DataFrame({"group": "weighted_mean", "system": ds.systems, "kind": ds.kinds,
                                 **{m: (scores[m] * sizes[:, None]).sum(0) / sizes.sum() for m in spec.metrics}}))
     df = pd.concat(frames, ignore_index=True)
+    log_note(f"scored {len(ds.systems)} systems in {len(ds.group_names)} groups with {len(spec.metrics)} metrics")
     write_csv(out_csv, df)
     if out_md:
         from .tables import groups_markdown
@@ -433,7 +451,10 @@ def run_stability_shard(spec: DatasetSpec, settings, data_npz, shard: int, n_sha
     from .experiments import stability_splits
 
     ds = Dataset.load(data_npz)
-    res = stability_splits(ds, spec, settings, shard_splits(settings, shard, n_shards))
+    idx = shard_splits(settings, shard, n_shards)
+    res = stability_splits(ds, spec, settings, idx)
+    log_note(f"shard {shard + 1} of {n_shards}: {idx.size} half-splits ({idx[:1].tolist()} to {idx[-1:].tolist()}) "
+             f"of {settings.n_splits}, seed {settings.split_seed}")
     with atomic_path(out_npz) as tmp:
         with open(tmp, "wb") as fh:
             np.savez(fh, **res)
@@ -481,6 +502,7 @@ def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md,
 
     ds = Dataset.load(data_npz)
     long, taus = weight_sensitivity(ds, spec, settings)
+    log_note(f"{len(spec.weights)} weight sets ({', '.join(spec.weights)}) of {len(ds.systems)} systems")
     write_csv(out_csv, long)
     write_csv(out_tau, taus)
     title = f"{spec.name}: weighted metrics under every class-weight set"
@@ -520,7 +542,8 @@ def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) ->
     """The scoring job: ``scores.csv``, ``confusion.csv``, the score tables,
     and the figures the dataset has (``out`` keys ``confusion_png/pdf``,
     ``span_png/pdf``)."""
-    score(spec, data_npz, out["scores"], out["confusion"])
+    df = score(spec, data_npz, out["scores"], out["confusion"])
+    log_note(f"scored {len(df)} systems with {len(spec.all_metrics)} metrics (primary: {spec.primary_metric})")
     write_tables(spec, out["scores"], out["md"], out["tex"], info_json, out.get("html"))
     if "confusion_png" in out:
         confusion_figure(spec, out["confusion"], out["scores"], [out["confusion_png"], out["confusion_pdf"]])
@@ -560,27 +583,48 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     note = few_groups_note(spec, settings, data_npz)
     if note:
         warn(note)
-    run_similarity(spec, settings, data_npz, out["similarity"], out["groups"],
-                   [out["similarity_png"], out["similarity_pdf"]])
-    run_stability_gather(spec, settings, shard_paths, out["stability"], out["stability_splits"],
-                         [out["stability_png"], out["stability_pdf"]], data_npz=data_npz)
+    ds = Dataset.load(data_npz)
+    from .experiments import select_systems
+
+    log_note(f"{len(select_systems(ds, settings.include_baselines))} ranked systems (baselines ranked: "
+             f"{', '.join(settings.include_baselines) or 'none'}), {len(spec.all_metrics)} metrics, resampling "
+             f"{'articles' if spec.span_task else settings.resample_unit + 's'}; Kendall's tau-{settings.tau_variant}")
+    with timed(f"similarity ({settings.n_groups} groups, {settings.linkage} linkage)"):
+        run_similarity(spec, settings, data_npz, out["similarity"], out["groups"],
+                       [out["similarity_png"], out["similarity_pdf"]])
+    with timed(f"rank stability ({settings.n_splits} {'stratified ' if settings.stratified else ''}half-splits, "
+               + (f"gathered from {len(shard_paths)} shards)" if shard_paths else f"seed {settings.split_seed})")):
+        run_stability_gather(spec, settings, shard_paths, out["stability"], out["stability_splits"],
+                             [out["stability_png"], out["stability_pdf"]], data_npz=data_npz)
     if "merging" in out:
-        run_merging(spec, settings, data_npz, out["merging"], out["merging_balanced"],
-                    [out["merging_png"], out["merging_pdf"]])
-    run_bootstrap(spec, settings, data_npz, out["intervals"], out["similarity_intervals"], out["bootstrap"],
-                  out["intervals_md"], out["intervals_tex"], [out["scores_png"], out["scores_pdf"]],
-                  out_html=out.get("intervals_html"), note=note)
-    sig = run_significance(spec, settings, data_npz, out["significance"], out["significance_best"], out["power"],
-                           [out["power_png"], out["power_pdf"]],
-                           bootstrap_npz=out["bootstrap"] if settings.significance_test == "bootstrap" else None)
+        with timed(f"class merging ({settings.balanced_repeats} balanced subsamples, seed {settings.balanced_seed})"):
+            run_merging(spec, settings, data_npz, out["merging"], out["merging_balanced"],
+                        [out["merging_png"], out["merging_pdf"]])
+    with timed(f"bootstrap intervals ({settings.bootstrap_replicates} replicates, seed {settings.bootstrap_seed}, "
+               f"{settings.interval_method}, {settings.confidence:g})"):
+        run_bootstrap(spec, settings, data_npz, out["intervals"], out["similarity_intervals"], out["bootstrap"],
+                      out["intervals_md"], out["intervals_tex"], [out["scores_png"], out["scores_pdf"]],
+                      out_html=out.get("intervals_html"), note=note)
+    test = (f"randomised Tukey HSD, {settings.tukey_trials} trials, seed {settings.tukey_seed}"
+            if settings.significance_test == "tukey" else "paired bootstrap test")
+    with timed(f"significance ({test}, alpha {settings.alpha:g})"):
+        sig = run_significance(spec, settings, data_npz, out["significance"], out["significance_best"],
+                               out["power"], [out["power_png"], out["power_pdf"]],
+                               bootstrap_npz=out["bootstrap"] if settings.significance_test == "bootstrap" else None)
     if "noise" in out:  # the Tukey trials' confusion tensors are reused for the power under label noise
         power = sig["power"].set_index("metric")["discriminative_power"] if settings.significance_test == "tukey" \
             else None
-        run_sensitivity(spec, settings, data_npz, out, permuted=sig.get("permuted_confusion"),
-                        power_clean=None if power is None else power.loc[list(spec.metrics)].to_numpy())
-    run_summary(spec, settings, out["similarity"], out["groups"], out["stability"], out.get("merging"),
-                out["summary"], out["summary_md"], power_csv=out["power"], out_html=out.get("summary_html"),
-                note=note)
+        with timed(f"label noise (rates {', '.join(f'{r:g}' for r in settings.noise_rates)}, "
+                   f"{settings.noise_repeats} repeats, "
+                   f"{settings.noise_mode if settings.noise_mode != 'auto' else ('neighbour' if spec.ordinal else 'uniform')}"
+                   f" noise) and class priors (gammas "
+                   f"{', '.join(f'{g:g}' for g in settings.prior_gammas)})"):
+            run_sensitivity(spec, settings, data_npz, out, permuted=sig.get("permuted_confusion"),
+                            power_clean=None if power is None else power.loc[list(spec.metrics)].to_numpy())
+    with timed("summary"):
+        run_summary(spec, settings, out["similarity"], out["groups"], out["stability"], out.get("merging"),
+                    out["summary"], out["summary_md"], power_csv=out["power"], out_html=out.get("summary_html"),
+                    note=note)
 
 
 def _ranked_phrase(spec: DatasetSpec, settings) -> str:
@@ -713,6 +757,7 @@ def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
 
     settings = settings_from(block)
     df = check_all(settings)
+    log_note(f"checked {df['metric'].nunique()} metrics against {df['property'].nunique()} properties")
     write_csv(out["csv"], df)
     n = len(domain_matrices(settings))
     enumerated = len(domain_matrices(replace(settings, random=0)))
@@ -769,6 +814,7 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
 
         summary = reproduction_summary(read_result_csv(reproduction_csv), Published.load(published_yaml))
     write_text(out_html, overview_html(entries, summary))
+    log_note(f"front page of {len(entries)} datasets, {sum('advice' in e for e in entries)} recommendations")
 
 
 def write_recommendation(d: Mapping, summary: pd.DataFrame, info: Mapping, files: Mapping[str, str], noise=None,
@@ -807,4 +853,7 @@ def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, resul
         files = {Path(f).resolve().relative_to(root).as_posix() for f in result_files}
     pub = Published.load(published_yaml)
     cells, notes, paragraphs = reproduce(pub, ResultStore(results_dir, set(available), files))
-    write_report(cells, notes, paragraphs, pub, out_csv, out_md, out_html)
+    omitted = [p for p in pub.papers() if p not in pub.for_datasets(set(available)).papers()]
+    log_note(f"{len(cells)} published cells of the datasets {', '.join(sorted(available)) or '(none)'}"
+             + (f"; papers left out (no dataset configured): {', '.join(omitted)}" if omitted else ""))
+    write_report(cells, notes, paragraphs, pub, out_csv, out_md, out_html, omitted=omitted)

@@ -60,14 +60,27 @@ def settings_of(step):
 
 
 def dataset_inputs(wildcards):
-    """Gold file and every prediction file of a dataset (so that adding a
-    prediction file reruns that dataset's jobs, and only them)."""
+    """Gold file, every prediction file and the folder of article texts of a
+    dataset (so that adding a prediction file reruns that dataset's jobs,
+    and only them).  The folder, not its thousands of files: the console
+    lists a job's inputs; `articles_fingerprint` reruns on an edited text."""
     spec = SPECS[wildcards.dataset]
+    folder = spec.article_folder(DATA_DIR)
     return ([str(spec.gold_path(DATA_DIR))] + [str(p) for p in PREDICTION_FILES[wildcards.dataset].values()]
-            + [str(p) for p in spec.article_files(DATA_DIR)])
+            + ([str(folder)] if folder else []))
 
 
-N_RANKED = {name: n_ranked_systems(SPECS[name], len(PREDICTION_FILES[name]), SETTINGS[name].include_baselines)
+def articles_fingerprint(wildcards):
+    """Rule param: the SHA-256 of the dataset's article texts (names and
+    contents), so that editing a text reruns its ingestion (a folder's
+    modification time changes only when files are added or removed)."""
+    from metaeval.io import folder_sha256
+
+    folder = SPECS[wildcards.dataset].article_folder(DATA_DIR)
+    return folder_sha256(folder) if folder else None
+
+
+N_RANKED = {name: n_ranked_systems(SPECS[name], PREDICTION_FILES[name], SETTINGS[name].include_baselines)
             for name in DATASETS}
 
 
@@ -217,6 +230,32 @@ def remove_stale_reports():
     if not all(Path(f).exists() for files in overview_inputs().values() for f in files):
         for f in [OVERVIEW, *recommendation_outputs()]:
             Path(f).unlink(missing_ok=True)
+
+
+import time as _time
+
+RUN_STARTED = _time.time()
+
+
+def report_failures():
+    """After a failed run: the messages of the jobs that failed in it
+    (their logs start with "ERROR in rule"), printed last, so that they are
+    not buried among the job listings above (`onerror`)."""
+    import sys
+
+    logs = sorted(Path(RESULTS, "logs").rglob("*.log")) if Path(RESULTS, "logs").is_dir() else []
+    msgs = []
+    for log in logs:
+        try:
+            if log.stat().st_mtime >= RUN_STARTED - 1:
+                text = log.read_text(encoding="utf-8")
+                if text.startswith("ERROR in rule"):
+                    msgs.append(text.rstrip())
+        except OSError:
+            continue
+    if msgs:
+        sys.stderr.write("\n" + "=" * 78 + "\nThe run stopped. What went wrong:\n\n" + "\n\n".join(msgs)
+                         + "\n" + "=" * 78 + "\n")
 
 
 OVERVIEW = f"{RESULTS}/report/overview.html"
