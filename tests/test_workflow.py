@@ -852,3 +852,53 @@ def test_a_toxic_spans_task_added_by_config_alone(run):
     assert "WARNING: dataset 'toxic': system 'past_end': 5 character(s)" in log
     exp = (work / "results/logs/toxic/experiments.log").read_text()
     assert "rank stability (200 half-splits" in exp and re.search(r"significance \(randomised Tukey HSD.*\d s", exp)
+
+
+def test_a_failure_on_many_documents_is_short_and_printed_last(tmp_path):
+    """A span dataset of hundreds of article files: the job listings name
+    the folder, not every file, and the error (file, line, fault) is the
+    last thing printed, after Snakemake's own summary."""
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURES / "spans", data / "spans")
+    for i in range(300):
+        (data / f"spans/articles/article5{i:03d}.txt").write_text("another article\n")
+    bad = data / "spans/si/predictions/close.txt"
+    bad.write_text(bad.read_text() + "101\t9\t3\n")
+    cfg = {"data_dir": str(data), "datasets": {"many": {
+        "format": "semeval2020_si", "gold": "spans/si/gold.labels", "articles": "spans/articles",
+        "predictions": ["spans/si/predictions/*.txt"], "merge_overlapping_predictions": True}}}
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(cfg))
+    work = tmp_path / "work"
+    work.mkdir()
+    res = _run(work, data, check=False, configfile=tmp_path / "c.yaml")
+    out = res.stdout + res.stderr
+    assert res.returncode != 0
+    assert len(out) < 12_000, len(out)  # was 170 to 217 KB with every article file listed, twice
+    assert "article5000.txt" not in out and "spans/articles" in out
+    tail = res.stderr.rstrip().splitlines()[-12:]
+    assert any(line.startswith("The run stopped. What went wrong:") for line in tail), tail
+    assert any("close.txt:" in line and "start 9 is not before end 3" in line for line in tail), tail
+
+
+def test_an_edited_article_text_reruns_its_datasets_and_only_them(run):
+    """The articles folder is one input (its files are not listed one by
+    one), and the SHA-256 of its texts a param of the ingestion: an edit in
+    place (the folder's time does not change) reruns the span datasets that
+    read the folder, and nothing else."""
+    import os
+
+    work, data = run
+    text = data / "spans/articles/article101.txt"
+    folder_times = (data / "spans/articles").stat()
+    old, times = text.read_text(), text.stat()
+    try:
+        text.write_text(old.replace("a", "b", 1))
+        os.utime(text, ns=(times.st_atime_ns, times.st_mtime_ns))  # not newer: the param must do it
+        os.utime(data / "spans/articles", ns=(folder_times.st_atime_ns, folder_times.st_mtime_ns))
+        planned = _planned(work, data, ROOT / ".test" / "config.yaml")
+        assert {d for r, d in planned if r == "ingest"} == {"spans_tc", "spans_si", "spans_si_synthetic"}
+    finally:
+        text.write_text(old)
+        os.utime(text, ns=(times.st_atime_ns, times.st_mtime_ns))
+        os.utime(data / "spans/articles", ns=(folder_times.st_atime_ns, folder_times.st_mtime_ns))
+    assert not _planned(work, data, ROOT / ".test" / "config.yaml")

@@ -100,20 +100,54 @@ def _wrap_name(name: str, width: int, max_lines: int = 3, keep_end: bool = False
 
 
 def _wrap_names(names, width: int, max_lines: int = 3) -> list[str]:
-    """``_wrap_name`` of each name, kept apart: names cut to the same text
-    (``few-shot`` and ``few-shot-cot``) keep their ends too, and are
-    numbered if they still read the same."""
+    """``_wrap_name`` of each name, kept apart so that a reader can tell
+    every system: names cut to the same text keep their ends too; names
+    that still read the same (``NLRG__interse...best_3_ckpts`` three times:
+    they differ in the middle) show their beginning and the part where they
+    differ from the others (``NLRG__inte...spanbert_large_b...``); and a
+    name that cannot be told apart within the width is shown whole."""
     names = [str(n) for n in names]
     short = [_wrap_name(n, width, max_lines) for n in names]
     seen = Counter(short)
     short = [_wrap_name(n, width, max_lines, keep_end=True) if seen[w] > 1 and w != n else w
              for n, w in zip(names, short)]
-    seen, taken = Counter(short), Counter()
+    seen = Counter(short)
+    groups: dict[str, list[int]] = {}
     for i, w in enumerate(short):
         if seen[w] > 1 and w != names[i]:
-            taken[w] += 1
-            short[i] = f"{w} #{taken[w]}"
-    return short
+            groups.setdefault(w, []).append(i)
+    for idx in groups.values():
+        for i in idx:
+            short[i] = _wrap_name(_distinct_part(names[i], [names[j] for j in idx if j != i], width * max_lines),
+                                  width, max_lines)
+    seen = Counter(short)  # what still reads the same is shown whole (system names are unique)
+    return [_wrap_name(n, max(width, len(n)), max_lines) if seen[w] > 1 else w for n, w in zip(names, short)]
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    return next((i for i in range(n) if a[i] != b[i]), n)
+
+
+def _distinct_part(name: str, others, budget: int) -> str:
+    """``name`` in at most ``budget`` characters: its beginning, then the
+    part from where it first differs from the most similar of ``others``,
+    with up to two characters before it ("..." marks what is left out);
+    the whole name when the budget cannot hold both."""
+    if len(name) <= budget:
+        return name
+    p = max((_common_prefix(name, o) for o in others), default=0)
+    if p < budget - 3:  # the difference is in the first characters: cut the end
+        return name[:budget - 3] + "..."
+    head = min(max(4, budget // 3), p)
+    avail = budget - head - 3  # after the head and its "..."
+    if len(name) - p <= avail:  # from the difference to the end fits
+        c = min(2, avail - (len(name) - p), p - head)
+        return name[:head] + "..." + name[p - c:]
+    c = min(2, avail - 4, p - head)  # room for the context, the differing character and a closing "..."
+    if c < 0:
+        return name
+    return name[:head] + "..." + name[p - c:p - c + avail - 3] + "..."
 
 
 def _short_labels(labels, width: int) -> list[str]:
@@ -322,10 +356,14 @@ def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
     n = len(df)
     fig, ax = plt.subplots(figsize=(8.0, 0.28 * n + 2.2))
     y = np.arange(n)
+    base = (df["kind"] == "baseline").to_numpy() if "kind" in df else np.zeros(n, dtype=bool)
+    for yi in y[base]:  # the baselines: shaded rows, "(baseline)" after the name
+        ax.axhspan(yi - 0.5, yi + 0.5, color="0.9", zorder=0, lw=0)
     for i, m in enumerate(metric_ids):
         ax.scatter(df[m], y, s=26, marker=MARKERS[i % len(MARKERS)], color=OKABE_ITO[i % len(OKABE_ITO)],
                    edgecolor="black", linewidth=0.3, zorder=3, label=M.get(m).name)
-    ax.set_yticks(y, _wrap_names(df["system"], 40, 1), fontsize=7)
+    names = _wrap_names(df["system"], 40, 1)
+    ax.set_yticks(y, [f"{w} (baseline)" if b else w for w, b in zip(names, base)], fontsize=7)
     ax.set_ylim(-0.7, n - 0.3)
     top = np.nanmax(df[list(metric_ids)].to_numpy(dtype=float), initial=1.0)
     ax.set_xlim(-0.02, max(1.0, top) + 0.02)  # span-F1 min can exceed 1: never hide a point

@@ -367,10 +367,12 @@ def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, in
     _save_fig(fig, out_paths)
 
 
-def span_figure(spec: DatasetSpec, scores_csv, out_paths, include_baselines: bool = False):
+def span_figure(spec: DatasetSpec, scores_csv, out_paths, include_baselines: bool = True):
     """Every span metric of every system on one dot plot, systems sorted by
     the primary metric: how the official partial-overlap F1 relates to the
-    exact-match and character-level F1s, system by system."""
+    exact-match and character-level F1s, system by system; the baselines
+    (no spans, the whole text, ...) among them, shaded, as the floor a real
+    system must clear."""
     from .plots import span_scores_plot
 
     df = read_result_csv(scores_csv)
