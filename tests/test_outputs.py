@@ -134,6 +134,9 @@ def test_interval_figure_names_every_system_in_each_metrics_order(tmp_path):
         renderer = fig.canvas.get_renderer()
         left = ax.get_window_extent(renderer).x0
         assert all(t.get_window_extent(renderer).x1 < left for t in names)  # outside, left of the axes
+    # readable at page width: one column of panels, at most 1,000 px wide at 150 dpi, names of 7 pt
+    assert fig.get_figwidth() * 150 <= 1000 and len({round(ax.get_position().x0, 6) for ax in fig.axes}) == 1
+    assert min(t.get_fontsize() for ax in fig.axes for t in ax.texts) >= 7
     save_figure(fig, [tmp_path / "f.png"])
 
 

@@ -379,10 +379,18 @@ def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
 _LABEL_PAD = 0.05  # inches between a system name and its axes
 
 
+# the interval figure: one column of panels, a page wide (6.4 in = 960 px at
+# 150 dpi), so that a report that fits it to the page shows its text near full
+# size (four columns were 2,460 px wide: a fifth of the size at page width)
+_PANEL_WIDTH = 6.4
+_NAME_SIZE = 7.0
+
+
 @plain_text
-def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
+def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 1):
     """One panel per metric: every system's score with its interval, systems
-    sorted by that metric (best on top)."""
+    sorted by that metric (best on top); one column of panels by default,
+    readable at page width."""
     from matplotlib.font_manager import FontProperties
 
     from . import metrics as M
@@ -392,7 +400,7 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
     nrows = math.ceil(n / ncols)
     n_sys = intervals["system"].nunique()
     h = 0.17 * n_sys + 1.1
-    width, height = 4.1 * ncols, h * nrows + 0.9
+    width, height = _PANEL_WIDTH * ncols, h * nrows + 0.9
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False)
     systems = intervals["system"].unique()
     names = dict(zip(systems, _wrap_names(systems, 28, 1)))
@@ -410,9 +418,9 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
         ax.set_yticks([])
         transform = ax.get_yaxis_transform() + label_at
         for yi, system in zip(y, d["system"]):
-            ax.text(0, yi, names[system], transform=transform, ha="right", va="center", fontsize=5.5)
-        ax.set_title(f"{info.name} ({info.direction} is better)", fontsize=8)
-        ax.tick_params(axis="x", labelsize=6.5)
+            ax.text(0, yi, names[system], transform=transform, ha="right", va="center", fontsize=_NAME_SIZE)
+        ax.set_title(f"{info.name} ({info.direction} is better)", fontsize=9)
+        ax.tick_params(axis="x", labelsize=7.5)
         ax.grid(axis="x", alpha=0.3)
         ax.set_xlabel("score", fontsize=7)
     for ax in axes.ravel()[n:]:
@@ -424,7 +432,7 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 4):
     # would lay out all the panels' labels (a second of work on 34 systems x
     # 17 metrics); the same room is left on every panel's left.
     renderer = fig.canvas.get_renderer()
-    font = FontProperties(size=5.5)
+    font = FontProperties(size=_NAME_SIZE)
     label_w = max((renderer.get_text_width_height_descent(t, font, ismath=False)[0] for t in names.values()),
                   default=0.0) / fig.dpi + _LABEL_PAD + 0.02  # inches, with the pad
     axes_w = (width - 0.15 - ncols * label_w) / ncols
