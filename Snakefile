@@ -59,6 +59,11 @@ rule all:
     default_target: True
 
 
+onsuccess:
+    report_warnings()
+
+
 onerror:
     remove_stale_reports()
+    report_warnings()
     report_failures()

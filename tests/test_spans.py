@@ -338,9 +338,10 @@ def test_offsets_past_the_end_count_as_wrong_characters_never_clipped(tmp_path):
     with pytest.raises(DataError) as e:
         _tsd(offsets_past_end="refuse")
     msg = str(e.value)
-    assert "past_end.txt: 2 problems (2 span(s) past the end of the text)" in msg
-    assert "past_end.txt:9: 3 offset(s) of post '8' at or beyond the end of its text (9 characters" in msg
-    assert "past_end.txt:12: 2 offset(s) of post '11'" in msg and "offsets_past_end: wrong" in msg
+    assert "past_end.txt: 2 problems (2 line(s) with offsets past the end of the text)" in msg
+    assert ("past_end.txt:9: 3 offset(s) of post 8 at or beyond the end of its text (9 characters; offsets count "
+            "from 0), from 9;") in msg
+    assert "past_end.txt:12: 2 offset(s) of post 11" in msg and "offsets_past_end: wrong" in msg
 
 
 def test_a_submission_that_predicts_nothing_and_copies_of_baselines_are_said():
@@ -382,7 +383,7 @@ def test_display_names_and_supplied_baselines(tmp_path):
     ("bad_id.txt", "x\t[]\n", "1: post id 'x' is not an integer"),
     ("bad_list.txt", "".join(f"{i}\t[]\n" for i in range(11)) + "11\t[1, 2\n", "12: the offsets of post 11 are not a list"),
     ("floats.txt", "".join(f"{i}\t[]\n" for i in range(11)) + "11\t[1.0]\n", "the offsets of post 11 are not a list"),
-    ("negative.txt", "".join(f"{i}\t[]\n" for i in range(11)) + "11\t[-1, 0]\n", "12: negative offset(s) [-1] in post '11'"),
+    ("negative.txt", "".join(f"{i}\t[]\n" for i in range(11)) + "11\t[-1, 0]\n", "12: negative offset(s) [-1] in post 11"),
     ("ragged.txt", "0 []\n", "1: expected 2 TAB-separated fields"),
     ("empty.txt", "", "empty file"),
 ])
@@ -408,6 +409,8 @@ def test_the_2021_gold_is_checked():
     ("spans,text\n\"[1,x]\",abc\n", "2: the spans of post 0 are not a list"),
     ("spans,text\n[],a,b\n", "2: expected 2 fields as in the header, found 3"),
     ("", "empty file"),
+    ('"[1, 2]",a text\n', "1: missing or wrong header"),  # no header: the first record is named, at its line
+    ('"a text\nof two lines",[1]\n', "1: missing or wrong header"),
 ])
 def test_a_malformed_2021_gold_is_named(tmp_path, text, needle):
     from metaeval.spans import read_tsd_gold

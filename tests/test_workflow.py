@@ -570,6 +570,10 @@ def test_a_malformed_span_file_stops_its_dataset_with_file_and_line(run, tmp_pat
         assert f"{bad}:3: start {e} is not before end {s_}" in out
         assert f"{bad}:5: unknown technique 'Doubting'" in out
         assert not (work / "results/spans_tc").exists() and (work / "results/spans_si/scores.csv").exists()
+        # no stale log left looking valid either: only the failed ingestion's, which says why
+        logs = {f.name for f in (work / "results/logs/spans_tc").iterdir()}
+        assert logs == {"ingest.log"} and (work / "results/logs/spans_si/score.log").exists()
+        assert (work / "results/logs/spans_tc/ingest.log").read_text().startswith("ERROR in rule ingest")
     finally:
         bad.write_text(good)
         os.utime(bad, ns=(times.st_atime_ns, times.st_mtime_ns))
@@ -902,3 +906,14 @@ def test_an_edited_article_text_reruns_its_datasets_and_only_them(run):
         os.utime(text, ns=(times.st_atime_ns, times.st_mtime_ns))
         os.utime(data / "spans/articles", ns=(folder_times.st_atime_ns, folder_times.st_mtime_ns))
     assert not _planned(work, data, ROOT / ".test" / "config.yaml")
+
+
+def test_the_warnings_of_a_run_are_repeated_at_its_end(run, tmp_path):
+    """Warnings printed among hundreds of lines of job listings are easy to
+    miss: the run ends with them, with the dataset each one is about."""
+    work, data = run
+    work = _copy_of(work, tmp_path)
+    res = _run(work, data, "--forcerun", "ingest", "--until", "ingest")
+    tail = res.stderr[res.stderr.rindex("Warnings of this run"):]
+    assert "spans_si: dataset 'spans_si': 1 article file(s)" in tail
+    assert "toxic: dataset 'toxic': system 'silent' predicts no spans" in tail

@@ -62,7 +62,7 @@ KIND_TEXT = {
     "not_in_gold": "item(s) not in the gold file", "missing": "gold item(s) with no prediction",
     "offset": "bad offset(s)", "overlap": "overlapping span(s)", "unused_label": "label(s) the gold never uses",
     "unknown_article": "span(s) of an article not in the article folder",
-    "past_end": "span(s) past the end of the text",
+    "past_end": "line(s) with offsets past the end of the text",
     "other": "other fault(s)",
 }
 

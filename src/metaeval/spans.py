@@ -319,14 +319,15 @@ def _add_offsets(t: SpanTable, doc: str, line: int, offs: list[int], length: int
     or past the end of the text by ``policy`` (module docstring)."""
     neg = sorted({o for o in offs if o < 0})
     if neg:
-        t.problems.append(Problem(t.path, line, f"negative offset(s) {neg[:5]} in post {doc!r}", "offset"))
+        t.problems.append(Problem(t.path, line, f"negative offset(s) {neg[:5]} in post {doc}", "offset"))
         return
     u = np.unique(np.asarray(offs, dtype=np.int64))
     if u.size and u[-1] >= length:
         if policy == "refuse":
-            t.problems.append(Problem(t.path, line, f"{int((u >= length).sum())} offset(s) of post {doc!r} at or "
+            t.problems.append(Problem(t.path, line, f"{int((u >= length).sum())} offset(s) of post {doc} at or "
                                                     f"beyond the end of its text ({length} characters; offsets "
-                                                    f"count from 0), e.g. {int(u[-1])}; the official scorer counts "
+                                                    f"count from 0), from {int(u[u >= length][0])}; the official "
+                                                    f"scorer counts "
                                                     f"them as wrong predictions: set offsets_past_end: wrong to "
                                                     f"score them so", "past_end"))
             return
@@ -371,15 +372,17 @@ def read_tsd_gold(path: str | Path, offsets_past_end: str = "wrong") -> tuple[li
         return texts, t
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
+        header_line = 1
         header = next(reader)
         while not any(f.strip() for f in header):
+            header_line = reader.line_num + 1  # a record may span lines: name the line it starts on
             header = next(reader)
     except StopIteration:
         return texts, t
     head = [h.strip() for h in header]
     if "spans" not in head or "text" not in head:
-        fault(reader.line_num, f"missing or wrong header: expected the columns 'spans' and 'text' "
-                               f"(comma-separated), found {', '.join(map(repr, head))}", "header")
+        fault(header_line, f"missing or wrong header: expected the columns 'spans' and 'text' "
+                           f"(comma-separated), found {', '.join(repr(h[:40]) for h in head)}", "header")
         return texts, t
     i_spans, i_text = head.index("spans"), head.index("text")
     line = reader.line_num
@@ -695,8 +698,8 @@ _ENTRIES = [
                          "that overlaps several others scores each overlap in full", bounds=(0.0, np.inf)),
     SpanMetric("char_f1", "char-F1", r"char-$F_1$", char_f1,
                reference="character-level F1 over all articles (characters in a predicted span vs in a gold span)"),
-    SpanMetric("char_f1_macro", "char-F1 (per article)", r"char-$F_1^{art}$", char_f1_macro,
-               reference="character F1 per article, averaged over articles; 1 for an article where both "
+    SpanMetric("char_f1_macro", "char-F1 (per document)", r"char-$F_1^{doc}$", char_f1_macro,
+               reference="character F1 per document (article, post), averaged over the documents; 1 for a document where both "
                          "sides are empty (SemEval-2021 Task 5, Toxic Spans)"),
 ]
 SPAN_REGISTRY: dict[str, SpanMetric] = {m.id: m for m in _ENTRIES}

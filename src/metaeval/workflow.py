@@ -207,19 +207,26 @@ def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
     return out
 
 
-def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None) -> Dataset:
+def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None, logs_dir=None,
+           log=None) -> Dataset:
     """Read and check every input file of a dataset; write the coded labels.
 
-    On bad input, every previous result of the dataset (``results_dir``) is
-    removed before the ``DataError`` propagates, so no stale table is left
-    looking valid (the workflow's ``onerror`` then removes the reports that
-    summarise it).
+    On bad input, every previous result of the dataset (``results_dir``)
+    and the logs of its other jobs (``logs_dir``, all but this job's
+    ``log``) are removed before the ``DataError`` propagates, so no stale
+    table or log is left looking valid (the workflow's ``onerror`` then
+    removes the reports that summarise it).
     """
     try:
         ds = load_dataset(spec, data_dir)
     except DataError:
         if results_dir is not None and Path(results_dir).is_dir():
             shutil.rmtree(results_dir)
+        if logs_dir is not None and Path(logs_dir).is_dir():
+            keep = Path(log).resolve() if log else None
+            for f in Path(logs_dir).iterdir():
+                if f.is_file() and f.resolve() != keep:
+                    f.unlink()
         raise
     with atomic_path(out_npz) as tmp:
         ds.save(tmp)
@@ -588,8 +595,10 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     ds = Dataset.load(data_npz)
     from .experiments import select_systems
 
-    log_note(f"{len(select_systems(ds, settings.include_baselines))} ranked systems (baselines ranked: "
-             f"{', '.join(settings.include_baselines) or 'none'}), {len(spec.all_metrics)} metrics, resampling "
+    sel = select_systems(ds, settings.include_baselines)
+    ranked_base = [ds.systems[i] for i in sel if ds.kinds[i] == "baseline"]
+    log_note(f"{len(sel)} ranked systems (baselines among them: {', '.join(ranked_base) or 'none'}), "
+             f"{len(spec.all_metrics)} metrics, resampling "
              f"{'articles' if spec.span_task else settings.resample_unit + 's'}; Kendall's tau-{settings.tau_variant}")
     with timed(f"similarity ({settings.n_groups} groups, {settings.linkage} linkage)"):
         run_similarity(spec, settings, data_npz, out["similarity"], out["groups"],

@@ -93,10 +93,12 @@ for _name in DATASETS:
     if not runs_experiments(_name):
         from snakemake.logging import logger
 
+        _parts = (["similarity", "stability"] + (["class merging"] if SPECS[_name].k >= 3 else [])
+                  + ["intervals", "significance"] + (["label noise", "class priors"] if SPECS[_name].k >= 2 else [])
+                  + ["summary", "recommendation"])
         logger.warning(f"Dataset {_name}: {N_RANKED[_name]} ranked systems, fewer than min_systems = "
-                       f"{SETTINGS[_name].min_systems}: no meta-evaluation (similarity, stability, merging, "
-                       f"intervals, significance, label noise, class priors, summary, recommendation); its scores "
-                       f"and chance levels are computed.")
+                       f"{SETTINGS[_name].min_systems}: no meta-evaluation ({', '.join(_parts)}); its scores"
+                       + (" and chance levels are" if SPECS[_name].k >= 2 else " are") + " computed.")
 
 
 def runs_merging(name):
@@ -256,6 +258,26 @@ def report_failures():
     if msgs:
         sys.stderr.write("\n" + "=" * 78 + "\nThe run stopped. What went wrong:\n\n" + "\n\n".join(msgs)
                          + "\n" + "=" * 78 + "\n")
+
+
+def report_warnings():
+    """After a run: the warnings its jobs gave (their logs' WARNING lines),
+    gathered at the end, where they are not lost among the job listings
+    (`onsuccess`, and `onerror` before the failures)."""
+    import sys
+
+    root = Path(RESULTS, "logs")
+    lines = []
+    for log in sorted(root.rglob("*.log")) if root.is_dir() else []:
+        try:
+            if log.stat().st_mtime >= RUN_STARTED - 1:
+                lines += [f"  {log.relative_to(root).parent}: {w[len('WARNING: '):]}"
+                          for w in log.read_text(encoding="utf-8").splitlines() if w.startswith("WARNING: ")]
+        except OSError:
+            continue
+    if lines:
+        sys.stderr.write(f"\nWarnings of this run ({len(lines)}; each job's log in {root} has them too):\n"
+                         + "\n".join(lines) + "\n")
 
 
 OVERVIEW = f"{RESULTS}/report/overview.html"

@@ -15,6 +15,7 @@ rule ingest:
         code=CODE,
         data_dir=str(DATA_DIR),
         results_dir=lambda wc: f"{RESULTS}/{wc.dataset}",
+        logs_dir=lambda wc: f"{RESULTS}/logs/{wc.dataset}",
         articles=articles_fingerprint,
     log:
         f"{RESULTS}/logs/{{dataset}}/ingest.log",
