@@ -138,7 +138,7 @@ def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, r
     (T, S, K, K) on the clean gold and the clean power per metric, when
     already computed (the significance experiment's: same trials, seed and
     units)."""
-    from .significance import discriminative_power, tukey_pvalues
+    from .significance import discriminative_power, tukey_test
 
     gold = np.asarray(gold, dtype=np.int64)
     pred = np.atleast_2d(np.asarray(predictions, dtype=np.int64))
@@ -172,8 +172,8 @@ def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, r
 
         def power_of(perm_c, total):
             value = scores(total)
-            p = tukey_pvalues(value, scores(perm_c))
-            return discriminative_power(metric_ids, value, p, alpha)["discriminative_power"].to_numpy(dtype=float)
+            tests = tukey_test(value, scores(perm_c), alpha)
+            return discriminative_power(metric_ids, value, tests, alpha)["discriminative_power"].to_numpy(dtype=float)
 
         perm_clean = permuted(gold, np.arange(gold.size)) if permuted_clean is None else permuted_clean
         power = {"clean": power_of(perm_clean, eng.total) if power_clean is None
