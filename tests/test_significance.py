@@ -500,3 +500,28 @@ def test_permuted_sums_equal_a_plain_loop_over_the_same_permutations():
             want = [sum(stats[u, perms[t, u, s], f] for u in range(11)) for f in range(3)]
             np.testing.assert_array_equal(got[t, s], want)
     assert not np.array_equal(got[0], stats.sum(axis=0))  # the fixture permutes something
+
+
+def test_every_discriminative_power_names_its_test_and_correction():
+    """The summary's text, the recommendation's sentences and legend name
+    the test and the correction that produced the power (from the columns
+    of discriminative_power.csv carried into summary.csv)."""
+    from metaeval import recommend as R
+    from metaeval.tables import summary_markdown
+
+    base = pd.DataFrame({"metric": ["accuracy", "kappa"], "group": ["A", "B"], "stability_tau": [0.9, 0.8],
+                         "stability_rank": [1, 2], "discriminative_power": [0.4, 0.5], "power_rank": [2, 1]})
+    for test, correction, words, short in [
+            ("tukey", SG.TUKEY_CORRECTION, "randomised Tukey HSD test finds different at alpha = 0.05, family-wise",
+             "Tukey HSD"),
+            ("bootstrap", "holm", "paired bootstrap test finds different at alpha = 0.05, on Holm-adjusted",
+             "paired bootstrap, Holm"),
+            ("bootstrap", "bh", "on Benjamini-Hochberg-adjusted p-values", "paired bootstrap, Benjamini-Hochberg")]:
+        df = base.assign(power_test=test, power_correction=correction)
+        assert words in summary_markdown(df, "t", 6, 100)
+        table, used, relevant = R.evidence(df, ordinal_data=False, gold_counts=[10, 10])
+        text = " ".join(R.sentences(table, used, relevant))
+        assert f"discriminative power (2nd, 40% of pairs, {short})" in text
+        md = R.recommendation_markdown(table, used, relevant, R.sentences(table, used, relevant), "t", "ctx")
+        label = "randomised Tukey HSD; family-wise" if test == "tukey" else "paired bootstrap test (shift method); "
+        assert f"discriminative power: share of system pairs significantly different at alpha ({label}" in md
