@@ -647,9 +647,10 @@ def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best,
     write_csv(out_power, res["power"])
     tests = res["tests"]
     trials = settings.tukey_trials if tests.test == "tukey" else settings.bootstrap_replicates
+    how = test_label(tests.test, tests.correction, trials)
     _save_fig(asl_curves(res["significance"], res["metrics"], settings.alpha,
-                         f"{spec.name}: achieved significance levels ({test_label(tests.test, tests.correction, trials)})",
-                         column=tests.decisive_column), fig_paths)
+                         f"{spec.name}: achieved significance levels ({how})", column=tests.decisive_column),
+              fig_paths)
     return res
 
 
