@@ -62,7 +62,7 @@ import pandas as pd
 
 from . import metrics as M
 from .ranking import TIE_DECIMALS, kendall_tau, orient, tau_matrix
-from .resample import bootstrap_weights, chunk_indices
+from .resample import bootstrap_weights, chunk_indices, count_dtype
 
 __all__ = ["bootstrap_scores", "intervals", "TESTS", "CORRECTIONS", "TUKEY_CORRECTION", "BORDERLINE_Z", "PairTests",
            "significant", "monte_carlo_se", "holm", "benjamini_hochberg", "adjust", "tukey_ranges", "tukey_test",
@@ -565,7 +565,8 @@ def run_significance(ds, spec, settings, boot: np.ndarray | None = None) -> dict
     from the best), ``power`` (discriminative power), ``tests`` (the
     ``PairTests``); with the Tukey test also ``permuted_confusion``, the
     trials' confusion tensors (T, S, K, K) of the classification metrics
-    (None without).  The bootstrap test reads ``significance_correction``;
+    (None without; in the smallest integer type that holds the counts,
+    ``resample.count_dtype``).  The bootstrap test reads ``significance_correction``;
     the Tukey test does not (its p-values are family-wise)."""
     scorer, systems = _scorer(ds, spec, settings)
     value = scorer.raw()
@@ -573,10 +574,15 @@ def run_significance(ds, spec, settings, boot: np.ndarray | None = None) -> dict
     kept = None
     if settings.significance_test == "tukey":
         trials = np.arange(settings.tukey_trials)
-        kept = []
-        permuted = np.concatenate([scorer.permuted(idx, settings.tukey_seed, keep=kept)
-                                   for idx in chunk_indices(trials, settings.chunk_size, 1)])
-        tests = tukey_test(value, permuted, settings.alpha)
+        scores = []
+        for idx in chunk_indices(trials, settings.chunk_size, 1):
+            chunk = []
+            scores.append(scorer.permuted(idx, settings.tukey_seed, keep=chunk))
+            if chunk:  # the trials' confusion tensors, kept in the smallest integer type that holds them
+                if kept is None:
+                    kept = np.empty((trials.size,) + chunk[0].shape[1:], dtype=count_dtype(ds.n_items))
+                kept[idx] = chunk[0]
+        tests = tukey_test(value, np.concatenate(scores), settings.alpha)
     else:
         if boot is None:
             boot = bootstrap_scores(scorer, settings.bootstrap_replicates, settings.bootstrap_seed,
@@ -586,4 +592,4 @@ def run_significance(ds, spec, settings, boot: np.ndarray | None = None) -> dict
             "best": best_groups(ids, systems, value, tests.decisive, settings.alpha),
             "power": discriminative_power(ids, value, tests, settings.alpha), "tests": tests, "p": tests.p,
             "value": value, "systems": systems, "metrics": ids,
-            "permuted_confusion": np.concatenate(kept) if kept else None}
+            "permuted_confusion": kept}
