@@ -72,7 +72,7 @@ class Settings:
     bootstrap_seed: int = 20210303
     confidence: float = 0.95
     interval_method: str = "percentile"
-    tukey_trials: int = 1000
+    tukey_trials: int = 10000
     tukey_seed: int = 20210304
     alpha: float = 0.05
     significance_test: str = "tukey"

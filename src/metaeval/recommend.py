@@ -14,7 +14,7 @@ Criteria (each ranked over the dataset's metrics, 1 = best; ``CRITERIA``):
                      (``relevant_properties``: ordinal or nominal, imbalanced or not).
 
 Values closer than ``DECIMALS`` decimals count as equal (the ranks tie): the
-experiments' own noise (1,000 splits, 100 noisy golds, 1,000 Tukey trials)
+experiments' own noise (1,000 splits, 100 noisy golds, 10,000 Tukey trials)
 makes smaller differences meaningless.  The recommendation is the metric
 with the smallest rank sum over the relevant criteria (ties broken by the
 worst rank).  A metric is *separated* from the recommended one when the

@@ -124,7 +124,7 @@ def _winners(oriented: np.ndarray) -> np.ndarray:
 
 def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, repeats: int, seed: int,
                       mode: str = "uniform", tau_variant: str = "b", power_repeats: int = 0,
-                      tukey_trials: int = 1000, tukey_seed: int = 0, alpha: float = 0.05, units=None,
+                      tukey_trials: int = 10000, tukey_seed: int = 0, alpha: float = 0.05, units=None,
                       chunk_size: int = 200, permuted_clean: np.ndarray | None = None,
                       power_clean: np.ndarray | None = None) -> pd.DataFrame:
     """One row per (metric, rate): ``mean_tau, sd_tau, q025, q975`` of tau
