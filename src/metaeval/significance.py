@@ -64,7 +64,7 @@ from . import metrics as M
 from .ranking import TIE_DECIMALS, kendall_tau, orient, tau_matrix
 from .resample import bootstrap_weights, chunk_indices, count_dtype
 
-__all__ = ["bootstrap_scores", "intervals", "TESTS", "CORRECTIONS", "TUKEY_CORRECTION", "BORDERLINE_Z", "PairTests",
+__all__ = ["bootstrap_scores", "intervals", "CORRECTIONS", "TUKEY_CORRECTION", "BORDERLINE_Z", "PairTests",
            "significant", "monte_carlo_se", "holm", "benjamini_hochberg", "adjust", "tukey_ranges", "tukey_test",
            "tukey_pvalues", "bootstrap_pvalues", "bootstrap_difference_required", "bootstrap_test", "pair_table",
            "best_groups", "discriminative_power", "similarity_intervals", "run_bootstrap", "run_significance"]
@@ -150,7 +150,6 @@ def _nanquantile(boot: np.ndarray, q) -> tuple[np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------------------
 # 2-4. significance between systems, discriminative power
 # ---------------------------------------------------------------------------
-TESTS = ("tukey", "bootstrap")
 CORRECTIONS = ("holm", "bh", "none")
 # what the Tukey test's p-values need: the range statistic makes them family-wise
 TUKEY_CORRECTION = "none (family-wise by the range statistic)"
