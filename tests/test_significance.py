@@ -284,3 +284,244 @@ def test_group_halves_take_whole_groups_and_equal_a_loop():
             sy = orient(Mt.get(mid)(confusion_tensor(gold[~x], pred[:, ~x], 3)))
             assert res["tau"][b, m] == pytest.approx(float(kendall_tau(sx, sy)), abs=1e-12)
     assert gm.sum(axis=1).tolist() == [5] * 15
+
+
+# -- issue 18: what is computed is what is said ---------------------------------------------
+def _holm_loop(p):
+    """Holm (1979) written out: sort, multiply by m - j + 1, running max, cap at 1."""
+    order = sorted(range(len(p)), key=lambda i: p[i])
+    out, run = [0.0] * len(p), 0.0
+    for j, i in enumerate(order):
+        run = max(run, (len(p) - j) * p[i])
+        out[i] = min(1.0, run)
+    return out
+
+
+def test_holm_and_bh_equal_the_methods_vector_scipy_and_a_plain_loop():
+    from scipy.stats import false_discovery_control
+
+    p = np.array([0.01, 0.04, 0.03, 0.005, 0.2])  # METHODS.md section 6
+    np.testing.assert_allclose(SG.benjamini_hochberg(p), [0.025, 0.05, 0.05, 0.025, 0.2], atol=1e-12)
+    np.testing.assert_allclose(SG.holm(p), [0.04, 0.09, 0.09, 0.025, 0.2], atol=1e-12)
+    rng = np.random.default_rng(30)
+    fam = np.round(rng.random((40, 12)) ** 3, 2)  # ties and small values
+    fam[rng.random(fam.shape) < 0.15] = np.nan  # pairs without a p-value: out of the family
+    holm, bh = SG.holm(fam), SG.benjamini_hochberg(fam)
+    for row, h, b in zip(fam, holm, bh):
+        ok = ~np.isnan(row)
+        assert np.isnan(h[~ok]).all() and np.isnan(b[~ok]).all()
+        np.testing.assert_allclose(h[ok], _holm_loop(list(row[ok])), atol=1e-12)
+        np.testing.assert_allclose(b[ok], false_discovery_control(row[ok]), atol=1e-12)
+    assert SG.adjust(p, "none") is not None and np.array_equal(SG.adjust(p, "none"), p)
+
+
+def test_tukey_leaves_out_trials_with_an_undefined_score():
+    """A trial in which a system's score is NaN is left out for that metric:
+    p = (used trials whose range reaches |d|) / (used trials), a plain loop.
+    Dropping the NaN scores from the trial's range instead shrinks the
+    range and gives a smaller p on this fixture."""
+    rng = np.random.default_rng(31)
+    value = np.array([[0.50, 0.22, 0.40, np.nan], [0.9, 0.8, 0.7, 0.6]])
+    permuted = 0.5 + rng.normal(0, 0.08, (400, 2, 4))
+    permuted[rng.random((400, 2, 4)) < 0.3] = np.nan
+    tests = SG.tukey_test(value, permuted, 0.05)
+    pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)]
+    for m in range(2):
+        used = [t for t in range(400) if not np.isnan(permuted[t, m]).any()]
+        assert tests.n[m, 0] == len(used) < 400
+        for k, (a, b) in enumerate(pairs):
+            d = abs(value[m, a] - value[m, b])
+            if np.isnan(d):
+                assert np.isnan(tests.p[m, k])
+                continue
+            rng_t = [round(max(permuted[t, m]) - min(permuted[t, m]), 12) for t in used]
+            want = sum(r >= round(d, 12) for r in rng_t) / len(used)
+            assert tests.p[m, k] == pytest.approx(want, abs=1e-12), (m, a, b)
+    # the old rule, NaN scores dropped from every trial's range, gives the pair (s0, s1), d = 0.28, a
+    # smaller p, significant at 0.05 where the test is not (5 of the 99 trials with every score defined reach it)
+    ranges = [round(max(x[~np.isnan(x)]) - min(x[~np.isnan(x)]), 12) for x in permuted[:, 0]
+              if (~np.isnan(x)).sum() >= 2]
+    old = sum(r >= 0.28 for r in ranges) / len(ranges)
+    assert old < 0.05 <= tests.p[0, 0] < 0.06, (old, tests.p[0, 0])
+    power = SG.discriminative_power(["accuracy", "kappa"], value, tests, 0.05)
+    assert power["n_trials"].tolist() == [int(tests.n[0, 0]), int(tests.n[1, 0])]
+
+
+def test_the_p_value_s_monte_carlo_error_and_the_borderline_pairs():
+    """p_value_se = sqrt(p (1 - p) / T); a Tukey pair is borderline when
+    alpha lies within 2.576 standard errors of its p-value (a plain loop);
+    for Holm-adjusted bootstrap p-values, when the verdict differs between
+    the p-values all moved down and all moved up by 2.576 SE."""
+    rng = np.random.default_rng(32)
+    gold = rng.integers(0, 3, 400)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.62, 0.6, 0.58, 0.55, 0.5, 0.45)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy", "macro_f1", "kappa"])
+    for test in ("tukey", "bootstrap"):
+        st = _settings(tukey_trials=500, bootstrap_replicates=400, significance_test=test)
+        res = SG.run_significance(ds, spec, st)
+        sig, power = res["significance"], res["power"].set_index("metric")
+        n = 500 if test == "tukey" else 400
+        assert (power["n_trials"] == n).all()
+        np.testing.assert_allclose(sig["p_value_se"], np.sqrt(sig["p_value"] * (1 - sig["p_value"]) / n), atol=1e-15)
+        for mid, rows in sig.groupby("metric", sort=False):
+            p, se = rows["p_value"].to_numpy(), rows["p_value_se"].to_numpy()
+            if test == "tukey":
+                want = sum(pi - 2.576 * si < 0.05 <= pi + 2.576 * si for pi, si in zip(p, se))
+                verdict = rows["p_value"]
+            else:
+                lo = _holm_loop([max(0.0, pi - 2.576 * si) for pi, si in zip(p, se)])
+                hi = _holm_loop([min(1.0, pi + 2.576 * si) for pi, si in zip(p, se)])
+                want = sum(a < 0.05 <= b for a, b in zip(lo, hi))
+                verdict = rows["p_holm"]
+            assert power.loc[mid, "n_borderline"] == want, (test, mid)
+            assert power.loc[mid, "n_significant"] == (verdict < 0.05).sum()
+        assert sum(power["n_borderline"]) > 0  # the fixture has pairs near alpha
+
+
+def test_a_p_value_equal_to_alpha_is_not_significant():
+    """Significant means p < alpha (Sakai's ASL < alpha): p = alpha exactly
+    is neither counted in the power nor separated from the best."""
+    value = np.array([[0.9, 0.8, 0.7]])  # pairs (0, 1), (0, 2), (1, 2)
+    p = np.array([[0.05, 0.04, 0.5]])
+    power = SG.discriminative_power(["accuracy"], value, p, 0.05).iloc[0]
+    assert power["n_significant"] == 1 and power["discriminative_power"] == pytest.approx(1 / 3)
+    assert power["smallest_significant_difference"] == pytest.approx(0.2)
+    best = SG.best_groups(["accuracy"], ["s0", "s1", "s2"], value, p, 0.05).iloc[0]
+    assert best["best"] == "s0" and best["indistinguishable_from_best"] == "s1"
+
+
+def test_best_groups_negate_lower_is_better_metrics():
+    """MAE: the lowest error is the best system (hand-computed), and the
+    systems listed are those the test cannot separate from it."""
+    value = np.array([[0.60, 0.20, 0.90, 0.25]])  # s1 best, then s3, s0, s2
+    pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    p = np.array([[{(0, 1): 0.3, (1, 3): 0.6}.get(pr, 0.001) for pr in pairs]])
+    best = SG.best_groups(["mae_macro"], ["s0", "s1", "s2", "s3"], value, p, 0.05).iloc[0]
+    assert best["best"] == "s1" and best["indistinguishable_from_best"] == "s3; s0"
+    assert best["n_indistinguishable"] == 2
+
+
+@pytest.mark.parametrize("decimals", [None, 3])
+def test_tukey_difference_required_is_the_critical_value_of_the_range(decimals):
+    """Sakai's estimated difference required, for the Tukey test: a
+    difference just above it is significant, one at or just below it is
+    not (plain loop over the trials); the smallest significant observed
+    difference is at least it.  Scores rounded to 3 decimals: ties among
+    the ranges."""
+    rng = np.random.default_rng(33)
+    permuted = rng.normal(0.5, 0.05, (997, 1, 5))
+    permuted = permuted if decimals is None else np.round(permuted, decimals)
+    tests = SG.tukey_test(np.array([[0.5, 0.45, 0.4, 0.38, 0.3]]), permuted, 0.05)
+    req = tests.required[0]
+    ranges = [round(max(t[0]) - min(t[0]), 12) for t in permuted]
+
+    def loop_p(d):
+        return sum(r >= round(d, 12) for r in ranges) / len(ranges)
+
+    assert loop_p(req + 1e-9) < 0.05 <= loop_p(req) and loop_p(req - 1e-9) >= 0.05
+    for d in (req + 1e-9, req, req - 1e-9):  # the library's p-value agrees
+        p = SG.tukey_pvalues(np.array([[d, 0.0, 0.0, 0.0, 0.0]]), permuted)[0, 0]
+        assert p == pytest.approx(loop_p(d), abs=1e-12) and (p < 0.05) == (d > req + 5e-13)
+    power = SG.discriminative_power(["accuracy"], np.array([[0.5, 0.45, 0.4, 0.38, 0.3]]), tests, 0.05).iloc[0]
+    assert power["difference_required"] == req
+    assert np.isnan(power["smallest_significant_difference"]) or power["smallest_significant_difference"] > req
+
+
+def test_bootstrap_difference_required_per_pair_and_its_maximum():
+    """For the paired bootstrap test, per pair: the smallest |d| significant
+    given that pair's centred replicates |d_b - d| (a plain loop), and the
+    metric's value is the maximum over the pairs (Sakai 2006)."""
+    rng = np.random.default_rng(34)
+    value = rng.random((2, 4))
+    boot = value + np.round(rng.normal(0, 0.05, (300, 2, 4)), 3)
+    boot[:7, 1, 2] = np.nan  # replicates where a score is undefined: left out for its pairs
+    per_pair = SG.bootstrap_difference_required(value, boot, 0.05)
+    pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)]
+    for m in range(2):
+        for k, (a, b) in enumerate(pairs):
+            d = value[m, a] - value[m, b]
+            dist = [round(abs(x - d), 12) for x in boot[:, m, a] - boot[:, m, b] if not np.isnan(x)]
+
+            def loop_p(x):
+                return sum(e >= round(x, 12) for e in dist) / len(dist)
+
+            r = per_pair[m, k]
+            assert loop_p(r + 1e-9) < 0.05 <= loop_p(r) and loop_p(r - 1e-9) >= 0.05, (m, a, b)
+    tests = SG.bootstrap_test(value, boot, 0.05, "holm")
+    np.testing.assert_array_equal(tests.required, per_pair.max(axis=1))
+    power = SG.discriminative_power(["accuracy", "kappa"], value, tests, 0.05)
+    np.testing.assert_array_equal(power["difference_required"], per_pair.max(axis=1))
+    assert (power["test"] == "bootstrap").all() and (power["correction"] == "holm").all()
+
+
+@pytest.mark.parametrize("correction", ["holm", "bh", "none"])
+def test_the_bootstrap_test_adjusts_over_each_metric_s_pairs(correction):
+    from scipy.stats import false_discovery_control
+
+    rng = np.random.default_rng(35)
+    gold = rng.integers(0, 3, 300)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.7, 0.65, 0.6, 0.5, 0.4)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy", "kappa"])
+    st = _settings(bootstrap_replicates=300, significance_test="bootstrap", significance_correction=correction)
+    res = SG.run_significance(ds, spec, st)
+    sig, power = res["significance"], res["power"].set_index("metric")
+    for mid, rows in sig.groupby("metric", sort=False):
+        p = rows["p_value"].to_numpy()
+        np.testing.assert_allclose(rows["p_holm"], _holm_loop(list(p)), atol=1e-12)
+        np.testing.assert_allclose(rows["p_bh"], false_discovery_control(p), atol=1e-12)
+        used = {"holm": rows["p_holm"], "bh": rows["p_bh"], "none": rows["p_value"]}[correction]
+        assert power.loc[mid, "n_significant"] == (used < 0.05).sum()
+        assert power.loc[mid, "correction"] == correction and power.loc[mid, "test"] == "bootstrap"
+    assert res["tests"].decisive_column == {"holm": "p_holm", "bh": "p_bh", "none": "p_value"}[correction]
+    tukey = SG.run_significance(ds, spec, _settings(tukey_trials=200, significance_correction=correction))
+    t = tukey["significance"]
+    assert (t["p_holm"] == t["p_value"]).all() and (t["p_bh"] == t["p_value"]).all()  # family-wise already
+    assert (tukey["power"]["correction"] == SG.TUKEY_CORRECTION).all()
+
+
+def test_an_unknown_correction_is_refused():
+    from metaeval.config import ConfigError
+
+    with pytest.raises(ConfigError, match="significance_correction"):
+        E.Settings.from_config({"significance_correction": "bonferroni"})
+
+
+def test_permuted_sums_equal_a_plain_loop_over_the_same_permutations():
+    """The span Tukey test: in trial t, slot s sums unit u's statistics of
+    system perm[t, u, s] (``resample.permutations``), a plain loop."""
+    from metaeval.resample import permuted_sums
+
+    rng = np.random.default_rng(36)
+    stats = rng.integers(0, 9, (11, 4, 3)).astype(float)  # (units, systems, statistics)
+    perms = permutations(11, 4, range(3, 9), 17)
+    got = permuted_sums(stats, range(3, 9), 17)
+    for t in range(6):
+        for s in range(4):
+            want = [sum(stats[u, perms[t, u, s], f] for u in range(11)) for f in range(3)]
+            np.testing.assert_array_equal(got[t, s], want)
+    assert not np.array_equal(got[0], stats.sum(axis=0))  # the fixture permutes something
+
+
+def test_every_discriminative_power_names_its_test_and_correction():
+    """The summary's text, the recommendation's sentences and legend name
+    the test and the correction that produced the power (from the columns
+    of discriminative_power.csv carried into summary.csv)."""
+    from metaeval import recommend as R
+    from metaeval.tables import summary_markdown
+
+    base = pd.DataFrame({"metric": ["accuracy", "kappa"], "group": ["A", "B"], "stability_tau": [0.9, 0.8],
+                         "stability_rank": [1, 2], "discriminative_power": [0.4, 0.5], "power_rank": [2, 1]})
+    for test, correction, words, short in [
+            ("tukey", SG.TUKEY_CORRECTION, "randomised Tukey HSD test finds different at alpha = 0.05, family-wise",
+             "Tukey HSD"),
+            ("bootstrap", "holm", "paired bootstrap test finds different at alpha = 0.05, on Holm-adjusted",
+             "paired bootstrap, Holm"),
+            ("bootstrap", "bh", "on Benjamini-Hochberg-adjusted p-values", "paired bootstrap, Benjamini-Hochberg")]:
+        df = base.assign(power_test=test, power_correction=correction)
+        assert words in summary_markdown(df, "t", 6, 100)
+        table, used, relevant = R.evidence(df, ordinal_data=False, gold_counts=[10, 10])
+        text = " ".join(R.sentences(table, used, relevant))
+        assert f"discriminative power (2nd, 40% of pairs, {short})" in text
+        md = R.recommendation_markdown(table, used, relevant, R.sentences(table, used, relevant), "t", "ctx")
+        label = "randomised Tukey HSD; family-wise" if test == "tukey" else "paired bootstrap test (shift method); "
+        assert f"discriminative power: share of system pairs significantly different at alpha ({label}" in md

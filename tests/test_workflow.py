@@ -355,6 +355,8 @@ EDITS = [
     ("experiments.tau_variant", "a", _all(EXPS)),
     ("experiments.distinct_tau", 0.5, _all(("experiments",))),
     ("experiments.tukey_trials", 50, _all(("experiments",))),
+    # only the paired bootstrap test reads the correction (the Tukey test's p-values are family-wise)
+    ("experiments.significance_correction", "bh", set()),
     ("experiments.bootstrap_seed", 5, _all(("experiments",))),
     ("datasets.spans_si.merge_overlapping_predictions", False, _all(SPAN_SI, ("spans_si",))),
     ("datasets.spans_si_synthetic.synthetic.seed", 4, _all(SPAN_SYN, ("spans_si_synthetic",))),

@@ -72,10 +72,11 @@ class Settings:
     bootstrap_seed: int = 20210303
     confidence: float = 0.95
     interval_method: str = "percentile"
-    tukey_trials: int = 1000
+    tukey_trials: int = 10000
     tukey_seed: int = 20210304
     alpha: float = 0.05
     significance_test: str = "tukey"
+    significance_correction: str = "holm"
     noise_rates: tuple[float, ...] = (0.01, 0.02, 0.05, 0.10)
     noise_mode: str = "auto"
     noise_repeats: int = 100
@@ -104,6 +105,9 @@ class Settings:
         if s.significance_test not in ("tukey", "bootstrap"):
             raise ConfigError(f"experiments.significance_test must be 'tukey' or 'bootstrap', "
                               f"got {s.significance_test!r}")
+        if s.significance_correction not in ("holm", "bh", "none"):
+            raise ConfigError(f"experiments.significance_correction must be 'holm', 'bh' or 'none', "
+                              f"got {s.significance_correction!r}")
         if not 0 < s.confidence < 1 or not 0 < s.alpha < 1:
             raise ConfigError("experiments.confidence and experiments.alpha must lie strictly between 0 and 1")
         if s.bootstrap_replicates < 2 or s.tukey_trials < 1:
@@ -610,8 +614,10 @@ def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame | No
     """Per metric: similarity group, stability rank (1 = highest mean tau),
     discrimination rank (1 = lowest mean merging tau) and discriminative
     power rank (1 = largest share of significantly different pairs), with
-    the values.  Without a merging experiment (``merge=None``: a two-class
-    task) the discrimination columns are left out; without ``power``, the
+    the values, and the test and correction that made the power
+    (``power_test``, ``power_correction``, when ``power`` has them).
+    Without a merging experiment (``merge=None``: a two-class task) the
+    discrimination columns are left out; without ``power``, the
     discriminative-power columns."""
     st = stability.set_index("metric")
     ids = [m for m in groups.index]
@@ -631,9 +637,14 @@ def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame | No
         rank[merged] = competition_rank(np.nan_to_num(df["merging_tau"].to_numpy()[merged], nan=np.inf))
         df["discrimination_rank"] = rank
     if power is not None:
-        dp = power.set_index("metric")["discriminative_power"].reindex(ids).to_numpy(dtype=float)
+        pw = power.set_index("metric")
+        dp = pw["discriminative_power"].reindex(ids).to_numpy(dtype=float)
         df["discriminative_power"] = dp
         df["power_rank"] = competition_rank(np.nan_to_num(-np.round(dp, 12), nan=np.inf))
+        # which test and correction made the power: powers of different tests are not comparable
+        for col in ("test", "correction"):
+            if col in pw.columns:
+                df[f"power_{col}"] = pw[col].reindex(ids).to_numpy()
     return df
 
 

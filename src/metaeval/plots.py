@@ -444,22 +444,27 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 1):
 
 
 @plain_text
-def asl_curves(significance, metric_ids, alpha: float, title: str = ""):
+def asl_curves(significance, metric_ids, alpha: float, title: str = "", column: str = "p_value"):
     """Achieved significance level curves (Sakai): per metric, the p-values
     of all system pairs sorted increasingly; the further a curve stays below
-    alpha, the more pairs the metric tells apart."""
+    alpha, the more pairs the metric tells apart.  ``column``: the p-values
+    the verdicts are taken on (``p_holm`` or ``p_bh`` for an adjusted
+    bootstrap test), so that the share of a curve below alpha is the
+    metric's discriminative power; the title should name the test and the
+    correction."""
     from . import metrics as M
 
     fig, ax = plt.subplots(figsize=(8.5, 5.2))
     styles = ("-", "--", ":", "-.")
     for i, mid in enumerate(metric_ids):
-        p = np.sort(significance.loc[significance["metric"] == mid, "p_value"].to_numpy(dtype=float))
+        p = np.sort(significance.loc[significance["metric"] == mid, column].to_numpy(dtype=float))
         ax.plot(np.arange(1, p.size + 1), p, color=OKABE_ITO[i % len(OKABE_ITO)],
                 linestyle=styles[(i // len(OKABE_ITO)) % len(styles)], lw=1.4, label=M.get(mid).name)
     ax.axhline(alpha, color="black", lw=0.8)
     ax.text(1, alpha, f" alpha = {alpha:g}", va="bottom", fontsize=8)
     ax.set_xlabel("system pairs, sorted by p-value")
-    ax.set_ylabel("achieved significance level (p-value)")
+    ax.set_ylabel("achieved significance level (p-value)" if column == "p_value"
+                  else f"adjusted p-value ({column})")
     ax.set_ylim(-0.01, 1.01)
     ax.grid(alpha=0.3)
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7.5, frameon=False, title="metric",

@@ -16,6 +16,12 @@ Conventions (used by every experiment):
   with T_x, T_y the pairs tied in x, in y.  tau-b is NaN when one ranking is
   all ties (as in ``scipy.stats.kendalltau``).  Tau between two score
   vectors equals tau between the rankings they induce.
+* Every tau the project outputs comes from ``kendall_tau`` with the
+  experiments' ``tau_variant`` (tau-b by default, tau-a selectable):
+  similarity and similarity_intervals, stability (tiers too), merging and
+  merging_balanced, weights_tau, noise and priors.  Only the reproduction
+  report's check of the taus printed in Amemiya & Sakai's split tables
+  uses tau-b always (the default of ``kendall_tau``).
 """
 
 from __future__ import annotations

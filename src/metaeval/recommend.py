@@ -14,7 +14,7 @@ Criteria (each ranked over the dataset's metrics, 1 = best; ``CRITERIA``):
                      (``relevant_properties``: ordinal or nominal, imbalanced or not).
 
 Values closer than ``DECIMALS`` decimals count as equal (the ranks tie): the
-experiments' own noise (1,000 splits, 100 noisy golds, 1,000 Tukey trials)
+experiments' own noise (1,000 splits, 100 noisy golds, 10,000 Tukey trials)
 makes smaller differences meaningless.  The recommendation is the metric
 with the smallest rank sum over the relevant criteria (ties broken by the
 worst rank).  A metric is *separated* from the recommended one when the
@@ -37,7 +37,7 @@ import pandas as pd
 from . import metrics as M
 from .properties import PROPERTIES
 from .ranking import competition_rank
-from .tables import markdown_table, md_escape, ordinal
+from .tables import markdown_table, md_escape, ordinal, test_label, test_short
 
 __all__ = ["CRITERIA", "IMBALANCE_RATIO", "DECIMALS", "FEW_SYSTEMS", "COMPONENTS", "relevant_properties", "is_imbalanced",
            "evidence", "sentences", "recommendation_markdown", "legend"]
@@ -109,6 +109,9 @@ def evidence(summary: pd.DataFrame, noise: pd.DataFrame | None = None, priors: p
         df["merging_tau"] = summary["merging_tau"].to_numpy(dtype=float)
     if "discriminative_power" in summary.columns:
         df["discriminative_power"] = summary["discriminative_power"].to_numpy(dtype=float)
+        for col in ("power_test", "power_correction"):  # the test and correction that made it
+            if col in summary.columns:
+                df[col] = summary[col].to_numpy()
     if noise is not None:
         top = noise["rate"].max()
         df["noise_tau"] = noise.groupby("metric")["mean_tau"].mean().reindex(ids).to_numpy(dtype=float)
@@ -170,8 +173,14 @@ def _value(row: pd.Series, c: str) -> str:
     if c == "properties":
         return f"{int(row[col])} held"
     if c == "power":
-        return f"{row[col]:.0%} of pairs"
+        by = f", {test_short(row['power_test'], row['power_correction'])}" if _named_test(row) else ""
+        return f"{row[col]:.0%} of pairs{by}"
     return f"tau {row[col]:.3f}"
+
+
+def _named_test(row) -> bool:
+    """Whether a row says which test and correction made its power."""
+    return isinstance(row.get("power_test"), str) and isinstance(row.get("power_correction"), str)
 
 
 def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str], primary: str | None = None,
@@ -277,7 +286,9 @@ def recommendation_markdown(table: pd.DataFrame, used: Sequence[str], relevant: 
         show[CRITERIA[c][2]] = ["n/a" if np.isnan(v) else f"{fmt(v)} ({'-' if np.isnan(r) else ordinal(int(r))})"
                                 for v, r in zip(vals, rk)]
     show["rank sum"] = ["" if np.isnan(v) else str(int(v)) for v in table["rank_sum"]]
-    lines += [markdown_table(show), "", legend(used)]
+    named = table[table.apply(_named_test, axis=1)] if len(table) else table
+    lines += [markdown_table(show), "",
+              legend(used, (named["power_test"].iloc[0], named["power_correction"].iloc[0]) if len(named) else None)]
     return "\n".join(lines) + "\n"
 
 
@@ -293,9 +304,11 @@ _LEGEND = {
 }
 
 
-def legend(used: Sequence[str]) -> str:
-    """The table's legend: the group column and the criteria shown."""
-    shown = "; ".join(_LEGEND[c] for c in used)
+def legend(used: Sequence[str], power_test: tuple[str, str] | None = None) -> str:
+    """The table's legend: the group column and the criteria shown;
+    ``power_test``: (test, correction) that made the discriminative power."""
+    shown = "; ".join(_LEGEND[c] + (f" at alpha ({test_label(*power_test)})" if c == "power" and power_test else "")
+                      for c in used)
     return (f"Values (rank; values equal to {DECIMALS} decimals tie). Group: the metric's similarity group (metrics "
             f"in one group rank the systems alike, similarity.csv). {shown[:1].upper()}{shown[1:]}; rank sum over "
             "these criteria, position by rank sum, then worst rank. Ranked: the metrics with a value on every "

@@ -31,7 +31,7 @@ from typing import Iterator
 import numpy as np
 
 __all__ = ["STREAMS", "MAX_SEED", "random_keys", "split_mask", "split_masks", "balanced_masks",
-           "bootstrap_weights", "permutations", "permuted_confusion", "permuted_sums", "SubsetConfusion",
+           "bootstrap_weights", "permutations", "permuted_confusion", "permuted_sums", "count_dtype", "SubsetConfusion",
            "compile_kernels"]
 
 
@@ -131,6 +131,17 @@ def permuted_sums(stats, trials, seed: int) -> np.ndarray:
     out = np.zeros((words.size, stats.shape[1], stats.shape[2]), dtype=np.float64)
     _kernels().permuted_sums(words, stats, out)
     return out
+
+
+def count_dtype(n: int):
+    """The smallest signed integer type that holds every count up to ``n``
+    (int16, int32 or int64): for keeping many confusion tensors, e.g. every
+    Tukey trial's, in little memory (metrics are computed on int64 copies:
+    products of counts would overflow a small type)."""
+    for t in (np.int16, np.int32):
+        if n <= np.iinfo(t).max:
+            return t
+    return np.int64
 
 
 def _fill(kind: str, indices, seed: int, n: int, strata=None, take=None, pos=None, dtype=np.float32,

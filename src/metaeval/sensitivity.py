@@ -41,7 +41,7 @@ import pandas as pd
 
 from . import metrics as M
 from .ranking import kendall_tau, orient
-from .resample import SubsetConfusion, chunk_indices, permuted_confusion, random_keys
+from .resample import SubsetConfusion, chunk_indices, count_dtype, permuted_confusion, random_keys
 
 __all__ = ["noisy_labels", "noisy_confusion", "noise_sensitivity", "prior_weights", "prior_sensitivity",
            "NOISE_MODES"]
@@ -124,7 +124,7 @@ def _winners(oriented: np.ndarray) -> np.ndarray:
 
 def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, repeats: int, seed: int,
                       mode: str = "uniform", tau_variant: str = "b", power_repeats: int = 0,
-                      tukey_trials: int = 1000, tukey_seed: int = 0, alpha: float = 0.05, units=None,
+                      tukey_trials: int = 10000, tukey_seed: int = 0, alpha: float = 0.05, units=None,
                       chunk_size: int = 200, permuted_clean: np.ndarray | None = None,
                       power_clean: np.ndarray | None = None) -> pd.DataFrame:
     """One row per (metric, rate): ``mean_tau, sd_tau, q025, q975`` of tau
@@ -138,7 +138,7 @@ def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, r
     (T, S, K, K) on the clean gold and the clean power per metric, when
     already computed (the significance experiment's: same trials, seed and
     units)."""
-    from .significance import discriminative_power, tukey_pvalues
+    from .significance import discriminative_power, tukey_test
 
     gold = np.asarray(gold, dtype=np.int64)
     pred = np.atleast_2d(np.asarray(predictions, dtype=np.int64))
@@ -164,27 +164,33 @@ def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, r
     power = None
     if power_repeats > 0:
         trials = np.arange(tukey_trials)
+        chunks = list(chunk_indices(trials, chunk_size, 1))
         unit = np.arange(gold.size) if units is None else np.asarray(units, dtype=np.int64)
 
-        def permuted(g, items):  # (T, S, K, K) of these items, the permutations of their units
-            return np.concatenate([permuted_confusion(g[items], pred[:, items], k, t, tukey_seed, unit[items])
-                                   for t in chunk_indices(trials, chunk_size, 1)])
+        def permuted(g, items, t):  # (T_chunk, S, K, K) of these items in trials t, their units' permutations
+            return permuted_confusion(g[items], pred[:, items], k, t, tukey_seed, unit[items])
 
-        def power_of(perm_c, total):
+        def power_of(total, trial_scores):
             value = scores(total)
-            p = tukey_pvalues(value, scores(perm_c))
-            return discriminative_power(metric_ids, value, p, alpha)["discriminative_power"].to_numpy(dtype=float)
+            tests = tukey_test(value, trial_scores, alpha)
+            return discriminative_power(metric_ids, value, tests, alpha)["discriminative_power"].to_numpy(dtype=float)
 
-        perm_clean = permuted(gold, np.arange(gold.size)) if permuted_clean is None else permuted_clean
-        power = {"clean": power_of(perm_clean, eng.total) if power_clean is None
-                 else np.asarray(power_clean, dtype=float)}
+        perm_clean = permuted_clean
+        if perm_clean is None:  # held compactly: (T, S, K, K) counts of every trial
+            every = np.arange(gold.size)
+            perm_clean = np.concatenate([permuted(gold, every, t).astype(count_dtype(gold.size)) for t in chunks])
+        # trial scores are computed chunk by chunk: a trial's tensor in int64 exists for one chunk only
+        if power_clean is None:
+            power_clean = power_of(eng.total, np.concatenate([scores(perm_clean[t].astype(np.int64)) for t in chunks]))
+        power = {"clean": np.asarray(power_clean, dtype=float)}
         top = int(np.argmax(rates))
         got = []
         for g in noisy_labels(gold, k, rates[top], np.arange(min(power_repeats, repeats)), seed, mode):
             # the trials permute each unit alike whatever its gold: only the flipped items' counts change
             flipped = np.flatnonzero(g != gold)
-            perm_noisy = perm_clean - permuted(gold, flipped) + permuted(g, flipped)
-            got.append(power_of(perm_noisy, SubsetConfusion(g, pred, k).total))
+            noisy_scores = np.concatenate([scores(perm_clean[t].astype(np.int64) - permuted(gold, flipped, t)
+                                                  + permuted(g, flipped, t)) for t in chunks])
+            got.append(power_of(SubsetConfusion(g, pred, k).total, noisy_scores))
         power[top] = np.mean(got, axis=0)
 
     rows = []

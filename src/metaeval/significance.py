@@ -10,27 +10,41 @@ Sakai's scripts, ranx) cannot resample.
    drawing N units with replacement (items, or whole groups: the cluster
    bootstrap), the same replicates for every system (paired) and every
    metric.  Percentile interval [q(a/2), q(1-a/2)] of the replicates'
-   scores; or BCa (bias-corrected and accelerated): the quantile levels are
-   moved by the bias z0 = Phi^-1(share of replicates below the estimate) and
-   the acceleration from the jackknife (leave one unit out),
-   a = sum(m - t_i)^3 / (6 (sum(m - t_i)^2)^1.5).
-2. **Randomised Tukey HSD** (Sakai, *Statistical Reform in Information
-   Retrieval?*, 2014; Carterette 2012): in each of B trials the predictions
-   of every unit are permuted across the systems (one uniformly random
-   permutation per unit and trial, ``resample.permutations``) and the trial
-   records, per metric, the largest minus the smallest score over the
-   systems.  The p-value of a pair is the share of trials whose range
-   reaches the pair's observed absolute difference (Sakai's count / B).
-   Every metric uses the same trials.  Scores that are undefined (NaN) for a
-   permuted system are left out of that trial's range.
-3. **Paired bootstrap test** (the ``significance_test: bootstrap`` option):
-   for a pair, the replicates' differences are centred on the observed one;
-   p = share of |d_b - d| >= |d| (Sakai 2006 / Efron & Tibshirani 16.4).
+   scores; or BCa (bias-corrected and accelerated, E&T eq. 14.9-14.15): the
+   quantile levels are moved by the bias
+   z0 = Phi^-1((#{theta_b < theta} + 0.5 #{theta_b = theta}) / B), a
+   replicate equal to the estimate counting one half (metrics of confusion
+   counts are discrete, so ties are common), and the acceleration from the
+   jackknife (leave one unit out), a = sum(m - t_i)^3 / (6 (sum(m - t_i)^2)^1.5).
+2. **Randomised Tukey HSD** (``tukey_test``; Carterette 2012; Sakai,
+   *Statistical Reform in Information Retrieval?*, 2014).  Null hypothesis:
+   within every unit (item or group) the systems' outputs are exchangeable
+   (which system produced which output is arbitrary): Noreen's (1989) and
+   Yeh's (2000) approximate randomisation, extended from two systems to S
+   with the range statistic.  In each of T trials the outputs of every unit
+   are permuted across the systems (one uniformly random permutation per
+   unit and trial, ``resample.permutations``), every metric is recomputed
+   from the permuted outputs, and the trial records, per metric, the range
+   R_t = largest minus smallest score over the systems.  A pair's p-value is
+   p = #{t : R_t >= |d|} / T (Sakai's count / T, no +1; p = 0 means below
+   1 / T), family-wise over all pairs by construction.  Every metric uses
+   the same trials.  A trial in which a system's score is undefined (NaN)
+   for a metric is left out for that metric (``tukey_test`` says why).
+3. **Paired bootstrap test** (the ``significance_test: bootstrap`` option,
+   ``bootstrap_test``): the unstudentised shift method (Efron & Tibshirani
+   1993, sec. 16.4; Berg-Kirkpatrick et al. 2012), p = #{|d_b - d| >= |d|} / B,
+   per pair; not Sakai's (2006) studentised test.  Its p-values are adjusted
+   for the number of pairs (``significance_correction``: Holm by default,
+   Benjamini-Hochberg, or none).
 4. **Discriminative power** (Sakai 2006): per metric, the share of system
-   pairs significantly different at ``alpha``, and the smallest difference
-   found significant.
+   pairs significantly different at ``alpha`` (p < alpha, strictly), with
+   the test and correction that produced it, the trials used, the pairs
+   whose verdict is within Monte Carlo error of alpha, the smallest
+   difference found significant and Sakai's estimated difference required.
+   Every p-value comes with its Monte Carlo standard error sqrt(p(1-p)/T).
 5. **Uncertainty of the meta-evaluation**: percentile intervals of Kendall's
-   tau between every two metrics' rankings over the bootstrap replicates.
+   tau (tau-b by default, ``tau_variant``) between every two metrics'
+   rankings over the bootstrap replicates.
 
 Differences, ties and the "same score" of two systems follow the ranking
 convention (``ranking.TIE_DECIMALS``): values equal to 12 decimals are
@@ -40,6 +54,7 @@ equal, so identical systems never differ significantly (p = 1).
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -47,9 +62,11 @@ import pandas as pd
 
 from . import metrics as M
 from .ranking import TIE_DECIMALS, kendall_tau, orient, tau_matrix
-from .resample import bootstrap_weights, chunk_indices
+from .resample import bootstrap_weights, chunk_indices, count_dtype
 
-__all__ = ["bootstrap_scores", "intervals", "tukey_pvalues", "bootstrap_pvalues", "pair_table",
+__all__ = ["bootstrap_scores", "intervals", "CORRECTIONS", "TUKEY_CORRECTION", "BORDERLINE_Z", "PairTests",
+           "significant", "monte_carlo_se", "holm", "benjamini_hochberg", "adjust", "tukey_ranges", "tukey_test",
+           "tukey_pvalues", "bootstrap_pvalues", "bootstrap_difference_required", "bootstrap_test", "pair_table",
            "best_groups", "discriminative_power", "similarity_intervals", "run_bootstrap", "run_significance"]
 
 
@@ -83,7 +100,16 @@ def intervals(value: np.ndarray, boot: np.ndarray, confidence: float = 0.95, met
     """(low, high), each shaped like ``value`` (M, S), from replicates
     ``boot`` (B, M, S).  NaN replicates are left out; a score undefined on
     every replicate has a NaN interval.  ``bca`` needs ``jackknife``
-    (U, M, S) leave-one-unit-out scores."""
+    (U, M, S) leave-one-unit-out scores.
+
+    BCa (Efron & Tibshirani 1993, eq. 14.9-14.15): levels
+    Phi(z0 + (z0 + z_q) / (1 - a (z0 + z_q))) for q = alpha/2, 1 - alpha/2,
+    with z0 = Phi^-1((#{theta_b < theta} + #{theta_b = theta} / 2) / B): a
+    replicate equal to the estimate counts one half (scores of confusion
+    counts are discrete and often tie with the estimate; counting ties as
+    "below" or "above" would bias z0).  The share is clipped to
+    [1/(2B), 1 - 1/(2B)] so that z0 stays finite.  a: the jackknife
+    acceleration sum(m - t_i)^3 / (6 (sum(m - t_i)^2)^1.5)."""
     a = 1.0 - confidence
     with np.errstate(invalid="ignore"):
         if method == "percentile":
@@ -124,6 +150,14 @@ def _nanquantile(boot: np.ndarray, q) -> tuple[np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------------------
 # 2-4. significance between systems, discriminative power
 # ---------------------------------------------------------------------------
+CORRECTIONS = ("holm", "bh", "none")
+# what the Tukey test's p-values need: the range statistic makes them family-wise
+TUKEY_CORRECTION = "none (family-wise by the range statistic)"
+# the two-sided 99 % normal quantile: a pair is borderline when its verdict
+# changes as its p-value moves this many Monte Carlo standard errors
+BORDERLINE_Z = 2.576
+
+
 def _pairs(s: int):
     return np.array(list(combinations(range(s), 2)), dtype=np.int64).reshape(-1, 2)
 
@@ -132,51 +166,292 @@ def _rounded(x):
     return np.round(np.asarray(x, dtype=np.float64), TIE_DECIMALS)
 
 
-def tukey_pvalues(value: np.ndarray, permuted: np.ndarray) -> np.ndarray:
-    """(M, P) p-values of every pair of systems (``_pairs`` order) from the
-    observed scores (M, S) and the scores of the randomised trials (T, M, S):
-    p = share of trials whose range over systems reaches |difference|."""
-    with np.errstate(invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN trial has an undefined (NaN) range
-        rng = _rounded(np.nanmax(permuted, axis=2) - np.nanmin(permuted, axis=2))  # (T, M)
-    pairs = _pairs(value.shape[1])
-    diff = _rounded(np.abs(value[:, pairs[:, 0]] - value[:, pairs[:, 1]]))  # (M, P)
-    out = np.full(diff.shape, np.nan)
-    for m in range(value.shape[0]):
-        r = np.sort(rng[:, m][~np.isnan(rng[:, m])])
-        if r.size:
-            ok = ~np.isnan(diff[m])
-            out[m, ok] = (r.size - np.searchsorted(r, diff[m, ok], side="left")) / r.size
+def significant(p, alpha: float) -> np.ndarray:
+    """The verdict of every test: ``p < alpha``, strictly (Sakai's ASL <
+    alpha); an undefined (NaN) p-value is never significant."""
+    with np.errstate(invalid="ignore"):
+        return np.asarray(p, dtype=np.float64) < alpha
+
+
+def monte_carlo_se(p, n) -> np.ndarray:
+    """Monte Carlo standard error of a p-value estimated as a share of ``n``
+    random trials (or replicates): sqrt(p (1 - p) / n), the binomial
+    standard error; NaN where n = 0 or p is NaN.  It is 0 at p = 0 and
+    p = 1, where the true p-value may still be up to about 3 / n away."""
+    p, n = np.asarray(p, dtype=np.float64), np.asarray(n, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        return np.where(n > 0, np.sqrt(p * (1.0 - p) / np.where(n > 0, n, 1.0)), np.nan)
+
+
+def _count_below(alpha: float, n) -> np.ndarray:
+    """The largest count c with c / n < alpha (n >= 1), computed as the
+    p-values are (a share in float64), so that p = c / n is significant and
+    (c + 1) / n is not."""
+    nf = np.maximum(np.asarray(n, dtype=np.int64), 1).astype(np.float64)
+    c = np.floor(alpha * nf)
+    c = np.where(c / nf >= alpha, c - 1, c)  # alpha * n rounded up in float64
+    c = np.where((c + 1) / nf < alpha, c + 1, c)
+    return c.astype(np.int64)
+
+
+def holm(p) -> np.ndarray:
+    """Holm's (1979) step-down adjusted p-values along the last axis:
+    p~_(k) = min(1, max_{j <= k} (m - j + 1) p_(j)), the p-values sorted
+    increasingly, m the number of defined (not NaN) p-values of the family;
+    NaN p-values are left out of the family and stay NaN.  Controls the
+    family-wise error rate under any dependence.  Rejecting p~ < alpha is
+    Holm's procedure at alpha."""
+    p = np.asarray(p, dtype=np.float64)
+    order = np.argsort(p, axis=-1, kind="stable")  # NaN last
+    ps = np.take_along_axis(p, order, axis=-1)
+    m = np.sum(~np.isnan(p), axis=-1, keepdims=True)
+    k = np.arange(p.shape[-1])  # 0-based rank: multiplier m - k
+    adj = np.minimum(1.0, np.maximum.accumulate((m - k) * ps, axis=-1))  # NaN only after the defined ones
+    out = np.empty_like(p)
+    np.put_along_axis(out, order, adj, axis=-1)
     return out
 
 
-def bootstrap_pvalues(value: np.ndarray, boot: np.ndarray) -> np.ndarray:
-    """(M, P) two-sided p-values of the paired bootstrap test: the share of
-    replicates whose difference, centred on the observed one, is at least as
-    far from 0 as the observed difference."""
-    pairs = _pairs(value.shape[1])
-    d = value[:, pairs[:, 0]] - value[:, pairs[:, 1]]  # (M, P)
-    db = boot[:, :, pairs[:, 0]] - boot[:, :, pairs[:, 1]]  # (B, M, P)
+def benjamini_hochberg(p) -> np.ndarray:
+    """Benjamini & Hochberg's (1995) step-up adjusted p-values along the
+    last axis: p~_(k) = min_{j >= k} min(1, m p_(j) / j), m the number of
+    defined p-values (NaN ones are left out and stay NaN).  Controls the
+    false discovery rate under independence or positive dependence (PRDS);
+    equal to ``scipy.stats.false_discovery_control`` on a NaN-free family."""
+    p = np.asarray(p, dtype=np.float64)
+    order = np.argsort(p, axis=-1, kind="stable")
+    ps = np.take_along_axis(p, order, axis=-1)
+    m = np.sum(~np.isnan(p), axis=-1, keepdims=True)
+    q = m * ps / np.arange(1, p.shape[-1] + 1)
+    # the minimum from the right, NaN (at the end) ignored by fmin
+    adj = np.minimum(1.0, np.flip(np.fmin.accumulate(np.flip(q, axis=-1), axis=-1), axis=-1))
+    out = np.empty_like(p)
+    np.put_along_axis(out, order, np.where(np.isnan(ps), np.nan, adj), axis=-1)
+    return out
+
+
+def adjust(p, correction: str) -> np.ndarray:
+    """``p`` adjusted for multiplicity over the last axis (the family: all
+    pairs of systems of one metric): ``holm``, ``bh`` or ``none``."""
+    if correction == "holm":
+        return holm(p)
+    if correction == "bh":
+        return benjamini_hochberg(p)
+    if correction in ("none", TUKEY_CORRECTION):
+        return np.asarray(p, dtype=np.float64)
+    raise ValueError(f"correction must be one of {CORRECTIONS}, got {correction!r}")
+
+
+@dataclass(frozen=True)
+class PairTests:
+    """Every pair of systems tested, per metric (pairs in ``_pairs`` order).
+
+    ``p`` (M, P): the unadjusted p-values; ``n`` (M, P): the trials (or
+    replicates) each was estimated from; ``required`` (M,): Sakai's
+    estimated difference required for significance; ``test``: ``tukey`` or
+    ``bootstrap``; ``correction``: what the verdicts use (``holm``, ``bh``,
+    ``none``; ``TUKEY_CORRECTION`` for the Tukey test, whose p-values are
+    family-wise already).
+    """
+
+    test: str
+    correction: str
+    p: np.ndarray
+    n: np.ndarray
+    required: np.ndarray
+
+    @property
+    def se(self) -> np.ndarray:
+        """Monte Carlo standard error of every p-value."""
+        return monte_carlo_se(self.p, self.n)
+
+    def adjusted(self, correction: str | None = None, p=None) -> np.ndarray:
+        """``p`` (default: these p-values) adjusted by ``correction``
+        (default: this test's), over each metric's pairs; the Tukey test's
+        p-values stay as they are whatever ``correction`` (family-wise)."""
+        p = self.p if p is None else np.asarray(p, dtype=np.float64)
+        return p if self.test == "tukey" else adjust(p, correction or self.correction)
+
+    @property
+    def decisive(self) -> np.ndarray:
+        """The p-values the verdicts (p < alpha) are taken on."""
+        return self.adjusted()
+
+    @property
+    def decisive_column(self) -> str:
+        """The column of ``pair_table`` that holds ``decisive``."""
+        return "p_value" if self.test == "tukey" or self.correction == "none" else f"p_{self.correction}"
+
+    def borderline(self, alpha: float, z: float = BORDERLINE_Z) -> np.ndarray:
+        """(M, P) booleans: the pairs whose verdict is not settled by the
+        trials drawn.  Every p-value is moved ``z`` Monte Carlo standard
+        errors down, then up (within [0, 1]); a pair is borderline when it
+        is significant at the first and not at the second (adjusted
+        p-values are non-decreasing in every raw p-value, so no p-vector in
+        that box gives a verdict outside the two).  Unadjusted, this is
+        p - z se < alpha <= p + z se: alpha within z standard errors of p."""
+        lo, hi = (np.clip(self.p + sign * z * self.se, 0.0, 1.0) for sign in (-1.0, 1.0))
+        return significant(self.adjusted(p=lo), alpha) & ~significant(self.adjusted(p=hi), alpha)
+
+
+def tukey_ranges(permuted: np.ndarray) -> np.ndarray:
+    """(T, M) range of every trial and metric: the largest minus the
+    smallest score over the systems (rounded to ``TIE_DECIMALS``), from the
+    trials' scores (T, M, S).  NaN when any system's score is undefined in
+    that trial: the trial is left out for that metric (``tukey_test``)."""
     with np.errstate(invalid="ignore"):
-        hit = _rounded(np.abs(db - d)) >= _rounded(np.abs(d))
-        n = np.sum(~np.isnan(db), axis=0)
-        out = np.where(n > 0, np.sum(hit & ~np.isnan(db), axis=0) / np.maximum(n, 1), np.nan)
-    return np.where(np.isnan(d), np.nan, out)
+        return _rounded(np.max(permuted, axis=2) - np.min(permuted, axis=2))  # NaN propagates
 
 
-def pair_table(metric_ids, systems, value: np.ndarray, p: np.ndarray) -> pd.DataFrame:
-    """``metric, system_a, system_b, difference, p_value`` (a - b)."""
+def tukey_test(value: np.ndarray, permuted: np.ndarray, alpha: float = 0.05) -> PairTests:
+    """Randomised Tukey HSD of every pair of systems, from the observed
+    scores (M, S) and the scores of the randomised trials (T, M, S).
+
+    Null hypothesis: within every unit (item or group), the systems'
+    outputs are exchangeable, so each of the S! assignments of a unit's
+    outputs to the systems is equally likely (approximate randomisation,
+    Noreen 1989, Yeh 2000, extended to S systems by the range statistic:
+    Carterette 2012, Sakai 2014).  A trial draws one permutation per unit
+    and rescores every metric from the permuted outputs (so non-decomposable
+    metrics are recomputed, never averaged over items); its statistic is
+    the range R_t = max_s - min_s of the scores.  For a pair with observed
+    difference d,
+
+        p = #{t used : R_t >= |d|} / T_used      (no +1: Sakai's convention)
+
+    where ranges and differences are compared at ``TIE_DECIMALS`` decimals.
+    The range bounds every pair's difference, so the p-values are
+    family-wise over all pairs (Tukey's HSD): no further correction.  The
+    count over T (no +1) estimates the exact permutation p-value with Monte
+    Carlo standard error sqrt(p (1 - p) / T); (count + 1) / (T + 1) would be
+    valid at every T (Phipson & Smyth 2010) and differs by less than 1 / T.
+    p = 0 means below 1 / T_used.
+
+    Undefined scores: a trial in which any system's score is NaN for a
+    metric is left out for that metric (T_used counts the others).  Under
+    the null every trial is a draw from the permutation distribution;
+    leaving out the undefined ones conditions it on the range being defined,
+    which the observed data satisfy (or the pair has no p-value), so the
+    test stays exact conditionally: the same as redrawing such trials.
+    Dropping the NaN scores from a trial's range instead would shrink it
+    and bias p downward.  Pairs involving a system whose observed score is
+    NaN have p = NaN.
+
+    ``required``: Sakai's (2006) estimated difference required for
+    significance, here the critical value of the range statistic: with the
+    used ranges sorted decreasingly and c the largest count with
+    c / T_used < alpha, it is the (c + 1)-th largest range, and a pair is
+    significant if and only if round(|d|) > required.
+    """
+    ranges = tukey_ranges(permuted)
+    pairs = _pairs(value.shape[1])
+    diff = _rounded(np.abs(value[:, pairs[:, 0]] - value[:, pairs[:, 1]]))  # (M, P)
+    p = np.full(diff.shape, np.nan)
+    used = np.sum(~np.isnan(ranges), axis=0)  # (M,)
+    required = np.full(value.shape[0], np.nan)
+    for m in range(value.shape[0]):  # over the metrics: one sort of the trials' ranges each
+        k = int(used[m])
+        if k == 0:
+            continue
+        r = np.sort(ranges[:, m])[:k]  # NaN sort last
+        ok = ~np.isnan(diff[m])
+        p[m, ok] = (k - np.searchsorted(r, diff[m, ok], side="left")) / k
+        required[m] = r[k - 1 - _count_below(alpha, k)]
+    return PairTests("tukey", TUKEY_CORRECTION, p, np.repeat(used[:, None], diff.shape[1], axis=1), required)
+
+
+def tukey_pvalues(value: np.ndarray, permuted: np.ndarray) -> np.ndarray:
+    """(M, P) p-values of the randomised Tukey HSD (``tukey_test``)."""
+    return tukey_test(value, permuted).p
+
+
+def _centred(value: np.ndarray, boot: np.ndarray):
+    """Per pair: the observed difference d (M, P), the replicates' centred
+    distances |d_b - d| rounded (B, M, P; NaN where d_b is undefined) and
+    the replicates used n (M, P)."""
+    pairs = _pairs(value.shape[1])
+    d = value[:, pairs[:, 0]] - value[:, pairs[:, 1]]
+    db = boot[:, :, pairs[:, 0]] - boot[:, :, pairs[:, 1]]
+    with np.errstate(invalid="ignore"):
+        return d, _rounded(np.abs(db - d)), np.sum(~np.isnan(db), axis=0)
+
+
+def bootstrap_pvalues(value: np.ndarray, boot: np.ndarray) -> np.ndarray:
+    """(M, P) two-sided p-values of the paired bootstrap test (the shift
+    method, ``bootstrap_test``): p = #{b : |d_b - d| >= |d|} / B_used."""
+    d, dist, n = _centred(value, boot)
+    with np.errstate(invalid="ignore"):
+        hit = np.sum(dist >= _rounded(np.abs(d)), axis=0)  # NaN compares False
+        return np.where((n > 0) & ~np.isnan(d), hit / np.maximum(n, 1), np.nan)
+
+
+def bootstrap_difference_required(value: np.ndarray, boot: np.ndarray, alpha: float = 0.05) -> np.ndarray:
+    """(M, P) per pair, the difference the paired bootstrap test requires at
+    ``alpha`` (unadjusted): with the pair's centred distances |d_b - d|
+    sorted decreasingly and c the largest count with c / B_used < alpha, the
+    (c + 1)-th largest (Sakai 2006: the rank-B*alpha replicate, the 50th of
+    1,000).  An observed |d| is significant if and only if it exceeds it
+    (at ``TIE_DECIMALS`` decimals), as ``bootstrap_pvalues`` counts
+    |d_b - d| >= |d|."""
+    d, dist, n = _centred(value, boot)
+    ordered = np.sort(dist, axis=0)  # NaN last
+    at = np.maximum(n - 1 - _count_below(alpha, n), 0)
+    req = np.take_along_axis(ordered, at[None], axis=0)[0]
+    return np.where((n > 0) & ~np.isnan(d), req, np.nan)
+
+
+def bootstrap_test(value: np.ndarray, boot: np.ndarray, alpha: float = 0.05, correction: str = "holm") -> PairTests:
+    """Paired bootstrap test of every pair of systems from the observed
+    scores (M, S) and the scores on B bootstrap replicates (B, M, S).
+
+    The unstudentised shift method (Efron & Tibshirani 1993, sec. 16.4;
+    Berg-Kirkpatrick, Burkett & Klein 2012): the replicates' differences
+    d_b are shifted to mean-zero around the observed d (the null: the
+    distribution of the difference is the bootstrap one, centred on 0), and
+
+        p = #{b used : |d_b - d| >= |d|} / B_used   (two-sided; no +1),
+
+    a replicate being used when d_b is defined.  This is *not* Sakai's
+    (2006) test, which studentises (t = mean / (sd / sqrt(n)) of per-topic
+    differences) and has no counterpart for non-decomposable metrics.  Each
+    pair is tested on its own: the p-values are adjusted over the family of
+    all pairs of one metric by ``correction`` (Holm: family-wise error;
+    BH: false discovery rate; none).  Its discriminative power is therefore
+    not comparable with the Tukey test's.  ``required``: the largest over
+    the pairs of ``bootstrap_difference_required`` (Sakai's conservative
+    choice), unadjusted.
+    """
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {CORRECTIONS}, got {correction!r}")
+    _, _, n = _centred(value, boot)
+    per_pair = bootstrap_difference_required(value, boot, alpha)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a metric without any defined pair: NaN
+        required = np.nanmax(per_pair, axis=1) if per_pair.shape[1] else np.full(value.shape[0], np.nan)
+    return PairTests("bootstrap", correction, bootstrap_pvalues(value, boot), n, required)
+
+
+def pair_table(metric_ids, systems, value: np.ndarray, tests: PairTests) -> pd.DataFrame:
+    """``metric, system_a, system_b, difference, p_value, p_value_se,
+    p_holm, p_bh`` (difference = a - b): the unadjusted p-value, its Monte
+    Carlo standard error and the Holm and Benjamini-Hochberg adjusted ones
+    (family: the metric's pairs; equal to p_value for the Tukey test, whose
+    p-values are family-wise already)."""
     pairs = _pairs(len(systems))
     names = np.asarray(systems, dtype=object)
+    se, holm_p, bh_p = tests.se, tests.adjusted("holm"), tests.adjusted("bh")
     frames = [pd.DataFrame({"metric": mid, "system_a": names[pairs[:, 0]], "system_b": names[pairs[:, 1]],
-                            "difference": value[m, pairs[:, 0]] - value[m, pairs[:, 1]], "p_value": p[m]})
+                            "difference": value[m, pairs[:, 0]] - value[m, pairs[:, 1]], "p_value": tests.p[m],
+                            "p_value_se": se[m], "p_holm": holm_p[m], "p_bh": bh_p[m]})
               for m, mid in enumerate(metric_ids)]
     return pd.concat(frames, ignore_index=True)
 
 
 def best_groups(metric_ids, systems, value: np.ndarray, p: np.ndarray, alpha: float) -> pd.DataFrame:
-    """Per metric: the best system and the systems that cannot be told from
-    it at ``alpha`` (p >= alpha), best first."""
+    """Per metric: the best system (lower-is-better metrics negated first)
+    and the systems that cannot be told from it at ``alpha`` (not
+    ``significant``: p >= alpha), best first.  ``p``: the p-values the
+    verdicts are taken on (``PairTests.decisive``)."""
     pairs = _pairs(len(systems))
     rows = []
     for m, mid in enumerate(metric_ids):
@@ -186,24 +461,57 @@ def best_groups(metric_ids, systems, value: np.ndarray, p: np.ndarray, alpha: fl
         hit = (pairs == best).any(axis=1)
         other = np.where(pairs[hit, 0] == best, pairs[hit, 1], pairs[hit, 0])
         pm[other] = p[m, hit]
-        same = [i for i in np.argsort(-o, kind="stable") if i == best or pm[i] >= alpha]
-        rows.append({"metric": mid, "best": systems[best], "n_indistinguishable": len(same) - 1,
-                     "indistinguishable_from_best": "; ".join(systems[i] for i in same if i != best)})
+        same = ~significant(pm, alpha)
+        order = [i for i in np.argsort(-o, kind="stable") if i == best or same[i]]
+        rows.append({"metric": mid, "best": systems[best], "n_indistinguishable": len(order) - 1,
+                     "indistinguishable_from_best": "; ".join(systems[i] for i in order if i != best)})
     return pd.DataFrame(rows)
 
 
-def discriminative_power(metric_ids, value: np.ndarray, p: np.ndarray, alpha: float) -> pd.DataFrame:
-    """``metric, n_pairs, n_significant, discriminative_power,
-    min_significant_difference`` (Sakai 2006)."""
+def discriminative_power(metric_ids, value: np.ndarray, tests: PairTests | np.ndarray, alpha: float) -> pd.DataFrame:
+    """Per metric (Sakai 2006): ``metric, test, correction, n_pairs,
+    n_trials, n_significant, n_borderline, discriminative_power,
+    smallest_significant_difference, difference_required``.
+
+    * ``n_significant`` / ``discriminative_power``: the pairs (their share
+      of ``n_pairs``) ``significant`` at ``alpha`` (p < alpha, on the
+      p-values ``PairTests.decisive``: Holm- or BH-adjusted for the
+      bootstrap test as its ``correction`` says).
+    * ``n_trials``: the trials the p-values were estimated from (for the
+      bootstrap test, the fewest replicates used by any pair).
+    * ``n_borderline``: pairs whose verdict could flip with another seed
+      (``PairTests.borderline``: p within 2.576 Monte Carlo standard
+      errors of alpha), the Monte Carlo uncertainty of ``n_significant``.
+    * ``smallest_significant_difference``: the smallest observed |a - b|
+      among the significant pairs.
+    * ``difference_required``: Sakai's estimated difference required for
+      significance (``PairTests.required``).
+
+    ``tests`` may be a bare (M, P) array of family-wise p-values (of the
+    Tukey test): the columns that need the trials are then empty.
+    """
+    if not isinstance(tests, PairTests):
+        p = np.asarray(tests, dtype=np.float64)
+        tests = PairTests("tukey", TUKEY_CORRECTION, p, np.zeros(p.shape, dtype=np.int64),
+                          np.full(p.shape[0], np.nan))
     pairs = _pairs(value.shape[1])
+    sig = significant(tests.decisive, alpha)
+    border = tests.borderline(alpha)
+    known = tests.n.size > 0 and tests.n.max() > 0
     rows = []
     for m, mid in enumerate(metric_ids):
-        sig = p[m] < alpha
         d = np.abs(value[m, pairs[:, 0]] - value[m, pairs[:, 1]])
-        rows.append({"metric": mid, "n_pairs": int(pairs.shape[0]), "n_significant": int(sig.sum()),
-                     "discriminative_power": sig.mean() if pairs.shape[0] else np.nan,
-                     "min_significant_difference": float(d[sig].min()) if sig.any() else np.nan})
-    return pd.DataFrame(rows)
+        defined = ~np.isnan(tests.p[m])
+        rows.append({"metric": mid, "test": tests.test, "correction": tests.correction,
+                     "n_pairs": int(pairs.shape[0]),
+                     "n_trials": int(tests.n[m, defined].min()) if known and defined.any() else pd.NA,
+                     "n_significant": int(sig[m].sum()),
+                     "n_borderline": int(border[m].sum()) if known else pd.NA,
+                     "discriminative_power": sig[m].mean() if pairs.shape[0] else np.nan,
+                     "smallest_significant_difference": float(d[sig[m]].min()) if sig[m].any() else np.nan,
+                     "difference_required": float(tests.required[m])})
+    df = pd.DataFrame(rows)
+    return df.astype({"n_trials": "Int64", "n_borderline": "Int64"})
 
 
 # ---------------------------------------------------------------------------
@@ -253,25 +561,34 @@ def run_bootstrap(ds, spec, settings) -> dict:
 
 def run_significance(ds, spec, settings, boot: np.ndarray | None = None) -> dict:
     """``significance`` (every pair), ``best`` (systems that cannot be told
-    from the best), ``power`` (discriminative power), and the p-values;
-    with the Tukey test also ``permuted_confusion``, the trials' confusion
-    tensors (T, S, K, K) of the classification metrics (None without)."""
+    from the best), ``power`` (discriminative power), ``tests`` (the
+    ``PairTests``); with the Tukey test also ``permuted_confusion``, the
+    trials' confusion tensors (T, S, K, K) of the classification metrics
+    (None without; in the smallest integer type that holds the counts,
+    ``resample.count_dtype``).  The bootstrap test reads ``significance_correction``;
+    the Tukey test does not (its p-values are family-wise)."""
     scorer, systems = _scorer(ds, spec, settings)
     value = scorer.raw()
     ids = list(scorer.metric_ids)
     kept = None
     if settings.significance_test == "tukey":
         trials = np.arange(settings.tukey_trials)
-        kept = []
-        permuted = np.concatenate([scorer.permuted(idx, settings.tukey_seed, keep=kept)
-                                   for idx in chunk_indices(trials, settings.chunk_size, 1)])
-        p = tukey_pvalues(value, permuted)
+        scores = []
+        for idx in chunk_indices(trials, settings.chunk_size, 1):
+            chunk = []
+            scores.append(scorer.permuted(idx, settings.tukey_seed, keep=chunk))
+            if chunk:  # the trials' confusion tensors, kept in the smallest integer type that holds them
+                if kept is None:
+                    kept = np.empty((trials.size,) + chunk[0].shape[1:], dtype=count_dtype(ds.n_items))
+                kept[idx] = chunk[0]
+        tests = tukey_test(value, np.concatenate(scores), settings.alpha)
     else:
         if boot is None:
             boot = bootstrap_scores(scorer, settings.bootstrap_replicates, settings.bootstrap_seed,
                                     settings.chunk_size)
-        p = bootstrap_pvalues(value, boot)
-    return {"significance": pair_table(ids, systems, value, p), "best": best_groups(ids, systems, value, p,
-                                                                                    settings.alpha),
-            "power": discriminative_power(ids, value, p, settings.alpha), "p": p, "value": value,
-            "systems": systems, "metrics": ids, "permuted_confusion": np.concatenate(kept) if kept else None}
+        tests = bootstrap_test(value, boot, settings.alpha, settings.significance_correction)
+    return {"significance": pair_table(ids, systems, value, tests),
+            "best": best_groups(ids, systems, value, tests.decisive, settings.alpha),
+            "power": discriminative_power(ids, value, tests, settings.alpha), "tests": tests, "p": tests.p,
+            "value": value, "systems": systems, "metrics": ids,
+            "permuted_confusion": kept}

@@ -15,7 +15,7 @@ import pandas as pd
 from . import metrics as M
 from .ranking import competition_rank, orient
 
-__all__ = ["rank", "rank_table", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table",
+__all__ = ["rank", "rank_table", "test_label", "test_short", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table",
            "properties_markdown", "properties_latex", "counterexample_text",
            "sensitivity_markdown"]
 
@@ -166,12 +166,39 @@ def _stability_cell(rank_, tau, undefined, n) -> str:
     return cell + (f"; undefined on {int(undefined)} of {int(n)} splits)" if undefined else ")")
 
 
+_TEST_NAMES = {"tukey": "randomised Tukey HSD", "bootstrap": "paired bootstrap test (shift method)"}
+_CORRECTION_NAMES = {"holm": "Holm-adjusted p-values", "bh": "Benjamini-Hochberg-adjusted p-values",
+                     "none": "unadjusted p-values, no correction for the number of pairs"}
+
+
+def test_label(test: str, correction: str, trials: int | None = None) -> str:
+    """The test and the multiplicity correction behind a discriminative
+    power, in words (``discriminative_power.csv``'s ``test`` and
+    ``correction``): "randomised Tukey HSD, 10,000 trials; family-wise by
+    the range statistic".  ``trials``: the trials (replicates) drawn."""
+    name = _TEST_NAMES.get(test, test)
+    if trials:
+        name += f", {int(trials):,} {'trials' if test == 'tukey' else 'replicates'}"
+    corr = ("family-wise by the range statistic" if test == "tukey"
+            else _CORRECTION_NAMES.get(correction, correction))
+    return f"{name}; {corr}"
+
+
+def test_short(test: str, correction: str) -> str:
+    """``test_label`` in a few words, for sentences: "Tukey HSD",
+    "paired bootstrap, Holm"."""
+    if test == "tukey":
+        return "Tukey HSD"
+    return "paired bootstrap, " + {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "unadjusted"}.get(
+        correction, correction)
+
+
 def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int,
                      separation: pd.DataFrame | None = None, distinct_tau: float = 0.9,
                      systems: str = "real systems and the baselines named in the config",
                      no_merging: str = "the task has two classes, and merging them leaves a single class, "
                                        "on which every system ties", alpha: float = 0.05,
-                     test: str = "tukey") -> str:
+                     test: str = "tukey", correction: str = "none") -> str:
     """Amemiya & Sakai Table 7: group, stability rank, discrimination rank.
 
     ``separation``: mean tau between every two similarity groups
@@ -219,9 +246,15 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
     text += (f"Stability: mean tau between the rankings on random halves over {n_splits} splits "
              "(1st = most stable). ")
     if "power_rank" in df.columns:
+        if "power_test" in df.columns:  # the test and correction that made the power (discriminative_power.csv)
+            test, correction = df["power_test"].iloc[0], df["power_correction"].iloc[0]
         how = "the randomised Tukey HSD test" if test == "tukey" else "the paired bootstrap test"
+        after = (", family-wise over all pairs by its range statistic" if test == "tukey" else
+                 f", on {_CORRECTION_NAMES.get(correction, correction)}"
+                 + (" over each metric's pairs" if correction in ("holm", "bh") else ""))
+        note = "" if test == "tukey" else "not comparable with the Tukey test's power; "
         text += (f"Discriminative power: the share of system pairs that {how} finds different at "
-                 f"alpha = {alpha:g} (1st = the most pairs told apart). ")
+                 f"alpha = {alpha:g}{after} ({note}1st = the most pairs told apart). ")
     if merging:
         text += ("Class discrimination: mean tau between the rankings before and after merging two classes "
                  "(1st = lowest tau, best at telling classes apart).")

@@ -65,8 +65,8 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                    "interval_method", "tau_variant", "chunk_size")),
     # the paired bootstrap test reads the bootstrap's replicates
     "significance": (_METRIC_FIELDS, ("include_baselines", "resample_unit", "tukey_trials", "tukey_seed", "alpha",
-                                      "significance_test", "bootstrap_replicates", "bootstrap_seed",
-                                      "chunk_size")),
+                                      "significance_test", "significance_correction", "bootstrap_replicates",
+                                      "bootstrap_seed", "chunk_size")),
     "sensitivity": (_CLASSIFICATION_FIELDS + ("ordinal",),
                     ("include_baselines", "tau_variant", "noise_rates", "noise_mode", "noise_repeats", "noise_seed",
                      "noise_power_repeats", "prior_gammas", "tukey_trials", "tukey_seed", "alpha", "chunk_size",
@@ -122,6 +122,9 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
         # class merging needs three classes: without it, its settings are not read
         setting_fields = [f for f in setting_fields if spec.k >= 3 or f not in ("balanced_repeats", "balanced_seed")]
         setting_fields = [f for f in setting_fields if spec.k >= 2 or f not in _SENSITIVITY_SETTINGS]
+        # the Tukey test's p-values are family-wise: only the bootstrap test reads the correction
+        setting_fields = [f for f in setting_fields
+                          if settings.significance_test == "bootstrap" or f != "significance_correction"]
         out[step] = {"spec": to_plain(sp), "settings": to_plain({f: getattr(settings, f) for f in setting_fields})}
     return out
 
@@ -686,6 +689,7 @@ def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best,
     achieved-significance-level curves."""
     from .plots import asl_curves
     from .significance import run_significance as significance
+    from .tables import test_label
 
     ds = Dataset.load(data_npz)
     boot = None
@@ -696,10 +700,12 @@ def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best,
     write_csv(out_pairs, res["significance"])
     write_csv(out_best, res["best"])
     write_csv(out_power, res["power"])
-    test = (f"randomised Tukey HSD, {settings.tukey_trials} trials" if settings.significance_test == "tukey"
-            else f"paired bootstrap test, {settings.bootstrap_replicates} replicates")
+    tests = res["tests"]
+    trials = settings.tukey_trials if tests.test == "tukey" else settings.bootstrap_replicates
+    how = test_label(tests.test, tests.correction, trials)
     _save_fig(asl_curves(res["significance"], res["metrics"], settings.alpha,
-                         f"{spec.name}: achieved significance levels ({test})"), fig_paths)
+                         f"{spec.name}: achieved significance levels ({how})", column=tests.decisive_column),
+              fig_paths)
     return res
 
 
