@@ -220,3 +220,41 @@ def test_a_killed_write_leaves_no_temporary_behind(tmp_path):
     (tmp_path / ".other.csv.x.csv").write_text("another result's")
     write_text(tmp_path / "s.csv", "done\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".other.csv.x.csv", "s.csv"]
+
+
+def test_the_significance_page_has_the_power_the_best_and_the_p_values():
+    """The report's significance page (issue 18): discriminative power with
+    its test and correction, who cannot be told from the best, and per
+    metric a matrix of the deciding p-values in the metric's order, bold
+    where significant; the leading systems' pairs beyond 30 systems."""
+    from metaeval.tables import MAX_MATRIX_SYSTEMS, significance_markdown
+
+    systems = ["a", "b", "c"]
+    pairs = pd.DataFrame({"metric": ["accuracy"] * 3 + ["mae_macro"] * 3, "system_a": ["a", "a", "b"] * 2,
+                          "system_b": ["b", "c", "c"] * 2, "difference": [0.1, 0.3, 0.2, -0.1, -0.3, -0.2],
+                          "p_value": [0.2, 0.01, 0.049, 0.2, 0.01, 0.05], "p_holm": [0.4, 0.03, 0.098, 0.4, 0.03, 0.1]})
+    best = pd.DataFrame({"metric": ["accuracy", "mae_macro"], "best": ["a", "a"], "n_indistinguishable": [1, 1],
+                         "indistinguishable_from_best": ["b", "b"]})
+    power = pd.DataFrame({"metric": ["accuracy", "mae_macro"], "n_pairs": 3, "n_significant": [2, 1],
+                          "n_borderline": [0, 1], "discriminative_power": [2 / 3, 1 / 3],
+                          "smallest_significant_difference": [0.2, 0.3], "difference_required": [0.15, 0.25]})
+    values = pd.DataFrame({"accuracy": [0.9, 0.8, 0.6], "mae_macro": [0.1, 0.2, 0.4]}, index=systems)
+    md = significance_markdown(pairs, best, power, values, ["accuracy", "mae_macro"], 0.05, "tukey", "none",
+                               "p_value", "d: significance", trials=1000)
+    assert "randomised Tukey HSD, 1,000 trials; family-wise by the range statistic" in md
+    assert "| Acc (higher) | 3 | 2 | 0 | 0.667 | 0.200 | 0.150 |" in md
+    assert "| 2 b | 0.200 |  |" in md and "| 3 c | **0.010** | **0.049** |" in md  # 0.049 < 0.05: bold
+    mae = md[md.index("### MAE"):]
+    assert "| 1 a |" in mae and "| 3 c | **0.010** | 0.050 |" in mae  # MAE: lower first; p = alpha is not significant
+    md_holm = significance_markdown(pairs, best, power, values, ["accuracy"], 0.05, "bootstrap", "holm", "p_holm",
+                                    "t", trials=1000)
+    assert "paired bootstrap test" in md_holm and "Holm-adjusted p-value" in md_holm
+    assert "| 3 c | **0.030** | 0.098 |" in md_holm
+    many = [f"s{i:02d}" for i in range(MAX_MATRIX_SYSTEMS + 5)]
+    big = pd.DataFrame([("accuracy", a, b, 0.0, 0.5) for i, a in enumerate(many) for b in many[i + 1:]],
+                       columns=["metric", "system_a", "system_b", "difference", "p_value"])
+    md_big = significance_markdown(big, best.iloc[:1], power.iloc[:1], pd.DataFrame(
+        {"accuracy": np.linspace(1, 0, len(many))}, index=many), ["accuracy"], 0.05, "tukey", "none", "p_value", "t")
+    assert f"The {len(many)} systems make {len(big):,} pairs: the pairs of the 10 leading systems are shown" in md_big
+    assert sum(line.startswith("| s0") for line in md_big.splitlines()) == 45  # 10 systems: 45 pairs
+    assert "s20" not in md_big.split("p-values of the pairs")[1]

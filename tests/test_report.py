@@ -168,7 +168,7 @@ def test_every_table_and_figure_is_in_the_report(hostile):
         "3 Rank stability": [f"{d}/figures/stability.png"],
         "4 Class merging": [f"{d}/figures/merging.png"],
         "5 Confidence intervals": [f"{d}/tables/intervals.html", f"{d}/figures/scores.png"],
-        "6 Significance": [f"{d}/figures/discriminative_power.png"],
+        "6 Significance": [f"{d}/figures/discriminative_power.png", f"{d}/tables/significance.html"],
         "8 Label noise and priors": [f"{d}/figures/noise.png", f"{d}/figures/priors.png",
                                      f"{d}/tables/sensitivity.html"],
     }
@@ -186,7 +186,7 @@ def test_every_table_and_figure_is_in_the_report(hostile):
 
 def test_hostile_names_show_as_text_in_every_html_table(hostile):
     d = hostile / "results/tiny/tables"
-    for page in ("scores.html", "intervals.html"):
+    for page in ("scores.html", "intervals.html", "significance.html"):
         _assert_names_are_text((d / page).read_text(encoding="utf-8"), HOSTILE)
     front = (hostile / "results/report/overview.html").read_text(encoding="utf-8")
     _assert_names_are_text(front, ["'perfect'"])

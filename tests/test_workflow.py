@@ -113,7 +113,7 @@ def test_properties_in_the_workflow_are_the_library_s(run):
 EXPERIMENTS = ["similarity.csv", "similarity_groups.csv", "figures/similarity.png", "figures/similarity.pdf",
                "stability.csv", "stability_splits.csv", "figures/stability.png", "figures/stability.pdf",
                "merging.csv", "merging_balanced.csv", "figures/merging.png", "figures/merging.pdf",
-               "summary.csv", "tables/summary.md"]
+               "summary.csv", "tables/summary.md", "tables/significance.md", "tables/significance.html"]
 
 
 def test_experiment_outputs_layout(run):

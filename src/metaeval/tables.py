@@ -500,3 +500,86 @@ def sensitivity_markdown(noise: pd.DataFrame, priors: pd.DataFrame, title: str =
               "Class distributions: " + "; ".join(f"gamma {g:g}: {pidx.loc[(order[0], g), 'distribution']}"
                                                   for g in gammas) + "."]
     return "\n".join(lines) + "\n"
+
+
+# a p-value matrix per metric up to this many systems (a table of S(S-1)/2 cells
+# stays readable); beyond it, the pairs of the leading systems
+MAX_MATRIX_SYSTEMS = 30
+LEADING_SYSTEMS = 10
+
+
+def significance_markdown(pairs: pd.DataFrame, best: pd.DataFrame, power: pd.DataFrame, values: pd.DataFrame,
+                          metric_ids, alpha: float, test: str, correction: str, decisive: str, title: str,
+                          trials: int | None = None) -> str:
+    """The significance page of a dataset: discriminative power per metric
+    (with its test, correction, Monte Carlo uncertainty and the difference
+    required), the systems that cannot be told from the best, and per
+    metric the p-values of the pairs (a matrix, systems in the metric's
+    order, best first; the pairs of the leading systems when there are more
+    than ``MAX_MATRIX_SYSTEMS``).  ``values``: the scores (systems x
+    metrics); ``decisive``: the column of ``pairs`` the verdicts are taken
+    on (``PairTests.decisive_column``)."""
+    label = test_label(test, correction, trials)
+    null = ("within every item (or group), the systems' outputs are exchangeable; the range of the systems' scores "
+            "over the randomised trials makes every p-value family-wise over all pairs" if test == "tukey" else
+            "the pair's score difference is 0; the replicates' differences, centred on the observed one, give "
+            "the p-value (the unstudentised shift method), adjusted for the number of pairs as named")
+    lines = [f"# {md_escape(title)}", "",
+             f"Test: {md_escape(label)}, alpha = {alpha:g}. Null hypothesis: {null}. p = the share of trials "
+             f"(replicates) at least as extreme as the observed difference (no +1: p = 0 means below one over "
+             f"their number); each p-value carries a Monte Carlo standard error sqrt(p(1-p)/T). A pair is "
+             f"significant when p < alpha; **borderline** pairs are those whose verdict another seed could "
+             f"change (alpha within 2.576 standard errors). The **difference required** is Sakai's (2006) "
+             f"estimated difference for significance: the smallest absolute score difference this test calls "
+             f"significant.", "", "## Discriminative power", ""]
+    pw = power.set_index("metric")
+    rows = []
+    for mid in metric_ids:
+        r, info = pw.loc[mid], M.get(mid)
+        rows.append({"metric": f"{info.name} ({info.direction})", "pairs": int(r["n_pairs"]),
+                     "significant": int(r["n_significant"]),
+                     "borderline": "" if pd.isna(r.get("n_borderline", np.nan)) else int(r["n_borderline"]),
+                     "power": float(r["discriminative_power"]),
+                     "smallest significant difference": float(r["smallest_significant_difference"]),
+                     "difference required": float(r["difference_required"])})
+    lines += [markdown_table(pd.DataFrame(rows)), "",
+              "## The best system and those that cannot be told from it", ""]
+    b = best.set_index("metric")
+    lines += [markdown_table(pd.DataFrame([{
+        "metric": M.get(m).name, "best": b.loc[m, "best"], "cannot be told from it": int(b.loc[m, "n_indistinguishable"]),
+        "systems": b.loc[m, "indistinguishable_from_best"] if isinstance(b.loc[m, "indistinguishable_from_best"], str)
+        else ""} for m in metric_ids])), ""]
+    lines += ["## p-values of the pairs", "",
+              f"Per metric, the systems in that metric's order (best first); a cell is the "
+              f"{ {'p_holm': 'Holm-adjusted p-value', 'p_bh': 'Benjamini-Hochberg-adjusted p-value'}.get(decisive, 'p-value')} of "
+              f"the pair, in **bold** when significant. `significance.csv` has every pair with its difference, "
+              f"standard error and adjusted p-values.", ""]
+    for mid in metric_ids:
+        info = M.get(mid)
+        d = pairs[pairs["metric"] == mid]
+        o = orient(values[mid].to_numpy(dtype=float), info.higher_is_better)
+        order = [values.index[i] for i in np.argsort(-o, kind="stable")]
+        lines += [f"### {md_escape(info.name)} ({info.direction} is better)", ""]
+        p = {(a, bsys): v for a, bsys, v in zip(d["system_a"], d["system_b"], d[decisive])}
+
+        def cell(a, bsys):
+            v = p.get((a, bsys), p.get((bsys, a), np.nan))
+            if np.isnan(v):
+                return "NaN"
+            return f"**{v:.3f}**" if v < alpha else f"{v:.3f}"
+        if len(order) <= MAX_MATRIX_SYSTEMS:
+            head = ["system"] + [str(i + 1) for i in range(len(order) - 1)]
+            lines += ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(order) - 1)]
+            for i, a in enumerate(order):
+                lines.append("| " + " | ".join([f"{i + 1} {md_escape(a)}"] + [cell(a, order[j]) if j < i else ""
+                                                                              for j in range(len(order) - 1)]) + " |")
+            lines.append("")
+        else:
+            top = order[:LEADING_SYSTEMS]
+            rows = [{"system_a": a, "system_b": bsys, "p": cell(a, bsys)} for i, a in enumerate(top)
+                    for bsys in top[i + 1:]]
+            lines += [f"The {len(order)} systems make {len(d):,} pairs: the pairs of the {LEADING_SYSTEMS} leading "
+                      f"systems are shown.", "",
+                      "| system a | system b | p |", "|---|---|---:|",
+                      *[f"| {md_escape(r['system_a'])} | {md_escape(r['system_b'])} | {r['p']} |" for r in rows], ""]
+    return "\n".join(lines)

@@ -624,7 +624,8 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     with timed(f"significance ({test}, alpha {settings.alpha:g})"):
         sig = run_significance(spec, settings, data_npz, out["significance"], out["significance_best"],
                                out["power"], [out["power_png"], out["power_pdf"]],
-                               bootstrap_npz=out["bootstrap"] if settings.significance_test == "bootstrap" else None)
+                               bootstrap_npz=out["bootstrap"] if settings.significance_test == "bootstrap" else None,
+                               out_md=out.get("significance_md"), out_html=out.get("significance_html"))
     if "noise" in out:  # the Tukey trials' confusion tensors are reused for the power under label noise
         power = sig["power"].set_index("metric")["discriminative_power"] if settings.significance_test == "tukey" \
             else None
@@ -683,13 +684,15 @@ def run_bootstrap(spec: DatasetSpec, settings, data_npz, out_intervals, out_simi
 
 
 def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best, out_power, fig_paths,
-                     bootstrap_npz=None):
+                     bootstrap_npz=None, out_md=None, out_html=None):
     """Significance of every pair of systems (``significance.csv``), the
-    systems that cannot be told from the best, discriminative power and the
-    achieved-significance-level curves."""
+    systems that cannot be told from the best, discriminative power, the
+    achieved-significance-level curves, and the significance page of the
+    report (``out_md``, ``out_html``: those tables, and the p-values of the
+    pairs per metric)."""
     from .plots import asl_curves
     from .significance import run_significance as significance
-    from .tables import test_label
+    from .tables import significance_markdown, test_label
 
     ds = Dataset.load(data_npz)
     boot = None
@@ -706,6 +709,12 @@ def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best,
     _save_fig(asl_curves(res["significance"], res["metrics"], settings.alpha,
                          f"{spec.name}: achieved significance levels ({how})", column=tests.decisive_column),
               fig_paths)
+    if out_md:
+        title = f"{spec.name}: significance between the {len(res['systems'])} ranked systems"
+        values = pd.DataFrame(res["value"].T, index=res["systems"], columns=res["metrics"])
+        write_markdown(out_md, significance_markdown(res["significance"], res["best"], res["power"], values,
+                                                     res["metrics"], settings.alpha, tests.test, tests.correction,
+                                                     tests.decisive_column, title, trials), out_html, title)
     return res
 
 

@@ -174,7 +174,8 @@ def dataset_targets():
                     f"{d}/figures/stability.png", f"{d}/tables/summary.md", f"{d}/tables/summary.html",
                     f"{d}/intervals.csv", f"{d}/tables/intervals.html",
                     f"{d}/similarity_intervals.csv", f"{d}/tables/intervals.md", f"{d}/figures/scores.png",
-                    f"{d}/significance.csv", f"{d}/discriminative_power.csv",
+                    f"{d}/significance.csv", f"{d}/discriminative_power.csv", f"{d}/tables/significance.md",
+                    f"{d}/tables/significance.html",
                     f"{d}/figures/discriminative_power.png"]
             if runs_merging(name):
                 out += [f"{d}/merging.csv", f"{d}/merging_balanced.csv", f"{d}/figures/merging.png"]
