@@ -403,7 +403,7 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 1):
     width, height = _PANEL_WIDTH * ncols, h * nrows + 0.9
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False)
     systems = intervals["system"].unique()
-    names = dict(zip(systems, _wrap_names(systems, 28, 1)))
+    names = dict(zip(systems, _wrap_names(systems, 36, 1)))
     # system names as plain texts left of the axes, not tick labels: each
     # row has its point, and a tick is five artists to build and draw (the
     # hundreds of them were a third of this figure's time)

@@ -240,6 +240,18 @@ class SpanTable:
         return True
 
 
+def _open_table(path):
+    """(an empty ``SpanTable`` of ``path``, a ``fault(line, message, kind)``
+    that records a problem in it, the file's text or None when it cannot be
+    read)."""
+    t = SpanTable(str(path))
+
+    def fault(line, msg, k):
+        t.problems.append(Problem(t.path, line, msg, k))
+
+    return t, fault, read_text_checked(t.path, fault)
+
+
 def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=None,
                offsets_past_end: str = "wrong") -> SpanTable:
     """Read an SI (``kind="si"``) or TC (``"tc"``) span file.
@@ -252,13 +264,7 @@ def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=N
     spans: module docstring).  Empty lines are skipped; a file without any
     span is an empty submission (it predicts nothing), not an error.
     """
-    path = str(path)
-    t = SpanTable(path)
-
-    def fault(line, msg, k):
-        t.problems.append(Problem(path, line, msg, k))
-
-    text = read_text_checked(path, fault)
+    t, fault, text = _open_table(path)
     if text is None:
         return t
     width = 3 if kind == SI else 4
@@ -357,13 +363,7 @@ def read_tsd_gold(path: str | Path, offsets_past_end: str = "wrong") -> tuple[li
     import csv
     import io
 
-    path = str(path)
-    t = SpanTable(path)
-
-    def fault(line, msg, k):
-        t.problems.append(Problem(path, line, msg, k))
-
-    text = read_text_checked(path, fault)
+    t, fault, text = _open_table(path)
     texts: list[str] = []
     if text is None:
         return texts, t
@@ -422,13 +422,7 @@ def read_tsd_predictions(path: str | Path, lengths: Sequence[int], offsets_past_
     scorer scored it as ``[]`` without a word: refused here), negative
     offsets, offsets past the end (``refuse``).  Ids are read as integers
     (``007`` is post 7)."""
-    path = str(path)
-    t = SpanTable(path)
-
-    def fault(line, msg, k):
-        t.problems.append(Problem(path, line, msg, k))
-
-    text = read_text_checked(path, fault)
+    t, fault, text = _open_table(path)
     if text is None:
         return t
     seen: dict[int, int] = {}
@@ -464,7 +458,7 @@ def read_tsd_predictions(path: str | Path, lengths: Sequence[int], offsets_past_
     missing = [p for p in range(len(lengths)) if p not in seen]
     if missing:
         t.problems.append(Problem(
-            path, None, f"{len(missing):,} post(s) of the gold have no line (the task's scorer needs every post, [] "
+            t.path, None, f"{len(missing):,} post(s) of the gold have no line (the task's scorer needs every post, [] "
                         f"for a post without toxic spans), e.g. {', '.join(map(str, missing[:5]))}"
                         + (", ..." if len(missing) > 5 else ""), "missing", len(missing)))
     return t
