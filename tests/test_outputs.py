@@ -138,6 +138,14 @@ def test_interval_figure_names_every_system_in_each_metrics_order(tmp_path):
     assert fig.get_figwidth() * 150 <= 1000 and len({round(ax.get_position().x0, 6) for ax in fig.axes}) == 1
     assert min(t.get_fontsize() for ax in fig.axes for t in ax.texts) >= 7
     save_figure(fig, [tmp_path / "f.png"])
+    # a long title is wrapped inside the figure; baselines are named as such
+    fig = interval_plot(iv, ["accuracy"], title="semeval2020t11_tc: 95% percentile bootstrap intervals, 1000 "
+                        "replicates of the articles, a title longer than the figure is wide", baselines=["a"])
+    renderer = fig.canvas.get_renderer()
+    box = fig._suptitle.get_window_extent(renderer)
+    assert "\n" in fig._suptitle.get_text() and box.x0 >= 0 and box.x1 <= fig.bbox.x1
+    assert box.y0 > fig.axes[0].title.get_window_extent(renderer).y1  # above the panel's title
+    assert {t.get_text() for t in fig.axes[0].texts} == {"a (baseline)", "b", "c$x$"}
 
 
 def test_interval_figure_title_clears_the_panel_titles_on_a_tall_figure():
@@ -244,6 +252,9 @@ def test_the_significance_page_has_the_power_the_best_and_the_p_values():
     assert "randomised Tukey HSD, 1,000 trials; family-wise by the range statistic" in md
     assert "| Acc (higher) | 3 | 2 | 0 | 0.667 | 0.200 | 0.150 |" in md
     assert "| 2 b | 0.200 |  |" in md and "| 3 c | **0.010** | **0.049** |" in md  # 0.049 < 0.05: bold
+    p2 = pairs.assign(p_value=[0.0501, 0.01, 0.0499, 0.2, 0.01, 0.05])
+    md2 = significance_markdown(p2, best, power, values, ["accuracy"], 0.05, "tukey", "none", "p_value", "t")
+    assert "| 2 b | 0.0501 |  |" in md2 and "| 3 c | **0.010** | **0.0499** |" in md2  # not read as alpha
     mae = md[md.index("### MAE"):]
     assert "| 1 a |" in mae and "| 3 c | **0.010** | 0.050 |" in mae  # MAE: lower first; p = alpha is not significant
     md_holm = significance_markdown(pairs, best, power, values, ["accuracy"], 0.05, "bootstrap", "holm", "p_holm",

@@ -387,10 +387,12 @@ _NAME_SIZE = 7.0
 
 
 @plain_text
-def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 1):
+def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 1, baselines=()):
     """One panel per metric: every system's score with its interval, systems
     sorted by that metric (best on top); one column of panels by default,
-    readable at page width."""
+    readable at page width.  ``baselines``: the systems named "(baseline)"."""
+    import textwrap
+
     from matplotlib.font_manager import FontProperties
 
     from . import metrics as M
@@ -400,10 +402,13 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 1):
     nrows = math.ceil(n / ncols)
     n_sys = intervals["system"].nunique()
     h = 0.17 * n_sys + 1.1
-    width, height = _PANEL_WIDTH * ncols, h * nrows + 0.9
+    title = textwrap.fill(title or "Scores with intervals", int(11 * _PANEL_WIDTH * ncols))  # about 11 characters an inch
+    extra = 0.2 * title.count("\n")  # each further line of the title
+    width, height = _PANEL_WIDTH * ncols, h * nrows + 0.9 + extra
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False)
     systems = intervals["system"].unique()
     names = dict(zip(systems, _wrap_names(systems, 36, 1)))
+    names.update({s: f"{names[s]} (baseline)" for s in baselines if s in names})
     # system names as plain texts left of the axes, not tick labels: each
     # row has its point, and a tick is five artists to build and draw (the
     # hundreds of them were a third of this figure's time)
@@ -427,7 +432,7 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 1):
         ax.axis("off")
     # the title a fixed 0.2 in from the top (matplotlib's default, 2 % of the
     # height, reached into the panels' titles on figures over 21 in tall)
-    fig.suptitle(title or "Scores with intervals", fontsize=11, y=1 - 0.2 / height)
+    fig.suptitle(title, fontsize=11, y=1 - 0.2 / height)
     # Margins from the widest system name, measured once: a tight layout
     # would lay out all the panels' labels (a second of work on 34 systems x
     # 17 metrics); the same room is left on every panel's left.
@@ -436,9 +441,9 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 1):
     label_w = max((renderer.get_text_width_height_descent(t, font, ismath=False)[0] for t in names.values()),
                   default=0.0) / fig.dpi + _LABEL_PAD + 0.02  # inches, with the pad
     axes_w = (width - 0.15 - ncols * label_w) / ncols
-    axes_h = (height - 0.75 - 0.45 - (nrows - 1) * 0.75) / nrows
+    axes_h = (height - 0.75 - extra - 0.45 - (nrows - 1) * 0.75) / nrows
     fig.subplots_adjust(left=label_w / width, right=1 - 0.15 / width, wspace=label_w / axes_w,
-                        top=1 - 0.75 / height, bottom=0.45 / height, hspace=0.75 / axes_h)
+                        top=1 - (0.75 + extra) / height, bottom=0.45 / height, hspace=0.75 / axes_h)
     fig._metaeval_exact_layout = True  # its margins are measured: save_figure need not lay it out again
     return fig
 

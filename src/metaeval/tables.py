@@ -524,14 +524,23 @@ def significance_markdown(pairs: pd.DataFrame, best: pd.DataFrame, power: pd.Dat
             "over the randomised trials makes every p-value family-wise over all pairs" if test == "tukey" else
             "the pair's score difference is 0; the replicates' differences, centred on the observed one, give "
             "the p-value (the unstudentised shift method), adjusted for the number of pairs as named")
+    if test == "tukey":
+        required = ("the smallest absolute score difference this test calls significant (the critical value of the "
+                    "range statistic: every pair that differs by more is significant, no other)")
+        border = "alpha within 2.576 Monte Carlo standard errors of the pair's p-value"
+    else:
+        required = ("per pair, the smallest absolute difference its replicates would call significant before the "
+                    "correction, and the largest of these over the pairs (Sakai's conservative choice); after the "
+                    "correction a pair may need more, or less")
+        border = ("the raw p-values moved 2.576 Monte Carlo standard errors down, then up, and adjusted again, "
+                  "give different verdicts")
     lines = [f"# {md_escape(title)}", "",
              f"Test: {md_escape(label)}, alpha = {alpha:g}. Null hypothesis: {null}. p = the share of trials "
              f"(replicates) at least as extreme as the observed difference (no +1: p = 0 means below one over "
-             f"their number); each p-value carries a Monte Carlo standard error sqrt(p(1-p)/T). A pair is "
+             f"their number); a raw p-value carries a Monte Carlo standard error sqrt(p(1-p)/T). A pair is "
              f"significant when p < alpha; **borderline** pairs are those whose verdict another seed could "
-             f"change (alpha within 2.576 standard errors). The **difference required** is Sakai's (2006) "
-             f"estimated difference for significance: the smallest absolute score difference this test calls "
-             f"significant.", "", "## Discriminative power", ""]
+             f"change ({border}). The **difference required** is Sakai's (2006) estimated difference for "
+             f"significance: {required}.", "", "## Discriminative power", ""]
     pw = power.set_index("metric")
     rows = []
     for mid in metric_ids:
@@ -566,7 +575,9 @@ def significance_markdown(pairs: pd.DataFrame, best: pd.DataFrame, power: pd.Dat
             v = p.get((a, bsys), p.get((bsys, a), np.nan))
             if np.isnan(v):
                 return "NaN"
-            return f"**{v:.3f}**" if v < alpha else f"{v:.3f}"
+            # more digits where three would read as alpha itself (0.0501 is not 0.050 = alpha)
+            text = f"{v:.3f}" if round(v, 3) != round(alpha, 3) or v == alpha else f"{v:.4f}"
+            return f"**{text}**" if v < alpha else text
         if len(order) <= MAX_MATRIX_SYSTEMS:
             head = ["system"] + [str(i + 1) for i in range(len(order) - 1)]
             lines += ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(order) - 1)]

@@ -23,7 +23,7 @@ from .io import DataError, atomic_path, read_result_csv, write_csv, write_text
 from .steps import note as log_note, run_step, timed, warn, write_provenance  # noqa: F401 (re-exported for the job scripts)
 from .tables import markdown_table, md_escape, scores_latex, scores_markdown
 
-__all__ = ["ingest", "score", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
+__all__ = ["unused_settings", "ingest", "score", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
            "step_params", "step_spec", "step_settings", "path_problems", "n_ranked_systems", "run_properties",
            "property_settings", "run_sensitivity"]
 
@@ -419,6 +419,19 @@ def experiment_settings(config: Mapping, dataset: str):
     return s
 
 
+def unused_settings(name: str, settings) -> list[str]:
+    """Settings of a dataset that none of its steps reads, as configured
+    (said at the start of every run, not dropped in silence): a correction
+    for multiple comparisons other than the default with the Tukey test,
+    whose p-values are family-wise by construction."""
+    out = []
+    if settings.significance_test == "tukey" and settings.significance_correction != "holm":
+        out.append(f"dataset {name}: significance_correction {settings.significance_correction!r} is not used: the "
+                   f"randomised Tukey HSD test's p-values are family-wise already (the range statistic); it applies "
+                   f"to significance_test: bootstrap")
+    return out
+
+
 def _save_fig(fig, paths) -> None:
     from .plots import save_figure
 
@@ -620,7 +633,9 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
                       out["intervals_md"], out["intervals_tex"], [out["scores_png"], out["scores_pdf"]],
                       out_html=out.get("intervals_html"), note=note)
     test = (f"randomised Tukey HSD, {settings.tukey_trials} trials, seed {settings.tukey_seed}"
-            if settings.significance_test == "tukey" else "paired bootstrap test")
+            if settings.significance_test == "tukey" else
+            f"paired bootstrap test on the {settings.bootstrap_replicates} replicates, "
+            f"{settings.significance_correction} correction")
     with timed(f"significance ({test}, alpha {settings.alpha:g})"):
         sig = run_significance(spec, settings, data_npz, out["significance"], out["significance_best"],
                                out["power"], [out["power_png"], out["power_pdf"]],
@@ -680,7 +695,8 @@ def run_bootstrap(spec: DatasetSpec, settings, data_npz, out_intervals, out_simi
                    f"{spec.name}: intervals")
     write_text(out_tex, intervals_latex(res["intervals"], res["metrics"], spec.primary_metric,
                                         caption=f"{spec.name}: scores with {how}.", label=f"tab:{spec.name}-ci"))
-    _save_fig(interval_plot(res["intervals"], res["metrics"], f"{spec.name}: {how}"), fig_paths)
+    base = [s for s, k in zip(ds.systems, ds.kinds) if k == "baseline"]
+    _save_fig(interval_plot(res["intervals"], res["metrics"], f"{spec.name}: {how}", baselines=base), fig_paths)
 
 
 def run_significance(spec: DatasetSpec, settings, data_npz, out_pairs, out_best, out_power, fig_paths,

@@ -89,6 +89,12 @@ def runs_experiments(name):
 
 
 # said at every start, not left for the user to notice a missing table
+from metaeval.workflow import unused_settings
+
+for _msg in [m for _name in DATASETS for m in unused_settings(_name, SETTINGS[_name])]:
+    from snakemake.logging import logger
+
+    logger.warning(_msg)
 for _name in DATASETS:
     if not runs_experiments(_name):
         from snakemake.logging import logger
