@@ -117,6 +117,9 @@ class SpanView:
     labelled: bool
     gold: Spans
     systems: list[Spans]  # one per system of the dataset, in its order
+    # systems that never read the task, on the scored documents (metaeval.gameability):
+    # no_spans, whole_text, every_token (span identification); all_<label> (technique classification)
+    degenerate: dict[str, Spans] = field(default_factory=dict)
 
     @property
     def n_articles(self) -> int:
@@ -131,20 +134,33 @@ class SpanView:
         out = [span_statistics(self.gold, self.systems[i], self.n_articles, self.labelled) for i in idx]
         return np.stack(out) if out else np.zeros((0, self.n_articles, len(STATS)))
 
+    def degenerate_statistics(self) -> dict[str, np.ndarray]:
+        """``{name: (len(STATS),)}`` summed statistics of each degenerate system."""
+        from .spans import span_statistics
+
+        return {name: span_statistics(self.gold, sp, self.n_articles, self.labelled).sum(axis=0)
+                for name, sp in self.degenerate.items()}
+
     def arrays(self) -> dict[str, np.ndarray]:
         sys = [np.column_stack([np.full(len(sp), i), sp.as_array()]) for i, sp in enumerate(self.systems)]
+        deg = [np.column_stack([np.full(len(sp), i), sp.as_array()]) for i, sp in enumerate(self.degenerate.values())]
         return {"span_articles": np.array(self.articles, dtype=str), "span_lengths": np.asarray(self.lengths),
                 "span_labels": np.array(self.labels, dtype=str), "span_labelled": np.array(self.labelled),
                 "span_gold": self.gold.as_array(),
                 "span_systems": np.concatenate(sys) if sys else np.zeros((0, 5), dtype=np.int64),
-                "span_n_systems": np.array(len(self.systems))}
+                "span_n_systems": np.array(len(self.systems)),
+                "span_degenerate_names": np.array(list(self.degenerate), dtype=str),
+                "span_degenerate": np.concatenate(deg) if deg else np.zeros((0, 5), dtype=np.int64)}
 
     @classmethod
     def from_arrays(cls, z) -> "SpanView":
         sys = z["span_systems"]
+        deg = z["span_degenerate"] if "span_degenerate" in z else np.zeros((0, 5), dtype=np.int64)
+        names = z["span_degenerate_names"].tolist() if "span_degenerate_names" in z else []
         return cls(tuple(z["span_articles"].tolist()), z["span_lengths"], tuple(z["span_labels"].tolist()),
                    bool(z["span_labelled"]), Spans.from_array(z["span_gold"]),
-                   [Spans.from_array(sys[sys[:, 0] == i, 1:]) for i in range(int(z["span_n_systems"]))])
+                   [Spans.from_array(sys[sys[:, 0] == i, 1:]) for i in range(int(z["span_n_systems"]))],
+                   {name: Spans.from_array(deg[deg[:, 0] == i, 1:]) for i, name in enumerate(names)})
 
 
 # ---------------------------------------------------------------------------
@@ -647,9 +663,11 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
                              for a, s, e, d in zip(gi.article, gi.start, gi.end, dup)], dtype=str)
         view = SP.merge_spans(gi, by_label=True)
         sys_spans = [SP.merge_spans(SP.Spans(gi.article, gi.start, gi.end, row), by_label=True) for row in pred]
+        degenerate = {f"all_{lab}": SP.merge_spans(SP.Spans(gi.article, gi.start, gi.end, np.full(len(gi), code)),
+                                                   by_label=True) for code, lab in enumerate(labels)}
         ds = Dataset(name=spec.name, labels=labels, item_ids=item_ids, gold=gold_codes, systems=systems, kinds=kinds,
                      predictions=pred, groups=gi.article.astype(np.int16), group_names=doc_ids,
-                     spans=SpanView(doc_ids, alen, labels, True, view, sys_spans))
+                     spans=SpanView(doc_ids, alen, labels, True, view, sys_spans, degenerate))
         counts = {lab: int(v) for lab, v in zip(labels, np.bincount(gold_codes, minlength=len(labels)))}
     else:
         view_gold = SP.merge_spans(gold)
@@ -670,9 +688,10 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         if not files and not spec.synthetic:
             raise DataError([Problem(str(gpath), None, "no system to score (no prediction file, no synthetic "
                                                        "system)", "file")], context)
+        degenerate = SP.span_baselines(("no_spans", "whole_text", "every_token"), texts, view_gold, 0)
         ds = Dataset(name=spec.name, labels=(), item_ids=np.zeros(0, dtype=str), gold=np.zeros(0, dtype=np.int8),
                      systems=tuple(systems), kinds=tuple(kinds), predictions=np.zeros((len(systems), 0), np.int8),
-                     spans=SpanView(doc_ids, alen, (), False, view_gold, sys_spans))
+                     spans=SpanView(doc_ids, alen, (), False, view_gold, sys_spans, degenerate))
         unused, counts = [], {}
     same = [s for s, sp, k in zip(ds.systems, ds.spans.systems, ds.kinds) if s in files
             and np.array_equal(sp.as_array()[sp.order()], ds.spans.gold.as_array()[ds.spans.gold.order()])]

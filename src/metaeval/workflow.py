@@ -23,7 +23,7 @@ from .io import DataError, atomic_path, read_result_csv, write_csv, write_text
 from .steps import note as log_note, run_step, timed, warn, write_provenance  # noqa: F401 (re-exported for the job scripts)
 from .tables import markdown_table, md_escape, scores_latex, scores_markdown
 
-__all__ = ["unused_settings", "ingest", "score", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
+__all__ = ["unused_settings", "ingest", "score", "write_gameability", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
            "step_params", "step_spec", "step_settings", "path_problems", "n_ranked_systems", "run_properties",
            "property_settings", "run_sensitivity"]
 
@@ -577,6 +577,29 @@ def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) ->
     if "chance" in out:
         write_chance(spec, data_npz, out["scores"], out["chance"], out["above_chance"], out["chance_md"],
                      out.get("chance_html"))
+    if "gameability" in out:
+        write_gameability(spec, data_npz, out["scores"], out["gameability"], out["gameability_md"],
+                          out.get("gameability_html"))
+
+
+def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, out_html=None) -> pd.DataFrame:
+    """``gameability.csv``: every metric scored for the degenerate systems
+    on this test set (``metaeval.gameability``) against the median real
+    system, and the table of it."""
+    from .gameability import degenerate_scores, gameability, gameability_markdown
+
+    ds = Dataset.load(data_npz)
+    deg = degenerate_scores(np.bincount(ds.gold, minlength=ds.k) if ds.k else [], spec.labels if ds.k else (),
+                            spec.metrics, spec.metric_params(),
+                            ds.spans.degenerate_statistics() if ds.spans is not None else None, spec.span_metrics)
+    df = read_result_csv(scores_csv)
+    table = gameability(df[df["kind"].isin(RANKED_KINDS)], deg, spec.all_metrics)
+    write_csv(out_csv, table)
+    n = int(table.groupby("metric")["beats_median"].any().sum()) if len(table) else 0
+    log_note(f"gameability: {len(deg)} degenerate systems, {n} of {len(spec.all_metrics)} metrics gameable")
+    title = f"{spec.name}: can a system that never reads the task beat the real systems?"
+    write_markdown(out_md, gameability_markdown(table, title), out_html, title)
+    return table
 
 
 # Resampling whole groups: with fewer groups than this, the resamples are few

@@ -167,7 +167,7 @@ def dataset_targets():
     for name in DATASETS:
         d = f"{RESULTS}/{name}"
         out += [f"{d}/provenance.json", f"{d}/scores.csv", f"{d}/confusion.csv", f"{d}/tables/scores.md", f"{d}/tables/scores.tex",
-                f"{d}/tables/scores.html"]
+                f"{d}/tables/scores.html", f"{d}/gameability.csv", f"{d}/tables/gameability.html"]
         if SPECS[name].k >= 2:  # span identification has no classes
             out += [f"{d}/figures/confusion.png", f"{d}/figures/confusion.pdf", f"{d}/chance.csv",
                     f"{d}/above_chance.csv", f"{d}/tables/chance.md", f"{d}/tables/chance.html"]

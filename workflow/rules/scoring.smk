@@ -61,6 +61,10 @@ SCORE_OUTPUT = dict(
     md=f"{RESULTS}/{{dataset}}/tables/scores.md",
     tex=f"{RESULTS}/{{dataset}}/tables/scores.tex",
     html=reported(f"{RESULTS}/{{dataset}}/tables/scores.html", "scores_table", "1 Scores", "score table"),
+    gameability=f"{RESULTS}/{{dataset}}/gameability.csv",
+    gameability_md=f"{RESULTS}/{{dataset}}/tables/gameability.md",
+    gameability_html=reported(f"{RESULTS}/{{dataset}}/tables/gameability.html", "gameability", "1 Scores",
+                              "gameability: degenerate systems against the real ones"),
 )
 CONFUSION_FIGURE = dict(
     confusion_png=reported(f"{RESULTS}/{{dataset}}/figures/confusion.png", "confusion", "1 Scores",
