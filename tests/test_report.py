@@ -163,7 +163,8 @@ def test_every_table_and_figure_is_in_the_report(hostile):
     d = "results/tiny"
     assert cats["tiny"] == {
         "0 Summary": [f"{d}/tables/recommendation.html", f"{d}/tables/summary.html"],
-        "1 Scores": [f"{d}/tables/chance.html", f"{d}/figures/confusion.png", f"{d}/tables/scores.html"],
+        "1 Scores": [f"{d}/tables/chance.html", f"{d}/figures/confusion.png", f"{d}/tables/gameability.html",
+                     f"{d}/tables/scores.html"],
         "2 Ranking similarity": [f"{d}/figures/similarity.png"],
         "3 Rank stability": [f"{d}/figures/stability.png"],
         "4 Class merging": [f"{d}/figures/merging.png"],
@@ -174,7 +175,8 @@ def test_every_table_and_figure_is_in_the_report(hostile):
     }
     t = "results/tiny_tsv"
     assert cats["tiny_tsv"] == {"1 Scores": [f"{t}/tables/chance.html", f"{t}/figures/confusion.png",
-                                             f"{t}/tables/scores.html", f"{t}/tables/scores_by_group.html"]}
+                                             f"{t}/tables/gameability.html", f"{t}/tables/scores.html",
+                                             f"{t}/tables/scores_by_group.html"]}
     assert [sorted(v) for v in cats["Metric properties"].values()] == [["results/figures/properties.png",
                                                                          "results/tables/properties.html"]]
     assert cats["Overview"] == {"": ["results/reproduction.html"]} or \
