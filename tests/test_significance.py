@@ -26,7 +26,6 @@ METRICS = ["accuracy", "macro_f1", "kappa", "mae_macro", "cem_ord", "gmr"]
 
 
 def _dataset(gold, pred, metrics=METRICS, groups=None):
-    k = 3
     spec = DatasetSpec.from_config("syn", dict(gold="-", predictions=[], labels=["a", "b", "c"], ordinal=True,
                                                metrics=metrics, baselines=[]))
     n = gold.size

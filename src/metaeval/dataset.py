@@ -22,7 +22,6 @@ Item handling, in this order:
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -416,8 +415,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     systems = tuple(files) + tuple(base_names)
     kinds = tuple("baseline" if s in supplied else "system" for s in files) + ("baseline",) * len(base_names)
     predictions = np.vstack([pred_codes, base_pred]) if len(base_names) else pred_codes
-    identical = _identical_systems(Dataset(spec.name, labels, np.zeros(0, dtype=str), gold_codes, systems, kinds,
-                                           predictions), set(files))
+    identical = _identical_systems(systems, [row.tobytes() for row in predictions], set(files))
 
     # what was read (metric settings are not recorded here: they are the
     # scoring steps' params, and this file must not change when they do)
@@ -695,7 +693,8 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         unused, counts = [], {}
     same = [s for s, sp, k in zip(ds.systems, ds.spans.systems, ds.kinds) if s in files
             and np.array_equal(sp.as_array()[sp.order()], ds.spans.gold.as_array()[ds.spans.gold.order()])]
-    identical = _identical_systems(ds, set(files))
+    identical = _identical_systems(ds.systems, [sp.as_array()[sp.order()].tobytes() for sp in ds.spans.systems]
+                                   if not tc else [row.tobytes() for row in ds.predictions], set(files))
     ds.info = {
         "dataset": spec.name, "task": spec.span_task, "format": spec.span_format,
         "warnings": _perfect_warnings([0], [[0]] * len(same), same, "span") + _identical_warnings(identical)
@@ -724,17 +723,14 @@ def _refuse_clashes(generated, files: Mapping[str, Path], context: str, what: st
                          for c in clash], context)
 
 
-def _identical_systems(ds: Dataset, supplied: set[str]) -> list[list[str]]:
-    """Groups of systems whose outputs are identical on every item (every
+def _identical_systems(systems, outputs, supplied: set[str]) -> list[list[str]]:
+    """Groups of systems whose outputs (``outputs``: one key per system, its
+    predictions or sorted spans as bytes) are identical on every item (every
     span), where at least one of them is a supplied file: ranked twice, they
     would count as two systems.  A generated baseline equal to another
     generated one (``all_x`` and ``majority``) is no news and is left out."""
-    if ds.spans is not None and not ds.k:
-        keys = [sp.as_array()[sp.order()].tobytes() for sp in ds.spans.systems]
-    else:
-        keys = [row.tobytes() for row in ds.predictions]
     groups: dict[bytes, list[str]] = {}
-    for s, key in zip(ds.systems, keys):
+    for s, key in zip(systems, outputs):
         groups.setdefault(key, []).append(s)
     return [g for g in groups.values() if len(g) > 1 and any(s in supplied for s in g)]
 

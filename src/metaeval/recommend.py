@@ -29,7 +29,7 @@ rewards a degenerate system), so they cannot change the candidates' ranks.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 import pandas as pd

@@ -32,7 +32,6 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from . import metrics as M
 from .io import read_result_csv
 from .tables import ordinal
 

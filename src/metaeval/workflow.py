@@ -323,7 +323,7 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=Non
 
 def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None, out_html=None) -> None:
     """Markdown and LaTeX score tables (value and rank per metric)."""
-    from .tables import md_escape, tex_escape
+    from .tables import md_escape
 
     df = read_result_csv(scores_csv)
     n, unused = "", []
