@@ -131,7 +131,7 @@ def label_scalars(cfg: Mapping) -> list[str]:
                             f"booleans in YAML), not as a label; quote it as the data files spell it, e.g. "
                             f"'{str(x).lower()}' or '{x}'")
             return x
-        if isinstance(x, (int, float)) and x is not None:
+        if isinstance(x, (int, float)):
             return str(x)
         return x
 

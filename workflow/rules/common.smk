@@ -246,22 +246,24 @@ import time as _time
 RUN_STARTED = _time.time()
 
 
+def _logs_of_this_run():
+    """(path, text) of the job logs written during this run."""
+    root = Path(RESULTS, "logs")
+    for log in sorted(root.rglob("*.log")) if root.is_dir() else []:
+        try:
+            if log.stat().st_mtime >= RUN_STARTED - 1:
+                yield log, log.read_text(encoding="utf-8")
+        except OSError:
+            continue
+
+
 def report_failures():
     """After a failed run: the messages of the jobs that failed in it
     (their logs start with "ERROR in rule"), printed last, so that they are
     not buried among the job listings above (`onerror`)."""
     import sys
 
-    logs = sorted(Path(RESULTS, "logs").rglob("*.log")) if Path(RESULTS, "logs").is_dir() else []
-    msgs = []
-    for log in logs:
-        try:
-            if log.stat().st_mtime >= RUN_STARTED - 1:
-                text = log.read_text(encoding="utf-8")
-                if text.startswith("ERROR in rule"):
-                    msgs.append(text.rstrip())
-        except OSError:
-            continue
+    msgs = [text.rstrip() for _, text in _logs_of_this_run() if text.startswith("ERROR in rule")]
     if msgs:
         sys.stderr.write("\n" + "=" * 78 + "\nThe run stopped. What went wrong:\n\n" + "\n\n".join(msgs)
                          + "\n" + "=" * 78 + "\n")
@@ -274,14 +276,8 @@ def report_warnings():
     import sys
 
     root = Path(RESULTS, "logs")
-    lines = []
-    for log in sorted(root.rglob("*.log")) if root.is_dir() else []:
-        try:
-            if log.stat().st_mtime >= RUN_STARTED - 1:
-                lines += [f"  {log.relative_to(root).parent}: {w[len('WARNING: '):]}"
-                          for w in log.read_text(encoding="utf-8").splitlines() if w.startswith("WARNING: ")]
-        except OSError:
-            continue
+    lines = [f"  {log.relative_to(root).parent}: {w[len('WARNING: '):]}" for log, text in _logs_of_this_run()
+             for w in text.splitlines() if w.startswith("WARNING: ")]
     if lines:
         sys.stderr.write(f"\nWarnings of this run ({len(lines)}; each job's log in {root} has them too):\n"
                          + "\n".join(lines) + "\n")
