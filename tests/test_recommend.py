@@ -1,35 +1,21 @@
-"""The recommendation on all the evidence (metaeval.recommend): which
-criteria a dataset makes relevant, ranks with ties, Pareto separation, and
-sentences that follow the numbers."""
+"""The recommendation (metaeval.recommend): Tiered Pareto Selection with its
+invariances (hypothesis over generated criterion tables, and on real
+datasets through the config), METHODS.md 8's Borda counterexamples, the
+exclusions (gameable metrics, span precision and recall, ill-defined
+criteria), the answer with and without the baselines, and the outputs."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings as hsettings, strategies as st
 
 from metaeval import recommend as R
-
-
-def _summary(rows):
-    return pd.DataFrame(rows, columns=["metric", "group", "stability_tau", "merging_tau", "discriminative_power"])
-
-
-def _noise(taus, kept=None):
-    return pd.DataFrame([{"metric": m, "rate": r, "mean_tau": t, "winner_kept": (kept or {}).get(m, 0.5)}
-                         for m, t in taus.items() for r in (0.05, 0.1)])
-
-
-def _priors(taus):
-    return pd.DataFrame([{"metric": m, "gamma": g, "tau": t} for m, t in taus.items() for g in (0.0, 2.0)])
-
-
-def _properties(held):
-    rows = []
-    for m, n in held.items():
-        for i, p in enumerate(R.relevant_properties(True, True)):
-            rows.append({"metric": m, "property": p, "result": "holds" if i < n else "fails"})
-    return pd.DataFrame(rows)
+from metaeval.criteria import CriteriaResult
+from metaeval.tables import md_escape
 
 
 def test_relevant_properties_follow_the_data():
@@ -42,198 +28,400 @@ def test_relevant_properties_follow_the_data():
     assert R.is_imbalanced([100, 40]) and not R.is_imbalanced([100, 60]) and not R.is_imbalanced([5, 0, 4])
 
 
-def test_a_dominating_metric_is_recommended_and_said_to_be():
-    s = _summary([["mae_macro", "A", 0.95, 0.2, 0.8], ["accuracy", "B", 0.90, 0.5, 0.6],
-                  ["macro_f1", "A", 0.91, 0.4, 0.7]])
-    table, used, relevant = R.evidence(s, _noise({"mae_macro": 0.99, "accuracy": 0.90, "macro_f1": 0.95}),
-                                       _priors({"mae_macro": 1.0, "accuracy": 0.5, "macro_f1": 0.8}),
-                                       _properties({"mae_macro": 6, "accuracy": 3, "macro_f1": 4}),
-                                       ordinal_data=True, gold_counts=[100, 20, 10])
-    assert used == ["stability", "discrimination", "power", "noise", "priors", "properties"]
-    assert table["metric"].tolist() == ["mae_macro", "macro_f1", "accuracy"]
-    assert table["rank_sum"].tolist() == [6, 12, 18]
-    text = R.sentences(table, used, relevant, primary="accuracy")
-    assert text[0].startswith("Report MAE^M: of the 3 metrics ranked, it has the smallest sum of ranks (6)")
-    assert "It is at least as good on every criterion as macro-F1, Acc." in text
-    assert any(t.startswith("The dataset's primary metric, Acc, comes 3rd of 3") for t in text)
-    assert not any("does not separate" in t for t in text)
-
-
-def test_mixed_evidence_is_said_to_be_mixed():
-    s = _summary([["kappa", "A", 0.95, 0.2, 0.5], ["gmr", "A", 0.80, 0.3, 0.9]])
-    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[10, 10])
-    text = R.sentences(table, used, relevant)
-    assert used == ["stability", "discrimination", "power"]
-    i = next(i for i, t in enumerate(text) if "does not separate" in t)
-    assert text[i].startswith("The evidence does not separate it outright from 1 of the 1 other metrics")
-    assert text[i + 1] == ("GMR (rank sum 5) is ahead on discriminative power; kappa on rank stability and class "
-                           "discrimination.")
-
-
-def test_values_equal_to_two_decimals_tie_and_ties_are_named():
-    s = _summary([["kappa", "A", 0.901, 0.2, 0.5], ["alpha_nominal", "A", 0.898, 0.2, 0.5]])
-    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[10, 10])
-    assert table["stability_rank"].tolist() == [1, 1]
-    text = R.sentences(table, used, relevant)
-    assert text[0].startswith("The evidence cannot choose between")
-    assert "kappa" in text[0] and "alpha^NOM" in text[0]
-
-
-def test_priors_count_only_on_imbalanced_data_and_missing_values_leave_a_metric_out():
-    s = _summary([["accuracy", "A", 0.9, 0.3, 0.5], ["span_f1", "B", 0.95, np.nan, 0.9]])
-    pri = _priors({"accuracy": 0.4})
-    table, used, _ = R.evidence(s, priors=pri, ordinal_data=False, gold_counts=[10, 12])
-    assert "priors" not in used  # balanced: the class priors are not a criterion
-    table, used, _ = R.evidence(s, priors=pri, ordinal_data=False, gold_counts=[10, 40])
-    assert "priors" in used
-    span = table[table["metric"] == "span_f1"].iloc[0]
-    assert np.isnan(span["rank_sum"]) and np.isnan(span["position"])
-    assert table["metric"].iloc[0] == "accuracy"
-
-
-def test_markdown_has_every_metric_and_criterion():
-    s = _summary([["kappa", "A", 0.95, 0.2, 0.5], ["gmr", "A", 0.80, 0.3, 0.9]])
-    table, used, relevant = R.evidence(s, _noise({"kappa": 0.9, "gmr": 0.8}), ordinal_data=False,
-                                       gold_counts=[10, 10])
-    md = R.recommendation_markdown(table, used, relevant, R.sentences(table, used, relevant), "t: which", "ctx")
-    assert md.startswith("# t: which")
-    for name in ("kappa", "GMR", "rank stability", "robustness to label noise", "0.950 (1st)"):
-        assert name in md, name
-
-
-def test_a_criterion_without_values_is_dropped():
-    """Span identification: no formal properties for span metrics, so they
-    are not a criterion (instead of leaving every metric without a rank sum)."""
-    s = _summary([["span_f1", "A", 0.95, np.nan, 0.5], ["char_f1", "A", 0.80, np.nan, 0.9]])
-    s = s.drop(columns="merging_tau")
-    props = pd.DataFrame({"metric": ["accuracy"], "property": ["monotonicity"], "result": ["holds"]})
-    table, used, relevant = R.evidence(s, properties=props, ordinal_data=False, gold_counts=[])
-    assert used == ["stability", "power"]
-    assert table["rank_sum"].notna().all()
-
-
-def test_span_precision_and_recall_alone_are_not_recommended():
-    s = _summary([["span_precision", "A", 0.99, np.nan, 0.9], ["span_f1", "A", 0.90, np.nan, 0.8]])
-    s = s.drop(columns="merging_tau")
-    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[])
-    assert table["metric"].tolist() == ["span_f1", "span_precision"]  # shown, not ranked
-    assert table["stability_rank"].tolist()[0] == 1 and np.isnan(table["stability_rank"].tolist()[1])
-    text = R.sentences(table, used, relevant)
-    assert text[0].startswith("Report " + R.M.get("span_f1").name + ": of the 1 metrics ranked")
-    assert f"{R.M.get('span_precision').name} is not ranked: alone, either rewards a degenerate system" in " ".join(text)
-
-
-def test_the_noise_sentence_names_a_changing_winner_only_when_one_changes():
-    s = _summary([["kappa", "A", 0.95, 0.2, 0.8], ["gmr", "B", 0.90, 0.5, 0.6]])
-
-    def noise_sentence(kept):
-        table, used, relevant = R.evidence(s, _noise({"kappa": 0.9, "gmr": 0.8}, kept), ordinal_data=False,
-                                           gold_counts=[10, 10])
-        return next(t for t in R.sentences(table, used, relevant) if t.startswith("Under label noise"))
-
-    text = noise_sentence({"kappa": 1.0, "gmr": 1.0})
-    assert "GMR's ranking moves most (tau 0.800 between the clean and the noisy rankings, the mean over" in text
-    assert "every metric's winner stays first" in text and "changes most often" not in text
-    text = noise_sentence({"kappa": 0.75, "gmr": 1.0})
-    assert "kappa's winner changes most often (first in 75% of the noisy golds at the highest rate)" in text
-
-
-def test_metrics_not_ranked_cannot_move_the_ranks_of_those_ranked():
-    """Span precision (never recommended) and span metrics beside
-    classification ones (no merging, noise or priors) are shown but not
-    ranked: ranked among all, kappa would be 4th on stability behind three
-    span metrics, and GMR's rank sum would tie with kappa's.  A trial read
-    "comes 3rd of 6" for the 3rd row of 8."""
-    s = _summary([["kappa", "A", 0.90, 0.2, 0.50], ["gmr", "B", 0.80, 0.5, 0.60],
-                  ["span_f1", "C", 0.99, np.nan, 0.70], ["span_f1_exact", "C", 0.98, np.nan, 0.40],
-                  ["span_precision", "C", 0.97, np.nan, 0.65]])
-    table, used, relevant = R.evidence(s, _noise({"kappa": 0.9, "gmr": 0.8}), ordinal_data=False,
-                                       gold_counts=[10, 10])
-    assert table["metric"].tolist()[:2] == ["kappa", "gmr"]
-    ranked = table.set_index("metric")
-    assert ranked.loc["kappa", "stability_rank"] == 1 and ranked.loc["gmr", "power_rank"] == 1
-    assert ranked[["stability_rank", "power_rank", "rank_sum"]].loc[["span_f1", "span_f1_exact",
-                                                                     "span_precision"]].isna().all().all()
-    text = R.sentences(table, used, relevant, primary="span_f1")
-    joined = " ".join(text)
-    assert text[0].startswith("Report kappa: of the 2 metrics ranked, it has the smallest sum of ranks (5) over "
-                              "rank stability, class discrimination, discriminative power and robustness to label "
-                              "noise: ")
-    assert ("Not ranked, without a value on class discrimination and robustness to label noise: span-F1, "
-            "span-F1 exact.") in joined
-    assert "The dataset's primary metric, span-F1, is not ranked (above)." in joined
-    md = R.recommendation_markdown(table, used, relevant, text, "t", "ctx")
-    assert "| 0.990 (-) |" in md and "(-): shown, not ranked" in md
-    assert "The dataset's primary metric, GMR, comes 2nd of 2" in " ".join(
-        R.sentences(table, used, relevant, primary="gmr"))
-
-
-def test_few_systems_make_the_recommendation_tentative():
-    s = _summary([["kappa", "A", 0.95, 0.2, 0.8], ["gmr", "B", 0.90, 0.5, 0.6]])
-    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[10, 10])
-    few = R.sentences(table, used, relevant, n_systems=6)
-    assert few[-1] == ("Only 6 systems are ranked: one pair of systems swapping places moves a Kendall tau by "
-                       "2/15 = 0.13, so the tau-based criteria are coarse and this recommendation is tentative.")
-    for n in (R.FEW_SYSTEMS, 30, None):
-        assert not any("tentative" in t for t in R.sentences(table, used, relevant, n_systems=n))
-
-
-def test_the_legend_explains_the_group_and_only_the_criteria_shown():
-    s = _summary([["span_f1", "A", 0.95, np.nan, 0.5], ["char_f1", "B", 0.80, np.nan, 0.9]])
-    s = s.drop(columns="merging_tau")
-    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[])
-    md = R.recommendation_markdown(table, used, relevant, R.sentences(table, used, relevant), "t", "ctx")
-    legend = md.strip().splitlines()[-1]
-    assert "Group: the metric's similarity group" in legend and "similarity.csv). Rank stability:" in legend
-    assert "discriminative power:" in legend
-    for absent in ("class discrimination", "label noise", "class priors", "formal properties"):
-        assert absent not in legend, absent
-
-
-# -- issue 18: faults the suite let through -------------------------------------------------------
-def test_a_rank_sum_tie_is_broken_by_the_worst_rank_not_the_name():
-    """Catches a rank-sum tie broken by the metric's name instead of by the worst rank."""
-    # by hand: stability (higher better) 1 accuracy, 2 kappa, 3 macro-F1; class discrimination (lower better)
-    # 1 macro-F1, 2 kappa, 3 accuracy; power (higher better) 1 macro-F1, 2 accuracy and kappa (a tie)
-    # rank sums: macro-F1 3 + 1 + 1 = 5; kappa 2 + 2 + 2 = 6, worst 2; accuracy 1 + 3 + 2 = 6, worst 3
-    s = _summary([["accuracy", "A", 0.95, 0.6, 0.7], ["kappa", "A", 0.90, 0.3, 0.7],
-                  ["macro_f1", "B", 0.80, 0.1, 0.9]])
-    table, used, relevant = R.evidence(s, ordinal_data=False, gold_counts=[10, 10, 10])
-    assert used == ["stability", "discrimination", "power"]
-    assert table["metric"].tolist() == ["macro_f1", "kappa", "accuracy"]  # "accuracy" < "kappa" by name
-    assert table["rank_sum"].tolist() == [5, 6, 6] and table["worst_rank"].tolist() == [3, 2, 3]
-    assert table["position"].tolist() == [1, 2, 3]
-    text = R.sentences(table, used, relevant, primary="kappa")
-    assert "The dataset's primary metric, kappa, comes 2nd of 3." in text
-
-
 def test_an_imbalance_ratio_of_exactly_two_is_imbalanced():
-    """Catches a largest class of exactly IMBALANCE_RATIO (2) times the smallest not counted as imbalanced."""
     assert R.IMBALANCE_RATIO == 2
     assert R.is_imbalanced([20, 10]) and R.is_imbalanced([10, 15, 20]) and R.is_imbalanced([0, 7, 14])
     assert not R.is_imbalanced([19, 10]) and not R.is_imbalanced([10, 15, 19.99])
-    s = _summary([["accuracy", "A", 0.9, 0.3, 0.5], ["kappa", "B", 0.8, 0.2, 0.6]])
-    pri = _priors({"accuracy": 0.4, "kappa": 0.9})
-    props = _properties({"accuracy": 3, "kappa": 3})
-    _, used, relevant = R.evidence(s, priors=pri, properties=props, ordinal_data=True, gold_counts=[10, 15, 20])
-    assert "priors" in used and "imbalance" in relevant
-    _, used, relevant = R.evidence(s, priors=pri, properties=props, ordinal_data=True, gold_counts=[10, 15, 19])
-    assert "priors" not in used and "imbalance" not in relevant
 
 
-def test_the_noise_criterion_is_the_mean_over_the_noise_rates():
-    """Catches the noise criterion computed from the highest noise rate only instead of the mean over the rates."""
-    taus = {"kappa": {0.01: 1.00, 0.05: 0.85, 0.10: 0.70},  # mean 0.85, lowest at the highest rate
-            "gmr": {0.01: 0.82, 0.05: 0.82, 0.10: 0.76}}    # mean 0.80, better at the highest rate
-    noise = pd.DataFrame([{"metric": m, "rate": r, "mean_tau": t, "winner_kept": 1.0}
-                          for m, by in taus.items() for r, t in by.items()])
-    s = _summary([["kappa", "A", 0.90, 0.3, 0.5], ["gmr", "B", 0.90, 0.3, 0.5]])
-    table, used, _ = R.evidence(s, noise, ordinal_data=False, gold_counts=[10, 10, 10])
-    t = table.set_index("metric")
-    for m, by in taus.items():
-        want = 0.0
-        for v in by.values():
-            want += v / len(by)
-        assert t.loc[m, "noise_tau"] == pytest.approx(want)
-    assert t.loc["kappa", "noise_rank"] == 1 and t.loc["gmr", "noise_rank"] == 2
-    assert table["metric"].tolist() == ["kappa", "gmr"]
+def test_applicable_criteria_say_why_each_other_is_left_out():
+    crit, why = R.applicable_criteria(R.ALL_CRITERIA, has_classes=True, k=4, ordinal_data=False, imbalanced=True,
+                                      has_properties=True)
+    assert crit == ["stability", "power", "noise", "priors", "properties"]
+    assert "unordered" in why["discrimination"]
+    crit, why = R.applicable_criteria(R.ALL_CRITERIA, has_classes=True, k=3, ordinal_data=True, imbalanced=False,
+                                      has_properties=False)
+    assert crit == ["stability", "discrimination", "power", "noise"]
+    assert "balanced" in why["priors"] and "properties" in why
+    crit, why = R.applicable_criteria(("stability", "power", "noise"), has_classes=False, k=0, ordinal_data=False,
+                                      imbalanced=False, has_properties=True)
+    assert crit == ["stability", "power"] and "span identification" in why["noise"]
+
+
+# -- Tiered Pareto Selection ---------------------------------------------------------------------------
+def _tps(v, se=None, cand=None, delta=None, alpha=0.05):
+    v = np.asarray(v, dtype=float)
+    c, m = v.shape
+    se = np.zeros((c, m, m)) if se is None else se
+    return R.tiered_pareto(v, se, np.ones(m, bool) if cand is None else cand,
+                           np.zeros(c) if delta is None else delta, alpha)
+
+
+def _selected(v, **kw):
+    return set(np.flatnonzero(_tps(v, **kw)["selected"]).tolist())
+
+
+def test_the_borda_counterexamples_of_methods_8_sway_a_rank_sum_not_tps():
+    """Clones: A > B, A > B, B > A; a rank sum picks A, and with two clones
+    of B below B it picks B.  TPS (point values, zero margins): the answer
+    among A and B is the same with and without the clones."""
+    from metaeval.experiments import table7
+
+    def borda(v):  # ranks per criterion, summed (the rank sum of Table 7)
+        r = (-v).argsort(axis=1).argsort(axis=1) + 1
+        return int(np.argmin(r.sum(axis=0)))
+
+    ab = np.array([[2.0, 1.0], [2.0, 1.0], [1.0, 2.0]])  # criteria x (A, B)
+    clones = np.array([[2.0, 1.0, 0.9, 0.8], [2.0, 1.0, 0.9, 0.8], [1.0, 2.0, 1.9, 1.8]])
+    assert borda(ab) == 0 and borda(clones) == 1  # the rank sum flips to B
+    assert _selected(ab) & {0, 1} == _selected(clones) & {0, 1}
+    # irrelevant dominated: A > B, B > A, B > A; D and E worse than A everywhere
+    ab2 = np.array([[2.0, 1.0], [1.0, 2.0], [1.0, 2.0]])
+    de = np.array([[2.0, 0.5, 1.5, 1.2], [1.0, 2.0, 0.9, 0.8], [1.0, 2.0, 0.9, 0.8]])  # A, B, D, E
+    assert borda(ab2) == 1 and borda(de) == 0  # the rank sum flips to A
+    assert _selected(ab2) == _selected(de) & {0, 1}
+    # table7 is the paper's rank sum: the same flip (a reproduction, not a recommendation)
+    rows = lambda v: pd.DataFrame({"metric": [f"m{i}" for i in range(v.shape[1])],  # noqa: E731
+                                   "stability_rank": (-v[0]).argsort().argsort() + 1,
+                                   "power_rank": (-v[1]).argsort().argsort() + 1,
+                                   "discrimination_rank": (-v[2]).argsort().argsort() + 1})
+    assert table7(rows(ab2))["metric"].iloc[0] == "m1" and table7(rows(de))["metric"].iloc[0] == "m0"
+
+
+def test_not_separable_when_every_candidate_is_within_the_margin():
+    v = np.array([[0.90, 0.89, 0.88], [0.5, 0.51, 0.52]])
+    se = np.full((2, 3, 3), 0.05)
+    out = _tps(v, se=se)
+    assert out["selected"].all() and out["tiers"].all()
+    rec = _rec(v, se)
+    assert not rec.separable and "does not separate" in R.answer_sentence(rec)
+    assert "not separable at this resolution" in R.answer_sentence(rec)
+
+
+def test_a_tier_is_closed_upwards_and_contains_the_best():
+    """A candidate with a better point value is never in a lower tier, even
+    when its paired test against the best rejects and a worse one's does
+    not (a larger standard error)."""
+    v = np.array([[1.0, 0.9, 0.8], [0.0, 0.1, 0.2]])  # the second criterion keeps all three in K0
+    se = np.zeros((2, 3, 3))
+    se[0, 0, 2] = se[0, 2, 0] = 1.0  # the worst is within noise of the best; the middle one is not
+    tiers = _tps(v, se=se)["tiers"][0]
+    assert tiers.tolist() == [True, True, True]
+    assert _tps(v)["tiers"][0].tolist() == [True, False, False]
+
+
+def test_min_difference_widens_a_tier():
+    v = np.array([[0.90, 0.895, 0.80], [0.0, 0.1, 0.2]])
+    assert _tps(v)["tiers"][0].tolist() == [True, False, False]
+    assert _tps(v, delta=np.array([0.01, 0.0]))["tiers"][0].tolist() == [True, True, False]
+
+
+def _tables(draw_c, draw_m):
+    """A random criterion table with ties and paired standard errors (symmetric, zero diagonal)."""
+    return st.tuples(
+        st.lists(st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.5, 0.55, 0.9, 1.0]), min_size=draw_m, max_size=draw_m),
+                 min_size=draw_c, max_size=draw_c),
+        st.lists(st.sampled_from([0.0, 0.01, 0.05, 0.2]), min_size=draw_c * draw_m * draw_m,
+                 max_size=draw_c * draw_m * draw_m),
+        st.lists(st.booleans(), min_size=draw_m, max_size=draw_m))
+
+
+@st.composite
+def tables(draw):
+    c, m = draw(st.integers(1, 4)), draw(st.integers(1, 6))
+    v, s, cand = draw(_tables(c, m))
+    v = np.array(v)
+    se = np.array(s).reshape(c, m, m)
+    se = (se + se.swapaxes(1, 2)) / 2
+    se[:, np.arange(m), np.arange(m)] = 0
+    return v, se, np.array(cand)
+
+
+def _with_copy(v, se, cand, j):
+    """Metric j copied as the last column: identical values, identical paired SEs, SE 0 to its original."""
+    m = v.shape[1]
+    v2 = np.concatenate([v, v[:, [j]]], axis=1)
+    se2 = np.zeros((v.shape[0], m + 1, m + 1))
+    se2[:, :m, :m] = se
+    se2[:, m, :m] = se[:, j, :]
+    se2[:, :m, m] = se[:, :, j]
+    se2[:, m, j] = se2[:, j, m] = 0
+    return v2, se2, np.append(cand, cand[j])
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(tables(), st.integers(0, 5), st.sampled_from([0.05, 0.2]))
+def test_adding_an_exact_copy_never_changes_the_answer(t, j, alpha):
+    v, se, cand = t
+    j = j % v.shape[1]
+    base = _tps(v, se=se, cand=cand, alpha=alpha)["selected"]
+    v2, se2, cand2 = _with_copy(v, se, cand, j)
+    got = _tps(v2, se=se2, cand=cand2, alpha=alpha)["selected"]
+    assert got[:-1].tolist() == base.tolist()
+    assert got[-1] == base[j]
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(tables(), st.integers(0, 5), st.floats(0.001, 0.5), st.lists(st.floats(0, 0.3), min_size=6, max_size=6),
+       st.sampled_from([0.05, 0.2]))
+def test_adding_or_removing_a_metric_worse_on_every_criterion_never_changes_the_answer(t, j, gap, se_new, alpha):
+    """A metric strictly below candidate j on every criterion (any standard
+    errors against the others): adding it leaves the answer as it was, and
+    so removing it from a table that has it."""
+    v, se, cand = t
+    c, m = v.shape
+    j = j % m
+    cand = cand.copy()
+    cand[j] = True  # the dominating metric is a candidate
+    d = v[:, j] - gap
+    v2 = np.concatenate([v, d[:, None]], axis=1)
+    se2 = np.zeros((c, m + 1, m + 1))
+    se2[:, :m, :m] = se
+    se2[:, m, :m] = se2[:, :m, m] = np.array(se_new)[:m]
+    base = _tps(v, se=se, cand=cand, alpha=alpha)["selected"]
+    got = _tps(v2, se=se2, cand=np.append(cand, True), alpha=alpha)["selected"]
+    assert got[:-1].tolist() == base.tolist() and not got[-1]
+
+
+def test_tiered_pareto_is_vectorised_over_resamples():
+    rng = np.random.default_rng(3)
+    v = rng.random((20, 3, 5))
+    se = np.abs(rng.normal(0, 0.1, (3, 5, 5)))
+    se = (se + se.swapaxes(1, 2)) / 2
+    cand = np.array([True, True, False, True, True])
+    out = R.tiered_pareto(v, se, cand, np.zeros(3))
+    for b in range(20):
+        one = R.tiered_pareto(v[b], se, cand, np.zeros(3))
+        for k in ("k0", "tiers", "selected"):
+            np.testing.assert_array_equal(out[k][b], one[k])
+
+
+# -- recommend: exclusions, baselines, outputs --------------------------------------------------------
+def _result(v, boot=None, metrics=None, crit=None):
+    v = np.asarray(v, dtype=float)
+    c, m = v.shape
+    boot = np.broadcast_to(v, (50, c, m)).copy() if boot is None else boot
+    return CriteriaResult(metrics or ["accuracy", "macro_f1", "kappa", "macro_recall"][:m],
+                          crit or ["stability", "power", "noise"][:c], v, boot, "both", 0.95,
+                          np.zeros((50, 9), dtype=int))
+
+
+def _rec(v, se=None, **kw):
+    v = np.asarray(v, dtype=float)
+    rng = np.random.default_rng(0)
+    sd = 0.0 if se is None else float(np.max(se)) / np.sqrt(2)
+    boot = v[None] + rng.normal(0, sd, (50,) + v.shape) if sd else None
+    res = _result(v, boot, metrics=["accuracy", "macro_f1", "kappa"][:v.shape[1]], crit=["stability", "power"])
+    return R.recommend(res, criteria=["stability", "power"], **kw)
+
+
+def test_a_gameable_metric_is_never_recommended_and_the_output_says_why():
+    v = np.array([[0.95, 0.5, 0.6], [0.9, 0.5, 0.6], [0.99, 0.4, 0.5]])
+    games = pd.DataFrame([{"metric": "accuracy", "degenerate": "all_comment", "score": 0.74, "median_real": 0.70,
+                           "rank": 1, "n_real": 8}])
+    res = _result(v, metrics=["accuracy", "macro_f1", "kappa"])
+    rec = R.recommend(res, criteria=["stability", "power", "noise"], gameable=games)
+    assert "accuracy" not in rec.selected and rec.selected == ["kappa"]
+    assert "gameable" in rec.excluded["accuracy"] and "all_comment" in rec.excluded["accuracy"]
+    js = json.loads(R.recommendation_json(rec))
+    assert js["gameable"][0]["metric"] == "accuracy" and js["gameable"][0]["degenerate"] == "all_comment"
+    assert "accuracy" not in js["recommended"]
+    md = R.recommendation_markdown(rec, "t", "ctx")
+    assert "Gameable on this test set" in md and "all_comment" in md
+
+
+def test_span_precision_and_recall_and_ill_defined_criteria_are_not_candidates():
+    v = np.array([[0.9, 0.8, 0.7], [0.9, 0.8, 0.7]])
+    boot = np.broadcast_to(v, (50, 2, 3)).copy()
+    boot[:10, 0, 1] = np.nan  # 20 % of the resamples undefined
+    res = CriteriaResult(["span_recall", "span_f1", "char_f1"], ["stability", "power"], v, boot, "both", 0.95,
+                         np.zeros((50, 4), dtype=int))
+    rec = R.recommend(res, criteria=["stability", "power"])
+    assert rec.selected == ["char_f1"]
+    assert "span precision or recall" in rec.excluded["span_recall"]
+    assert "ill-defined" in rec.excluded["span_f1"]
+
+
+def test_the_first_sentence_says_when_the_baselines_change_the_answer():
+    v = np.array([[0.9, 0.8], [0.9, 0.8]])
+    w = np.array([[0.7, 0.8], [0.7, 0.8]])
+    res, wo = _result(v, crit=["stability", "power"]), _result(w, crit=["stability", "power"])
+    rec = R.recommend(res, without=wo, criteria=["stability", "power"], baselines=["majority", "random"])
+    first = R.answer_sentence(rec)
+    assert rec.selected == ["accuracy"] and rec.without_baselines == ["macro_f1"]
+    assert "without the baselines (majority and random)" in first and "macro-F1" in first
+    rec = R.recommend(res, without=res, criteria=["stability", "power"], baselines=["majority"])
+    assert "the same without the baselines" in R.answer_sentence(rec)
+
+
+def test_system_resample_share_counts_the_resamples_with_the_same_answer():
+    v = np.array([[0.9, 0.8], [0.9, 0.8]])
+    boot = np.broadcast_to(v, (50, 2, 2)).copy()
+    boot[:20, 0, 0] = 0.5  # in 20 of 50 system resamples macro-F1 leads on stability
+    systems = _result(v, boot, crit=["stability", "power"])
+    rec = R.recommend(_result(v, crit=["stability", "power"]), systems, criteria=["stability", "power"])
+    assert rec.system_resample_share == pytest.approx(30 / 50)
+    assert "held in 60% of system resamples" in R.answer_sentence(rec)
+    assert rec.selection_share["macro_f1"] == pytest.approx(20 / 50)
+
+
+def test_the_long_csv_and_the_json_have_the_documented_columns_and_keys():
+    v = np.array([[0.9, 0.8, 0.7], [0.6, 0.8, 0.7]])
+    rec = R.recommend(_result(v, metrics=["accuracy", "macro_f1", "kappa"], crit=["stability", "power"]),
+                      criteria=["stability", "power"])
+    long = R.recommendation_long(rec)
+    assert list(long.columns[:7]) == ["criterion", "metric", "value", "low", "high", "better", "top_tier"]
+    assert len(long) == 6 and set(long["better"]) == {"higher"}
+    js = json.loads(R.recommendation_json(rec))
+    for key in ("recommended", "without_baselines", "system_resample_share", "gameable"):
+        assert key in js
+    assert js["recommended"] == ["accuracy", "macro_f1"]
+    md = R.recommendation_markdown(rec, "t", "ctx")
+    assert md.splitlines()[2] == md_escape(R.answer_sentence(rec))  # the answer opens the page, after the title
+
+
+# -- real data, through the config -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def real(project_config, data_dir):
+    from metaeval.config import dataset_specs
+    from metaeval.dataset import load_dataset
+    from metaeval.experiments import Settings
+    from metaeval.gameability import degenerate_scores, gameability  # noqa: F401
+    from metaeval.workflow import experiment_settings
+
+    def get(name, metrics=None, **settings):
+        cfg = json.loads(json.dumps(project_config))
+        if metrics is not None:
+            cfg["datasets"][name]["metrics"] = metrics
+        spec = dataset_specs(cfg)[name]
+        st = experiment_settings(cfg, name)
+        st = Settings(**{**st.__dict__, "criteria_replicates": 60, "criteria_splits": 5, "n_splits": 200,
+                         "noise_repeats": 10, **settings})
+        ds = load_dataset(spec, data_dir)
+        return spec, st, ds
+    return get
+
+
+def _answer(spec, st, ds):
+    return R.recommend_dataset(ds, spec, st)
+
+
+@pytest.mark.parametrize("name", ["rumoureval2017", "semeval2016t6"])
+def test_real_data_copies_and_dominated_metrics_do_not_change_the_answer(real, name):
+    """Through the config: removing a metric that another beats on every
+    criterion from ``metrics:`` leaves the answer unchanged; an exact copy
+    of a metric (its values and resamples duplicated) too."""
+    from metaeval import metrics as M
+
+    spec, st, ds = real(name)
+    rec = _answer(spec, st, ds)
+    dominated = [m for m, k, c in zip(rec.metrics, rec.k0, rec.candidate) if c and not k]
+    assert dominated, "the test needs a metric outside K0"
+    keep = [m for m in spec.metrics if m not in dominated]
+    spec2, st2, ds2 = real(name, metrics=keep)
+    rec2 = _answer(spec2, st2, ds2)
+    assert rec2.selected == rec.selected
+    assert set(M.get(m).name for m in rec.selected)
+    # an exact copy of each metric in turn, on the resamples already drawn
+    from metaeval.criteria import CriteriaSpec  # noqa: F401
+
+    for j, mid in enumerate(rec.metrics):
+        if not rec.candidate[j]:
+            continue
+        v = np.concatenate([rec.value, rec.value[:, [j]]], axis=1)
+        cand = np.append(rec.candidate, True)
+        se = _paired_se_with_copy(rec, j)
+        got = R.tiered_pareto(v, se, cand, np.zeros(len(rec.criteria)), st.tier_alpha)["selected"]
+        assert [m for m, s in zip(rec.metrics, got[:-1]) if s] == rec.selected
+        assert got[-1] == (mid in rec.selected)
+
+
+def _paired_se_with_copy(rec, j):
+    se = rec.paired_se
+    c, m, _ = se.shape
+    out = np.zeros((c, m + 1, m + 1))
+    out[:, :m, :m] = se
+    out[:, m, :m] = se[:, j, :]
+    out[:, :m, m] = se[:, :, j]
+    out[:, m, j] = out[:, j, m] = 0
+    return out
+
+
+def test_a_whole_text_system_games_span_f1_min_and_it_is_not_recommended(project_config, data_dir):
+    """On a span dataset the whole text as one span per document beats the
+    median real system on span-F1 min: flagged gameable, not recommended."""
+    from metaeval.config import dataset_specs
+    from metaeval.dataset import load_dataset
+    from metaeval.experiments import Settings
+    from metaeval.workflow import experiment_settings
+    from metaeval.gameability import gameability as table_of, degenerate_scores  # noqa: F401
+
+    name = "semeval2020t11_si_synthetic"
+    spec = dataset_specs(project_config)[name]
+    st = experiment_settings(project_config, name)
+    st = Settings(**{**st.__dict__, "criteria_replicates": 40, "criteria_splits": 4, "n_splits": 100})
+    ds = load_dataset(spec, data_dir)
+    games = _span_gameability(spec, ds)
+    flagged = set(games.loc[games["beats_median"], "metric"])
+    assert "span_f1_min" in flagged
+    assert games.loc[(games["metric"] == "span_f1_min") & games["beats_median"], "degenerate"].eq("whole_text").any()
+    rec = R.recommend_dataset(ds, spec, st, gameability=games)
+    assert "span_f1_min" not in rec.selected and "gameable" in rec.excluded["span_f1_min"]
+
+
+def _span_gameability(spec, ds):
+    from metaeval.workflow import gameability_of
+
+    return gameability_of(spec, ds)
+
+
+def test_a_constant_class_games_accuracy_on_rumoureval2017(real):
+    spec, st, ds = real("rumoureval2017")
+    from metaeval.workflow import gameability_of
+
+    games = gameability_of(spec, ds)
+    hit = games[(games["metric"] == "accuracy") & games["beats_median"]]
+    assert "all_comment" in set(hit["degenerate"])
+    rec = R.recommend_dataset(ds, spec, st, gameability=games)
+    assert "accuracy" not in rec.selected and "all_comment" in rec.excluded["accuracy"]
+
+
+def test_every_default_dataset_shows_one_answer_on_every_page(project_config, data_dir):
+    """Over every default dataset with a meta-evaluation: the answer opens
+    recommendation.md, is recommendation.json's, is what the summary page
+    and the front page print (they are given the json's answer), and names
+    exactly the recommended metrics; none of them is gameable."""
+    import html as H
+
+    from metaeval import metrics as M
+    from metaeval.config import dataset_specs
+    from metaeval.dataset import load_dataset
+    from metaeval.experiments import Settings, select_systems
+    from metaeval.report import overview_html
+    from metaeval.tables import md_escape
+    from metaeval.workflow import experiment_settings, gameability_of
+
+    specs = dataset_specs(project_config)
+    seen = 0
+    for name, spec in specs.items():
+        st = experiment_settings(project_config, name)
+        ds = load_dataset(spec, data_dir)
+        sel = select_systems(ds, st.include_baselines)
+        if len(sel) < st.min_systems:  # no meta-evaluation (the workflow's n_ranked_systems)
+            continue
+        st = Settings(**{**st.__dict__, "criteria_replicates": 20, "criteria_splits": 2, "n_splits": 20,
+                         "noise_repeats": 2})
+        games = gameability_of(spec, ds)
+        rec = R.recommend_dataset(ds, spec, st, gameability=games)
+        answer = R.answer_sentence(rec)
+        js = json.loads(R.recommendation_json(rec))
+        md = R.recommendation_markdown(rec, name, "ctx")
+        assert md.splitlines()[2] == md_escape(answer) and js["answer"] == answer
+        front = overview_html([{"name": name, "task": "t", "n_systems": len(sel), "recommendation": js["answer"]}],
+                              None)
+        assert H.escape(answer, quote=True) in front
+        for mid in rec.selected:
+            assert M.get(mid).name in answer
+        assert not set(rec.selected) & set(games.loc[games["beats_median"], "metric"])
+        seen += 1
+    assert seen >= 8

@@ -20,8 +20,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from metaeval.experiments import CRITERIA, recommend
-from metaeval.report import html_page, overview_html, recommendation_sentence
+from metaeval.experiments import table7 as recommend
+from metaeval.report import html_page, overview_html
 from metaeval.tables import scores_markdown
 
 from .conftest import FIXTURES, ROOT
@@ -81,7 +81,7 @@ def test_html_tables_show_hostile_names_as_text():
 
 def test_front_page_escapes_every_string():
     entries = [{"name": "d", "task": "classification", "n_systems": 3,
-                "recommendation": HOSTILE[0], "criteria": "stability",
+                "recommendation": HOSTILE[0],
                 "warnings": [f"system {HOSTILE[0]!r} predicts every item exactly as the gold"]},
                {"name": "e", "task": "t", "n_systems": 1, "why_not": "too few <systems>"}]
     repro = pd.DataFrame({"table": ["Toy & co"], "match": [1], "differs": [0], "not reproducible": [2]})
@@ -90,10 +90,11 @@ def test_front_page_escapes_every_string():
     assert "3 published cells" in html and "<b>1 match</b>" in html
 
 
-def test_recommendation_reproduces_the_papers_table7():
+def test_table7_reproduces_the_papers_rank_sum():
     """Amemiya & Sakai Table 7 (stability and ordinal-class ranks of the
     nine metrics): the smallest rank sum is CEM^ORD's, 3rd and 2nd, the
-    metric the paper recommends."""
+    metric the paper recommends (``experiments.table7``: a reproduction of
+    their reading, not this tool's recommendation)."""
     t7 = pd.DataFrame({"metric": ["kappa", "macro_f1_hm", "cem_ord", "macro_f1", "mae_macro", "accuracy",
                                   "alpha_interval", "mae_micro", "alpha_ordinal"],
                        "stability_rank": [1, 2, 3, 4, 5, 6, 7, 8, 9],
@@ -101,22 +102,16 @@ def test_recommendation_reproduces_the_papers_table7():
     rec = recommend(t7)
     assert rec["metric"].tolist()[:4] == ["cem_ord", "mae_macro", "macro_f1_hm", "kappa"]  # 10 each: worst 8 < 9
     assert rec["rank_sum"].tolist()[:4] == [5, 6, 10, 10]
-    criteria = {c: CRITERIA[c] for c in ("stability_rank", "discrimination_rank")}
-    s = recommendation_sentence(rec, criteria)
-    assert s.startswith("CEM^ORD (stability 3rd, class discrimination 2nd), rank sum 5; next: MAE^M (6)"), s
 
 
-def test_recommendation_names_ties_and_leaves_out_unranked_metrics():
+def test_table7_leaves_out_metrics_without_every_rank():
     df = pd.DataFrame({"metric": ["accuracy", "macro_f1", "kappa", "span_f1"],
                        "stability_rank": [1, 2, 3, 4], "power_rank": [2, 1, 3, 4],
                        "discrimination_rank": pd.array([1, 1, 2, pd.NA], dtype="Int64")})
     rec = recommend(df)
     assert rec["metric"].tolist() == ["accuracy", "macro_f1", "kappa", "span_f1"]
     assert pd.isna(rec["rank_sum"].iloc[-1])
-    s = recommendation_sentence(rec, {c: CRITERIA[c] for c in CRITERIA})
-    assert "Acc (" in s and "macro-F1 (" in s and "(tied), rank sum 4" in s
-    assert s.endswith("Left out, not ranked on every criterion (span metrics are not scored after class "
-                      "merging): span-F1."), s
+    assert rec["rank_sum"].tolist()[:2] == [4, 4]
 
 
 # -- the workflow's report ----------------------------------------------------------
@@ -162,7 +157,8 @@ def test_every_table_and_figure_is_in_the_report(hostile):
     cats = _categories(hostile / "results/report.html")
     d = "results/tiny"
     assert cats["tiny"] == {
-        "0 Summary": [f"{d}/tables/recommendation.html", f"{d}/tables/summary.html"],
+        "0 Summary": [f"{d}/tables/recommendation.html", f"{d}/figures/recommendation.png",
+                      f"{d}/tables/summary.html"],
         "1 Scores": [f"{d}/tables/chance.html", f"{d}/figures/confusion.png", f"{d}/tables/gameability.html",
                      f"{d}/tables/scores.html"],
         "2 Ranking similarity": [f"{d}/figures/similarity.png"],
@@ -254,26 +250,20 @@ def test_the_report_renders_in_headless_chromium(hostile, tmp_path):
     assert n_head > 3 and page.count('data-sort="none"') == n_head
 
 
-def test_front_page_counts_spans_and_finishes_its_sentences():
+def test_front_page_counts_spans_and_shows_the_answer():
     """Span identification has spans, not items; a dataset without a
-    meta-evaluation has systems, not ranked ones; the excerpt of a
-    recommendation never stops at a sentence that announces the next."""
-    advice = ["Report kappa: it has the smallest sum of ranks.",
-              "The evidence does not separate it outright from 1 of the 2 other metrics: ... The closest by rank sum:",
-              "GMR (rank sum 5) is ahead on rank stability.", "It is at least as good on every criterion as MAE."]
+    meta-evaluation has systems, not ranked ones; the answer is shown as the
+    recommendation gives it."""
+    answer = "Report span-F1: in the top tier of 2 of 2 criteria; held in 18% of system resamples."
     entries = [{"name": "si", "task": "span identification", "n_systems": 20, "n_items": 0, "n_gold_spans": 940,
-                "n_articles": 75, "recommendation": "span-F1", "criteria": "stability", "advice": advice},
+                "n_articles": 75, "recommendation": answer},
                {"name": "few", "task": "span identification", "n_systems": 3, "n_items": 0, "n_gold_spans": 12,
                 "n_articles": 2, "why_not": "3 ranked systems, fewer than min_systems = 6"}]
     html = overview_html(entries, None)
     assert "(span identification, 940 gold spans in 75 articles, 20 systems ranked)" in html
     assert "(span identification, 12 gold spans in 2 articles, 3 systems)" in html
     assert "0 items" not in html
-    assert "The closest by rank sum: GMR (rank sum 5) is ahead on rank stability." in html
-    assert "at least as good on every criterion as MAE" not in html  # the excerpt stops there
-    caveat = "Only 6 systems are ranked: ... so the tau-based criteria are coarse and this recommendation is tentative."
-    html = overview_html([{**entries[0], "advice": advice + [caveat]}], None)
-    assert "at least as good on every criterion as MAE" not in html and caveat in html  # the caveat always
+    assert answer in html and "rank sum" not in html
 
 
 def test_table7_ranks_count_only_the_metrics_with_every_criterion():

@@ -518,9 +518,14 @@ def test_every_discriminative_power_names_its_test_and_correction():
             ("bootstrap", "bh", "on Benjamini-Hochberg-adjusted p-values", "paired bootstrap, Benjamini-Hochberg")]:
         df = base.assign(power_test=test, power_correction=correction)
         assert words in summary_markdown(df, "t", 6, 100)
-        table, used, relevant = R.evidence(df, ordinal_data=False, gold_counts=[10, 10])
-        text = " ".join(R.sentences(table, used, relevant))
-        assert f"discriminative power (2nd, 40% of pairs, {short})" in text
-        md = R.recommendation_markdown(table, used, relevant, R.sentences(table, used, relevant), "t", "ctx")
-        label = "randomised Tukey HSD; family-wise" if test == "tukey" else "paired bootstrap test (shift method); "
-        assert f"discriminative power: share of system pairs significantly different at alpha ({label}" in md
+    # the recommendation's own power criterion names its test and correction, and the experiments' test beside it
+    from metaeval.criteria import CriteriaResult
+
+    v = np.array([[0.9, 0.8], [0.4, 0.5]])
+    res = CriteriaResult(["accuracy", "kappa"], ["stability", "power"], v, np.broadcast_to(v, (20, 2, 2)).copy(),
+                         "both", 0.95, np.zeros((20, 4), dtype=int))
+    for text in ("two-sided z-tests ..., Holm-adjusted over the pairs of each resample",
+                 "two-sided z-tests ..., not adjusted"):
+        rec = R.recommend(res, criteria=["stability", "power"], power_test=text)
+        md = R.recommendation_markdown(rec, "t", "ctx")
+        assert f"discriminative power: share of system pairs a test separates ({text})" in md

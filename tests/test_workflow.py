@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -173,9 +174,11 @@ def test_a_failed_job_takes_the_front_page_and_recommendations_with_it(run, tmp_
     assert res.returncode != 0
     assert not (work / "results/tiny/summary.csv").exists()
     assert not (work / "results/report/overview.html").exists()
-    for ds in ("tiny", "tiny_tsv"):  # all recommendations: the overview job writes them together
-        assert not (work / f"results/{ds}/recommendation.md").exists()
+    for f in ("recommendation.md", "recommendation.json", "recommendation.csv", "tables/summary.md",
+              "figures/recommendation.png"):  # the recommendation made from the damaged dataset goes
+        assert not (work / f"results/tiny/{f}").exists(), f
     assert (work / "results/tiny_tsv/summary.csv").exists()  # the other datasets' own results stay
+    assert (work / "results/tiny_tsv/recommendation.md").exists()  # and so does their recommendation
 
 
 def test_new_system_reruns_only_its_dataset(run, tmp_path):
@@ -356,7 +359,7 @@ EDITS = [
     ("experiments.distinct_tau", 0.5, _all(("experiments",))),
     ("experiments.tukey_trials", 50, _all(("experiments",))),
     # only the paired bootstrap test reads the correction (the Tukey test's p-values are family-wise)
-    ("experiments.significance_correction", "bh", set()),
+    ("experiments.significance_correction", "bh", _jobs(("recommendation",), *WITH_EXPS)),
     ("experiments.bootstrap_seed", 5, _all(("experiments",))),
     ("datasets.spans_si.merge_overlapping_predictions", False, _all(SPAN_SI, ("spans_si",))),
     ("datasets.spans_si_synthetic.synthetic.seed", 4, _all(SPAN_SYN, ("spans_si_synthetic",))),
@@ -368,8 +371,14 @@ EDITS = [
     # the formal properties do not depend on any dataset: one job, the
     # recommendations (the front page's job) that count them, and every
     # provenance.json (which records their settings)
-    ("properties.n_max", 4, {("properties", None), ("overview", None)}),
-    ("properties.weights", [0.4, 0.4, 0.2], {("properties", None), ("overview", None)}),
+    ("properties.n_max", 4, {("properties", None)} | _jobs(("recommendation",), "tiny", "tiny_tsv", "spans_tc")),
+    ("properties.weights", [0.4, 0.4, 0.2],
+     {("properties", None)} | _jobs(("recommendation",), "tiny", "tiny_tsv", "spans_tc")),
+    # the recommendation's own settings (and the correction of its z-tests, read even with the Tukey test)
+    ("experiments.criteria_replicates", 30, _jobs(("recommendation",), *WITH_EXPS)),
+    ("experiments.tier_alpha", 0.1, _jobs(("recommendation",), *WITH_EXPS)),
+    ("experiments.min_difference", {"stability": 0.01}, _jobs(("recommendation",), *WITH_EXPS)),
+    ("datasets.tiny.experiments.criteria", ["stability", "power"], _jobs(("recommendation",), "tiny")),
 ]
 
 
@@ -383,9 +392,11 @@ def test_a_config_edit_plans_exactly_the_jobs_that_read_it(run, tmp_path, path, 
     _set(cfg, path, value)
     (tmp_path / "edited.yaml").write_text(yaml.safe_dump(cfg))
     touched = (path.split(".")[1],) if path.startswith("datasets.") else ALL_DATASETS
-    # the report's front page reads every dataset.json and summary.csv
-    front = {("overview", None)} if any(r in ("ingest", "experiments", "experiments_no_merging")
-                                        for r, _ in expected) else set()
+    # the recommendation reads the dataset, its gameability (scoring) and its summary (experiments)
+    expected = expected | {("recommendation", d) for r, d in expected if d in WITH_EXPS and r in (
+        "ingest", "score", "score_tc", "score_si", "experiments", "experiments_no_merging")}
+    # the report's front page reads every dataset.json and recommendation.json
+    front = {("overview", None)} if any(r in ("ingest", "recommendation") for r, _ in expected) else set()
     assert _planned(work, data, tmp_path / "edited.yaml") == expected | front | {("provenance", d) for d in touched}
 
 
@@ -919,3 +930,26 @@ def test_the_warnings_of_a_run_are_repeated_at_its_end(run, tmp_path):
     tail = res.stderr[res.stderr.rindex("Warnings of this run"):]
     assert "spans_si: dataset 'spans_si': 1 article file(s)" in tail
     assert "toxic: dataset 'toxic': system 'silent' predicts no spans" in tail
+
+
+def test_the_same_answer_on_every_page_that_names_a_metric(run):
+    """The summary page, recommendation.md, recommendation.json and the
+    front page show one answer (metaeval.recommend's), for every dataset of
+    the run that has one; the summary's Table 7 is labelled a reproduction."""
+    import html as H
+
+    from metaeval.tables import md_escape
+
+    work, _ = run
+    front = (work / "results/report/overview.html").read_text(encoding="utf-8")
+    n = 0
+    for js in sorted((work / "results").glob("*/recommendation.json")):
+        d = js.parent
+        answer = json.loads(js.read_text())["answer"]
+        assert (d / "recommendation.md").read_text().splitlines()[2] == md_escape(answer)
+        summary = (d / "tables/summary.md").read_text()
+        assert f"(the whole argument: recommendation.md): {md_escape(answer)}" in summary
+        assert "reproduction of that paper, not as a recommendation" in summary
+        assert H.escape(answer, quote=True) in front
+        n += 1
+    assert n >= 4

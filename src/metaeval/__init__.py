@@ -12,6 +12,11 @@ the ground floor up:
 * ``experiments``: similarity, stability, merging, weights, summary
 * ``significance``: bootstrap intervals, randomised Tukey HSD, discriminative power
 * ``chance``: chance levels from the expected confusion matrices of guessers
+* ``gameability``: degenerate systems scored on a dataset's own test set
+* ``sensitivity``, ``properties``: label noise and class priors; formal properties
+* ``criteria``: every criterion of the recommendation with its resamples of
+  items and systems (BOOT-BOTH)
+* ``recommend``: which metric to report (Tiered Pareto Selection)
 * ``spans``: span formats and span metrics (SemEval-2020 Task 11)
 * ``reproduce``, ``report``: the papers' tables next to ours; HTML pages
 * ``steps``, ``workflow``: the steps the Snakemake rules run
@@ -32,7 +37,8 @@ except PackageNotFoundError:  # a source tree that is not installed
     __version__ = "0+unknown"
 
 __all__ = ["__version__", "metrics", "confusion", "resample", "ranking", "io", "config", "dataset", "tables",
-           "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow"]
+           "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow",
+           "gameability", "sensitivity", "properties", "criteria", "recommend"]
 
 _MODULES = frozenset(__all__) - {"__version__"}
 

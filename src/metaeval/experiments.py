@@ -24,7 +24,7 @@ from __future__ import annotations
 import string
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
@@ -40,7 +40,7 @@ from .resample import MAX_SEED, SubsetConfusion, balanced_masks, split_masks
 
 __all__ = ["Settings", "Scorer", "select_systems", "directions", "similarity", "similarity_of", "cluster_groups", "tier_sizes",
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
-           "merging_balanced", "weight_sensitivity", "summary", "recommend", "group_separation"]
+           "merging_balanced", "weight_sensitivity", "summary", "table7", "TABLE7_CRITERIA", "group_separation"]
 
 # Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
 PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
@@ -83,6 +83,13 @@ class Settings:
     noise_seed: int = 20210305
     noise_power_repeats: int = 1
     prior_gammas: tuple[float, ...] = (0.0, 0.5, 2.0, 3.0)
+    # the recommendation (metaeval.recommend, metaeval.criteria)
+    criteria: tuple[str, ...] = ("stability", "discrimination", "power", "noise", "priors", "properties")
+    criteria_replicates: int = 200
+    criteria_splits: int = 20
+    criteria_seed: int = 20210306
+    tier_alpha: float = 0.05
+    min_difference: Mapping[str, float] = field(default_factory=dict)
 
     @classmethod
     def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":
@@ -130,6 +137,20 @@ class Settings:
             raise ConfigError(f"experiments.noise_seed must be an integer in [0, 2**56), got {s.noise_seed!r}")
         if not s.prior_gammas or any(g < 0 for g in s.prior_gammas):
             raise ConfigError(f"experiments.prior_gammas: non-negative exponents, got {s.prior_gammas!r}")
+        from .recommend import ALL_CRITERIA
+
+        if not s.criteria or set(s.criteria) - set(ALL_CRITERIA):
+            raise ConfigError(f"experiments.criteria: a non-empty list of {', '.join(ALL_CRITERIA)}; got "
+                              f"{list(s.criteria)!r}")
+        if set(s.min_difference) - set(ALL_CRITERIA) or any(not isinstance(v, (int, float)) or v < 0
+                                                              for v in s.min_difference.values()):
+            raise ConfigError(f"experiments.min_difference: a mapping of criteria ({', '.join(ALL_CRITERIA)}) to "
+                              f"non-negative numbers; got {dict(s.min_difference)!r}")
+        if s.criteria_replicates < 2 or s.criteria_splits < 1 or not 0 < s.tier_alpha < 0.5:
+            raise ConfigError("experiments: criteria_replicates must be >= 2, criteria_splits >= 1 and tier_alpha "
+                              "in (0, 0.5)")
+        if not 0 <= int(s.criteria_seed) <= MAX_SEED:
+            raise ConfigError(f"experiments.criteria_seed must be an integer in [0, 2**56), got {s.criteria_seed!r}")
         if not -1.0 <= s.distinct_tau <= 1.0:
             raise ConfigError(f"experiments.distinct_tau must be a Kendall tau in [-1, 1], got {s.distinct_tau!r}")
         return s
@@ -236,6 +257,37 @@ class Scorer:
         if self.span_ids:
             s, f = self._stats_shape
             st = (unit_weights.astype(np.float64) @ self._stats).reshape(-1, s, f)
+        return self._raw(c, st)
+
+    @property
+    def n_systems(self) -> int:
+        """The number of systems scored."""
+        return self.eng.s if self.eng is not None else self._stats_shape[0]
+
+    def item_weights(self, unit_weights) -> np.ndarray:
+        """(B, N) item weights, in item order, of (B, units) unit weights in
+        unit order (a unit's weight goes to each of its items)."""
+        w = np.asarray(unit_weights)
+        return w if self.item_unit is None else w[:, self.item_unit]
+
+    def confusion_of(self, unit_weights) -> np.ndarray | None:
+        """(B, S, K, K) confusion tensors of (B, units) weights in unit
+        order; None without classification metrics."""
+        if not self.cls_ids:
+            return None
+        return self.eng.confusion(self.item_weights(unit_weights), ordered=False)
+
+    def stats_of(self, unit_weights) -> np.ndarray | None:
+        """(B, S, F) span statistics of (B, units) weights (units: the
+        articles); None without span metrics."""
+        if not self.span_ids:
+            return None
+        s, f = self._stats_shape
+        return (np.asarray(unit_weights, dtype=np.float64) @ self._stats).reshape(-1, s, f)
+
+    def scores_of(self, c, st) -> np.ndarray:
+        """Raw (..., M, S) scores of confusion tensors ``c`` and span
+        statistics ``st`` (either None when the dataset has no such metric)."""
         return self._raw(c, st)
 
     def permuted(self, trials, seed: int, keep: list | None = None) -> np.ndarray:
@@ -648,13 +700,16 @@ def summary(groups: pd.Series, stability: pd.DataFrame, merge: pd.DataFrame | No
     return df
 
 
-# the criteria of the summary whose ranks the recommendation adds up (1 = best)
-CRITERIA = {"stability_rank": "stability", "power_rank": "discriminative power",
-            "discrimination_rank": "class discrimination"}
+# the criteria of the summary whose ranks Amemiya & Sakai's Table 7 adds up (1 = best)
+TABLE7_CRITERIA = {"stability_rank": "stability", "power_rank": "discriminative power",
+                   "discrimination_rank": "class discrimination"}
 
 
-def recommend(summary_df: pd.DataFrame) -> pd.DataFrame:
-    """Amemiya & Sakai's Table-7 reading of a summary: per metric, its ranks
+def table7(summary_df: pd.DataFrame) -> pd.DataFrame:
+    """Amemiya & Sakai's Table-7 reading of a summary, reproduced: not this
+    tool's recommendation (``metaeval.recommend`` alone makes that: a rank
+    sum is a Borda count, which a copy of a metric or a metric worse on
+    every criterion can sway).  Per metric, its ranks
     on the criteria the dataset measures (``CRITERIA`` present in
     ``summary_df``), their sum (``rank_sum``) and the worst (``worst_rank``);
     sorted by rank sum, then worst rank, then stability rank, then metric id.
@@ -665,7 +720,7 @@ def recommend(summary_df: pd.DataFrame) -> pd.DataFrame:
     ranks, ties kept) so that it cannot move them.  On the paper's own
     Table 7 (stability and class discrimination) this picks CEM^ORD, 3rd
     and 2nd, as the paper does."""
-    cols = [c for c in CRITERIA if c in summary_df.columns]
+    cols = [c for c in TABLE7_CRITERIA if c in summary_df.columns]
     ranks = summary_df[cols].astype("Float64")
     complete = ranks.notna().all(axis=1)
     # ranked again among the complete rows only: the summary ranks every

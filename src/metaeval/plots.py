@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 
 __all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap", "span_scores_plot",
            "interval_plot", "asl_curves", "properties_grid", "noise_heatmap",
-           "priors_heatmap", "save_figure"]
+           "priors_heatmap", "criteria_plot", "save_figure"]
 
 # Okabe & Ito's colour-blind-safe palette (black left out), with a marker per
 # series so that series stay apart in greyscale too
@@ -608,4 +608,55 @@ def priors_heatmap(priors, title: str = ""):
     ax.set_ylabel("metric (most robust first)")
     fig.colorbar(im, ax=ax, fraction=0.06).set_label("tau(original ranking, re-weighted ranking)", fontsize=8)
     ax.set_title(title or "Sensitivity to the class priors", fontsize=11)
+    return fig
+
+
+@plain_text
+def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_names: dict | None = None):
+    """The recommendation's evidence: one panel per criterion, a row per
+    metric (the same order in every panel), the point value with its
+    interval; a filled marker for the criterion's top tier, a hollow one
+    otherwise; metrics that cannot be recommended in grey; the recommended
+    ones in bold.  ``long``: ``recommendation.csv`` (``criterion, metric,
+    value, low, high, top_tier, candidate``); ``names``: metric id ->
+    display name."""
+    crit = list(dict.fromkeys(long["criterion"]))
+    metrics = list(dict.fromkeys(long["metric"]))
+    n = len(metrics)
+    fig, axes = plt.subplots(1, len(crit), figsize=(1.2 + 2.0 * len(crit), 0.9 + 0.26 * n), sharey=True,
+                             squeeze=False)
+    axes = axes[0]
+    y = np.arange(n)[::-1]
+    for ax, c in zip(axes, crit):
+        d = long[long["criterion"] == c].set_index("metric").loc[metrics]
+        cand = d["candidate"].to_numpy(dtype=bool)
+        top = d["top_tier"].to_numpy(dtype=bool)
+        v, lo, hi = (d[k].to_numpy(dtype=float) for k in ("value", "low", "high"))
+        colour = np.where(cand, OKABE_ITO[4], OKABE_ITO[7])
+        for i in range(n):
+            if not np.isnan(lo[i]):
+                ax.plot([lo[i], hi[i]], [y[i], y[i]], color=colour[i], lw=1.4, solid_capstyle="butt")
+            if not np.isnan(v[i]):
+                ax.plot(v[i], y[i], marker="o", ms=5, color=colour[i], markerfacecolor=colour[i] if top[i] else "white",
+                        markeredgewidth=1.2)
+        ax.set_title((criterion_names or {}).get(c, c), fontsize=8)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(axis="x", color="#dddddd", lw=0.5)
+        ax.set_axisbelow(True)
+        ax.set_xlabel("value (higher is better)" if c == "properties" else "value, 95% interval", fontsize=7)
+    axes[0].set_yticks(y)
+    axes[0].set_yticklabels([names.get(m, m) for m in metrics], fontsize=7)
+    for lab, m in zip(axes[0].get_yticklabels(), metrics):
+        if m in set(recommended):
+            lab.set_fontweight("bold")
+    axes[0].set_ylim(-0.7, n - 0.3)
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor=OKABE_ITO[4], label="top tier"),
+               Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor="white", label="not in the top tier"),
+               Line2D([], [], marker="o", color=OKABE_ITO[7], markerfacecolor=OKABE_ITO[7],
+                      label="cannot be recommended (gameable, or no value)")]
+    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=7, frameon=False, bbox_to_anchor=(0.5, 0.0))
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout(rect=(0, 0.06, 1, 0.97))
     return fig

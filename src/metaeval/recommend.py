@@ -1,64 +1,102 @@
-"""Which metric should a dataset report?  All the evidence in one table
-(Amemiya & Sakai's Table 7, extended) and a recommendation in sentences.
+"""Which metric should a dataset report?  One answer, with its uncertainty,
+that copies of a metric and metrics worse on every criterion cannot sway.
 
-Criteria (each ranked over the dataset's metrics, 1 = best; ``CRITERIA``):
+This module alone decides: the summary, the report's front page and
+``recommendation.md/.csv/.json`` all show what ``recommend`` returns.
+(Amemiya & Sakai's Table-7 rank sum, ``experiments.table7``, is shown as a
+reproduction of their paper, never as a recommendation: a rank sum is a
+Borda count, and adding a copy of a metric or a metric worse on every
+criterion can change its winner; METHODS.md 8.)
 
-* stability          mean tau between the rankings on random half-splits (higher is better);
-* discrimination     mean tau after merging two classes (lower is better; three classes or more);
-* power              discriminative power, the share of system pairs a significance test separates;
-* noise              mean tau between the clean and the noisy rankings over the noise rates;
-* priors             mean tau between the original ranking and the rankings under shifted class
-                     priors (only when the dataset is imbalanced: its largest class has at least
-                     ``IMBALANCE_RATIO`` times the items of its smallest);
-* properties         how many of the formal properties relevant to the dataset the metric has
-                     (``relevant_properties``: ordinal or nominal, imbalanced or not).
+**Criteria** (``metaeval.criteria``; higher is better for each): rank
+stability, class discrimination (ordered classes only), discriminative power,
+robustness to label noise, robustness to class priors (imbalanced data
+only), and the number of the relevant formal properties the metric has
+(``relevant_properties``; exact, no resampling).  Each resampled criterion
+has a point value and a 95 % percentile interval from BOOT-BOTH
+(Deutsch, Dror & Roth 2021): the test units and the systems resampled
+together, every metric on the same resamples.
 
-Values closer than ``DECIMALS`` decimals count as equal (the ranks tie): the
-experiments' own noise (1,000 splits, 100 noisy golds, 10,000 Tukey trials)
-makes smaller differences meaningless.  The recommendation is the metric
-with the smallest rank sum over the relevant criteria (ties broken by the
-worst rank).  A metric is *separated* from the recommended one when the
-recommended one is at least as good on every criterion (Pareto dominance);
-otherwise the evidence is mixed and the sentences say on which criteria
-each is ahead.  Ranks run over the candidates only: metrics with a value
-on every criterion, span precision and recall left out.  The others are
-shown with their values but no rank (span metrics beside classification
-ones are not merged, noised or re-weighted; span precision or recall alone
-rewards a degenerate system), so they cannot change the candidates' ranks.
+**Candidates.**  A metric can be recommended unless (each rule looks at that
+metric alone, so that no rule lets one metric's presence change another's
+fate): a degenerate system beats the median real system on it on this test
+set (``metaeval.gameability``); it is span precision or recall alone
+(``COMPONENTS``); it has no value on a criterion; or a criterion is undefined
+in more than ``max_undefined`` of the resamples (ill-defined at this sample
+size, METHODS.md 1.4).
+
+**Tiered Pareto Selection** (METHODS.md 8, with paired tiers):
+
+1. K0: the candidates that no candidate beats strictly on every criterion
+   (point values).
+2. For each criterion c, b_c is the best of K0, and x is in the top tier T_c
+   when x is within ``min_difference[c]`` of b_c or a one-sided paired test
+   at ``tier_alpha`` cannot tell b_c from x: ``v(b_c) - v(x) <= z_(1-alpha) *
+   se(v(b_c) - v(x))``, the standard error of the paired difference over the
+   shared resamples (against every b_c when several tie).  No family-size
+   correction (it would make a tier depend on the number of metrics).  The
+   tier is then closed upwards: every x of K0 at least as good as a member
+   is a member.
+3. The answer is the set of the members of K0 whose tier vector no other
+   member's tier vector dominates.  When every member of K0 is in every top
+   tier, the answer is K0 and the text says the evidence does not separate
+   them.
+
+Adding an exact copy of a metric, or a metric strictly worse than another on
+every criterion, or removing such a metric, never changes the answer
+(METHODS.md 8 proves both for margins that depend on b_c alone; a paired
+margin depends on b_c and x alone, which keeps both proofs, and the upward
+closure depends on K0's values only).
+
+**How firm.**  The answer is also given without the baselines among the
+ranked systems (when the configuration ranks any), and its
+``system_resample_share``: the share of BOOT-SYSTEMS resamples (the systems
+drawn again, the test set kept) in which the same rule, with the same paired
+standard errors, gives the same set.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+import json
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from . import metrics as M
-from .properties import PROPERTIES
-from .ranking import competition_rank
-from .tables import markdown_table, md_escape, ordinal, test_label, test_short
+from .tables import markdown_table, md_escape
 
-__all__ = ["CRITERIA", "IMBALANCE_RATIO", "DECIMALS", "FEW_SYSTEMS", "COMPONENTS", "relevant_properties", "is_imbalanced",
-           "evidence", "sentences", "recommendation_markdown", "legend"]
+__all__ = ["CRITERIA", "ALL_CRITERIA", "IMBALANCE_RATIO", "COMPONENTS", "MAX_UNDEFINED", "relevant_properties",
+           "is_imbalanced", "applicable_criteria", "tiered_pareto", "Recommendation", "recommend", "answer_sentence",
+           "recommendation_markdown", "recommendation_long", "recommendation_json"]
 
-DECIMALS = 2
 IMBALANCE_RATIO = 2.0
-# below this many ranked systems one swapped pair moves a tau by more than
-# 2/45 = 0.044: the sentences call the recommendation tentative
-FEW_SYSTEMS = 10
-# shown in the table, never ranked or recommended: either alone rewards a
-# degenerate system (few spans for precision, many for recall)
+# a criterion undefined in more than this share of the resamples is ill-defined at this sample size
+MAX_UNDEFINED = 0.05
+# never recommended: either alone rewards a degenerate system (few spans for precision, many for recall)
 COMPONENTS = ("span_precision", "span_recall")
 
-# criterion -> (value column, higher is better, name in the text)
+# criterion -> name in the text
 CRITERIA = {
-    "stability": ("stability_tau", True, "rank stability"),
-    "discrimination": ("merging_tau", False, "class discrimination"),
-    "power": ("discriminative_power", True, "discriminative power"),
-    "noise": ("noise_tau", True, "robustness to label noise"),
-    "priors": ("prior_tau", True, "robustness to class priors"),
-    "properties": ("properties_held", True, "formal properties"),
+    "stability": "rank stability",
+    "discrimination": "class discrimination",
+    "power": "discriminative power",
+    "noise": "robustness to label noise",
+    "priors": "robustness to class priors",
+    "properties": "formal properties",
+}
+ALL_CRITERIA = tuple(CRITERIA)
+
+# what each criterion's value is, for the legend
+_LEGEND = {
+    "stability": "mean Kendall tau between the rankings on the two halves of random half-splits of the test set",
+    "discrimination": "the split-half tau minus the mean tau between the ranking before and after merging two "
+                      "adjacent classes: how much more a merge moves the ranking than the metric's own noise does",
+    "power": "share of system pairs a test separates ({power_test})",
+    "noise": "mean tau between the rankings on the gold and on a noisy gold, over the noise rates",
+    "priors": "mean tau between the ranking and the rankings with the items re-weighted to shifted class priors",
+    "properties": "relevant formal properties held (results/properties.csv; exact, no interval)",
 }
 
 
@@ -86,230 +124,435 @@ def is_imbalanced(gold_counts) -> bool:
     return n.size >= 2 and n.max() >= IMBALANCE_RATIO * n.min()
 
 
-def _rank(values: np.ndarray, higher_is_better: bool) -> np.ndarray:
-    """Competition ranks at ``DECIMALS`` decimals; NaN (no value) -> NaN."""
-    v = np.round(np.asarray(values, dtype=float), DECIMALS)
-    key = np.where(np.isnan(v), np.inf, -v if higher_is_better else v)
-    r = competition_rank(key).astype(float)
-    return np.where(np.isnan(v), np.nan, r)
+def applicable_criteria(wanted: Sequence[str], *, has_classes: bool, k: int, ordinal_data: bool, imbalanced: bool,
+                        has_properties: bool) -> tuple[list[str], dict[str, str]]:
+    """The criteria of ``wanted`` this dataset has, and why each other one
+    is left out."""
+    why = {}
+    if not has_classes:
+        for c in ("discrimination", "noise", "priors", "properties"):
+            why[c] = "span identification has no classes to merge, flip or re-weight, and no formal properties"
+    else:
+        if k < 3:
+            why["discrimination"] = "merging the two classes of a two-class task leaves one class"
+        elif not ordinal_data:
+            why["discrimination"] = ("the classes are unordered: merging two of them is not a coarsening of a scale, "
+                                     "so no direction of change is better (merging.csv still shows it)")
+        if not imbalanced:
+            why["priors"] = f"the classes are balanced (largest under {IMBALANCE_RATIO:g} times the smallest)"
+        if not has_properties:
+            why["properties"] = "the formal properties are not computed (properties.enabled: false)"
+    for c in ALL_CRITERIA:
+        if c not in wanted and c not in why:
+            why[c] = "not among the configured criteria (experiments.criteria)"
+    return [c for c in wanted if c not in why], why
 
 
-def evidence(summary: pd.DataFrame, noise: pd.DataFrame | None = None, priors: pd.DataFrame | None = None,
-             properties: pd.DataFrame | None = None, *, ordinal_data: bool, gold_counts: Sequence[float]
-             ) -> tuple[pd.DataFrame, list[str], list[str]]:
-    """The extended Table 7: one row per metric of ``summary`` (the
-    experiments' ``summary.csv``) with the value and rank of every criterion
-    the dataset has, ``rank_sum``, ``worst_rank`` and ``position``; sorted
-    by position.  Returns (table, the criteria used, the relevant
-    properties)."""
-    ids = summary["metric"].tolist()
-    df = pd.DataFrame({"metric": ids, "group": summary["group"].to_numpy()})
-    df["stability_tau"] = summary["stability_tau"].to_numpy(dtype=float)
-    if "merging_tau" in summary.columns:
-        df["merging_tau"] = summary["merging_tau"].to_numpy(dtype=float)
-    if "discriminative_power" in summary.columns:
-        df["discriminative_power"] = summary["discriminative_power"].to_numpy(dtype=float)
-        for col in ("power_test", "power_correction"):  # the test and correction that made it
-            if col in summary.columns:
-                df[col] = summary[col].to_numpy()
-    if noise is not None:
-        top = noise["rate"].max()
-        df["noise_tau"] = noise.groupby("metric")["mean_tau"].mean().reindex(ids).to_numpy(dtype=float)
-        df["winner_kept"] = noise[noise["rate"] == top].set_index("metric")["winner_kept"].reindex(ids).to_numpy()
-    imbalanced = is_imbalanced(gold_counts)
-    if priors is not None and imbalanced:
-        df["prior_tau"] = priors.groupby("metric")["tau"].mean().reindex(ids).to_numpy(dtype=float)
-    relevant = relevant_properties(ordinal_data, imbalanced)
-    if properties is not None:
-        p = properties[properties["property"].isin(relevant)]
-        held = p.assign(h=p["result"] == "holds").groupby("metric")["h"].sum()
-        df["properties_held"] = held.reindex(ids).to_numpy(dtype=float)
-        df["properties_failed"] = [", ".join(PROPERTIES[x].name for x in
-                                             p.loc[(p["metric"] == m) & (p["result"] == "fails"), "property"])
-                                   for m in ids]
-    # a criterion no metric has a value on (the formal properties of span metrics) is not one
-    used = [c for c, (col, _, _) in CRITERIA.items() if col in df.columns and df[col].notna().any()]
-    # ranked: the metrics that can be recommended, with a value on every
-    # criterion; the others (span precision and recall; span metrics beside
-    # classification ones, never merged or noised) keep their values but take
-    # no rank, so that they cannot move the ranks of the candidates
-    candidate = df[[CRITERIA[c][0] for c in used]].notna().all(axis=1) & ~df["metric"].isin(COMPONENTS)
-    for c in used:
-        col, higher, _ = CRITERIA[c]
-        df[f"{c}_rank"] = np.nan
-        df.loc[candidate, f"{c}_rank"] = _rank(df.loc[candidate, col].to_numpy(), higher)
-    ranks = df[[f"{c}_rank" for c in used]]
-    df["rank_sum"] = ranks.sum(axis=1).where(candidate)
-    df["worst_rank"] = ranks.max(axis=1).where(candidate)
-    df = df.sort_values(["rank_sum", "worst_rank", "metric"], na_position="last", ignore_index=True)
-    pos = competition_rank(np.where(df["rank_sum"].isna(), np.inf, df["rank_sum"] * 1000 + df["worst_rank"]))
-    df["position"] = np.where(df["rank_sum"].isna(), np.nan, pos)
-    return df, used, relevant
+def _z(alpha: float) -> float:
+    from scipy.special import ndtri
+
+    return float(ndtri(1 - alpha))
+
+
+def tiered_pareto(value: np.ndarray, se: np.ndarray, candidate: np.ndarray, delta: np.ndarray,
+                  alpha: float = 0.05) -> dict[str, np.ndarray]:
+    """Tiered Pareto Selection over the leading axes.
+
+    ``value`` (..., C, M): criterion values, higher is better; ``se`` (C, M,
+    M) or (..., C, M, M): the standard error of the paired difference
+    ``value[c, i] - value[c, j]``; ``candidate`` (M,) or (..., M); ``delta``
+    (C,): the smallest meaningful difference per criterion; ``alpha``: the
+    one-sided level of the tier test.  Returns ``k0`` (..., M), ``tiers``
+    (..., C, M) and ``selected`` (..., M), all boolean (False outside K0).
+    A NaN value is worse than every number.
+    """
+    v = np.where(np.isnan(value), -np.inf, np.asarray(value, dtype=np.float64))
+    cand = np.broadcast_to(np.asarray(candidate, dtype=bool), v.shape[:-2] + v.shape[-1:])
+    se = np.broadcast_to(np.asarray(se, dtype=np.float64), v.shape + v.shape[-1:])
+    delta = np.asarray(delta, dtype=np.float64)[:, None]
+    # 1. K0: no candidate strictly better on every criterion
+    better = (v[..., :, :, None] > v[..., :, None, :]).all(axis=-3)  # (..., y, x): y beats x on every c
+    k0 = cand & ~(better & cand[..., :, None]).any(axis=-2)
+    # 2. the top tier of each criterion
+    vk = np.where(k0[..., None, :], v, -np.inf)
+    best = vk.max(axis=-1, keepdims=True)  # (..., C, 1)
+    is_best = k0[..., None, :] & (v == best)  # (..., C, M)
+    with np.errstate(invalid="ignore"):
+        gap = v[..., :, :, None] - v[..., :, None, :]  # (..., C, b, x): v(b) - v(x)
+        margin = np.maximum(delta[..., None], _z(alpha) * np.nan_to_num(se, nan=0.0))
+        near = (gap <= margin) | ~is_best[..., :, :, None]  # x within the margin of every best b
+    t0 = k0[..., None, :] & near.all(axis=-2) & np.isfinite(v)
+    floor = np.where(t0, v, np.inf).min(axis=-1, keepdims=True)
+    tiers = k0[..., None, :] & (v >= floor)
+    # 3. the members of K0 whose tier vector no other member's dominates
+    ti = tiers.swapaxes(-1, -2)  # (..., M, C)
+    geq = (ti[..., :, None, :] >= ti[..., None, :, :]).all(axis=-1)  # (..., y, x): I(y) >= I(x)
+    ne = (ti[..., :, None, :] != ti[..., None, :, :]).any(axis=-1)
+    dominated = (geq & ne & k0[..., :, None]).any(axis=-2)
+    return {"k0": k0, "tiers": tiers, "selected": k0 & ~dominated}
+
+
+@dataclass
+class Recommendation:
+    """What ``recommend`` returns; every output is drawn from it."""
+
+    metrics: list[str]
+    criteria: list[str]
+    value: np.ndarray  # (C, M)
+    low: np.ndarray
+    high: np.ndarray
+    n_undefined: np.ndarray  # (C, M) resamples, -1: exact criterion
+    replicates: int
+    tiers: np.ndarray  # (C, M)
+    k0: np.ndarray  # (M,)
+    candidate: np.ndarray  # (M,)
+    selected: list[str]
+    excluded: dict[str, str]  # metric -> why it cannot be recommended
+    left_out: dict[str, str]  # criterion -> why it does not count here
+    gameable: list[dict]
+    without_baselines: list[str] | None
+    baselines: list[str]  # the baselines among the ranked systems
+    system_resample_share: float
+    selection_share: dict[str, float]  # per metric: share of system resamples selecting it
+    n_systems: int
+    settings: dict = field(default_factory=dict)
+    paired_se: np.ndarray | None = None  # (C, M, M) the tier tests' standard errors
+
+    @property
+    def separable(self) -> bool:
+        """False when every member of K0 is in every top tier."""
+        return not (self.tiers[:, self.k0].all() and self.k0.sum() > 1)
+
+
+def _properties_row(metrics, properties: pd.DataFrame | None, relevant) -> np.ndarray:
+    if properties is None:
+        return np.full(len(metrics), np.nan)
+    p = properties[properties["property"].isin(relevant)]
+    held = p.assign(h=p["result"] == "holds").groupby("metric")["h"].sum()
+    return held.reindex(metrics).to_numpy(dtype=float)
+
+
+def _table(res, crit: Sequence[str], props: np.ndarray):
+    """(C, M) value, low, high, n_undefined, and the (C, M, M) paired se of
+    the criteria ``crit`` (the properties row exact)."""
+    m = len(res.metrics)
+    rows = {c: i for i, c in enumerate(res.criteria)}
+    value, low, high, nan = (np.full((len(crit), m), np.nan) for _ in range(4))
+    se = np.zeros((len(crit), m, m))
+    pse = res.paired_se()
+    for i, c in enumerate(crit):
+        if c == "properties":
+            value[i] = low[i] = high[i] = props
+            nan[i] = -1
+        else:
+            j = rows[c]
+            value[i], low[i], high[i], nan[i], se[i] = res.value[j], res.low[j], res.high[j], res.n_undefined[j], pse[j]
+    return value, low, high, nan, se
+
+
+def recommend(both, systems=None, without=None, *, criteria: Sequence[str], left_out: Mapping[str, str] | None = None,
+              properties: pd.DataFrame | None = None, relevant: Sequence[str] = (), gameable: pd.DataFrame | None = None,
+              baselines: Sequence[str] = (), min_difference: Mapping[str, float] | None = None,
+              tier_alpha: float = 0.05, max_undefined: float = MAX_UNDEFINED,
+              power_test: str = "two-sided z-tests of each pair's difference over its bootstrap standard error, "
+                                "at alpha 0.05, Holm-adjusted over the pairs") -> Recommendation:
+    """The answer from the criteria's point values and resamples.
+
+    ``both``: the BOOT-BOTH ``criteria.CriteriaResult`` of the ranked
+    systems; ``systems``: their BOOT-SYSTEMS result (for
+    ``system_resample_share``; None: not computed); ``without``: the
+    BOOT-BOTH result without the baselines (None when no baseline is
+    ranked); ``criteria``: those that count (``applicable_criteria``), with
+    ``left_out`` saying why the others do not; ``properties``:
+    ``properties.csv`` (``relevant``: the properties that count);
+    ``gameable``: ``gameability.gameable`` of the dataset;
+    ``baselines``: the baselines among the ranked systems."""
+    metrics = list(both.metrics)
+    crit = [c for c in criteria if c != "properties" or properties is not None]
+    delta = np.array([float((min_difference or {}).get(c, 0.0)) for c in crit])
+    props = _properties_row(metrics, properties, relevant)
+    value, low, high, nan, se = _table(both, crit, props)
+    excluded = {}
+    games = [] if gameable is None else gameable.to_dict("records")
+    game_of = {g["metric"]: g for g in games}
+    for i, mid in enumerate(metrics):
+        if mid in COMPONENTS:
+            excluded[mid] = "span precision or recall alone rewards a degenerate system (few spans, or many)"
+        elif mid in game_of:
+            g = game_of[mid]
+            excluded[mid] = (f"gameable: the degenerate system {g['degenerate']} scores {g['score']:.3f}, above the "
+                             f"median real system ({g['median_real']:.3f}), rank {int(g['rank'])} of "
+                             f"{int(g['n_real']) + 1}")
+        elif np.isnan(value[:, i]).any():
+            excluded[mid] = "no value on " + _and([CRITERIA[c] for c, v in zip(crit, value[:, i]) if np.isnan(v)])
+        else:
+            bad = [CRITERIA[c] for c, n in zip(crit, nan[:, i]) if n > max_undefined * both.boot.shape[0]]
+            if bad:
+                excluded[mid] = (f"{_and(bad)} undefined in more than {max_undefined:.0%} of the resamples "
+                                 "(ill-defined at this sample size)")
+    candidate = np.array([m not in excluded for m in metrics])
+    tps = tiered_pareto(value, se, candidate, delta, tier_alpha)
+    selected = [m for m, s in zip(metrics, tps["selected"]) if s]
+
+    wo = None
+    if without is not None:
+        v2, _, _, _, se2 = _table(without, crit, props)
+        wo = [m for m, s in zip(metrics, tiered_pareto(v2, se2, candidate, delta, tier_alpha)["selected"]) if s]
+
+    share, per_metric = np.nan, {}
+    if systems is not None:
+        v_b, _, _, _, _ = _table_boot(systems, crit, props)
+        sel_b = tiered_pareto(v_b, se, candidate, delta, tier_alpha)["selected"]  # (B, M)
+        share = float((sel_b == tps["selected"]).all(axis=-1).mean())
+        per_metric = {m: float(sel_b[:, i].mean()) for i, m in enumerate(metrics) if candidate[i]}
+    settings = {"criteria": crit, "min_difference": {c: float(d) for c, d in zip(crit, delta)},
+                "tier_alpha": tier_alpha, "max_undefined": max_undefined, "replicates": int(both.boot.shape[0]),
+                "confidence": both.confidence, "power_test": power_test}
+    return Recommendation(metrics, crit, value, low, high, nan, int(both.boot.shape[0]), tps["tiers"], tps["k0"],
+                          candidate, selected, excluded, dict(left_out or {}), games, wo, list(baselines), share,
+                          per_metric, int(both.system_draws.shape[1]) if both.system_draws is not None else 0, settings,
+                          se)
+
+
+def _table_boot(res, crit, props):
+    """(B, C, M) replicate values of ``crit`` (the properties row exact)."""
+    rows = {c: i for i, c in enumerate(res.criteria)}
+    b = res.boot.shape[0]
+    out = np.empty((b, len(crit), len(res.metrics)))
+    for i, c in enumerate(crit):
+        out[:, i] = props[None, :] if c == "properties" else res.boot[:, rows[c]]
+    return out, None, None, None, None
 
 
 def _name(mid: str) -> str:
     return M.get(mid).name
 
 
-def _and(items: Sequence[str]) -> str:
+def _and(items: Sequence[str], word: str = "and") -> str:
     items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if not items:
+        return ""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
-def _compare(a: pd.Series, b: pd.Series, used: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The criteria on which a is ahead of b, and those on which b is ahead."""
-    ahead_a, ahead_b = [], []
-    for c in used:
-        ra, rb = a[f"{c}_rank"], b[f"{c}_rank"]
-        if ra < rb:
-            ahead_a.append(CRITERIA[c][2])
-        elif rb < ra:
-            ahead_b.append(CRITERIA[c][2])
-    return ahead_a, ahead_b
-
-
-def _value(row: pd.Series, c: str) -> str:
-    col = CRITERIA[c][0]
-    if c == "properties":
-        return f"{int(row[col])} held"
-    if c == "power":
-        by = f", {test_short(row['power_test'], row['power_correction'])}" if _named_test(row) else ""
-        return f"{row[col]:.0%} of pairs{by}"
-    return f"tau {row[col]:.3f}"
-
-
-def _named_test(row) -> bool:
-    """Whether a row says which test and correction made its power."""
-    return isinstance(row.get("power_test"), str) and isinstance(row.get("power_correction"), str)
-
-
-def sentences(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str], primary: str | None = None,
-              n_contenders: int = 3, n_systems: int | None = None) -> list[str]:
-    """The recommendation in sentences, generated from the numbers: the
-    metric to report and why, the metrics the evidence cannot separate from
-    it (and on what each is ahead), the dataset's primary metric, the
-    relevant properties the recommended metric lacks, and, with fewer than
-    ``FEW_SYSTEMS`` ranked systems (``n_systems``), that its taus are
-    coarse."""
-    ok = table[table["rank_sum"].notna()]  # the candidates (``evidence``)
-    if not len(ok):
-        return ["No metric has a value on every criterion: no recommendation."]
-    names = _and([CRITERIA[c][2] for c in used])
-    best = ok.iloc[0]
-    tied = ok[(ok["rank_sum"] == best["rank_sum"]) & (ok["worst_rank"] == best["worst_rank"])]
-    out = []
-    strong = [f"{CRITERIA[c][2]} ({ordinal(int(best[f'{c}_rank']))}, {_value(best, c)})" for c in used]
-    if len(tied) > 1:
-        out.append(f"The evidence cannot choose between {' and '.join(_name(m) for m in tied['metric'])}: they tie "
-                   f"on the criteria this dataset makes relevant ({names}), rank sum {int(best['rank_sum'])} "
-                   f"and worst rank {int(best['worst_rank'])} each.")
-    out.append(f"Report {_name(best['metric'])}: of the {len(ok)} metrics ranked, it has the smallest sum of "
-               f"ranks ({int(best['rank_sum'])}) over {names}: " + "; ".join(strong) + ".")
-    dominated, mixed = [], []
-    for _, other in ok.iloc[1:].iterrows():
-        if other["metric"] in set(tied["metric"]):
-            continue
-        ahead_best, ahead_other = _compare(best, other, used)
-        if ahead_other:
-            mixed.append((other, ahead_best, ahead_other))
+def answer_sentence(rec: Recommendation) -> str:
+    """The first sentence: the answer and how firm it is."""
+    if not rec.selected:
+        return "No metric can be recommended: " + ("every metric is excluded (below)." if rec.excluded else
+                                                   "no metric has a value on every criterion.")
+    names = _and([_name(m) for m in rec.selected], "or")
+    n_c = len(rec.criteria)
+    idx = [rec.metrics.index(m) for m in rec.selected]
+    top = rec.tiers[:, idx]
+    if not rec.separable:
+        head = (f"The evidence does not separate {names}: each is in the top tier of all {n_c} criteria, so any of "
+                "them can be reported (not separable at this resolution)")
+    elif len(idx) == 1:
+        head = f"Report {names}: in the top tier of {int(top[:, 0].sum())} of {n_c} criteria"
+    elif (top == top[:, :1]).all():
+        head = (f"{names[0].upper()}{names[1:]}: the evidence does not separate them; each is in the top tier of the "
+                f"same {int(top[:, 0].sum())} of {n_c} criteria")
+    else:
+        own = []
+        for j, m in enumerate(rec.selected):
+            mine = [CRITERIA[c] for c_i, c in enumerate(rec.criteria) if top[c_i, j] and not top[c_i].all()]
+            own.append(f"{_name(m)} on {_and(mine)}")
+        together = int(top.all(axis=1).sum())
+        head = (f"{names[0].upper()}{names[1:]}: the evidence does not separate them; "
+                + (f"together in the top tier of {together} of {n_c} criteria, " if together else "")
+                + "each also in a top tier the others miss (" + "; ".join(own) + ")")
+    parts = [head]
+    if rec.baselines:
+        if rec.without_baselines is None:
+            pass
+        elif set(rec.without_baselines) == set(rec.selected):
+            parts.append("the same without the baselines")
         else:
-            dominated.append(other["metric"])
-    if mixed:
-        out.append(f"The evidence does not separate it outright from {len(mixed)} of the {len(ok) - 1} other "
-                   f"metrics: each of them is ahead on at least one criterion, so the choice depends on which "
-                   f"criterion matters most for the task. The closest by rank sum:")
-    for other, ahead_best, ahead_other in mixed[:n_contenders]:
-        out.append(f"{_name(other['metric'])} (rank sum {int(other['rank_sum'])}) is ahead on {_and(ahead_other)}"
-                   + (f"; {_name(best['metric'])} on {_and(ahead_best)}." if ahead_best else "."))
-    if len(mixed) > n_contenders:
-        out.append("Also ahead on some criterion: " + ", ".join(_name(o['metric']) for o, _, _ in mixed[n_contenders:])
-                   + ".")
-    if dominated:
-        out.append(f"It is at least as good on every criterion as {', '.join(_name(m) for m in dominated)}.")
-    left = table["metric"][table["metric"].isin(COMPONENTS)]
-    if len(left):
-        out.append(f"{_and([_name(m) for m in left])} {'is' if len(left) == 1 else 'are'} not ranked: alone, "
-                   f"either rewards a degenerate system (few spans for precision, many for recall).")
-    partial = table[table["rank_sum"].isna() & ~table["metric"].isin(COMPONENTS)]
-    if len(partial):
-        missing = [CRITERIA[c][2] for c in used if partial[CRITERIA[c][0]].isna().any()]
-        out.append(f"Not ranked, without a value on {_and(missing)}: {', '.join(_name(m) for m in partial['metric'])}.")
-    if primary is not None and primary in set(table["metric"]) and primary != best["metric"]:
-        row = table[table["metric"] == primary].iloc[0]
-        if pd.notna(row["rank_sum"]):
-            weak = [CRITERIA[c][2] + f" ({ordinal(int(row[f'{c}_rank']))})" for c in used
-                    if row[f"{c}_rank"] > (len(ok) + 1) / 2]
-            out.append(f"The dataset's primary metric, {_name(primary)}, comes {ordinal(int(row['position']))} of "
-                       f"{len(ok)}" + (f"; it is in the lower half on {', '.join(weak)}." if weak else "."))
+            parts.append(f"but without the baselines ({_and(rec.baselines)}) among the ranked systems the answer is "
+                         + (_and([_name(m) for m in rec.without_baselines], "or") or "none"))
+    if not np.isnan(rec.system_resample_share):
+        parts.append(f"held in {rec.system_resample_share:.0%} of system resamples")
+    return "; ".join(parts) + "."
+
+
+def _fmt(c: str, v: float) -> str:
+    if np.isnan(v):
+        return "n/a"
+    return f"{int(v)}" if c == "properties" else f"{v:.3f}"
+
+
+def criteria_table(rec: Recommendation) -> pd.DataFrame:
+    """Per metric (candidates of K0 first, in the answer's order): each
+    criterion's value, interval and tier (``*`` top tier), and its status."""
+    order = sorted(range(len(rec.metrics)), key=lambda i: (rec.metrics[i] not in rec.selected, not rec.k0[i],
+                                                             not rec.candidate[i], -rec.tiers[:, i].sum(), i))
+    rows = []
+    for i in order:
+        mid = rec.metrics[i]
+        row = {"metric": _name(mid)}
+        for c_i, c in enumerate(rec.criteria):
+            v, lo, hi = rec.value[c_i, i], rec.low[c_i, i], rec.high[c_i, i]
+            cell = _fmt(c, v)
+            if c != "properties" and not np.isnan(lo):
+                cell += f" [{lo:.3f}, {hi:.3f}]"
+            if rec.tiers[c_i, i]:
+                cell = "✔ " + cell  # a top tier (a Markdown table cell escapes emphasis)
+            row[CRITERIA[c]] = cell
+        if mid in rec.selected:
+            status = "recommended"
+        elif mid in rec.excluded:
+            status = "excluded: " + rec.excluded[mid]
+        elif not rec.k0[i]:
+            status = "worse than another candidate on every criterion"
         else:
-            out.append(f"The dataset's primary metric, {_name(primary)}, is not ranked (above).")
-    elif primary == best["metric"]:
-        out.append("This is the dataset's primary metric.")
-    if "properties" in used:
-        failed = best.get("properties_failed", "")
-        out.append(f"Of the {len(relevant)} relevant formal properties, {_name(best['metric'])} has "
-                   f"{int(best['properties_held'])}" + (f"; it lacks {failed} (counterexamples in "
-                                                         f"results/properties.csv)." if failed else "."))
-    if "noise" in used:
-        worst = ok.sort_values("noise_tau", kind="stable").iloc[0]
-        text = (f"Under label noise, {_name(worst['metric'])}'s ranking moves most (tau "
-                f"{worst['noise_tau']:.3f} between the clean and the noisy rankings, the mean over the noise "
-                f"rates)")
-        kept = ok["winner_kept"].dropna() if "winner_kept" in ok.columns else pd.Series(dtype=float)
-        if len(kept) and kept.min() >= 1:
-            text += "; every metric's winner stays first in all the noisy golds at the highest rate"
-        elif len(kept):
-            fickle = ok.loc[kept.sort_values(kind="stable").index[0]]
-            text += (f"; {_name(fickle['metric'])}'s winner changes most often (first in "
-                     f"{fickle['winner_kept']:.0%} of the noisy golds at the highest rate)")
-        out.append(text + ".")
-    if n_systems is not None and 2 <= n_systems < FEW_SYSTEMS:
-        pairs = n_systems * (n_systems - 1) // 2
-        out.append(f"Only {n_systems} systems are ranked: one pair of systems swapping places moves a Kendall tau "
-                   f"by 2/{pairs} = {2 / pairs:.2f}, so the tau-based criteria are coarse and this recommendation "
-                   f"is tentative.")
-    return out
+            status = f"top tier on {int(rec.tiers[:, i].sum())} of {len(rec.criteria)}; another's tiers contain its"
+        row["status"] = status
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
-def recommendation_markdown(table: pd.DataFrame, used: Sequence[str], relevant: Sequence[str], text: Sequence[str],
-                            title: str, context: str) -> str:
-    """``recommendation.md``: the sentences, what the dataset makes relevant
-    (``context``), and the extended Table 7."""
-    lines = [f"# {md_escape(title)}", "", *[md_escape(s) + "  " for s in text], "", md_escape(context), ""]
-    show = pd.DataFrame({"position": [("" if np.isnan(p) else ordinal(int(p))) for p in table["position"]],
-                         "metric": [_name(m) for m in table["metric"]], "group": table["group"]})
-    for c in used:
-        col = CRITERIA[c][0]
-        vals = table[col].to_numpy(dtype=float)
-        rk = table[f"{c}_rank"].to_numpy(dtype=float)
-        fmt = (lambda v: f"{int(v)} of {len(relevant)}") if c == "properties" else (lambda v: f"{v:.3f}")
-        show[CRITERIA[c][2]] = ["n/a" if np.isnan(v) else f"{fmt(v)} ({'-' if np.isnan(r) else ordinal(int(r))})"
-                                for v, r in zip(vals, rk)]
-    show["rank sum"] = ["" if np.isnan(v) else str(int(v)) for v in table["rank_sum"]]
-    named = table[table.apply(_named_test, axis=1)] if len(table) else table
-    lines += [markdown_table(show), "",
-              legend(used, (named["power_test"].iloc[0], named["power_correction"].iloc[0]) if len(named) else None)]
+def method_paragraph(rec: Recommendation) -> str:
+    s = rec.settings
+    deltas = {c: d for c, d in s.get("min_difference", {}).items() if d}
+    return (
+        f"**Method.** Every criterion's interval is the {s.get('confidence', 0.95):.0%} percentile interval of "
+        f"{rec.replicates} resamples that draw the test units and the systems together (BOOT-BOTH; Deutsch, Dror & "
+        "Roth 2021, TACL 9), every metric on the same resamples. A metric is in a criterion's top tier (✔) when a "
+        f"one-sided paired test at alpha {s.get('tier_alpha', 0.05):g} cannot tell it from the best candidate: the "
+        "difference of the two metrics' values is at most z times the standard error of that difference over the "
+        "shared resamples"
+        + (" or within the smallest meaningful difference (" + ", ".join(f"{CRITERIA[c]} {d:g}"
+                                                                           for c, d in deltas.items()) + ")"
+           if deltas else "")
+        + ", and so is every candidate at least as good. The answer is the Tiered Pareto Selection (METHODS.md 8): "
+        "the candidates that no candidate beats on every criterion, then those whose set of top tiers no other's "
+        "contains. Adding a copy of a metric, or a metric worse than another on every criterion, cannot change it, "
+        "unlike a rank sum (Amemiya & Sakai's Table 7, shown in the summary as a reproduction). Gameable metrics (a "
+        "degenerate system beats the median real system: gameability.csv) are never recommended. "
+        "The share of system resamples redraws the systems only and applies the same rule.")
+
+
+def recommendation_markdown(rec: Recommendation, title: str, context: str, figure: str | None = None) -> str:
+    """``recommendation.md``: the answer first, then the criteria table,
+    the figure, what is left out and why, and the method."""
+    lines = [f"# {md_escape(title)}", "", md_escape(answer_sentence(rec)), "", md_escape(context), ""]
+    used = _and([CRITERIA[c] for c in rec.criteria])
+    lines += [f"Criteria that count here: {used} (higher is better for each; ✔: top tier).", ""]
+    lines += [markdown_table(criteria_table(rec)), ""]
+    if figure:
+        lines += [f"![criteria with intervals]({figure})", ""]
+    if rec.gameable:
+        lines += ["**Gameable on this test set** (never recommended): "
+                  + "; ".join(f"{md_escape(_name(g['metric']))} by {md_escape(g['degenerate'])} (score "
+                              f"{g['score']:.3f} against the median real system's {g['median_real']:.3f}, rank "
+                              f"{int(g['rank'])} of {int(g['n_real']) + 1})" for g in rec.gameable) + ".", ""]
+    if rec.left_out:
+        lines += ["Criteria that do not count here: " + "; ".join(f"{CRITERIA[c]}: {md_escape(w)}"
+                                                                for c, w in rec.left_out.items()) + ".", ""]
+    if rec.selection_share:
+        top = sorted(rec.selection_share.items(), key=lambda kv: -kv[1])[:6]
+        lines += ["Selected in the system resamples: " + ", ".join(f"{md_escape(_name(m))} {s:.0%}" for m, s in top
+                                                                    if s > 0) + ".", ""]
+    base = (f"Ranked systems: {rec.n_systems}, the baselines {md_escape(_and(rec.baselines))} among them."
+            if rec.baselines else f"Ranked systems: {rec.n_systems}, no baseline among them.")
+    lines += [base, "", method_paragraph(rec), "",
+              "Legend: " + "; ".join(f"{CRITERIA[c]}: "
+                                     + _LEGEND[c].format(power_test=rec.settings.get("power_test", "")).replace(
+                                         " ()", "") for c in rec.criteria) + "."]
     return "\n".join(lines) + "\n"
 
 
-# what each criterion's column shows, for the table's legend
-_LEGEND = {
-    "stability": "rank stability: mean tau between the rankings on random halves of the test set",
-    "discrimination": "class discrimination: mean tau between the rankings before and after merging two classes "
-                      "(lower is better)",
-    "power": "discriminative power: share of system pairs significantly different",
-    "noise": "robustness to label noise: mean tau between the clean and the noisy rankings over the noise rates",
-    "priors": "robustness to class priors: mean tau between the original ranking and those under shifted priors",
-    "properties": "formal properties: relevant ones held (results/properties.csv)",
-}
+def recommendation_long(rec: Recommendation) -> pd.DataFrame:
+    """``recommendation.csv``: one row per criterion and metric."""
+    rows = []
+    for c_i, c in enumerate(rec.criteria):
+        for i, mid in enumerate(rec.metrics):
+            rows.append({"criterion": c, "metric": mid, "value": rec.value[c_i, i], "low": rec.low[c_i, i],
+                         "high": rec.high[c_i, i], "better": "higher", "top_tier": bool(rec.tiers[c_i, i]),
+                         "n_undefined": int(rec.n_undefined[c_i, i]) if rec.n_undefined[c_i, i] >= 0 else None,
+                         "candidate": bool(rec.candidate[i]), "recommended": mid in rec.selected})
+    df = pd.DataFrame(rows)
+    df["n_undefined"] = df["n_undefined"].astype("Int64")
+    return df
 
 
-def legend(used: Sequence[str], power_test: tuple[str, str] | None = None) -> str:
-    """The table's legend: the group column and the criteria shown;
-    ``power_test``: (test, correction) that made the discriminative power."""
-    shown = "; ".join(_LEGEND[c] + (f" at alpha ({test_label(*power_test)})" if c == "power" and power_test else "")
-                      for c in used)
-    return (f"Values (rank; values equal to {DECIMALS} decimals tie). Group: the metric's similarity group (metrics "
-            f"in one group rank the systems alike, similarity.csv). {shown[:1].upper()}{shown[1:]}; rank sum over "
-            "these criteria, position by rank sum, then worst rank. Ranked: the metrics with a value on every "
-            "criterion, span precision and recall left out; (-): shown, not ranked.")
+def recommendation_json(rec: Recommendation) -> str:
+    """``recommendation.json``."""
+    out = {
+        "recommended": list(rec.selected),
+        "answer": answer_sentence(rec),
+        "separable": rec.separable,
+        "without_baselines": rec.without_baselines,
+        "baselines_ranked": list(rec.baselines),
+        "system_resample_share": None if np.isnan(rec.system_resample_share) else rec.system_resample_share,
+        "selection_share": rec.selection_share,
+        "gameable": [{"metric": g["metric"], "degenerate": g["degenerate"], "score": float(g["score"]),
+                      "median_real": float(g["median_real"]), "rank": int(g["rank"]), "n_real": int(g["n_real"])}
+                     for g in rec.gameable],
+        "excluded": rec.excluded,
+        "criteria": list(rec.criteria),
+        "criteria_left_out": rec.left_out,
+        "top_tiers": {c: [m for m, t in zip(rec.metrics, rec.tiers[i]) if t] for i, c in enumerate(rec.criteria)},
+        "n_systems": rec.n_systems,
+        "settings": rec.settings,
+    }
+    return json.dumps(out, indent=2, allow_nan=False) + "\n"
+
+
+def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = None,
+                      gameability: pd.DataFrame | None = None) -> Recommendation:
+    """The recommendation of a loaded dataset (``dataset.Dataset``) with its
+    spec and experiment settings (``experiments.Settings``): the criteria
+    (``criteria.criteria``) of its ranked systems, with and without the
+    baselines, BOOT-BOTH and BOOT-SYSTEMS, then ``recommend``.
+    ``properties``: ``properties.csv``; ``gameability``: the dataset's
+    ``gameability.csv`` (long form; its gameable metrics are excluded)."""
+    from .criteria import CriteriaSpec, adjacent_pairs
+    from .criteria import criteria as compute
+    from .dataset import RANKED_KINDS
+    from .experiments import Scorer, select_systems
+    from .gameability import gameable
+
+    sel = select_systems(ds, settings.include_baselines)
+    scorer = Scorer(ds, spec, sel, settings.resample_unit)
+    has_classes = bool(scorer.cls_ids)
+    counts = np.bincount(ds.gold, minlength=ds.k) if has_classes else np.array([])
+    imbalanced = has_classes and is_imbalanced(counts)
+    crit, left_out = applicable_criteria(settings.criteria, has_classes=has_classes, k=spec.k,
+                                         ordinal_data=bool(spec.ordinal), imbalanced=imbalanced,
+                                         has_properties=properties is not None)
+    extra = {}
+    if "noise" in crit:  # (a span identification step is not given the noise settings)
+        extra.update(noise_rates=settings.noise_rates, noise_repeats=settings.noise_repeats,
+                     noise_seed=settings.noise_seed,
+                     noise_mode=settings.noise_mode if settings.noise_mode != "auto" else
+                     ("neighbour" if spec.ordinal else "uniform"))
+    if "priors" in crit:
+        extra["prior_gammas"] = settings.prior_gammas
+    cs = CriteriaSpec(criteria=tuple(c for c in crit if c != "properties"), replicates=settings.criteria_replicates,
+                      inner_splits=settings.criteria_splits, seed=settings.criteria_seed,
+                      point_splits=settings.n_splits, split_seed=settings.split_seed,
+                      tau_variant=settings.tau_variant, alpha=settings.alpha,
+                      correction=settings.significance_correction,
+                      merge_pairs=adjacent_pairs(spec.k) if "discrimination" in crit else (),
+                      chunk_size=max(1, settings.chunk_size // 10), stratified=settings.stratified, **extra)
+    strata = ds.gold if settings.stratified else None
+    real = np.array([i for i, j in enumerate(sel) if ds.kinds[j] in RANKED_KINDS])
+    baselines = [ds.systems[j] for j in sel if ds.kinds[j] not in RANKED_KINDS]
+    subsets = {"all": np.arange(sel.size)}
+    if baselines and real.size >= 2:
+        subsets["without"] = real
+    res = compute(scorer, cs, subsets=subsets, schemes=("both", "systems"), strata=strata,
+                  confidence=settings.confidence)
+    relevant = relevant_properties(bool(spec.ordinal), imbalanced) if has_classes else []
+    games = gameable(gameability) if gameability is not None else None
+    adjusted = {"holm": ", Holm-adjusted over the pairs of each resample", "bh": ", Benjamini-Hochberg-adjusted "
+                "over the pairs of each resample", "none": ", not adjusted"}[settings.significance_correction]
+    power_test = (f"two-sided z-tests of each pair's difference over its bootstrap standard error, at alpha "
+                  f"{settings.alpha:g}{adjusted}; the experiments' discriminative_power.csv uses "
+                  f"{'the randomised Tukey HSD' if settings.significance_test == 'tukey' else 'the paired bootstrap test'}"
+                  ", too costly to repeat in every resample")
+    return recommend(res["both", "all"], res["systems", "all"], res.get(("both", "without")), criteria=crit,
+                     left_out=left_out,
+                     properties=properties, relevant=relevant, gameable=games, baselines=baselines,
+                     min_difference=settings.min_difference, tier_alpha=settings.tier_alpha, power_test=power_test)

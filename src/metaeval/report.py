@@ -23,7 +23,7 @@ import pandas as pd
 from . import metrics as M
 from .tables import ordinal
 
-__all__ = ["markdown_html", "html_page", "overview_html", "recommendation_sentence"]
+__all__ = ["markdown_html", "html_page", "overview_html"]
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.2em; color: #1b1b1b;
@@ -91,49 +91,16 @@ def html_page(md: str, title: str) -> str:
     )
 
 
-def recommendation_sentence(rec: pd.DataFrame, criteria: Mapping[str, str]) -> str:
-    """One sentence (plain text) from ``experiments.recommend``: the metric
-    with the smallest rank sum, ties named, and the runners-up."""
-    ok = rec[rec["rank_sum"].notna()]
-    if not len(ok):
-        return "No metric is measured on every criterion."
-    best = ok[ok["rank_sum"] == ok["rank_sum"].iloc[0]]
-
-    def ranks(row) -> str:
-        return ", ".join(f"{name} {ordinal(int(row[col]))}" for col, name in criteria.items())
-
-    names = " and ".join(f"{M.get(m).name} ({ranks(r)})" for m, r in best.set_index("metric").iterrows())
-    tied = " (tied)" if len(best) > 1 else ""
-    rest = ok[ok["rank_sum"] > ok["rank_sum"].iloc[0]].head(2)
-    text = f"{names}{tied}, rank sum {int(best['rank_sum'].iloc[0])}"
-    if len(rest):
-        text += "; next: " + ", ".join(f"{M.get(m).name} ({int(s)})" for m, s in zip(rest["metric"], rest["rank_sum"]))
-    left = rec.loc[rec["rank_sum"].isna(), "metric"]
-    if len(left):
-        text += (". Left out, not ranked on every criterion (span metrics are not scored after class merging): "
-                 + ", ".join(M.get(m).name for m in left))
-    return text + "."
-
-
-def _excerpt(advice: Sequence[str], n: int = 2) -> list[str]:
-    """The first ``n`` sentences of a recommendation, and the next ones while
-    the last announces what follows (ends with a colon); a caveat that the
-    recommendation is tentative (few systems) always."""
-    out = list(advice[:n])
-    while out and out[-1].endswith(":") and len(out) < len(advice):
-        out.append(advice[len(out)])
-    return out + [x for x in advice[len(out):] if "recommendation is tentative" in x]
-
-
 def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None) -> str:
     """The report's front page (an HTML fragment).
 
     ``datasets``: one mapping per dataset with ``name``, ``n_systems``
-    (ranked), ``n_items`` (optional), ``task`` (text), ``recommendation`` (a sentence, or None) with
-    ``criteria`` (text), ``advice`` (optional: the sentences of ``metaeval.recommend``), ``why_not`` (why there is no recommendation) and
-    ``warnings`` (list of text).  ``reproduction``: cells per status of
-    every published table (``reproduce.reproduction_summary``; None when the
-    reproduction is off)."""
+    (ranked), ``n_items`` (optional), ``task`` (text), ``recommendation``
+    (the answer of ``metaeval.recommend``, or None), ``why_not`` (why there
+    is no recommendation) and ``warnings`` (list of text).  ``reproduction``:
+    cells per status of every published table
+    (``reproduce.reproduction_summary``; None when the reproduction is
+    off)."""
     e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
     out = []
     items = []
@@ -145,29 +112,24 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
         ranked = "systems ranked" if d.get("recommendation") else "systems"
         head = f"<b>{e(d['name'])}</b> ({e(d['task'])}, {size}{int(d['n_systems'])} {ranked}): "
         if d.get("recommendation"):
-            table7 = f"recommended metric {e(d['recommendation'])} <span>Criteria: {e(d['criteria'])}.</span>"
-            if d.get("advice"):  # metaeval.recommend: every criterion, with label noise, priors and properties
-                body = (" ".join(e(x) for x in _excerpt(d["advice"]))
-                        + " <span>(the whole argument: recommendation.html in the dataset's <i>0 Summary</i>)</span>"
-                        + f"<br><i>On Amemiya &amp; Sakai's Table-7 criteria alone:</i> {table7}")
-            else:
-                body = table7
+            body = (e(d["recommendation"]) + " <span>(the whole argument: recommendation.html in the dataset's "
+                    "<i>0 Summary</i>)</span>")
         else:
             body = e(d.get("why_not") or "no meta-evaluation.")
         warn = "".join(f"<br><b>Warning:</b> {e(w)}" for w in d.get("warnings", []))
         items.append(f"<li>{head}{body}{warn}</li>")
     out.append(
         "<h2>Which metric, per dataset</h2>"
-        "<p>In the manner of Amemiya &amp; Sakai's Table 7, extended: each metric is ranked on every criterion "
-        "the dataset makes relevant (rank stability over random half-splits; class discrimination, how much "
-        "merging two classes changes the ranking; discriminative power, the share of system pairs a "
+        "<p>Every metric is judged on the criteria the dataset makes relevant (rank stability over random "
+        "half-splits; for ordered classes, class discrimination: how much more merging two neighbouring classes "
+        "moves the ranking than the metric's own noise does; discriminative power, the share of system pairs a "
         "significance test tells apart; robustness to label noise and, for imbalanced data, to shifted class "
-        "priors; the formal properties the metric has), and the metric with the smallest sum of ranks is "
-        "recommended. The Table-7 criteria alone (stability, discrimination, power) may pick another metric: "
-        "both are given. The Table-7 line ranks the exact values, as the paper does; the extended "
-        "recommendation counts values equal to two decimals as tied, so a metric's rank on a criterion can "
-        "differ by a place or more between the two. Each dataset's recommendation and summary tables give "
-        "every rank.</p>"
+        "priors; the formal properties the metric has), each with an interval from resampling the test items and "
+        "the systems together. Per criterion, the metrics that cannot be told from the best form its top tier; "
+        "the answer is the set of metrics whose top tiers no other metric's contain (Tiered Pareto Selection), "
+        "so that copies of a metric or metrics worse on every criterion cannot change it. A metric a degenerate "
+        "system games on the test set is never recommended. The same answer is on each dataset's summary and "
+        "recommendation pages.</p>"
         f"<ul>{''.join(items)}</ul>")
     if reproduction is not None and len(reproduction):
         rows = "".join(

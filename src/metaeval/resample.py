@@ -56,7 +56,9 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
 # balanced subsamples (or any later use) are independent even when their
 # seeds are equal or related: (stream, seed) is packed into one 64-bit word,
 # stream in the top 8 bits, so that distinct pairs give distinct words.
-STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4, "noise": 5, "noise_class": 6}
+STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4, "noise": 5, "noise_class": 6,
+           # the criteria's resamples (metaeval.criteria): systems, the half-splits and label noise inside them
+           "systems": 7, "criteria_split": 8, "criteria_noise": 9, "criteria_noise_class": 10}
 MAX_SEED = (1 << 56) - 1
 
 
@@ -167,7 +169,7 @@ def _fill(kind: str, indices, seed: int, n: int, strata=None, take=None, pos=Non
 
 
 def split_masks(n: int, splits, seed: int, strata: np.ndarray | None = None, *, pos=None,
-                dtype=bool) -> np.ndarray:
+                dtype=bool, stream: str = "split") -> np.ndarray:
     """Masks (B, N) of half X of each random split in ``splits``.
 
     Plain: X is a uniformly random set of ``n // 2`` items.  Stratified
@@ -178,7 +180,7 @@ def split_masks(n: int, splits, seed: int, strata: np.ndarray | None = None, *, 
     in its own column order).
     """
     return _fill("split", np.asarray(list(splits) if not isinstance(splits, np.ndarray) else splits), seed, n,
-                 strata, lambda size: size // 2, pos, dtype)
+                 strata, lambda size: size // 2, pos, dtype, stream)
 
 
 def split_mask(n: int, b: int, seed: int, strata: np.ndarray | None = None) -> np.ndarray:
@@ -197,13 +199,13 @@ def balanced_masks(gold: np.ndarray, repeats, seed: int, size: int | None = None
 
 
 def bootstrap_weights(n: int, replicates, seed: int, groups: np.ndarray | None = None, *, pos=None,
-                      dtype=np.int64) -> np.ndarray:
+                      dtype=np.int64, stream: str = "bootstrap") -> np.ndarray:
     """Counts (B, N): how many times each item is drawn in each bootstrap
     replicate (N draws with replacement).  With ``groups`` (codes 0..G-1 per
     item) whole groups are drawn, G draws with replacement, and every item
     of a group gets its group's count (the cluster bootstrap)."""
     return _fill("bootstrap", np.asarray(list(replicates) if not isinstance(replicates, np.ndarray)
-                                         else replicates), seed, n, groups, None, pos, dtype)
+                                         else replicates), seed, n, groups, None, pos, dtype, stream)
 
 
 def compile_kernels() -> list[str]:

@@ -68,14 +68,14 @@ def _new_class(gold: np.ndarray, u: np.ndarray, k: int, mode: str) -> np.ndarray
     raise ValueError(f"noise mode must be one of {NOISE_MODES}, got {mode!r}")
 
 
-def _draws(n: int, repeats, seed: int):
+def _draws(n: int, repeats, seed: int, streams=("noise", "noise_class")):
     """Per repeat and item: the flip order (rank of the selection key) and a
     uniform number for the new class."""
     idx = np.asarray(repeats, dtype=np.int64)
-    order = np.argsort(random_keys(n, idx, seed, "noise"), axis=1, kind="stable")
+    order = np.argsort(random_keys(n, idx, seed, streams[0]), axis=1, kind="stable")
     rank = np.empty_like(order)
     np.put_along_axis(rank, order, np.arange(n)[None, :].repeat(len(idx), 0), axis=1)
-    u = (random_keys(n, idx, seed, "noise_class") >> np.uint64(11)).astype(np.float64) / float(1 << 53)
+    u = (random_keys(n, idx, seed, streams[1]) >> np.uint64(11)).astype(np.float64) / float(1 << 53)
     return rank, u
 
 
@@ -210,15 +210,17 @@ def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, r
 
 def prior_weights(gold_counts, gammas) -> np.ndarray:
     """(G, K) item weights w_j = N pi'_j / n_j with pi' proportional to
-    pi^gamma over the classes present in the gold (absent classes: 0)."""
-    n = np.asarray(gold_counts, dtype=float)
+    pi^gamma over the classes present in the gold (absent classes: 0).
+    ``gold_counts`` (..., K) gives (..., G, K): one gold per leading index
+    (e.g. every bootstrap resample's)."""
+    n = np.asarray(gold_counts, dtype=float)[..., None, :]  # (..., 1, K)
     present = n > 0
-    pi = n / n.sum()
+    pi = n / n.sum(axis=-1, keepdims=True)
     g = np.asarray(gammas, dtype=float)[:, None]
     with np.errstate(divide="ignore"):
         target = np.where(present, np.exp(g * np.log(np.where(present, pi, 1.0))), 0.0)  # pi^gamma, 0^0 avoided
-    target /= target.sum(axis=1, keepdims=True)
-    return np.where(present, n.sum() * target / np.where(present, n, 1.0), 0.0)
+    target /= target.sum(axis=-1, keepdims=True)
+    return np.where(present, n.sum(axis=-1, keepdims=True) * target / np.where(present, n, 1.0), 0.0)
 
 
 def prior_sensitivity(c: np.ndarray, metric_ids, params, gammas, labels, tau_variant: str = "b") -> pd.DataFrame:

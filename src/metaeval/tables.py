@@ -198,8 +198,12 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
                      systems: str = "real systems and the baselines named in the config",
                      no_merging: str = "the task has two classes, and merging them leaves a single class, "
                                        "on which every system ties", alpha: float = 0.05,
-                     test: str = "tukey", correction: str = "none") -> str:
+                     test: str = "tukey", correction: str = "none", table7: pd.DataFrame | None = None) -> str:
     """Amemiya & Sakai Table 7: group, stability rank, discrimination rank.
+
+    ``table7``: ``experiments.table7`` of ``df``: its rank sum is shown as
+    their reading of the table, reproduced (a column, never a
+    recommendation).
 
     ``separation``: mean tau between every two similarity groups
     (``experiments.group_separation``); groups whose metrics agree at a mean
@@ -224,6 +228,9 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
         cols["class discrimination (mean merging tau)"] = [
             "n/a (not merged)" if pd.isna(r) else f"{ordinal(int(r))} ({v:.3f})"
             for r, v in zip(rows["discrimination_rank"], rows["merging_tau"])]
+    if table7 is not None:
+        rs = table7.set_index("metric")["rank_sum"]
+        cols["rank sum (Table 7)"] = ["" if pd.isna(rs.get(m)) else str(int(rs.get(m))) for m in rows["metric"]]
     groups = {g: ", ".join(M.get(m).name for m in df[df["group"] == g]["metric"])
               for g in sorted(df["group"].unique())}
     text = (f"{n_systems} systems ranked ({systems}). "
@@ -263,6 +270,10 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
                      "rewrite in every file): n/a.")
     else:
         text += f"Class discrimination is not measured: {no_merging}."
+    if table7 is not None:
+        text += (" Rank sum (Table 7): the sum of a metric's ranks on these criteria, Amemiya & Sakai's reading of "
+                 "their Table 7, reproduced here as a reproduction of that paper, not as a recommendation: a rank "
+                 "sum changes its winner when a copy of a metric, or a metric worse on every criterion, is added.")
     return "\n".join([f"**{md_escape(title)}**", "", markdown_table(pd.DataFrame(cols)), text]) + "\n"
 
 

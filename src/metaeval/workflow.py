@@ -25,7 +25,7 @@ from .tables import markdown_table, md_escape, scores_latex, scores_markdown
 
 __all__ = ["unused_settings", "ingest", "score", "write_gameability", "score_groups", "write_tables", "confusion_figure", "span_figure", "atomic_path", "STEPS",
            "step_params", "step_spec", "step_settings", "path_problems", "n_ranked_systems", "run_properties",
-           "property_settings", "run_sensitivity"]
+           "property_settings", "run_sensitivity", "run_recommendation", "write_summary_page", "write_overview"]
 
 # ---------------------------------------------------------------------------
 # What every step reads.  Its rule passes exactly these fields of the dataset
@@ -73,6 +73,12 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                      "resample_unit")),
     "summary": (("span_task", "synthetic", "predictions", "baselines", "baseline_files"),
                 ("n_splits", "distinct_tau", "alpha", "significance_test", "include_baselines")),
+    # the recommendation redraws every criterion (metaeval.criteria) and reads the settings of each
+    "recommendation": (_METRIC_FIELDS + ("ordinal", "span_task"),
+                       ("include_baselines", "resample_unit", "tau_variant", "n_splits", "split_seed", "stratified",
+                        "alpha", "significance_correction", "noise_rates", "noise_mode", "noise_repeats",
+                        "noise_seed", "prior_gammas", "confidence", "chunk_size", "criteria", "criteria_replicates",
+                        "criteria_splits", "criteria_seed", "tier_alpha", "min_difference")),
 }
 
 
@@ -93,6 +99,7 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance", "sensitivity",
                           "summary"),
     "weights": _union("weights"),
+    "recommendation": _union("recommendation", "summary"),
 }
 # With one shard (the default) there is no stability_shard job: the
 # experiments job draws the half-splits itself and reads their settings too.
@@ -123,8 +130,9 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
         setting_fields = [f for f in setting_fields if spec.k >= 3 or f not in ("balanced_repeats", "balanced_seed")]
         setting_fields = [f for f in setting_fields if spec.k >= 2 or f not in _SENSITIVITY_SETTINGS]
         # the Tukey test's p-values are family-wise: only the bootstrap test reads the correction
-        setting_fields = [f for f in setting_fields
-                          if settings.significance_test == "bootstrap" or f != "significance_correction"]
+        # (and the recommendation's power, whose z-tests are corrected over each resample's pairs)
+        setting_fields = [f for f in setting_fields if settings.significance_test == "bootstrap"
+                          or f != "significance_correction" or step == "recommendation"]
         out[step] = {"spec": to_plain(sp), "settings": to_plain({f: getattr(settings, f) for f in setting_fields})}
     return out
 
@@ -534,33 +542,95 @@ def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md,
     write_markdown(out_md, weights_markdown(long, taus, spec.weights, spec.labels, title), out_html, title)
 
 
-def run_summary(spec: DatasetSpec, settings, similarity_csv, groups_csv, stability_csv, merging_csv,
-                out_csv, out_md, power_csv=None, out_html=None, note=None):
-    """Amemiya & Sakai Table 7 for one dataset (``merging_csv`` None: a
-    two-class task, without class merging), with the discriminative power
-    (``power_csv``) as a fourth criterion, and the metric it recommends."""
-    from .experiments import CRITERIA, group_separation, recommend, summary
-    from .report import recommendation_sentence
-    from .tables import md_escape, summary_markdown
+def run_summary(spec: DatasetSpec, settings, groups_csv, stability_csv, merging_csv, out_csv, power_csv=None):
+    """``summary.csv``: Amemiya & Sakai's Table 7 for one dataset
+    (``merging_csv`` None: a two-class task, without class merging), with
+    the discriminative power (``power_csv``) beside it.  (Its page,
+    ``tables/summary.md``, is written by the recommendation job: it names
+    the one recommended metric.)"""
+    from .experiments import summary
 
     g = read_result_csv(groups_csv, index_col="metric")["group"]
-    sim = read_result_csv(similarity_csv, index_col="metric")
-    stab = read_result_csv(stability_csv)
-    df = summary(g, stab, read_result_csv(merging_csv) if merging_csv else None,
+    df = summary(g, read_result_csv(stability_csv), read_result_csv(merging_csv) if merging_csv else None,
                  read_result_csv(power_csv) if power_csv else None)
     write_csv(out_csv, df)
+
+
+def write_summary_page(spec: DatasetSpec, settings, summary_csv, similarity_csv, groups_csv, answer: str, out_md,
+                       out_html=None, note=None, n_systems: int | None = None) -> None:
+    """``tables/summary.md`` (and .html): the Table-7 summary, labelled as
+    a reproduction of Amemiya & Sakai's table, and the recommendation's
+    answer (``metaeval.recommend``: the one answer every page shows)."""
+    from .experiments import group_separation, table7
+    from .tables import summary_markdown
+
+    df = read_result_csv(summary_csv)
+    g = read_result_csv(groups_csv, index_col="metric")["group"]
+    sim = read_result_csv(similarity_csv, index_col="metric")
     no_merging = ("span identification has no classes to merge" if spec.span_task == "si" else
                   "the task has two classes, and merging them leaves a single class, on which every system ties")
     title = f"{spec.name}: summary of the meta-evaluation"
-    md = summary_markdown(df, title, int(stab["n_systems"].iloc[0]), settings.n_splits,
+    md = summary_markdown(df, title, n_systems if n_systems is not None else 0, settings.n_splits,
                           group_separation(sim, g), settings.distinct_tau, systems=_ranked_phrase(spec, settings),
-                          no_merging=no_merging, alpha=settings.alpha, test=settings.significance_test)
-    criteria = {c: name for c, name in CRITERIA.items() if c in df.columns}
-    md += ("\nRecommended (smallest sum of the ranks on " + ", ".join(criteria.values()) + "): "
-           + md_escape(recommendation_sentence(recommend(df), criteria)) + "\n")
+                          no_merging=no_merging, alpha=settings.alpha, test=settings.significance_test,
+                          table7=table7(df))
+    md += ("\n**Which metric to report** (the whole argument: recommendation.md): " + md_escape(answer) + "\n")
     if note:
         md += f"\n**Warning:** {md_escape(note)}\n"
     write_markdown(out_md, md, out_html, title)
+
+
+def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, out: Mapping[str, str],
+                       properties_csv=None, summary_csv=None, similarity_csv=None, groups_csv=None) -> None:
+    """The recommendation job of a dataset: every criterion with its
+    interval (``metaeval.criteria``), the answer (``metaeval.recommend``),
+    written to ``recommendation.csv`` (long form), ``.json``, ``.md`` and
+    ``.html``, the figure (``png``, ``pdf``), and the summary page
+    (``summary_md``, ``summary_html``) that names the same answer."""
+    from .plots import criteria_plot
+    from .recommend import (CRITERIA, IMBALANCE_RATIO, answer_sentence, is_imbalanced, recommend_dataset,
+                            recommendation_json, recommendation_long, recommendation_markdown)
+
+    ds = Dataset.load(data_npz)
+    props = read_result_csv(properties_csv) if properties_csv else None
+    rec = recommend_dataset(ds, spec, settings, properties=props, gameability=read_result_csv(gameability_csv))
+    answer = answer_sentence(rec)
+    log_note(f"{len(rec.criteria)} criteria ({', '.join(rec.criteria)}), {rec.replicates} resamples of units and "
+             f"systems; answer: {', '.join(rec.selected) or 'none'}")
+    long = recommendation_long(rec)
+    write_csv(out["csv"], long)
+    write_text(out["json"], recommendation_json(rec))
+    names = {m: M.get(m).name for m in rec.metrics}
+    title = f"{spec.name}: which metric to report"
+    _save_fig(criteria_plot(long, names, f"{spec.name}: the criteria with their 95% intervals (filled: top tier)",
+                            rec.selected, CRITERIA), [out["png"], out["pdf"]])
+    if spec.span_task == "si":
+        context = f"{spec.name}: span identification."
+    else:
+        counts = np.bincount(ds.gold, minlength=ds.k)
+        imb = is_imbalanced(counts)
+        context = (f"{spec.name}: {'technique ' if spec.span_task == 'tc' else ''}classification, {ds.k} "
+                   f"{'ordered' if spec.ordinal else 'unordered'} classes, "
+                   + ("imbalanced" if imb else "not imbalanced")
+                   + f" (largest class {counts.max():,} items, smallest {counts[counts > 0].min():,}; imbalanced "
+                   f"means a ratio of {IMBALANCE_RATIO:g} or more).")
+    import os
+
+    def figure_from(page):  # the figure's path relative to a page, or None on another drive
+        try:
+            return Path(os.path.relpath(out["png"], Path(page).parent)).as_posix()
+        except ValueError:
+            return None
+
+    write_markdown(out["md"], recommendation_markdown(rec, title, context, figure_from(out["md"])))
+    if out.get("html"):
+        from .report import html_page
+
+        write_text(out["html"], html_page(recommendation_markdown(rec, title, context, figure_from(out["html"])),
+                                          title))
+    if "summary_md" in out:
+        write_summary_page(spec, settings, summary_csv, similarity_csv, groups_csv, answer, out["summary_md"],
+                           out.get("summary_html"), few_groups_note(spec, settings, data_npz), rec.n_systems)
 
 
 def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) -> None:
@@ -582,21 +652,31 @@ def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) ->
                           out.get("gameability_html"))
 
 
+def gameability_of(spec: DatasetSpec, ds: Dataset, scores: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The gameability table of a loaded dataset (``metaeval.gameability``):
+    its degenerate systems against the real ones (``scores``: its
+    ``scores.csv``, or scored here)."""
+    from .gameability import degenerate_scores, gameability
+
+    deg = degenerate_scores(np.bincount(ds.gold, minlength=ds.k) if ds.k else [], spec.labels if ds.k else (),
+                            spec.metrics, spec.metric_params(),
+                            ds.spans.degenerate_statistics() if ds.spans is not None else None, spec.span_metrics)
+    df = score_dataset(ds, spec) if scores is None else scores
+    return gameability(df[df["kind"].isin(RANKED_KINDS)], deg, spec.all_metrics)
+
+
 def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, out_html=None) -> pd.DataFrame:
     """``gameability.csv``: every metric scored for the degenerate systems
     on this test set (``metaeval.gameability``) against the median real
     system, and the table of it."""
-    from .gameability import degenerate_scores, gameability, gameability_markdown
+    from .gameability import gameability_markdown
 
     ds = Dataset.load(data_npz)
-    deg = degenerate_scores(np.bincount(ds.gold, minlength=ds.k) if ds.k else [], spec.labels if ds.k else (),
-                            spec.metrics, spec.metric_params(),
-                            ds.spans.degenerate_statistics() if ds.spans is not None else None, spec.span_metrics)
-    df = read_result_csv(scores_csv)
-    table = gameability(df[df["kind"].isin(RANKED_KINDS)], deg, spec.all_metrics)
+    table = gameability_of(spec, ds, read_result_csv(scores_csv))
     write_csv(out_csv, table)
     n = int(table.groupby("metric")["beats_median"].any().sum()) if len(table) else 0
-    log_note(f"gameability: {len(deg)} degenerate systems, {n} of {len(spec.all_metrics)} metrics gameable")
+    log_note(f"gameability: {table['degenerate'].nunique()} degenerate systems, {n} of {len(spec.all_metrics)} "
+             "metrics gameable")
     title = f"{spec.name}: can a system that never reads the task beat the real systems?"
     write_markdown(out_md, gameability_markdown(table, title), out_html, title)
     return table
@@ -675,9 +755,8 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
             run_sensitivity(spec, settings, data_npz, out, permuted=sig.get("permuted_confusion"),
                             power_clean=None if power is None else power.loc[list(spec.metrics)].to_numpy())
     with timed("summary"):
-        run_summary(spec, settings, out["similarity"], out["groups"], out["stability"], out.get("merging"),
-                    out["summary"], out["summary_md"], power_csv=out["power"], out_html=out.get("summary_html"),
-                    note=note)
+        run_summary(spec, settings, out["groups"], out["stability"], out.get("merging"), out["summary"],
+                    power_csv=out["power"])
 
 
 def _ranked_phrase(spec: DatasetSpec, settings) -> str:
@@ -839,39 +918,25 @@ def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
     _save_fig(properties_grid(df, PROPERTIES, f"{title} (3 classes, {n:,} matrices)"), [out["png"], out["pdf"]])
 
 
-def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, str], summary_csvs: Mapping[str, str],
-                   reproduction_csv=None, published_yaml=None, noise_csvs: Mapping[str, str] | None = None,
-                   priors_csvs: Mapping[str, str] | None = None, properties_csv=None,
-                   recommendation_files: Mapping[str, Mapping[str, str]] | None = None) -> None:
+def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, str],
+                   recommendation_jsons: Mapping[str, str], reproduction_csv=None, published_yaml=None) -> None:
     """The report's front page (``results/report/overview.html``): the
-    reproduction summary and, per dataset, the Table-7 recommendation
-    (``experiments.recommend``), the recommendation on all the evidence
-    (``metaeval.recommend``: also label noise, class priors and formal
-    properties, written to ``recommendation.csv/.md/.html`` of each dataset
-    in ``recommendation_files``: ``{dataset: {"csv"|"md"|"html": path}}``)
-    and the warnings of its ingestion.  ``datasets``: per dataset ``name``,
-    ``task`` (text), ``n_systems`` (ranked), ``why_not`` (why it has no
+    reproduction summary and, per dataset, the answer of its recommendation
+    (``recommendation.json``, written by ``run_recommendation``) and the
+    warnings of its ingestion.  ``datasets``: per dataset ``name``, ``task``
+    (text), ``n_systems`` (ranked), ``why_not`` (why it has no
     meta-evaluation, or None), ``ordinal`` and ``primary`` (metric id)."""
-    from .experiments import CRITERIA, recommend
-    from .report import overview_html, recommendation_sentence
+    from .report import overview_html
 
-    noise_csvs, priors_csvs = noise_csvs or {}, priors_csvs or {}
-    props = read_result_csv(properties_csv).fillna("") if properties_csv else None
     entries = []
     for d in datasets:
         info = json.loads(Path(info_jsons[d["name"]]).read_text(encoding="utf-8"))
         entry = {**d, "n_items": info.get("n_items"), "n_gold_spans": info.get("n_gold_spans"),
                  "n_articles": info.get("n_articles"), "warnings": list(info.get("warnings", []))}
-        if d["name"] in summary_csvs:
-            df = read_result_csv(summary_csvs[d["name"]])
-            criteria = {c: name for c, name in CRITERIA.items() if c in df.columns}
-            entry["recommendation"] = recommendation_sentence(recommend(df), criteria)
-            entry["criteria"] = ", ".join(criteria.values())
-            files = (recommendation_files or {}).get(d["name"])
-            if files:
-                entry["advice"] = write_recommendation(
-                    d, df, info, files, read_result_csv(noise_csvs[d["name"]]) if d["name"] in noise_csvs else None,
-                    read_result_csv(priors_csvs[d["name"]]) if d["name"] in priors_csvs else None, props)
+        if d["name"] in recommendation_jsons:
+            rec = json.loads(Path(recommendation_jsons[d["name"]]).read_text(encoding="utf-8"))
+            entry["recommendation"] = rec["answer"]
+            entry["recommended"] = rec["recommended"]
         entries.append(entry)
     summary = None
     if reproduction_csv:
@@ -879,32 +944,7 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
 
         summary = reproduction_summary(read_result_csv(reproduction_csv), Published.load(published_yaml))
     write_text(out_html, overview_html(entries, summary))
-    log_note(f"front page of {len(entries)} datasets, {sum('advice' in e for e in entries)} recommendations")
-
-
-def write_recommendation(d: Mapping, summary: pd.DataFrame, info: Mapping, files: Mapping[str, str], noise=None,
-                         priors=None, properties=None) -> list[str]:
-    """One dataset's ``recommendation.csv`` (the extended Table 7),
-    ``recommendation.md`` and ``.html`` (``metaeval.recommend``); returns
-    the sentences."""
-    from .recommend import IMBALANCE_RATIO, evidence, is_imbalanced, recommendation_markdown, sentences
-
-    counts = list(info.get("gold_counts", {}).values())
-    table, used, relevant = evidence(summary, noise, priors, properties, ordinal_data=bool(d.get("ordinal")),
-                                     gold_counts=counts)
-    text = sentences(table, used, relevant, d.get("primary"), n_systems=d.get("n_systems"))
-    write_csv(files["csv"], table)
-    imb = is_imbalanced(counts)
-    context = (f"{d['name']}: {d['task']}, {'ordered' if d.get('ordinal') else 'unordered'} classes, "
-               + ("imbalanced" if imb else "not imbalanced")
-               + f" (largest class {max(counts):,} items, smallest {min(c for c in counts if c > 0):,}; "
-               f"imbalanced means a ratio of {IMBALANCE_RATIO:g} or more"
-               + ("" if imb else ", so robustness to class priors is not a criterion") + "). "
-               f"Relevant formal properties: {', '.join(relevant)}.") if counts else f"{d['name']}: {d['task']}."
-    title = f"{d['name']}: which metric to report"
-    write_markdown(files["md"], recommendation_markdown(table, used, relevant, text, title, context),
-                   files.get("html"), title)
-    return text
+    log_note(f"front page of {len(entries)} datasets, {sum('recommendation' in e for e in entries)} recommendations")
 
 
 def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None, out_html=None) -> None:

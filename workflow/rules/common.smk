@@ -177,7 +177,7 @@ def dataset_targets():
             out += [f"{d}/scores_by_group.csv", f"{d}/tables/scores_by_group.html"]
         if runs_experiments(name):
             out += [f"{d}/similarity.csv", f"{d}/figures/similarity.png", f"{d}/stability.csv",
-                    f"{d}/figures/stability.png", f"{d}/tables/summary.md", f"{d}/tables/summary.html",
+                    f"{d}/figures/stability.png",
                     f"{d}/intervals.csv", f"{d}/tables/intervals.html",
                     f"{d}/similarity_intervals.csv", f"{d}/tables/intervals.md", f"{d}/figures/scores.png",
                     f"{d}/significance.csv", f"{d}/discriminative_power.csv", f"{d}/tables/significance.md",
@@ -236,9 +236,13 @@ def remove_stale_reports():
     if REPRODUCTION_ENABLED and not all(Path(f).exists() for f in reproduction_inputs()):
         for f in REPORT_FILES:
             Path(f).unlink(missing_ok=True)
+    for name in [n for n in DATASETS if runs_experiments(n)]:  # a recommendation whose evidence is gone
+        inputs = recommendation_inputs(name)
+        if not all(Path(f).exists() for v in inputs.values() for f in ([v] if isinstance(v, str) else v)):
+            for f in recommendation_outputs(name):
+                Path(f).unlink(missing_ok=True)
     if not all(Path(f).exists() for files in overview_inputs().values() for f in files):
-        for f in [OVERVIEW, *recommendation_outputs()]:
-            Path(f).unlink(missing_ok=True)
+        Path(OVERVIEW).unlink(missing_ok=True)
 
 
 import time as _time
@@ -304,30 +308,57 @@ def overview_datasets():
 
 
 def overview_inputs():
-    """The overview job's inputs, from which the front page and the
-    recommendations are made."""
+    """The overview job's inputs, from which the front page is made."""
     return dict(
         info=[f"{RESULTS}/{d}/dataset.json" for d in DATASETS],
-        summaries=[f"{RESULTS}/{d}/summary.csv" for d in DATASETS if runs_experiments(d)],
-        noise=[f"{RESULTS}/{d}/noise.csv" for d in DATASETS if runs_sensitivity(d)],
-        priors=[f"{RESULTS}/{d}/priors.csv" for d in DATASETS if runs_sensitivity(d)],
-        properties=[f"{RESULTS}/properties.csv"] if PROPERTY_SETTINGS is not None else [],
+        recommendations=[f"{RESULTS}/{d}/recommendation.json" for d in DATASETS if runs_experiments(d)],
         reproduction=[f"{RESULTS}/reproduction.csv"] if REPRODUCTION_ENABLED else [],
         published=[str(PUBLISHED)] if REPRODUCTION_ENABLED else [],
     )
 
 
-def recommendation_outputs():
-    """Each dataset's recommendation on all the evidence (written by the
-    overview job, which reads every dataset's results anyway)."""
-    out = []
-    for name in sorted(DATASETS):
-        if runs_experiments(name):
-            d = f"{RESULTS}/{name}"
-            html = report(f"{d}/tables/recommendation.html", caption="../report/recommendation.rst", category=name,
-                          subcategory="0 Summary", labels={"result": "which metric to report, on all the evidence"})
-            out += [f"{d}/recommendation.csv", f"{d}/recommendation.md", html]
-    return out
+_R = f"{RESULTS}/{{dataset}}"
+RECOMMENDATION_OUTPUT = dict(
+    csv=f"{_R}/recommendation.csv",
+    json=f"{_R}/recommendation.json",
+    md=f"{_R}/recommendation.md",
+    html=reported(f"{_R}/tables/recommendation.html", "recommendation", "0 Summary",
+                  "which metric to report, on all the evidence"),
+    png=reported(f"{_R}/figures/recommendation.png", "recommendation_figure", "0 Summary",
+                 "the criteria with their intervals"),
+    pdf=f"{_R}/figures/recommendation.pdf",
+    summary_md=f"{_R}/tables/summary.md",
+    summary_html=reported(f"{_R}/tables/summary.html", "summary", "0 Summary",
+                          "summary (Table 7 reproduced) and the recommended metric"),
+)
+
+
+def recommendation_inputs(name=None):
+    """The recommendation job's inputs (of dataset `name`, or with the
+    `{dataset}` wildcard): the dataset, its gameability, its summary, and
+    the formal properties when they are computed."""
+    d = f"{RESULTS}/{name}" if name else _R
+
+    def properties(wildcards=None):  # the formal properties count for metrics of classes only
+        has_classes = SPECS[name or wildcards.dataset].k >= 2
+        return [f"{RESULTS}/properties.csv"] if PROPERTY_SETTINGS is not None and has_classes else []
+
+    return dict(
+        npz=f"{d}/data.npz",
+        gameability=f"{d}/gameability.csv",
+        summary=f"{d}/summary.csv",
+        similarity=f"{d}/similarity.csv",
+        groups=f"{d}/similarity_groups.csv",
+        properties=properties(None) if name else properties,
+        kernels=f"{RESULTS}/logs/kernels.txt",
+    )
+
+
+def recommendation_outputs(name=None):
+    """The recommendation files of one dataset, or of every dataset that
+    runs the experiments."""
+    names = [name] if name else [n for n in sorted(DATASETS) if runs_experiments(n)]
+    return [str(f).replace("{dataset}", n) for n in names for f in RECOMMENDATION_OUTPUT.values()]
 
 
 PROPERTY_FILES = [f"{RESULTS}/properties.csv", f"{RESULTS}/tables/properties.md", f"{RESULTS}/tables/properties.tex",
@@ -341,4 +372,4 @@ def all_targets():
         out += PROPERTY_FILES
     if REPRODUCTION_ENABLED:
         out += REPORT_FILES
-    return out + [OVERVIEW] + [str(f) for f in recommendation_outputs()]
+    return out + [OVERVIEW] + recommendation_outputs()

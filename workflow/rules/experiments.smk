@@ -82,9 +82,6 @@ EXPERIMENT_OUTPUT = dict(
     significance_html=reported(f"{_D}/tables/significance.html", "significance_table", "6 Significance",
                                "discriminative power and p-values (tables)"),
     summary=f"{_D}/summary.csv",
-    summary_md=f"{_D}/tables/summary.md",
-    summary_html=reported(f"{_D}/tables/summary.html", "summary", "0 Summary",
-                          "summary and recommended metric"),
 )
 # label noise and class priors: every dataset with classes (not span identification)
 SENSITIVITY_OUTPUT = dict(
@@ -188,3 +185,29 @@ rule weights:
     script:
         "../scripts/weights.py"
 
+
+
+rule recommendation:
+    """Which metric to report (metaeval.recommend): every criterion with its
+    interval from resampling the test units and the systems together
+    (metaeval.criteria), the Tiered Pareto Selection, the answer with and
+    without the baselines, and the summary page, which names the same
+    answer."""
+    input:
+        **recommendation_inputs(),
+    output:
+        **RECOMMENDATION_OUTPUT,
+    params:
+        spec=spec_of("recommendation"),
+        settings=settings_of("recommendation"),
+        code=CODE,
+    log:
+        f"{RESULTS}/logs/{{dataset}}/recommendation.log",
+    priority: 5
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/recommendation.py"

@@ -28,14 +28,13 @@ rule reproduce:
 
 
 rule overview:
-    """The report's front page (the reproduction summary and the recommended
-    metric of every dataset; workflow/report/workflow.rst includes it) and
-    each dataset's recommendation on all the evidence (metaeval.recommend)."""
+    """The report's front page (the reproduction summary and the answer of
+    every dataset's recommendation; workflow/report/workflow.rst includes
+    it)."""
     input:
         **overview_inputs(),
     output:
         overview=OVERVIEW,
-        recommendations=recommendation_outputs(),
     params:
         datasets=overview_datasets(),
         code=CODE,

@@ -1,0 +1,505 @@
+"""Every criterion of the metric recommendation with its uncertainty:
+resampling the test items *and* the systems (Deutsch, Dror & Roth 2021,
+BOOT-BOTH), with two metrics always compared on the same resamples.
+
+A criterion ``Q(m; S', I', w)`` is a function of metric m's scores of a
+multiset of systems S' on a multiset of test units I' (items, or groups such
+as articles), with its own randomness w (half-splits, noisy golds).  Higher
+is better for every criterion here:
+
+* ``stability``       mean Kendall tau between the rankings on the two halves
+                      of random half-splits of the units (Amemiya & Sakai 5.2);
+* ``discrimination``  stability minus the mean tau between the ranking and the
+                      ranking after merging two adjacent classes (ordered
+                      classes only): how much more merging moves the ranking
+                      than the metric's own split-half noise does.  A metric
+                      that ranks at random has both taus near 0 and scores 0;
+                      one blind to the merged distinction scores its
+                      stability minus 1, below 0 (``discrimination_pairs``);
+* ``power``           discriminative power: the share of system pairs a paired
+                      z-test separates at ``alpha`` after the family's
+                      correction (Holm by default), the standard error of each
+                      pair's difference from the item resamples;
+* ``noise``           mean tau between the ranking on the gold and on a noisy
+                      gold (a share ``rate`` of the labels flipped), averaged
+                      over the rates;
+* ``priors``          mean tau between the ranking and the rankings with the
+                      items re-weighted to the class priors pi^gamma, averaged
+                      over the gammas.
+
+**BOOT-BOTH** (METHODS.md 1.4).  Replicate b draws the units with
+replacement (``resample.bootstrap_weights``: counts per unit; whole groups
+when the unit is a group) and, independently, the systems with replacement
+(stream ``systems``), and its own w: ``inner_splits`` half-splits that put
+every *distinct* unit drawn, with all its copies, in one half (stream
+``criteria_split``: halves share no unit), and one noisy gold per rate
+(streams ``criteria_noise``, ``criteria_noise_class``).  Every metric is
+computed on the same draws, so the difference of two metrics' criteria per
+replicate is a paired comparison.  A system drawn k times enters a ranking k
+times: Kendall's tau-b of such a ranking equals the tau-b over pairs of
+distinct systems weighted by the product of their counts (a system's copies
+are tied in both rankings, and tau-b leaves pairs tied in both out), as
+METHODS.md 1.4 asks; tau-a is rescaled to those pairs.  The discriminative
+power counts pairs of distinct systems, each weighted by the product of
+their counts.  Span metrics are recomputed from the resample's summed
+per-article statistics, never averaged.
+
+The **point value** of a criterion is computed on the full data with the
+experiments' own draws: ``point_splits`` half-splits of seed ``split_seed``
+(the values of ``stability.csv``), the noisy golds of ``noise_seed`` (those
+of ``noise.csv``); the **interval** is the percentile interval of the
+replicates that are defined (``n_undefined`` counts the others).
+**BOOT-SYSTEMS** (``scheme="systems"``) keeps the units and the full
+data's first ``inner_splits`` splits and noisy golds and resamples the
+systems only: how much the values move with the system set.
+
+Everything is vectorised: a chunk of replicates is one stack of weight rows
+for the confusion engine (``SubsetConfusion``), one call per metric family,
+one compiled tau over all rows; no Python loop over replicates, splits or
+items.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .confusion import merge_classes
+from .ranking import kendall_tau, orient
+from .resample import MAX_MASK_ELEMENTS, bootstrap_weights, chunk_indices, split_masks
+from .sensitivity import _draws, _flip_counts, _new_class, prior_weights
+from .significance import _norm_cdf, adjust, significant
+
+__all__ = ["CRITERIA", "CriteriaSpec", "CriteriaResult", "criteria", "system_draws", "unit_draws", "adjacent_pairs",
+           "system_counts", "pair_power"]
+
+# criterion -> what it measures (higher is better for all)
+CRITERIA = {
+    "stability": "rank stability: mean tau between the rankings on random halves of the test set",
+    "discrimination": "class discrimination: split-half tau minus the mean tau after merging two adjacent classes",
+    "power": "discriminative power: share of system pairs a paired z-test separates",
+    "noise": "robustness to label noise: mean tau between the rankings on the gold and on a noisy gold",
+    "priors": "robustness to class priors: mean tau between the ranking and those under shifted priors",
+}
+
+
+@dataclass(frozen=True)
+class CriteriaSpec:
+    """What to compute and with which draws (plain values: the workflow
+    fills it from the experiment settings)."""
+
+    criteria: tuple[str, ...] = ("stability", "power")
+    replicates: int = 200
+    inner_splits: int = 20
+    seed: int = 20210306
+    point_splits: int = 1000
+    split_seed: int = 20210301
+    stratified: bool = False
+    tau_variant: str = "b"
+    alpha: float = 0.05
+    correction: str = "holm"
+    noise_rates: tuple[float, ...] = (0.01, 0.02, 0.05, 0.10)
+    noise_mode: str = "uniform"
+    noise_repeats: int = 100
+    noise_seed: int = 20210305
+    prior_gammas: tuple[float, ...] = (0.0, 0.5, 2.0, 3.0)
+    # class pairs merged for ``discrimination`` (adjacent on an ordered scale)
+    merge_pairs: tuple[tuple[int, int], ...] = ()
+    chunk_size: int = 20
+
+    def __post_init__(self):
+        unknown = set(self.criteria) - set(CRITERIA)
+        if unknown:
+            raise ValueError(f"unknown criteria {sorted(unknown)}; known: {', '.join(CRITERIA)}")
+        if "discrimination" in self.criteria and not self.merge_pairs:
+            raise ValueError("discrimination needs the class pairs to merge (merge_pairs)")
+        if self.replicates < 2 or self.inner_splits < 1 or self.point_splits < 1:
+            raise ValueError("replicates must be >= 2, inner_splits and point_splits >= 1")
+
+
+@dataclass
+class CriteriaResult:
+    """``value`` (C, M): the criteria on the full data; ``boot`` (B, C, M):
+    the replicates (NaN: undefined); ``low``/``high`` (C, M): the percentile
+    interval at ``confidence`` of the defined replicates; ``system_draws``
+    (B, S): the systems of each replicate (indices into the scored
+    systems); ``scheme``: ``both`` (BOOT-BOTH) or ``systems``."""
+
+    metrics: list[str]
+    criteria: list[str]
+    value: np.ndarray
+    boot: np.ndarray
+    scheme: str
+    confidence: float = 0.95
+    system_draws: np.ndarray | None = None
+    low: np.ndarray = field(init=False)
+    high: np.ndarray = field(init=False)
+
+    def __post_init__(self):
+        a = (1 - self.confidence) / 2
+        q = np.full((2,) + self.value.shape, np.nan)
+        ok = ~np.isnan(self.boot).all(axis=0)
+        if ok.any():
+            q[:, ok] = np.nanquantile(self.boot[:, ok], [a, 1 - a], axis=0)
+        self.low, self.high = q[0], q[1]
+
+    @property
+    def n_undefined(self) -> np.ndarray:
+        """(C, M) replicates in which the criterion is undefined."""
+        return np.isnan(self.boot).sum(axis=0)
+
+    def paired_se(self) -> np.ndarray:
+        """(C, M, M) bootstrap standard error of the paired difference
+        Q(m1) - Q(m2), over the replicates that define both (ddof 1)."""
+        d = self.boot[:, :, :, None] - self.boot[:, :, None, :]  # (B, C, M, M)
+        ok = ~np.isnan(d)
+        n = ok.sum(axis=0)
+        d0 = np.where(ok, d, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = d0.sum(axis=0) / n
+            var = (np.where(ok, d - mean, 0.0) ** 2).sum(axis=0) / (n - 1)
+        return np.sqrt(np.where(n > 1, var, np.nan))
+
+
+def adjacent_pairs(k: int) -> tuple[tuple[int, int], ...]:
+    """The pairs of neighbouring classes of an ordered scale of k classes."""
+    return tuple((j, j + 1) for j in range(k - 1))
+
+
+def unit_draws(n_units: int, replicates, seed: int) -> np.ndarray:
+    """(B, units) counts of each unit in each replicate (stream ``bootstrap``)."""
+    return bootstrap_weights(n_units, replicates, seed, dtype=np.int64)
+
+
+def system_draws(n_systems: int, replicates, seed: int) -> np.ndarray:
+    """(B, S) indices of the systems of each replicate, drawn with
+    replacement (sorted: a multiset), stream ``systems``."""
+    counts = bootstrap_weights(n_systems, replicates, seed, dtype=np.int64, stream="systems")
+    return np.repeat(np.tile(np.arange(n_systems), counts.shape[0]), counts.ravel()).reshape(counts.shape[0], -1)
+
+
+def system_counts(draws: np.ndarray, n_systems: int) -> np.ndarray:
+    """(B, S_all) how many times each system is in each draw (B, S)."""
+    out = np.zeros((draws.shape[0], n_systems), dtype=np.int64)
+    np.add.at(out, (np.arange(draws.shape[0])[:, None], draws), 1)
+    return out
+
+
+def _tau_a_scale(draws: np.ndarray, n_systems: int) -> np.ndarray:
+    """(B,) factor that turns tau-a of a ranking with repeated systems into
+    tau-a over the pairs of distinct systems: n0 / n0'."""
+    s = draws.shape[-1]
+    k = system_counts(draws, n_systems)
+    n0 = s * (s - 1) / 2
+    distinct = n0 - (k * (k - 1) / 2).sum(axis=-1)
+    return np.where(distinct > 0, n0 / np.maximum(distinct, 1), np.nan)
+
+
+def _take(x: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """x (b, ..., S_all) at the systems of draws (b, S) -> (b, ..., S)."""
+    idx = draws.reshape(draws.shape[:1] + (1,) * (x.ndim - 2) + draws.shape[1:])
+    return np.take_along_axis(x, idx, axis=-1)
+
+
+def _nanmean(x, axis):
+    """Mean of the defined values (NaN when none is)."""
+    ok = ~np.isnan(x)
+    n = ok.sum(axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, np.where(ok, x, 0.0).sum(axis=axis) / n, np.nan)
+
+
+class _Engine:
+    """The scorer's views the criteria need: oriented scores of unit
+    weights and of confusion tensors (noisy, merged, re-weighted golds)."""
+
+    def __init__(self, scorer, params):
+        from .experiments import directions
+
+        self.sc = scorer
+        self.ids = list(scorer.metric_ids)
+        self.cls = [m for m in self.ids if m in set(scorer.cls_ids)]
+        self.dirs = directions(self.ids)
+        self.params = dict(params)
+
+    def oriented(self, w_units) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """(b, M, S) oriented scores of (b, units) weights, with the
+        confusion tensors and span statistics they came from."""
+        c, st = self.sc.confusion_of(w_units), self.sc.stats_of(w_units)
+        return orient(self.sc.scores_of(c, st), self.dirs), c, st
+
+    def of(self, c, st) -> np.ndarray:
+        return orient(self.sc.scores_of(c, st), self.dirs)
+
+    def cls_oriented(self, c, ids=None, params=None) -> np.ndarray:
+        """(..., M, S) oriented scores of confusion tensors (..., S, K, K)
+        for the classification metrics ``ids`` (default all); NaN rows for
+        the others (span metrics, metrics undefined after a merge)."""
+        from . import metrics as M
+
+        ids = self.cls if ids is None else list(ids)
+        out = np.full(c.shape[:-3] + (len(self.ids), c.shape[-3]), np.nan)
+        if ids:
+            sc = M.evaluate(c, ids, **(self.params if params is None else params))
+            rows = [self.ids.index(m) for m in ids]
+            out[..., rows, :] = orient(np.stack([np.asarray(sc[m], dtype=np.float64) for m in ids], axis=-2),
+                                       self.dirs[rows])
+        return out
+
+    def merged(self, c, pair) -> np.ndarray:
+        """Oriented scores after merging the classes of ``pair``."""
+        from . import metrics as M
+        from .experiments import merge_groups, merged_params
+
+        g = merge_groups(c.shape[-1], pair)
+        mp = merged_params(self.params, g)
+        ok = [m for m in self.cls if all(mp.get(p) is not None for p in M.get(m).params)]
+        return self.cls_oriented(merge_classes(c, g), ok, mp)
+
+    def noisy(self, c, w_items, rank, new, m) -> np.ndarray:
+        """Confusion tensors (b, S, K, K) with the m items of smallest
+        ``rank`` moved to the gold class ``new`` (per row b): the counts of
+        the moved items (weighted by ``w_items``) leave their column and
+        enter the new class's (``sensitivity.noisy_confusion``)."""
+        eng = self.sc.eng
+        flipped = rank < m
+        out = np.broadcast_to(c, (rank.shape[0],) + c.shape[1:]).copy()
+        for cls in range(c.shape[-1]):  # a loop over the K new classes
+            mask = flipped & (new == cls)
+            if not mask.any():
+                continue
+            cb = eng.confusion((mask if w_items is None else w_items * mask).astype(eng.dtype))
+            out -= cb
+            out[..., :, cls] += cb.sum(axis=-1)
+        return out
+
+
+def _tau(x, y, variant, scale=None):
+    t = kendall_tau(x, y, variant)
+    if variant == "a" and scale is not None:
+        t = t * scale.reshape(scale.shape + (1,) * (t.ndim - scale.ndim))
+    return t
+
+
+def _pairs(s: int):
+    return np.triu_indices(s, 1)
+
+
+def pair_power(full: np.ndarray, se: np.ndarray, counts: np.ndarray, alpha: float, correction: str) -> np.ndarray:
+    """(b, M) discriminative power of oriented scores ``full`` (b, M, S_all)
+    for systems drawn ``counts`` (b, S_all) times: over the pairs of
+    distinct systems drawn, each weighted by the product of their counts,
+    the share whose z = difference / ``se`` (M, P, pairs in
+    ``np.triu_indices`` order) has a two-sided p-value below ``alpha``
+    after ``correction`` over those pairs.  A pair with an undefined score
+    is never separated; se 0 gives p 1 for equal scores and 0 otherwise."""
+    a, c = _pairs(full.shape[-1])
+    fa, fc = full[..., a], full[..., c]
+    d = fa - fc
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(se > 0, 2 * (1 - _norm_cdf(np.abs(d) / np.where(se > 0, se, 1.0))), np.where(d == 0, 1.0, 0.0))
+    wpair = (counts[:, a] * counts[:, c]).astype(np.float64)  # (b, P)
+    p = np.where(np.isfinite(fa) & np.isfinite(fc) & (wpair[:, None, :] > 0), p, np.nan)
+    sig = significant(adjust(p, correction), alpha) & (wpair[:, None, :] > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (sig * wpair[:, None, :]).sum(-1) / wpair.sum(-1)[:, None]
+
+
+def _pair_se(full: np.ndarray) -> np.ndarray:
+    """(M, P) standard deviation over replicates (ddof 1) of every pair's
+    difference of oriented scores (b, M, S_all); undefined ones left out."""
+    a, c = _pairs(full.shape[-1])
+    d = full[..., a] - full[..., c]
+    ok = np.isfinite(d)
+    n = ok.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(ok, d, 0.0).sum(axis=0) / n
+        var = (np.where(ok, d - mean, 0.0) ** 2).sum(axis=0) / (n - 1)
+    return np.sqrt(np.where(n > 1, var, np.nan))
+
+
+def _arrays(eng: _Engine, spec: CriteriaSpec, w_units, split_ids, split_seed, split_stream, noise, strata) -> dict:
+    """The oriented scores of every system the criteria of a chunk need,
+    for unit counts ``w_units`` (bw, U): ``full`` (bw, M, S_all), the
+    halves ``x``/``y`` of the splits ``split_ids`` (bw, R) of
+    (``split_seed``, ``split_stream``) as (bw, R, M, S_all), and per class
+    pair, noise rate (noisy golds ``noise``: (rank, new class) (bw, N)) and
+    gamma the merged, noisy and re-weighted scores (bw, ., M, S_all).  The
+    half X of a split holds the drawn units (all their copies) its mask
+    sets; half Y the others."""
+    bw, u = w_units.shape
+    r = split_ids.shape[1]
+    full, c, st = eng.oriented(w_units)
+    masks = split_masks(u, split_ids.ravel(), split_seed, strata, dtype=np.float32, stream=split_stream)
+    wx = w_units.repeat(r, axis=0) * masks
+    cx, stx = eng.sc.confusion_of(wx), eng.sc.stats_of(wx)
+    x = eng.of(cx, stx)
+    y = eng.of(None if cx is None else c.repeat(r, axis=0) - cx, None if stx is None else st.repeat(r, axis=0) - stx)
+    out = {"full": full, "x": x.reshape((bw, r) + x.shape[1:]), "y": y.reshape((bw, r) + y.shape[1:])}
+    if "discrimination" in spec.criteria:  # a loop over the K-1 class pairs
+        out["merged"] = np.stack([eng.merged(c, pair) for pair in spec.merge_pairs], axis=1)
+    if "noise" in spec.criteria:  # a loop over the rates
+        rank, new = noise
+        w_items = eng.sc.item_weights(w_units)
+        # (bw, rates, repeats, M, S_all): the repeats of one row share its unit counts
+        reps = rank.shape[0] // bw
+        noisy = [eng.cls_oriented(eng.noisy(c.repeat(reps, axis=0), w_items.repeat(reps, axis=0), rank, new, m))
+                 for m in _flip_counts(rank.shape[1], spec.noise_rates)]
+        out["noisy"] = np.stack([n.reshape((bw, reps) + n.shape[1:]) for n in noisy], axis=1)
+    if "priors" in spec.criteria:
+        wk = prior_weights(c[:, 0].sum(axis=-2), spec.prior_gammas)  # (bw, G, K): each resample's own gold
+        out["priors"] = eng.cls_oriented(c[:, None].astype(np.float64) * wk[:, :, None, None, :])  # (bw, G, M, S_all)
+    return out
+
+
+def _taus(a: dict, sys: np.ndarray, spec: CriteriaSpec, n_all: int) -> dict:
+    """The criteria (but power) of the arrays ``a`` of ``_arrays`` for the
+    systems ``sys`` (b, S) (bw = 1 rows serve every replicate): per
+    criterion (b, M), and ``splits`` (b, R, M): the split taus."""
+    b = sys.shape[0]
+    scale = _tau_a_scale(sys, n_all) if spec.tau_variant == "a" else None
+
+    def rows(x):
+        return x if x.shape[0] == b else np.broadcast_to(x, (b,) + x.shape[1:])
+
+    def tau(x, y):  # (b, ..., M, S_all) pairs of rankings, at the drawn systems
+        lead = y.shape[1:-2]
+        n = int(np.prod(lead, dtype=np.int64))
+        x = np.broadcast_to(rows(x)[:, None], (b, n) + x.shape[-2:]).reshape(b * n, *x.shape[-2:]) if x.ndim == 3 \
+            else rows(x).reshape(b * n, *x.shape[-2:])
+        y = rows(y).reshape(b * n, *y.shape[-2:])
+        s = sys.repeat(n, axis=0)
+        t = _tau(_take(x, s), _take(y, s), spec.tau_variant, None if scale is None else scale.repeat(n))
+        return t.reshape((b,) + lead + t.shape[-1:])
+
+    splits = tau(a["x"], a["y"])  # (b, R, M)
+    stab = _nanmean(splits, 1)
+    out = {"splits": splits, "stability": stab}
+    if "merged" in a:
+        out["merge"] = _nanmean(tau(a["full"], a["merged"]), 1)  # the mean tau after a merge
+        out["discrimination"] = stab - out["merge"]
+    if "noisy" in a:
+        t = tau(a["full"], a["noisy"])  # (b, rates, repeats, M)
+        out["noise"] = _nanmean(_nanmean(t, 2), 1)  # mean over the repeats, then the rates
+    if "priors" in a:
+        out["priors"] = _nanmean(tau(a["full"], a["priors"]), 1)
+    return out
+
+
+def _noise_draws(eng: _Engine, spec: CriteriaSpec, indices, seed: int, streams) -> tuple[np.ndarray, np.ndarray]:
+    rank, u01 = _draws(eng.sc.eng.n, indices, seed, streams)
+    return rank, _new_class(eng.sc.eng.gold, u01, eng.sc.eng.k, spec.noise_mode)
+
+
+def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=None, schemes=("both",),
+             strata: np.ndarray | None = None, confidence: float = 0.95) -> dict[tuple[str, str], CriteriaResult]:
+    """Point values and replicates of ``spec.criteria`` for every metric of
+    ``scorer`` (an ``experiments.Scorer`` with a resampling unit), for each
+    set of its systems in ``subsets`` (``{name: indices}``; default
+    ``{"all": every system}``): the sets share the unit draws, splits and
+    noisy golds, and each draws its own systems from itself.
+
+    ``schemes``: BOOT-BOTH (``"both"``: units and systems) and/or
+    BOOT-SYSTEMS (``"systems"``: the systems only, on the full data with its
+    first ``inner_splits`` splits and the first noisy gold of each rate;
+    the power's standard errors from the item resamples of BOOT-BOTH's
+    draws); the point values are computed once for all.  ``strata``: gold
+    classes for stratified half-splits (items only).  ``params``: the
+    classification metrics' parameters (default the scorer's).  Returns
+    ``{(scheme, name): CriteriaResult}``."""
+    if not schemes or set(schemes) - {"both", "systems"}:
+        raise ValueError(f"schemes must be among 'both' and 'systems', got {schemes!r}")
+    if scorer.n_units is None:
+        raise ValueError("the scorer needs a resampling unit ('item' or 'group')")
+    eng = _Engine(scorer, scorer.params if params is None else params)
+    if {"discrimination", "noise", "priors"} & set(spec.criteria) and not eng.cls:
+        raise ValueError("discrimination, noise and priors need classification metrics")
+    crit, m, u, s_all = list(spec.criteria), len(eng.ids), scorer.n_units, scorer.n_systems
+    subsets = {"all": np.arange(s_all)} if subsets is None else {k: np.asarray(v, dtype=np.int64)
+                                                                   for k, v in subsets.items()}
+    for name, idx in subsets.items():
+        if idx.size < 2 or idx.min() < 0 or idx.max() >= s_all:
+            raise ValueError(f"subset {name!r}: at least two of the {s_all} systems, by index")
+    ones = np.ones((1, u), dtype=np.int64)
+
+    # the point values: the full data with the experiments' own splits and noisy golds
+    value = {k: np.full((len(crit), m), np.nan) for k in subsets}
+    splits = {k: [] for k in subsets}
+    merge = {}
+    first = None
+    for ids in chunk_indices(np.arange(spec.point_splits), 200, u):  # memory bound only
+        noise = _noise_draws(eng, spec, np.arange(spec.noise_repeats), spec.noise_seed, ("noise", "noise_class")) \
+            if "noise" in crit and first is None else None
+        a = _arrays(eng, spec if first is None else _only(spec, ()), ones, ids[None, :], spec.split_seed, "split",
+                    noise, strata)
+        for k, idx in subsets.items():
+            t = _taus(a, idx[None, :], spec, s_all)
+            splits[k].append(t["splits"][0])
+            if first is None:
+                merge[k] = t["merge"][0] if "merge" in t else None
+                for i, c in enumerate(crit):
+                    if c in t:
+                        value[k][i] = t[c][0]
+        if first is None:
+            first = a["full"]
+    for k in subsets:
+        stab = _nanmean(np.concatenate(splits[k]), 0)
+        for i, c in enumerate(crit):
+            if c == "stability":
+                value[k][i] = stab
+            elif c == "discrimination":  # the stability over all the splits, minus the merged tau
+                value[k][i] = stab - merge[k]
+
+    # the replicates: the unit draws of BOOT-BOTH (also the power's standard errors under BOOT-SYSTEMS)
+    bidx = np.arange(spec.replicates)
+    draws = {k: idx[system_draws(idx.size, bidx, spec.seed)] for k, idx in subsets.items()}
+    per = max(1, min(spec.chunk_size, MAX_MASK_ELEMENTS // max(spec.inner_splits * u, 1)))
+    out = {}
+    fulls = None
+    for scheme in sorted(schemes):  # "both" first: its resamples give the power's standard errors
+        boot = {k: np.full((spec.replicates, len(crit), m), np.nan) for k in subsets}
+        scheme_fulls = np.empty((spec.replicates, m, s_all))
+        fixed = None
+        for lo in range(0, spec.replicates, per):
+            rb = bidx[lo:lo + per]
+            if scheme == "both":
+                split_ids = rb[:, None] * spec.inner_splits + np.arange(spec.inner_splits)[None, :]
+                noise = _noise_draws(eng, spec, rb, spec.seed, ("criteria_noise", "criteria_noise_class")) \
+                    if "noise" in crit else None
+                a = _arrays(eng, spec, unit_draws(u, rb, spec.seed), split_ids, spec.seed, "criteria_split", noise,
+                            strata)
+            else:  # the full data with its own first splits and noisy golds, the same in every replicate
+                if fixed is None:
+                    noise = _noise_draws(eng, spec, np.zeros(1, dtype=np.int64), spec.noise_seed,
+                                         ("noise", "noise_class")) if "noise" in crit else None
+                    fixed = _arrays(eng, spec, ones, np.arange(spec.inner_splits)[None, :], spec.split_seed, "split",
+                                    noise, strata)
+                a = fixed
+            scheme_fulls[lo:lo + per] = a["full"]
+            for k in subsets:
+                t = _taus(a, draws[k][lo:lo + per], spec, s_all)
+                for i, c in enumerate(crit):
+                    if c in t:
+                        boot[k][lo:lo + per, i] = t[c]
+        if "power" in crit:
+            if scheme == "both":
+                fulls = scheme_fulls
+            elif fulls is None:  # the item resamples of BOOT-BOTH's draws, for the standard errors alone
+                fulls = np.concatenate([eng.oriented(unit_draws(u, bidx[lo:lo + per], spec.seed))[0]
+                                        for lo in range(0, spec.replicates, per)])
+            se = _pair_se(fulls)
+            i = crit.index("power")
+            for k, idx in subsets.items():
+                value[k][i] = pair_power(first, se, system_counts(idx[None, :], s_all), spec.alpha,
+                                         spec.correction)[0]
+                boot[k][:, i] = pair_power(scheme_fulls, se, system_counts(draws[k], s_all), spec.alpha,
+                                           spec.correction)
+        for k in subsets:
+            out[(scheme, k)] = CriteriaResult(eng.ids, crit, value[k].copy(), boot[k], scheme, confidence, draws[k])
+    return out
+
+
+def _only(spec: CriteriaSpec, keep) -> CriteriaSpec:
+    """``spec`` with only the criteria of ``keep`` (and stability, always computed)."""
+    return replace(spec, criteria=tuple(c for c in spec.criteria if c in keep), merge_pairs=spec.merge_pairs)

@@ -1,0 +1,285 @@
+"""The criteria of the recommendation with their resamples (metaeval.criteria):
+every replicate against a plain loop over the same draws (items and systems
+resampled, half-splits of the distinct items, noisy golds, re-weighted
+priors, merged classes, the z-tests of the power) with scikit-learn's
+metrics and scipy's Kendall tau; the point values against the experiments'
+own numbers; and statistical sanity on data with a known truth."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+from scipy.stats import kendalltau, norm
+from sklearn import metrics as skm
+
+from metaeval import criteria as CR
+from metaeval import experiments as E
+from metaeval.config import DatasetSpec
+from metaeval.dataset import Dataset
+from metaeval.resample import split_masks
+from metaeval.sensitivity import _draws, _new_class, prior_weights
+
+METRICS = ["accuracy", "macro_f1", "macro_recall", "kappa"]
+
+
+def _dataset(gold, pred, ordinal=True, groups=None):
+    spec = DatasetSpec.from_config("syn", dict(gold="-", predictions=[], labels=["a", "b", "c"], ordinal=ordinal,
+                                               metrics=METRICS, baselines=[]))
+    ds = Dataset("syn", ("a", "b", "c"), np.arange(gold.size).astype(str), gold.astype(np.int8),
+                 tuple(f"s{i}" for i in range(pred.shape[0])), ("system",) * pred.shape[0], pred.astype(np.int8),
+                 groups=None if groups is None else groups.astype(np.int16),
+                 group_names=() if groups is None else tuple(map(str, range(groups.max() + 1))))
+    return spec, ds
+
+
+def _noisy(rng, gold, acc, k=3):
+    return np.where(rng.random(gold.size) < acc, gold, rng.integers(0, k, gold.size))
+
+
+def _score(mid, g, p, w):
+    """scikit-learn's metric on items with weights (a weight is how many times an item counts)."""
+    keep = w > 0
+    g, p, w = g[keep], p[keep], w[keep]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        if mid == "accuracy":
+            return skm.accuracy_score(g, p, sample_weight=w)
+        if mid == "macro_f1":
+            return skm.f1_score(g, p, labels=[0, 1, 2], average="macro", sample_weight=w, zero_division=0)
+        if mid == "macro_recall":
+            present = [c for c in range(3) if w[g == c].sum() > 0]
+            return skm.recall_score(g, p, labels=present, average="macro", sample_weight=w, zero_division=0)
+        if mid == "kappa":
+            return skm.cohen_kappa_score(g, p, labels=[0, 1, 2], sample_weight=w)
+    raise KeyError(mid)
+
+
+def _tau(x, y):
+    """scipy's tau-b of the rankings of systems listed with repeats; NaN when undefined."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return kendalltau(x, y).statistic
+
+
+def _scores(g, pred, w, systems):
+    """(M, S) scores of the drawn systems, rounded as the engine ranks them."""
+    return np.array([[np.round(_score(m, g, pred[s], w), 12) for s in systems] for m in METRICS])
+
+
+def _loop(gold, pred, spec: CR.CriteriaSpec, b: int, scheme="both"):
+    """Replicate b of every criterion, computed item by item: the same draws, scikit-learn and scipy."""
+    n, s_all = gold.size, pred.shape[0]
+    systems = CR.system_draws(s_all, [b], spec.seed)[0]
+    if scheme == "both":
+        w = CR.unit_draws(n, [b], spec.seed)[0].astype(float)
+        masks = split_masks(n, b * spec.inner_splits + np.arange(spec.inner_splits), spec.seed,
+                            stream="criteria_split")
+        rank, u01 = _draws(n, [b], spec.seed, ("criteria_noise", "criteria_noise_class"))
+    else:
+        w = np.ones(n)
+        masks = split_masks(n, np.arange(spec.inner_splits), spec.split_seed)
+        rank, u01 = _draws(n, [0], spec.noise_seed)
+    full = _scores(gold, pred, w, systems)
+    out = {}
+    taus = [[_tau(_scores(gold, pred, w * m, systems)[i], _scores(gold, pred, w * ~m, systems)[i])
+             for i in range(len(METRICS))] for m in masks]
+    out["stability"] = np.nanmean(np.array(taus, dtype=float), axis=0)
+    merged = []
+    for a, c in spec.merge_pairs:  # merge: relabel c as a, then renumber (a < c)
+        def mg(x):
+            y = np.where(x == c, a, x)
+            return np.where(y > c, y - 1, y)
+        gm, pm = mg(gold), np.array([mg(p) for p in pred])
+        sc = []
+        for mid in METRICS:
+            row = []
+            for s in systems:
+                keep = w > 0
+                with warnings.catch_warnings(), np.errstate(all="ignore"):
+                    warnings.simplefilter("ignore")
+                    if mid == "accuracy":
+                        v = skm.accuracy_score(gm[keep], pm[s][keep], sample_weight=w[keep])
+                    elif mid == "macro_f1":
+                        v = skm.f1_score(gm[keep], pm[s][keep], labels=[0, 1], average="macro",
+                                         sample_weight=w[keep], zero_division=0)
+                    elif mid == "macro_recall":
+                        v = skm.recall_score(gm[keep], pm[s][keep], labels=[0, 1], average="macro",
+                                             sample_weight=w[keep], zero_division=0)
+                    else:
+                        v = skm.cohen_kappa_score(gm[keep], pm[s][keep], labels=[0, 1], sample_weight=w[keep])
+                row.append(np.round(v, 12))
+            sc.append(row)
+        merged.append([_tau(full[i], sc[i]) for i in range(len(METRICS))])
+    if merged:
+        out["discrimination"] = out["stability"] - np.nanmean(np.array(merged, dtype=float), axis=0)
+    new = _new_class(gold, u01, 3, spec.noise_mode)[0]
+    nt = []
+    for rate in spec.noise_rates:
+        m = int(np.rint(rate * n))
+        noisy = np.where(rank[0] < m, new, gold)
+        nt.append([_tau(full[i], _scores(noisy, pred, w, systems)[i]) for i in range(len(METRICS))])
+    out["noise"] = np.nanmean(np.array(nt, dtype=float), axis=0)
+    counts = np.array([w[gold == c].sum() for c in range(3)])
+    pt = []
+    for wk in prior_weights(counts, spec.prior_gammas):
+        pt.append([_tau(full[i], _scores(gold, pred, w * wk[gold], systems)[i]) for i in range(len(METRICS))])
+    out["priors"] = np.nanmean(np.array(pt, dtype=float), axis=0)
+    return out, systems, w
+
+
+def _holm(p):
+    order = sorted(range(len(p)), key=lambda i: p[i])
+    out, run = [0.0] * len(p), 0.0
+    for j, i in enumerate(order):
+        run = max(run, (len(p) - j) * p[i])
+        out[i] = min(1.0, run)
+    return out
+
+
+@pytest.fixture(scope="module")
+def small():
+    rng = np.random.default_rng(7)
+    gold = rng.choice(3, 48, p=[0.6, 0.3, 0.1])
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.95, 0.85, 0.8, 0.7, 0.6, 0.5, 0.35)])
+    spec_d, ds = _dataset(gold, pred)
+    spec = CR.CriteriaSpec(criteria=("stability", "discrimination", "power", "noise", "priors"), replicates=12,
+                           inner_splits=3, seed=99, point_splits=40, split_seed=5, noise_rates=(0.05, 0.2),
+                           noise_mode="neighbour", noise_repeats=3, noise_seed=8, prior_gammas=(0.0, 2.0),
+                           merge_pairs=CR.adjacent_pairs(3), chunk_size=5)
+    scorer = E.Scorer(ds, spec_d, np.arange(pred.shape[0]), "item")
+    return gold, pred, spec, scorer
+
+
+@pytest.mark.parametrize("scheme", ["both", "systems"])
+def test_every_replicate_equals_a_plain_loop_over_the_same_draws(small, scheme):
+    """Each criterion's replicates (units and systems drawn with replacement,
+    half-splits of the distinct units, a noisy gold per rate, each resample's
+    own priors, adjacent merges) equal scikit-learn and scipy item by item;
+    and the intervals are the percentiles of those replicates."""
+    gold, pred, spec, scorer = small
+    res = CR.criteria(scorer, spec, schemes=(scheme,))[scheme, "all"]
+    crit = res.criteria
+    loops = [_loop(gold, pred, spec, b, scheme) for b in range(spec.replicates)]
+    for c in ("stability", "discrimination", "noise", "priors"):
+        want = np.array([lp[0][c] for lp in loops])
+        np.testing.assert_allclose(res.boot[:, crit.index(c)], want, atol=1e-12, rtol=0, err_msg=c)
+    # the power: z-tests with the pair's standard error over the item resamples, Holm over the drawn pairs
+    items = [CR.unit_draws(gold.size, [b], spec.seed)[0].astype(float) for b in range(spec.replicates)]
+    every = np.arange(pred.shape[0])
+    per_b = np.array([_scores(gold, pred, w, every) for w in items])  # (B, M, S)
+    pairs = [(a, c) for a in every for c in every if a < c]
+    se = {(a, c): np.std(per_b[:, :, a] - per_b[:, :, c], axis=0, ddof=1) for a, c in pairs}
+    base = np.array([_scores(gold, pred, (items[b] if scheme == "both" else np.ones(gold.size)), every)
+                     for b in range(spec.replicates)])
+    for b, (_, systems, _) in enumerate(loops):
+        k = np.bincount(systems, minlength=pred.shape[0])
+        drawn = [(a, c) for a, c in pairs if k[a] and k[c]]
+        for i in range(len(METRICS)):
+            p = []
+            for a, c in drawn:
+                d = base[b, i, a] - base[b, i, c]
+                s = se[(a, c)][i]
+                p.append(2 * norm.sf(abs(d) / s) if s > 0 else (1.0 if d == 0 else 0.0))
+            adj = _holm(p)
+            num = sum(k[a] * k[c] for (a, c), q in zip(drawn, adj) if q < spec.alpha)
+            den = sum(k[a] * k[c] for a, c in drawn)
+            assert res.boot[b, crit.index("power"), i] == pytest.approx(num / den, abs=1e-12)
+    q = np.nanquantile(res.boot, [0.025, 0.975], axis=0)
+    np.testing.assert_allclose(res.low, q[0], atol=1e-14, rtol=0)
+    np.testing.assert_allclose(res.high, q[1], atol=1e-14, rtol=0)
+
+
+def test_point_values_equal_the_experiments_own(small):
+    """The point values use the experiments' splits and noisy golds: the
+    stability equals stability_splits', the noise and priors those of the
+    sensitivity experiment."""
+    from metaeval.sensitivity import noise_sensitivity, prior_sensitivity
+
+    gold, pred, spec, scorer = small
+    res = CR.criteria(scorer, spec)["both", "all"]
+    spec_d, ds = _dataset(gold, pred)
+    st = E.Settings(include_baselines=(), n_splits=spec.point_splits, split_seed=spec.split_seed, chunk_size=7)
+    taus = E.stability_splits(ds, spec_d, st, range(spec.point_splits))["tau"]
+    np.testing.assert_allclose(res.value[0], np.nanmean(taus, axis=0), atol=1e-13)
+    noise = noise_sensitivity(gold, pred, 3, METRICS, spec_d.metric_params(), rates=spec.noise_rates,
+                              repeats=spec.noise_repeats, seed=spec.noise_seed, mode="neighbour")
+    np.testing.assert_allclose(res.value[res.criteria.index("noise")],
+                               noise.groupby("metric", sort=False)["mean_tau"].mean().loc[METRICS], atol=1e-13)
+    pri = prior_sensitivity(scorer.eng.total, METRICS, spec_d.metric_params(), spec.prior_gammas, ("a", "b", "c"))
+    np.testing.assert_allclose(res.value[res.criteria.index("priors")],
+                               pri.groupby("metric", sort=False)["tau"].mean().loc[METRICS], atol=1e-13)
+
+
+def test_subsets_share_the_draws_and_a_subset_equals_its_own_scorer(small):
+    """Systems left out of a subset (the baselines) change nothing but the
+    systems drawn: the subset's criteria equal those of a scorer of that
+    subset alone."""
+    gold, pred, spec, scorer = small
+    keep = np.array([0, 2, 3, 5, 6])
+    both = CR.criteria(scorer, spec, subsets={"all": np.arange(7), "some": keep}, schemes=("both", "systems"))
+    spec_d, ds = _dataset(gold, pred[keep])
+    alone = CR.criteria(E.Scorer(ds, spec_d, np.arange(keep.size), "item"), spec, schemes=("both", "systems"))
+    for scheme in ("both", "systems"):
+        np.testing.assert_allclose(both[scheme, "some"].value, alone[scheme, "all"].value, atol=1e-12)
+        np.testing.assert_allclose(both[scheme, "some"].boot, alone[scheme, "all"].boot, atol=1e-12, equal_nan=True)
+    # asked together or alone, a scheme's resamples are the same
+    one = CR.criteria(scorer, spec, schemes=("systems",))["systems", "all"]
+    np.testing.assert_allclose(one.boot, both["systems", "all"].boot, atol=0, equal_nan=True)
+
+
+def test_a_metric_against_itself_has_zero_paired_se_and_others_do_not(small):
+    """METHODS.md's check: m1 == m2 gives D_b = 0 in every resample."""
+    gold, pred, spec, scorer = small
+    res = CR.criteria(scorer, spec)["both", "all"]
+    se = res.paired_se()
+    for c in range(len(res.criteria)):
+        assert np.all(np.diag(se[c]) == 0)
+        assert np.allclose(se[c], se[c].T, equal_nan=True)
+    assert np.nanmax(se[0]) > 0
+
+
+def test_random_systems_give_no_stability_and_little_power():
+    """Systems that guess at random: every metric's stability is near 0 and
+    few pairs are told apart; systems of very different quality: stability
+    near 1 and most pairs told apart."""
+    rng = np.random.default_rng(11)
+    gold = rng.integers(0, 3, 600)
+    pred = rng.integers(0, 3, (10, 600))
+    spec_d, ds = _dataset(gold, pred)
+    spec = CR.CriteriaSpec(criteria=("stability", "power"), replicates=50, inner_splits=10, point_splits=200)
+    res = CR.criteria(E.Scorer(ds, spec_d, np.arange(10), "item"), spec)["both", "all"]
+    assert np.all(np.abs(res.value[0]) < 0.15)
+    assert np.all(res.value[1] < 0.2)
+    assert np.all((res.low[0] < 0.05) & (res.high[0] > -0.05))  # the interval covers 0
+    good = np.stack([_noisy(rng, gold, a) for a in np.linspace(0.95, 0.3, 10)])
+    spec_d, ds = _dataset(gold, good)
+    res = CR.criteria(E.Scorer(ds, spec_d, np.arange(10), "item"), spec)["both", "all"]
+    assert np.all(res.value[0] > 0.8) and np.all(res.value[1] > 0.7)
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=2, max_size=9), st.integers(0, 2**31))
+def test_tau_b_with_repeated_systems_is_the_pair_weighted_tau_b(draw, seed):
+    """A ranking that lists a system k times: tau-b equals the tau-b over the
+    pairs of distinct systems, each weighted by the product of their counts
+    (METHODS.md 1.4), the weighting the criteria rely on."""
+    from metaeval.ranking import kendall_tau
+
+    rng = np.random.default_rng(seed)
+    x, y = rng.integers(0, 4, 6).astype(float), rng.integers(0, 4, 6).astype(float)
+    d = np.array(draw)
+    got = kendall_tau(x[d], y[d])
+    k = np.bincount(d, minlength=6)
+    num = dx = dy = 0.0
+    for a in range(6):
+        for c in range(a + 1, 6):
+            wt = k[a] * k[c]
+            sx, sy = np.sign(x[a] - x[c]), np.sign(y[a] - y[c])
+            num += wt * sx * sy
+            dx += wt * abs(sx)
+            dy += wt * abs(sy)
+    want = num / np.sqrt(dx * dy) if dx * dy > 0 else np.nan
+    assert (np.isnan(got) and np.isnan(want)) or got == pytest.approx(want, abs=1e-12)
