@@ -11,7 +11,9 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from scipy.stats import kendalltau, norm
 from sklearn import metrics as skm
 
@@ -21,6 +23,8 @@ from metaeval.config import DatasetSpec
 from metaeval.dataset import Dataset
 from metaeval.resample import split_masks
 from metaeval.sensitivity import _draws, _new_class, prior_weights
+
+from .test_significance import _holm_loop
 
 METRICS = ["accuracy", "macro_f1", "macro_recall", "kappa"]
 
@@ -89,7 +93,7 @@ def _loop(gold, pred, spec: CR.CriteriaSpec, b: int, scheme="both"):
     out["stability"] = np.nanmean(np.array(taus, dtype=float), axis=0)
     merged = []
     for a, c in spec.merge_pairs:  # merge: relabel c as a, then renumber (a < c)
-        def mg(x):
+        def mg(x, a=a, c=c):
             y = np.where(x == c, a, x)
             return np.where(y > c, y - 1, y)
         gm, pm = mg(gold), np.array([mg(p) for p in pred])
@@ -128,15 +132,6 @@ def _loop(gold, pred, spec: CR.CriteriaSpec, b: int, scheme="both"):
         pt.append([_tau(full[i], _scores(gold, pred, w * wk[gold], systems)[i]) for i in range(len(METRICS))])
     out["priors"] = np.nanmean(np.array(pt, dtype=float), axis=0)
     return out, systems, w
-
-
-def _holm(p):
-    order = sorted(range(len(p)), key=lambda i: p[i])
-    out, run = [0.0] * len(p), 0.0
-    for j, i in enumerate(order):
-        run = max(run, (len(p) - j) * p[i])
-        out[i] = min(1.0, run)
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +178,7 @@ def test_every_replicate_equals_a_plain_loop_over_the_same_draws(small, scheme):
                 d = base[b, i, a] - base[b, i, c]
                 s = se[(a, c)][i]
                 p.append(2 * norm.sf(abs(d) / s) if s > 0 else (1.0 if d == 0 else 0.0))
-            adj = _holm(p)
+            adj = _holm_loop(p)
             num = sum(k[a] * k[c] for (a, c), q in zip(drawn, adj) if q < spec.alpha)
             den = sum(k[a] * k[c] for a, c in drawn)
             assert res.boot[b, crit.index("power"), i] == pytest.approx(num / den, abs=1e-12)

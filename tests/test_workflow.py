@@ -392,11 +392,12 @@ def test_a_config_edit_plans_exactly_the_jobs_that_read_it(run, tmp_path, path, 
     _set(cfg, path, value)
     (tmp_path / "edited.yaml").write_text(yaml.safe_dump(cfg))
     touched = (path.split(".")[1],) if path.startswith("datasets.") else ALL_DATASETS
-    # the recommendation reads the dataset, its gameability (scoring) and its summary (experiments)
+    # the recommendation reads the dataset and its gameability (scoring), beside the experiments
     expected = expected | {("recommendation", d) for r, d in expected if d in WITH_EXPS and r in (
-        "ingest", "score", "score_tc", "score_si", "experiments", "experiments_no_merging")}
-    # the report's front page reads every dataset.json and recommendation.json
-    front = {("overview", None)} if any(r in ("ingest", "recommendation") for r, _ in expected) else set()
+        "ingest", "score", "score_tc", "score_si")}
+    # the report's front page (with the summary pages) reads every dataset.json, summary.csv and recommendation.json
+    front = {("overview", None)} if any(r in ("ingest", "recommendation", "experiments", "experiments_no_merging")
+                                        for r, _ in expected) else set()
     assert _planned(work, data, tmp_path / "edited.yaml") == expected | front | {("provenance", d) for d in touched}
 
 

@@ -72,7 +72,7 @@ class Settings:
     bootstrap_seed: int = 20210303
     confidence: float = 0.95
     interval_method: str = "percentile"
-    tukey_trials: int = 10000
+    tukey_trials: int = 5000
     tukey_seed: int = 20210304
     alpha: float = 0.05
     significance_test: str = "tukey"
@@ -86,7 +86,7 @@ class Settings:
     # the recommendation (metaeval.recommend, metaeval.criteria)
     criteria: tuple[str, ...] = ("stability", "discrimination", "power", "noise", "priors", "properties")
     criteria_replicates: int = 200
-    criteria_splits: int = 20
+    criteria_splits: int = 10
     criteria_seed: int = 20210306
     tier_alpha: float = 0.05
     min_difference: Mapping[str, float] = field(default_factory=dict)

@@ -632,13 +632,16 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
         cand = d["candidate"].to_numpy(dtype=bool)
         top = d["top_tier"].to_numpy(dtype=bool)
         v, lo, hi = (d[k].to_numpy(dtype=float) for k in ("value", "low", "high"))
-        colour = np.where(cand, OKABE_ITO[4], OKABE_ITO[7])
-        for i in range(n):
-            if not np.isnan(lo[i]):
-                ax.plot([lo[i], hi[i]], [y[i], y[i]], color=colour[i], lw=1.4, solid_capstyle="butt")
-            if not np.isnan(v[i]):
-                ax.plot(v[i], y[i], marker="o", ms=5, color=colour[i], markerfacecolor=colour[i] if top[i] else "white",
-                        markeredgewidth=1.2)
+        # one collection per kind of mark (a line per metric would be 3 artists a metric and panel)
+        for ok, colour in ((cand, OKABE_ITO[4]), (~cand, OKABE_ITO[7])):
+            iv = ok & ~np.isnan(lo)
+            if iv.any():
+                ax.hlines(y[iv], lo[iv], hi[iv], color=colour, lw=1.4)
+            for filled in (True, False):
+                pt = ok & (top == filled) & ~np.isnan(v)
+                if pt.any():
+                    ax.scatter(v[pt], y[pt], s=22, marker="o", zorder=3, linewidths=1.2, edgecolors=colour,
+                               facecolors=colour if filled else "white")
         ax.set_title((criterion_names or {}).get(c, c), fontsize=8)
         ax.tick_params(axis="x", labelsize=7)
         ax.grid(axis="x", color="#dddddd", lw=0.5)
@@ -655,8 +658,12 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
     handles = [Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor=OKABE_ITO[4], label="top tier"),
                Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor="white", label="not in the top tier"),
                Line2D([], [], marker="o", color=OKABE_ITO[7], markerfacecolor=OKABE_ITO[7],
-                      label="cannot be recommended (gameable, or no value)")]
+                      label="cannot be recommended (the table says why)")]
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=7, frameon=False, bbox_to_anchor=(0.5, 0.0))
     fig.suptitle(title, fontsize=9)
-    fig.tight_layout(rect=(0, 0.06, 1, 0.97))
+    # fixed margins (tight_layout measures every label: half the figure's cost): room for the names on the left
+    width, height = fig.get_size_inches()
+    longest = max((len(names.get(m, m)) for m in metrics), default=4)
+    fig.subplots_adjust(left=min(0.4, (0.25 + 0.055 * longest) / width), right=0.98, wspace=0.12,
+                        top=1 - 0.55 / height, bottom=0.75 / height)
     return fig

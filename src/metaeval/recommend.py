@@ -371,7 +371,11 @@ def answer_sentence(rec: Recommendation) -> str:
             parts.append(f"but without the baselines ({_and(rec.baselines)}) among the ranked systems the answer is "
                          + (_and([_name(m) for m in rec.without_baselines], "or") or "none"))
     if not np.isnan(rec.system_resample_share):
-        parts.append(f"held in {rec.system_resample_share:.0%} of system resamples")
+        held = f"held exactly in {rec.system_resample_share:.0%} of system resamples"
+        if len(rec.selected) > 1 or rec.system_resample_share < 1:  # how often each of it is selected at all
+            held += " (" + ", ".join(f"{_name(m)} selected in {rec.selection_share.get(m, 0):.0%}"
+                                     for m in rec.selected) + ")"
+        parts.append(held)
     return "; ".join(parts) + "."
 
 
@@ -476,8 +480,9 @@ def recommendation_long(rec: Recommendation) -> pd.DataFrame:
     return df
 
 
-def recommendation_json(rec: Recommendation) -> str:
-    """``recommendation.json``."""
+def recommendation_json(rec: Recommendation, **extra) -> str:
+    """``recommendation.json`` (``extra``: more keys, e.g. a warning on the
+    resampling to repeat on the summary page)."""
     out = {
         "recommended": list(rec.selected),
         "answer": answer_sentence(rec),
@@ -495,6 +500,7 @@ def recommendation_json(rec: Recommendation) -> str:
         "top_tiers": {c: [m for m, t in zip(rec.metrics, rec.tiers[i]) if t] for i, c in enumerate(rec.criteria)},
         "n_systems": rec.n_systems,
         "settings": rec.settings,
+        **extra,
     }
     return json.dumps(out, indent=2, allow_nan=False) + "\n"
 

@@ -16,12 +16,10 @@ in Snakemake's report, and a name with ``{{`` in it would be evaluated.
 from __future__ import annotations
 
 import html
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping
 
 import pandas as pd
 
-from . import metrics as M
-from .tables import ordinal
 
 __all__ = ["markdown_html", "html_page", "overview_html"]
 

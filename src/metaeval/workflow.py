@@ -76,8 +76,8 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # the recommendation redraws every criterion (metaeval.criteria) and reads the settings of each
     "recommendation": (_METRIC_FIELDS + ("ordinal", "span_task"),
                        ("include_baselines", "resample_unit", "tau_variant", "n_splits", "split_seed", "stratified",
-                        "alpha", "significance_correction", "noise_rates", "noise_mode", "noise_repeats",
-                        "noise_seed", "prior_gammas", "confidence", "chunk_size", "criteria", "criteria_replicates",
+                        "alpha", "significance_correction", "significance_test", "noise_rates", "noise_mode",
+                        "noise_repeats", "noise_seed", "prior_gammas", "confidence", "chunk_size", "criteria", "criteria_replicates",
                         "criteria_splits", "criteria_seed", "tier_alpha", "min_difference")),
 }
 
@@ -99,7 +99,9 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance", "sensitivity",
                           "summary"),
     "weights": _union("weights"),
-    "recommendation": _union("recommendation", "summary"),
+    "recommendation": _union("recommendation"),
+    # the summary page, written by the overview job once the experiments and the recommendation are done
+    "summary_page": _union("summary"),
 }
 # With one shard (the default) there is no stability_shard job: the
 # experiments job draws the half-splits itself and reads their settings too.
@@ -557,7 +559,7 @@ def run_summary(spec: DatasetSpec, settings, groups_csv, stability_csv, merging_
 
 
 def write_summary_page(spec: DatasetSpec, settings, summary_csv, similarity_csv, groups_csv, answer: str, out_md,
-                       out_html=None, note=None, n_systems: int | None = None) -> None:
+                       out_html=None, note=None, n_systems: int = 0) -> None:
     """``tables/summary.md`` (and .html): the Table-7 summary, labelled as
     a reproduction of Amemiya & Sakai's table, and the recommendation's
     answer (``metaeval.recommend``: the one answer every page shows)."""
@@ -570,7 +572,7 @@ def write_summary_page(spec: DatasetSpec, settings, summary_csv, similarity_csv,
     no_merging = ("span identification has no classes to merge" if spec.span_task == "si" else
                   "the task has two classes, and merging them leaves a single class, on which every system ties")
     title = f"{spec.name}: summary of the meta-evaluation"
-    md = summary_markdown(df, title, n_systems if n_systems is not None else 0, settings.n_splits,
+    md = summary_markdown(df, title, n_systems, settings.n_splits,
                           group_separation(sim, g), settings.distinct_tau, systems=_ranked_phrase(spec, settings),
                           no_merging=no_merging, alpha=settings.alpha, test=settings.significance_test,
                           table7=table7(df))
@@ -581,12 +583,12 @@ def write_summary_page(spec: DatasetSpec, settings, summary_csv, similarity_csv,
 
 
 def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, out: Mapping[str, str],
-                       properties_csv=None, summary_csv=None, similarity_csv=None, groups_csv=None) -> None:
+                       properties_csv=None) -> None:
     """The recommendation job of a dataset: every criterion with its
     interval (``metaeval.criteria``), the answer (``metaeval.recommend``),
     written to ``recommendation.csv`` (long form), ``.json``, ``.md`` and
-    ``.html``, the figure (``png``, ``pdf``), and the summary page
-    (``summary_md``, ``summary_html``) that names the same answer."""
+    ``.html`` and the figure (``png``, ``pdf``).  (The summary page, which
+    ends with the same answer, is written by ``write_overview``.)"""
     from .plots import criteria_plot
     from .recommend import (CRITERIA, IMBALANCE_RATIO, answer_sentence, is_imbalanced, recommend_dataset,
                             recommendation_json, recommendation_long, recommendation_markdown)
@@ -594,12 +596,14 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
     ds = Dataset.load(data_npz)
     props = read_result_csv(properties_csv) if properties_csv else None
     rec = recommend_dataset(ds, spec, settings, properties=props, gameability=read_result_csv(gameability_csv))
-    answer = answer_sentence(rec)
     log_note(f"{len(rec.criteria)} criteria ({', '.join(rec.criteria)}), {rec.replicates} resamples of units and "
-             f"systems; answer: {', '.join(rec.selected) or 'none'}")
+             f"systems; {answer_sentence(rec)}")
     long = recommendation_long(rec)
     write_csv(out["csv"], long)
-    write_text(out["json"], recommendation_json(rec))
+    note = few_groups_note(spec, settings, data_npz)
+    if note:
+        warn(note)
+    write_text(out["json"], recommendation_json(rec, resample_note=note))
     names = {m: M.get(m).name for m in rec.metrics}
     title = f"{spec.name}: which metric to report"
     _save_fig(criteria_plot(long, names, f"{spec.name}: the criteria with their 95% intervals (filled: top tier)",
@@ -628,9 +632,6 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
 
         write_text(out["html"], html_page(recommendation_markdown(rec, title, context, figure_from(out["html"])),
                                           title))
-    if "summary_md" in out:
-        write_summary_page(spec, settings, summary_csv, similarity_csv, groups_csv, answer, out["summary_md"],
-                           out.get("summary_html"), few_groups_note(spec, settings, data_npz), rec.n_systems)
 
 
 def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) -> None:
@@ -919,15 +920,25 @@ def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
 
 
 def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, str],
-                   recommendation_jsons: Mapping[str, str], reproduction_csv=None, published_yaml=None) -> None:
+                   recommendation_jsons: Mapping[str, str], reproduction_csv=None, published_yaml=None,
+                   summaries: Mapping[str, Mapping] | None = None) -> None:
     """The report's front page (``results/report/overview.html``): the
     reproduction summary and, per dataset, the answer of its recommendation
     (``recommendation.json``, written by ``run_recommendation``) and the
     warnings of its ingestion.  ``datasets``: per dataset ``name``, ``task``
     (text), ``n_systems`` (ranked), ``why_not`` (why it has no
-    meta-evaluation, or None), ``ordinal`` and ``primary`` (metric id)."""
+    meta-evaluation, or None), ``ordinal`` and ``primary`` (metric id).
+    ``summaries``: per dataset its summary page to write
+    (``write_summary_page``: ``csv``, ``similarity``, ``groups``, ``md``,
+    ``html`` paths and the ``spec`` and ``settings`` of the step), which
+    ends with the same answer."""
     from .report import overview_html
 
+    for name, page in (summaries or {}).items():
+        spec, settings = step_spec(page["spec"]), step_settings(page["settings"])
+        answer = json.loads(Path(recommendation_jsons[name]).read_text(encoding="utf-8"))
+        write_summary_page(spec, settings, page["csv"], page["similarity"], page["groups"], answer["answer"],
+                           page["md"], page.get("html"), answer.get("resample_note"), answer["n_systems"])
     entries = []
     for d in datasets:
         info = json.loads(Path(info_jsons[d["name"]]).read_text(encoding="utf-8"))

@@ -242,7 +242,8 @@ def remove_stale_reports():
             for f in recommendation_outputs(name):
                 Path(f).unlink(missing_ok=True)
     if not all(Path(f).exists() for files in overview_inputs().values() for f in files):
-        Path(OVERVIEW).unlink(missing_ok=True)
+        for f in [OVERVIEW, *summary_pages()]:
+            Path(f).unlink(missing_ok=True)
 
 
 import time as _time
@@ -312,6 +313,10 @@ def overview_inputs():
     return dict(
         info=[f"{RESULTS}/{d}/dataset.json" for d in DATASETS],
         recommendations=[f"{RESULTS}/{d}/recommendation.json" for d in DATASETS if runs_experiments(d)],
+        # each dataset's summary page: Table 7 reproduced, ending with the recommendation's answer
+        summaries=[f"{RESULTS}/{d}/summary.csv" for d in DATASETS if runs_experiments(d)],
+        similarity=[f"{RESULTS}/{d}/similarity.csv" for d in DATASETS if runs_experiments(d)],
+        groups=[f"{RESULTS}/{d}/similarity_groups.csv" for d in DATASETS if runs_experiments(d)],
         reproduction=[f"{RESULTS}/reproduction.csv"] if REPRODUCTION_ENABLED else [],
         published=[str(PUBLISHED)] if REPRODUCTION_ENABLED else [],
     )
@@ -327,16 +332,31 @@ RECOMMENDATION_OUTPUT = dict(
     png=reported(f"{_R}/figures/recommendation.png", "recommendation_figure", "0 Summary",
                  "the criteria with their intervals"),
     pdf=f"{_R}/figures/recommendation.pdf",
-    summary_md=f"{_R}/tables/summary.md",
-    summary_html=reported(f"{_R}/tables/summary.html", "summary", "0 Summary",
-                          "summary (Table 7 reproduced) and the recommended metric"),
 )
+
+
+def summary_pages():
+    """Each dataset's summary page, written by the overview job (it needs the
+    dataset's experiments and its recommendation: the last job of both)."""
+    out = []
+    for name in [n for n in sorted(DATASETS) if runs_experiments(n)]:
+        d = f"{RESULTS}/{name}"
+        html = report(f"{d}/tables/summary.html", caption="../report/summary.rst", category=name,
+                      subcategory="0 Summary", labels={"result": "summary (Table 7 reproduced) and the answer"})
+        out += [f"{d}/tables/summary.md", html]
+    return out
+
+
+def summary_params():
+    """Rule param of overview: what each summary page reads."""
+    return {name: STEP_PARAMS[name]["summary_page"] for name in DATASETS if runs_experiments(name)}
 
 
 def recommendation_inputs(name=None):
     """The recommendation job's inputs (of dataset `name`, or with the
-    `{dataset}` wildcard): the dataset, its gameability, its summary, and
-    the formal properties when they are computed."""
+    `{dataset}` wildcard): the dataset, its gameability and the formal
+    properties when they are computed (not the experiments' results: it
+    runs beside them)."""
     d = f"{RESULTS}/{name}" if name else _R
 
     def properties(wildcards=None):  # the formal properties count for metrics of classes only
@@ -346,9 +366,6 @@ def recommendation_inputs(name=None):
     return dict(
         npz=f"{d}/data.npz",
         gameability=f"{d}/gameability.csv",
-        summary=f"{d}/summary.csv",
-        similarity=f"{d}/similarity.csv",
-        groups=f"{d}/similarity_groups.csv",
         properties=properties(None) if name else properties,
         kernels=f"{RESULTS}/logs/kernels.txt",
     )
@@ -372,4 +389,4 @@ def all_targets():
         out += PROPERTY_FILES
     if REPRODUCTION_ENABLED:
         out += REPORT_FILES
-    return out + [OVERVIEW] + recommendation_outputs()
+    return out + [OVERVIEW] + [str(f) for f in summary_pages()] + recommendation_outputs()

@@ -30,13 +30,16 @@ rule reproduce:
 rule overview:
     """The report's front page (the reproduction summary and the answer of
     every dataset's recommendation; workflow/report/workflow.rst includes
-    it)."""
+    it) and each dataset's summary page (Table 7 reproduced, then the same
+    answer)."""
     input:
         **overview_inputs(),
     output:
         overview=OVERVIEW,
+        summaries=summary_pages(),
     params:
         datasets=overview_datasets(),
+        summaries=summary_params(),
         code=CODE,
     log:
         f"{RESULTS}/logs/overview.log",

@@ -6,5 +6,4 @@ spec = step_spec(smk.params.spec)
 settings = step_settings(smk.params.settings)
 run_step(smk, lambda: run_recommendation(spec, settings, smk.input.npz, smk.input.gameability,
                                          dict(smk.output.items()),
-                                         smk.input.properties[0] if smk.input.properties else None,
-                                         smk.input.summary, smk.input.similarity, smk.input.groups))
+                                         smk.input.properties[0] if smk.input.properties else None))
