@@ -95,7 +95,6 @@ class CriteriaSpec:
     seed: int = 20210306
     point_splits: int = 1000
     split_seed: int = 20210301
-    stratified: bool = False
     tau_variant: str = "b"
     alpha: float = 0.05
     correction: str = "holm"

@@ -421,10 +421,12 @@ def method_paragraph(rec: Recommendation) -> str:
     return (
         f"**Method.** Every criterion's interval is the {s.get('confidence', 0.95):.0%} percentile interval of "
         f"{rec.replicates} resamples that draw the test units and the systems together (BOOT-BOTH; Deutsch, Dror & "
-        "Roth 2021, TACL 9), every metric on the same resamples. A metric is in a criterion's top tier (✔) when a "
-        f"one-sided paired test at alpha {s.get('tier_alpha', 0.05):g} cannot tell it from the best candidate: the "
-        "difference of the two metrics' values is at most z times the standard error of that difference over the "
-        "shared resamples"
+        "Roth 2021, TACL 9), every metric on the same resamples; the value is that of the full data (a resample's "
+        "half-splits hold fewer distinct items, so resampled stabilities sit below it, alike for every metric). A "
+        f"metric is in a criterion's top tier (✔) when a one-sided paired test at alpha {s.get('tier_alpha', 0.05):g} "
+        "cannot tell it from the best candidate (null hypothesis: the metric is as good as the best; rejected when "
+        "the difference of the two metrics' values exceeds z times the standard error of that difference over the "
+        "shared resamples)"
         + (" or within the smallest meaningful difference (" + ", ".join(f"{CRITERIA[c]} {d:g}"
                                                                            for c, d in deltas.items()) + ")"
            if deltas else "")
@@ -541,7 +543,7 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
                       tau_variant=settings.tau_variant, alpha=settings.alpha,
                       correction=settings.significance_correction,
                       merge_pairs=adjacent_pairs(spec.k) if "discrimination" in crit else (),
-                      chunk_size=max(1, settings.chunk_size // 10), stratified=settings.stratified, **extra)
+                      chunk_size=max(1, settings.chunk_size // 10), **extra)
     strata = ds.gold if settings.stratified else None
     real = np.array([i for i, j in enumerate(sel) if ds.kinds[j] in RANKED_KINDS])
     baselines = [ds.systems[j] for j in sel if ds.kinds[j] not in RANKED_KINDS]
@@ -554,7 +556,8 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
     games = gameable(gameability) if gameability is not None else None
     adjusted = {"holm": ", Holm-adjusted over the pairs of each resample", "bh": ", Benjamini-Hochberg-adjusted "
                 "over the pairs of each resample", "none": ", not adjusted"}[settings.significance_correction]
-    power_test = (f"two-sided z-tests of each pair's difference over its bootstrap standard error, at alpha "
+    power_test = (f"two-sided z-tests of each pair's difference over its bootstrap standard error (null "
+                  f"hypothesis: the two systems score alike in expectation), at alpha "
                   f"{settings.alpha:g}{adjusted}; the experiments' discriminative_power.csv uses "
                   f"{'the randomised Tukey HSD' if settings.significance_test == 'tukey' else 'the paired bootstrap test'}"
                   ", too costly to repeat in every resample")
