@@ -118,7 +118,7 @@ def _loop(gold, pred, spec: CR.CriteriaSpec, b: int, scheme="both"):
             sc.append(row)
         merged.append([_tau(full[i], sc[i]) for i in range(len(METRICS))])
     if merged:
-        out["discrimination"] = out["stability"] - np.nanmean(np.array(merged, dtype=float), axis=0)
+        out["discrimination"] = np.maximum(out["stability"] - np.nanmean(np.array(merged, dtype=float), axis=0), 0)
     new = _new_class(gold, u01, 3, spec.noise_mode)[0]
     nt = []
     for rate in spec.noise_rates:
@@ -278,3 +278,27 @@ def test_tau_b_with_repeated_systems_is_the_pair_weighted_tau_b(draw, seed):
             dy += wt * abs(sy)
     want = num / np.sqrt(dx * dy) if dx * dy > 0 else np.nan
     assert (np.isnan(got) and np.isnan(want)) or got == pytest.approx(want, abs=1e-12)
+
+
+def test_class_discrimination_gives_a_random_ranking_no_credit():
+    """A ranking that merging moves no more than the metric's own noise moves
+    it scores 0, the floor: systems that guess at random (both taus near 0)
+    never beat systems whose ranking a merge of two neighbouring classes
+    really moves."""
+    rng = np.random.default_rng(5)
+    gold = rng.integers(0, 3, 900)
+    spec = CR.CriteriaSpec(criteria=("stability", "discrimination"), replicates=20, inner_splits=5, point_splits=100,
+                           merge_pairs=CR.adjacent_pairs(3))
+    rand = rng.integers(0, 3, (8, 900))
+    spec_d, ds = _dataset(gold, rand)
+    res = CR.criteria(E.Scorer(ds, spec_d, np.arange(8), "item"), spec)["both", "all"]
+    assert np.all(res.value[1] >= 0) and np.all(res.boot[:, 1][~np.isnan(res.boot[:, 1])] >= 0)
+    # systems that confuse 0 with 1 and 1 with 2 at independent rates: each merge leaves the ranking by the other
+    # confusion alone, far from the ranking by both, which half-splits of 900 items keep
+    q, r = rng.permutation(np.linspace(0.05, 0.6, 8)), rng.permutation(np.linspace(0.05, 0.6, 8))
+    u = rng.random((8, 900))
+    good = np.where((gold == 0) & (u < q[:, None]), 1, gold)
+    good = np.where((gold == 2) & (u < r[:, None]), 1, good)
+    spec_d, ds = _dataset(gold, good)
+    sharp = CR.criteria(E.Scorer(ds, spec_d, np.arange(8), "item"), spec)["both", "all"]
+    assert np.all(sharp.value[1] > np.nanmax(res.value[1]) + 0.3)

@@ -242,6 +242,7 @@ def test_span_precision_and_recall_and_ill_defined_criteria_are_not_candidates()
     assert rec.selected == ["char_f1"]
     assert "span precision or recall" in rec.excluded["span_recall"]
     assert "ill-defined" in rec.excluded["span_f1"]
+    assert "(10 of 50 undefined)" in R.recommendation_markdown(rec, "t", "ctx")  # the left-out resamples said
 
 
 def test_the_first_sentence_says_when_the_baselines_change_the_answer():
@@ -423,3 +424,43 @@ def test_every_default_dataset_shows_one_answer_on_every_page(project_config, da
         assert not set(rec.selected) & set(games.loc[games["beats_median"], "metric"])
         seen += 1
     assert seen >= 8
+
+
+def test_a_metric_outside_k0_as_good_as_a_tier_member_is_shown_in_the_tier_and_its_dominator_named():
+    """The tiers shown are closed upwards over every candidate: kappa, a hair
+    below accuracy on both criteria (so outside K0), is as good as the tier
+    on stability and is marked there; its status names the metric ahead of
+    it everywhere.  The selection itself uses K0's tiers."""
+    v = np.array([[0.9, 0.8, 0.9 - 1e-9], [0.5, 0.7, 0.5 - 1e-9]])
+    boot = v[None] + np.random.default_rng(1).normal(0, 0.007, (50, 2, 3))
+    rec = R.recommend(_result(v, boot, metrics=["accuracy", "macro_f1", "kappa"], crit=["stability", "power"]),
+                      criteria=["stability", "power"])
+    assert not rec.k0[2] and rec.candidate[2]
+    assert rec.marks[0, 2] and not rec.tiers[0, 2]
+    row = R.criteria_table(rec).set_index("metric").loc["kappa"]
+    assert row["status"] == "Acc is ahead of it on every criterion"
+    assert row["rank stability"].startswith("\u2714")
+    assert "kappa" not in rec.selected
+
+
+def test_gameable_lower_is_better_metric_is_said_to_score_better_not_above():
+    v = np.array([[0.9, 0.8], [0.5, 0.6]])
+    games = pd.DataFrame([{"metric": "mae_macro", "degenerate": "all_discuss", "score": 0.667, "median_real": 0.670,
+                           "rank": 9, "n_real": 17}])
+    res = _result(v, metrics=["accuracy", "mae_macro"], crit=["stability", "power"])
+    rec = R.recommend(res, criteria=["stability", "power"], gameable=games)
+    why = rec.excluded["mae_macro"]
+    assert "scores 0.667, better than the median real system's 0.670 (lower is better)" in why
+    assert "above" not in why
+
+
+def test_the_answer_says_when_only_the_exact_properties_separate_the_candidates():
+    v = np.array([[0.9, 0.89], [0.5, 0.51], [6, 5]])
+    boot = v[None] + np.random.default_rng(2).normal(0, 0.05, (50, 3, 2))
+    boot[:, 2] = v[2]
+    res = CriteriaResult(["accuracy", "kappa"], ["stability", "power", "noise"], v, boot, "both", 0.95,
+                         np.zeros((50, 12), dtype=int))
+    rec = R.recommend(res, criteria=["stability", "power", "noise"])
+    assert rec.selected == ["accuracy"]
+    assert "separated on robustness to label noise only" in R.answer_sentence(rec)
+    assert "no baseline among the ranked systems" in R.answer_sentence(rec)

@@ -335,6 +335,7 @@ def _all(rules, datasets=WITH_EXPS):
 
 
 ALL_DATASETS = ("tiny", "tiny_tsv", "spans_tc", "spans_si", "spans_si_synthetic", "toxic")
+CLASSES = ("tiny", "tiny_tsv", "spans_tc")  # the datasets with classes and a meta-evaluation
 
 
 EDITS = [
@@ -350,12 +351,13 @@ EDITS = [
     # the random baselines: of the classes, and of the spans (random_spans) of span identification
     ("random_seed", 8, _all(EVERYTHING + ("score_groups",), ALL_DATASETS)),
     ("datasets.toxic.offsets_past_end", "refuse", _all(EVERYTHING, ("toxic",))),
-    ("experiments.n_splits", 100, _all(EXPS)),
-    ("datasets.tiny.experiments.split_seed", 99, _jobs(EXPS, "tiny")),
+    # the recommendation's point values use the experiments' splits and noisy golds: it reads their settings
+    ("experiments.n_splits", 100, _all(EXPS) | _jobs(("recommendation",), *WITH_EXPS)),
+    ("datasets.tiny.experiments.split_seed", 99, _jobs(EXPS + ("recommendation",), "tiny")),
     ("experiments.n_groups", 2, _all(("experiments",))),
     # class merging: only the datasets with three classes or more read its settings
     ("experiments.balanced_repeats", 3, _all(("experiments",), ("tiny", "tiny_tsv", "spans_tc"))),
-    ("experiments.tau_variant", "a", _all(EXPS)),
+    ("experiments.tau_variant", "a", _all(EXPS) | _jobs(("recommendation",), *WITH_EXPS)),
     ("experiments.distinct_tau", 0.5, _all(("experiments",))),
     ("experiments.tukey_trials", 50, _all(("experiments",))),
     # only the paired bootstrap test reads the correction (the Tukey test's p-values are family-wise)
@@ -365,9 +367,9 @@ EDITS = [
     ("datasets.spans_si_synthetic.synthetic.seed", 4, _all(SPAN_SYN, ("spans_si_synthetic",))),
     ("datasets.spans_tc.span_metrics", ["span_f1", "char_f1"], _all(SPAN_TC[1:], ("spans_tc",))),
     # label noise and class priors: in the experiments job of the datasets with classes
-    ("experiments.noise_rates", [0.05], _all(EXPS, ("tiny", "tiny_tsv", "spans_tc"))),
-    ("experiments.prior_gammas", [0, 4], _all(EXPS, ("tiny", "tiny_tsv", "spans_tc"))),
-    ("datasets.tiny.experiments.noise_mode", "uniform", _jobs(EXPS, "tiny")),
+    ("experiments.noise_rates", [0.05], _all(EXPS, CLASSES) | _jobs(("recommendation",), *CLASSES)),
+    ("experiments.prior_gammas", [0, 4], _all(EXPS, CLASSES) | _jobs(("recommendation",), *CLASSES)),
+    ("datasets.tiny.experiments.noise_mode", "uniform", _jobs(EXPS + ("recommendation",), "tiny")),
     # the formal properties do not depend on any dataset: one job, the
     # recommendations (the front page's job) that count them, and every
     # provenance.json (which records their settings)

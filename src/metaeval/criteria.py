@@ -11,11 +11,11 @@ is better for every criterion here:
                       of random half-splits of the units (Amemiya & Sakai 5.2);
 * ``discrimination``  stability minus the mean tau between the ranking and the
                       ranking after merging two adjacent classes (ordered
-                      classes only): how much more merging moves the ranking
-                      than the metric's own split-half noise does.  A metric
-                      that ranks at random has both taus near 0 and scores 0;
-                      one blind to the merged distinction scores its
-                      stability minus 1, below 0 (``discrimination_pairs``);
+                      classes only), floored at 0: how much more merging
+                      moves the ranking than the metric's own split-half
+                      noise does.  A metric that ranks at random (both taus
+                      near 0) and one blind to the merged distinction (merge
+                      tau 1) score 0: no evidence either way;
 * ``power``           discriminative power: the share of system pairs a paired
                       z-test separates at ``alpha`` after the family's
                       correction (Holm by default), the standard error of each
@@ -77,7 +77,8 @@ __all__ = ["CRITERIA", "CriteriaSpec", "CriteriaResult", "criteria", "system_dra
 # criterion -> what it measures (higher is better for all)
 CRITERIA = {
     "stability": "rank stability: mean tau between the rankings on random halves of the test set",
-    "discrimination": "class discrimination: split-half tau minus the mean tau after merging two adjacent classes",
+    "discrimination": "class discrimination: split-half tau minus the mean tau after merging two adjacent classes, "
+                      "floored at 0",
     "power": "discriminative power: share of system pairs a paired z-test separates",
     "noise": "robustness to label noise: mean tau between the rankings on the gold and on a noisy gold",
     "priors": "robustness to class priors: mean tau between the ranking and those under shifted priors",
@@ -377,13 +378,25 @@ def _taus(a: dict, sys: np.ndarray, spec: CriteriaSpec, n_all: int) -> dict:
     out = {"splits": splits, "stability": stab}
     if "merged" in a:
         out["merge"] = _nanmean(tau(a["full"], a["merged"]), 1)  # the mean tau after a merge
-        out["discrimination"] = stab - out["merge"]
+        out["discrimination"] = _excess(stab, out["merge"])
     if "noisy" in a:
         t = tau(a["full"], a["noisy"])  # (b, rates, repeats, M)
         out["noise"] = _nanmean(_nanmean(t, 2), 1)  # mean over the repeats, then the rates
     if "priors" in a:
         out["priors"] = _nanmean(tau(a["full"], a["priors"]), 1)
     return out
+
+
+def _excess(stability, merge_tau):
+    """Class discrimination: how much more a merge moves the ranking than the
+    metric's own split-half noise does, (1 - merge tau) - (1 - stability),
+    floored at 0: a change no larger than the noise is no evidence, so a
+    metric that ranks at random (both taus near 0) and one blind to the
+    merge (merge tau 1) score alike, 0, below any metric the merge really
+    moves.  NaN stays NaN."""
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isnan(stability) | np.isnan(merge_tau), np.nan,
+                        np.maximum(stability - merge_tau, 0.0))
 
 
 def _noise_draws(eng: _Engine, spec: CriteriaSpec, indices, seed: int, streams) -> tuple[np.ndarray, np.ndarray]:
@@ -448,7 +461,7 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=
             if c == "stability":
                 value[k][i] = stab
             elif c == "discrimination":  # the stability over all the splits, minus the merged tau
-                value[k][i] = stab - merge[k]
+                value[k][i] = _excess(stab, merge[k])
 
     # the replicates: the unit draws of BOOT-BOTH (also the power's standard errors under BOOT-SYSTEMS)
     bidx = np.arange(spec.replicates)

@@ -67,13 +67,16 @@ import pandas as pd
 from . import metrics as M
 from .tables import markdown_table, md_escape
 
-__all__ = ["CRITERIA", "ALL_CRITERIA", "IMBALANCE_RATIO", "COMPONENTS", "MAX_UNDEFINED", "relevant_properties",
+__all__ = ["CRITERIA", "ALL_CRITERIA", "IMBALANCE_RATIO", "COMPONENTS", "MAX_UNDEFINED", "FEW_SYSTEMS",
+           "relevant_properties",
            "is_imbalanced", "applicable_criteria", "tiered_pareto", "Recommendation", "recommend", "answer_sentence",
            "recommendation_markdown", "recommendation_long", "recommendation_json"]
 
 IMBALANCE_RATIO = 2.0
 # a criterion undefined in more than this share of the resamples is ill-defined at this sample size
 MAX_UNDEFINED = 0.05
+# below this many ranked real systems one swapped pair moves a Kendall tau by more than 2/45 = 0.044
+FEW_SYSTEMS = 10
 # never recommended: either alone rewards a degenerate system (few spans for precision, many for recall)
 COMPONENTS = ("span_precision", "span_recall")
 
@@ -163,7 +166,9 @@ def tiered_pareto(value: np.ndarray, se: np.ndarray, candidate: np.ndarray, delt
     ``value[c, i] - value[c, j]``; ``candidate`` (M,) or (..., M); ``delta``
     (C,): the smallest meaningful difference per criterion; ``alpha``: the
     one-sided level of the tier test.  Returns ``k0`` (..., M), ``tiers``
-    (..., C, M) and ``selected`` (..., M), all boolean (False outside K0).
+    (..., C, M) and ``selected`` (..., M), all boolean (False outside K0),
+    and ``marks`` (..., C, M): the tiers extended to every candidate at
+    least as good as a member (what the outputs show).
     A NaN value is worse than every number.
     """
     v = np.where(np.isnan(value), -np.inf, np.asarray(value, dtype=np.float64))
@@ -181,15 +186,21 @@ def tiered_pareto(value: np.ndarray, se: np.ndarray, candidate: np.ndarray, delt
         gap = v[..., :, :, None] - v[..., :, None, :]  # (..., C, b, x): v(b) - v(x)
         margin = np.maximum(delta[..., None], _z(alpha) * np.nan_to_num(se, nan=0.0))
         near = (gap <= margin) | ~is_best[..., :, :, None]  # x within the margin of every best b
-    t0 = k0[..., None, :] & near.all(axis=-2) & np.isfinite(v)
+    near = near.all(axis=-2) & np.isfinite(v)
+    t0 = k0[..., None, :] & near
     floor = np.where(t0, v, np.inf).min(axis=-1, keepdims=True)
     tiers = k0[..., None, :] & (v >= floor)
+    # for the reader, the same test for every candidate (one outside K0, beaten on every criterion by another,
+    # can still be as good as the best on one; the best of K0 is the best of all), closed upwards likewise;
+    # the selection uses K0's tiers alone
+    shown = np.where(cand[..., None, :] & near, v, np.inf).min(axis=-1, keepdims=True)
+    marks = cand[..., None, :] & (v >= np.minimum(floor, shown))
     # 3. the members of K0 whose tier vector no other member's dominates
     ti = tiers.swapaxes(-1, -2)  # (..., M, C)
     geq = (ti[..., :, None, :] >= ti[..., None, :, :]).all(axis=-1)  # (..., y, x): I(y) >= I(x)
     ne = (ti[..., :, None, :] != ti[..., None, :, :]).any(axis=-1)
     dominated = (geq & ne & k0[..., :, None]).any(axis=-2)
-    return {"k0": k0, "tiers": tiers, "selected": k0 & ~dominated}
+    return {"k0": k0, "tiers": tiers, "marks": marks, "selected": k0 & ~dominated}
 
 
 @dataclass
@@ -217,6 +228,8 @@ class Recommendation:
     n_systems: int
     settings: dict = field(default_factory=dict)
     paired_se: np.ndarray | None = None  # (C, M, M) the tier tests' standard errors
+    marks: np.ndarray | None = None  # (C, M) the top tiers as shown: every candidate at least as good as a member
+    n_ranked_real: int | None = None  # the real (or synthetic) systems among the ranked ones
 
     @property
     def separable(self) -> bool:
@@ -280,9 +293,7 @@ def recommend(both, systems=None, without=None, *, criteria: Sequence[str], left
             excluded[mid] = "span precision or recall alone rewards a degenerate system (few spans, or many)"
         elif mid in game_of:
             g = game_of[mid]
-            excluded[mid] = (f"gameable: the degenerate system {g['degenerate']} scores {g['score']:.3f}, above the "
-                             f"median real system ({g['median_real']:.3f}), rank {int(g['rank'])} of "
-                             f"{int(g['n_real']) + 1}")
+            excluded[mid] = f"gameable: {_game_text(g)}"
         elif np.isnan(value[:, i]).any():
             excluded[mid] = "no value on " + _and([CRITERIA[c] for c, v in zip(crit, value[:, i]) if np.isnan(v)])
         else:
@@ -308,10 +319,10 @@ def recommend(both, systems=None, without=None, *, criteria: Sequence[str], left
     settings = {"criteria": crit, "min_difference": {c: float(d) for c, d in zip(crit, delta)},
                 "tier_alpha": tier_alpha, "max_undefined": max_undefined, "replicates": int(both.boot.shape[0]),
                 "confidence": both.confidence, "power_test": power_test}
+    n_sys = int(both.system_draws.shape[1]) if both.system_draws is not None else 0
     return Recommendation(metrics, crit, value, low, high, nan, int(both.boot.shape[0]), tps["tiers"], tps["k0"],
                           candidate, selected, excluded, dict(left_out or {}), games, wo, list(baselines), share,
-                          per_metric, int(both.system_draws.shape[1]) if both.system_draws is not None else 0, settings,
-                          se)
+                          per_metric, n_sys, settings, se, tps["marks"], n_sys - len(baselines))
 
 
 def _table_boot(res, crit, props):
@@ -326,6 +337,22 @@ def _table_boot(res, crit, props):
 
 def _name(mid: str) -> str:
     return M.get(mid).name
+
+
+def _game_text(g: Mapping) -> str:
+    """How a degenerate system games a metric, in words."""
+    better = "higher" if M.get(g["metric"]).higher_is_better else "lower"
+    return (f"the degenerate system {g['degenerate']} scores {g['score']:.3f}, better than the median real "
+            f"system's {g['median_real']:.3f} ({better} is better), rank {int(g['rank'])} of {int(g['n_real']) + 1}")
+
+
+def _dominator(rec: Recommendation, i: int) -> str:
+    """A candidate strictly ahead of metric i on every criterion (the one
+    ahead on most by the largest summed margin)."""
+    v = np.where(np.isnan(rec.value), -np.inf, rec.value)
+    ahead = rec.candidate & (v > v[:, [i]]).all(axis=0)
+    j = np.flatnonzero(ahead)
+    return rec.metrics[int(j[np.argmax((v[:, j] - v[:, [i]]).sum(axis=0))])]
 
 
 def _and(items: Sequence[str], word: str = "and") -> str:
@@ -362,6 +389,14 @@ def answer_sentence(rec: Recommendation) -> str:
                 + (f"together in the top tier of {together} of {n_c} criteria, " if together else "")
                 + "each also in a top tier the others miss (" + "; ".join(own) + ")")
     parts = [head]
+    if rec.separable:  # which criteria separate the candidates at all (the others hold them all in the top tier)
+        sep = [c for c in rec.criteria if not rec.tiers[rec.criteria.index(c), rec.k0].all()]
+        if sep and all(c == "properties" for c in sep):
+            parts.append("only the formal properties, which have no interval, separate the candidates")
+        elif sep and len(sep) < len(rec.criteria):
+            parts.append(f"the candidates are separated on {_and([CRITERIA[c] for c in sep])} only")
+    if not rec.baselines:
+        parts.append("no baseline among the ranked systems")
     if rec.baselines:
         if rec.without_baselines is None:
             pass
@@ -376,6 +411,9 @@ def answer_sentence(rec: Recommendation) -> str:
             held += " (" + ", ".join(f"{_name(m)} selected in {rec.selection_share.get(m, 0):.0%}"
                                      for m in rec.selected) + ")"
         parts.append(held)
+    if rec.n_ranked_real is not None and 2 <= rec.n_ranked_real < FEW_SYSTEMS:
+        parts.append(f"only {rec.n_ranked_real} real systems are ranked, so the tau-based criteria are coarse and "
+                     "the answer tentative")
     return "; ".join(parts) + "."
 
 
@@ -389,7 +427,7 @@ def criteria_table(rec: Recommendation) -> pd.DataFrame:
     """Per metric (candidates of K0 first, in the answer's order): each
     criterion's value, interval and tier (``*`` top tier), and its status."""
     order = sorted(range(len(rec.metrics)), key=lambda i: (rec.metrics[i] not in rec.selected, not rec.k0[i],
-                                                             not rec.candidate[i], -rec.tiers[:, i].sum(), i))
+                                                             not rec.candidate[i], -rec.marks[:, i].sum(), i))
     rows = []
     for i in order:
         mid = rec.metrics[i]
@@ -399,7 +437,10 @@ def criteria_table(rec: Recommendation) -> pd.DataFrame:
             cell = _fmt(c, v)
             if c != "properties" and not np.isnan(lo):
                 cell += f" [{lo:.3f}, {hi:.3f}]"
-            if rec.tiers[c_i, i]:
+            n_nan = int(rec.n_undefined[c_i, i])
+            if n_nan > 0:  # resamples left out of the interval (METHODS.md 1.4: said, not hidden)
+                cell += f" ({n_nan} of {rec.replicates} undefined)"
+            if rec.marks[c_i, i]:
                 cell = "✔ " + cell  # a top tier (a Markdown table cell escapes emphasis)
             row[CRITERIA[c]] = cell
         if mid in rec.selected:
@@ -407,7 +448,7 @@ def criteria_table(rec: Recommendation) -> pd.DataFrame:
         elif mid in rec.excluded:
             status = "excluded: " + rec.excluded[mid]
         elif not rec.k0[i]:
-            status = "worse than another candidate on every criterion"
+            status = f"{_name(_dominator(rec, i))} is ahead of it on every criterion"
         else:
             status = f"top tier on {int(rec.tiers[:, i].sum())} of {len(rec.criteria)}; another's tiers contain its"
         row["status"] = status
@@ -449,12 +490,14 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
         lines += [f"![criteria with intervals]({figure})", ""]
     if rec.gameable:
         lines += ["**Gameable on this test set** (never recommended): "
-                  + "; ".join(f"{md_escape(_name(g['metric']))} by {md_escape(g['degenerate'])} (score "
-                              f"{g['score']:.3f} against the median real system's {g['median_real']:.3f}, rank "
-                              f"{int(g['rank'])} of {int(g['n_real']) + 1})" for g in rec.gameable) + ".", ""]
+                  + "; ".join(f"{md_escape(_name(g['metric']))}: {md_escape(_game_text(g))}" for g in rec.gameable)
+                  + ".", ""]
     if rec.left_out:
-        lines += ["Criteria that do not count here: " + "; ".join(f"{CRITERIA[c]}: {md_escape(w)}"
-                                                                for c, w in rec.left_out.items()) + ".", ""]
+        by_reason = {}
+        for c, w in rec.left_out.items():
+            by_reason.setdefault(w, []).append(CRITERIA[c])
+        lines += ["Criteria that do not count here: " + "; ".join(f"{_and(cs)}: {md_escape(w)}"
+                                                                for w, cs in by_reason.items()) + ".", ""]
     if rec.selection_share:
         top = sorted(rec.selection_share.items(), key=lambda kv: -kv[1])[:6]
         lines += ["Selected in the system resamples: " + ", ".join(f"{md_escape(_name(m))} {s:.0%}" for m, s in top
@@ -474,7 +517,7 @@ def recommendation_long(rec: Recommendation) -> pd.DataFrame:
     for c_i, c in enumerate(rec.criteria):
         for i, mid in enumerate(rec.metrics):
             rows.append({"criterion": c, "metric": mid, "value": rec.value[c_i, i], "low": rec.low[c_i, i],
-                         "high": rec.high[c_i, i], "better": "higher", "top_tier": bool(rec.tiers[c_i, i]),
+                         "high": rec.high[c_i, i], "better": "higher", "top_tier": bool(rec.marks[c_i, i]),
                          "n_undefined": int(rec.n_undefined[c_i, i]) if rec.n_undefined[c_i, i] >= 0 else None,
                          "candidate": bool(rec.candidate[i]), "recommended": mid in rec.selected})
     df = pd.DataFrame(rows)
@@ -499,7 +542,7 @@ def recommendation_json(rec: Recommendation, **extra) -> str:
         "excluded": rec.excluded,
         "criteria": list(rec.criteria),
         "criteria_left_out": rec.left_out,
-        "top_tiers": {c: [m for m, t in zip(rec.metrics, rec.tiers[i]) if t] for i, c in enumerate(rec.criteria)},
+        "top_tiers": {c: [m for m, t in zip(rec.metrics, rec.marks[i]) if t] for i, c in enumerate(rec.criteria)},
         "n_systems": rec.n_systems,
         "settings": rec.settings,
         **extra,

@@ -264,7 +264,9 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
                  f"alpha = {alpha:g}{after} ({note}1st = the most pairs told apart). ")
     if merging:
         text += ("Class discrimination: mean tau between the rankings before and after merging two classes "
-                 "(1st = lowest tau, best at telling classes apart).")
+                 "(1st = lowest tau, best at telling classes apart: Amemiya & Sakai's reading, which a metric that "
+                 "ranks at random would win; the recommendation judges the change against the metric's own "
+                 "split-half noise).")
         if df["discrimination_rank"].isna().any():
             text += (" Span metrics are not merged (they score spans, whose techniques the merge would have to "
                      "rewrite in every file): n/a.")

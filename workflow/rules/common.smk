@@ -349,7 +349,7 @@ def summary_pages():
 
 def summary_params():
     """Rule param of overview: what each summary page reads."""
-    return {name: STEP_PARAMS[name]["summary_page"] for name in DATASETS if runs_experiments(name)}
+    return {name: STEP_PARAMS[name]["summary_page"] for name in sorted(DATASETS) if runs_experiments(name)}
 
 
 def recommendation_inputs(name=None):
