@@ -369,16 +369,16 @@ def test_a_whole_text_system_games_span_f1_min_and_it_is_not_recommended(project
 
 
 def _span_gameability(spec, ds):
-    from metaeval.workflow import gameability_of
+    from metaeval.gameability import dataset_gameability
 
-    return gameability_of(spec, ds)
+    return dataset_gameability(ds, spec)
 
 
 def test_a_constant_class_games_accuracy_on_rumoureval2017(real):
     spec, st, ds = real("rumoureval2017")
-    from metaeval.workflow import gameability_of
+    from metaeval.gameability import dataset_gameability
 
-    games = gameability_of(spec, ds)
+    games = dataset_gameability(ds, spec)
     hit = games[(games["metric"] == "accuracy") & games["beats_median"]]
     assert "all_comment" in set(hit["degenerate"])
     rec = R.recommend_dataset(ds, spec, st, gameability=games)
@@ -398,7 +398,8 @@ def test_every_default_dataset_shows_one_answer_on_every_page(project_config, da
     from metaeval.experiments import Settings, select_systems
     from metaeval.report import overview_html
     from metaeval.tables import md_escape
-    from metaeval.workflow import experiment_settings, gameability_of
+    from metaeval.gameability import dataset_gameability
+    from metaeval.workflow import experiment_settings
 
     specs = dataset_specs(project_config)
     seen = 0
@@ -410,7 +411,7 @@ def test_every_default_dataset_shows_one_answer_on_every_page(project_config, da
             continue
         st = Settings(**{**st.__dict__, "criteria_replicates": 20, "criteria_splits": 2, "n_splits": 20,
                          "noise_repeats": 2})
-        games = gameability_of(spec, ds)
+        games = dataset_gameability(ds, spec)
         rec = R.recommend_dataset(ds, spec, st, gameability=games)
         answer = R.answer_sentence(rec)
         js = json.loads(R.recommendation_json(rec))

@@ -768,7 +768,8 @@ def test_resampling_few_groups_is_warned(run):
     import dataclasses
 
     from metaeval.config import dataset_specs, load_config
-    from metaeval.workflow import MIN_GROUPS, experiment_settings, few_groups_note
+    from metaeval.experiments import MIN_GROUPS
+    from metaeval.workflow import experiment_settings, few_groups_note
 
     work, data = run
     cfg = load_config(ROOT / ".test" / "config.yaml")

@@ -19,6 +19,9 @@ the ground floor up:
 * ``recommend``: which metric to report (Tiered Pareto Selection)
 * ``spans``: span formats and span metrics (SemEval-2020 Task 11)
 * ``reproduce``, ``report``: the papers' tables next to ours; HTML pages
+* ``api``: ``evaluate``, ``compare``, ``recommend``, ``meta_evaluate``
+  (``metaeval.evaluate``, ``metaeval.compare``, ``metaeval.meta_evaluate``):
+  labels in memory, pandas out
 * ``steps``, ``workflow``: the steps the Snakemake rules run
 
 ``import metaeval`` is cheap: each module is imported on first use
@@ -36,14 +39,21 @@ try:
 except PackageNotFoundError:  # a source tree that is not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "metrics", "confusion", "resample", "ranking", "io", "config", "dataset", "tables",
+__all__ = ["__version__", "evaluate", "compare", "meta_evaluate", "api", "metrics", "confusion", "resample", "ranking", "io", "config", "dataset", "tables",
            "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow",
            "gameability", "sensitivity", "properties", "criteria", "recommend"]
 
-_MODULES = frozenset(__all__) - {"__version__"}
+# the one-call functions of ``metaeval.api`` (plain labels in, pandas out);
+# ``metaeval.api.recommend`` keeps its module's name (``metaeval.recommend`` is the module)
+_API = frozenset({"evaluate", "compare", "meta_evaluate"})
+_MODULES = frozenset(__all__) - {"__version__"} - _API
 
 
 def __getattr__(name: str):
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
     if name in _MODULES:
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module

@@ -37,7 +37,7 @@ from .io import DataError, LabelTable, Problem, file_sha256, folder_sha256, look
 from .spans import Spans
 
 __all__ = ["Dataset", "SpanView", "load_dataset", "load_span_dataset", "make_baselines", "baseline_names",
-           "score_table", "score_dataset", "RANKED_KINDS"]
+           "score_table", "score_dataset", "RANKED_KINDS", "code_dataset"]
 
 
 # kinds of systems that are ranked with the real ones (baselines only when named)
@@ -304,14 +304,35 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     if spec.span_task:
         return load_span_dataset(spec, data_dir)
     data_dir = Path(data_dir)
+    gpath = spec.gold_path(data_dir)
+    files: dict[str, Path] = {}
+
+    def tables():  # the prediction files are listed and read once the gold can be read
+        files.update(spec.prediction_files(data_dir))
+        for system, path in files.items():
+            yield system, read_table(path, **spec.prediction_format)
+
+    return code_dataset(spec, read_table(gpath, **spec.gold_format), tables(),
+                        supplied=lambda: spec.supplied_baselines(files), files=lambda: _file_hashes(gpath, files))
+
+
+def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None, files=None) -> Dataset:
+    """Check and code a gold table and the prediction tables of every system
+    (``tables``: ``(system, LabelTable)`` pairs, taken once the gold can be
+    read), as ``load_dataset`` does for files and ``metaeval.api`` for labels
+    in memory: one set of checks for both.
+
+    ``supplied``: a callable giving the systems that are supplied baselines;
+    ``files``: a callable giving ``info["files"]`` (the inputs' paths and
+    hashes).  Raises ``DataError`` (listing every fault) before returning
+    anything."""
     problems: list[Problem] = []
     labels = spec.labels
     code = {lab: i for i, lab in enumerate(labels)}
     lmap = spec.label_map
 
     # -- gold ------------------------------------------------------------
-    gpath = spec.gold_path(data_dir)
-    gold_t = read_table(gpath, **spec.gold_format)
+    gpath = gold_t.path
     problems += gold_t.problems
     keep_rows: list[int] = []
     dropped_gold: dict[str, int] = {}
@@ -337,17 +358,18 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
                         ["the prediction files are checked once the gold file can be read"])
 
     # -- predictions ------------------------------------------------------
-    files = spec.prediction_files(data_dir)
     position = {item: p for p, item in enumerate(scored_ids)}
     n = len(scored_ids)
-    pred_codes = np.full((len(files), n), -1, dtype=np.int16)
+    rows: list[np.ndarray] = []
+    sources: dict[str, str] = {}  # system -> its table's path (its file, or its name in memory)
     extra_hits: dict[str, dict[str, int]] = {}
     drop_mask = np.zeros(n, dtype=bool)
     missing: dict[str, list[str]] = {}  # per file: gold items without a prediction
     foreign: dict[str, list[str]] = {}  # per file: items that are not in the gold
     n_read = 0
-    for s, (system, path) in enumerate(files.items()):
-        t = read_table(path, **spec.prediction_format)
+    for s, (system, t) in enumerate(tables):
+        sources[system] = t.path
+        rows.append(np.full(n, -1, dtype=np.int16))
         problems += t.problems
         if t.unreadable:
             continue
@@ -367,15 +389,15 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
             seen[p] = True
             lab = norm(lab)
             if lab in code:
-                pred_codes[s, p] = code[lab]
+                rows[s][p] = code[lab]
             elif lab in spec.extra_labels and spec.extra_label_policy != "error":
                 extra_hits.setdefault(system, {}).setdefault(lab, 0)
                 extra_hits[system][lab] += 1
                 if spec.extra_label_policy == "map":
-                    pred_codes[s, p] = code[spec.extra_labels[lab]]
+                    rows[s][p] = code[spec.extra_labels[lab]]
                 else:  # drop_item
                     drop_mask[p] = True
-                    pred_codes[s, p] = 0
+                    rows[s][p] = 0
             else:
                 file_problems.append(_label_problem(t, r, lab, labels, "predicted"))
         lacking = [i for i in np.flatnonzero(~seen) if scored_ids[i] not in t.skipped_ids]
@@ -390,6 +412,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         raise DataError(problems, f"dataset {spec.name!r} (gold file {gpath})",
                         _cross_file_hints(gpath, gold_t.ids, missing, foreign, n_read))
 
+    pred_codes = np.vstack(rows) if rows else np.zeros((0, n), dtype=np.int16)
     keep = ~drop_mask
     if not keep.any():
         raise DataError([Problem(str(gpath), None, "extra_label_policy 'drop_item' dropped every item")],
@@ -410,18 +433,18 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         groups = groups.astype(np.int16)
 
     base_names, base_pred = make_baselines(gold_codes, len(labels), labels, spec.baselines, _seed(spec))
-    _refuse_clashes(base_names, files, f"dataset {spec.name!r} (gold file {gpath})", "reserved for a baseline")
-    supplied = spec.supplied_baselines(files)
-    systems = tuple(files) + tuple(base_names)
-    kinds = tuple("baseline" if s in supplied else "system" for s in files) + ("baseline",) * len(base_names)
+    _refuse_clashes(base_names, sources, f"dataset {spec.name!r} (gold file {gpath})", "reserved for a baseline")
+    supplied = set(supplied()) if supplied is not None else set()
+    systems = tuple(sources) + tuple(base_names)
+    kinds = tuple("baseline" if s in supplied else "system" for s in sources) + ("baseline",) * len(base_names)
     predictions = np.vstack([pred_codes, base_pred]) if len(base_names) else pred_codes
-    identical = _identical_systems(systems, [row.tobytes() for row in predictions], set(files))
+    identical = _identical_systems(systems, [row.tobytes() for row in predictions], set(sources))
 
     # what was read (metric settings are not recorded here: they are the
     # scoring steps' params, and this file must not change when they do)
     info = {
         "dataset": spec.name,
-        "warnings": _perfect_warnings(gold_codes, pred_codes, list(files)) + _identical_warnings(identical),
+        "warnings": _perfect_warnings(gold_codes, pred_codes, list(sources)) + _identical_warnings(identical),
         "labels": list(labels),
         "n_gold_rows": len(gold_t),
         "n_items": int(keep.sum()),
@@ -436,7 +459,7 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         "identical_systems": identical,
         "supplied_baselines": sorted(supplied),
         "display_names": dict(spec.display_names),
-        "files": _file_hashes(gpath, files),
+        "files": files() if files is not None else {},
     }
     return Dataset(name=spec.name, labels=labels, item_ids=item_ids, gold=gold_codes, systems=systems,
                    kinds=kinds, predictions=predictions, groups=groups, group_names=group_names, info=info)

@@ -38,7 +38,7 @@ from .dataset import RANKED_KINDS, Dataset
 from .ranking import competition_rank, kendall_tau, orient, tau_matrix
 from .resample import MAX_SEED, SubsetConfusion, balanced_masks, split_masks
 
-__all__ = ["Settings", "Scorer", "select_systems", "directions", "similarity", "similarity_of", "cluster_groups", "tier_sizes",
+__all__ = ["Settings", "Scorer", "select_systems", "few_groups_note", "MIN_GROUPS", "directions", "similarity", "similarity_of", "similarity_tables", "cluster_groups", "tier_sizes",
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
            "merging_balanced", "weight_sensitivity", "summary", "table7", "TABLE7_CRITERIA", "group_separation"]
 
@@ -154,6 +154,25 @@ class Settings:
         if not -1.0 <= s.distinct_tau <= 1.0:
             raise ConfigError(f"experiments.distinct_tau must be a Kendall tau in [-1, 1], got {s.distinct_tau!r}")
         return s
+
+
+# Resampling whole groups: with fewer groups than this, the resamples are few
+# and alike (2 groups: every bootstrap replicate is one of 3 mixtures), so
+# intervals come out too narrow and tests and splits coarse.
+MIN_GROUPS = 20
+
+
+def few_groups_note(spec: DatasetSpec, settings: Settings, ds: Dataset) -> str | None:
+    """A warning when the experiments resample whole item groups and the
+    dataset has fewer than ``MIN_GROUPS`` of them (None otherwise)."""
+    if settings.resample_unit != "group" or spec.span_task:
+        return None
+    g = len(ds.group_names)
+    if g >= MIN_GROUPS:
+        return None
+    return (f"resample_unit is 'group' and {spec.name} has only {g} groups: resampling whole groups draws "
+            f"few distinct samples, so its intervals are too narrow and its tests and half-splits coarse "
+            f"(use at least {MIN_GROUPS} groups, or resample_unit: item).")
 
 
 def select_systems(ds: Dataset, include_baselines: Sequence[str]) -> np.ndarray:
@@ -390,6 +409,19 @@ def similarity_of(scores: np.ndarray, metric_ids, variant: str = "b") -> pd.Data
     """``similarity`` of oriented (M, S) scores (e.g. ``Scorer.total()``)."""
     tau = tau_matrix(scores, variant)
     return pd.DataFrame(tau, index=list(metric_ids), columns=list(metric_ids))
+
+
+def similarity_tables(ds: Dataset, spec: DatasetSpec, settings: Settings) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Ranking agreement of a dataset's ranked systems (Amemiya & Sakai
+    5.1): the metric x metric tau matrix (``similarity.csv``) and the
+    similarity groups with the dendrogram's leaf order
+    (``similarity_groups.csv``: ``metric, group, leaf_order``)."""
+    sel = select_systems(ds, settings.include_baselines)
+    sim = similarity_of(Scorer(ds, spec, sel).total(), list(spec.all_metrics), settings.tau_variant)
+    groups, order = cluster_groups(sim, settings.n_groups, settings.linkage)
+    table = pd.DataFrame({"metric": groups.index, "group": groups.to_numpy(),
+                          "leaf_order": [order.index(m) for m in groups.index]})
+    return sim, table
 
 
 def cluster_groups(sim: pd.DataFrame, n_groups: int = 3, method: str = "average") -> tuple[pd.Series, list[str]]:

@@ -37,7 +37,7 @@ from .chance import expected_confusion, guesser_distributions
 from .ranking import competition_rank, orient
 
 __all__ = ["class_degenerates", "degenerate_scores", "gameability", "gameable", "best_degenerate",
-           "gameability_markdown"]
+           "gameability_markdown", "dataset_gameability"]
 
 GUESSER_NAMES = {"prior": "prior_guesser", "uniform": "uniform_guesser"}
 
@@ -150,3 +150,16 @@ def gameability_markdown(table: pd.DataFrame, title: str) -> str:
             f"them scores better than the median real system: {n} of {len(rows)} metrics are. The rank is the "
             f"degenerate system's among the real systems and itself (1 = best).\n\n")
     return text + (markdown_table(pd.DataFrame(rows), escape=False) if rows else "No metric to judge.\n")
+
+
+def dataset_gameability(ds, spec, scores: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The gameability table (``gameability.csv``) of a loaded dataset
+    (``dataset.Dataset``) with its spec: its degenerate systems against its
+    real ones (``scores``: its ``scores.csv``, or scored here)."""
+    from .dataset import RANKED_KINDS, score_dataset
+
+    deg = degenerate_scores(np.bincount(ds.gold, minlength=ds.k) if ds.k else [], spec.labels if ds.k else (),
+                            spec.metrics, spec.metric_params(),
+                            ds.spans.degenerate_statistics() if ds.spans is not None else None, spec.span_metrics)
+    df = score_dataset(ds, spec) if scores is None else scores
+    return gameability(df[df["kind"].isin(RANKED_KINDS)], deg, spec.all_metrics)

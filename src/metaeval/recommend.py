@@ -70,7 +70,8 @@ from .tables import markdown_table, md_escape
 __all__ = ["CRITERIA", "ALL_CRITERIA", "IMBALANCE_RATIO", "COMPONENTS", "MAX_UNDEFINED", "FEW_SYSTEMS",
            "relevant_properties",
            "is_imbalanced", "applicable_criteria", "tiered_pareto", "Recommendation", "recommend", "answer_sentence",
-           "recommendation_markdown", "recommendation_long", "recommendation_json"]
+           "recommendation_markdown", "recommendation_long", "recommendation_json", "dataset_context",
+           "recommend_dataset", "recommendation_figure"]
 
 IMBALANCE_RATIO = 2.0
 # a criterion undefined in more than this share of the resamples is ill-defined at this sample size
@@ -548,6 +549,30 @@ def recommendation_json(rec: Recommendation, **extra) -> str:
         **extra,
     }
     return json.dumps(out, indent=2, allow_nan=False) + "\n"
+
+
+def recommendation_figure(rec: Recommendation, name: str):
+    """The criteria figure: one panel per criterion, every metric's value
+    and interval, the top tiers filled, the answer in bold."""
+    from .plots import criteria_plot
+
+    conf = rec.settings.get("confidence", 0.95)
+    return criteria_plot(recommendation_long(rec), {m: _name(m) for m in rec.metrics},
+                         f"{name}: the criteria with their {conf:.0%} intervals (filled: top tier)", rec.selected,
+                         CRITERIA)
+
+
+def dataset_context(ds, spec) -> str:
+    """The sentence under the answer: the kind of task, its classes and
+    whether they are imbalanced."""
+    if spec.span_task == "si":
+        return f"{spec.name}: span identification."
+    counts = np.bincount(ds.gold, minlength=ds.k)
+    return (f"{spec.name}: {'technique ' if spec.span_task == 'tc' else ''}classification, {ds.k} "
+            f"{'ordered' if spec.ordinal else 'unordered'} classes, "
+            + ("imbalanced" if is_imbalanced(counts) else "not imbalanced")
+            + f" (largest class {counts.max():,} items, smallest {counts[counts > 0].min():,}; imbalanced "
+            f"means a ratio of {IMBALANCE_RATIO:g} or more).")
 
 
 def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = None,

@@ -44,7 +44,7 @@ from .ranking import kendall_tau, orient
 from .resample import SubsetConfusion, chunk_indices, count_dtype, permuted_confusion, random_keys
 
 __all__ = ["noisy_labels", "noisy_confusion", "noise_sensitivity", "prior_weights", "prior_sensitivity",
-           "NOISE_MODES"]
+           "dataset_sensitivity", "NOISE_MODES"]
 
 NOISE_MODES = ("uniform", "neighbour")
 
@@ -248,3 +248,27 @@ def prior_sensitivity(c: np.ndarray, metric_ids, params, gammas, labels, tau_var
                          "majority_share": float(share[gi].max()),
                          "distribution": " ".join(f"{lab}:{s:.3f}" for lab, s in zip(labels, share[gi]))})
     return pd.DataFrame(rows)
+
+
+def dataset_sensitivity(ds, spec, settings, permuted=None, power_clean=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``noise.csv`` and ``priors.csv`` of a loaded dataset (``dataset.Dataset``)
+    with its spec and experiment settings, over its ranked systems.
+    ``noise_mode: auto`` is neighbour noise for ordered classes and uniform
+    noise otherwise.  ``permuted``, ``power_clean``: the Tukey trials'
+    confusion tensors and the discriminative power on the clean gold, if
+    the significance experiment has computed them already."""
+    from .experiments import select_systems
+
+    sel = select_systems(ds, settings.include_baselines)
+    mode = settings.noise_mode if settings.noise_mode != "auto" else ("neighbour" if spec.ordinal else "uniform")
+    units = ds.groups if settings.resample_unit == "group" else None
+    metric_ids, params = list(spec.metrics), spec.metric_params()
+    noise = noise_sensitivity(ds.gold, ds.predictions[sel], ds.k, metric_ids, params, rates=settings.noise_rates,
+                              repeats=settings.noise_repeats, seed=settings.noise_seed, mode=mode,
+                              tau_variant=settings.tau_variant, power_repeats=settings.noise_power_repeats,
+                              tukey_trials=settings.tukey_trials, tukey_seed=settings.tukey_seed,
+                              alpha=settings.alpha, units=units, chunk_size=settings.chunk_size,
+                              permuted_clean=permuted, power_clean=power_clean)
+    priors = prior_sensitivity(ds.confusion()[sel], metric_ids, params, settings.prior_gammas, spec.labels,
+                               settings.tau_variant)
+    return noise, priors

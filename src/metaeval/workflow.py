@@ -454,14 +454,13 @@ def run_similarity(spec: DatasetSpec, settings, data_npz, out_csv, out_groups, f
     from .plots import similarity_heatmap
 
     ds = Dataset.load(data_npz)
-    sel = E.select_systems(ds, settings.include_baselines)
-    sim = E.similarity_of(E.Scorer(ds, spec, sel).total(), list(spec.all_metrics), settings.tau_variant)
-    groups, order = E.cluster_groups(sim, settings.n_groups, settings.linkage)
+    sim, table = E.similarity_tables(ds, spec, settings)
     write_csv(out_csv, sim.rename_axis("metric").reset_index())
-    write_csv(out_groups, pd.DataFrame({"metric": groups.index, "group": groups.to_numpy(),
-                                         "leaf_order": [order.index(m) for m in groups.index]}))
-    _save_fig(similarity_heatmap(sim, order, groups,
-                                 f"{spec.name}: Kendall's tau between metrics' rankings of {len(sel)} systems",
+    write_csv(out_groups, table)
+    order = table.sort_values("leaf_order")["metric"].tolist()
+    n = len(E.select_systems(ds, settings.include_baselines))
+    _save_fig(similarity_heatmap(sim, order, table.set_index("metric")["group"],
+                                 f"{spec.name}: Kendall's tau between metrics' rankings of {n} systems",
                                  method=settings.linkage), fig_paths)
 
 
@@ -589,8 +588,7 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
     written to ``recommendation.csv`` (long form), ``.json``, ``.md`` and
     ``.html`` and the figure (``png``, ``pdf``).  (The summary page, which
     ends with the same answer, is written by ``write_overview``.)"""
-    from .plots import criteria_plot
-    from .recommend import (CRITERIA, IMBALANCE_RATIO, answer_sentence, is_imbalanced, recommend_dataset,
+    from .recommend import (answer_sentence, dataset_context, recommend_dataset, recommendation_figure,
                             recommendation_json, recommendation_long, recommendation_markdown)
 
     ds = Dataset.load(data_npz)
@@ -604,20 +602,9 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
     if note:
         warn(note)
     write_text(out["json"], recommendation_json(rec, resample_note=note))
-    names = {m: M.get(m).name for m in rec.metrics}
     title = f"{spec.name}: which metric to report"
-    _save_fig(criteria_plot(long, names, f"{spec.name}: the criteria with their 95% intervals (filled: top tier)",
-                            rec.selected, CRITERIA), [out["png"], out["pdf"]])
-    if spec.span_task == "si":
-        context = f"{spec.name}: span identification."
-    else:
-        counts = np.bincount(ds.gold, minlength=ds.k)
-        imb = is_imbalanced(counts)
-        context = (f"{spec.name}: {'technique ' if spec.span_task == 'tc' else ''}classification, {ds.k} "
-                   f"{'ordered' if spec.ordinal else 'unordered'} classes, "
-                   + ("imbalanced" if imb else "not imbalanced")
-                   + f" (largest class {counts.max():,} items, smallest {counts[counts > 0].min():,}; imbalanced "
-                   f"means a ratio of {IMBALANCE_RATIO:g} or more).")
+    _save_fig(recommendation_figure(rec, spec.name), [out["png"], out["pdf"]])
+    context = dataset_context(ds, spec)
     import os
 
     def figure_from(page):  # the figure's path relative to a page, or None on another drive
@@ -653,27 +640,14 @@ def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) ->
                           out.get("gameability_html"))
 
 
-def gameability_of(spec: DatasetSpec, ds: Dataset, scores: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The gameability table of a loaded dataset (``metaeval.gameability``):
-    its degenerate systems against the real ones (``scores``: its
-    ``scores.csv``, or scored here)."""
-    from .gameability import degenerate_scores, gameability
-
-    deg = degenerate_scores(np.bincount(ds.gold, minlength=ds.k) if ds.k else [], spec.labels if ds.k else (),
-                            spec.metrics, spec.metric_params(),
-                            ds.spans.degenerate_statistics() if ds.spans is not None else None, spec.span_metrics)
-    df = score_dataset(ds, spec) if scores is None else scores
-    return gameability(df[df["kind"].isin(RANKED_KINDS)], deg, spec.all_metrics)
-
-
 def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, out_html=None) -> pd.DataFrame:
     """``gameability.csv``: every metric scored for the degenerate systems
     on this test set (``metaeval.gameability``) against the median real
     system, and the table of it."""
-    from .gameability import gameability_markdown
+    from .gameability import dataset_gameability, gameability_markdown
 
     ds = Dataset.load(data_npz)
-    table = gameability_of(spec, ds, read_result_csv(scores_csv))
+    table = dataset_gameability(ds, spec, read_result_csv(scores_csv))
     write_csv(out_csv, table)
     n = int(table.groupby("metric")["beats_median"].any().sum()) if len(table) else 0
     log_note(f"gameability: {table['degenerate'].nunique()} degenerate systems, {n} of {len(spec.all_metrics)} "
@@ -683,23 +657,11 @@ def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, 
     return table
 
 
-# Resampling whole groups: with fewer groups than this, the resamples are few
-# and alike (2 groups: every bootstrap replicate is one of 3 mixtures), so
-# intervals come out too narrow and tests and splits coarse.
-MIN_GROUPS = 20
-
-
 def few_groups_note(spec: DatasetSpec, settings, data_npz) -> str | None:
-    """A warning when the experiments resample whole item groups and the
-    dataset has fewer than ``MIN_GROUPS`` of them (None otherwise)."""
-    if settings.resample_unit != "group" or spec.span_task:
-        return None
-    g = len(Dataset.load(data_npz).group_names)
-    if g >= MIN_GROUPS:
-        return None
-    return (f"resample_unit is 'group' and {spec.name} has only {g} groups: resampling whole groups draws "
-            f"few distinct samples, so its intervals are too narrow and its tests and half-splits coarse "
-            f"(use at least {MIN_GROUPS} groups, or resample_unit: item).")
+    """``experiments.few_groups_note`` of a dataset file."""
+    from .experiments import few_groups_note as note
+
+    return note(spec, settings, Dataset.load(data_npz))
 
 
 def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Mapping[str, str]) -> None:
@@ -845,22 +807,12 @@ def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str
     discriminative power on the clean gold, if already computed."""
     from . import experiments as E
     from .plots import noise_heatmap, priors_heatmap
-    from .sensitivity import noise_sensitivity, prior_sensitivity
+    from .sensitivity import dataset_sensitivity
     from .tables import sensitivity_markdown
 
     ds = Dataset.load(data_npz)
     sel = E.select_systems(ds, settings.include_baselines)
-    mode = settings.noise_mode if settings.noise_mode != "auto" else ("neighbour" if spec.ordinal else "uniform")
-    units = ds.groups if settings.resample_unit == "group" else None
-    metric_ids, params = list(spec.metrics), spec.metric_params()
-    noise = noise_sensitivity(ds.gold, ds.predictions[sel], ds.k, metric_ids, params, rates=settings.noise_rates,
-                              repeats=settings.noise_repeats, seed=settings.noise_seed, mode=mode,
-                              tau_variant=settings.tau_variant, power_repeats=settings.noise_power_repeats,
-                              tukey_trials=settings.tukey_trials, tukey_seed=settings.tukey_seed,
-                              alpha=settings.alpha, units=units, chunk_size=settings.chunk_size,
-                              permuted_clean=permuted, power_clean=power_clean)
-    priors = prior_sensitivity(ds.confusion()[sel], metric_ids, params, settings.prior_gammas, spec.labels,
-                               settings.tau_variant)
+    noise, priors = dataset_sensitivity(ds, spec, settings, permuted, power_clean)
     write_csv(out["noise"], noise)
     write_csv(out["priors"], priors)
     title = f"{spec.name}: sensitivity of the rankings of {len(sel)} systems to label noise and class priors"

@@ -1,0 +1,492 @@
+"""The library's front door: gold labels and systems' predictions in memory,
+pandas out, no config file and no Snakemake.
+
+* ``evaluate``: every metric of every system, with bootstrap intervals
+  (cluster bootstrap when ``groups`` is given);
+* ``compare``: every pair of systems per metric (difference, p-value,
+  adjusted p-value where the test has one), the systems that cannot be told
+  from the best, and each metric's discriminative power;
+* ``recommend``: which metric to report (``metaeval.recommend``), with the
+  evidence for it;
+* ``meta_evaluate``: all of the workflow's experiments on one dataset, as a
+  ``MetaEvaluation`` of DataFrames that can write the workflow's files.
+
+Each is the computation the workflow's steps run (``metaeval.workflow``
+reads files, calls the same library functions, writes files): the same data
+and settings give the same tables.  The inputs are checked as the workflow
+checks its files (``dataset.code_dataset``): a wrong length, an unknown
+label or a missing item is refused with the system and the item named.
+
+Settings are the config's keys (``config/README.md``), as keyword
+arguments: ``bootstrap_replicates``, ``tukey_trials``, ``alpha``,
+``include_baselines``, ...; a key the config does not know is refused.
+
+Examples
+--------
+>>> import metaeval
+>>> gold = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+>>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
+...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20}
+>>> scores = metaeval.evaluate(gold, systems, metrics=["accuracy", "macro_f1"], bootstrap_replicates=200)
+>>> scores[["accuracy", "accuracy_low", "accuracy_high"]].round(3)
+        accuracy  accuracy_low  accuracy_high
+system
+a          0.833         0.767          0.9
+b          0.667         0.583          0.75
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .config import BASELINE_KINDS, DatasetSpec
+from .dataset import RANKED_KINDS, Dataset, code_dataset, score_dataset
+from .io import DataError, LabelTable, Problem
+
+__all__ = ["dataset", "settings", "evaluate", "compare", "recommend", "meta_evaluate", "Comparison",
+           "MetaEvaluation"]
+
+GOLD = "gold"
+
+
+def _source(system: str) -> str:
+    """How a system's labels are named in a message (no file: its key)."""
+    return f"predictions[{system!r}]"
+
+
+def _is_missing(x) -> bool:
+    return x is None or (isinstance(x, float) and np.isnan(x)) or x is pd.NA or x is pd.NaT
+
+
+def _table(where: str, values, ids: list[str] | None) -> LabelTable:
+    """A ``LabelTable`` of labels in memory, the faults a file reader would
+    find collected the same way: a missing label, a duplicated id."""
+    if isinstance(values, pd.Series):
+        vals = values.tolist()
+        own = [str(i) for i in values.index] if ids is None else ids
+    else:
+        vals = list(values)
+        own = ids if ids is not None else [str(i) for i in range(len(vals))]
+    t = LabelTable(path=where, ids=[], labels=[], lines=[])
+    seen: set[str] = set()
+    for item, lab in zip(own, vals):
+        if _is_missing(lab):
+            t.problems.append(Problem(where, None, f"no label for item {item!r}", "empty"))
+            t.skipped_ids.add(item)
+            continue
+        if item in seen:
+            t.problems.append(Problem(where, None, f"duplicated item {item!r}", "duplicate"))
+            continue
+        seen.add(item)
+        t.ids.append(item)
+        t.labels.append(str(lab))
+        t.lines.append(None)
+    return t
+
+
+def _by_position(gold, values) -> bool:
+    """A prediction is matched to the gold by position unless both carry an
+    index (pandas), which then says which item is which."""
+    return not (isinstance(gold, pd.Series) and isinstance(values, pd.Series))
+
+
+def _sorted_labels(values) -> list[str]:
+    uniq = [v for v in dict.fromkeys(values) if not _is_missing(v)]
+    try:
+        uniq = sorted(uniq)
+    except TypeError:
+        uniq = sorted(uniq, key=str)
+    return [str(v) for v in uniq]
+
+
+def _weights(weights) -> dict | None:
+    """``{label: weight}`` (one set) or ``{name: {label: weight}}``."""
+    if weights is None:
+        return None
+    if all(isinstance(v, (int, float)) for v in weights.values()):
+        return {"weights": {str(k): float(v) for k, v in weights.items()}}
+    return {str(n): {str(k): float(v) for k, v in w.items()} for n, w in weights.items()}
+
+
+def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool = False, groups=None,
+            metrics: Sequence[str] | None = None, weights: Mapping | None = None,
+            f_avg_classes: Sequence | None = None, unrelated_label=None, baselines: Sequence[str] = (),
+            baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
+            allow_unused_labels: bool = False, random_seed: int = 0, name: str = "data") -> tuple[Dataset, DatasetSpec]:
+    """A dataset in memory (``dataset.Dataset``) and its spec, checked as
+    the workflow checks a dataset's files.
+
+    Parameters
+    ----------
+    gold : sequence or pandas.Series
+        The gold label of every item.  A Series' index gives the item ids;
+        otherwise the items are numbered from 0.
+    predictions : mapping of str to sequence, or pandas.DataFrame
+        Every system's predicted labels (a DataFrame: one column per
+        system, its index the item ids).  A sequence is matched to the gold
+        by position and must have its length; a Series is matched by its
+        index when the gold is a Series too.
+    labels : sequence, optional
+        The classes, in order (the order of the scale when ``ordinal``).
+        Default: the gold's labels, sorted; a predicted label outside them
+        is then refused (pass ``labels`` to allow a class the gold lacks,
+        with ``allow_unused_labels``).
+    ordinal : bool
+        Whether ``labels`` are ordered (enables the ordinal metrics).
+    groups : sequence, optional
+        A group per item (e.g. target or source): intervals and tests then
+        resample whole groups (``resample_unit: group``).
+    metrics, weights, f_avg_classes, unrelated_label, primary_metric
+        As the dataset keys of the config (``config/README.md``); ``weights``
+        is one ``{label: weight}`` set or ``{name: {label: weight}}`` sets.
+    baselines : sequence of str
+        Generated reference systems: ``majority``, ``all_class``, ``random``.
+    baseline_systems : sequence of str
+        Systems of ``predictions`` that are baselines (not ranked unless
+        ``include_baselines`` names them).
+    random_seed : int
+        The seed of the ``random`` baseline.
+
+    Returns
+    -------
+    (Dataset, DatasetSpec)
+
+    Raises
+    ------
+    metaeval.io.DataError
+        Listing every fault, by system and item.
+    metaeval.config.ConfigError
+        For a setting the config would refuse.
+    """
+    if isinstance(predictions, pd.DataFrame):
+        predictions = {str(c): predictions[c] for c in predictions.columns}
+    elif isinstance(predictions, pd.Series) or not isinstance(predictions, Mapping):
+        raise TypeError("predictions: a mapping of system name to labels, or a DataFrame with one column per system")
+    if not predictions:
+        raise ValueError("predictions: no system given")
+    predictions = {str(k): v for k, v in predictions.items()}
+    if labels is None:
+        if ordinal and not all(isinstance(v, (int, float, np.integer, np.floating))
+                               for v in pd.unique(pd.Series(list(gold)).dropna())):
+            raise ValueError("ordinal=True needs labels in the order of the scale (labels=[...]): text labels have "
+                             "no order of their own")
+        labels = _sorted_labels(list(gold))
+    labels = [str(x) for x in labels]
+    raw: dict[str, Any] = {"gold": GOLD, "labels": labels, "ordinal": bool(ordinal), "baselines": list(baselines),
+                           "allow_unused_labels": bool(allow_unused_labels), "random_seed": int(random_seed)}
+    for key, value in (("metrics", metrics), ("weights", _weights(weights)), ("unrelated_label", unrelated_label),
+                       ("primary_metric", primary_metric)):
+        if value is not None:
+            raw[key] = list(value) if key == "metrics" else value
+    if f_avg_classes is not None:
+        raw["f_avg_classes"] = [str(x) for x in f_avg_classes]
+    if unrelated_label is not None:
+        raw["unrelated_label"] = str(unrelated_label)
+    spec = DatasetSpec.from_config(name, raw, random_seed=int(random_seed))
+    unknown = sorted(set(baseline_systems) - set(predictions))
+    if unknown:
+        raise ValueError(f"baseline_systems: {unknown} are not systems of predictions ({sorted(predictions)})")
+
+    gold_t = _table(GOLD, gold, None)
+    n_gold = len(gold)
+    gold_ids = [str(i) for i in gold.index] if isinstance(gold, pd.Series) else [str(i) for i in range(n_gold)]
+    length: list[Problem] = []
+    for system, values in predictions.items():
+        if _by_position(gold, values) and len(values) != n_gold:
+            length.append(Problem(_source(system), None, f"{len(values):,} labels for {n_gold:,} gold items (a "
+                                  "sequence is matched to the gold by position; pass pandas Series indexed by item "
+                                  "id, gold included, to match by id)", "missing"))
+    if length:
+        raise DataError(length, f"dataset {name!r}")
+
+    def tables():  # by position: the gold's ids; by index: the Series' own
+        for system, values in predictions.items():
+            yield system, _table(_source(system), values, gold_ids if _by_position(gold, values) else None)
+
+    ds = code_dataset(spec, gold_t, tables(), supplied=lambda: set(baseline_systems))
+    if groups is not None:
+        g = pd.Series(list(groups)) if not isinstance(groups, pd.Series) else groups
+        if len(g) != n_gold:
+            raise DataError([Problem("groups", None, f"{len(g):,} groups for {n_gold:,} gold items", "missing")],
+                            f"dataset {name!r}")
+        if g.isna().any():
+            first = gold_ids[int(np.flatnonzero(g.isna().to_numpy())[0])]
+            raise DataError([Problem("groups", None, f"no group for item {first!r}", "empty")], f"dataset {name!r}")
+        names, codes = np.unique(np.asarray([str(x) for x in g.tolist()], dtype=str), return_inverse=True)
+        ds.groups, ds.group_names = codes.astype(np.int16 if names.size < 2 ** 15 else np.int32), tuple(names.tolist())
+    return ds, spec
+
+
+def settings(groups=None, **options):
+    """The experiment settings (``experiments.Settings``) from config keys,
+    checked as the config's are; ``groups`` given: resample whole groups
+    unless ``resample_unit`` says otherwise."""
+    from .experiments import Settings
+
+    if groups is not None:
+        options.setdefault("resample_unit", "group")
+    return Settings.from_config({k: list(v) if isinstance(v, tuple) else v for k, v in options.items()})
+
+
+def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
+    """The dataset keys and the experiment settings of ``**kwargs``."""
+    import inspect
+
+    data_keys = set(inspect.signature(dataset).parameters) - {"gold", "predictions"}
+    return ({k: v for k, v in kwargs.items() if k in data_keys},
+            {k: v for k, v in kwargs.items() if k not in data_keys})
+
+
+def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False):
+    data, opts = _split(kwargs)
+    ds, spec = dataset(gold, predictions, **data)
+    if include_all_baselines and "include_baselines" not in opts:  # score every system given or generated
+        opts["include_baselines"] = [s for s, k in zip(ds.systems, ds.kinds) if k not in RANKED_KINDS]
+    return ds, spec, settings(data.get("groups"), **opts)
+
+
+def evaluate(gold, predictions, *, intervals: bool = True, **kwargs) -> pd.DataFrame:
+    """Every metric of every system, with bootstrap intervals.
+
+    Parameters
+    ----------
+    gold, predictions
+        As ``dataset`` (with its keywords: ``labels``, ``ordinal``,
+        ``groups``, ``metrics``, ``baselines``, ...).
+    intervals : bool
+        Add ``<metric>_low`` and ``<metric>_high`` beside each metric: the
+        ``confidence`` interval (default 0.95) of ``bootstrap_replicates``
+        resamples of the items (of whole groups when ``groups`` is given),
+        ``interval_method`` ``percentile`` (default) or ``bca``, seeded by
+        ``bootstrap_seed``.
+    **kwargs
+        Dataset keywords and experiment settings (config keys).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``system``: its ``kind`` (``system`` or ``baseline``) and
+        one column per metric (the workflow's ``scores.csv``), with the
+        interval columns when asked (its ``intervals.csv``).
+    """
+    ds, spec, st = _prepare(gold, predictions, kwargs, include_all_baselines=True)
+    scores = score_dataset(ds, spec)
+    if not intervals:
+        return scores.set_index("system")
+    from .significance import run_bootstrap
+
+    wide = _interval_columns(scores, run_bootstrap(ds, spec, st)["intervals"], list(spec.all_metrics))
+    return wide
+
+
+def _interval_columns(scores: pd.DataFrame, iv: pd.DataFrame, metric_ids) -> pd.DataFrame:
+    low = iv.pivot(index="system", columns="metric", values="low")
+    high = iv.pivot(index="system", columns="metric", values="high")
+    out = scores.set_index("system")[["kind"]].copy()
+    for m in metric_ids:
+        out[m] = scores.set_index("system")[m]
+        out[f"{m}_low"] = low[m].reindex(out.index)
+        out[f"{m}_high"] = high[m].reindex(out.index)
+    return out
+
+
+@dataclass
+class Comparison:
+    """What ``compare`` returns: the workflow's ``significance.csv``
+    (``pairs``), ``significance_best.csv`` (``best``) and
+    ``discriminative_power.csv`` (``power``), and the test that made them."""
+
+    pairs: pd.DataFrame
+    best: pd.DataFrame
+    power: pd.DataFrame
+    test: str
+    correction: str
+    alpha: float
+
+    def __repr__(self) -> str:
+        return (f"Comparison({self.test} test, alpha {self.alpha:g}: {len(self.pairs)} pairs x metrics; "
+                f".pairs, .best, .power)")
+
+
+def _comparison(res, st) -> Comparison:
+    tests = res["tests"]
+    return Comparison(res["significance"], res["best"], res["power"], tests.test, tests.correction, st.alpha)
+
+
+def compare(gold, predictions, **kwargs) -> Comparison:
+    """Every pair of systems on every metric.
+
+    The test is ``significance_test``: ``tukey`` (default; the randomised
+    Tukey HSD of ``tukey_trials`` trials, family-wise over all pairs of a
+    metric; null hypothesis: the systems' outputs are exchangeable item by
+    item) or ``bootstrap`` (the paired bootstrap test, adjusted by
+    ``significance_correction``: ``holm``, ``bh`` or ``none``), at
+    ``alpha``.  The systems ranked are every system given and the
+    generated baselines named by ``include_baselines`` (default: all the
+    ``baselines`` asked for).
+
+    Returns
+    -------
+    Comparison
+        ``pairs`` (metric, system_a, system_b, difference, p-values),
+        ``best`` (per metric, the best system and those that cannot be told
+        from it) and ``power`` (per metric, the share of pairs told apart).
+    """
+    from .significance import run_significance
+
+    ds, spec, st = _prepare(gold, predictions, kwargs, include_all_baselines=True)
+    return _comparison(run_significance(ds, spec, st), st)
+
+
+@lru_cache(maxsize=1)
+def _default_properties() -> pd.DataFrame:
+    """``properties.csv`` at the config's defaults (the same for every
+    dataset: the properties are checked on generated matrices)."""
+    from .properties import check_all, settings_from
+
+    return check_all(settings_from({}))
+
+
+def recommend(gold, predictions, *, properties: pd.DataFrame | bool = True, **kwargs):
+    """Which metric to report on this data (``metaeval.recommend``).
+
+    Every criterion (rank stability, class discrimination for ordered
+    classes, discriminative power, robustness to label noise and, for
+    imbalanced data, to class priors, and the formal properties) with its
+    interval from resampling the items and the systems together; the
+    Tiered Pareto Selection; gameable metrics excluded.  The ranked systems
+    are every system given and the ``include_baselines`` (default
+    ``majority`` and ``random``, generated unless ``baselines`` says
+    otherwise), as in the workflow.
+
+    Parameters
+    ----------
+    properties : DataFrame or bool
+        ``properties.csv``; True: checked here at the defaults (about 4 s,
+        once per process); False: the criterion is left out.
+
+    Returns
+    -------
+    metaeval.recommend.Recommendation
+        ``.selected`` (the answer), ``recommend.answer_sentence(rec)``,
+        ``recommend.criteria_table(rec)``, ``recommend.recommendation_long(rec)``.
+    """
+    from .gameability import dataset_gameability
+    from .recommend import recommend_dataset
+
+    kwargs.setdefault("baselines", BASELINE_KINDS)
+    ds, spec, st = _prepare(gold, predictions, kwargs)
+    props = _default_properties() if properties is True else (properties if properties is not False else None)
+    return recommend_dataset(ds, spec, st, properties=props if spec.k >= 2 else None,
+                             gameability=dataset_gameability(ds, spec))
+
+
+@dataclass
+class MetaEvaluation:
+    """Every experiment of one dataset, as the workflow's tables.
+
+    ``tables`` maps the workflow's file names (``scores.csv``,
+    ``intervals.csv``, ``similarity.csv``, ...) to DataFrames; ``rec`` is
+    the recommendation.  ``write(folder)`` writes the CSV files and
+    ``recommendation.json``/``.md`` as the workflow writes them.
+    """
+
+    name: str
+    tables: dict[str, pd.DataFrame]
+    rec: Any
+    settings: Any
+    spec: Any
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> pd.DataFrame:
+        return self.tables[key if key.endswith(".csv") else f"{key}.csv"]
+
+    @property
+    def recommendation(self) -> str:
+        """The answer, as its first sentence."""
+        from .recommend import answer_sentence
+
+        return answer_sentence(self.rec)
+
+    def __repr__(self) -> str:
+        return f"MetaEvaluation({self.name!r}: {', '.join(self.tables)}; {self.recommendation})"
+
+    def write(self, folder, figures: bool = True) -> list[Path]:
+        """Write every table as the workflow's file of that name (CSV),
+        ``recommendation.json`` and ``recommendation.md``, and (``figures``)
+        the recommendation's figure, ``figures/recommendation.png`` and
+        ``.pdf``; returns the paths written."""
+        from .io import write_csv, write_text
+        from .plots import save_figure
+        from .recommend import recommendation_figure, recommendation_json, recommendation_markdown
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        out = []
+        for fname, df in self.tables.items():
+            write_csv(folder / fname, df)
+            out.append(folder / fname)
+        out += [folder / "recommendation.json", folder / "recommendation.md"]
+        write_text(out[-2], recommendation_json(self.rec, resample_note=self.notes.get("resample")))
+        figure = None
+        if figures:
+            (folder / "figures").mkdir(exist_ok=True)
+            paths = [folder / "figures" / "recommendation.png", folder / "figures" / "recommendation.pdf"]
+            save_figure(recommendation_figure(self.rec, self.name), paths)
+            out += paths
+            figure = "figures/recommendation.png"
+        write_text(out[-1 if not figures else -3], recommendation_markdown(
+            self.rec, f"{self.name}: which metric to report", self.notes.get("context", ""), figure))
+        return out
+
+
+def meta_evaluate(gold, predictions, *, properties: pd.DataFrame | bool = True, **kwargs) -> MetaEvaluation:
+    """All of the workflow's experiments on one dataset: scores, intervals,
+    ranking similarity, rank stability, class merging (three classes or
+    more), significance and discriminative power, label noise and class
+    priors, gameability, the Table-7 summary and the recommendation, in
+    the workflow's order and with its draws.  Keywords as ``recommend``.
+    """
+    from . import experiments as E
+    from .gameability import dataset_gameability
+    from .recommend import dataset_context, recommend_dataset, recommendation_long
+    from .sensitivity import dataset_sensitivity
+    from .significance import run_bootstrap, run_significance
+
+    kwargs.setdefault("baselines", BASELINE_KINDS)
+    ds, spec, st = _prepare(gold, predictions, kwargs)
+    n_ranked = len(E.select_systems(ds, st.include_baselines))
+    if n_ranked < 2:
+        raise ValueError(f"{n_ranked} ranked system(s): the experiments compare rankings of systems")
+    t: dict[str, pd.DataFrame] = {}
+    t["scores.csv"] = scores = score_dataset(ds, spec)
+    sim, groups = E.similarity_tables(ds, spec, st)
+    t["similarity.csv"], t["similarity_groups.csv"] = sim.rename_axis("metric").reset_index(), groups
+    t["stability.csv"], t["stability_splits.csv"] = E.stability_summary(
+        [E.stability_splits(ds, spec, st, np.arange(st.n_splits))], st.n_splits)
+    if spec.k >= 3:
+        t["merging.csv"], t["merging_balanced.csv"] = E.merging(ds, spec, st), E.merging_balanced(ds, spec, st)
+    boot = run_bootstrap(ds, spec, st)
+    t["intervals.csv"], t["similarity_intervals.csv"] = boot["intervals"], boot["similarity"]
+    sig = run_significance(ds, spec, st, boot["boot"] if st.significance_test == "bootstrap" else None)
+    t["significance.csv"], t["significance_best.csv"], t["discriminative_power.csv"] = (
+        sig["significance"], sig["best"], sig["power"])
+    if spec.k >= 2:
+        power = (sig["power"].set_index("metric")["discriminative_power"].loc[list(spec.metrics)].to_numpy()
+                 if st.significance_test == "tukey" else None)
+        t["noise.csv"], t["priors.csv"] = dataset_sensitivity(ds, spec, st, sig.get("permuted_confusion"), power)
+    t["summary.csv"] = E.summary(groups.set_index("metric")["group"], t["stability.csv"], t.get("merging.csv"),
+                                 sig["power"])
+    t["gameability.csv"] = games = dataset_gameability(ds, spec, scores)
+    props = _default_properties() if properties is True else (properties if properties is not False else None)
+    rec = recommend_dataset(ds, spec, st, properties=props if spec.k >= 2 else None, gameability=games)
+    t["recommendation.csv"] = recommendation_long(rec)
+    notes = {"context": dataset_context(ds, spec), "resample": E.few_groups_note(spec, st, ds)}
+    return MetaEvaluation(spec.name, t, rec, st, spec, {k: v for k, v in notes.items() if v})
