@@ -957,3 +957,49 @@ def test_the_same_answer_on_every_page_that_names_a_metric(run):
         assert H.escape(answer, quote=True) in front
         n += 1
     assert n >= 4
+
+
+# -- issue 20: the library API computes what the workflow's steps compute ------------------------
+def _tiny_in_memory(data):
+    gold = pd.read_csv(data / "tiny/gold.csv", dtype=str).set_index("item_id")["label"]
+    preds = {f.stem: pd.read_csv(f, dtype=str).set_index("item_id")["label"].replace({"other": "neu"})
+             for f in sorted((data / "tiny/predictions").glob("*.csv"))}
+    keys = dict(labels=["neg", "neu", "pos"], ordinal=True, weights={"even": {"neg": 0.4, "neu": 0.2, "pos": 0.4}},
+                primary_metric="macro_f1", random_seed=7, name="tiny")
+    return gold, preds, keys
+
+
+def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
+    """meta_evaluate on the tiny dataset's labels in memory, with the .test
+    config's settings: every table it writes, the recommendation's JSON,
+    page and figure are the workflow's files, byte for byte; evaluate's
+    scores and intervals are scores.csv and intervals.csv."""
+    import filecmp
+
+    from metaeval.io import read_result_csv
+
+    work, data = run
+    gold, preds, keys = _tiny_in_memory(data)
+    settings = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["experiments"]
+    res = metaeval_api().meta_evaluate(gold, preds, properties=read_result_csv(work / "results/properties.csv"),
+                                       **keys, **settings)
+    written = res.write(tmp_path)
+    assert len(written) == 21  # 17 tables, the JSON, the page and the figure (PNG, PDF)
+    for p in written:
+        assert filecmp.cmp(p, work / "results/tiny" / p.relative_to(tmp_path), shallow=False), p.name
+    scores = metaeval_api().evaluate(gold, preds, intervals=False, baselines=["majority", "all_class", "random"],
+                                     **keys)
+    assert scores.reset_index().equals(read_result_csv(work / "results/tiny/scores.csv"))
+    iv = metaeval_api().evaluate(gold, preds, baselines=["majority", "all_class", "random"],
+                                 include_baselines=["majority", "random"], **keys,
+                                 **{k: settings[k] for k in ("bootstrap_replicates", "chunk_size")})
+    want = read_result_csv(work / "results/tiny/intervals.csv")
+    for _, row in want.iterrows():
+        assert iv.loc[row["system"], row["metric"] + "_low"] == row["low"]
+        assert iv.loc[row["system"], row["metric"] + "_high"] == row["high"]
+
+
+def metaeval_api():
+    import metaeval
+
+    return metaeval

@@ -1,0 +1,122 @@
+"""The library API (metaeval.api): labels in memory, pandas out, the
+workflow's checks and computations (tests/test_workflow.py compares its
+tables with the workflow's, byte for byte)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import accuracy_score, f1_score
+
+import metaeval
+from metaeval.api import dataset
+from metaeval.config import ConfigError
+from metaeval.io import DataError
+
+RNG = np.random.default_rng(5)
+LABELS = ["neg", "neu", "pos"]
+GOLD = list(RNG.choice(LABELS, 90))
+SYSTEMS = {name: [g if RNG.random() < acc else RNG.choice(LABELS) for g in GOLD]
+           for name, acc in (("a", 0.8), ("b", 0.6), ("c", 0.4))}
+
+
+def test_evaluate_equals_scikit_learn_and_its_intervals_a_plain_loop_over_the_same_draws():
+    from metaeval.resample import bootstrap_weights
+
+    got = metaeval.evaluate(GOLD, SYSTEMS, metrics=["accuracy", "macro_f1"], bootstrap_replicates=50,
+                            bootstrap_seed=3)
+    assert list(got.index) == ["a", "b", "c"] and got.index.name == "system"
+    assert list(got.columns) == ["kind", "accuracy", "accuracy_low", "accuracy_high", "macro_f1", "macro_f1_low",
+                                 "macro_f1_high"]
+    for s, pred in SYSTEMS.items():
+        assert got.loc[s, "accuracy"] == pytest.approx(accuracy_score(GOLD, pred), abs=1e-15)
+        assert got.loc[s, "macro_f1"] == pytest.approx(f1_score(GOLD, pred, average="macro", labels=LABELS),
+                                                       abs=1e-15)
+    # the percentile interval of a plain loop over the engine's own draws (counts per item)
+    w = bootstrap_weights(len(GOLD), np.arange(50), 3)
+    g, p = np.array(GOLD), np.array(SYSTEMS["b"])
+    reps = [np.repeat(g == p, row.astype(int)).mean() for row in w]
+    lo, hi = np.quantile(reps, [0.025, 0.975])
+    assert got.loc["b", "accuracy_low"] == pytest.approx(lo, abs=1e-12)
+    assert got.loc["b", "accuracy_high"] == pytest.approx(hi, abs=1e-12)
+
+
+def test_evaluate_takes_a_dataframe_or_series_by_id_and_adds_baselines():
+    gold = pd.Series(GOLD, index=[f"i{k}" for k in range(len(GOLD))])
+    frame = pd.DataFrame({s: pd.Series(v, index=gold.index) for s, v in SYSTEMS.items()}).iloc[::-1]  # other order
+    got = metaeval.evaluate(gold, frame, intervals=False, baselines=["majority"])
+    want = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=["majority"])
+    pd.testing.assert_frame_equal(got, want)
+    assert got.loc["majority", "kind"] == "baseline"
+
+
+def test_compare_gives_every_pair_and_the_best_group():
+    c = metaeval.compare(GOLD, SYSTEMS, metrics=["accuracy"], tukey_trials=500)
+    assert len(c.pairs) == 3 and set(c.pairs.columns) >= {"system_a", "system_b", "difference", "p_value"}
+    assert c.best.loc[0, "best"] == "a" and c.test == "tukey"
+    boot = metaeval.compare(GOLD, SYSTEMS, metrics=["accuracy"], significance_test="bootstrap",
+                            significance_correction="bh", bootstrap_replicates=200)
+    assert boot.test == "bootstrap" and boot.correction == "bh"
+
+
+def test_recommend_names_a_metric_and_the_baselines_it_ranked():
+    from metaeval.api import recommend
+    from metaeval.recommend import answer_sentence
+
+    more = {**SYSTEMS, **{f"s{k}": [g if RNG.random() < 0.3 + 0.1 * k else RNG.choice(LABELS) for g in GOLD]
+                          for k in range(4)}}
+    rec = recommend(GOLD, more, labels=LABELS, ordinal=True, criteria=["stability", "power"], properties=False,
+                    criteria_replicates=20, criteria_splits=2, n_splits=50, tukey_trials=100)
+    assert rec.selected and set(rec.baselines) == {"majority", "random"}
+    assert answer_sentence(rec).split(":")[0]
+
+
+@pytest.mark.parametrize("predictions, where, fault", [
+    ({"a": GOLD[:-1]}, "predictions['a']", "89 labels for 90 gold items"),
+    ({"a": ["neg"] * 89 + ["bad"]}, "predictions['a']", "predicted label 'bad' of item '89' is not one of"),
+    ({"a": [None] + GOLD[1:]}, "predictions['a']", "no label for item '0'"),
+])
+def test_bad_labels_are_refused_with_the_system_and_the_item(predictions, where, fault):
+    with pytest.raises(DataError) as e:
+        dataset(GOLD, predictions)
+    assert where in str(e.value) and fault in str(e.value)
+
+
+def test_items_matched_by_index_are_checked_like_a_file():
+    gold = pd.Series(GOLD[:5], index=list("vwxyz"))
+    with pytest.raises(DataError) as e:
+        dataset(gold, {"a": pd.Series(GOLD[:5], index=list("vwxyq"))})
+    msg = str(e.value)
+    assert "item 'q' is not in the gold" in msg and "1 gold item(s) have no prediction, e.g. 'z'" in msg
+    with pytest.raises(DataError, match="duplicated item 'v'"):
+        dataset(gold, {"a": pd.Series(GOLD[:6], index=list("vwxyzv"))})
+
+
+def test_settings_and_dataset_keys_are_checked_as_in_the_config():
+    with pytest.raises(ValueError, match="ordinal=True needs labels"):
+        dataset(GOLD, SYSTEMS, ordinal=True)
+    with pytest.raises(ConfigError, match="unknown metric"):
+        dataset(GOLD, SYSTEMS, metrics=["acuracy"])
+    with pytest.raises(ConfigError, match="unknown setting"):
+        metaeval.evaluate(GOLD, SYSTEMS, bootstrap_replicate=10)
+    with pytest.raises(DataError, match="never occur in the gold"):
+        dataset(GOLD, SYSTEMS, labels=LABELS + ["other"])
+    with pytest.raises(DataError, match="89 groups for 90 gold items"):
+        dataset(GOLD, SYSTEMS, groups=["t"] * 89)
+
+
+def test_groups_resample_whole_groups():
+    groups = [f"t{k % 12}" for k in range(len(GOLD))]
+    ds, _ = dataset(GOLD, SYSTEMS, groups=groups)
+    assert len(ds.group_names) == 12
+    by_group = metaeval.evaluate(GOLD, SYSTEMS, groups=groups, metrics=["accuracy"], bootstrap_replicates=100)
+    by_item = metaeval.evaluate(GOLD, SYSTEMS, metrics=["accuracy"], bootstrap_replicates=100)
+    assert not np.allclose(by_group["accuracy_low"], by_item["accuracy_low"])
+    # a plain loop: each replicate draws 12 groups with replacement, every item of a group drawn with it
+    from metaeval.resample import bootstrap_weights
+
+    w = bootstrap_weights(12, np.arange(100), 20210303)
+    g, p, codes = np.array(GOLD), np.array(SYSTEMS["a"]), ds.groups
+    reps = [np.repeat(g == p, row[codes].astype(int)).mean() for row in w]
+    assert by_group.loc["a", "accuracy_low"] == pytest.approx(np.quantile(reps, 0.025), abs=1e-12)
