@@ -264,8 +264,13 @@ def test_system_resample_share_counts_the_resamples_with_the_same_answer():
     systems = _result(v, boot, crit=["stability", "power"])
     rec = R.recommend(_result(v, crit=["stability", "power"]), systems, criteria=["stability", "power"])
     assert rec.system_resample_share == pytest.approx(30 / 50)
-    assert "held exactly in 60% of system resamples (Acc selected in 100%)" in R.answer_sentence(rec)
+    assert "in the system resamples Acc is selected in 100%, this exact answer in 60%" in R.answer_sentence(rec)
+    assert "often join it" not in R.answer_sentence(rec)
     assert rec.selection_share["macro_f1"] == pytest.approx(20 / 50)
+    boot[:40, 0, 0] = 0.5  # below one half: said to change with the systems
+    rec = R.recommend(_result(v, crit=["stability", "power"]), _result(v, boot, crit=["stability", "power"]),
+                      criteria=["stability", "power"])
+    assert "this exact answer in 20% (other metrics often join it or replace it" in R.answer_sentence(rec)
 
 
 def test_the_long_csv_and_the_json_have_the_documented_columns_and_keys():
@@ -465,3 +470,33 @@ def test_the_answer_says_when_only_the_exact_properties_separate_the_candidates(
     assert rec.selected == ["accuracy"]
     assert "separated on robustness to label noise only" in R.answer_sentence(rec)
     assert "no baseline among the ranked systems" in R.answer_sentence(rec)
+
+
+def test_the_answer_names_the_fewer_criteria_when_most_separate_the_candidates():
+    """'separated on A, B, C and D only' read badly for four of five
+    criteria: the one that holds every candidate is named instead."""
+    v = np.array([[0.9, 0.5], [0.5, 0.9], [0.9, 0.5], [0.5, 0.9], [0.7, 0.7]])
+    res = _result(v, crit=["stability", "discrimination", "power", "noise", "priors"])
+    rec = R.recommend(res, criteria=["stability", "discrimination", "power", "noise", "priors"])
+    first = R.answer_sentence(rec)
+    assert "every candidate is in the top tier of robustness to class priors" in first
+    assert "separated on" not in first
+
+
+def test_no_criterion_that_counts_gives_no_answer_and_says_why():
+    """experiments.criteria: [discrimination] on unordered classes crashed
+    the recommendation job (KeyError); now the page says why there is no
+    answer and the CSV has its columns."""
+    from metaeval.api import meta_evaluate
+
+    rng = np.random.default_rng(1)
+    labels = ["a", "b", "c", "d"]
+    gold = list(rng.choice(labels, 200))
+    systems = {f"s{k}": [g if rng.random() < 0.3 + 0.08 * k else rng.choice(labels) for g in gold] for k in range(7)}
+    res = meta_evaluate(gold, systems, criteria=["discrimination"], properties=False, criteria_replicates=10,
+                        n_splits=20, tukey_trials=50, bootstrap_replicates=20)
+    assert res.rec.selected == [] and "none of the configured criteria counts" in res.recommendation
+    assert list(res["recommendation"].columns)[:7] == ["criterion", "metric", "value", "low", "high", "better",
+                                                       "top_tier"] and res["recommendation"].empty
+    md = R.recommendation_markdown(res.rec, "t", "c")
+    assert "the classes are unordered" in md and "| metric |" not in md and "Legend" not in md

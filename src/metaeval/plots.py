@@ -78,6 +78,18 @@ def save_figure(fig, paths, dpi: int = 150) -> None:
     plt.close(fig)
 
 
+@plain_text
+def message_figure(title: str, message: str):
+    """A figure that says why there is nothing to draw (a figure a rule
+    promises is written all the same, and says so)."""
+    import textwrap
+
+    fig = plt.figure(figsize=(6.4, 1.6))
+    fig.suptitle(title, fontsize=10)
+    fig.text(0.5, 0.4, textwrap.fill(message, 90), ha="center", va="center", fontsize=8)
+    return fig
+
+
 def _wrap_name(name: str, width: int, max_lines: int = 3, keep_end: bool = False) -> str:
     """Wrap a system name after its own separators (_ - .), not mid-word;
     what does not fit is cut ("..."), at the end or, with ``keep_end``, in

@@ -99,7 +99,9 @@ _LEGEND = {
                       "adjacent classes: how much more a merge moves the ranking than the metric's own noise does",
     "power": "share of system pairs a test separates ({power_test})",
     "noise": "mean tau between the rankings on the gold and on a noisy gold, over the noise rates",
-    "priors": "mean tau between the ranking and the rankings with the items re-weighted to shifted class priors",
+    "priors": "mean tau between the ranking and the rankings with the items re-weighted to shifted class priors "
+              "(a metric of the per-class recalls alone, such as R^M, GMR or MAE^M, is invariant by construction: "
+              "1 exactly, with no interval)",
     "properties": "relevant formal properties held (results/properties.csv; exact, no interval)",
 }
 
@@ -365,6 +367,9 @@ def _and(items: Sequence[str], word: str = "and") -> str:
 
 def answer_sentence(rec: Recommendation) -> str:
     """The first sentence: the answer and how firm it is."""
+    if not rec.criteria:
+        return ("No metric can be recommended: none of the configured criteria counts on this dataset (the "
+                "criteria that do not count, and why, are below).")
     if not rec.selected:
         return "No metric can be recommended: " + ("every metric is excluded (below)." if rec.excluded else
                                                    "no metric has a value on every criterion.")
@@ -394,8 +399,11 @@ def answer_sentence(rec: Recommendation) -> str:
         sep = [c for c in rec.criteria if not rec.tiers[rec.criteria.index(c), rec.k0].all()]
         if sep and all(c == "properties" for c in sep):
             parts.append("only the formal properties, which have no interval, separate the candidates")
-        elif sep and len(sep) < len(rec.criteria):
+        elif sep and 2 * len(sep) <= len(rec.criteria):
             parts.append(f"the candidates are separated on {_and([CRITERIA[c] for c in sep])} only")
+        elif sep and len(sep) < len(rec.criteria):  # name the fewer: the criteria that hold every candidate
+            same = [CRITERIA[c] for c in rec.criteria if c not in sep]
+            parts.append(f"every candidate is in the top tier of {_and(same)}")
     if not rec.baselines:
         parts.append("no baseline among the ranked systems")
     if rec.baselines:
@@ -407,10 +415,14 @@ def answer_sentence(rec: Recommendation) -> str:
             parts.append(f"but without the baselines ({_and(rec.baselines)}) among the ranked systems the answer is "
                          + (_and([_name(m) for m in rec.without_baselines], "or") or "none"))
     if not np.isnan(rec.system_resample_share):
-        held = f"held exactly in {rec.system_resample_share:.0%} of system resamples"
         if len(rec.selected) > 1 or rec.system_resample_share < 1:  # how often each of it is selected at all
-            held += " (" + ", ".join(f"{_name(m)} selected in {rec.selection_share.get(m, 0):.0%}"
-                                     for m in rec.selected) + ")"
+            held = ("in the system resamples " + ", ".join(f"{_name(m)} is selected in "
+                                                           f"{rec.selection_share.get(m, 0):.0%}" for m in rec.selected)
+                    + f", this exact answer in {rec.system_resample_share:.0%}")
+            if rec.system_resample_share < 0.5:
+                held += " (other metrics often join it or replace it when the systems change)"
+        else:
+            held = "the same answer in 100% of system resamples"
         parts.append(held)
     if rec.n_ranked_real is not None and 2 <= rec.n_ranked_real < FEW_SYSTEMS:
         parts.append(f"only {rec.n_ranked_real} real systems are ranked, so the tau-based criteria are coarse and "
@@ -484,10 +496,11 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
     """``recommendation.md``: the answer first, then the criteria table,
     the figure, what is left out and why, and the method."""
     lines = [f"# {md_escape(title)}", "", md_escape(answer_sentence(rec)), "", md_escape(context), ""]
-    used = _and([CRITERIA[c] for c in rec.criteria])
-    lines += [f"Criteria that count here: {used} (higher is better for each; ✔: top tier).", ""]
-    lines += [markdown_table(criteria_table(rec)), ""]
-    if figure:
+    if rec.criteria:  # (with none, there is no table to show)
+        used = _and([CRITERIA[c] for c in rec.criteria])
+        lines += [f"Criteria that count here: {used} (higher is better for each; ✔: top tier).", ""]
+        lines += [markdown_table(criteria_table(rec)), ""]
+    if figure and rec.criteria:
         lines += [f"![criteria with intervals]({figure})", ""]
     if rec.gameable:
         lines += ["**Gameable on this test set** (never recommended): "
@@ -499,16 +512,17 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
             by_reason.setdefault(w, []).append(CRITERIA[c])
         lines += ["Criteria that do not count here: " + "; ".join(f"{_and(cs)}: {md_escape(w)}"
                                                                 for w, cs in by_reason.items()) + ".", ""]
-    if rec.selection_share:
+    if any(v > 0 for v in rec.selection_share.values()):
         top = sorted(rec.selection_share.items(), key=lambda kv: -kv[1])[:6]
         lines += ["Selected in the system resamples: " + ", ".join(f"{md_escape(_name(m))} {s:.0%}" for m, s in top
                                                                     if s > 0) + ".", ""]
     base = (f"Ranked systems: {rec.n_systems}, the baselines {md_escape(_and(rec.baselines))} among them."
             if rec.baselines else f"Ranked systems: {rec.n_systems}, no baseline among them.")
-    lines += [base, "", method_paragraph(rec), "",
-              "Legend: " + "; ".join(f"{CRITERIA[c]}: "
-                                     + _LEGEND[c].format(power_test=rec.settings.get("power_test", "")).replace(
-                                         " ()", "") for c in rec.criteria) + "."]
+    lines += [base, "", method_paragraph(rec)]
+    if rec.criteria:
+        lines += ["", "Legend: " + "; ".join(f"{CRITERIA[c]}: "
+                                             + _LEGEND[c].format(power_test=rec.settings.get("power_test", "")).replace(
+                                                 " ()", "") for c in rec.criteria) + "."]
     return "\n".join(lines) + "\n"
 
 
@@ -521,7 +535,8 @@ def recommendation_long(rec: Recommendation) -> pd.DataFrame:
                          "high": rec.high[c_i, i], "better": "higher", "top_tier": bool(rec.marks[c_i, i]),
                          "n_undefined": int(rec.n_undefined[c_i, i]) if rec.n_undefined[c_i, i] >= 0 else None,
                          "candidate": bool(rec.candidate[i]), "recommended": mid in rec.selected})
-    df = pd.DataFrame(rows)
+    df = pd.DataFrame(rows, columns=["criterion", "metric", "value", "low", "high", "better", "top_tier",
+                                     "n_undefined", "candidate", "recommended"])
     df["n_undefined"] = df["n_undefined"].astype("Int64")
     return df
 
@@ -554,8 +569,10 @@ def recommendation_json(rec: Recommendation, **extra) -> str:
 def recommendation_figure(rec: Recommendation, name: str):
     """The criteria figure: one panel per criterion, every metric's value
     and interval, the top tiers filled, the answer in bold."""
-    from .plots import criteria_plot
+    from .plots import criteria_plot, message_figure
 
+    if not rec.criteria:
+        return message_figure(f"{name}: no criterion counts on this dataset", answer_sentence(rec))
     conf = rec.settings.get("confidence", 0.95)
     return criteria_plot(recommendation_long(rec), {m: _name(m) for m in rec.metrics},
                          f"{name}: the criteria with their {conf:.0%} intervals (filled: top tier)", rec.selected,
