@@ -494,9 +494,13 @@ def test_no_criterion_that_counts_gives_no_answer_and_says_why():
     gold = list(rng.choice(labels, 200))
     systems = {f"s{k}": [g if rng.random() < 0.3 + 0.08 * k else rng.choice(labels) for g in gold] for k in range(7)}
     res = meta_evaluate(gold, systems, criteria=["discrimination"], properties=False, criteria_replicates=10,
-                        n_splits=20, tukey_trials=50, bootstrap_replicates=20)
+                        n_splits=20, tukey_trials=50, bootstrap_replicates=20, min_difference={"discrimination": 0.05})
+    assert res.rec.notes == ["min_difference for class discrimination is not used: the criterion does not count "
+                             "here (the classes are unordered: merging two of them is not a coarsening of a scale, "
+                             "so no direction of change is better (merging.csv still shows it))"]
     assert res.rec.selected == [] and "none of the configured criteria counts" in res.recommendation
     assert list(res["recommendation"].columns)[:7] == ["criterion", "metric", "value", "low", "high", "better",
                                                        "top_tier"] and res["recommendation"].empty
     md = R.recommendation_markdown(res.rec, "t", "c")
     assert "the classes are unordered" in md and "| metric |" not in md and "Legend" not in md
+    assert "**Not used:** min_difference for class discrimination" in md

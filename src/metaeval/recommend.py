@@ -233,6 +233,7 @@ class Recommendation:
     paired_se: np.ndarray | None = None  # (C, M, M) the tier tests' standard errors
     marks: np.ndarray | None = None  # (C, M) the top tiers as shown: every candidate at least as good as a member
     n_ranked_real: int | None = None  # the real (or synthetic) systems among the ranked ones
+    notes: list[str] = field(default_factory=list)  # settings given that do not apply here, said not dropped
 
     @property
     def separable(self) -> bool:
@@ -323,9 +324,12 @@ def recommend(both, systems=None, without=None, *, criteria: Sequence[str], left
                 "tier_alpha": tier_alpha, "max_undefined": max_undefined, "replicates": int(both.boot.shape[0]),
                 "confidence": both.confidence, "power_test": power_test}
     n_sys = int(both.system_draws.shape[1]) if both.system_draws is not None else 0
+    notes = [f"min_difference for {CRITERIA.get(c, c)} is not used: the criterion does not count here"
+             + (f" ({(left_out or {})[c]})" if c in (left_out or {}) else "")
+             for c, d in (min_difference or {}).items() if c not in crit and d]
     return Recommendation(metrics, crit, value, low, high, nan, int(both.boot.shape[0]), tps["tiers"], tps["k0"],
                           candidate, selected, excluded, dict(left_out or {}), games, wo, list(baselines), share,
-                          per_metric, n_sys, settings, se, tps["marks"], n_sys - len(baselines))
+                          per_metric, n_sys, settings, se, tps["marks"], n_sys - len(baselines), notes)
 
 
 def _table_boot(res, crit, props):
@@ -512,6 +516,8 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
             by_reason.setdefault(w, []).append(CRITERIA[c])
         lines += ["Criteria that do not count here: " + "; ".join(f"{_and(cs)}: {md_escape(w)}"
                                                                 for w, cs in by_reason.items()) + ".", ""]
+    if rec.notes:
+        lines += ["**Not used:** " + "; ".join(md_escape(n) for n in rec.notes) + ".", ""]
     if any(v > 0 for v in rec.selection_share.values()):
         top = sorted(rec.selection_share.items(), key=lambda kv: -kv[1])[:6]
         lines += ["Selected in the system resamples: " + ", ".join(f"{md_escape(_name(m))} {s:.0%}" for m, s in top

@@ -596,6 +596,8 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
     rec = recommend_dataset(ds, spec, settings, properties=props, gameability=read_result_csv(gameability_csv))
     log_note(f"{len(rec.criteria)} criteria ({', '.join(rec.criteria)}), {rec.replicates} resamples of units and "
              f"systems; {answer_sentence(rec)}")
+    for n in rec.notes:
+        warn(f"dataset {spec.name!r}: {n}")
     long = recommendation_long(rec)
     write_csv(out["csv"], long)
     note = few_groups_note(spec, settings, data_npz)
