@@ -424,7 +424,10 @@ def answer_sentence(rec: Recommendation) -> str:
                                                            f"{rec.selection_share.get(m, 0):.0%}" for m in rec.selected)
                     + f", this exact answer in {rec.system_resample_share:.0%}")
             if rec.system_resample_share < 0.5:
-                held += " (other metrics often join it or replace it when the systems change)"
+                always = all(rec.selection_share.get(m, 0) == 1 for m in rec.selected)
+                it = "it" if len(rec.selected) == 1 else "them"
+                held += (f" (other metrics join {it} in the other resamples)" if always else
+                         f" (other metrics often join or replace {it} when the systems change)")
         else:
             held = "the same answer in 100% of system resamples"
         parts.append(held)
