@@ -1003,3 +1003,38 @@ def metaeval_api():
     import metaeval
 
     return metaeval
+
+
+def test_the_command_line_prints_the_workflow_s_scores_and_intervals(run, tmp_path):
+    """`metaeval score` on the tiny dataset's files (its 'other' predictions
+    mapped to 'neu' beforehand, as the config's extra_labels does): the
+    scores and intervals of every real system and majority baseline are
+    those of the workflow's scores.csv and intervals.csv."""
+    import io
+    from contextlib import redirect_stdout
+
+    from metaeval.cli import main
+    from metaeval.io import read_result_csv
+
+    work, data = run
+    gold, preds, _ = _tiny_in_memory(data)
+    gold.rename("label").rename_axis("item_id").to_frame().to_csv(tmp_path / "gold.csv")
+    files = []
+    for s, labels in preds.items():
+        labels.rename("label").rename_axis("item_id").to_frame().to_csv(tmp_path / f"{s}.csv")
+        files.append(tmp_path / f"{s}.csv")
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["score", str(tmp_path / "gold.csv"), *map(str, files), "--labels", "neg,neu,pos", "--ordinal",
+                     "--baselines", "majority", "--replicates", "200", "--format", "csv"]) == 0
+    got = pd.read_csv(io.StringIO(out.getvalue())).set_index("system")
+    scores = read_result_csv(work / "results/tiny/scores.csv").set_index("system")
+    iv = read_result_csv(work / "results/tiny/intervals.csv")
+    common = [c for c in scores.columns if c in got.columns and c != "kind"]
+    assert len(common) >= 12
+    for system in ["sys_a", "sys_b", "sys_c", "sys_d", "majority"]:
+        for m in common:
+            assert got.loc[system, m] == pytest.approx(scores.loc[system, m], abs=1e-15)
+            row = iv[(iv["system"] == system) & (iv["metric"] == m)].iloc[0]
+            assert got.loc[system, f"{m}_low"] == pytest.approx(row["low"], abs=1e-15)
+            assert got.loc[system, f"{m}_high"] == pytest.approx(row["high"], abs=1e-15)

@@ -17,6 +17,9 @@ and settings give the same tables.  The inputs are checked as the workflow
 checks its files (``dataset.code_dataset``): a wrong length, an unknown
 label or a missing item is refused with the system and the item named.
 
+``gold`` may also be a dataset read already (``dataset``, ``read_files``:
+a ``(Dataset, DatasetSpec)`` pair), with no ``predictions``.
+
 Settings are the config's keys (``config/README.md``), as keyword
 arguments: ``bootstrap_replicates``, ``tukey_trials``, ``alpha``,
 ``include_baselines``, ...; a key the config does not know is refused.
@@ -38,6 +41,7 @@ b          0.667         0.583          0.75
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -50,7 +54,7 @@ from .config import BASELINE_KINDS, DatasetSpec
 from .dataset import RANKED_KINDS, Dataset, code_dataset, score_dataset
 from .io import DataError, LabelTable, Problem
 
-__all__ = ["dataset", "settings", "evaluate", "compare", "recommend", "meta_evaluate", "Comparison",
+__all__ = ["dataset", "from_tables", "read_files", "settings", "evaluate", "compare", "recommend", "meta_evaluate", "Comparison",
            "MetaEvaluation"]
 
 GOLD = "gold"
@@ -97,13 +101,19 @@ def _by_position(gold, values) -> bool:
     return not (isinstance(gold, pd.Series) and isinstance(values, pd.Series))
 
 
-def _sorted_labels(values) -> list[str]:
-    uniq = [v for v in dict.fromkeys(values) if not _is_missing(v)]
+def _number(text: str) -> float | None:
     try:
-        uniq = sorted(uniq)
-    except TypeError:
-        uniq = sorted(uniq, key=str)
-    return [str(v) for v in uniq]
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _sorted_labels(labels) -> list[str]:
+    """The distinct labels, sorted: as numbers when all of them are."""
+    uniq = list(dict.fromkeys(str(x) for x in labels))
+    if all(_number(u) is not None for u in uniq):
+        return sorted(uniq, key=_number)
+    return sorted(uniq)
 
 
 def _weights(weights) -> dict | None:
@@ -169,58 +179,77 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
         predictions = {str(c): predictions[c] for c in predictions.columns}
     elif isinstance(predictions, pd.Series) or not isinstance(predictions, Mapping):
         raise TypeError("predictions: a mapping of system name to labels, or a DataFrame with one column per system")
-    if not predictions:
-        raise ValueError("predictions: no system given")
     predictions = {str(k): v for k, v in predictions.items()}
+    n_gold = len(gold)
+    gold_ids = [str(i) for i in gold.index] if isinstance(gold, pd.Series) else [str(i) for i in range(n_gold)]
+    length = [Problem(_source(system), None, f"{len(values):,} labels for {n_gold:,} gold items (a sequence is "
+                      "matched to the gold by position; pass pandas Series indexed by item id, gold included, to "
+                      "match by id)", "missing")
+              for system, values in predictions.items() if _by_position(gold, values) and len(values) != n_gold]
+    if length:
+        raise DataError(length, f"dataset {name!r}")
+    gold_t = _table(GOLD, gold, None)
+    if groups is not None:
+        g = list(groups.tolist() if isinstance(groups, (pd.Series, np.ndarray)) else groups)
+        if len(g) != n_gold:
+            raise DataError([Problem("groups", None, f"{len(g):,} groups for {n_gold:,} gold items", "missing")],
+                            f"dataset {name!r}")
+        missing = [i for i, x in zip(gold_ids, g) if _is_missing(x)]
+        if missing:
+            raise DataError([Problem("groups", None, f"no group for item {missing[0]!r}", "empty")],
+                            f"dataset {name!r}")
+        of = dict(zip(gold_ids, (str(x) for x in g)))
+        gold_t.groups = [of[i] for i in gold_t.ids]
+    tables = {system: _table(_source(system), values, gold_ids if _by_position(gold, values) else None)
+              for system, values in predictions.items()}
+    return from_tables(gold_t, tables, labels=labels, ordinal=ordinal, metrics=metrics, weights=weights,
+                       f_avg_classes=f_avg_classes, unrelated_label=unrelated_label, baselines=baselines,
+                       baseline_systems=baseline_systems, primary_metric=primary_metric,
+                       allow_unused_labels=allow_unused_labels, random_seed=random_seed, name=name)
+
+
+def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels: Sequence | None = None,
+                ordinal: bool = False, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
+                f_avg_classes: Sequence | None = None, unrelated_label=None, baselines: Sequence[str] = (),
+                baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
+                allow_unused_labels: bool = False, random_seed: int = 0, name: str = "data") -> tuple[Dataset, DatasetSpec]:
+    """``dataset`` of label tables (``io.LabelTable``: read from files by
+    ``io.read_labels``, with their lines, or made from labels in memory):
+    the gold's, and each system's; the gold table's ``groups``, when it has
+    them, become the dataset's groups.  Keywords as ``dataset``."""
+    if not tables:
+        raise ValueError("predictions: no system given")
+    if gold_t.unreadable:
+        raise DataError(list(gold_t.problems), f"dataset {name!r} (gold {gold_t.path})")
     if labels is None:
-        if ordinal and not all(isinstance(v, (int, float, np.integer, np.floating))
-                               for v in pd.unique(pd.Series(list(gold)).dropna())):
+        if ordinal and not all(_number(x) is not None for x in set(gold_t.labels)):
             raise ValueError("ordinal=True needs labels in the order of the scale (labels=[...]): text labels have "
                              "no order of their own")
-        labels = _sorted_labels(list(gold))
+        labels = _sorted_labels(gold_t.labels)
     labels = [str(x) for x in labels]
-    raw: dict[str, Any] = {"gold": GOLD, "labels": labels, "ordinal": bool(ordinal), "baselines": list(baselines),
-                           "allow_unused_labels": bool(allow_unused_labels), "random_seed": int(random_seed)}
-    for key, value in (("metrics", metrics), ("weights", _weights(weights)), ("unrelated_label", unrelated_label),
-                       ("primary_metric", primary_metric)):
-        if value is not None:
-            raw[key] = list(value) if key == "metrics" else value
+    raw: dict[str, Any] = {"gold": gold_t.path, "labels": labels, "ordinal": bool(ordinal),
+                           "baselines": list(baselines), "allow_unused_labels": bool(allow_unused_labels),
+                           "random_seed": int(random_seed)}
+    if metrics is not None:
+        raw["metrics"] = list(metrics)
+    if weights is not None:
+        raw["weights"] = _weights(weights)
+    if primary_metric is not None:
+        raw["primary_metric"] = primary_metric
     if f_avg_classes is not None:
         raw["f_avg_classes"] = [str(x) for x in f_avg_classes]
     if unrelated_label is not None:
         raw["unrelated_label"] = str(unrelated_label)
     spec = DatasetSpec.from_config(name, raw, random_seed=int(random_seed))
-    unknown = sorted(set(baseline_systems) - set(predictions))
+    unknown = sorted(set(baseline_systems) - set(tables))
     if unknown:
-        raise ValueError(f"baseline_systems: {unknown} are not systems of predictions ({sorted(predictions)})")
-
-    gold_t = _table(GOLD, gold, None)
-    n_gold = len(gold)
-    gold_ids = [str(i) for i in gold.index] if isinstance(gold, pd.Series) else [str(i) for i in range(n_gold)]
-    length: list[Problem] = []
-    for system, values in predictions.items():
-        if _by_position(gold, values) and len(values) != n_gold:
-            length.append(Problem(_source(system), None, f"{len(values):,} labels for {n_gold:,} gold items (a "
-                                  "sequence is matched to the gold by position; pass pandas Series indexed by item "
-                                  "id, gold included, to match by id)", "missing"))
-    if length:
-        raise DataError(length, f"dataset {name!r}")
-
-    def tables():  # by position: the gold's ids; by index: the Series' own
-        for system, values in predictions.items():
-            yield system, _table(_source(system), values, gold_ids if _by_position(gold, values) else None)
-
-    ds = code_dataset(spec, gold_t, tables(), supplied=lambda: set(baseline_systems))
-    if groups is not None:
-        g = pd.Series(list(groups)) if not isinstance(groups, pd.Series) else groups
-        if len(g) != n_gold:
-            raise DataError([Problem("groups", None, f"{len(g):,} groups for {n_gold:,} gold items", "missing")],
-                            f"dataset {name!r}")
-        if g.isna().any():
-            first = gold_ids[int(np.flatnonzero(g.isna().to_numpy())[0])]
-            raise DataError([Problem("groups", None, f"no group for item {first!r}", "empty")], f"dataset {name!r}")
-        names, codes = np.unique(np.asarray([str(x) for x in g.tolist()], dtype=str), return_inverse=True)
-        ds.groups, ds.group_names = codes.astype(np.int16 if names.size < 2 ** 15 else np.int32), tuple(names.tolist())
+        raise ValueError(f"baseline_systems: {unknown} are not systems of predictions ({sorted(tables)})")
+    ds = code_dataset(spec, gold_t, iter(tables.items()), supplied=lambda: set(baseline_systems))
+    if gold_t.groups is not None:
+        of = dict(zip(gold_t.ids, gold_t.groups))
+        names, codes = np.unique(np.asarray([of[i] for i in ds.item_ids], dtype=str), return_inverse=True)
+        ds.groups = codes.astype(np.int16 if names.size < 2 ** 15 else np.int32)
+        ds.group_names = tuple(names.tolist())
     return ds, spec
 
 
@@ -244,15 +273,70 @@ def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
             {k: v for k, v in kwargs.items() if k not in data_keys})
 
 
-def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False):
-    data, opts = _split(kwargs)
-    ds, spec = dataset(gold, predictions, **data)
+def read_files(gold, predictions: Sequence, *, id_column: str = "item_id", label_column: str = "label",
+               group_column: str | None = None, span_format: str | None = None, articles=None,
+               name: str | None = None, **keys) -> tuple[Dataset, DatasetSpec]:
+    """``dataset`` of files: a gold file and one prediction file per system
+    (the system's name is the file's name without its ending).
+
+    Classification files are read by their ending (``io.read_labels``:
+    ``.csv``, ``.tsv``, ``.jsonl``, ``.parquet``), with the columns (keys)
+    ``id_column``, ``label_column`` and, for groups, ``group_column`` of
+    the gold.  Span files: ``span_format`` (``semeval2020_si``,
+    ``semeval2020_tc``, ``semeval2021_tsd``) and, for the 2020 formats,
+    the folder of ``article<ID>.txt`` texts (``articles``), read by the
+    workflow's own reader.  Keywords as ``dataset``.  Every fault is named
+    with its file and line (or row, for Parquet)."""
+    from .config import ConfigError
+    from .io import read_labels
+
+    name = name or "data"
+    stems: dict[str, str] = {}
+    for f in predictions:
+        stem = Path(f).stem
+        if stem in stems:
+            raise ConfigError(f"two prediction files give the system name {stem!r}: {stems[stem]} and {f}")
+        stems[stem] = str(f)
+    if span_format:
+        from .dataset import load_dataset
+
+        raw = {"format": span_format, "gold": str(Path(gold).resolve()),
+               "predictions": [str(Path(f).resolve()) for f in predictions], **keys}
+        if articles is not None:
+            raw["articles"] = str(Path(articles).resolve())
+        if "baselines" in raw:
+            raw["baselines"] = list(raw["baselines"])
+        spec = DatasetSpec.from_config(name, raw)
+        return load_dataset(spec, "/"), spec
+    gold_t = read_labels(gold, id_column=id_column, label_column=label_column, group_column=group_column)
+    tables = {stem: read_labels(f, id_column=id_column, label_column=label_column) for stem, f in stems.items()}
+    return from_tables(gold_t, tables, name=name, **keys)
+
+
+def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, default_baselines=()):
+    if isinstance(gold, tuple) and len(gold) == 2 and isinstance(gold[0], Dataset):  # read already
+        if predictions is not None:
+            raise TypeError("a dataset read already (dataset(), read_files()) takes no predictions")
+        (ds, spec), opts = gold, dict(kwargs)
+        data = {}
+    else:
+        data, opts = _split(kwargs)
+        data.setdefault("baselines", default_baselines)
+        ds, spec = dataset(gold, predictions, **data)
     if include_all_baselines and "include_baselines" not in opts:  # score every system given or generated
         opts["include_baselines"] = [s for s, k in zip(ds.systems, ds.kinds) if k not in RANKED_KINDS]
-    return ds, spec, settings(data.get("groups"), **opts)
+    st = settings(data.get("groups", ds.groups if ds.groups is not None else None), **opts)
+    from .experiments import few_groups_note
+
+    note = few_groups_note(spec, st, ds)
+    if note:  # as the workflow says it (its console and tables)
+        warnings.warn(note, stacklevel=3)
+    for w in ds.info.get("warnings", []):  # what the workflow's ingestion says: identical or perfect systems
+        warnings.warn(f"dataset {spec.name!r}: {w}", stacklevel=3)
+    return ds, spec, st
 
 
-def evaluate(gold, predictions, *, intervals: bool = True, **kwargs) -> pd.DataFrame:
+def evaluate(gold, predictions=None, *, intervals: bool = True, **kwargs) -> pd.DataFrame:
     """Every metric of every system, with bootstrap intervals.
 
     Parameters
@@ -320,7 +404,7 @@ def _comparison(res, st) -> Comparison:
     return Comparison(res["significance"], res["best"], res["power"], tests.test, tests.correction, st.alpha)
 
 
-def compare(gold, predictions, **kwargs) -> Comparison:
+def compare(gold, predictions=None, **kwargs) -> Comparison:
     """Every pair of systems on every metric.
 
     The test is ``significance_test``: ``tukey`` (default; the randomised
@@ -354,7 +438,7 @@ def _default_properties() -> pd.DataFrame:
     return check_all(settings_from({}))
 
 
-def recommend(gold, predictions, *, properties: pd.DataFrame | bool = True, **kwargs):
+def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True, **kwargs):
     """Which metric to report on this data (``metaeval.recommend``).
 
     Every criterion (rank stability, class discrimination for ordered
@@ -381,8 +465,7 @@ def recommend(gold, predictions, *, properties: pd.DataFrame | bool = True, **kw
     from .gameability import dataset_gameability
     from .recommend import recommend_dataset
 
-    kwargs.setdefault("baselines", BASELINE_KINDS)
-    ds, spec, st = _prepare(gold, predictions, kwargs)
+    ds, spec, st = _prepare(gold, predictions, kwargs, default_baselines=BASELINE_KINDS)
     props = _default_properties() if properties is True else (properties if properties is not False else None)
     return recommend_dataset(ds, spec, st, properties=props if spec.k >= 2 else None,
                              gameability=dataset_gameability(ds, spec))
@@ -447,7 +530,7 @@ class MetaEvaluation:
         return out
 
 
-def meta_evaluate(gold, predictions, *, properties: pd.DataFrame | bool = True, **kwargs) -> MetaEvaluation:
+def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = True, **kwargs) -> MetaEvaluation:
     """All of the workflow's experiments on one dataset: scores, intervals,
     ranking similarity, rank stability, class merging (three classes or
     more), significance and discriminative power, label noise and class
@@ -460,8 +543,7 @@ def meta_evaluate(gold, predictions, *, properties: pd.DataFrame | bool = True, 
     from .sensitivity import dataset_sensitivity
     from .significance import run_bootstrap, run_significance
 
-    kwargs.setdefault("baselines", BASELINE_KINDS)
-    ds, spec, st = _prepare(gold, predictions, kwargs)
+    ds, spec, st = _prepare(gold, predictions, kwargs, default_baselines=BASELINE_KINDS)
     n_ranked = len(E.select_systems(ds, st.include_baselines))
     if n_ranked < 2:
         raise ValueError(f"{n_ranked} ranked system(s): the experiments compare rankings of systems")

@@ -5,6 +5,12 @@ checks its input up front and reports *file, line and fault*; what can be
 read unambiguously (a UTF-8 byte-order mark, CRLF line ends, spaces around
 fields, blank lines) is read.  Ids are always strings.
 
+``read_labels`` reads a file of ``id, label[, group]`` records by its
+ending (the command line's formats): ``.csv``, ``.tsv``, ``.jsonl`` (one
+JSON object a line) and ``.parquet`` (with pandas' Parquet engine,
+``pip install 'metaeval[parquet]'``); the faults of a Parquet file are
+named by row (1-based), those of the others by line.
+
 Formats (``FORMATS``) are presets of the one delimited-text reader:
 
 * ``csv``: comma-separated, header with ``item_id`` and ``label`` (the
@@ -25,7 +31,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["FORMATS", "Problem", "DataError", "LabelTable", "read_table", "looks_like_float", "KIND_TEXT",
+__all__ = ["FORMATS", "Problem", "DataError", "LabelTable", "read_table", "read_labels", "LABEL_FILE_TYPES",
+           "looks_like_float", "KIND_TEXT",
            "atomic_path", "write_text", "write_csv", "read_result_csv", "read_text_checked", "file_sha256",
            "folder_sha256"]
 
@@ -246,6 +253,110 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
     if not table.ids and not table.problems:
         fault(header_line, "no data rows after the header", "file")
     return table
+
+
+LABEL_FILE_TYPES = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
+
+
+def _records_table(path: str, records, id_column: str, label_column: str, group_column: str | None,
+                   table: LabelTable) -> LabelTable:
+    """Check ``(line, record dict)`` pairs as ``read_table`` checks rows."""
+    first_line: dict[str, int] = {}
+
+    def fault(line, msg, kind):
+        table.problems.append(Problem(path, line, msg, kind))
+
+    wanted = [id_column, label_column] + ([group_column] if group_column else [])
+    for line, rec in records:
+        if not isinstance(rec, dict):
+            fault(line, f"expected an object with keys {', '.join(map(repr, wanted))}, found "
+                        f"{type(rec).__name__}", "ragged")
+            continue
+        lacking = [w for w in wanted if w not in rec]
+        if lacking:
+            fault(line, f"no {', '.join(map(repr, lacking))} (found keys {', '.join(map(repr, rec))})", "ragged")
+            if id_column in rec and rec[id_column] is not None:
+                table.skipped_ids.add(str(rec[id_column]).strip())
+            continue
+        item = "" if rec[id_column] is None else str(rec[id_column]).strip()
+        label = rec[label_column]
+        if not item:
+            fault(line, f"empty {id_column!r}", "empty")
+            continue
+        if label is None or (isinstance(label, float) and label != label) or not str(label).strip():
+            fault(line, f"empty {label_column!r} for item {item!r}", "empty")
+            table.skipped_ids.add(item)
+            continue
+        if item in first_line:
+            fault(line, f"duplicated item {item!r} (first seen on line {first_line[item]})", "duplicate")
+            continue
+        first_line[item] = line
+        table.ids.append(item)
+        table.labels.append(str(label))
+        table.lines.append(line)
+        if group_column:
+            table.groups.append(str(rec[group_column]).strip())
+    if not table.ids and not table.problems:
+        fault(None, "no records", "file")
+    return table
+
+
+def read_labels(path: str | Path, *, id_column: str = "item_id", label_column: str = "label",
+                group_column: str | None = None) -> LabelTable:
+    """A file of ``id, label[, group]`` records, read by its ending
+    (``LABEL_FILE_TYPES``): CSV and TSV by ``read_table``, JSON lines and
+    Parquet checked the same way (a missing key, an empty id or label, a
+    duplicated id: every fault, with its line or row)."""
+    path = str(path)
+    kind = LABEL_FILE_TYPES.get(Path(path).suffix.lower())
+    if kind in ("csv", "tsv"):
+        return read_table(path, delimiter="," if kind == "csv" else "\t", id_column=id_column,
+                          label_column=label_column, group_column=group_column)
+    table = LabelTable(path=path, ids=[], labels=[], lines=[], groups=[] if group_column else None)
+
+    def fault(line, msg, kind_):
+        table.problems.append(Problem(path, line, msg, kind_))
+
+    if kind is None:
+        fault(None, f"unknown file type {Path(path).suffix or '(none)'!r}: expected one of "
+                    f"{', '.join(LABEL_FILE_TYPES)}", "file")
+        return table
+    if kind == "jsonl":
+        import json
+
+        text = read_text_checked(path, fault)
+        if text is None:
+            return table
+        records = []
+        for line, raw in enumerate(text.splitlines(), 1):
+            if not raw.strip():
+                continue
+            try:
+                records.append((line, json.loads(raw)))
+            except json.JSONDecodeError as e:
+                fault(line, f"not valid JSON ({e.msg} at column {e.colno})", "ragged")
+        return _records_table(path, records, id_column, label_column, group_column, table)
+    try:
+        import pandas as pd
+
+        df = pd.read_parquet(path)
+    except ImportError:
+        fault(None, "reading Parquet needs pyarrow: pip install 'metaeval[parquet]'", "file")
+        return table
+    except FileNotFoundError:
+        fault(None, "file not found", "file")
+        return table
+    except Exception as e:  # a damaged or foreign file: pyarrow's own words
+        fault(None, f"cannot read as Parquet ({type(e).__name__}: {e})", "file")
+        return table
+    missing = [c for c in [id_column, label_column] + ([group_column] if group_column else []) if c not in df]
+    if missing:
+        fault(None, f"missing column(s) {', '.join(map(repr, missing))}; found {', '.join(map(repr, df.columns))}",
+              "header")
+        return table
+    cols = [id_column, label_column] + ([group_column] if group_column else [])
+    records = ((row, dict(zip(cols, values))) for row, values in enumerate(df[cols].itertuples(index=False), 1))
+    return _records_table(path, records, id_column, label_column, group_column, table)
 
 
 def file_sha256(path) -> str:

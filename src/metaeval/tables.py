@@ -15,7 +15,7 @@ import pandas as pd
 from . import metrics as M
 from .ranking import competition_rank, orient
 
-__all__ = ["rank", "rank_table", "test_label", "test_short", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table",
+__all__ = ["rank", "rank_table", "test_label", "test_short", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table", "latex_table",
            "properties_markdown", "properties_latex", "counterexample_text",
            "sensitivity_markdown"]
 
@@ -149,6 +149,26 @@ def markdown_table(df: pd.DataFrame, digits: int = 3, escape: bool = True) -> st
     sep = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + "|"
     body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
     return "\n".join([head, sep, *body]) + "\n"
+
+
+def latex_table(df: pd.DataFrame, digits: int = 3, caption: str = "", label: str = "") -> str:
+    """A booktabs LaTeX table of a DataFrame (floats to ``digits``; every
+    text cell escaped)."""
+    def cell(v):
+        if isinstance(v, (float, np.floating)):
+            return "--" if np.isnan(v) else f"{v:.{digits}f}"
+        return tex_escape(v)
+    cols = "".join("r" if pd.api.types.is_numeric_dtype(df[c]) else "l" for c in df.columns)
+    out = [r"\begin{table}[t]", r"\centering", r"\small", rf"\begin{{tabular}}{{{cols}}}", r"\toprule",
+           " & ".join(tex_escape(c) for c in df.columns) + r" \\", r"\midrule"]
+    out += [" & ".join(cell(v) for v in row) + r" \\" for row in df.itertuples(index=False)]
+    out += [r"\bottomrule", r"\end{tabular}"]
+    if caption:
+        out.append(rf"\caption{{{tex_escape(caption)}}}")
+    if label:
+        out.append(rf"\label{{{label}}}")
+    out.append(r"\end{table}")
+    return "\n".join(out) + "\n"
 
 
 def ordinal(n: int) -> str:

@@ -1,0 +1,390 @@
+"""The command line: ``metaeval score | compare | recommend | init``.
+
+Every subcommand reads a gold file and one prediction file per system
+(``metaeval.api.read_files``), calls one function of ``metaeval.api`` and
+prints its table: aligned text on a terminal, or ``--format csv | json |
+markdown | latex``.  Bad input exits with status 2 and names the file, the
+line and the fault; nothing is written then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["main", "build_parser"]
+
+FORMATS_OUT = ("table", "csv", "json", "markdown", "latex")
+
+EXAMPLES = {
+    "score": """examples:
+  metaeval score gold.csv predictions/*.csv
+  metaeval score gold.tsv a.tsv b.tsv --labels neg,neu,pos --ordinal --metrics macro_f1,mae_macro
+  metaeval score gold.jsonl runs/*.jsonl --group-column target --format csv -o scores.csv
+  metaeval score gold.labels sys1.txt --span-format semeval2020_si --articles dev-articles/
+
+Each file has one record per item with the columns (or JSON keys)
+item_id and label (--id-column, --label-column); a system is named after
+its file. Intervals: percentile bootstrap of the items (of whole groups
+with --group-column), --replicates resamples.""",
+    "compare": """examples:
+  metaeval compare gold.csv predictions/*.csv
+  metaeval compare gold.csv predictions/*.csv --test bootstrap --correction holm --pairs --format csv
+
+Prints, per metric, the best system, the systems that cannot be told from
+it, and the share of pairs told apart (discriminative power); --pairs
+prints every pair with its difference and p-values instead. Null
+hypothesis of the randomised Tukey HSD (default): the systems' outputs are
+exchangeable item by item; its p-values are family-wise over the pairs of
+a metric.""",
+    "recommend": """examples:
+  metaeval recommend gold.csv predictions/*.csv --labels agree,discuss,disagree --ordinal
+  metaeval recommend gold.csv predictions/*.csv --set criteria_replicates=500 --format json
+
+Which metric to report: every criterion with its interval from resampling
+the items and the systems together, the metrics that cannot be told from
+the best per criterion, the Tiered Pareto Selection, gameable metrics
+excluded. Ranks the majority and random baselines with the systems, as
+the workflow does (--baselines to change). Needs a few systems: the
+criteria compare rankings.""",
+    "init": """examples:
+  metaeval init mydata/            writes mydata/metaeval.yaml
+  snakemake --cores 8 --configfile mydata/metaeval.yaml
+
+Looks for a gold file (gold.csv or gold.tsv) and prediction files
+(predictions/*.csv or .tsv) in DIR and writes a config that the workflow
+runs as is, with the labels found in the gold.""",
+}
+
+
+class _Progress:
+    """On a terminal, a line on stderr with the elapsed time of work that
+    takes more than ``delay`` seconds (the engine's passes are vectorised:
+    they report no fraction done, so the line says what runs and for how
+    long)."""
+
+    def __init__(self, enabled: bool, delay: float = 2.0):
+        self.enabled, self.delay = enabled, delay
+
+    @contextmanager
+    def step(self, what: str):
+        if not self.enabled:
+            yield
+            return
+        start, done = time.perf_counter(), threading.Event()
+
+        def tick():
+            if done.wait(self.delay):
+                return
+            while not done.wait(0.5):
+                sys.stderr.write(f"\r{what} ... {time.perf_counter() - start:5.1f} s")
+                sys.stderr.flush()
+
+        t = threading.Thread(target=tick, daemon=True)
+        t.start()
+        try:
+            yield
+        finally:
+            done.set()
+            t.join()
+            if time.perf_counter() - start > self.delay:
+                sys.stderr.write(f"\r{what} ... {time.perf_counter() - start:5.1f} s, done\n")
+
+
+def _csv_list(text: str | None):
+    return None if text is None else [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _setting(text: str):
+    """``KEY=VALUE`` with a YAML value (``n_splits=200``, ``criteria=[stability, power]``)."""
+    import yaml
+
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=VALUE, e.g. tukey_trials=1000")
+    key, value = text.split("=", 1)
+    return key.strip(), yaml.safe_load(value)
+
+
+def _common(p: argparse.ArgumentParser, formats=True) -> None:
+    p.add_argument("gold", help="the gold file (.csv, .tsv, .jsonl, .parquet; or a span format's gold file)")
+    p.add_argument("predictions", nargs="+", help="one file per system, named after the file")
+    d = p.add_argument_group("data")
+    d.add_argument("--labels", help="the classes, comma-separated, in order (default: the gold's, sorted)")
+    d.add_argument("--ordinal", action="store_true", help="the labels are ordered (enables the ordinal metrics)")
+    d.add_argument("--metrics", help="metric ids, comma-separated (default: every metric that applies)")
+    d.add_argument("--id-column", default="item_id", help="column or key of the item id (default: item_id)")
+    d.add_argument("--label-column", default="label", help="column or key of the label (default: label)")
+    d.add_argument("--group-column", help="column of the gold giving each item's group (e.g. target): "
+                                          "intervals and tests then resample whole groups")
+    d.add_argument("--baselines", help="generated baselines, comma-separated, of majority, all_class, random "
+                                       "(span identification: no_spans, whole_text, every_token, random_spans)")
+    d.add_argument("--span-format", choices=("semeval2020_si", "semeval2020_tc", "semeval2021_tsd"),
+                   help="the files are in a span task's format")
+    d.add_argument("--articles", help="the folder of article<ID>.txt texts (the 2020 span formats)")
+    d.add_argument("--name", default="data", help="the dataset's name in titles (default: data)")
+    o = p.add_argument_group("output")
+    if formats:
+        o.add_argument("--format", choices=FORMATS_OUT, default=None,
+                       help="table (aligned text, the default on a terminal), csv (the default otherwise), json, "
+                            "markdown, latex")
+    o.add_argument("-o", "--output", help="write to this file instead of standard output")
+    o.add_argument("--set", dest="settings", type=_setting, action="append", default=[], metavar="KEY=VALUE",
+                   help="any experiment setting of the config (config/README.md), e.g. --set tukey_trials=1000")
+    o.add_argument("--quiet", action="store_true", help="no progress line on standard error")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="metaeval", description="Meta-evaluation of classification and span metrics: scores with intervals, "
+                                     "significance, and which metric to report.",
+        epilog="Run 'metaeval SUBCOMMAND --help' for its options and examples.")
+    parser.add_argument("--version", action="version", version=f"metaeval {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", required=True)
+    fmt = argparse.RawDescriptionHelpFormatter
+    s = sub.add_parser("score", help="every metric of every system, with bootstrap intervals", epilog=EXAMPLES["score"],
+                       formatter_class=fmt, description="Score every system with every metric, with intervals.")
+    _common(s)
+    s.add_argument("--no-intervals", action="store_true", help="scores only")
+    s.add_argument("--replicates", type=int, default=1000, help="bootstrap replicates (default: 1000)")
+    s.add_argument("--confidence", type=float, default=0.95, help="interval level (default: 0.95)")
+    s.add_argument("--interval-method", choices=("percentile", "bca"), default="percentile")
+    c = sub.add_parser("compare", help="significance of every pair of systems, per metric",
+                       epilog=EXAMPLES["compare"], formatter_class=fmt,
+                       description="Which systems a test can tell apart, per metric.")
+    _common(c)
+    c.add_argument("--test", choices=("tukey", "bootstrap"), default="tukey",
+                   help="randomised Tukey HSD (default) or the paired bootstrap test")
+    c.add_argument("--trials", type=int, default=5000, help="Tukey trials (default: 5000)")
+    c.add_argument("--alpha", type=float, default=0.05)
+    c.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
+                   help="multiple comparisons, for the bootstrap test (default: holm)")
+    c.add_argument("--pairs", action="store_true", help="print every pair instead of the summary per metric")
+    r = sub.add_parser("recommend", help="which metric to report, with the evidence", epilog=EXAMPLES["recommend"],
+                       formatter_class=fmt, description="Which metric to report on this data, and why.")
+    _common(r)
+    r.add_argument("--no-properties", action="store_true", help="leave the formal properties out (saves ~4 s)")
+    i = sub.add_parser("init", help="write a workflow config for a folder of gold and prediction files",
+                       epilog=EXAMPLES["init"], formatter_class=fmt,
+                       description="Write a config block the workflow runs as is.")
+    i.add_argument("folder", help="the folder with gold.csv (or .tsv) and predictions/")
+    i.add_argument("--name", help="the dataset's name (default: the folder's name)")
+    i.add_argument("--ordinal", action="store_true", help="the labels are ordered (give --labels in order)")
+    i.add_argument("--labels", help="the classes, comma-separated, in order (default: the gold's, sorted)")
+    i.add_argument("-o", "--output", help="the config file (default: FOLDER/metaeval.yaml)")
+    return parser
+
+
+def _data_keys(a) -> dict:
+    keys = {"labels": _csv_list(a.labels), "ordinal": a.ordinal or None, "metrics": _csv_list(a.metrics),
+            "baselines": _csv_list(a.baselines)}
+    return {k: v for k, v in keys.items() if v is not None}
+
+
+def _read(a, default_baselines=()):
+    from .api import read_files
+
+    keys = _data_keys(a)
+    keys.setdefault("baselines", list(default_baselines))
+    if a.span_format:
+        keys.pop("ordinal", None)
+        if keys.get("labels") is None:
+            keys.pop("labels", None)
+        return read_files(a.gold, a.predictions, span_format=a.span_format, articles=a.articles, name=a.name,
+                          **keys)
+    return read_files(a.gold, a.predictions, id_column=a.id_column, label_column=a.label_column,
+                      group_column=a.group_column, name=a.name, **keys)
+
+
+def _render(df, fmt: str, title: str = "") -> str:
+    import pandas as pd
+
+    from .tables import latex_table, markdown_table
+
+    if fmt == "csv":
+        return df.to_csv(index=False, lineterminator="\n")
+    if fmt == "json":
+        return df.to_json(orient="records", indent=2) + "\n"
+    if fmt == "markdown":
+        return (f"**{title}**\n\n" if title else "") + markdown_table(df)
+    if fmt == "latex":
+        return latex_table(df, caption=title)
+    with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200,
+                           "display.max_colwidth", 60):
+        text = df.to_string(index=False, float_format=lambda v: f"{v:.3f}")
+    return (f"{title}\n\n" if title else "") + text + "\n"
+
+
+def _interval_cells(scores, metric_ids):
+    """``value [low, high]`` per metric, for reading in a terminal."""
+    import pandas as pd
+
+    out = pd.DataFrame({"system": scores.index, "kind": scores["kind"].to_numpy()})
+    for m in metric_ids:
+        out[m] = [f"{v:.3f} [{lo:.3f}, {hi:.3f}]" if lo == lo else f"{v:.3f}"
+                  for v, lo, hi in zip(scores[m], scores[f"{m}_low"], scores[f"{m}_high"])]
+    return out
+
+
+def _score(a, progress) -> str:
+    from . import api
+    from . import metrics as M
+
+    with progress.step("reading"):
+        data = _read(a)
+    ds, spec = data
+    opts = dict(a.settings)
+    opts.setdefault("bootstrap_replicates", a.replicates)
+    opts.setdefault("confidence", a.confidence)
+    opts.setdefault("interval_method", a.interval_method)
+    with progress.step(f"scoring{'' if a.no_intervals else ' with ' + str(opts['bootstrap_replicates']) + ' bootstrap replicates'}"):
+        scores = api.evaluate(data, intervals=not a.no_intervals, **opts)
+    ids = list(spec.all_metrics)
+    primary = spec.primary_metric
+    scores = scores.sort_values(["kind", primary], ascending=[False, not M.get(primary).higher_is_better],
+                                kind="stable")
+    unit = "groups" if ds.groups is not None and not spec.span_task else ("articles" if spec.span_task else "items")
+    size = (f"{ds.spans.n_articles:,} articles" if spec.span_task else f"{ds.n_items:,} items"
+            + (f" in {len(ds.group_names):,} groups" if ds.groups is not None else ""))
+    title = (f"{spec.name}: {len(ds.systems)} systems, {size}"
+             + ("" if a.no_intervals else f"; {opts['confidence']:.0%} {opts['interval_method']} bootstrap intervals "
+                                          f"of the {unit}, {opts['bootstrap_replicates']} replicates"))
+    if a.format == "table" and not a.no_intervals:
+        return _render(_interval_cells(scores, ids), "table", title)
+    return _render(scores.reset_index(), a.format, title)
+
+
+def _compare(a, progress) -> str:
+    from . import api
+
+    with progress.step("reading"):
+        data = _read(a)
+    opts = dict(a.settings)
+    opts.setdefault("significance_test", a.test)
+    opts.setdefault("tukey_trials", a.trials)
+    opts.setdefault("alpha", a.alpha)
+    opts.setdefault("significance_correction", a.correction)
+    test = (f"randomised Tukey HSD, {opts['tukey_trials']} trials" if opts["significance_test"] == "tukey" else
+            f"paired bootstrap test, {opts['significance_correction']} correction")
+    with progress.step(f"testing every pair ({test})"):
+        c = api.compare(data, **opts)
+    title = f"{data[1].name}: {test}, alpha {c.alpha:g}"
+    if a.pairs or a.format in ("csv", "json"):
+        return _render(c.pairs, a.format, title)
+    summary = c.best.merge(c.power[["metric", "n_pairs", "n_significant", "discriminative_power"]], on="metric")
+    return _render(summary, a.format, title)
+
+
+def _recommend(a, progress) -> str:
+    from . import api
+    from .config import BASELINE_KINDS, SPAN_BASELINE_KINDS
+    from .recommend import answer_sentence, criteria_table, recommendation_json, recommendation_long
+
+    with progress.step("reading"):
+        data = _read(a, SPAN_BASELINE_KINDS if a.span_format in ("semeval2020_si", "semeval2021_tsd")
+                     else BASELINE_KINDS)
+    opts = dict(a.settings)
+    with progress.step("the criteria, resampling the items and the systems together"):
+        rec = api.recommend(data, properties=not a.no_properties, **opts)
+    if a.format == "json":
+        return recommendation_json(rec)
+    if a.format == "csv":
+        return _render(recommendation_long(rec), "csv")
+    text = answer_sentence(rec)
+    table = criteria_table(rec)
+    if a.format == "markdown":
+        return f"{text}\n\n" + _render(table, "markdown")
+    if a.format == "latex":
+        return _render(table, "latex", text)
+    import textwrap
+
+    return textwrap.fill(text, 100) + "\n\n" + _render(table, "table")
+
+
+def _init(a) -> str:
+    import yaml
+
+    from .io import DataError, read_labels
+
+    folder = Path(a.folder).resolve()
+    if not folder.is_dir():
+        raise DataError([_problem(str(folder), "no such folder")])
+    golds = [p for p in (folder / "gold.csv", folder / "gold.tsv") if p.is_file()]
+    if len(golds) != 1:
+        raise DataError([_problem(str(folder), "expected one gold file, gold.csv or gold.tsv, found "
+                                               + (", ".join(p.name for p in golds) or "none"))])
+    gold = golds[0]
+    preds = sorted(p for p in (folder / "predictions").glob(f"*{gold.suffix}") if p.is_file()) \
+        if (folder / "predictions").is_dir() else []
+    if not preds:
+        raise DataError([_problem(str(folder / "predictions"), f"no prediction file (*{gold.suffix}) found")])
+    t = read_labels(gold)
+    if t.problems:
+        raise DataError(t.problems, f"gold file {gold}")
+    from .api import _sorted_labels
+
+    labels = _csv_list(a.labels) or _sorted_labels(t.labels)
+    block = {"description": f"{folder.name}: written by metaeval init", "gold": gold.name,
+             "predictions": [f"predictions/*{gold.suffix}"], "labels": labels, "ordinal": bool(a.ordinal)}
+    if gold.suffix == ".tsv":
+        block["delimiter"] = "\t"
+    cfg = {"data_dir": str(folder), "datasets": {a.name or folder.name.replace(" ", "_"): block}}
+    out = Path(a.output) if a.output else folder / "metaeval.yaml"
+    text = ("# written by `metaeval init`; run it with\n"
+            f"#   snakemake --cores 8 --configfile {out}\n"
+            "# every key: config/README.md (labels are in the order of the scale when ordinal is true)\n"
+            + yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
+    from .io import write_text
+
+    write_text(out, text)
+    return f"wrote {out} ({len(preds)} systems, labels {', '.join(labels)}); run it with\n" \
+           f"  snakemake --cores 8 --configfile {out}\n"
+
+
+def _problem(path: str, message: str):
+    from .io import Problem
+
+    return Problem(path, None, message, "file")
+
+
+def main(argv=None) -> int:
+    """The ``metaeval`` command; returns the exit status (0, 2 on bad input)."""
+    from .config import ConfigError
+    from .io import DataError, write_text
+
+    parser = build_parser()
+    a = parser.parse_args(argv)
+    out_tty = a.__dict__.get("output") is None and sys.stdout.isatty()
+    if "format" in a and a.format is None:
+        a.format = "table" if out_tty else "csv"
+    progress = _Progress(enabled=sys.stderr.isatty() and not a.__dict__.get("quiet", False))
+    import warnings
+
+    try:
+        if a.command == "init":
+            sys.stdout.write(_init(a))
+            return 0
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always", UserWarning)
+            text = {"score": _score, "compare": _compare, "recommend": _recommend}[a.command](a, progress)
+        for w in said:  # what the workflow would print on its console
+            if issubclass(w.category, UserWarning):
+                sys.stderr.write(f"warning: {w.message}\n")
+    except (DataError, ConfigError, ValueError, TypeError) as e:
+        sys.stderr.write(f"metaeval {a.command}: {e}\n")
+        return 2
+    if a.output:
+        write_text(a.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":  # python -m metaeval.cli
+    sys.exit(main())

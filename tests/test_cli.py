@@ -1,0 +1,195 @@
+"""The command line (metaeval.cli): every input format, refusals with file,
+line and fault, every output format, --help, and `metaeval init`
+(tests/test_workflow.py compares its tables with the workflow's)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from metaeval.cli import main
+
+from .conftest import FIXTURES, ROOT
+
+RNG = np.random.default_rng(11)
+LABELS = ["neg", "neu", "pos"]
+
+
+def _run(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([str(a) for a in argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """One small dataset written in every input format."""
+    base = tmp_path_factory.mktemp("cli")
+    ids = [f"i{k:03d}" for k in range(60)]
+    gold = pd.DataFrame({"item_id": ids, "label": RNG.choice(LABELS, 60), "target": [f"t{k % 3}" for k in range(60)]})
+    systems = {f"sys_{c}": pd.DataFrame({"item_id": ids, "label": [g if RNG.random() < acc else RNG.choice(LABELS)
+                                                                   for g in gold["label"]]})
+               for c, acc in zip("abcde", (0.9, 0.75, 0.6, 0.5, 0.4))}
+    out = {}
+    for kind in ("csv", "tsv", "jsonl", "parquet"):
+        d = base / kind
+        (d / "predictions").mkdir(parents=True)
+
+        def write(df, path):
+            if kind == "csv":
+                df.to_csv(path, index=False)
+            elif kind == "tsv":
+                df.to_csv(path, index=False, sep="\t")
+            elif kind == "jsonl":
+                df.to_json(path, orient="records", lines=True)
+            else:
+                df.to_parquet(path, index=False)
+        write(gold, d / f"gold.{kind}")
+        for s, df in systems.items():
+            write(df.sample(frac=1, random_state=1), d / "predictions" / f"{s}.{kind}")  # rows in another order
+        out[kind] = (d / f"gold.{kind}", sorted((d / "predictions").glob(f"*.{kind}")))
+    return out
+
+
+@pytest.mark.parametrize("kind", ["tsv", "jsonl", "parquet"])
+def test_every_input_format_gives_the_csv_s_scores(files, kind):
+    want = _run("score", files["csv"][0], *files["csv"][1], "--no-intervals", "--format", "csv")
+    got = _run("score", files[kind][0], *files[kind][1], "--no-intervals", "--format", "csv")
+    assert want[0] == got[0] == 0 and got[1] == want[1] and "sys_a" in got[1]
+
+
+def test_score_equals_the_api_with_intervals_by_group(files):
+    import metaeval
+    from metaeval.api import read_files
+
+    gold, preds = files["csv"]
+    code, out, _ = _run("score", gold, *preds, "--group-column", "target", "--replicates", "200", "--format", "csv",
+                        "--metrics", "accuracy,macro_f1")
+    assert code == 0
+    got = pd.read_csv(io.StringIO(out)).set_index("system")
+    data = read_files(gold, preds, group_column="target", metrics=["accuracy", "macro_f1"])
+    want = metaeval.evaluate(data, bootstrap_replicates=200)
+    pd.testing.assert_frame_equal(got.sort_index(), want.sort_index(), check_exact=False, rtol=1e-14)
+    assert data[0].group_names == ("t0", "t1", "t2")
+
+
+def test_the_output_formats(files):
+    gold, preds = files["csv"]
+    args = ["score", gold, *preds, "--metrics", "accuracy", "--replicates", "50"]
+    assert json.loads(_run(*args, "--format", "json")[1])[0]["system"] == "sys_a"
+    md = _run(*args, "--format", "markdown")[1]
+    assert "| system | kind | accuracy |" in md and "95% percentile bootstrap intervals of the items" in md
+    tex = _run(*args, "--format", "latex")[1]
+    assert r"\begin{tabular}" in tex and r"sys\_a" in tex
+    table = _run(*args, "--format", "table")[1]
+    assert "sys_a" in table and "[" in table  # value [low, high]
+    code, out, _ = _run("compare", gold, *preds, "--metrics", "accuracy", "--trials", "200", "--format", "table")
+    assert code == 0 and "discriminative_power" in out and "randomised Tukey HSD, 200 trials" in out
+    code, out, _ = _run("compare", gold, *preds, "--metrics", "accuracy", "--test", "bootstrap", "--pairs",
+                        "--format", "csv", "--set", "bootstrap_replicates=100")
+    assert code == 0 and len(pd.read_csv(io.StringIO(out))) == 10  # 5 systems: 10 pairs
+
+
+def test_recommend_prints_the_answer_and_the_criteria(files):
+    gold, preds = files["csv"]
+    code, out, _ = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--ordinal", "--no-properties",
+                        "--set", "criteria_replicates=20", "--set", "criteria_splits=2", "--set", "n_splits=50",
+                        "--set", "tukey_trials=100", "--format", "json")
+    assert code == 0
+    rec = json.loads(out)
+    assert rec["recommended"] and rec["baselines_ranked"] == ["majority", "random"]
+
+
+@pytest.mark.parametrize("kind, content, fault", [
+    ("csv", "item_id,label\ni000,neg\ni001,bad\n", ":3: predicted label 'bad' of item 'i001' is not one of"),
+    ("csv", "id,label\ni000,neg\n", ":1: missing or wrong header"),
+    ("jsonl", '{"item_id": "i000", "label": "neg"}\n{"item_id": "i001", "label": "neg"\n', ":2: not valid JSON"),
+    ("jsonl", '{"item_id": "i000", "label": "neg"}\n{"item_id": "i001"}\n', ":2: no 'label'"),
+    ("tsv", "item_id\tlabel\ni000\tneg\ni000\tpos\n", ":3: duplicated item 'i000' (first seen on line 2)"),
+])
+def test_bad_input_exits_2_with_file_line_and_fault(files, tmp_path, kind, content, fault):
+    gold, preds = files[kind]
+    bad = tmp_path / f"broken.{kind}"
+    bad.write_text(content)
+    code, out, err = _run("score", gold, *preds, bad, "--no-intervals")
+    assert code == 2 and out == ""
+    assert f"{bad}{fault}" in err
+
+
+def test_a_parquet_file_without_the_columns_is_refused(files, tmp_path):
+    gold, preds = files["parquet"]
+    bad = tmp_path / "broken.parquet"
+    pd.DataFrame({"id": ["i000"], "label": ["neg"]}).to_parquet(bad)
+    code, _, err = _run("score", gold, *preds, bad, "--no-intervals")
+    assert code == 2 and f"{bad}: missing column(s) 'item_id'" in err
+    (tmp_path / "junk.parquet").write_text("not parquet")
+    code, _, err = _run("score", gold, *preds, tmp_path / "junk.parquet", "--no-intervals")
+    assert code == 2 and "cannot read as Parquet" in err
+
+
+def test_every_subcommand_s_help_teaches_with_examples():
+    for cmd in ("score", "compare", "recommend", "init"):
+        res = subprocess.run([sys.executable, "-m", "metaeval.cli", cmd, "--help"], capture_output=True, text=True)
+        assert res.returncode == 0 and "examples:" in res.stdout and f"metaeval {cmd}" in res.stdout
+    res = subprocess.run([sys.executable, "-m", "metaeval.cli", "score"], capture_output=True, text=True)
+    assert res.returncode == 2 and "the following arguments are required" in res.stderr
+
+
+def test_init_writes_a_config_the_workflow_runs_as_is(tmp_path):
+    folder = tmp_path / "my data"
+    (folder / "predictions").mkdir(parents=True)
+    src = FIXTURES / "tiny"
+    gold = pd.read_csv(src / "gold.csv")
+    gold.to_csv(folder / "gold.tsv", sep="\t", index=False)
+    for f in sorted((src / "predictions").glob("*.csv")):
+        pd.read_csv(f).replace({"other": "neu"}).to_csv(folder / "predictions" / f"{f.stem}.tsv", sep="\t",
+                                                          index=False)
+    code, out, err = _run("init", folder, "--labels", "neg,neu,pos", "--ordinal")
+    assert code == 0, err
+    cfg = folder / "metaeval.yaml"
+    assert "snakemake --cores 8 --configfile" in out and cfg.is_file()
+    work = tmp_path / "work"
+    work.mkdir()
+    res = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--configfile", str(cfg),
+                          "--directory", str(work), "--cores", "2", "results/my_data/scores.csv"],
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    scores = pd.read_csv(work / "results/my_data/scores.csv")
+    assert list(scores["system"][:4]) == ["sys_a", "sys_b", "sys_c", "sys_d"]
+    code, _, err = _run("init", tmp_path / "nothing")
+    assert code == 2 and "no such folder" in err
+
+
+def test_the_readme_s_library_and_command_line_examples_run(data_dir):
+    """README's two examples, as written, from the repository's root: the
+    library block (at most ten lines) and every command of the command-line
+    block but `init` (which needs a folder of one's own: tested above)."""
+    import os
+    import re
+    import shutil
+
+    readme = (ROOT / "README.md").read_text()
+    code = re.search(r"<!-- example: library -->\n```python\n(.*?)```", readme, re.S).group(1)
+    assert len(code.strip().splitlines()) <= 10
+    if data_dir != (ROOT.parent / "shared" / "data").resolve():
+        pytest.skip("the examples read ../shared/data")
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "BUT-FIT_TOP-N_avg-softmax_RE2019devrun" in res.stdout
+    assert "Report " in res.stdout or "the evidence does not separate" in res.stdout
+    block = re.search(r"<!-- example: command line -->\n```\n(.*?)```", readme, re.S).group(1)
+    commands = [c.split("#")[0].strip() for c in block.strip().splitlines() if not c.startswith("metaeval init")]
+    exe = shutil.which("metaeval", path=os.path.dirname(sys.executable)) or "metaeval"
+    for cmd in commands:
+        res = subprocess.run(cmd.replace("metaeval", exe, 1), shell=True, cwd=ROOT, capture_output=True,
+                             text=True, timeout=300)
+        assert res.returncode == 0 and len(res.stdout.splitlines()) >= 3, (cmd, res.stderr[-2000:])
