@@ -62,4 +62,4 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(set(globals()) | _MODULES)
+    return sorted(set(globals()) | _MODULES | _API)
