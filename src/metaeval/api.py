@@ -40,7 +40,6 @@ b          0.667         0.583          0.75
 
 from __future__ import annotations
 
-import json
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache

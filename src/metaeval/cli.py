@@ -10,7 +10,6 @@ line and the fault; nothing is written then.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import threading
 import time

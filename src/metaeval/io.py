@@ -166,6 +166,28 @@ def read_text_checked(path, fault) -> str | None:
     return None
 
 
+def _accept(table: LabelTable, fault, first_line: dict, line, item: str, label: str, group, id_column: str,
+            label_column: str) -> None:
+    """One row of any reader: refused for an empty id or label or an id
+    seen before (the first line named), else added to ``table``."""
+    if not item:
+        fault(line, f"empty {id_column!r}", "empty")
+        return
+    if not label.strip():
+        fault(line, f"empty {label_column!r} for item {item!r}", "empty")
+        table.skipped_ids.add(item)
+        return
+    if item in first_line:
+        fault(line, f"duplicated item {item!r} (first seen on line {first_line[item]})", "duplicate")
+        return
+    first_line[item] = line
+    table.ids.append(item)
+    table.labels.append(label)
+    table.lines.append(line)
+    if group is not None:
+        table.groups.append(group)
+
+
 def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item_id",
                label_column: str = "label", group_column: str | None = None) -> LabelTable:
     """Read a delimited file of ``id, label[, group]`` rows.
@@ -230,24 +252,9 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
                 if len(row) > i_id:
                     table.skipped_ids.add(row[i_id].strip())
                 continue
-            item = row[i_id].strip()
-            label = row[i_label]  # as written: surrounding spaces are the config's to forgive (normalize_labels)
-            if not item:
-                fault(line, f"empty {id_column!r}", "empty")
-                continue
-            if not label.strip():
-                fault(line, f"empty {label_column!r} for item {item!r}", "empty")
-                table.skipped_ids.add(item)
-                continue
-            if item in first_line:
-                fault(line, f"duplicated item {item!r} (first seen on line {first_line[item]})", "duplicate")
-                continue
-            first_line[item] = line
-            table.ids.append(item)
-            table.labels.append(label)
-            table.lines.append(line)
-            if i_group is not None:
-                table.groups.append(row[i_group].strip())
+            # the label as written: surrounding spaces are the config's to forgive (normalize_labels)
+            _accept(table, fault, first_line, line, row[i_id].strip(), row[i_label],
+                    row[i_group].strip() if i_group is not None else None, id_column, label_column)
     except csv.Error as e:
         fault(reader.line_num, f"malformed row ({e})", "ragged")
     if not table.ids and not table.problems:
@@ -278,24 +285,10 @@ def _records_table(path: str, records, id_column: str, label_column: str, group_
             if id_column in rec and rec[id_column] is not None:
                 table.skipped_ids.add(str(rec[id_column]).strip())
             continue
-        item = "" if rec[id_column] is None else str(rec[id_column]).strip()
         label = rec[label_column]
-        if not item:
-            fault(line, f"empty {id_column!r}", "empty")
-            continue
-        if label is None or (isinstance(label, float) and label != label) or not str(label).strip():
-            fault(line, f"empty {label_column!r} for item {item!r}", "empty")
-            table.skipped_ids.add(item)
-            continue
-        if item in first_line:
-            fault(line, f"duplicated item {item!r} (first seen on line {first_line[item]})", "duplicate")
-            continue
-        first_line[item] = line
-        table.ids.append(item)
-        table.labels.append(str(label))
-        table.lines.append(line)
-        if group_column:
-            table.groups.append(str(rec[group_column]).strip())
+        _accept(table, fault, first_line, line, "" if rec[id_column] is None else str(rec[id_column]).strip(),
+                "" if label is None or (isinstance(label, float) and label != label) else str(label),
+                str(rec[group_column]).strip() if group_column else None, id_column, label_column)
     if not table.ids and not table.problems:
         fault(None, "no records", "file")
     return table
