@@ -298,17 +298,18 @@ def _jobs(rules, *datasets):
     return {(r, d) for r in rules for d in datasets}
 
 
-# the jobs of a dataset: scoring (tables and figures included) and one job for
-# the experiments (with one shard, the .test default, it draws the half-splits
-# itself: no stability_shard job)
+# the jobs of a dataset: scoring (tables and figures included) and the
+# experiments: their computations (with one shard, the .test default, that job
+# draws the half-splits itself: no stability_shard job), label noise and class
+# priors (datasets with classes), and the figures and tables drawn from them
 SCORE = ("score",)
-EXPS = ("experiments",)
+EXPS = ("experiments", "sensitivity", "experiment_figures")
 METRIC_RULES = SCORE + EXPS
 EVERYTHING = ("ingest",) + METRIC_RULES
 # the span datasets of the .test config: what each one runs
 SPAN_TC = ("ingest", "score_tc") + EXPS
 SPAN_SI = ("ingest", "score_si")
-SPAN_SYN = SPAN_SI + ("experiments_no_merging",)
+SPAN_SYN = SPAN_SI + ("experiments_no_merging", "experiment_figures_no_merging")
 WITH_EXPS = ("tiny", "tiny_tsv", "spans_tc", "spans_si_synthetic", "toxic")
 
 
@@ -328,7 +329,7 @@ def _all(rules, datasets=WITH_EXPS):
     for d in datasets:
         for r in rules:
             for variant in (r, "score_tc", "score_si") if r == "score" else \
-                    (r, "experiments_no_merging") if r == "experiments" else (r,):
+                    (r, f"{r}_no_merging") if r in ("experiments", "experiment_figures") else (r,):
                 if variant in runs[d]:
                     out.add((variant, d))
     return out
@@ -339,7 +340,8 @@ CLASSES = ("tiny", "tiny_tsv", "spans_tc")  # the datasets with classes and a me
 
 
 EDITS = [
-    ("datasets.tiny.primary_metric", "accuracy", _jobs(("score", "experiments"), "tiny")),
+    # (the front page names each dataset's primary metric)
+    ("datasets.tiny.primary_metric", "accuracy", _jobs(("score", "experiment_figures"), "tiny") | {("overview", None)}),
     ("datasets.tiny.labels", ["pos", "neu", "neg"], _jobs(EVERYTHING, "tiny")),
     ("datasets.tiny.ordinal", False, _jobs(METRIC_RULES, "tiny")),
     ("datasets.tiny.weights", {"even": {"neg": 0.3, "neu": 0.4, "pos": 0.3}}, _jobs(METRIC_RULES, "tiny")),
@@ -354,22 +356,30 @@ EDITS = [
     # the recommendation's point values use the experiments' splits and noisy golds: it reads their settings
     ("experiments.n_splits", 100, _all(EXPS) | _jobs(("recommendation",), *WITH_EXPS)),
     ("datasets.tiny.experiments.split_seed", 99, _jobs(EXPS + ("recommendation",), "tiny")),
-    ("experiments.n_groups", 2, _all(("experiments",))),
+    # a computation reruns the steps that read its files: label noise (the trials), the figures
+    ("experiments.n_groups", 2, _all(EXPS)),
     # class merging: only the datasets with three classes or more read its settings
-    ("experiments.balanced_repeats", 3, _all(("experiments",), ("tiny", "tiny_tsv", "spans_tc"))),
+    ("experiments.balanced_repeats", 3, _all(EXPS, ("tiny", "tiny_tsv", "spans_tc"))),
     ("experiments.tau_variant", "a", _all(EXPS) | _jobs(("recommendation",), *WITH_EXPS)),
-    ("experiments.distinct_tau", 0.5, _all(("experiments",))),
-    ("experiments.tukey_trials", 50, _all(("experiments",))),
+    # read by the summary pages alone (the front page's job writes them)
+    ("experiments.distinct_tau", 0.5, {("overview", None)}),
+    ("experiments.tukey_trials", 50, _all(EXPS)),
     # only the paired bootstrap test reads the correction (the Tukey test's p-values are family-wise)
     ("experiments.significance_correction", "bh", _jobs(("recommendation",), *WITH_EXPS)),
-    ("experiments.bootstrap_seed", 5, _all(("experiments",))),
+    ("experiments.bootstrap_seed", 5, _all(EXPS)),
     ("datasets.spans_si.merge_overlapping_predictions", False, _all(SPAN_SI, ("spans_si",))),
     ("datasets.spans_si_synthetic.synthetic.seed", 4, _all(SPAN_SYN, ("spans_si_synthetic",))),
     ("datasets.spans_tc.span_metrics", ["span_f1", "char_f1"], _all(SPAN_TC[1:], ("spans_tc",))),
-    # label noise and class priors: in the experiments job of the datasets with classes
-    ("experiments.noise_rates", [0.05], _all(EXPS, CLASSES) | _jobs(("recommendation",), *CLASSES)),
-    ("experiments.prior_gammas", [0, 4], _all(EXPS, CLASSES) | _jobs(("recommendation",), *CLASSES)),
-    ("datasets.tiny.experiments.noise_mode", "uniform", _jobs(EXPS + ("recommendation",), "tiny")),
+    # label noise and class priors (datasets with classes): their own job, its figures, the recommendation;
+    # never the bootstrap or the significance experiment's trials (issue 20)
+    ("experiments.noise_rates", [0.05], _all(("sensitivity", "experiment_figures"), CLASSES)
+     | _jobs(("recommendation",), *CLASSES)),
+    ("experiments.prior_gammas", [0, 4], _all(("sensitivity", "experiment_figures"), CLASSES)
+     | _jobs(("recommendation",), *CLASSES)),
+    ("datasets.tiny.experiments.noise_mode", "uniform", _jobs(("sensitivity", "experiment_figures",
+                                                                "recommendation"), "tiny")),
+    ("experiments.noise_repeats", 10, _all(("sensitivity", "experiment_figures"), CLASSES)
+     | _jobs(("recommendation",), *CLASSES)),
     # the formal properties do not depend on any dataset: one job, the
     # recommendations (the front page's job) that count them, and every
     # provenance.json (which records their settings)
@@ -599,7 +609,8 @@ def test_a_malformed_span_file_stops_its_dataset_with_file_and_line(run, tmp_pat
 def test_a_change_of_the_library_reruns_the_steps_by_itself(run, tmp_path):
     """The library's version and source hash are a param of every rule: a
     copy of the package (found first on PYTHONPATH) plans nothing while it
-    is the same, and every job once one of its files changes."""
+    is the same, and every job once a module every step imports changes
+    (config.py)."""
     import os
 
     from metaeval.workflow import code_fingerprint
@@ -614,13 +625,55 @@ def test_a_change_of_the_library_reruns_the_steps_by_itself(run, tmp_path):
         return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env).stdout
 
     assert "Nothing to be done" in dry()
-    with open(tmp_path / "metaeval" / "tables.py", "a") as fh:
+    with open(tmp_path / "metaeval" / "config.py", "a") as fh:
         fh.write("\n# a change\n")
     planned = dry()
     assert "Params have changed since last execution" in planned
     assert re.search(r"^total\s+(\d+)$", planned, flags=re.M).group(1) == \
         re.search(r"^total\s+(\d+)$", _run(work, data, "-n", "--forceall").stdout, flags=re.M).group(1)
     assert code_fingerprint().startswith(__import__("metaeval").__version__ + "+")
+
+
+@pytest.mark.parametrize("shards", [1, 2])
+def test_a_comment_in_plots_reruns_the_drawing_not_the_computations(run, tmp_path, shards):
+    """A step's code is its module and what that imports (issue 20): a
+    comment added to plots.py plans the jobs that draw (scoring, the
+    experiments' figures, the recommendation, the properties grid) and no
+    computation: no stability shard or split, no bootstrap, no Tukey trials,
+    no label noise, no ingestion.  A comment in sensitivity.py plans the
+    label-noise jobs and what reads them, not the bootstrap."""
+    import os
+
+    work, data = run
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    cfg["experiments"]["shards"] = shards
+    conf = tmp_path / "c.yaml"
+    conf.write_text(yaml.safe_dump(cfg))
+    if shards > 1:  # the sharded layout, run once with the package as installed
+        _run(work, data, configfile=conf)
+    shutil.copytree(ROOT / "src" / "metaeval", tmp_path / "metaeval", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+    def planned():
+        cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(conf), "--config",
+                           f"data_dir={data}", "--directory", str(work), "--cores", "2", "-n"]
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env).stdout
+        return {m for m in re.findall(r"^(?:local)?rule (\w+):", out, flags=re.M)} - {"all"}
+
+    assert planned() == set()
+    with open(tmp_path / "metaeval" / "plots.py", "a") as fh:
+        fh.write("\n# a comment\n")
+    drawn = planned()
+    # (provenance.json records the whole package's fingerprint: rewritten, a cheap record)
+    assert drawn == {"score", "score_tc", "score_si", "score_groups", "experiment_figures",
+                     "experiment_figures_no_merging", "recommendation", "properties", "overview",
+                     "provenance"}, drawn
+    shutil.copy(ROOT / "src" / "metaeval" / "plots.py", tmp_path / "metaeval" / "plots.py")
+    with open(tmp_path / "metaeval" / "sensitivity.py", "a") as fh:
+        fh.write("\n# a comment\n")
+    assert planned() == {"sensitivity", "experiment_figures", "recommendation", "overview", "provenance"}
+    if shards > 1:
+        _run(work, data)  # the run the other tests read, as it was
 
 
 def test_the_cluster_path_gives_byte_identical_results(run, tmp_path):
@@ -802,7 +855,8 @@ def test_only_datasets_with_three_classes_read_the_class_merging_settings(shards
             assert params["experiments"]["settings"]["balanced_repeats"] == 100
         else:
             assert not any(read.values()), read
-            assert "noise_rates" in params["experiments"]["settings"]  # two classes: label noise still read
+            assert "noise_rates" in params["sensitivity"]["settings"]  # two classes: label noise still read
+            assert "noise_rates" not in params["experiments"]["settings"]  # (its own job since issue 20)
 
 
 @pytest.mark.parametrize("ordinal", [True, False])

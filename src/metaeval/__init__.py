@@ -50,10 +50,8 @@ _MODULES = frozenset(__all__) - {"__version__"} - _API
 
 
 def __getattr__(name: str):
-    if name in _API:
-        from . import api
-
-        return getattr(api, name)
+    if name in _API:  # (by name, like the modules: importing metaeval imports none of them)
+        return getattr(importlib.import_module(".api", __name__), name)
     if name in _MODULES:
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module

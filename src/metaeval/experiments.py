@@ -42,6 +42,9 @@ __all__ = ["Settings", "Scorer", "select_systems", "few_groups_note", "MIN_GROUP
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
            "merging_balanced", "weight_sensitivity", "summary", "table7", "TABLE7_CRITERIA", "group_separation"]
 
+# the criteria of the recommendation (metaeval.recommend.CRITERIA names them)
+ALL_CRITERIA = ("stability", "discrimination", "power", "noise", "priors", "properties")
+
 # Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
 PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
 TIER_NAMES = ("top", "middle", "bottom")
@@ -137,8 +140,6 @@ class Settings:
             raise ConfigError(f"experiments.noise_seed must be an integer in [0, 2**56), got {s.noise_seed!r}")
         if not s.prior_gammas or any(g < 0 for g in s.prior_gammas):
             raise ConfigError(f"experiments.prior_gammas: non-negative exponents, got {s.prior_gammas!r}")
-        from .recommend import ALL_CRITERIA
-
         if not s.criteria or set(s.criteria) - set(ALL_CRITERIA):
             raise ConfigError(f"experiments.criteria: a non-empty list of {', '.join(ALL_CRITERIA)}; got "
                               f"{list(s.criteria)!r}")

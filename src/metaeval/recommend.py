@@ -65,6 +65,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
+from .experiments import ALL_CRITERIA as _SETTINGS_CRITERIA
 from .tables import markdown_table, md_escape
 
 __all__ = ["CRITERIA", "ALL_CRITERIA", "IMBALANCE_RATIO", "COMPONENTS", "MAX_UNDEFINED", "FEW_SYSTEMS",
@@ -91,6 +92,7 @@ CRITERIA = {
     "properties": "formal properties",
 }
 ALL_CRITERIA = tuple(CRITERIA)
+assert ALL_CRITERIA == _SETTINGS_CRITERIA, "experiments.ALL_CRITERIA and recommend.CRITERIA name the same criteria"
 
 # what each criterion's value is, for the legend
 _LEGEND = {

@@ -13,8 +13,8 @@ from snakemake.exceptions import WorkflowError
 from dataclasses import asdict
 
 from metaeval.config import ConfigError, dataset_specs, resolve_data_dir, to_plain
-from metaeval.workflow import (code_fingerprint, experiment_settings, git_commit, n_ranked_systems, path_problems,
-                               property_settings, step_params)
+from metaeval.workflow.params import (code_fingerprint, experiment_settings, git_commit, n_ranked_systems,
+                                      path_problems, property_settings, step_code, step_params)
 
 try:
     DATA_DIR = resolve_data_dir(config["data_dir"])
@@ -37,8 +37,10 @@ if any(_bad_paths.values()):
 
 DATASETS = list(SPECS)
 RESULTS = "results"
-# a param of every rule: a change of the metaeval library reruns the steps by itself
+# a param of every rule: a change of the metaeval library reruns the steps whose code it is in
+# (CODE_OF[family]: the step's module and every module it imports); provenance.json records the whole package's
 CODE = code_fingerprint()
+CODE_OF = step_code()
 COMMIT = git_commit(workflow.basedir)
 STEP_PARAMS = {name: step_params(SPECS[name], SETTINGS[name]) for name in DATASETS}
 
@@ -89,7 +91,7 @@ def runs_experiments(name):
 
 
 # said at every start, not left for the user to notice a missing table
-from metaeval.workflow import unused_settings
+from metaeval.workflow.params import unused_settings
 
 for _msg in [m for _name in DATASETS for m in unused_settings(_name, SETTINGS[_name])]:
     from snakemake.logging import logger
@@ -136,7 +138,7 @@ def dataset_pattern(kind):
     tc = lambda n: SPECS[n].span_task == "tc"  # noqa: E731
     pick = {"classification": lambda n: not SPECS[n].span_task, "tc": tc,
             "si": lambda n: SPECS[n].span_task == "si",
-            "merging": runs_merging, "two_classes": lambda n: SPECS[n].k == 2,
+            "merging": runs_merging, "two_classes": lambda n: SPECS[n].k == 2, "classes": lambda n: SPECS[n].k >= 2,
             "no_merging": lambda n: SPECS[n].k < 2}[kind]
     names = [n for n in DATASETS if pick(n)]
     return "|".join(map(re.escape, names)) if names else "NO_DATASET"

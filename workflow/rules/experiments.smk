@@ -11,7 +11,7 @@ rule kernels:
     output:
         f"{RESULTS}/logs/kernels.txt",
     params:
-        code=CODE,
+        code=CODE_OF["kernels"],
     log:
         f"{RESULTS}/logs/kernels.log",
     priority: 20  # the experiments wait for it
@@ -34,7 +34,7 @@ rule stability_shard:
     params:
         spec=spec_of("stability_shard"),
         settings=settings_of("stability_shard"),
-        code=CODE,
+        code=CODE_OF["stability_shard"],
     log:
         f"{RESULTS}/logs/{{dataset}}/stability_shard{{shard}}of{{n}}.log",
     threads: 2
@@ -48,23 +48,44 @@ rule stability_shard:
         "../scripts/stability_shard.py"
 
 
-# The outputs of the experiments job; the variant for two-class tasks has no
-# class merging.
+# The experiments of a dataset in three jobs: the computations (files
+# only), label noise and class priors (which read the Tukey trials the
+# significance experiment leaves in trials.npz, so that a noise setting
+# reruns neither the bootstrap nor the trials), and the figures and tables,
+# drawn from those files (so that a figure's look reruns no computation).
+# Variants: two classes (no merging), span identification (no merging, no
+# classes to flip or re-weight).
 _D = f"{RESULTS}/{{dataset}}"
 EXPERIMENT_OUTPUT = dict(
     similarity=f"{_D}/similarity.csv",
     groups=f"{_D}/similarity_groups.csv",
-    similarity_png=reported(f"{_D}/figures/similarity.png", "similarity", "2 Ranking similarity",
-                            "Kendall's tau between metrics"),
-    similarity_pdf=f"{_D}/figures/similarity.pdf",
     stability=f"{_D}/stability.csv",
     stability_splits=f"{_D}/stability_splits.csv",
-    stability_png=reported(f"{_D}/figures/stability.png", "stability", "3 Rank stability",
-                           "tau between the rankings on random halves"),
-    stability_pdf=f"{_D}/figures/stability.pdf",
     intervals=f"{_D}/intervals.csv",
     similarity_intervals=f"{_D}/similarity_intervals.csv",
     bootstrap=f"{_D}/bootstrap.npz",
+    significance=f"{_D}/significance.csv",
+    significance_best=f"{_D}/significance_best.csv",
+    power=f"{_D}/discriminative_power.csv",
+    summary=f"{_D}/summary.csv",
+)
+MERGING_OUTPUT = dict(
+    merging=f"{_D}/merging.csv",
+    merging_balanced=f"{_D}/merging_balanced.csv",
+)
+# the Tukey trials' confusion tensors, for label noise (datasets with classes)
+TRIALS_OUTPUT = dict(trials=f"{_D}/trials.npz")
+SENSITIVITY_OUTPUT = dict(
+    noise=f"{_D}/noise.csv",
+    priors=f"{_D}/priors.csv",
+)
+FIGURE_OUTPUT = dict(
+    similarity_png=reported(f"{_D}/figures/similarity.png", "similarity", "2 Ranking similarity",
+                            "Kendall's tau between metrics"),
+    similarity_pdf=f"{_D}/figures/similarity.pdf",
+    stability_png=reported(f"{_D}/figures/stability.png", "stability", "3 Rank stability",
+                           "tau between the rankings on random halves"),
+    stability_pdf=f"{_D}/figures/stability.pdf",
     intervals_md=f"{_D}/tables/intervals.md",
     intervals_tex=f"{_D}/tables/intervals.tex",
     intervals_html=reported(f"{_D}/tables/intervals.html", "intervals_table", "5 Confidence intervals",
@@ -72,21 +93,19 @@ EXPERIMENT_OUTPUT = dict(
     scores_png=reported(f"{_D}/figures/scores.png", "intervals", "5 Confidence intervals",
                         "scores with intervals (figure)"),
     scores_pdf=f"{_D}/figures/scores.pdf",
-    significance=f"{_D}/significance.csv",
-    significance_best=f"{_D}/significance_best.csv",
-    power=f"{_D}/discriminative_power.csv",
     power_png=reported(f"{_D}/figures/discriminative_power.png", "discriminative_power", "6 Significance",
                        "achieved significance levels"),
     power_pdf=f"{_D}/figures/discriminative_power.pdf",
     significance_md=f"{_D}/tables/significance.md",
     significance_html=reported(f"{_D}/tables/significance.html", "significance_table", "6 Significance",
                                "discriminative power and p-values (tables)"),
-    summary=f"{_D}/summary.csv",
 )
-# label noise and class priors: every dataset with classes (not span identification)
-SENSITIVITY_OUTPUT = dict(
-    noise=f"{_D}/noise.csv",
-    priors=f"{_D}/priors.csv",
+MERGING_FIGURE_OUTPUT = dict(
+    merging_png=reported(f"{_D}/figures/merging.png", "merging", "4 Class merging",
+                         "tau after merging two classes"),
+    merging_pdf=f"{_D}/figures/merging.pdf",
+)
+SENSITIVITY_FIGURE_OUTPUT = dict(
     sensitivity_md=f"{_D}/tables/sensitivity.md",
     sensitivity_html=reported(f"{_D}/tables/sensitivity.html", "sensitivity", "8 Label noise and priors",
                               "rank changes under label noise and shifted priors (table)"),
@@ -96,20 +115,12 @@ SENSITIVITY_OUTPUT = dict(
                         "tau under shifted class priors"),
     priors_pdf=f"{_D}/figures/priors.pdf",
 )
-MERGING_OUTPUT = dict(
-    merging=f"{_D}/merging.csv",
-    merging_balanced=f"{_D}/merging_balanced.csv",
-    merging_png=reported(f"{_D}/figures/merging.png", "merging", "4 Class merging",
-                         "tau after merging two classes"),
-    merging_pdf=f"{_D}/figures/merging.pdf",
-)
 
 
 rule experiments:
-    """Similarity, stability (gathering the shards), class merging,
-    bootstrap intervals, significance, discriminative power, label noise and
-    class priors, and the summary. Variants: two classes (no merging), span
-    identification (no merging, no classes to flip or re-weight)."""
+    """The experiments' computations: similarity, stability (gathering the
+    shards), class merging, bootstrap intervals, significance and
+    discriminative power, and the Table-7 summary; CSV and NPZ files only."""
     input:
         npz=rules.ingest.output.npz,
         shards=lambda wc: stability_shards(wc.dataset),
@@ -117,11 +128,11 @@ rule experiments:
     output:
         **EXPERIMENT_OUTPUT,
         **MERGING_OUTPUT,
-        **SENSITIVITY_OUTPUT,
+        **TRIALS_OUTPUT,
     params:
         spec=spec_of("experiments"),
         settings=settings_of("experiments"),
-        code=CODE,
+        code=CODE_OF["experiments"],
     log:
         f"{RESULTS}/logs/{{dataset}}/experiments.log",
     wildcard_constraints:
@@ -145,8 +156,6 @@ rule experiments:
 use rule experiments as experiments_no_merging with:
     output:
         **EXPERIMENT_OUTPUT,
-    log:
-        f"{RESULTS}/logs/{{dataset}}/experiments.log",
     wildcard_constraints:
         dataset=dataset_pattern("no_merging"),
 
@@ -154,9 +163,86 @@ use rule experiments as experiments_no_merging with:
 use rule experiments as experiments_two_classes with:
     output:
         **EXPERIMENT_OUTPUT,
+        **TRIALS_OUTPUT,
+    wildcard_constraints:
+        dataset=dataset_pattern("two_classes"),
+
+
+rule sensitivity:
+    """Label noise and class priors (datasets with classes), reusing the
+    significance experiment's Tukey trials and power."""
+    input:
+        npz=rules.ingest.output.npz,
+        trials=TRIALS_OUTPUT["trials"],
+        power=EXPERIMENT_OUTPUT["power"],
+        kernels=rules.kernels.output,
+    output:
         **SENSITIVITY_OUTPUT,
+    params:
+        spec=spec_of("sensitivity"),
+        settings=settings_of("sensitivity"),
+        code=CODE_OF["sensitivity"],
     log:
-        f"{RESULTS}/logs/{{dataset}}/experiments.log",
+        f"{RESULTS}/logs/{{dataset}}/sensitivity.log",
+    wildcard_constraints:
+        dataset=dataset_pattern("classes"),
+    priority: 8
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/sensitivity.py"
+
+
+rule experiment_figures:
+    """The experiments' figures and tables, drawn from their files."""
+    input:
+        npz=rules.ingest.output.npz,
+        **EXPERIMENT_OUTPUT,
+        **MERGING_OUTPUT,
+        **SENSITIVITY_OUTPUT,
+    output:
+        **FIGURE_OUTPUT,
+        **MERGING_FIGURE_OUTPUT,
+        **SENSITIVITY_FIGURE_OUTPUT,
+    params:
+        spec=spec_of("experiment_figures"),
+        settings=settings_of("experiment_figures"),
+        code=CODE_OF["experiment_figures"],
+    log:
+        f"{RESULTS}/logs/{{dataset}}/experiment_figures.log",
+    wildcard_constraints:
+        dataset=dataset_pattern("merging"),
+    priority: 6
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/experiment_figures.py"
+
+
+use rule experiment_figures as experiment_figures_no_merging with:
+    input:
+        npz=rules.ingest.output.npz,
+        **EXPERIMENT_OUTPUT,
+    output:
+        **FIGURE_OUTPUT,
+    wildcard_constraints:
+        dataset=dataset_pattern("no_merging"),
+
+
+use rule experiment_figures as experiment_figures_two_classes with:
+    input:
+        npz=rules.ingest.output.npz,
+        **EXPERIMENT_OUTPUT,
+        **SENSITIVITY_OUTPUT,
+    output:
+        **FIGURE_OUTPUT,
+        **SENSITIVITY_FIGURE_OUTPUT,
     wildcard_constraints:
         dataset=dataset_pattern("two_classes"),
 
@@ -174,7 +260,7 @@ rule weights:
     params:
         spec=spec_of("weights"),
         settings=settings_of("weights"),
-        code=CODE,
+        code=CODE_OF["weights"],
     log:
         f"{RESULTS}/logs/{{dataset}}/weights.log",
     resources:
@@ -200,7 +286,7 @@ rule recommendation:
     params:
         spec=spec_of("recommendation"),
         settings=settings_of("recommendation"),
-        code=CODE,
+        code=CODE_OF["recommendation"],
     log:
         f"{RESULTS}/logs/{{dataset}}/recommendation.log",
     priority: 5

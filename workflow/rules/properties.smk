@@ -18,7 +18,7 @@ rule properties:
         pdf=f"{RESULTS}/figures/properties.pdf",
     params:
         settings=PROPERTY_SETTINGS,
-        code=CODE,
+        code=CODE_OF["properties"],
     log:
         f"{RESULTS}/logs/properties.log",
     # no input: it can run while the datasets are read and scored, instead of

@@ -15,7 +15,7 @@ rule reproduce:
     params:
         results_dir=lambda wildcards, output: str(Path(output.md).parent),
         available=REPORT_DATASETS,
-        code=CODE,
+        code=CODE_OF["reproduce"],
     log:
         f"{RESULTS}/logs/reproduce.log",
     resources:
@@ -40,7 +40,7 @@ rule overview:
     params:
         datasets=overview_datasets(),
         summaries=summary_params(),
-        code=CODE,
+        code=CODE_OF["overview"],
     log:
         f"{RESULTS}/logs/overview.log",
     resources:

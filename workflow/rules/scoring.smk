@@ -12,7 +12,7 @@ rule ingest:
     params:
         spec=spec_of("ingest"),
         settings=settings_of("ingest"),
-        code=CODE,
+        code=CODE_OF["ingest"],
         data_dir=str(DATA_DIR),
         results_dir=lambda wc: f"{RESULTS}/{wc.dataset}",
         logs_dir=lambda wc: f"{RESULTS}/logs/{wc.dataset}",
@@ -98,7 +98,7 @@ rule score:
     params:
         spec=spec_of("score"),
         settings=settings_of("score"),
-        code=CODE,
+        code=CODE_OF["score"],
     log:
         f"{RESULTS}/logs/{{dataset}}/score.log",
     wildcard_constraints:
@@ -146,7 +146,7 @@ rule score_groups:
     params:
         spec=spec_of("score_groups"),
         settings=settings_of("score_groups"),
-        code=CODE,
+        code=CODE_OF["score_groups"],
     log:
         f"{RESULTS}/logs/{{dataset}}/score_groups.log",
     resources:

@@ -1,4 +1,4 @@
-"""Adapter: rules experiments, experiments_no_merging -> metaeval.workflow.run_experiments."""
+"""Adapter: rules experiments* -> metaeval.workflow.experiments.run_experiments (files only)."""
 from metaeval.workflow import run_experiments, run_step, step_settings, step_spec
 
 smk = snakemake  # noqa: F821 (injected by Snakemake)

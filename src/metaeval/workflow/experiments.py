@@ -1,0 +1,137 @@
+"""The experiment steps: computations only, written as CSV and NPZ files
+(the figures and tables are drawn from them by ``workflow.figures``, so
+that a figure's look never reruns a computation): rank stability (its
+shards), ranking agreement, class merging, bootstrap intervals,
+significance, class weights (label noise and class priors: ``workflow.sensitivity``)."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from ..config import DatasetSpec
+from ..dataset import Dataset
+from ..io import atomic_path, read_result_csv, write_csv, write_text
+from ..steps import note as log_note, timed, warn
+from .common import write_markdown
+
+
+def few_groups_note(spec: DatasetSpec, settings, data_npz) -> str | None:
+    """``experiments.few_groups_note`` of a dataset file."""
+    from ..experiments import few_groups_note as note
+
+    return note(spec, settings, Dataset.load(data_npz))
+
+
+def write_kernels(out_txt) -> None:
+    """The kernels job: compile the engine's kernels into numba's cache
+    (``resample.compile_kernels``) and list the compiled signatures."""
+    from ..resample import compile_kernels  # first: metaeval.kernels sets numba's threading layer
+
+    import numba
+
+    sigs = compile_kernels()
+    write_text(out_txt, f"numba {numba.__version__}: the kernels of metaeval.kernels, compiled and cached\n"
+               + "".join(f"{s}\n" for s in sigs))
+
+def shard_splits(settings, shard: int, n_shards: int) -> np.ndarray:
+    """The split indices of one shard (contiguous, as even as possible)."""
+    return np.array_split(np.arange(settings.n_splits), n_shards)[shard]
+
+def run_stability_shard(spec: DatasetSpec, settings, data_npz, shard: int, n_shards: int, out_npz):
+    from ..experiments import stability_splits
+
+    ds = Dataset.load(data_npz)
+    idx = shard_splits(settings, shard, n_shards)
+    res = stability_splits(ds, spec, settings, idx)
+    log_note(f"shard {shard + 1} of {n_shards}: {idx.size} half-splits ({idx[:1].tolist()} to {idx[-1:].tolist()}) "
+             f"of {settings.n_splits}, seed {settings.split_seed}")
+    with atomic_path(out_npz) as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **res)
+
+def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md, out_html=None):
+    """weights.csv (long form), weights_tau.csv, tables/weights.md (and .html)."""
+    from ..experiments import weight_sensitivity
+    from ..tables import weights_markdown
+
+    ds = Dataset.load(data_npz)
+    long, taus = weight_sensitivity(ds, spec, settings)
+    log_note(f"{len(spec.weights)} weight sets ({', '.join(spec.weights)}) of {len(ds.systems)} systems")
+    write_csv(out_csv, long)
+    write_csv(out_tau, taus)
+    title = f"{spec.name}: weighted metrics under every class-weight set"
+    write_markdown(out_md, weights_markdown(long, taus, spec.weights, spec.labels, title), out_html, title)
+
+
+def _save_npz(path, **arrays) -> None:
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)
+
+
+def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Mapping[str, str]) -> None:
+    """The experiments job of a dataset, one after the other on one loaded
+    dataset: ranking agreement, rank stability (gathering the shards, or
+    drawing the splits when there are none), class merging (when ``out``
+    has ``merging``), bootstrap intervals (their replicates in
+    ``bootstrap.npz``), significance and discriminative power (the Tukey
+    trials' confusion tensors in ``trials.npz``, when ``out`` has it, for
+    the label-noise step), and the Table-7 summary.  Files only: the
+    figures and tables are ``run_experiment_figures``'."""
+    from .. import experiments as E
+    from ..significance import run_bootstrap, run_significance
+
+    note = few_groups_note(spec, settings, data_npz)
+    if note:
+        warn(note)
+    ds = Dataset.load(data_npz)
+    sel = E.select_systems(ds, settings.include_baselines)
+    ranked_base = [ds.systems[i] for i in sel if ds.kinds[i] == "baseline"]
+    log_note(f"{len(sel)} ranked systems (baselines among them: {', '.join(ranked_base) or 'none'}), "
+             f"{len(spec.all_metrics)} metrics, resampling "
+             f"{'articles' if spec.span_task else settings.resample_unit + 's'}; Kendall's tau-{settings.tau_variant}")
+    with timed(f"similarity ({settings.n_groups} groups, {settings.linkage} linkage)"):
+        sim, groups = E.similarity_tables(ds, spec, settings)
+        write_csv(out["similarity"], sim.rename_axis("metric").reset_index())
+        write_csv(out["groups"], groups)
+    with timed(f"rank stability ({settings.n_splits} {'stratified ' if settings.stratified else ''}half-splits, "
+               + (f"gathered from {len(shard_paths)} shards)" if shard_paths else f"seed {settings.split_seed})")):
+        parts = []
+        for p in shard_paths:
+            with np.load(p, allow_pickle=False) as z:
+                parts.append({k: z[k] for k in z.files})
+        if not shard_paths:
+            parts.append(E.stability_splits(ds, spec, settings, shard_splits(settings, 0, 1)))
+        stability, per_split = E.stability_summary(parts, settings.n_splits)
+        write_csv(out["stability"], stability)
+        write_csv(out["stability_splits"], per_split)
+    merging = None
+    if "merging" in out:
+        with timed(f"class merging ({settings.balanced_repeats} balanced subsamples, seed {settings.balanced_seed})"):
+            merging = E.merging(ds, spec, settings)
+            write_csv(out["merging"], merging)
+            write_csv(out["merging_balanced"], E.merging_balanced(ds, spec, settings))
+    with timed(f"bootstrap intervals ({settings.bootstrap_replicates} replicates, seed {settings.bootstrap_seed}, "
+               f"{settings.interval_method}, {settings.confidence:g})"):
+        boot = run_bootstrap(ds, spec, settings)
+        write_csv(out["intervals"], boot["intervals"])
+        write_csv(out["similarity_intervals"], boot["similarity"])
+        _save_npz(out["bootstrap"], boot=boot["boot"], value=boot["value"],
+                  systems=np.array(boot["systems"], dtype=str), metrics=np.array(boot["metrics"], dtype=str))
+    test = (f"randomised Tukey HSD, {settings.tukey_trials} trials, seed {settings.tukey_seed}"
+            if settings.significance_test == "tukey" else
+            f"paired bootstrap test on the {settings.bootstrap_replicates} replicates, "
+            f"{settings.significance_correction} correction")
+    with timed(f"significance ({test}, alpha {settings.alpha:g})"):
+        sig = run_significance(ds, spec, settings, boot["boot"] if settings.significance_test == "bootstrap" else None)
+        write_csv(out["significance"], sig["significance"])
+        write_csv(out["significance_best"], sig["best"])
+        write_csv(out["power"], sig["power"])
+        if "trials" in out:  # the label-noise step scores these trials again on noisy golds
+            kept = sig.get("permuted_confusion")
+            _save_npz(out["trials"], permuted=kept if kept is not None else np.zeros((0,), dtype=np.int8))
+    with timed("summary"):
+        write_csv(out["summary"], E.summary(groups.set_index("metric")["group"], stability, merging, sig["power"]))

@@ -1,0 +1,330 @@
+"""What every step reads, checked when the workflow starts: the rule params
+(dataset fields, experiment settings, the code each step runs), the
+input paths, the experiment settings of a dataset."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Mapping
+
+from ..config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_reason
+
+# ---------------------------------------------------------------------------
+# What every step reads.  Its rule passes exactly these fields of the dataset
+# spec and of the experiment settings as params, as plain values that
+# Snakemake records, so that editing a setting reruns the steps that read it
+# and no others.  A step sees a restricted view (``config.restricted``):
+# reading a field not listed here fails at once.  ``weights:default`` is the
+# default weight set only (scores.csv does not depend on the other sets).
+# ---------------------------------------------------------------------------
+_CLASSIFICATION_FIELDS = ("labels", "metrics", "weights:default", "default_weights", "f_avg_classes",
+                          "unrelated_label")
+
+_METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("span_metrics",)
+
+_STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "ingest": (("gold", "predictions", "labels", "gold_format", "prediction_format", "label_map",
+                "drop_gold_labels", "extra_labels", "extra_label_policy", "baselines", "random_seed",
+                "allow_unused_labels", "normalize_labels", "span_task", "span_format", "articles",
+                "merge_overlapping_predictions", "synthetic", "offsets_past_end", "documents", "display_names",
+                "baseline_files"),
+               ()),
+    "score": (_METRIC_FIELDS, ()),
+    "score_groups": (_CLASSIFICATION_FIELDS + ("primary_metric",), ()),
+    "score_tables": (("labels", "metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
+                     ()),
+    "confusion_figure": (("labels", "primary_metric"), ()),
+    "span_figure": (("span_metrics", "primary_metric"), ()),
+    "chance": (_CLASSIFICATION_FIELDS, ()),
+    "similarity": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "n_groups", "linkage")),
+    "stability_shard": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "n_splits", "split_seed",
+                                         "stratified", "tier_fractions", "chunk_size", "resample_unit")),
+    "stability": ((), ("n_splits", "stratified", "tau_variant", "resample_unit")),
+    "merging": (_CLASSIFICATION_FIELDS, ("include_baselines", "tau_variant", "balanced_repeats", "balanced_seed",
+                                         "chunk_size")),
+    "weights": (("labels", "metrics", "weights", "default_weights", "f_avg_classes", "unrelated_label"),
+                ("include_baselines", "tau_variant")),
+    "bootstrap": (_METRIC_FIELDS + ("span_task",),
+                  ("include_baselines", "resample_unit", "bootstrap_replicates", "bootstrap_seed", "confidence",
+                   "interval_method", "tau_variant", "chunk_size")),
+    # the paired bootstrap test reads the bootstrap's replicates
+    "significance": (_METRIC_FIELDS, ("include_baselines", "resample_unit", "tukey_trials", "tukey_seed", "alpha",
+                                      "significance_test", "significance_correction", "bootstrap_replicates",
+                                      "bootstrap_seed", "chunk_size")),
+    # (it reuses the significance experiment's Tukey trials: a file, read when the test is Tukey's)
+    "sensitivity": (_CLASSIFICATION_FIELDS + ("ordinal",),
+                    ("include_baselines", "tau_variant", "noise_rates", "noise_mode", "noise_repeats", "noise_seed",
+                     "noise_power_repeats", "prior_gammas", "tukey_trials", "tukey_seed", "alpha", "chunk_size",
+                     "resample_unit", "significance_test")),
+    # the experiments' figures and tables: what their titles say (the rest is in the files they draw)
+    "figures": (("primary_metric", "span_task"),
+                ("linkage", "stratified", "n_splits", "tau_variant", "resample_unit", "interval_method", "confidence",
+                 "bootstrap_replicates", "tukey_trials", "alpha")),
+    "summary": (("span_task", "synthetic", "predictions", "baselines", "baseline_files"),
+                ("n_splits", "distinct_tau", "alpha", "significance_test", "include_baselines")),
+    # the recommendation redraws every criterion (metaeval.criteria) and reads the settings of each
+    "recommendation": (_METRIC_FIELDS + ("ordinal", "span_task"),
+                       ("include_baselines", "resample_unit", "tau_variant", "n_splits", "split_seed", "stratified",
+                        "alpha", "significance_correction", "significance_test", "noise_rates", "noise_mode",
+                        "noise_repeats", "noise_seed", "prior_gammas", "confidence", "chunk_size", "criteria", "criteria_replicates",
+                        "criteria_splits", "criteria_seed", "tier_alpha", "min_difference")),
+}
+
+def _union(*parts: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    spec_f = tuple(dict.fromkeys(f for p in parts for f in _STEP_PARTS[p][0]))
+    set_f = tuple(dict.fromkeys(f for p in parts for f in _STEP_PARTS[p][1]))
+    return spec_f, set_f
+
+# A job runs several parts at once: few, large jobs (each Python process
+# costs about a second to start), and a job reads the union of its parts'
+# settings, so it reruns when any of them changes.
+STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "ingest": _union("ingest"),
+    "score": _union("score", "score_tables", "confusion_figure", "span_figure", "chance"),
+    "score_groups": _union("score_groups"),
+    "stability_shard": _union("stability_shard"),
+    # (summary.csv is computed from the other parts' results; its page's settings are summary_page's)
+    "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance"),
+    "sensitivity": _union("sensitivity"),
+    "experiment_figures": _union("figures"),
+    "weights": _union("weights"),
+    "recommendation": _union("recommendation"),
+    # the summary page, written by the overview job once the experiments and the recommendation are done
+    "summary_page": _union("summary"),
+}
+
+# With one shard (the default) there is no stability_shard job: the
+# experiments job draws the half-splits itself and reads their settings too.
+_ONE_SHARD_EXPERIMENTS = _union("similarity", "stability_shard", "stability", "merging", "bootstrap",
+                                "significance")
+
+# label noise and class priors need classes (not span identification)
+_SENSITIVITY_SETTINGS = ("noise_rates", "noise_mode", "noise_repeats", "noise_seed", "noise_power_repeats",
+                         "prior_gammas")
+
+def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
+    """``{step: {"spec": {...}, "settings": {...}}}``: the plain values each
+    step of a dataset reads (rule params)."""
+    out = {}
+    for step, (spec_fields, setting_fields) in STEPS.items():
+        if step == "experiments" and settings.shards == 1:
+            spec_fields, setting_fields = _ONE_SHARD_EXPERIMENTS
+        sp = {"name": spec.name}
+        for f in spec_fields:
+            if f == "random_seed" and not {"random", "random_spans"} & set(spec.baselines):
+                continue  # seeds only the random baseline (synthetic systems carry their own seed)
+            if f == "weights:default":
+                sp["weights"] = ({spec.default_weights: spec.weights[spec.default_weights]}
+                                 if spec.default_weights else {})
+            else:
+                sp[f] = getattr(spec, f)
+        # class merging needs three classes: without it, its settings are not read
+        setting_fields = [f for f in setting_fields if spec.k >= 3 or f not in ("balanced_repeats", "balanced_seed")]
+        setting_fields = [f for f in setting_fields if spec.k >= 2 or f not in _SENSITIVITY_SETTINGS]
+        # the Tukey test's p-values are family-wise: only the bootstrap test reads the correction
+        # (and the recommendation's power, whose z-tests are corrected over each resample's pairs)
+        setting_fields = [f for f in setting_fields if settings.significance_test == "bootstrap"
+                          or f != "significance_correction" or step == "recommendation"]
+        out[step] = {"spec": to_plain(sp), "settings": to_plain({f: getattr(settings, f) for f in setting_fields})}
+    return out
+
+def step_spec(plain: Mapping) -> DatasetSpec:
+    """The restricted dataset spec a step is given (from its rule param)."""
+    return restricted(DatasetSpec, from_plain(dict(plain)))
+
+def step_settings(plain: Mapping):
+    """The restricted experiment settings a step is given (from its rule param)."""
+    from ..experiments import Settings
+
+    return restricted(Settings, from_plain(dict(plain)))
+
+def _imports(path: Path, root: Path, package: str) -> set[Path]:
+    """The files of ``package`` that the module at ``path`` imports, at any
+    depth of its code (an import inside a function counts: it runs when the
+    step calls that function), with the packages they are in."""
+    import ast
+
+    here = path.relative_to(root).with_suffix("").parts  # e.g. ("workflow", "experiments")
+    pkg = here[:-1] if path.name != "__init__.py" else here[:-1]
+    found: set[Path] = set()
+
+    def add(parts) -> None:
+        parts = tuple(p for p in parts if p)
+        for k in range(len(parts) + 1):  # every package on the way, and the module itself
+            base = root.joinpath(*parts[:k])
+            for cand in (base / "__init__.py", base.with_suffix(".py")):
+                if cand.is_file():
+                    found.add(cand)
+
+    add(pkg)  # the packages the module is in run first
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg[:len(pkg) - (node.level - 1)] if node.level > 1 else pkg
+                mod = tuple(node.module.split(".")) if node.module else ()
+            elif node.module and (node.module == package or node.module.startswith(package + ".")):
+                base, mod = (), tuple(node.module.split(".")[1:])
+            else:
+                continue
+            add(base + mod)
+            for alias in node.names:  # ``from . import metrics``: a module too
+                add(base + mod + (alias.name,))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == package or alias.name.startswith(package + "."):
+                    add(tuple(alias.name.split(".")[1:]))
+    return found
+
+
+def code_fingerprint(*modules: str) -> str:
+    """The package version and a SHA-256 of the source a step runs: the
+    files of ``modules`` (e.g. ``"workflow.experiments"``) and of every
+    module of ``metaeval`` they import, at any depth (none given: every
+    .py file of the package).  A rule param of every step, so that a change
+    of the library reruns exactly the steps whose code it is in (a comment
+    in ``plots.py`` reruns the steps that draw, not the stability splits)."""
+    import hashlib
+
+    from .. import __version__
+
+    root = Path(__file__).resolve().parents[1]
+    if modules:
+        todo = [root.joinpath(*m.split(".")).with_suffix(".py") for m in modules]
+        todo = [t if t.is_file() else t.with_suffix("") / "__init__.py" for t in todo]
+        files = {root / "__init__.py"}
+        while todo:  # (the package's own __init__ imports its modules lazily, by name: not followed)
+            f = todo.pop()
+            if f not in files:
+                files.add(f)
+                todo.extend(_imports(f, root, "metaeval") - files)
+    else:
+        files = set(root.rglob("*.py"))
+    h = hashlib.sha256()
+    for f in sorted(files):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return f"{__version__}+{h.hexdigest()[:16]}"
+
+
+# the module each rule's script calls (its code: that module and what it imports)
+STEP_MODULES = {
+    "ingest": "workflow.reading", "provenance": "steps", "score": "workflow.scoring",
+    "score_groups": "workflow.scoring", "kernels": "workflow.experiments",
+    "stability_shard": "workflow.experiments", "experiments": "workflow.experiments",
+    "sensitivity": "workflow.sensitivity", "weights": "workflow.experiments",
+    "experiment_figures": "workflow.figures", "recommendation": "workflow.recommendation",
+    "overview": "workflow.reports", "reproduce": "workflow.reports", "properties": "workflow.reports",
+}
+
+
+def step_code() -> dict[str, str]:
+    """``{rule family: code_fingerprint of its module}`` (``STEP_MODULES``)."""
+    cache: dict[str, str] = {}
+    return {step: cache.setdefault(m, code_fingerprint(m)) for step, m in STEP_MODULES.items()}
+
+
+def git_commit(path) -> str | None:
+    """The commit of the workflow's checkout (with "-dirty" when it has
+    uncommitted changes), or None outside a git checkout."""
+    import subprocess
+
+    try:
+        head = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(path), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        return head + ("-dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+def n_ranked_systems(spec: DatasetSpec, files: Mapping[str, Path], include_baselines) -> int:
+    """Systems the experiments rank: the real (and synthetic) systems plus
+    the baselines (generated, or supplied files marked by ``baseline_files``)
+    named in ``include_baselines`` (``experiments.select_systems``);
+    ``files``: ``spec.prediction_files``."""
+    from ..dataset import baseline_names
+
+    synthetic = len(spec.synthetic["kinds"]) * len(spec.synthetic["strengths"]) if spec.synthetic else 0
+    supplied = spec.supplied_baselines(files)
+    return (len(files) - len(supplied - set(include_baselines)) + synthetic
+            + len(set(baseline_names(spec.labels, spec.baselines)) & set(include_baselines)))
+
+def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
+    """Input files of a dataset that the workflow cannot use, each with what
+    to do (checked when the workflow starts, before any job runs)."""
+    out = []
+    # missing inputs named by their config key (Snakemake would only say that
+    # some rule lacks an input file)
+    def check(configured) -> str:  # an absolute path does not depend on data_dir
+        return (". Check the path." if Path(configured).is_absolute() else
+                f" (the path is relative to data_dir = {str(data_dir)!r}). Check the path, or data_dir.")
+
+    gold = spec.gold_path(data_dir)
+    if not gold.is_file():
+        out.append(f"datasets.{spec.name}.gold: no file {str(gold)!r}{check(spec.gold)}")
+    if spec.articles and not (Path(data_dir) / spec.articles).is_dir():
+        out.append(f"datasets.{spec.name}.articles: no folder {str(Path(data_dir) / spec.articles)!r}"
+                   f"{check(spec.articles)}")
+    for what, path in [("gold file", gold)] + [
+            ("prediction file", p) for p in spec.prediction_files(data_dir).values()] + [
+            ("article folder", p) for p in [spec.article_folder(data_dir)] if p is not None]:
+        why = unsafe_path_reason(path)
+        if why:
+            out.append(f"datasets.{spec.name}: the {what} {str(path)!r} cannot be read by the workflow: {why}. "
+                       f"Rename it (the system name is the file name without its extension).")
+    return out
+
+# ---------------------------------------------------------------------------
+# meta-evaluation experiments (see metaeval.experiments)
+# ---------------------------------------------------------------------------
+def experiment_settings(config: Mapping, dataset: str):
+    """Global ``experiments`` settings overridden by the dataset's own.
+
+    A span dataset resamples whole articles (``resample_unit: group``);
+    the dataset's own block may not ask for items.  ``group`` on a
+    classification dataset needs a group column."""
+    from dataclasses import replace
+
+    from ..config import FORMATS, SPAN_FORMATS, ConfigError
+    from ..experiments import Settings
+
+    raw = config["datasets"][dataset]
+    own = raw.get("experiments") or {}
+    s = Settings.from_config(config.get("experiments"), own)
+    if raw.get("format") in SPAN_FORMATS:
+        if own.get("resample_unit") == "item":
+            raise ConfigError(f"datasets.{dataset}.experiments.resample_unit: a span dataset is resampled by "
+                              f"article ('group'): span metrics are sums over articles")
+        return replace(s, resample_unit="group", stratified=False)
+    if s.resample_unit == "group" and not raw.get("group_column", FORMATS[raw.get("format", "csv")]["group_column"]):
+        raise ConfigError(f"datasets.{dataset}: resample_unit 'group' needs a group column (group_column)")
+    return s
+
+def unused_settings(name: str, settings) -> list[str]:
+    """Settings of a dataset that none of its steps reads, as configured
+    (said at the start of every run, not dropped in silence): a correction
+    for multiple comparisons other than the default with the Tukey test,
+    whose p-values are family-wise by construction."""
+    out = []
+    if settings.significance_test == "tukey" and settings.significance_correction != "holm":
+        out.append(f"dataset {name}: significance_correction {settings.significance_correction!r} is not used: the "
+                   f"randomised Tukey HSD test's p-values are family-wise already (the range statistic); it applies "
+                   f"to significance_test: bootstrap")
+    return out
+
+def property_settings(block: Mapping | None) -> dict | None:
+    """The rule param of the properties job: the config's ``properties``
+    block checked and with every default filled in (so that a change of a
+    default reruns it), or None when ``enabled: false``."""
+    from dataclasses import asdict
+
+    from ..config import ConfigError
+    from ..properties import settings_from
+
+    block = dict(block or {})
+    if not block.get("enabled", True):
+        return None
+    try:
+        return to_plain(asdict(settings_from(block)))
+    except ValueError as e:
+        raise ConfigError(str(e)) from None

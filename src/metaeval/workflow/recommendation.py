@@ -1,0 +1,60 @@
+"""The recommendation step: which metric to report, its page and figure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping
+
+from ..config import DatasetSpec
+from ..dataset import Dataset
+from ..io import read_result_csv, write_csv, write_text
+from ..steps import note as log_note, warn
+from .common import write_markdown
+
+
+def _save_fig(fig, paths) -> None:
+    from ..plots import save_figure
+
+    save_figure(fig, paths)
+from .experiments import few_groups_note
+
+def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, out: Mapping[str, str],
+                       properties_csv=None) -> None:
+    """The recommendation job of a dataset: every criterion with its
+    interval (``metaeval.criteria``), the answer (``metaeval.recommend``),
+    written to ``recommendation.csv`` (long form), ``.json``, ``.md`` and
+    ``.html`` and the figure (``png``, ``pdf``).  (The summary page, which
+    ends with the same answer, is written by ``write_overview``.)"""
+    from ..recommend import (answer_sentence, dataset_context, recommend_dataset, recommendation_figure,
+                            recommendation_json, recommendation_long, recommendation_markdown)
+
+    ds = Dataset.load(data_npz)
+    props = read_result_csv(properties_csv) if properties_csv else None
+    rec = recommend_dataset(ds, spec, settings, properties=props, gameability=read_result_csv(gameability_csv))
+    log_note(f"{len(rec.criteria)} criteria ({', '.join(rec.criteria)}), {rec.replicates} resamples of units and "
+             f"systems; {answer_sentence(rec)}")
+    for n in rec.notes:
+        warn(f"dataset {spec.name!r}: {n}")
+    long = recommendation_long(rec)
+    write_csv(out["csv"], long)
+    note = few_groups_note(spec, settings, data_npz)
+    if note:
+        warn(note)
+    write_text(out["json"], recommendation_json(rec, resample_note=note))
+    title = f"{spec.name}: which metric to report"
+    _save_fig(recommendation_figure(rec, spec.name), [out["png"], out["pdf"]])
+    context = dataset_context(ds, spec)
+    import os
+
+    def figure_from(page):  # the figure's path relative to a page, or None on another drive
+        try:
+            return Path(os.path.relpath(out["png"], Path(page).parent)).as_posix()
+        except ValueError:
+            return None
+
+    write_markdown(out["md"], recommendation_markdown(rec, title, context, figure_from(out["md"])))
+    if out.get("html"):
+        from ..report import html_page
+
+        write_text(out["html"], html_page(recommendation_markdown(rec, title, context, figure_from(out["html"])),
+                                          title))

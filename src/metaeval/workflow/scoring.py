@@ -1,0 +1,189 @@
+"""The scoring steps: ingestion, scores, chance levels, gameability, the
+score tables and their figures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from .. import metrics as M
+from ..config import DatasetSpec
+from ..dataset import RANKED_KINDS, Dataset, confusion_from_long, confusion_long, load_dataset, score_dataset
+from ..io import DataError, atomic_path, read_result_csv, write_csv, write_text
+from ..steps import note as log_note, warn
+from ..tables import markdown_table, md_escape, scores_latex, scores_markdown
+from .common import write_markdown
+
+
+def _save_fig(fig, paths) -> None:
+    from ..plots import save_figure
+
+    save_figure(fig, paths)
+
+
+
+
+
+def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFrame:
+    """``scores.csv`` (system, kind, one column per metric: classification
+    metrics, then span metrics) and ``confusion.csv`` (system, predicted,
+    gold, count; no rows for span identification, which has no classes)."""
+    ds = Dataset.load(data_npz)
+    c = ds.confusion()
+    df = score_dataset(ds, spec)
+    write_csv(out_scores, df)
+    write_csv(out_confusion, confusion_long(c, ds.systems, ds.labels))
+    return df
+
+def write_chance(spec: DatasetSpec, data_npz, scores_csv, out_chance, out_above, out_md, out_html=None):
+    """``chance.csv``: every classification metric of the uniform,
+    prior-matched and majority guessers, from their expected confusion
+    matrices (``metaeval.chance``); ``above_chance.csv``: each system's
+    margin over each; a table of the levels with how many systems beat
+    the strongest of them."""
+    from ..chance import GUESSERS, above_chance, chance_scores
+
+    ds = Dataset.load(data_npz)
+    chance = chance_scores(np.bincount(ds.gold, minlength=spec.k), spec.metrics, spec.metric_params())
+    write_csv(out_chance, chance)
+    above = above_chance(read_result_csv(scores_csv), chance, spec.metrics)
+    write_csv(out_above, above)
+    real = above[above["kind"].isin(RANKED_KINDS)]
+    margin = real[[f"above_{g}" for g in GUESSERS]].min(axis=1)
+    rows = []
+    for mid in spec.metrics:
+        info, m = M.get(mid), margin[real["metric"] == mid]
+        rows.append({"metric": f"{info.name} ({info.direction} is better)",
+                     **{g: float(chance.loc[chance["guesser"] == g, mid].iloc[0]) for g in GUESSERS},
+                     "systems above every level": f"{int((m > 1e-12).sum())} of {int(m.size)}"})
+    md = (f"# {md_escape(spec.name)}: chance levels\n\n"
+          "The score of three guessers that never look at an item, from their expected confusion "
+          "matrices: **uniform** (every class with probability 1/K), **prior** (each class with its share "
+          "of the gold), **majority** (always the most frequent gold class). The last column counts the "
+          "systems (real or synthetic) that beat all three.\n\n"
+          + markdown_table(pd.DataFrame(rows)))
+    write_markdown(out_md, md, out_html, f"{spec.name}: chance levels")
+
+def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=None) -> pd.DataFrame:
+    """Scores per item group (e.g. per target), long form
+    ``group, system, kind, <metrics>``, plus the unweighted mean over groups
+    (``group = "mean"``, Kaushal et al.'s avgF1) and the mean weighted by
+    group size (``group = "weighted_mean"``, their avg_wF1)."""
+    ds = Dataset.load(data_npz)
+    cg = ds.confusion_by_group()  # (G, S, K, K)
+    scores = M.evaluate(cg, spec.metrics, **spec.metric_params())
+    sizes = np.bincount(ds.groups, minlength=len(ds.group_names)).astype(float)
+    frames = []
+    for g, gname in enumerate(ds.group_names):
+        frames.append(pd.DataFrame({"group": gname, "system": ds.systems, "kind": ds.kinds,
+                                    **{m: scores[m][g] for m in spec.metrics}}))
+    frames.append(pd.DataFrame({"group": "mean", "system": ds.systems, "kind": ds.kinds,
+                                **{m: np.nanmean(scores[m], axis=0) for m in spec.metrics}}))
+    frames.append(pd.DataFrame({"group": "weighted_mean", "system": ds.systems, "kind": ds.kinds,
+                                **{m: (scores[m] * sizes[:, None]).sum(0) / sizes.sum() for m in spec.metrics}}))
+    df = pd.concat(frames, ignore_index=True)
+    log_note(f"scored {len(ds.systems)} systems in {len(ds.group_names)} groups with {len(spec.metrics)} metrics")
+    write_csv(out_csv, df)
+    if out_md:
+        from ..tables import groups_markdown
+
+        title = f"{spec.name}: {M.get(spec.primary_metric).name} per item group"
+        write_markdown(out_md, groups_markdown(df, spec.primary_metric, title), out_html, title)
+    return df
+
+def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None, out_html=None) -> None:
+    """Markdown and LaTeX score tables (value and rank per metric)."""
+    from ..tables import md_escape
+
+    df = read_result_csv(scores_csv)
+    n, unused = "", []
+    if info_json:
+        info = json.loads(Path(info_json).read_text())
+        n = (f" ({info['n_articles']} articles, {info['n_gold_spans_scored']} gold spans)" if info.get("task") == "si"
+             else f" ({info['n_items']} items)")
+        unused = info.get("unused_labels", [])
+    title = f"{spec.name}{n}: scores of every system"
+    md = scores_markdown(df, spec.all_metrics, spec.primary_metric, title=title)
+    if spec.weights:
+        w = spec.weights[spec.default_weights]
+        md += ("\nClass weights of wAUC / wF1 / wF2 (" + md_escape(spec.default_weights) + "): " +
+               ", ".join(f"{md_escape(lab)} {v:g}" for lab, v in zip(spec.labels, w)) + ".\n")
+    note = ""
+    if unused:
+        note = (f"The label(s) {', '.join(unused)} never occur in the gold (accepted by allow_unused_labels): "
+                f"their recall counts as 0, so GMR is 0 for every system and macro averages include them as 0.")
+        md += "\n" + md_escape(note) + "\n"
+    write_markdown(out_md, md, out_html, title)
+    write_text(out_tex, scores_latex(df, spec.all_metrics, spec.primary_metric,
+                                      caption=f"{spec.name}{n}: scores and ranks." + (f" {note}" if note else ""),
+                                      label=f"tab:{spec.name}-scores"))
+
+def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, include_baselines: bool = False):
+    """The grid of row-normalised confusion matrices, one panel per system."""
+    from ..plots import confusion_grid
+
+    long = read_result_csv(confusion_csv)
+    systems, c = confusion_from_long(long, spec.labels)
+    df = read_result_csv(scores_csv, index_col="system")
+    keep = [i for i, s in enumerate(systems) if include_baselines or df.loc[s, "kind"] in RANKED_KINDS]
+    prim = M.get(spec.primary_metric)
+    keep.sort(key=lambda i: (-df.loc[systems[i], spec.primary_metric] if prim.higher_is_better
+                             else df.loc[systems[i], spec.primary_metric]))
+    subs = [f"{prim.name} {df.loc[systems[i], spec.primary_metric]:.3f}" for i in keep]
+    fig = confusion_grid(c[keep], [systems[i] for i in keep], spec.labels, subtitles=subs,
+                         title=f"{spec.name}: confusion matrices (rows: gold class, normalised; "
+                               f"sorted by {prim.name})")
+    _save_fig(fig, out_paths)
+
+def span_figure(spec: DatasetSpec, scores_csv, out_paths, include_baselines: bool = True):
+    """Every span metric of every system on one dot plot, systems sorted by
+    the primary metric: how the official partial-overlap F1 relates to the
+    exact-match and character-level F1s, system by system; the baselines
+    (no spans, the whole text, ...) among them, shaded, as the floor a real
+    system must clear."""
+    from ..plots import span_scores_plot
+
+    df = read_result_csv(scores_csv)
+    if not include_baselines:
+        df = df[df["kind"].isin(RANKED_KINDS)]
+    _save_fig(span_scores_plot(df, list(spec.span_metrics), spec.primary_metric,
+                               f"{spec.name}: span metrics of every system"), out_paths)
+
+def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) -> None:
+    """The scoring job: ``scores.csv``, ``confusion.csv``, the score tables,
+    and the figures the dataset has (``out`` keys ``confusion_png/pdf``,
+    ``span_png/pdf``)."""
+    df = score(spec, data_npz, out["scores"], out["confusion"])
+    log_note(f"scored {len(df)} systems with {len(spec.all_metrics)} metrics (primary: {spec.primary_metric})")
+    write_tables(spec, out["scores"], out["md"], out["tex"], info_json, out.get("html"))
+    if "confusion_png" in out:
+        confusion_figure(spec, out["confusion"], out["scores"], [out["confusion_png"], out["confusion_pdf"]])
+    if "span_png" in out:
+        span_figure(spec, out["scores"], [out["span_png"], out["span_pdf"]])
+    if "chance" in out:
+        write_chance(spec, data_npz, out["scores"], out["chance"], out["above_chance"], out["chance_md"],
+                     out.get("chance_html"))
+    if "gameability" in out:
+        write_gameability(spec, data_npz, out["scores"], out["gameability"], out["gameability_md"],
+                          out.get("gameability_html"))
+
+def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, out_html=None) -> pd.DataFrame:
+    """``gameability.csv``: every metric scored for the degenerate systems
+    on this test set (``metaeval.gameability``) against the median real
+    system, and the table of it."""
+    from ..gameability import dataset_gameability, gameability_markdown
+
+    ds = Dataset.load(data_npz)
+    table = dataset_gameability(ds, spec, read_result_csv(scores_csv))
+    write_csv(out_csv, table)
+    n = int(table.groupby("metric")["beats_median"].any().sum()) if len(table) else 0
+    log_note(f"gameability: {table['degenerate'].nunique()} degenerate systems, {n} of {len(spec.all_metrics)} "
+             "metrics gameable")
+    title = f"{spec.name}: can a system that never reads the task beat the real systems?"
+    write_markdown(out_md, gameability_markdown(table, title), out_html, title)
+    return table
