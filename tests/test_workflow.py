@@ -642,8 +642,6 @@ def test_a_comment_in_plots_reruns_the_drawing_not_the_computations(run, tmp_pat
     computation: no stability shard or split, no bootstrap, no Tukey trials,
     no label noise, no ingestion.  A comment in sensitivity.py plans the
     label-noise jobs and what reads them, not the bootstrap."""
-    import os
-
     work, data = run
     cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
     cfg["experiments"]["shards"] = shards
@@ -651,6 +649,16 @@ def test_a_comment_in_plots_reruns_the_drawing_not_the_computations(run, tmp_pat
     conf.write_text(yaml.safe_dump(cfg))
     if shards > 1:  # the sharded layout, run once with the package as installed
         _run(work, data, configfile=conf)
+    try:
+        _check_plots_comment(work, data, conf, tmp_path)
+    finally:
+        if shards > 1:
+            _run(work, data)  # the run the other tests read, as it was
+
+
+def _check_plots_comment(work, data, conf, tmp_path):
+    import os
+
     shutil.copytree(ROOT / "src" / "metaeval", tmp_path / "metaeval", ignore=shutil.ignore_patterns("__pycache__"))
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
 
@@ -672,8 +680,6 @@ def test_a_comment_in_plots_reruns_the_drawing_not_the_computations(run, tmp_pat
     with open(tmp_path / "metaeval" / "sensitivity.py", "a") as fh:
         fh.write("\n# a comment\n")
     assert planned() == {"sensitivity", "experiment_figures", "recommendation", "overview", "provenance"}
-    if shards > 1:
-        _run(work, data)  # the run the other tests read, as it was
 
 
 def test_the_cluster_path_gives_byte_identical_results(run, tmp_path):
