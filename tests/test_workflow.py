@@ -300,10 +300,10 @@ def _jobs(rules, *datasets):
 
 # the jobs of a dataset: scoring (tables and figures included) and the
 # experiments: their computations (with one shard, the .test default, that job
-# draws the half-splits itself: no stability_shard job), label noise and class
-# priors (datasets with classes), and the figures and tables drawn from them
+# draws the half-splits itself: no stability_shard job), then label noise and
+# class priors (datasets with classes) with the figures and tables
 SCORE = ("score",)
-EXPS = ("experiments", "sensitivity", "experiment_figures")
+EXPS = ("experiments", "experiment_figures")
 METRIC_RULES = SCORE + EXPS
 EVERYTHING = ("ingest",) + METRIC_RULES
 # the span datasets of the .test config: what each one runs
@@ -372,14 +372,11 @@ EDITS = [
     ("datasets.spans_tc.span_metrics", ["span_f1", "char_f1"], _all(SPAN_TC[1:], ("spans_tc",))),
     # label noise and class priors (datasets with classes): their own job, its figures, the recommendation;
     # never the bootstrap or the significance experiment's trials (issue 20)
-    ("experiments.noise_rates", [0.05], _all(("sensitivity", "experiment_figures"), CLASSES)
+    ("experiments.noise_rates", [0.05], _all(("experiment_figures",), CLASSES) | _jobs(("recommendation",), *CLASSES)),
+    ("experiments.prior_gammas", [0, 4], _all(("experiment_figures",), CLASSES)
      | _jobs(("recommendation",), *CLASSES)),
-    ("experiments.prior_gammas", [0, 4], _all(("sensitivity", "experiment_figures"), CLASSES)
-     | _jobs(("recommendation",), *CLASSES)),
-    ("datasets.tiny.experiments.noise_mode", "uniform", _jobs(("sensitivity", "experiment_figures",
-                                                                "recommendation"), "tiny")),
-    ("experiments.noise_repeats", 10, _all(("sensitivity", "experiment_figures"), CLASSES)
-     | _jobs(("recommendation",), *CLASSES)),
+    ("datasets.tiny.experiments.noise_mode", "uniform", _jobs(("experiment_figures", "recommendation"), "tiny")),
+    ("experiments.noise_repeats", 10, _all(("experiment_figures",), CLASSES) | _jobs(("recommendation",), *CLASSES)),
     # the formal properties do not depend on any dataset: one job, the
     # recommendations (the front page's job) that count them, and every
     # provenance.json (which records their settings)
@@ -640,8 +637,9 @@ def test_a_comment_in_plots_reruns_the_drawing_not_the_computations(run, tmp_pat
     comment added to plots.py plans the jobs that draw (scoring, the
     experiments' figures, the recommendation, the properties grid) and no
     computation: no stability shard or split, no bootstrap, no Tukey trials,
-    no label noise, no ingestion.  A comment in sensitivity.py plans the
-    label-noise jobs and what reads them, not the bootstrap."""
+    no ingestion (the label-noise step, seconds, shares the figures' job).
+    A comment in sensitivity.py plans that job and what reads label noise,
+    not the bootstrap."""
     work, data = run
     cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
     cfg["experiments"]["shards"] = shards
@@ -679,7 +677,7 @@ def _check_plots_comment(work, data, conf, tmp_path):
     shutil.copy(ROOT / "src" / "metaeval" / "plots.py", tmp_path / "metaeval" / "plots.py")
     with open(tmp_path / "metaeval" / "sensitivity.py", "a") as fh:
         fh.write("\n# a comment\n")
-    assert planned() == {"sensitivity", "experiment_figures", "recommendation", "overview", "provenance"}
+    assert planned() == {"experiment_figures", "recommendation", "overview", "provenance"}
 
 
 def test_the_cluster_path_gives_byte_identical_results(run, tmp_path):
@@ -861,7 +859,7 @@ def test_only_datasets_with_three_classes_read_the_class_merging_settings(shards
             assert params["experiments"]["settings"]["balanced_repeats"] == 100
         else:
             assert not any(read.values()), read
-            assert "noise_rates" in params["sensitivity"]["settings"]  # two classes: label noise still read
+            assert "noise_rates" in params["experiment_figures"]["settings"]  # two classes: label noise still read
             assert "noise_rates" not in params["experiments"]["settings"]  # (its own job since issue 20)
 
 

@@ -48,11 +48,13 @@ rule stability_shard:
         "../scripts/stability_shard.py"
 
 
-# The experiments of a dataset in three jobs: the computations (files
-# only), label noise and class priors (which read the Tukey trials the
+# The experiments of a dataset in two jobs: the computations (files only),
+# then label noise and class priors (seconds: they read the Tukey trials the
 # significance experiment leaves in trials.npz, so that a noise setting
-# reruns neither the bootstrap nor the trials), and the figures and tables,
-# drawn from those files (so that a figure's look reruns no computation).
+# reruns neither the bootstrap nor the trials) with the figures and tables,
+# drawn from the files (so that a figure's look reruns none of the
+# experiments' resampling). One process for both: a job costs about a second
+# of Python start-up and imports.
 # Variants: two classes (no merging), span identification (no merging, no
 # classes to flip or re-weight).
 _D = f"{RESULTS}/{{dataset}}"
@@ -168,42 +170,19 @@ use rule experiments as experiments_two_classes with:
         dataset=dataset_pattern("two_classes"),
 
 
-rule sensitivity:
-    """Label noise and class priors (datasets with classes), reusing the
-    significance experiment's Tukey trials and power."""
-    input:
-        npz=rules.ingest.output.npz,
-        trials=TRIALS_OUTPUT["trials"],
-        power=EXPERIMENT_OUTPUT["power"],
-        kernels=rules.kernels.output,
-    output:
-        **SENSITIVITY_OUTPUT,
-    params:
-        spec=spec_of("sensitivity"),
-        settings=settings_of("sensitivity"),
-        code=CODE_OF["sensitivity"],
-    log:
-        f"{RESULTS}/logs/{{dataset}}/sensitivity.log",
-    wildcard_constraints:
-        dataset=dataset_pattern("classes"),
-    priority: 8
-    resources:
-        mem_mb=4000,
-        runtime=30,
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/sensitivity.py"
-
-
 rule experiment_figures:
-    """The experiments' figures and tables, drawn from their files."""
+    """Label noise and class priors (datasets with classes: a computation of
+    seconds, which reuses the significance experiment's Tukey trials and
+    power), then every figure and table of the experiments, drawn from their
+    files."""
     input:
         npz=rules.ingest.output.npz,
         **EXPERIMENT_OUTPUT,
         **MERGING_OUTPUT,
-        **SENSITIVITY_OUTPUT,
+        **TRIALS_OUTPUT,
+        kernels=rules.kernels.output,
     output:
+        **SENSITIVITY_OUTPUT,
         **FIGURE_OUTPUT,
         **MERGING_FIGURE_OUTPUT,
         **SENSITIVITY_FIGURE_OUTPUT,
@@ -217,8 +196,8 @@ rule experiment_figures:
         dataset=dataset_pattern("merging"),
     priority: 6
     resources:
-        mem_mb=2000,
-        runtime=20,
+        mem_mb=4000,
+        runtime=30,
     conda:
         "../../environment.yml"
     script:
@@ -239,8 +218,10 @@ use rule experiment_figures as experiment_figures_two_classes with:
     input:
         npz=rules.ingest.output.npz,
         **EXPERIMENT_OUTPUT,
-        **SENSITIVITY_OUTPUT,
+        **TRIALS_OUTPUT,
+        kernels=rules.kernels.output,
     output:
+        **SENSITIVITY_OUTPUT,
         **FIGURE_OUTPUT,
         **SENSITIVITY_FIGURE_OUTPUT,
     wildcard_constraints:

@@ -86,8 +86,8 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "stability_shard": _union("stability_shard"),
     # (summary.csv is computed from the other parts' results; its page's settings are summary_page's)
     "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance"),
-    "sensitivity": _union("sensitivity"),
-    "experiment_figures": _union("figures"),
+    # label noise and class priors (datasets with classes), then the figures (one job)
+    "experiment_figures": _union("sensitivity", "figures"),
     "weights": _union("weights"),
     "recommendation": _union("recommendation"),
     # the summary page, written by the overview job once the experiments and the recommendation are done
@@ -110,6 +110,8 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
     for step, (spec_fields, setting_fields) in STEPS.items():
         if step == "experiments" and settings.shards == 1:
             spec_fields, setting_fields = _ONE_SHARD_EXPERIMENTS
+        if step == "experiment_figures" and spec.k < 2:  # span identification: no label noise, figures only
+            spec_fields, setting_fields = _union("figures")
         sp = {"name": spec.name}
         for f in spec_fields:
             if f == "random_seed" and not {"random", "random_spans"} & set(spec.baselines):
@@ -211,16 +213,17 @@ STEP_MODULES = {
     "ingest": "workflow.reading", "provenance": "steps", "score": "workflow.scoring",
     "score_groups": "workflow.scoring", "kernels": "workflow.experiments",
     "stability_shard": "workflow.experiments", "experiments": "workflow.experiments",
-    "sensitivity": "workflow.sensitivity", "weights": "workflow.experiments",
-    "experiment_figures": "workflow.figures", "recommendation": "workflow.recommendation",
+    "weights": "workflow.experiments",
+    "experiment_figures": "workflow.figures+workflow.sensitivity", "recommendation": "workflow.recommendation",
     "overview": "workflow.reports", "reproduce": "workflow.reports", "properties": "workflow.reports",
 }
 
 
 def step_code() -> dict[str, str]:
-    """``{rule family: code_fingerprint of its module}`` (``STEP_MODULES``)."""
+    """``{rule family: code_fingerprint of its modules}`` (``STEP_MODULES``;
+    ``a+b``: a job that runs the steps of both)."""
     cache: dict[str, str] = {}
-    return {step: cache.setdefault(m, code_fingerprint(m)) for step, m in STEP_MODULES.items()}
+    return {step: cache.setdefault(m, code_fingerprint(*m.split("+"))) for step, m in STEP_MODULES.items()}
 
 
 def git_commit(path) -> str | None:
