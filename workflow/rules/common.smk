@@ -355,10 +355,10 @@ def summary_params():
 
 
 def recommendation_inputs(name=None):
-    """The recommendation job's inputs (of dataset `name`, or with the
+    """The recommendation job's own inputs (of dataset `name`, or with the
     `{dataset}` wildcard): the dataset, its gameability and the formal
-    properties when they are computed (not the experiments' results: it
-    runs beside them)."""
+    properties when they are computed (the rule adds the experiments'
+    files, which it draws and reads)."""
     d = f"{RESULTS}/{name}" if name else _R
 
     def properties(wildcards=None):  # the formal properties count for metrics of classes only

@@ -49,12 +49,13 @@ rule stability_shard:
 
 
 # The experiments of a dataset in two jobs: the computations (files only),
-# then label noise and class priors (seconds: they read the Tukey trials the
-# significance experiment leaves in trials.npz, so that a noise setting
-# reruns neither the bootstrap nor the trials) with the figures and tables,
-# drawn from the files (so that a figure's look reruns none of the
-# experiments' resampling). One process for both: a job costs about a second
-# of Python start-up and imports.
+# then (the recommendation job) label noise and class priors (seconds: they
+# read the Tukey trials the significance experiment leaves in trials.npz, so
+# that a noise setting reruns neither the bootstrap nor the trials), the
+# figures and tables, drawn from the files (so that a figure's look reruns
+# none of the experiments' resampling), and the recommendation. Two jobs,
+# not one per part: a job costs one to two seconds of Python start-up and
+# imports (numba, pandas, matplotlib).
 # Variants: two classes (no merging), span identification (no merging, no
 # classes to flip or re-weight).
 _D = f"{RESULTS}/{{dataset}}"
@@ -170,64 +171,6 @@ use rule experiments as experiments_two_classes with:
         dataset=dataset_pattern("two_classes"),
 
 
-rule experiment_figures:
-    """Label noise and class priors (datasets with classes: a computation of
-    seconds, which reuses the significance experiment's Tukey trials and
-    power), then every figure and table of the experiments, drawn from their
-    files."""
-    input:
-        npz=rules.ingest.output.npz,
-        **EXPERIMENT_OUTPUT,
-        **MERGING_OUTPUT,
-        **TRIALS_OUTPUT,
-        kernels=rules.kernels.output,
-    output:
-        **SENSITIVITY_OUTPUT,
-        **FIGURE_OUTPUT,
-        **MERGING_FIGURE_OUTPUT,
-        **SENSITIVITY_FIGURE_OUTPUT,
-    params:
-        spec=spec_of("experiment_figures"),
-        settings=settings_of("experiment_figures"),
-        code=CODE_OF["experiment_figures"],
-    log:
-        f"{RESULTS}/logs/{{dataset}}/experiment_figures.log",
-    wildcard_constraints:
-        dataset=dataset_pattern("merging"),
-    priority: 6
-    resources:
-        mem_mb=4000,
-        runtime=30,
-    conda:
-        "../../environment.yml"
-    script:
-        "../scripts/experiment_figures.py"
-
-
-use rule experiment_figures as experiment_figures_no_merging with:
-    input:
-        npz=rules.ingest.output.npz,
-        **EXPERIMENT_OUTPUT,
-    output:
-        **FIGURE_OUTPUT,
-    wildcard_constraints:
-        dataset=dataset_pattern("no_merging"),
-
-
-use rule experiment_figures as experiment_figures_two_classes with:
-    input:
-        npz=rules.ingest.output.npz,
-        **EXPERIMENT_OUTPUT,
-        **TRIALS_OUTPUT,
-        kernels=rules.kernels.output,
-    output:
-        **SENSITIVITY_OUTPUT,
-        **FIGURE_OUTPUT,
-        **SENSITIVITY_FIGURE_OUTPUT,
-    wildcard_constraints:
-        dataset=dataset_pattern("two_classes"),
-
-
 rule weights:
     """Weighted metrics under every class-weight set (Scarton et al. Table 4)."""
     input:
@@ -255,26 +198,63 @@ rule weights:
 
 
 rule recommendation:
-    """Which metric to report (metaeval.recommend): every criterion with its
-    interval from resampling the test units and the systems together
-    (metaeval.criteria), the Tiered Pareto Selection, the answer with and
-    without the baselines, and the summary page, which names the same
-    answer."""
+    """After the experiments' computations, in one process: label noise and
+    class priors (datasets with classes: seconds, reusing the significance
+    experiment's Tukey trials and power), every figure and table of the
+    experiments (drawn from their files), and which metric to report
+    (metaeval.recommend: every criterion with its interval from resampling
+    the test units and the systems together, the Tiered Pareto Selection,
+    the answer with and without the baselines). A noise setting or a figure's
+    look reruns this job, never the experiments' resampling."""
     input:
         **recommendation_inputs(),
+        **EXPERIMENT_OUTPUT,
+        **MERGING_OUTPUT,
+        **TRIALS_OUTPUT,
     output:
         **RECOMMENDATION_OUTPUT,
+        **SENSITIVITY_OUTPUT,
+        **FIGURE_OUTPUT,
+        **MERGING_FIGURE_OUTPUT,
+        **SENSITIVITY_FIGURE_OUTPUT,
     params:
         spec=spec_of("recommendation"),
         settings=settings_of("recommendation"),
         code=CODE_OF["recommendation"],
     log:
         f"{RESULTS}/logs/{{dataset}}/recommendation.log",
+    wildcard_constraints:
+        dataset=dataset_pattern("merging"),
     priority: 5
     resources:
-        mem_mb=3000,
+        mem_mb=4000,
         runtime=30,
     conda:
         "../../environment.yml"
     script:
         "../scripts/recommendation.py"
+
+
+use rule recommendation as recommendation_no_merging with:
+    input:
+        **recommendation_inputs(),
+        **EXPERIMENT_OUTPUT,
+    output:
+        **RECOMMENDATION_OUTPUT,
+        **FIGURE_OUTPUT,
+    wildcard_constraints:
+        dataset=dataset_pattern("no_merging"),
+
+
+use rule recommendation as recommendation_two_classes with:
+    input:
+        **recommendation_inputs(),
+        **EXPERIMENT_OUTPUT,
+        **TRIALS_OUTPUT,
+    output:
+        **RECOMMENDATION_OUTPUT,
+        **SENSITIVITY_OUTPUT,
+        **FIGURE_OUTPUT,
+        **SENSITIVITY_FIGURE_OUTPUT,
+    wildcard_constraints:
+        dataset=dataset_pattern("two_classes"),

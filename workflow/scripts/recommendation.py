@@ -1,9 +1,20 @@
-"""Adapter: rule recommendation -> metaeval.workflow.run_recommendation."""
-from metaeval.workflow import run_recommendation, run_step, step_settings, step_spec
+"""Adapter: rules recommendation* -> metaeval.workflow.sensitivity.run_sensitivity (datasets with classes),
+metaeval.workflow.figures.run_experiment_figures, metaeval.workflow.recommendation.run_recommendation."""
+from metaeval.workflow import (run_experiment_figures, run_recommendation, run_sensitivity, run_step, step_settings,
+                               step_spec)
 
 smk = snakemake  # noqa: F821 (injected by Snakemake)
 spec = step_spec(smk.params.spec)
 settings = step_settings(smk.params.settings)
-run_step(smk, lambda: run_recommendation(spec, settings, smk.input.npz, smk.input.gameability,
-                                         dict(smk.output.items()),
-                                         smk.input.properties[0] if smk.input.properties else None))
+out, inp = dict(smk.output.items()), dict(smk.input.items())
+
+
+def step():
+    if "noise" in out:
+        run_sensitivity(spec, settings, inp["npz"], out, trials_npz=inp["trials"], power_csv=inp["power"])
+    run_experiment_figures(spec, settings, {**inp, **out}, out)
+    run_recommendation(spec, settings, inp["npz"], inp["gameability"], out,
+                       smk.input.properties[0] if smk.input.properties else None)
+
+
+run_step(smk, step)

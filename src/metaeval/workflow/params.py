@@ -86,10 +86,9 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "stability_shard": _union("stability_shard"),
     # (summary.csv is computed from the other parts' results; its page's settings are summary_page's)
     "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance"),
-    # label noise and class priors (datasets with classes), then the figures (one job)
-    "experiment_figures": _union("sensitivity", "figures"),
     "weights": _union("weights"),
-    "recommendation": _union("recommendation"),
+    # one job after the experiments: label noise and class priors (datasets with classes), the figures, the answer
+    "recommendation": _union("recommendation", "sensitivity", "figures"),
     # the summary page, written by the overview job once the experiments and the recommendation are done
     "summary_page": _union("summary"),
 }
@@ -110,8 +109,8 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
     for step, (spec_fields, setting_fields) in STEPS.items():
         if step == "experiments" and settings.shards == 1:
             spec_fields, setting_fields = _ONE_SHARD_EXPERIMENTS
-        if step == "experiment_figures" and spec.k < 2:  # span identification: no label noise, figures only
-            spec_fields, setting_fields = _union("figures")
+        if step == "recommendation" and spec.k < 2:  # span identification: no label noise
+            spec_fields, setting_fields = _union("recommendation", "figures")
         sp = {"name": spec.name}
         for f in spec_fields:
             if f == "random_seed" and not {"random", "random_spans"} & set(spec.baselines):
@@ -214,7 +213,7 @@ STEP_MODULES = {
     "score_groups": "workflow.scoring", "kernels": "workflow.experiments",
     "stability_shard": "workflow.experiments", "experiments": "workflow.experiments",
     "weights": "workflow.experiments",
-    "experiment_figures": "workflow.figures+workflow.sensitivity", "recommendation": "workflow.recommendation",
+    "recommendation": "workflow.recommendation+workflow.figures+workflow.sensitivity",
     "overview": "workflow.reports", "reproduce": "workflow.reports", "properties": "workflow.reports",
 }
 
