@@ -290,7 +290,8 @@ def _planned(work, data, configfile) -> set[tuple[str, str | None]]:
         m = re.match(r"(?:local)?rule (\w+):", block)
         if m and m.group(1) != "all":
             w = re.search(r"wildcards: dataset=([\w.-]+)", block)
-            jobs.add((m.group(1), w.group(1) if w else None))
+            rule = re.sub(r"^recommendation_\w+", "recommendation", m.group(1))  # (variants by kind of dataset)
+            jobs.add((rule, w.group(1) if w else None))
     return jobs
 
 
@@ -300,16 +301,17 @@ def _jobs(rules, *datasets):
 
 # the jobs of a dataset: scoring (tables and figures included) and the
 # experiments: their computations (with one shard, the .test default, that job
-# draws the half-splits itself: no stability_shard job), then label noise and
-# class priors (datasets with classes) with the figures and tables
+# draws the half-splits itself: no stability_shard job), then one job for label
+# noise and class priors (datasets with classes), the figures and tables, and
+# the recommendation (its rule's variants are named "recommendation" here)
 SCORE = ("score",)
-EXPS = ("experiments", "experiment_figures")
+EXPS = ("experiments", "recommendation")
 METRIC_RULES = SCORE + EXPS
 EVERYTHING = ("ingest",) + METRIC_RULES
 # the span datasets of the .test config: what each one runs
 SPAN_TC = ("ingest", "score_tc") + EXPS
 SPAN_SI = ("ingest", "score_si")
-SPAN_SYN = SPAN_SI + ("experiments_no_merging", "experiment_figures_no_merging")
+SPAN_SYN = SPAN_SI + ("experiments_no_merging", "recommendation")
 WITH_EXPS = ("tiny", "tiny_tsv", "spans_tc", "spans_si_synthetic", "toxic")
 
 
@@ -329,7 +331,7 @@ def _all(rules, datasets=WITH_EXPS):
     for d in datasets:
         for r in rules:
             for variant in (r, "score_tc", "score_si") if r == "score" else \
-                    (r, f"{r}_no_merging") if r in ("experiments", "experiment_figures") else (r,):
+                    (r, "experiments_no_merging") if r == "experiments" else (r,):
                 if variant in runs[d]:
                     out.add((variant, d))
     return out
@@ -341,7 +343,7 @@ CLASSES = ("tiny", "tiny_tsv", "spans_tc")  # the datasets with classes and a me
 
 EDITS = [
     # (the front page names each dataset's primary metric)
-    ("datasets.tiny.primary_metric", "accuracy", _jobs(("score", "experiment_figures"), "tiny") | {("overview", None)}),
+    ("datasets.tiny.primary_metric", "accuracy", _jobs(("score", "recommendation"), "tiny") | {("overview", None)}),
     ("datasets.tiny.labels", ["pos", "neu", "neg"], _jobs(EVERYTHING, "tiny")),
     ("datasets.tiny.ordinal", False, _jobs(METRIC_RULES, "tiny")),
     ("datasets.tiny.weights", {"even": {"neg": 0.3, "neu": 0.4, "pos": 0.3}}, _jobs(METRIC_RULES, "tiny")),
@@ -372,11 +374,10 @@ EDITS = [
     ("datasets.spans_tc.span_metrics", ["span_f1", "char_f1"], _all(SPAN_TC[1:], ("spans_tc",))),
     # label noise and class priors (datasets with classes): their own job, its figures, the recommendation;
     # never the bootstrap or the significance experiment's trials (issue 20)
-    ("experiments.noise_rates", [0.05], _all(("experiment_figures",), CLASSES) | _jobs(("recommendation",), *CLASSES)),
-    ("experiments.prior_gammas", [0, 4], _all(("experiment_figures",), CLASSES)
-     | _jobs(("recommendation",), *CLASSES)),
-    ("datasets.tiny.experiments.noise_mode", "uniform", _jobs(("experiment_figures", "recommendation"), "tiny")),
-    ("experiments.noise_repeats", 10, _all(("experiment_figures",), CLASSES) | _jobs(("recommendation",), *CLASSES)),
+    ("experiments.noise_rates", [0.05], _jobs(("recommendation",), *CLASSES)),
+    ("experiments.prior_gammas", [0, 4], _jobs(("recommendation",), *CLASSES)),
+    ("datasets.tiny.experiments.noise_mode", "uniform", _jobs(("recommendation",), "tiny")),
+    ("experiments.noise_repeats", 10, _jobs(("recommendation",), *CLASSES)),
     # the formal properties do not depend on any dataset: one job, the
     # recommendations (the front page's job) that count them, and every
     # provenance.json (which records their settings)
@@ -637,9 +638,9 @@ def test_a_comment_in_plots_reruns_the_drawing_not_the_computations(run, tmp_pat
     comment added to plots.py plans the jobs that draw (scoring, the
     experiments' figures, the recommendation, the properties grid) and no
     computation: no stability shard or split, no bootstrap, no Tukey trials,
-    no ingestion (the label-noise step, seconds, shares the figures' job).
-    A comment in sensitivity.py plans that job and what reads label noise,
-    not the bootstrap."""
+    no ingestion (the label-noise step, seconds, shares the figures' and
+    the recommendation's job).  A comment in sensitivity.py plans that job
+    and the front page, not the bootstrap or the trials."""
     work, data = run
     cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
     cfg["experiments"]["shards"] = shards
@@ -671,13 +672,12 @@ def _check_plots_comment(work, data, conf, tmp_path):
         fh.write("\n# a comment\n")
     drawn = planned()
     # (provenance.json records the whole package's fingerprint: rewritten, a cheap record)
-    assert drawn == {"score", "score_tc", "score_si", "score_groups", "experiment_figures",
-                     "experiment_figures_no_merging", "recommendation", "properties", "overview",
-                     "provenance"}, drawn
+    assert drawn == {"score", "score_tc", "score_si", "score_groups", "recommendation", "recommendation_no_merging",
+                     "properties", "overview", "provenance"}, drawn
     shutil.copy(ROOT / "src" / "metaeval" / "plots.py", tmp_path / "metaeval" / "plots.py")
     with open(tmp_path / "metaeval" / "sensitivity.py", "a") as fh:
         fh.write("\n# a comment\n")
-    assert planned() == {"experiment_figures", "recommendation", "overview", "provenance"}
+    assert planned() == {"recommendation", "recommendation_no_merging", "overview", "provenance"}
 
 
 def test_the_cluster_path_gives_byte_identical_results(run, tmp_path):
@@ -859,7 +859,7 @@ def test_only_datasets_with_three_classes_read_the_class_merging_settings(shards
             assert params["experiments"]["settings"]["balanced_repeats"] == 100
         else:
             assert not any(read.values()), read
-            assert "noise_rates" in params["experiment_figures"]["settings"]  # two classes: label noise still read
+            assert "noise_rates" in params["recommendation"]["settings"]  # two classes: label noise still read
             assert "noise_rates" not in params["experiments"]["settings"]  # (its own job since issue 20)
 
 
