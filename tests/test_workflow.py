@@ -1096,3 +1096,45 @@ def test_the_command_line_prints_the_workflow_s_scores_and_intervals(run, tmp_pa
             row = iv[(iv["system"] == system) & (iv["metric"] == m)].iloc[0]
             assert got.loc[system, f"{m}_low"] == pytest.approx(row["low"], abs=1e-15)
             assert got.loc[system, f"{m}_high"] == pytest.approx(row["high"], abs=1e-15)
+
+
+def test_a_step_s_code_is_every_module_it_imports():
+    """params._imports reads imports by pattern (a run starts in 0.06 s
+    instead of 2.4 s): its closure of every step's modules contains the
+    closure found by parsing the modules (ast), and the computations'
+    closures hold no drawing code."""
+    import ast
+
+    from metaeval.workflow import params as P
+
+    root = Path(P.__file__).resolve().parents[1]
+
+    def parsed(path):
+        out = set()
+        pkg = path.relative_to(root).with_suffix("").parts[:-1]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("metaeval")):
+                base = (pkg[:len(pkg) - (node.level - 1)] if node.level > 1 else pkg) if node.level else ()
+                mod = tuple((node.module or "").split(".")[0 if node.level else 1:])
+                for parts in [base + mod] + [base + mod + (a.name,) for a in node.names]:
+                    parts = tuple(p for p in parts if p)
+                    for cand in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts) / "__init__.py"):
+                        if cand.is_file():
+                            out.add(cand)
+        return out
+
+    def closure(module, imports):
+        todo, files = [root.joinpath(*module.split(".")).with_suffix(".py")], set()
+        while todo:
+            f = todo.pop()
+            if f not in files:
+                files.add(f)
+                todo.extend(imports(f) - files)
+        return {f.relative_to(root).as_posix() for f in files}
+
+    for modules in set(P.STEP_MODULES.values()):
+        for m in modules.split("+"):
+            by_pattern = closure(m, lambda f: set(P._imports(f, root)))
+            assert closure(m, parsed) <= by_pattern, m
+            if m in ("workflow.experiments", "workflow.sensitivity", "workflow.reading"):
+                assert "plots.py" not in by_pattern and "recommend.py" not in by_pattern, m

@@ -4,7 +4,9 @@ input paths, the experiment settings of a dataset."""
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from pathlib import Path
 from typing import Mapping
 
@@ -140,14 +142,19 @@ def step_settings(plain: Mapping):
 
     return restricted(Settings, from_plain(dict(plain)))
 
-def _imports(path: Path, root: Path, package: str) -> set[Path]:
-    """The files of ``package`` that the module at ``path`` imports, at any
-    depth of its code (an import inside a function counts: it runs when the
-    step calls that function), with the packages they are in."""
-    import ast
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.+|metaeval\b)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+(metaeval[\w.]*)", re.M)
 
+
+@functools.lru_cache(maxsize=None)
+def _imports(path: Path, root: Path) -> frozenset[Path]:
+    """The files of the package at ``root`` that the module at ``path``
+    imports, at any depth of its code (an import inside a function counts:
+    it runs when the step calls that function), with the packages they are
+    in.  Read by pattern, not parsed (a run starts faster): an import
+    written in a docstring counts too, which can only add files."""
     here = path.relative_to(root).with_suffix("").parts  # e.g. ("workflow", "experiments")
-    pkg = here[:-1] if path.name != "__init__.py" else here[:-1]
+    pkg = here[:-1]
     found: set[Path] = set()
 
     def add(parts) -> None:
@@ -159,23 +166,21 @@ def _imports(path: Path, root: Path, package: str) -> set[Path]:
                     found.add(cand)
 
     add(pkg)  # the packages the module is in run first
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = pkg[:len(pkg) - (node.level - 1)] if node.level > 1 else pkg
-                mod = tuple(node.module.split(".")) if node.module else ()
-            elif node.module and (node.module == package or node.module.startswith(package + ".")):
-                base, mod = (), tuple(node.module.split(".")[1:])
-            else:
-                continue
-            add(base + mod)
-            for alias in node.names:  # ``from . import metrics``: a module too
-                add(base + mod + (alias.name,))
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == package or alias.name.startswith(package + "."):
-                    add(tuple(alias.name.split(".")[1:]))
-    return found
+    text = path.read_text(encoding="utf-8")
+    for dots, mod, names in _FROM.findall(text):
+        if dots == "metaeval":
+            base = ()
+        else:
+            base = pkg[:len(pkg) - (len(dots) - 1)] if len(dots) > 1 else pkg
+        mod_parts = tuple(m for m in mod.split(".") if m)
+        add(base + mod_parts)
+        for name in re.split(r"[\s,()]+", names):  # ``from . import metrics``: a module too
+            name = name.split(" as ")[0].strip()
+            if name.isidentifier():
+                add(base + mod_parts + (name,))
+    for mod in _IMPORT.findall(text):
+        add(tuple(mod.split(".")[1:]))
+    return frozenset(found)
 
 
 def code_fingerprint(*modules: str) -> str:
@@ -198,7 +203,7 @@ def code_fingerprint(*modules: str) -> str:
             f = todo.pop()
             if f not in files:
                 files.add(f)
-                todo.extend(_imports(f, root, "metaeval") - files)
+                todo.extend(_imports(f, root) - files)
     else:
         files = set(root.rglob("*.py"))
     h = hashlib.sha256()
