@@ -89,6 +89,7 @@ def test_items_matched_by_index_are_checked_like_a_file():
         dataset(gold, {"a": pd.Series(GOLD[:5], index=list("vwxyq"))})
     msg = str(e.value)
     assert "item 'q' is not in the gold" in msg and "1 gold item(s) have no prediction, e.g. 'z'" in msg
+    assert "line None" not in msg  # labels in memory have no lines
     with pytest.raises(DataError, match="duplicated item 'v'"):
         dataset(gold, {"a": pd.Series(GOLD[:6], index=list("vwxyzv"))})
 
@@ -98,8 +99,14 @@ def test_settings_and_dataset_keys_are_checked_as_in_the_config():
         dataset(GOLD, SYSTEMS, ordinal=True)
     with pytest.raises(ConfigError, match="unknown metric"):
         dataset(GOLD, SYSTEMS, metrics=["acuracy"])
-    with pytest.raises(ConfigError, match="unknown setting"):
+    with pytest.raises(TypeError, match="'bootstrap_replicate' \\(did you mean 'bootstrap_replicates'\\?\\)"):
         metaeval.evaluate(GOLD, SYSTEMS, bootstrap_replicate=10)
+    with pytest.raises(TypeError, match="'metric' \\(did you mean 'metrics'\\?\\)"):
+        metaeval.evaluate(GOLD, SYSTEMS, metric=["accuracy"])
+    with pytest.raises(ConfigError, match="experiments.bootstrap_replicates: expected an integer, got '10'"):
+        metaeval.evaluate(GOLD, SYSTEMS, bootstrap_replicates="10")
+    with pytest.raises(ValueError, match="compare needs at least two systems"):
+        metaeval.compare(GOLD, {"a": SYSTEMS["a"]})
     with pytest.raises(DataError, match="never occur in the gold"):
         dataset(GOLD, SYSTEMS, labels=LABELS + ["other"])
     with pytest.raises(DataError, match="89 groups for 90 gold items"):
@@ -120,3 +127,19 @@ def test_groups_resample_whole_groups():
     g, p, codes = np.array(GOLD), np.array(SYSTEMS["a"]), ds.groups
     reps = [np.repeat(g == p, row[codes].astype(int)).mean() for row in w]
     assert by_group.loc["a", "accuracy_low"] == pytest.approx(np.quantile(reps, 0.025), abs=1e-12)
+
+
+def test_the_random_baseline_is_the_workflow_s_by_default():
+    """The API's random_seed default is the project config's (20200101):
+    the same data give the workflow's random baseline."""
+    import yaml
+
+    from .conftest import ROOT
+
+    seed = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["random_seed"]
+    got = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=["random"], metrics=["accuracy"])
+    want = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=["random"], metrics=["accuracy"],
+                             random_seed=seed)
+    other = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=["random"], metrics=["accuracy"],
+                              random_seed=seed + 1)
+    assert got.loc["random", "accuracy"] == want.loc["random", "accuracy"] != other.loc["random", "accuracy"]

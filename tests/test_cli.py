@@ -96,6 +96,11 @@ def test_the_output_formats(files):
     code, out, _ = _run("compare", gold, *preds, "--metrics", "accuracy", "--test", "bootstrap", "--pairs",
                         "--format", "csv", "--set", "bootstrap_replicates=100")
     assert code == 0 and len(pd.read_csv(io.StringIO(out))) == 10  # 5 systems: 10 pairs
+    code, out, _ = _run("compare", gold, *preds, "--metrics", "accuracy,macro_f1", "--trials", "100", "--format",
+                        "csv")  # the summary in every format (csv printed every pair without --pairs)
+    assert code == 0 and list(pd.read_csv(io.StringIO(out))["metric"]) == ["accuracy", "macro_f1"]
+    code, _, err = _run("compare", gold, *preds, "--set", "tukey_trials=abc")
+    assert code == 2 and "experiments.tukey_trials: expected an integer, got 'abc'" in err
 
 
 def test_recommend_prints_the_answer_and_the_criteria(files):
@@ -166,6 +171,10 @@ def test_init_writes_a_config_the_workflow_runs_as_is(tmp_path):
     assert list(scores["system"][:4]) == ["sys_a", "sys_b", "sys_c", "sys_d"]
     code, _, err = _run("init", tmp_path / "nothing")
     assert code == 2 and "no such folder" in err
+    code, _, err = _run("init", folder, "--labels", "neg,neu,pos")
+    assert code == 2 and "exists: give --force" in err
+    code, _, err = _run("init", folder, "--ordinal", "--force")
+    assert code == 2 and "--ordinal needs --labels in the order of the scale" in err
 
 
 def test_the_readme_s_library_and_command_line_examples_run(data_dir):

@@ -57,6 +57,8 @@ __all__ = ["dataset", "from_tables", "read_files", "settings", "evaluate", "comp
            "MetaEvaluation"]
 
 GOLD = "gold"
+# config/config.yaml's random_seed (the seed of the random baseline): the same data, the workflow's tables
+RANDOM_SEED = 20200101
 
 
 def _source(system: str) -> str:
@@ -128,7 +130,8 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
             metrics: Sequence[str] | None = None, weights: Mapping | None = None,
             f_avg_classes: Sequence | None = None, unrelated_label=None, baselines: Sequence[str] = (),
             baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
-            allow_unused_labels: bool = False, random_seed: int = 0, name: str = "data") -> tuple[Dataset, DatasetSpec]:
+            allow_unused_labels: bool = False, random_seed: int = RANDOM_SEED,
+            name: str = "data") -> tuple[Dataset, DatasetSpec]:
     """A dataset in memory (``dataset.Dataset``) and its spec, checked as
     the workflow checks a dataset's files.
 
@@ -161,7 +164,9 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
         Systems of ``predictions`` that are baselines (not ranked unless
         ``include_baselines`` names them).
     random_seed : int
-        The seed of the ``random`` baseline.
+        The seed of the ``random`` baseline (default: the project config's
+        ``random_seed``, 20200101, so that the same data give the
+        workflow's tables).
 
     Returns
     -------
@@ -191,7 +196,7 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     if groups is not None:
         g = list(groups.tolist() if isinstance(groups, (pd.Series, np.ndarray)) else groups)
         if len(g) != n_gold:
-            raise DataError([Problem("groups", None, f"{len(g):,} groups for {n_gold:,} gold items", "missing")],
+            raise DataError([Problem("groups", None, f"{len(g):,} groups for {n_gold:,} gold items", "other")],
                             f"dataset {name!r}")
         missing = [i for i, x in zip(gold_ids, g) if _is_missing(x)]
         if missing:
@@ -211,7 +216,8 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
                 ordinal: bool = False, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
                 f_avg_classes: Sequence | None = None, unrelated_label=None, baselines: Sequence[str] = (),
                 baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
-                allow_unused_labels: bool = False, random_seed: int = 0, name: str = "data") -> tuple[Dataset, DatasetSpec]:
+                allow_unused_labels: bool = False, random_seed: int = RANDOM_SEED,
+                name: str = "data") -> tuple[Dataset, DatasetSpec]:
     """``dataset`` of label tables (``io.LabelTable``: read from files by
     ``io.read_labels``, with their lines, or made from labels in memory):
     the gold's, and each system's; the gold table's ``groups``, when it has
@@ -264,10 +270,24 @@ def settings(groups=None, **options):
 
 
 def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
-    """The dataset keys and the experiment settings of ``**kwargs``."""
+    """The dataset keys and the experiment settings of ``**kwargs``; a
+    keyword that is neither is refused with the closest of both."""
+    import difflib
     import inspect
+    from dataclasses import fields
+
+    from .experiments import Settings
 
     data_keys = set(inspect.signature(dataset).parameters) - {"gold", "predictions"}
+    setting_keys = {f.name for f in fields(Settings)}
+    unknown = sorted(set(kwargs) - data_keys - setting_keys)
+    if unknown:
+        hints = []
+        for k in unknown:
+            close = difflib.get_close_matches(k, sorted(data_keys | setting_keys), n=1)
+            hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        raise TypeError(f"unknown keyword(s) {', '.join(hints)}; the dataset's: {', '.join(sorted(data_keys))}; "
+                        f"the experiment settings: config/README.md ({', '.join(sorted(setting_keys))})")
     return ({k: v for k, v in kwargs.items() if k in data_keys},
             {k: v for k, v in kwargs.items() if k not in data_keys})
 
@@ -425,6 +445,10 @@ def compare(gold, predictions=None, **kwargs) -> Comparison:
     from .significance import run_significance
 
     ds, spec, st = _prepare(gold, predictions, kwargs, include_all_baselines=True)
+    from .experiments import select_systems
+
+    if len(select_systems(ds, st.include_baselines)) < 2:
+        raise ValueError("compare needs at least two systems (or a system and a baseline: baselines=[...])")
     return _comparison(run_significance(ds, spec, st), st)
 
 

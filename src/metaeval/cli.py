@@ -36,8 +36,8 @@ with --group-column), --replicates resamples.""",
   metaeval compare gold.csv predictions/*.csv --test bootstrap --correction holm --pairs --format csv
 
 Prints, per metric, the best system, the systems that cannot be told from
-it, and the share of pairs told apart (discriminative power); --pairs
-prints every pair with its difference and p-values instead. Null
+it, and the share of pairs told apart (discriminative power), in every
+format; --pairs prints every pair with its difference and p-values instead. Null
 hypothesis of the randomised Tukey HSD (default): the systems' outputs are
 exchangeable item by item; its p-values are family-wise over the pairs of
 a metric.""",
@@ -119,7 +119,8 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
     d.add_argument("--id-column", default="item_id", help="column or key of the item id (default: item_id)")
     d.add_argument("--label-column", default="label", help="column or key of the label (default: label)")
     d.add_argument("--group-column", help="column of the gold giving each item's group (e.g. target): "
-                                          "intervals and tests then resample whole groups")
+                                          "intervals and tests then resample whole groups (use it with 20 "
+                                          "groups or more: fewer give too narrow intervals)")
     d.add_argument("--baselines", help="generated baselines, comma-separated, of majority, all_class, random "
                                        "(span identification: no_spans, whole_text, every_token, random_spans)")
     d.add_argument("--span-format", choices=("semeval2020_si", "semeval2020_tc", "semeval2021_tsd"),
@@ -177,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--ordinal", action="store_true", help="the labels are ordered (give --labels in order)")
     i.add_argument("--labels", help="the classes, comma-separated, in order (default: the gold's, sorted)")
     i.add_argument("-o", "--output", help="the config file (default: FOLDER/metaeval.yaml)")
+    i.add_argument("--force", action="store_true", help="replace the config file if it exists")
     return parser
 
 
@@ -274,7 +276,7 @@ def _compare(a, progress) -> str:
     with progress.step(f"testing every pair ({test})"):
         c = api.compare(data, **opts)
     title = f"{data[1].name}: {test}, alpha {c.alpha:g}"
-    if a.pairs or a.format in ("csv", "json"):
+    if a.pairs:
         return _render(c.pairs, a.format, title)
     summary = c.best.merge(c.power[["metric", "n_pairs", "n_significant", "discriminative_power"]], on="metric")
     return _render(summary, a.format, title)
@@ -326,15 +328,20 @@ def _init(a) -> str:
     t = read_labels(gold)
     if t.problems:
         raise DataError(t.problems, f"gold file {gold}")
-    from .api import _sorted_labels
+    from .api import _number, _sorted_labels
 
     labels = _csv_list(a.labels) or _sorted_labels(t.labels)
+    if a.ordinal and not a.labels and not all(_number(x) is not None for x in labels):
+        raise ValueError("--ordinal needs --labels in the order of the scale: text labels have no order of their "
+                         "own (found " + ", ".join(labels) + ")")
     block = {"description": f"{folder.name}: written by metaeval init", "gold": gold.name,
              "predictions": [f"predictions/*{gold.suffix}"], "labels": labels, "ordinal": bool(a.ordinal)}
     if gold.suffix == ".tsv":
         block["delimiter"] = "\t"
     cfg = {"data_dir": str(folder), "datasets": {a.name or folder.name.replace(" ", "_"): block}}
     out = Path(a.output) if a.output else folder / "metaeval.yaml"
+    if out.exists() and not a.force:
+        raise ValueError(f"{out} exists: give --force to replace it, or -o another file")
     text = ("# written by `metaeval init`; run it with\n"
             f"#   snakemake --cores 8 --configfile {out}\n"
             "# every key: config/README.md (labels are in the order of the scale when ordinal is true)\n"

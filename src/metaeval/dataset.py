@@ -403,7 +403,9 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
         lacking = [i for i in np.flatnonzero(~seen) if scored_ids[i] not in t.skipped_ids]
         if lacking:
             missing[t.path] = [scored_ids[i] for i in lacking]
-            shown = ", ".join(f"{scored_ids[i]!r} (gold line {gold_t.lines[keep_rows[i]]})" for i in lacking[:5])
+            shown = ", ".join(f"{scored_ids[i]!r}" + (f" (gold line {gold_t.lines[keep_rows[i]]})"
+                                                      if gold_t.lines[keep_rows[i]] is not None else "")
+                              for i in lacking[:5])
             file_problems.insert(0, Problem(t.path, None, f"{len(lacking):,} gold item(s) have no prediction, "
                                                           f"e.g. {shown}" + (", ..." if len(lacking) > 5 else ""),
                                             "missing", len(lacking)))

@@ -103,6 +103,10 @@ class Settings:
                 if k not in known:
                     raise ConfigError(f"experiments.{k}: unknown setting; known: {', '.join(sorted(known))}")
                 values[k] = tuple(v) if isinstance(v, list) else v
+        for k, v in values.items():
+            want = _expected_type(next(f for f in fields(cls) if f.name == k))
+            if want and not _is_type(v, want):
+                raise ConfigError(f"experiments.{k}: expected {want}, got {v!r}")
         s = cls(**values)
         if s.tau_variant not in ("a", "b"):
             raise ConfigError(f"experiments.tau_variant must be 'a' or 'b', got {s.tau_variant!r}")
@@ -174,6 +178,39 @@ def few_groups_note(spec: DatasetSpec, settings: Settings, ds: Dataset) -> str |
     return (f"resample_unit is 'group' and {spec.name} has only {g} groups: resampling whole groups draws "
             f"few distinct samples, so its intervals are too narrow and its tests and half-splits coarse "
             f"(use at least {MIN_GROUPS} groups, or resample_unit: item).")
+
+
+def _expected_type(f) -> str | None:
+    """What a setting's value must be, from its default: "an integer", "a
+    number", "a list of numbers", ... (None: not checked here)."""
+    from dataclasses import MISSING
+
+    d = f.default if f.default is not MISSING else f.default_factory()
+    if isinstance(d, bool):
+        return "true or false"
+    if isinstance(d, int):
+        return "an integer"
+    if isinstance(d, float):
+        return "a number"
+    if isinstance(d, str):
+        return "a text"
+    if isinstance(d, tuple):
+        return "a list of numbers" if d and isinstance(d[0], (int, float)) else "a list of texts"
+    if isinstance(d, Mapping):
+        return "a mapping"
+    return None
+
+
+def _is_type(v, want: str) -> bool:
+    import numbers
+
+    number = lambda x: isinstance(x, numbers.Real) and not isinstance(x, bool)  # noqa: E731
+    return {"true or false": lambda: isinstance(v, bool),
+            "an integer": lambda: isinstance(v, numbers.Integral) and not isinstance(v, bool),
+            "a number": lambda: number(v), "a text": lambda: isinstance(v, str),
+            "a list of numbers": lambda: isinstance(v, (tuple, list)) and all(number(x) for x in v),
+            "a list of texts": lambda: isinstance(v, (tuple, list)) and all(isinstance(x, str) for x in v),
+            "a mapping": lambda: isinstance(v, Mapping)}[want]()
 
 
 def select_systems(ds: Dataset, include_baselines: Sequence[str]) -> np.ndarray:

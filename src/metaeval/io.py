@@ -70,6 +70,7 @@ KIND_TEXT = {
     "offset": "bad offset(s)", "overlap": "overlapping span(s)", "unused_label": "label(s) the gold never uses",
     "unknown_article": "span(s) of an article not in the article folder",
     "past_end": "line(s) with offsets past the end of the text",
+    "json": "line(s) that are not valid JSON",
     "other": "other fault(s)",
 }
 
@@ -327,7 +328,7 @@ def read_labels(path: str | Path, *, id_column: str = "item_id", label_column: s
             try:
                 records.append((line, json.loads(raw)))
             except json.JSONDecodeError as e:
-                fault(line, f"not valid JSON ({e.msg} at column {e.colno})", "ragged")
+                fault(line, f"not valid JSON ({e.msg} at column {e.colno})", "json")
         return _records_table(path, records, id_column, label_column, group_column, table)
     try:
         import pandas as pd
