@@ -396,15 +396,6 @@ class Scorer:
         """(M, S) oriented scores on the whole test set."""
         return self._orient(self.eng.total if self.eng else None, self._stats_total if self.span_ids else None)
 
-    def raw_total(self) -> dict[str, np.ndarray]:
-        """``{metric: (S,) scores}`` on the whole test set, not oriented."""
-        from .spans import evaluate_spans
-
-        out = M.evaluate(self.eng.total, self.cls_ids, **self.params) if self.cls_ids else {}
-        if self.span_ids:
-            out.update(evaluate_spans(self._stats_total, self.span_ids))
-        return {m: out[m] for m in self.metric_ids}
-
     def halves(self, unit_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Oriented scores (B, M, S) on the subsets given as (B, units) masks,
         and on their complements.  Item masks are in ``draw_pos`` order when

@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Mapping
 
 import numpy as np
-import pandas as pd
 
 from ..config import DatasetSpec
 from ..dataset import Dataset
-from ..io import atomic_path, read_result_csv, write_csv, write_text
+from ..io import atomic_path, write_csv, write_text
 from ..steps import note as log_note, timed, warn
 from .common import write_markdown
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Mapping
 
-import pandas as pd
 
 from ..config import DatasetSpec
 from ..dataset import Dataset

@@ -5,7 +5,6 @@ input paths, the experiment settings of a dataset."""
 from __future__ import annotations
 
 import functools
-import json
 import re
 from pathlib import Path
 from typing import Mapping

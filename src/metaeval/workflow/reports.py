@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Mapping
 
-from ..config import DatasetSpec, to_plain
+from ..config import DatasetSpec
 from ..io import read_result_csv, write_csv, write_text
 from ..steps import note as log_note
 from ..tables import md_escape

@@ -4,7 +4,6 @@ score tables and their figures."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Mapping
 
@@ -13,9 +12,9 @@ import pandas as pd
 
 from .. import metrics as M
 from ..config import DatasetSpec
-from ..dataset import RANKED_KINDS, Dataset, confusion_from_long, confusion_long, load_dataset, score_dataset
-from ..io import DataError, atomic_path, read_result_csv, write_csv, write_text
-from ..steps import note as log_note, warn
+from ..dataset import RANKED_KINDS, Dataset, confusion_from_long, confusion_long, score_dataset
+from ..io import read_result_csv, write_csv, write_text
+from ..steps import note as log_note
 from ..tables import markdown_table, md_escape, scores_latex, scores_markdown
 from .common import write_markdown
 
