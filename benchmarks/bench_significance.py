@@ -88,13 +88,13 @@ def fnc1(args):
     scorer, systems = SG._scorer(ds, spec, settings)
     print(f"fnc1: {ds.n_items} items, {len(systems)} ranked systems, {len(spec.metrics)} metrics")
     SG.bootstrap_scores(scorer, 5, settings.bootstrap_seed)  # compile the kernels outside the timing
-    scorer.permuted(range(2), settings.tukey_seed)
+    scorer.permuted_counts(range(2), settings.tukey_seed)
     t_boot, boot = best_of(lambda: SG.bootstrap_scores(scorer, settings.bootstrap_replicates,
                                                        settings.bootstrap_seed, settings.chunk_size))
-    t_tukey, perm = best_of(lambda: np.concatenate([scorer.permuted(range(lo, min(lo + settings.chunk_size,
-                                                                                 settings.tukey_trials)),
-                                                                    settings.tukey_seed)
-                                                    for lo in range(0, settings.tukey_trials, settings.chunk_size)]))
+    t_tukey, perm = best_of(lambda: np.concatenate([
+        scorer.score(scorer.permuted_counts(range(lo, min(lo + settings.chunk_size, settings.tukey_trials)),
+                                            settings.tukey_seed))
+        for lo in range(0, settings.tukey_trials, settings.chunk_size)]))
     n = args.loop
     t = time.perf_counter()
     lb = loop_bootstrap(ds, spec, settings, range(n))
@@ -116,7 +116,7 @@ def big():
     spec, ds = synthetic(100_000, 100)
     settings = E.Settings(include_baselines=(), tukey_trials=1000)
     scorer, _ = SG._scorer(ds, spec, settings)
-    scorer.permuted(range(2), 1)
+    scorer.permuted_counts(range(2), 1)
     t = time.perf_counter()
     res = SG.run_significance(ds, spec, settings)
     dt = time.perf_counter() - t

@@ -285,6 +285,44 @@ def test_group_halves_take_whole_groups_and_equal_a_loop():
     assert gm.sum(axis=1).tolist() == [5] * 15
 
 
+@pytest.mark.parametrize("unit", ["item", "group"])
+def test_the_scorer_s_counts_equal_a_plain_loop_over_the_units(unit):
+    """Scorer.counts (weights in unit order, and drawn in the engine's own
+    order), Scorer.left_out_counts (the BCa jackknife) and Scorer.score
+    against confusion matrices and scores rebuilt by hand from the items of
+    each resample."""
+    from metaeval import metrics as Mt
+
+    rng = np.random.default_rng(21)
+    gold = rng.integers(0, 3, 90)
+    groups = rng.integers(0, 12, 90)
+    groups[:12] = np.arange(12)  # every group has an item
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.5, 0.3)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy", "kappa", "mae_macro"], groups=groups)
+    sc = E.Scorer(ds, spec, np.arange(4), unit)
+    n = 90 if unit == "item" else 12
+    item_unit = np.arange(90) if unit == "item" else groups
+    w = bootstrap_weights(n, range(6), 5)
+    got = sc.counts(w)
+    drawn = sc.counts(bootstrap_weights(n, range(6), 5, pos=sc.draw_pos, dtype=np.float32), engine_order=True)
+    for b in range(6):
+        items = np.repeat(np.arange(90), w[b][item_unit])
+        want = confusion_tensor(gold[items], pred[:, items], 3)
+        np.testing.assert_array_equal(got.confusion[b], want)
+        np.testing.assert_array_equal(drawn.confusion[b], want)
+        for m, mid in enumerate(sc.metric_ids):
+            np.testing.assert_allclose(sc.score(got)[b, m], Mt.get(mid)(want), rtol=0, atol=1e-12)
+    left = np.concatenate([c.confusion for c in sc.left_out_counts(chunk=5)])
+    assert left.shape[0] == n
+    for u in range(n):
+        keep = item_unit != u
+        np.testing.assert_array_equal(left[u], confusion_tensor(gold[keep], pred[:, keep], 3))
+    np.testing.assert_array_equal((sc.total - got).confusion, sc.total.confusion[None] - got.confusion)
+    o, raw, m = sc.score(sc.total, oriented=True), sc.score(sc.total), sc.metric_ids.index("mae_macro")
+    np.testing.assert_allclose(o[m], -raw[m], rtol=0, atol=1e-12)  # lower is better: negated
+    np.testing.assert_allclose(np.delete(o, m, 0), np.delete(raw, m, 0), rtol=0, atol=1e-12)
+
+
 # -- issue 18: what is computed is what is said ---------------------------------------------
 def _holm_loop(p):
     """Holm (1979) written out: sort, multiply by m - j + 1, running max, cap at 1."""

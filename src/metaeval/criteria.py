@@ -66,7 +66,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .confusion import merge_classes
-from .ranking import kendall_tau, orient
+from .ranking import kendall_tau, orient, system_pairs
 from .resample import MAX_MASK_ELEMENTS, bootstrap_weights, chunk_indices, split_masks
 from .sensitivity import _draws, _flip_counts, _new_class, prior_weights
 from .significance import _norm_cdf, adjust, significant
@@ -223,14 +223,11 @@ class _Engine:
         self.dirs = directions(self.ids)
         self.params = dict(params)
 
-    def oriented(self, w_units) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-        """(b, M, S) oriented scores of (b, units) weights, with the
-        confusion tensors and span statistics they came from."""
-        c, st = self.sc.confusion_of(w_units), self.sc.stats_of(w_units)
-        return orient(self.sc.scores_of(c, st), self.dirs), c, st
-
-    def of(self, c, st) -> np.ndarray:
-        return orient(self.sc.scores_of(c, st), self.dirs)
+    def oriented(self, w_units):
+        """(b, M, S) oriented scores of (b, units) weights, and the counts
+        (``experiments.Counts``) they came from."""
+        counts = self.sc.counts(w_units)
+        return self.sc.score(counts, oriented=True), counts
 
     def cls_oriented(self, c, ids=None, params=None) -> np.ndarray:
         """(..., M, S) oriented scores of confusion tensors (..., S, K, K)
@@ -282,19 +279,15 @@ def _tau(x, y, variant, scale=None):
     return t
 
 
-def _pairs(s: int):
-    return np.triu_indices(s, 1)
-
-
 def pair_power(full: np.ndarray, se: np.ndarray, counts: np.ndarray, alpha: float, correction: str) -> np.ndarray:
     """(b, M) discriminative power of oriented scores ``full`` (b, M, S_all)
     for systems drawn ``counts`` (b, S_all) times: over the pairs of
     distinct systems drawn, each weighted by the product of their counts,
     the share whose z = difference / ``se`` (M, P, pairs in
-    ``np.triu_indices`` order) has a two-sided p-value below ``alpha``
+    ``ranking.system_pairs`` order) has a two-sided p-value below ``alpha``
     after ``correction`` over those pairs.  A pair with an undefined score
     is never separated; se 0 gives p 1 for equal scores and 0 otherwise."""
-    a, c = _pairs(full.shape[-1])
+    a, c = system_pairs(full.shape[-1]).T
     fa, fc = full[..., a], full[..., c]
     d = fa - fc
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -309,7 +302,7 @@ def pair_power(full: np.ndarray, se: np.ndarray, counts: np.ndarray, alpha: floa
 def _pair_se(full: np.ndarray) -> np.ndarray:
     """(M, P) standard deviation over replicates (ddof 1) of every pair's
     difference of oriented scores (b, M, S_all); undefined ones left out."""
-    a, c = _pairs(full.shape[-1])
+    a, c = system_pairs(full.shape[-1]).T
     d = full[..., a] - full[..., c]
     ok = np.isfinite(d)
     n = ok.sum(axis=0)
@@ -330,12 +323,12 @@ def _arrays(eng: _Engine, spec: CriteriaSpec, w_units, split_ids, split_seed, sp
     sets; half Y the others."""
     bw, u = w_units.shape
     r = split_ids.shape[1]
-    full, c, st = eng.oriented(w_units)
+    full, counts = eng.oriented(w_units)
+    c = counts.confusion
     masks = split_masks(u, split_ids.ravel(), split_seed, strata, dtype=np.float32, stream=split_stream)
-    wx = w_units.repeat(r, axis=0) * masks
-    cx, stx = eng.sc.confusion_of(wx), eng.sc.stats_of(wx)
-    x = eng.of(cx, stx)
-    y = eng.of(None if cx is None else c.repeat(r, axis=0) - cx, None if stx is None else st.repeat(r, axis=0) - stx)
+    half = eng.sc.counts(w_units.repeat(r, axis=0) * masks)
+    x = eng.sc.score(half, oriented=True)
+    y = eng.sc.score(counts.repeat(r) - half, oriented=True)
     out = {"full": full, "x": x.reshape((bw, r) + x.shape[1:]), "y": y.reshape((bw, r) + y.shape[1:])}
     if "discrimination" in spec.criteria:  # a loop over the K-1 class pairs
         out["merged"] = np.stack([eng.merged(c, pair) for pair in spec.merge_pairs], axis=1)

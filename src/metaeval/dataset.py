@@ -554,44 +554,73 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     context = f"dataset {spec.name!r} (gold file {gpath})"
     tc = spec.span_task == SP.TC
     labels = tuple(spec.labels)
-    lcode = {lab: i for i, lab in enumerate(labels)} if tc else None
     policy = spec.offsets_past_end
     files = spec.prediction_files(data_dir)
-    supplied = spec.supplied_baselines(files)
-    warnings: list[str] = []
-    documents: dict[str, Any] = {}
-
-    # -- the gold and its documents ------------------------------------------
     if spec.span_format == "semeval2021_tsd":
         all_texts, gold_t = SP.read_tsd_gold(gpath, policy)
-        folder_texts = {str(i): t for i, t in enumerate(all_texts)}
+        texts = {str(i): t for i, t in enumerate(all_texts)}
     else:
         try:
-            folder_texts = SP.read_texts(data_dir / spec.articles)
+            texts = SP.read_texts(data_dir / spec.articles)
         except DataError as e:
             raise DataError(e.problems, context) from None
-        gold_t = SP.read_spans(gpath, spec.span_task, {a: len(t) for a, t in folder_texts.items()},
+        gold_t = SP.read_spans(gpath, spec.span_task, {a: len(t) for a, t in texts.items()},
                                labels if tc else None, policy)
+    _refuse_bad_gold(gold_t, context)
+    lengths = {a: len(t) for a, t in texts.items()}
+    post_lengths = list(lengths.values())  # 2021: post i is the i-th
+    tables = {system: (SP.read_tsd_predictions(path, post_lengths, policy) if spec.span_format == "semeval2021_tsd"
+                       else SP.read_spans(path, spec.span_task, lengths, labels if tc else None, policy))
+              for system, path in files.items()}
+    ds = code_span_dataset(spec, texts, gold_t, tables, texts_where=str(data_dir / spec.articles)
+                           if spec.articles else str(gpath), supplied=spec.supplied_baselines(files),
+                           files=_file_hashes(gpath, files))
+    if spec.articles:
+        ds.info["articles_sha256"] = folder_sha256(data_dir / spec.articles)
+    return ds
+
+
+def _refuse_bad_gold(gold_t, context: str) -> None:
     if not gold_t.problems and not len(gold_t):
-        gold_t.problems.append(Problem(str(gpath), None, "no gold span", "file"))
+        gold_t.fault(None, "no gold span", "file")
     if gold_t.problems:
         raise DataError(gold_t.problems, context, notes=["the prediction files are checked once the gold file reads "
                                                          "cleanly"])
-    lengths_all = {a: len(t) for a, t in folder_texts.items()}
-    tables: dict[str, SP.SpanTable] = {}
-    post_lengths = list(lengths_all.values())  # 2021: post i is the i-th
-    for system, path in files.items():
-        if spec.span_format == "semeval2021_tsd":
-            tables[system] = SP.read_tsd_predictions(path, post_lengths, policy)
-        else:
-            tables[system] = SP.read_spans(path, spec.span_task, lengths_all, labels if tc else None, policy)
+
+
+def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, tables: Mapping[str, Any], *,
+                      texts_where: str, supplied=frozenset(), files: Mapping | None = None) -> Dataset:
+    """Check and code the span tables of a gold and of every system
+    (``spans.SpanTable``: read from files by ``load_span_dataset``, or
+    built from spans in memory by ``spans.span_table``) against the texts
+    (``{document id: text}``), as ``code_dataset`` does for labels: one set
+    of checks for files and memory.  ``texts_where``: where the texts come
+    from (a folder, the gold file, ``texts``), for the messages;
+    ``supplied``: the systems that are supplied baselines; ``files``:
+    ``info["files"]``.  Raises ``DataError`` (listing every fault) before
+    returning anything."""
+    from . import spans as SP
+
+    gpath = gold_t.path
+    context = f"dataset {spec.name!r} (gold {'file ' if gold_t.unit == 'line' else ''}{gpath})"
+    _refuse_bad_gold(gold_t, context)
+    tc = spec.span_task == SP.TC
+    labels = tuple(spec.labels)
+    lcode = {lab: i for i, lab in enumerate(labels)} if tc else None
+    policy = spec.offsets_past_end
+    sources = {system: t.path for system, t in tables.items()}
+    warnings: list[str] = []
+    documents: dict[str, Any] = {}
+
+    # -- the documents -------------------------------------------------------------
     if spec.span_format == "semeval2021_tsd":
-        doc_ids = tuple(folder_texts)  # every post of the gold, in file order
+        doc_ids = tuple(texts)  # every post of the gold, in file order
         documents.update(source="every post of the gold file", n=len(doc_ids))
     elif spec.documents == "all_articles":  # the folder is the test set (the PTC layout)
-        doc_ids = tuple(sorted(folder_texts))
+        doc_ids = tuple(sorted(texts))
         in_gold = set(gold_t.article)
-        documents.update(source="every article file of the articles folder (documents: all_articles)",
+        documents.update(source="every article file of the articles folder (documents: all_articles)"
+                         if gold_t.unit == "line" else "every document of the texts",
                          n=len(doc_ids), n_in_gold=len(in_gold),
                          scored_without_gold_spans=sorted(set(doc_ids) - in_gold))
     else:
@@ -599,7 +628,7 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         predicted = {a for t in tables.values() for a in t.article}
         doc_ids = tuple(sorted(in_gold | predicted))
         only_predicted = sorted(predicted - in_gold)
-        unscored = sorted(set(folder_texts) - in_gold - predicted)
+        unscored = sorted(set(texts) - in_gold - predicted)
         documents.update(source="the articles of the gold file, and those with predicted spans", n=len(doc_ids),
                          n_in_gold=len(in_gold), scored_without_gold_spans=only_predicted,
                          unscored_article_files=len(unscored))
@@ -608,12 +637,12 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
                             f"files have spans in them ({_examples(only_predicted)}): those spans are false "
                             f"positives, and the articles count in the per-article character F1")
         if unscored:
-            warnings.append(f"{len(unscored):,} article file(s) in {data_dir / spec.articles} are mentioned neither "
+            warnings.append(f"{len(unscored):,} article file(s) in {texts_where} are mentioned neither "
                             f"by the gold nor by any prediction file and are not scored "
                             f"({_examples(['article' + a + '.txt' for a in unscored], 10)})")
     acode = {a: i for i, a in enumerate(doc_ids)}
-    texts = [folder_texts[a] for a in doc_ids]
-    alen = np.array([len(t) for t in texts], dtype=np.int64)
+    doc_texts = [texts[a] for a in doc_ids]
+    alen = np.array([len(t) for t in doc_texts], dtype=np.int64)
     gold = SP.to_spans(gold_t, acode, lcode)
 
     # -- the predictions ---------------------------------------------------------
@@ -624,13 +653,12 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     pred_rows = []
     if tc:
         gi = gold.take(np.lexsort((gold.label, gold.end, gold.start, gold.article)))
-    for system, path in files.items():
-        t = tables[system]
+    for system, t in tables.items():
         problems += t.problems
         if tc:
             if t.problems:
                 continue
-            lab, probs = SP.align_tc(gi, SP.to_spans(t, acode, lcode), doc_ids, str(path), t.lines)
+            lab, probs = SP.align_tc(gi, SP.to_spans(t, acode, lcode), doc_ids, t.path, t.lines, t.unit)
             problems += probs
             pred_rows.append(lab)
             read[system] = len(t)
@@ -641,14 +669,16 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         n_overlap = len(sp) - len(SP.merge_spans(sp))
         if n_overlap and not spec.merge_overlapping_predictions:
             # one problem counted per overlapping span; the pairs shown are examples of it
+            key = f"datasets.{spec.name}.merge_overlapping_predictions" if t.unit == "line" else \
+                "merge_overlapping_predictions"
             problems.append(Problem(
-                str(path), None, f"{n_overlap:,} span(s) overlap an earlier one: the "
-                f"official scorer refuses overlapping spans unless told to merge them (-m); set "
-                f"datasets.{spec.name}.merge_overlapping_predictions: true to merge them", "overlap", n_overlap))
+                t.path, None, f"{n_overlap:,} span(s) overlap an earlier one: the official scorer refuses "
+                f"overlapping spans unless told to merge them (-m); set {key}: true to merge them", "overlap",
+                n_overlap, t.unit))
             for i, j in SP.overlapping_pairs(sp):
                 problems.append(Problem(
-                    str(path), t.lines[j], f"span [{t.start[j]}, {t.end[j]}) of article {t.article[j]!r} overlaps "
-                    f"the span [{t.start[i]}, {t.end[i]}) on line {t.lines[i]}", "overlap", 0))
+                    t.path, t.lines[j], f"span [{t.start[j]}, {t.end[j]}) of article {t.article[j]!r} overlaps "
+                    f"the span [{t.start[i]}, {t.end[i]}) on {t.unit} {t.lines[i]}", "overlap", 0, t.unit))
             continue
         if t.problems:
             continue
@@ -658,7 +688,7 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     if problems:
         raise DataError(problems, context)
 
-    past_end = {s: {"path": str(files[s]), "spans": t.past_end_spans, "characters": t.past_end_chars}
+    past_end = {s: {"path": t.path, "spans": t.past_end_spans, "characters": t.past_end_chars}
                 for s, t in tables.items() if t.past_end_chars}
     if gold_t.past_end_chars:
         past_end = {"(gold)": {"path": str(gpath), "spans": gold_t.past_end_spans,
@@ -669,18 +699,18 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
                         f"{'gold characters no system can find' if s == '(gold)' else 'wrong predicted characters'}, "
                         f"as the official scorer does (offsets_past_end: wrong; 'refuse' refuses the file)")
     empty = [s for s, t in tables.items() if not len(t)]
-    warnings += [f"system {s!r} predicts no spans ({files[s]}): scored as predicting nothing (an empty submission)"
+    warnings += [f"system {s!r} predicts no spans ({sources[s]}): scored as predicting nothing (an empty submission)"
                  for s in empty]
 
     if tc:
         gold_codes = gi.label.astype(np.int8)
         _, unused = _check_used_labels(spec, gold_codes, gpath)
         base_names, base_pred = make_baselines(gold_codes, len(labels), labels, spec.baselines, _seed(spec))
-        _refuse_clashes(base_names, files, context, "reserved for a baseline")
-        pred = np.vstack(pred_rows + list(base_pred)).astype(np.int8) if len(files) + len(base_names) else \
+        _refuse_clashes(base_names, sources, context, "reserved for a baseline")
+        pred = np.vstack(pred_rows + list(base_pred)).astype(np.int8) if len(tables) + len(base_names) else \
             np.zeros((0, len(gi)), dtype=np.int8)
-        systems = tuple(files) + tuple(base_names)
-        kinds = tuple("baseline" if s in supplied else "system" for s in files) + ("baseline",) * len(base_names)
+        systems = tuple(tables) + tuple(base_names)
+        kinds = tuple("baseline" if s in supplied else "system" for s in tables) + ("baseline",) * len(base_names)
         dup = SP._rank_within(SP._keys(gi.article, gi.start, gi.end))
         item_ids = np.array([f"{doc_ids[a]}:{s}-{e}" + (f"#{d}" if d else "")
                              for a, s, e, d in zip(gi.article, gi.start, gi.end, dup)], dtype=str)
@@ -694,32 +724,32 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         counts = {lab: int(v) for lab, v in zip(labels, np.bincount(gold_codes, minlength=len(labels)))}
     else:
         view_gold = SP.merge_spans(gold)
-        systems = list(files)
-        kinds = ["baseline" if s in supplied else "system" for s in files]
+        systems = list(tables)
+        kinds = ["baseline" if s in supplied else "system" for s in tables]
         if spec.synthetic:
             gen = SP.synthetic_systems(view_gold, alen, spec.synthetic["kinds"], spec.synthetic["strengths"],
                                        spec.synthetic["seed"])
-            _refuse_clashes(gen, files, context, "taken by a synthetic system")
+            _refuse_clashes(gen, sources, context, "taken by a synthetic system")
             systems += list(gen)
             kinds += ["synthetic"] * len(gen)
             sys_spans += list(gen.values())
-        base = SP.span_baselines(spec.baselines, texts, view_gold, _seed(spec) or 0)
-        _refuse_clashes(base, files, context, "reserved for a baseline")
+        base = SP.span_baselines(spec.baselines, doc_texts, view_gold, _seed(spec) or 0)
+        _refuse_clashes(base, sources, context, "reserved for a baseline")
         systems += list(base)
         kinds += ["baseline"] * len(base)
         sys_spans += list(base.values())
-        if not files and not spec.synthetic:
+        if not tables and not spec.synthetic:
             raise DataError([Problem(str(gpath), None, "no system to score (no prediction file, no synthetic "
                                                        "system)", "file")], context)
-        degenerate = SP.span_baselines(("no_spans", "whole_text", "every_token"), texts, view_gold, 0)
+        degenerate = SP.span_baselines(("no_spans", "whole_text", "every_token"), doc_texts, view_gold, 0)
         ds = Dataset(name=spec.name, labels=(), item_ids=np.zeros(0, dtype=str), gold=np.zeros(0, dtype=np.int8),
                      systems=tuple(systems), kinds=tuple(kinds), predictions=np.zeros((len(systems), 0), np.int8),
                      spans=SpanView(doc_ids, alen, (), False, view_gold, sys_spans, degenerate))
         unused, counts = [], {}
-    same = [s for s, sp, k in zip(ds.systems, ds.spans.systems, ds.kinds) if s in files
+    same = [s for s, sp, k in zip(ds.systems, ds.spans.systems, ds.kinds) if s in tables
             and np.array_equal(sp.as_array()[sp.order()], ds.spans.gold.as_array()[ds.spans.gold.order()])]
     identical = _identical_systems(ds.systems, [sp.as_array()[sp.order()].tobytes() for sp in ds.spans.systems]
-                                   if not tc else [row.tobytes() for row in ds.predictions], set(files))
+                                   if not tc else [row.tobytes() for row in ds.predictions], set(tables))
     ds.info = {
         "dataset": spec.name, "task": spec.span_task, "format": spec.span_format,
         "warnings": _perfect_warnings([0], [[0]] * len(same), same, "span") + _identical_warnings(identical)
@@ -732,10 +762,8 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         "predicts_no_spans": empty, "identical_systems": identical,
         "supplied_baselines": sorted(supplied), "display_names": dict(spec.display_names),
         "synthetic": dict(spec.synthetic) if spec.synthetic else None, "random_seed": _seed(spec),
-        "files": _file_hashes(gpath, files),
+        "files": dict(files or {}),
     }
-    if spec.articles:
-        ds.info["articles_sha256"] = folder_sha256(data_dir / spec.articles)
     return ds
 
 

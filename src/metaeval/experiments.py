@@ -36,9 +36,9 @@ from .config import ConfigError, DatasetSpec
 from .confusion import merge_classes
 from .dataset import RANKED_KINDS, Dataset
 from .ranking import competition_rank, kendall_tau, orient, tau_matrix
-from .resample import MAX_SEED, SubsetConfusion, balanced_masks, split_masks
+from .resample import MAX_SEED, SubsetConfusion, balanced_masks, chunk_indices, split_masks
 
-__all__ = ["Settings", "Scorer", "select_systems", "few_groups_note", "MIN_GROUPS", "directions", "similarity", "similarity_of", "similarity_tables", "cluster_groups", "tier_sizes",
+__all__ = ["Settings", "Counts", "Scorer", "select_systems", "few_groups_note", "MIN_GROUPS", "directions", "similarity", "similarity_of", "similarity_tables", "cluster_groups", "tier_sizes",
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
            "merging_balanced", "weight_sensitivity", "summary", "table7", "TABLE7_CRITERIA", "group_separation"]
 
@@ -234,18 +234,48 @@ def _oriented(c: np.ndarray, metric_ids, params) -> np.ndarray:
     return orient(stacked, directions(metric_ids))
 
 
-class Scorer:
-    """Oriented scores (M, S) of a dataset's selected systems, on the whole
-    test set or on many subsets of its units at once.
+@dataclass(frozen=True)
+class Counts:
+    """What every metric of a dataset is computed from, for one or many
+    sets of units: the confusion tensors ``confusion`` (..., S, K, K) of the
+    classification metrics and the span statistics ``spans`` (..., S, F) of
+    the span metrics (``spans.STATS``); either is None when the dataset has
+    no such metric.  Both are sums over units, so the counts of a half's
+    complement are ``total - half``."""
 
-    Every metric of the dataset is scored: classification metrics from
-    confusion tensors (``resample.SubsetConfusion``), span metrics from
-    per-article statistics (``spans.STATS``; a subset's statistics are the
-    product of its 0/1 article mask with the per-article matrix).  The unit
-    that subsets are drawn over is the item (``unit="item"``) or the group
-    (``"group"``: a subset takes whole groups, e.g. whole articles with all
-    their spans); span metrics need groups, which are their articles.
-    ``unit=None``: the whole test set only (``total``).
+    confusion: np.ndarray | None
+    spans: np.ndarray | None
+
+    def __sub__(self, other: "Counts") -> "Counts":
+        return Counts(None if self.confusion is None else self.confusion - other.confusion,
+                      None if self.spans is None else self.spans - other.spans)
+
+    def repeat(self, r: int) -> "Counts":
+        """Each row of the leading axis ``r`` times (``np.repeat``)."""
+        return Counts(None if self.confusion is None else self.confusion.repeat(r, axis=0),
+                      None if self.spans is None else self.spans.repeat(r, axis=0))
+
+
+class Scorer:
+    """The scores (..., M, S) of a dataset's selected systems, on the whole
+    test set or on any resample of its units, in two steps: the counts of
+    the units a resample holds (``counts``, ``permuted_counts``,
+    ``left_out_counts``: ``Counts``), then the metrics of those counts
+    (``score``).
+
+    Classification metrics are scored from confusion tensors
+    (``resample.SubsetConfusion``), span metrics from per-article
+    statistics (``spans.STATS``: a resample's statistics are its unit
+    weights times the per-article matrix).  The unit is the item
+    (``unit="item"``) or the group (``"group"``: a resample takes whole
+    groups, e.g. whole articles with all their spans); span metrics need
+    groups, which are their articles.  ``unit=None``: the whole test set
+    only.
+
+    Weights of item resamples are fastest drawn straight into the engine's
+    column order: draw them with ``pos=scorer.draw_pos`` and pass
+    ``engine_order=True`` (``draw_pos`` is None when the unit is not the
+    item, and the weights are then in unit order).
     """
 
     def __init__(self, ds: Dataset, spec: DatasetSpec, select, unit: str | None = None):
@@ -266,164 +296,88 @@ class Scorer:
             self.item_unit, self.n_units = None, ds.n_items
         select = np.asarray(select)
         self.eng = SubsetConfusion(ds.gold, ds.predictions[select], ds.k) if self.cls_ids else None
-        # item subsets are drawn straight into the engine's column order (no gather)
         self.draw_pos = self.eng.pos if (unit == "item" and self.eng is not None) else None
+        self._unit_stats = None
         if self.span_ids:
-            st = ds.spans.statistics(select)  # (S, A, F)
-            self._stats = st.transpose(1, 0, 2).reshape(st.shape[1], -1)  # (A, S*F)
-            self._stats_total = st.sum(axis=1)  # (S, F)
-            self._stats_shape = st.shape[0], st.shape[2]
+            self._unit_stats = ds.spans.statistics(select).transpose(1, 0, 2)  # (A, S, F)
+        self.n_systems = self.eng.s if self.eng is not None else self._unit_stats.shape[1]
+        self.total = Counts(self.eng.total if self.eng is not None else None,
+                            self._unit_stats.sum(axis=0) if self.span_ids else None)
         self._dir = directions(self.metric_ids)
 
-    def _raw(self, c, st) -> np.ndarray:
-        """Scores (..., M, S) of confusion tensors ``c`` and span statistics ``st``."""
-        from .spans import evaluate_spans
-
-        sc = {}
-        if self.cls_ids:
-            sc.update(M.evaluate(c, self.cls_ids, **self.params))
-        if self.span_ids:
-            sc.update(evaluate_spans(st, self.span_ids))
-        return np.stack([np.asarray(sc[m], dtype=np.float64) for m in self.metric_ids], axis=-2)
-
-    def _orient(self, c, st) -> np.ndarray:
-        return orient(self._raw(c, st), self._dir)
-
-    def raw(self) -> np.ndarray:
-        """(M, S) scores on the whole test set, not oriented."""
-        return self._raw(self.eng.total if self.eng else None, self._stats_total if self.span_ids else None)
-
-    @property
-    def span_stats(self) -> np.ndarray | None:
-        """(A, S, F) per-article statistics of the selected systems."""
-        if not self.span_ids:
-            return None
-        s, f = self._stats_shape
-        return self._stats.reshape(-1, s, f)
-
-    def weighted(self, unit_weights: np.ndarray) -> np.ndarray:
-        """(B, M, S) scores of resamples given as (B, units) weights (a
-        bootstrap: how often each unit is drawn), in ``draw_pos`` order for
-        items when that is set."""
-        c = st = None
-        if self.cls_ids:
-            if self.item_unit is None:
-                c = self.eng.confusion(unit_weights, ordered=self.draw_pos is not None)
-            else:
-                c = self.eng.confusion(unit_weights[:, self.item_unit[self.eng.order]], ordered=True)
-        if self.span_ids:
-            s, f = self._stats_shape
-            st = (unit_weights.astype(np.float64) @ self._stats).reshape(-1, s, f)
-        return self._raw(c, st)
-
-    @property
-    def n_systems(self) -> int:
-        """The number of systems scored."""
-        return self.eng.s if self.eng is not None else self._stats_shape[0]
-
+    # -- counts ---------------------------------------------------------------
     def item_weights(self, unit_weights) -> np.ndarray:
         """(B, N) item weights, in item order, of (B, units) unit weights in
         unit order (a unit's weight goes to each of its items)."""
         w = np.asarray(unit_weights)
         return w if self.item_unit is None else w[:, self.item_unit]
 
-    def confusion_of(self, unit_weights) -> np.ndarray | None:
-        """(B, S, K, K) confusion tensors of (B, units) weights in unit
-        order; None without classification metrics."""
-        if not self.cls_ids:
-            return None
-        return self.eng.confusion(self.item_weights(unit_weights), ordered=False)
-
-    def stats_of(self, unit_weights) -> np.ndarray | None:
-        """(B, S, F) span statistics of (B, units) weights (units: the
-        articles); None without span metrics."""
-        if not self.span_ids:
-            return None
-        s, f = self._stats_shape
-        return (np.asarray(unit_weights, dtype=np.float64) @ self._stats).reshape(-1, s, f)
-
-    def scores_of(self, c, st) -> np.ndarray:
-        """Raw (..., M, S) scores of confusion tensors ``c`` and span
-        statistics ``st`` (either None when the dataset has no such metric)."""
-        return self._raw(c, st)
-
-    def permuted(self, trials, seed: int, keep: list | None = None) -> np.ndarray:
-        """(T, M, S) scores after permuting, in each trial, every unit's
-        predictions across the systems (``resample.permuted_confusion``;
-        per-article span statistics are permuted by the same permutations).
-        ``keep``: a list the trials' confusion tensors (T, S, K, K) are
-        appended to (the label-noise experiment reuses them)."""
-        from .resample import permuted_confusion, permuted_sums
-
+    def counts(self, unit_weights=None, *, engine_order: bool = False) -> Counts:
+        """The counts of resamples given as (B, units) unit weights (how
+        often each unit is drawn: 0/1 for a half, draws for a bootstrap
+        replicate), in unit order, or in ``draw_pos`` order for items when
+        ``engine_order``; None: the whole test set (``total``)."""
+        if unit_weights is None:
+            return self.total
         c = st = None
         if self.cls_ids:
-            c = permuted_confusion(self.eng.gold, self.eng.pred, self.eng.k, trials, seed, self.item_unit)
-            if keep is not None:
-                keep.append(c)
+            if self.item_unit is None:
+                c = self.eng.confusion(unit_weights, ordered=engine_order and self.draw_pos is not None)
+            else:  # groups: each item takes its group's weight, gathered straight into the engine's order
+                c = self.eng.confusion(np.asarray(unit_weights)[:, self.item_unit[self.eng.order]], ordered=True)
         if self.span_ids:
-            st = permuted_sums(self.span_stats, trials, seed)
-        return self._raw(c, st)
+            a, s, f = self._unit_stats.shape
+            st = (np.asarray(unit_weights, dtype=np.float64) @ self._unit_stats.reshape(a, s * f)).reshape(-1, s, f)
+        return Counts(c, st)
 
-    def leave_one_out(self, chunk: int = 256):
-        """Yield (U_chunk, M, S) scores with one unit left out at a time
-        (the jackknife of BCa intervals): totals minus one unit's counts."""
+    def permuted_counts(self, trials, seed: int) -> Counts:
+        """The counts after permuting, in each trial, every unit's
+        predictions across the systems (the randomised test:
+        ``resample.permuted_confusion``; per-article span statistics by
+        the same permutations), (T, S, K, K) and (T, S, F)."""
+        from .resample import permuted_confusion, permuted_sums
+
+        return Counts(permuted_confusion(self.eng.gold, self.eng.pred, self.eng.k, trials, seed, self.item_unit)
+                      if self.cls_ids else None,
+                      permuted_sums(self._unit_stats, trials, seed) if self.span_ids else None)
+
+    def left_out_counts(self, chunk: int = 256):
+        """Yield the counts with one unit left out at a time (the jackknife
+        of BCa intervals), ``chunk`` units at a time: the totals minus one
+        unit's counts, (U_chunk, S, K, K) and (U_chunk, S, F)."""
         n = self.n_units
         if self.cls_ids:
-            kk = self.eng.k * self.eng.k
-            if self.item_unit is None:
-                cells = self.eng.pred * self.eng.k + self.eng.gold[None, :]  # (S, N)
-            else:
-                by_unit = np.zeros((n, self.eng.s, kk), dtype=np.int64)
-                np.add.at(by_unit, (self.item_unit[None, :].repeat(self.eng.s, 0),
-                                    np.arange(self.eng.s)[:, None].repeat(self.eng.n, 1),
-                                    self.eng.pred * self.eng.k + self.eng.gold[None, :]), 1)
+            e, kk = self.eng, self.eng.k * self.eng.k
+            unit = np.arange(e.n) if self.item_unit is None else np.asarray(self.item_unit, dtype=np.int64)
+            by_unit = np.argsort(unit, kind="stable")  # the items of unit u: by_unit[start[u]:start[u + 1]]
+            start = np.searchsorted(unit[by_unit], np.arange(n + 1))
         for lo in range(0, n, chunk):
             hi = min(lo + chunk, n)
             c = st = None
             if self.cls_ids:
-                c = np.broadcast_to(self.eng.total.reshape(1, self.eng.s, kk), (hi - lo, self.eng.s, kk)).copy()
-                if self.item_unit is None:
-                    rows = np.arange(hi - lo)[:, None]
-                    np.subtract.at(c, (rows, np.arange(self.eng.s)[None, :], cells[:, lo:hi].T), 1)
-                else:
-                    c -= by_unit[lo:hi]
-                c = c.reshape(hi - lo, self.eng.s, self.eng.k, self.eng.k)
+                items = by_unit[start[lo]:start[hi]]
+                out = np.zeros((hi - lo, e.s, kk), dtype=np.int64)  # the chunk's units' own counts
+                np.add.at(out, (unit[items][None, :] - lo, np.arange(e.s)[:, None],
+                                e.pred[:, items] * e.k + e.gold[items][None, :]), 1)
+                c = (e.total.reshape(1, e.s, kk) - out).reshape(hi - lo, e.s, e.k, e.k)
             if self.span_ids:
-                st = self._stats_total[None] - self.span_stats[lo:hi]
-            yield self._raw(c, st)
+                st = self.total.spans[None] - self._unit_stats[lo:hi]
+            yield Counts(c, st)
 
-    def total(self) -> np.ndarray:
-        """(M, S) oriented scores on the whole test set."""
-        return self._orient(self.eng.total if self.eng else None, self._stats_total if self.span_ids else None)
+    # -- scores ---------------------------------------------------------------
+    def score(self, counts: Counts, *, oriented: bool = False) -> np.ndarray:
+        """The scores (..., M, S) of ``counts``, every metric in
+        ``metric_ids`` order; ``oriented``: negated where lower is better
+        (``ranking.orient``), so that higher ranks first."""
+        from .spans import evaluate_spans
 
-    def halves(self, unit_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Oriented scores (B, M, S) on the subsets given as (B, units) masks,
-        and on their complements.  Item masks are in ``draw_pos`` order when
-        that is set (draw them with ``pos=scorer.draw_pos``)."""
-        if self.unit is None:
-            raise ValueError("this Scorer was made without a resampling unit ('item' or 'group')")
-        cx = cy = sx = sy = None
+        sc = {}
         if self.cls_ids:
-            if self.item_unit is None:
-                cx = self.eng.confusion(unit_masks, ordered=self.draw_pos is not None)
-            else:
-                cx = self.eng.confusion(unit_masks[:, self.item_unit[self.eng.order]], ordered=True)
-            cy = self.eng.total - cx
+            sc.update(M.evaluate(counts.confusion, self.cls_ids, **self.params))
         if self.span_ids:
-            s, f = self._stats_shape
-            sx = (unit_masks.astype(np.float64) @ self._stats).reshape(-1, s, f)
-            sy = self._stats_total - sx
-        return self._orient(cx, sx), self._orient(cy, sy)
-
-    def chunks(self, masks_of, indices, chunk_size: int):
-        """Yield ``(indices_chunk, x, y)``: ``halves`` of ``masks_of(chunk)``
-        over ``indices`` in chunks (bounded memory; the results do not depend
-        on the chunking)."""
-        from .resample import chunk_indices
-
-        indices = np.asarray(indices)
-        for idx in chunk_indices(indices, chunk_size, self.eng.n if self.eng is not None else self.n_units):
-            yield (idx, *self.halves(masks_of(idx)))
+            sc.update(evaluate_spans(counts.spans, self.span_ids))
+        raw = np.stack([np.asarray(sc[m], dtype=np.float64) for m in self.metric_ids], axis=-2)
+        return orient(raw, self._dir) if oriented else raw
 
 
 # ---------------------------------------------------------------------------
@@ -435,7 +389,7 @@ def similarity(c: np.ndarray, metric_ids, params, variant: str = "b") -> pd.Data
 
 
 def similarity_of(scores: np.ndarray, metric_ids, variant: str = "b") -> pd.DataFrame:
-    """``similarity`` of oriented (M, S) scores (e.g. ``Scorer.total()``)."""
+    """``similarity`` of oriented (M, S) scores (e.g. ``scorer.score(scorer.total, oriented=True)``)."""
     tau = tau_matrix(scores, variant)
     return pd.DataFrame(tau, index=list(metric_ids), columns=list(metric_ids))
 
@@ -446,7 +400,8 @@ def similarity_tables(ds: Dataset, spec: DatasetSpec, settings: Settings) -> tup
     similarity groups with the dendrogram's leaf order
     (``similarity_groups.csv``: ``metric, group, leaf_order``)."""
     sel = select_systems(ds, settings.include_baselines)
-    sim = similarity_of(Scorer(ds, spec, sel).total(), list(spec.all_metrics), settings.tau_variant)
+    scorer = Scorer(ds, spec, sel)
+    sim = similarity_of(scorer.score(scorer.total, oriented=True), list(spec.all_metrics), settings.tau_variant)
     groups, order = cluster_groups(sim, settings.n_groups, settings.linkage)
     table = pd.DataFrame({"metric": groups.index, "group": groups.to_numpy(),
                           "leaf_order": [order.index(m) for m in groups.index]})
@@ -514,16 +469,18 @@ def stability_splits(ds: Dataset, spec: DatasetSpec, settings: Settings, splits,
     sel = select_systems(ds, settings.include_baselines)
     scorer = Scorer(ds, spec, sel, settings.resample_unit)
     metric_ids = scorer.metric_ids
-    full = scorer.total()  # (M, S)
+    full = scorer.score(scorer.total, oriented=True)  # (M, S)
     tiers = _tiers(full, tier_sizes(len(sel), settings.tier_fractions))
     strata = ds.gold if settings.stratified else None
     splits = np.asarray(list(splits), dtype=np.int64)
     tau = np.empty((splits.size, len(metric_ids)))
     tier_tau = np.empty((splits.size, len(metric_ids), 3))
     pos = 0
-    for idx, x, y in scorer.chunks(lambda b: split_masks(scorer.n_units, b, settings.split_seed, strata,
-                                                         pos=scorer.draw_pos, dtype=np.float32), splits,
-                                   chunk_size or settings.chunk_size):
+    width = scorer.eng.n if scorer.eng is not None else scorer.n_units  # the weights' width in memory (items)
+    for idx in chunk_indices(splits, chunk_size or settings.chunk_size, width):
+        half = scorer.counts(split_masks(scorer.n_units, idx, settings.split_seed, strata, pos=scorer.draw_pos,
+                                         dtype=np.float32), engine_order=True)
+        x, y = scorer.score(half, oriented=True), scorer.score(scorer.total - half, oriented=True)
         sl = slice(pos, pos + idx.size)
         tau[sl] = kendall_tau(x, y, settings.tau_variant)
         for m, mt in enumerate(tiers):
@@ -608,7 +565,9 @@ def merged_params(params: Mapping[str, Any], groups: np.ndarray) -> dict[str, An
     return out
 
 
-def _pairs(k: int):
+def class_pairs(k: int) -> list[tuple[int, int]]:
+    """Every pair of the ``k`` classes (i, j), i < j: the merges of the
+    class-merging experiment."""
     return list(combinations(range(k), 2))
 
 
@@ -617,7 +576,7 @@ def _merge_taus(c: np.ndarray, metric_ids, params, variant) -> tuple[list[tuple[
     k = c.shape[-1]
     base = _oriented(c, metric_ids, params)  # (..., M, S)
     out = []
-    for pair in _pairs(k):
+    for pair in class_pairs(k):
         g = merge_groups(k, pair)
         mp = merged_params(params, g)
         ids_ok = [mid for mid in metric_ids if all(mp.get(p) is not None for p in M.get(mid).params)]
@@ -628,7 +587,7 @@ def _merge_taus(c: np.ndarray, metric_ids, params, variant) -> tuple[list[tuple[
         tau = kendall_tau(base, merged, variant)
         tau[..., [i for i, mid in enumerate(metric_ids) if mid not in ids_ok]] = np.nan
         out.append(tau)
-    return _pairs(k), np.stack(out, axis=-2)
+    return class_pairs(k), np.stack(out, axis=-2)
 
 
 def merging(ds: Dataset, spec: DatasetSpec, settings: Settings) -> pd.DataFrame:

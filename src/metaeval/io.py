@@ -48,7 +48,9 @@ class Problem:
 
     ``kind`` groups faults of the same sort in a file's summary line;
     ``count`` > 1 marks a problem that stands for several faults (e.g. 68 gold
-    items with no prediction, reported once with examples).
+    items with no prediction, reported once with examples).  ``unit``: what
+    ``line`` counts, ``"line"`` of a file (``path:line``) or ``"row"`` of
+    data in memory (``path row 3``, from 0).
     """
 
     path: str
@@ -56,9 +58,13 @@ class Problem:
     message: str
     kind: str = "other"
     count: int = 1
+    unit: str = "line"
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        if self.line is None:
+            where = self.path
+        else:
+            where = f"{self.path}:{self.line}" if self.unit == "line" else f"{self.path} {self.unit} {self.line}"
         return f"{where}: {self.message}"
 
 

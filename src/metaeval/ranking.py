@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-__all__ = ["TIE_DECIMALS", "orient", "competition_rank", "kendall_tau", "tau_matrix"]
+__all__ = ["TIE_DECIMALS", "orient", "competition_rank", "system_pairs", "kendall_tau", "tau_matrix"]
 
 TIE_DECIMALS = 12
 
@@ -43,6 +43,17 @@ def orient(scores, higher_is_better=True) -> np.ndarray:
     s = np.round(np.asarray(scores, dtype=np.float64), TIE_DECIMALS)
     s = np.where(np.asarray(higher_is_better), s, -s)
     return np.where(np.isnan(s), -np.inf, s)
+
+
+def system_pairs(s: int) -> np.ndarray:
+    """(P, 2) every pair (a, b) of ``s`` systems with a < b, in the order of
+    ``itertools.combinations(range(s), 2)`` (and of ``np.triu_indices(s, 1)``):
+    the order of every per-pair output (p-values, differences).
+
+    >>> system_pairs(3).tolist()
+    [[0, 1], [0, 2], [1, 2]]
+    """
+    return np.stack(np.triu_indices(int(s), 1), axis=1).astype(np.int64)
 
 
 def competition_rank(key) -> np.ndarray:

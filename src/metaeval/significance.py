@@ -55,13 +55,12 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
 from . import metrics as M
-from .ranking import TIE_DECIMALS, kendall_tau, orient, tau_matrix
+from .ranking import TIE_DECIMALS, kendall_tau, orient, system_pairs, tau_matrix
 from .resample import bootstrap_weights, chunk_indices, count_dtype
 
 __all__ = ["bootstrap_scores", "intervals", "CORRECTIONS", "TUKEY_CORRECTION", "BORDERLINE_Z", "PairTests",
@@ -79,7 +78,7 @@ def bootstrap_scores(scorer, replicates: int, seed: int, chunk_size: int = 200) 
     out = []
     for idx in chunk_indices(np.arange(replicates), chunk_size, scorer.n_units * 4):
         w = bootstrap_weights(scorer.n_units, idx, seed, pos=scorer.draw_pos, dtype=np.float32)
-        out.append(scorer.weighted(w))
+        out.append(scorer.score(scorer.counts(w, engine_order=True)))
     return np.concatenate(out)
 
 
@@ -156,10 +155,6 @@ TUKEY_CORRECTION = "none (family-wise by the range statistic)"
 # the two-sided 99 % normal quantile: a pair is borderline when its verdict
 # changes as its p-value moves this many Monte Carlo standard errors
 BORDERLINE_Z = 2.576
-
-
-def _pairs(s: int):
-    return np.array(list(combinations(range(s), 2)), dtype=np.int64).reshape(-1, 2)
 
 
 def _rounded(x):
@@ -244,7 +239,7 @@ def adjust(p, correction: str) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PairTests:
-    """Every pair of systems tested, per metric (pairs in ``_pairs`` order).
+    """Every pair of systems tested, per metric (pairs in ``ranking.system_pairs`` order).
 
     ``p`` (M, P): the unadjusted p-values; ``n`` (M, P): the trials (or
     replicates) each was estimated from; ``required`` (M,): Sakai's
@@ -344,7 +339,7 @@ def tukey_test(value: np.ndarray, permuted: np.ndarray, alpha: float = 0.05) -> 
     significant if and only if round(|d|) > required.
     """
     ranges = tukey_ranges(permuted)
-    pairs = _pairs(value.shape[1])
+    pairs = system_pairs(value.shape[1])
     diff = _rounded(np.abs(value[:, pairs[:, 0]] - value[:, pairs[:, 1]]))  # (M, P)
     p = np.full(diff.shape, np.nan)
     used = np.sum(~np.isnan(ranges), axis=0)  # (M,)
@@ -369,7 +364,7 @@ def _centred(value: np.ndarray, boot: np.ndarray):
     """Per pair: the observed difference d (M, P), the replicates' centred
     distances |d_b - d| rounded (B, M, P; NaN where d_b is undefined) and
     the replicates used n (M, P)."""
-    pairs = _pairs(value.shape[1])
+    pairs = system_pairs(value.shape[1])
     d = value[:, pairs[:, 0]] - value[:, pairs[:, 1]]
     db = boot[:, :, pairs[:, 0]] - boot[:, :, pairs[:, 1]]
     with np.errstate(invalid="ignore"):
@@ -437,7 +432,7 @@ def pair_table(metric_ids, systems, value: np.ndarray, tests: PairTests) -> pd.D
     Carlo standard error and the Holm and Benjamini-Hochberg adjusted ones
     (family: the metric's pairs; equal to p_value for the Tukey test, whose
     p-values are family-wise already)."""
-    pairs = _pairs(len(systems))
+    pairs = system_pairs(len(systems))
     names = np.asarray(systems, dtype=object)
     se, holm_p, bh_p = tests.se, tests.adjusted("holm"), tests.adjusted("bh")
     frames = [pd.DataFrame({"metric": mid, "system_a": names[pairs[:, 0]], "system_b": names[pairs[:, 1]],
@@ -452,7 +447,7 @@ def best_groups(metric_ids, systems, value: np.ndarray, p: np.ndarray, alpha: fl
     and the systems that cannot be told from it at ``alpha`` (not
     ``significant``: p >= alpha), best first.  ``p``: the p-values the
     verdicts are taken on (``PairTests.decisive``)."""
-    pairs = _pairs(len(systems))
+    pairs = system_pairs(len(systems))
     rows = []
     for m, mid in enumerate(metric_ids):
         o = orient(value[m], M.get(mid).higher_is_better)
@@ -494,7 +489,7 @@ def discriminative_power(metric_ids, value: np.ndarray, tests: PairTests | np.nd
         p = np.asarray(tests, dtype=np.float64)
         tests = PairTests("tukey", TUKEY_CORRECTION, p, np.zeros(p.shape, dtype=np.int64),
                           np.full(p.shape[0], np.nan))
-    pairs = _pairs(value.shape[1])
+    pairs = system_pairs(value.shape[1])
     sig = significant(tests.decisive, alpha)
     border = tests.borderline(alpha)
     known = tests.n.size > 0 and tests.n.max() > 0
@@ -546,9 +541,10 @@ def run_bootstrap(ds, spec, settings) -> dict:
     """Everything the bootstrap gives: ``intervals`` (system, metric, value,
     low, high), ``similarity`` (tau intervals), and the raw arrays."""
     scorer, systems = _scorer(ds, spec, settings)
-    value = scorer.raw()
+    value = scorer.score(scorer.total)
     boot = bootstrap_scores(scorer, settings.bootstrap_replicates, settings.bootstrap_seed, settings.chunk_size)
-    jack = np.concatenate(list(scorer.leave_one_out())) if settings.interval_method == "bca" else None
+    jack = (np.concatenate([scorer.score(c) for c in scorer.left_out_counts()])
+            if settings.interval_method == "bca" else None)
     lo, hi = intervals(value, boot, settings.confidence, settings.interval_method, jack)
     ids = list(scorer.metric_ids)
     table = pd.DataFrame({"system": np.repeat(np.asarray(systems, dtype=object), len(ids)),
@@ -568,19 +564,19 @@ def run_significance(ds, spec, settings, boot: np.ndarray | None = None) -> dict
     ``resample.count_dtype``).  The bootstrap test reads ``significance_correction``;
     the Tukey test does not (its p-values are family-wise)."""
     scorer, systems = _scorer(ds, spec, settings)
-    value = scorer.raw()
+    value = scorer.score(scorer.total)
     ids = list(scorer.metric_ids)
     kept = None
     if settings.significance_test == "tukey":
         trials = np.arange(settings.tukey_trials)
         scores = []
         for idx in chunk_indices(trials, settings.chunk_size, 1):
-            chunk = []
-            scores.append(scorer.permuted(idx, settings.tukey_seed, keep=chunk))
-            if chunk:  # the trials' confusion tensors, kept in the smallest integer type that holds them
+            counts = scorer.permuted_counts(idx, settings.tukey_seed)
+            scores.append(scorer.score(counts))
+            if counts.confusion is not None:  # the trials' confusion tensors, in the smallest type that holds them
                 if kept is None:
-                    kept = np.empty((trials.size,) + chunk[0].shape[1:], dtype=count_dtype(ds.n_items))
-                kept[idx] = chunk[0]
+                    kept = np.empty((trials.size,) + counts.confusion.shape[1:], dtype=count_dtype(ds.n_items))
+                kept[idx] = counts.confusion
         tests = tukey_test(value, np.concatenate(scores), settings.alpha)
     else:
         if boot is None:

@@ -208,7 +208,9 @@ class SpanTable:
 
     ``documents``: the documents the file lists (a 2021 submission lists
     every post, spans or not); ``past_end``: spans and characters at or past
-    the end of their text that were kept (``offsets_past_end: wrong``)."""
+    the end of their text that were kept (``offsets_past_end: wrong``).
+    ``unit``: what ``lines`` count, lines of a file or rows in memory
+    (``span_table``)."""
 
     path: str
     article: list[str] = field(default_factory=list)
@@ -220,9 +222,14 @@ class SpanTable:
     documents: list[str] = field(default_factory=list)
     past_end_spans: int = 0
     past_end_chars: int = 0
+    unit: str = "line"
 
     def __len__(self) -> int:
         return len(self.article)
+
+    def fault(self, line, message: str, kind: str, count: int = 1) -> None:
+        """Record a fault at ``line`` (a line of the file, or a row)."""
+        self.problems.append(Problem(self.path, line, message, kind, count, self.unit))
 
     def _past_end(self, line: int, art: str, s: int, e: int, length: int, policy: str, what: str) -> bool:
         """Whether a span that reaches past the end of its text is kept
@@ -230,10 +237,9 @@ class SpanTable:
         if e <= length:
             return True
         if policy == "refuse":
-            self.problems.append(Problem(self.path, line, f"{what} beyond the end of {art} ({length} characters); "
-                                                          f"the official scorer counts such characters as wrong "
-                                                          f"predictions: set offsets_past_end: wrong to score them "
-                                                          f"so", "past_end"))
+            self.fault(line, f"{what} beyond the end of {art} ({length} characters); the official scorer counts "
+                             f"such characters as wrong predictions: set offsets_past_end: wrong to score them so",
+                       "past_end")
             return False
         self.past_end_spans += 1
         self.past_end_chars += e - max(s, length)
@@ -245,11 +251,7 @@ def _open_table(path):
     that records a problem in it, the file's text or None when it cannot be
     read)."""
     t = SpanTable(str(path))
-
-    def fault(line, msg, k):
-        t.problems.append(Problem(t.path, line, msg, k))
-
-    return t, fault, read_text_checked(t.path, fault)
+    return t, t.fault, read_text_checked(t.path, t.fault)
 
 
 def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=None,
@@ -278,32 +280,88 @@ def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=N
         if len(fields) != width:
             fault(i, f"expected {width} TAB-separated fields ({fmt}), found {len(fields)}", "ragged")
             continue
-        art, so, eo = fields[0], fields[-2], fields[-1]
-        lab = fields[1] if kind == TC else ""
-        try:
-            s, e = int(so), int(eo)
-        except ValueError:
-            fault(i, f"offsets must be integers, found start {so!r} and end {eo!r}", "offset")
+        _add_span(t, i, fields[0], fields[1] if kind == TC else "", fields[-2], fields[-1], kind, lengths, known,
+                  offsets_past_end, "the article folder")
+    return t
+
+
+def _integer(x) -> int:
+    """An offset given as an integer or as its digits (not 2.5, not True)."""
+    if isinstance(x, (bool, np.bool_)):
+        raise ValueError(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, (float, np.floating)) and float(x).is_integer():
+        return int(x)
+    if isinstance(x, str):
+        return int(x)
+    raise ValueError(x)
+
+
+def _add_span(t: SpanTable, i: int, art: str, lab: str, so, eo, kind: str, lengths: Mapping[str, int], known,
+              policy: str, texts_where: str) -> None:
+    """One span of a file line or a row in memory, checked: integer,
+    non-negative offsets with start < end, a known document, the end
+    within its text (``policy``), a known technique (TC); else a fault."""
+    try:
+        s, e = _integer(so), _integer(eo)
+    except ValueError:
+        t.fault(i, f"offsets must be integers, found start {so!r} and end {eo!r}", "offset")
+        return
+    if s < 0 or e < 0:
+        t.fault(i, f"negative offset (start {s}, end {e})", "offset")
+        return
+    if s >= e:
+        t.fault(i, f"start {s} is not before end {e} (spans are [start, end), at least one character)", "offset")
+        return
+    if art not in lengths:
+        t.fault(i, f"article {art!r} is not in {texts_where}", "unknown_article")
+        return
+    if not t._past_end(i, f"article {art!r}", s, e, lengths[art], policy, f"end {e} is"):
+        return
+    if known is not None and kind == TC and lab not in known:
+        t.fault(i, f"unknown technique {lab!r}", "label")
+        return
+    t.article.append(art)
+    t.start.append(s)
+    t.end.append(e)
+    t.label.append(lab)
+    t.lines.append(i)
+
+
+def span_table(rows, source: str, kind: str, lengths: Mapping[str, int], labels=None,
+               offsets_past_end: str = "wrong") -> SpanTable:
+    """The spans of one system (or the gold) in memory, checked as
+    ``read_spans`` checks a file's lines: ``rows`` is a sequence of
+    ``(document, start, end)`` tuples (SI) or ``(document, technique,
+    start, end)`` (TC), or a DataFrame with the columns ``document``,
+    ``start``, ``end`` (and ``label`` for TC).  A fault names ``source``
+    and the row (its position, from 0).
+
+    >>> t = span_table([("d1", 0, 4), ("d1", 6, 5)], "predictions['a']", "si", {"d1": 10})
+    >>> len(t), str(t.problems[0])
+    (1, "predictions['a'] row 1: start 6 is not before end 5 (spans are [start, end), at least one character)")
+    """
+    import pandas as pd
+
+    t = SpanTable(str(source), unit="row")
+    known = set(labels) if labels is not None else None
+    width = 3 if kind == SI else 4
+    if isinstance(rows, pd.DataFrame):
+        cols = ["document", "start", "end"] if kind == SI else ["document", "label", "start", "end"]
+        lacking = [c for c in cols if c not in rows.columns]
+        if lacking:
+            t.fault(None, f"no column {', '.join(map(repr, lacking))} (the columns of a span table: "
+                          f"{', '.join(cols)})", "header")
+            return t
+        rows = rows[cols].itertuples(index=False, name=None)
+    what = "(document, start, end)" if kind == SI else "(document, technique, start, end)"
+    for i, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__len__") or len(row) != width:
+            t.fault(i, f"expected a span {what}, found {row!r}", "ragged")
             continue
-        if s < 0 or e < 0:
-            fault(i, f"negative offset (start {s}, end {e})", "offset")
-            continue
-        if s >= e:
-            fault(i, f"start {s} is not before end {e} (spans are [start, end), at least one character)", "offset")
-            continue
-        if art not in lengths:
-            fault(i, f"article {art!r} is not in the article folder", "unknown_article")
-            continue
-        if not t._past_end(i, f"article {art!r}", s, e, lengths[art], offsets_past_end, f"end {e} is"):
-            continue
-        if known is not None and kind == TC and lab not in known:
-            fault(i, f"unknown technique {lab!r}", "label")
-            continue
-        t.article.append(art)
-        t.start.append(s)
-        t.end.append(e)
-        t.label.append(lab)
-        t.lines.append(i)
+        _add_span(t, i, str(row[0]), str(row[1]) if kind == TC else "", row[-2], row[-1], kind, lengths, known,
+                  offsets_past_end, "the texts")
     return t
 
 
@@ -483,7 +541,8 @@ def _keys(*cols) -> np.ndarray:
     return np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)[1].ravel()
 
 
-def align_tc(gold: Spans, pred: Spans, article_names, path: str, lines=None) -> tuple[np.ndarray, list[Problem]]:
+def align_tc(gold: Spans, pred: Spans, article_names, path: str, lines=None, unit: str = "line"
+             ) -> tuple[np.ndarray, list[Problem]]:
     """The predicted label of every gold instance, as the official TC scorer
     pairs them, or the problems that prevent scoring.
 
@@ -492,6 +551,8 @@ def align_tc(gold: Spans, pred: Spans, article_names, path: str, lines=None) -> 
     gold instances share an offset, the predicted labels on it are paired
     with them so that as many as possible match (equal labels first, the
     rest in order).  Returns ``labels`` aligned with ``gold``'s order.
+    ``lines``: where each predicted span was read (``unit``: lines of a
+    file, or rows in memory), for the messages.
     """
     n_g = len(gold)
     offs = _keys(np.concatenate([gold.article, pred.article]), np.concatenate([gold.start, pred.start]),
@@ -518,7 +579,7 @@ def align_tc(gold: Spans, pred: Spans, article_names, path: str, lines=None) -> 
                                     f"span [{int(pred.start[i])}, {int(pred.end[i])}) of article "
                                     f"{article_names[int(pred.article[i])]!r} is not a gold span"
                                     + ("" if cg[o] == 0 else f" that many times ({int(cp[o])} vs {int(cg[o])} in the gold)"),
-                                    "not_in_gold"))
+                                    "not_in_gold", unit=unit))
         if extra.size > 20:
             problems.append(Problem(path, None, f"... {extra.size - 20} more spans that are not gold spans",
                                     "not_in_gold", int(extra.size - 20)))
@@ -559,7 +620,7 @@ STATS = ("n_pred", "n_gold", "sum_p", "sum_r", "sum_max", "sum_min", "exact", "c
 _I = {name: i for i, name in enumerate(STATS)}
 
 
-def _pairs(ka: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _equal_key_pairs(ka: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs (i, j) with ka[i] == kb[j] (an equi-join, vectorised)."""
     order = np.argsort(kb, kind="stable")
     sb = kb[order]
@@ -582,7 +643,7 @@ def span_statistics(gold: Spans, pred: Spans, n_articles: int, labelled: bool) -
     lab = int(max(gold.label.max(initial=0), pred.label.max(initial=0))) + 1 if labelled else 1
     key = (lambda s: s.article * lab + s.label) if labelled else (lambda s: s.article)
     # partial overlap: every (predicted, gold) pair of an article (and label)
-    ip, ig = _pairs(key(pred), key(gold))
+    ip, ig = _equal_key_pairs(key(pred), key(gold))
     inter = np.maximum(0, np.minimum(pred.end[ip], gold.end[ig]) - np.maximum(pred.start[ip], gold.start[ig]))
     ls, lt = (pred.end - pred.start)[ip], (gold.end - gold.start)[ig]
     art = pred.article[ip]
@@ -602,7 +663,7 @@ def span_statistics(gold: Spans, pred: Spans, n_articles: int, labelled: bool) -
     # characters: the union of each side (per label when labelled) is disjoint
     # intervals, so the sum of pairwise overlaps is the size of the intersection
     mg, mp = merge_spans(gold, labelled), merge_spans(pred, labelled)
-    jp, jg = _pairs(key(mp), key(mg))
+    jp, jg = _equal_key_pairs(key(mp), key(mg))
     ov = np.maximum(0, np.minimum(mp.end[jp], mg.end[jg]) - np.maximum(mp.start[jp], mg.start[jg]))
     out[:, _I["char_tp"]] = np.bincount(mp.article[jp], weights=ov, minlength=a)
     out[:, _I["char_pred"]] = np.bincount(mp.article, weights=mp.end - mp.start, minlength=a)
