@@ -4,6 +4,8 @@ tables with the workflow's, byte for byte)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -143,3 +145,90 @@ def test_the_random_baseline_is_the_workflow_s_by_default():
     other = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=["random"], metrics=["accuracy"],
                               random_seed=seed + 1)
     assert got.loc["random", "accuracy"] == want.loc["random", "accuracy"] != other.loc["random", "accuracy"]
+
+
+# -- span tasks in memory ----------------------------------------------------------------
+SPANS = Path(__file__).parent / "fixtures" / "spans"
+
+
+def _rows(path, tc: bool):
+    """The spans of a file as tuples, offsets as integers (as a user holds them)."""
+    out = []
+    for line in Path(path).read_text().splitlines():
+        f = line.split("\t")
+        out.append((f[0], f[1], int(f[2]), int(f[3])) if tc else (f[0], int(f[1]), int(f[2])))
+    return out
+
+
+def _texts():
+    return {p.stem[len("article"):]: p.read_text(encoding="utf-8") for p in (SPANS / "articles").glob("article*.txt")}
+
+
+@pytest.mark.parametrize("task", ["si", "tc"])
+def test_spans_in_memory_give_the_tables_of_the_span_files(task):
+    """span_dataset (tuples or a DataFrame, and the texts) is the workflow's
+    reading of the span files, number for number: the scores with their
+    intervals, the pairwise tests and, for TC, every experiment's table."""
+    from metaeval.api import read_files, span_dataset
+
+    tc = task == "tc"
+    files = sorted((SPANS / task / "predictions").glob("*.txt"))
+    gold = _rows(SPANS / task / "gold.labels", tc)
+    preds = {f.stem: _rows(f, tc) for f in files}
+    labels = sorted({r[1] for r in gold}) if tc else None
+    keys = dict(labels=labels) if tc else dict(merge_overlapping_predictions=True)
+    from_files = read_files(SPANS / task / "gold.labels", files, span_format=f"semeval2020_{task}",
+                            articles=SPANS / "articles", documents="all_articles", baselines=[], **keys)
+    in_memory = span_dataset(gold, preds, texts=_texts(), **keys)
+    frame = span_dataset(pd.DataFrame(gold, columns=["document", "label", "start", "end"] if tc else
+                                      ["document", "start", "end"]), preds, texts=_texts(), **keys)
+    for data in (in_memory, frame):
+        pd.testing.assert_frame_equal(metaeval.evaluate(data, bootstrap_replicates=100),
+                                      metaeval.evaluate(from_files, bootstrap_replicates=100))
+    direct = metaeval.evaluate(gold, preds, texts=_texts(), bootstrap_replicates=100, **keys)
+    pd.testing.assert_frame_equal(direct, metaeval.evaluate(from_files, bootstrap_replicates=100))
+    if tc:  # four systems: every experiment
+        a = metaeval.meta_evaluate(in_memory, properties=False, n_splits=50, tukey_trials=200,
+                                   bootstrap_replicates=100, criteria_replicates=20, noise_repeats=5)
+        b = metaeval.meta_evaluate(from_files, properties=False, n_splits=50, tukey_trials=200,
+                                   bootstrap_replicates=100, criteria_replicates=20, noise_repeats=5)
+        assert set(a.tables) == set(b.tables) and "significance.csv" in a.tables
+        for name in a.tables:
+            pd.testing.assert_frame_equal(a.tables[name], b.tables[name], obj=name)
+        assert a.recommendation == b.recommendation
+
+
+def test_spans_in_memory_are_checked_row_by_row():
+    from metaeval.api import span_dataset
+
+    texts = {"d1": "Vote now, or lose.", "d2": "They always lie."}
+    gold = [("d1", 0, 5), ("d2", 3, 9)]
+    with pytest.raises(DataError) as e:
+        span_dataset(gold, {"a": [("d1", 0, 4), ("d1", 6, 5), ("d3", 0, 2), ("d2", 2.5, 4), ("d1", 0)]}, texts=texts)
+    msg = str(e.value)
+    assert "predictions['a'] row 1: start 6 is not before end 5" in msg
+    assert "predictions['a'] row 2: article 'd3' is not in the texts" in msg
+    assert "predictions['a'] row 3: offsets must be integers" in msg
+    assert "5 problems" not in msg and "4 problems" in msg  # row 4's width is a fault of its own
+    assert "predictions['a'] row 4: expected a span (document, start, end), found ('d1', 0)" in [
+        str(p) for p in e.value.problems]
+    with pytest.raises(DataError, match=r"predictions\['a'\] row 1: span \[2, 8\) of article 'd1' overlaps the span "
+                                        r"\[0, 4\) on row 0"):
+        span_dataset(gold, {"a": [("d1", 0, 4), ("d1", 2, 8)]}, texts=texts)
+    merged = span_dataset(gold, {"a": [("d1", 0, 4), ("d1", 2, 8)]}, texts=texts, merge_overlapping_predictions=True)
+    assert merged[0].info["overlapping_spans_merged"] == {"a": 1}
+    with pytest.raises(DataError, match=r"predictions\['a'\] row 0: end 40 is beyond the end of article 'd1'"):
+        span_dataset(gold, {"a": [("d1", 0, 40)]}, texts=texts, offsets_past_end="refuse")
+    past = span_dataset(gold, {"a": [("d1", 0, 40)]}, texts=texts)[0]
+    assert past.info["offsets_past_end"]["files"]["a"]["characters"] == 22
+    # technique classification: a label outside the techniques, a span that is not a gold span
+    tgold = [("d1", "fear", 0, 5), ("d2", "doubt", 3, 9)]
+    with pytest.raises(DataError, match=r"predictions\['b'\] row 1: unknown technique 'hope'"):
+        span_dataset(tgold, {"b": [("d1", "fear", 0, 5), ("d2", "hope", 3, 9)]}, texts=texts)
+    with pytest.raises(DataError, match=r"predictions\['b'\] row 1: span \[3, 8\) of article 'd2' is not a gold span"):
+        span_dataset(tgold, {"b": [("d1", "fear", 0, 5), ("d2", "doubt", 3, 8)]}, texts=texts)
+    with pytest.raises(DataError, match=r"predictions\['b'\]: no column 'label'"):
+        span_dataset(pd.DataFrame(tgold, columns=["document", "label", "start", "end"]),
+                     {"b": pd.DataFrame([("d1", 0, 5)], columns=["document", "start", "end"])}, texts=texts)
+    with pytest.raises(TypeError, match="keywords of span tasks, which need texts"):
+        metaeval.evaluate(GOLD, SYSTEMS, merge_overlapping_predictions=True)

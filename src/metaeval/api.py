@@ -17,8 +17,13 @@ and settings give the same tables.  The inputs are checked as the workflow
 checks its files (``dataset.code_dataset``): a wrong length, an unknown
 label or a missing item is refused with the system and the item named.
 
-``gold`` may also be a dataset read already (``dataset``, ``read_files``:
-a ``(Dataset, DatasetSpec)`` pair), with no ``predictions``.
+Span tasks (propaganda fragments, toxic spans) take the same calls with
+``texts``: the gold and every system's spans as ``(document, start, end)``
+tuples (``(document, technique, start, end)`` for technique
+classification) or DataFrames, and the documents' texts (``span_dataset``).
+
+``gold`` may also be a dataset read already (``dataset``, ``span_dataset``,
+``read_files``: a ``(Dataset, DatasetSpec)`` pair), with no ``predictions``.
 
 Settings are the config's keys (``config/README.md``), as keyword
 arguments: ``bootstrap_replicates``, ``tukey_trials``, ``alpha``,
@@ -49,11 +54,11 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .config import BASELINE_KINDS, DatasetSpec
+from .config import BASELINE_KINDS, SPAN_BASELINE_KINDS, DatasetSpec
 from .dataset import RANKED_KINDS, Dataset, code_dataset, score_dataset
 from .io import DataError, LabelTable, Problem
 
-__all__ = ["dataset", "from_tables", "read_files", "settings", "evaluate", "compare", "recommend", "meta_evaluate", "Comparison",
+__all__ = ["dataset", "span_dataset", "from_tables", "read_files", "settings", "evaluate", "compare", "recommend", "meta_evaluate", "Comparison",
            "MetaEvaluation"]
 
 GOLD = "gold"
@@ -212,6 +217,113 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
                        allow_unused_labels=allow_unused_labels, random_seed=random_seed, name=name)
 
 
+def _span_task(gold, labels) -> str:
+    """``"tc"`` when the spans carry techniques (``labels`` given, a
+    ``label`` column, four-field tuples), else ``"si"``."""
+    if labels is not None:
+        return "tc"
+    if isinstance(gold, pd.DataFrame):
+        return "tc" if "label" in gold.columns else "si"
+    first = next(iter(gold), None)
+    return "tc" if first is not None and not isinstance(first, str) and hasattr(first, "__len__") \
+        and len(first) == 4 else "si"
+
+
+def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, metrics: Sequence[str] | None = None,
+                 span_metrics: Sequence[str] | None = None, baselines: Sequence[str] = (),
+                 baseline_systems: Sequence[str] = (), merge_overlapping_predictions: bool = False,
+                 offsets_past_end: str = "wrong", primary_metric: str | None = None,
+                 random_seed: int = RANDOM_SEED, name: str = "data") -> tuple[Dataset, DatasetSpec]:
+    """A span dataset in memory, checked and coded as the workflow reads
+    span files (``dataset.code_span_dataset``: the same checks, merges and
+    baselines as ``format: semeval2020_si`` / ``semeval2020_tc`` with
+    ``documents: all_articles``).
+
+    Parameters
+    ----------
+    gold : sequence of tuples, or pandas.DataFrame
+        The gold spans: ``(document, start, end)`` for span identification
+        (SI), ``(document, technique, start, end)`` for technique
+        classification (TC); a DataFrame with the columns ``document``,
+        ``start``, ``end`` (and ``label``).  Offsets are characters of the
+        document's text, ``[start, end)``; overlapping gold spans are merged.
+    predictions : mapping of str to spans
+        Every system's spans, in the gold's form.  A TC system labels
+        exactly the gold spans.
+    texts : mapping of str to str, or sequence of str
+        The text of every document (a sequence: documents ``"0"``,
+        ``"1"``, ...).  Every document is scored, spans or not.
+    labels : sequence, optional
+        The techniques (TC); default: those of the gold, sorted.  Given, or
+        with technique labels in the gold, the task is TC; else SI.
+    metrics, span_metrics, baselines, baseline_systems, primary_metric
+        As the dataset keys of the config: the classification metrics of TC,
+        the span metrics (``spans.SPAN_METRIC_IDS``; default all), the
+        generated baselines (SI: ``no_spans``, ``whole_text``,
+        ``every_token``, ``random_spans``; TC: ``majority``, ``all_class``,
+        ``random``).
+    merge_overlapping_predictions : bool
+        SI: merge a system's overlapping spans (the official scorer's
+        ``-m``) instead of refusing them.
+    offsets_past_end : {"wrong", "refuse"}
+        A span that reaches past the end of its text: scored as wrong
+        characters (the official scorers), or refused.
+
+    Returns
+    -------
+    (Dataset, DatasetSpec)
+
+    Raises
+    ------
+    metaeval.io.DataError
+        Listing every fault, by system and row (its position, from 0).
+
+    Examples
+    --------
+    >>> ds, spec = span_dataset([("d1", 0, 5), ("d2", 3, 9)], {"a": [("d1", 0, 4)], "b": [("d2", 3, 9)]},
+    ...                         texts={"d1": "Vote now, or lose.", "d2": "They always lie."})
+    >>> score_dataset(ds, spec).set_index("system")["span_f1"].round(3).to_dict()
+    {'a': 0.571, 'b': 0.667}
+    """
+    from .spans import span_table
+
+    if not isinstance(predictions, Mapping) or isinstance(predictions, pd.DataFrame):
+        raise TypeError("predictions: a mapping of system name to spans")
+    if not predictions:
+        raise ValueError("predictions: no system given")
+    if isinstance(texts, Mapping):
+        texts = {str(k): str(v) for k, v in texts.items()}
+    elif isinstance(texts, str) or not isinstance(texts, Sequence):
+        raise TypeError("texts: a mapping of document id to text, or a sequence of texts")
+    else:
+        texts = {str(i): str(v) for i, v in enumerate(texts)}
+    task = _span_task(gold, labels)
+    if task == "tc" and labels is None:
+        rows = gold["label"].tolist() if isinstance(gold, pd.DataFrame) else [r[1] for r in gold]
+        labels = sorted({str(x) for x in rows})
+    lengths = {d: len(t) for d, t in texts.items()}
+    gold_t = span_table(gold, GOLD, task, lengths, labels, offsets_past_end)
+    tables = {str(s): span_table(v, _source(str(s)), task, lengths, labels, offsets_past_end)
+              for s, v in predictions.items()}
+    raw: dict[str, Any] = {"format": f"semeval2020_{task}", "gold": GOLD, "articles": "texts",
+                           "documents": "all_articles", "baselines": list(baselines),
+                           "offsets_past_end": offsets_past_end, "random_seed": int(random_seed)}
+    if task == "tc":
+        raw["labels"] = [str(x) for x in labels]
+    elif merge_overlapping_predictions:
+        raw["merge_overlapping_predictions"] = True
+    for key, v in (("metrics", metrics), ("span_metrics", span_metrics), ("primary_metric", primary_metric)):
+        if v is not None:
+            raw[key] = v if isinstance(v, str) else list(v)
+    spec = DatasetSpec.from_config(name, raw, random_seed=int(random_seed))
+    unknown = sorted(set(baseline_systems) - set(tables))
+    if unknown:
+        raise ValueError(f"baseline_systems: {unknown} are not systems of predictions ({sorted(tables)})")
+    from .dataset import code_span_dataset
+
+    return code_span_dataset(spec, texts, gold_t, tables, texts_where="texts", supplied=set(baseline_systems)), spec
+
+
 def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels: Sequence | None = None,
                 ordinal: bool = False, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
                 f_avg_classes: Sequence | None = None, unrelated_label=None, baselines: Sequence[str] = (),
@@ -269,16 +381,22 @@ def settings(groups=None, **options):
     return Settings.from_config({k: list(v) if isinstance(v, tuple) else v for k, v in options.items()})
 
 
+def _keywords(fn) -> set[str]:
+    """The keywords of a dataset builder (``dataset``, ``span_dataset``)."""
+    import inspect
+
+    return set(inspect.signature(fn).parameters) - {"gold", "predictions"}
+
+
 def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
     """The dataset keys and the experiment settings of ``**kwargs``; a
     keyword that is neither is refused with the closest of both."""
     import difflib
-    import inspect
     from dataclasses import fields
 
     from .experiments import Settings
 
-    data_keys = set(inspect.signature(dataset).parameters) - {"gold", "predictions"}
+    data_keys = _keywords(dataset) | _keywords(span_dataset)
     setting_keys = {f.name for f in fields(Settings)}
     unknown = sorted(set(kwargs) - data_keys - setting_keys)
     if unknown:
@@ -332,16 +450,32 @@ def read_files(gold, predictions: Sequence, *, id_column: str = "item_id", label
     return from_tables(gold_t, tables, name=name, **keys)
 
 
-def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, default_baselines=()):
+def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all_baselines: bool = False):
+    """The dataset and settings of a call: ``all_baselines``: generate every
+    baseline of the task unless ``baselines`` says otherwise (as the
+    config's default does)."""
     if isinstance(gold, tuple) and len(gold) == 2 and isinstance(gold[0], Dataset):  # read already
         if predictions is not None:
-            raise TypeError("a dataset read already (dataset(), read_files()) takes no predictions")
+            raise TypeError("a dataset read already (dataset(), span_dataset(), read_files()) takes no predictions")
         (ds, spec), opts = gold, dict(kwargs)
         data = {}
     else:
         data, opts = _split(kwargs)
-        data.setdefault("baselines", default_baselines)
-        ds, spec = dataset(gold, predictions, **data)
+        spans = "texts" in data
+        if not spans:
+            wrong = sorted(set(data) - _keywords(dataset))
+            if wrong:
+                raise TypeError(f"{', '.join(map(repr, wrong))}: keywords of span tasks, which need texts=...")
+        elif "groups" in data or "ordinal" in data:
+            raise TypeError("groups and ordinal are not keywords of span tasks (their unit is the document)")
+        if all_baselines:
+            span_si = spans and _span_task(gold, data.get("labels")) == "si"
+            data.setdefault("baselines", SPAN_BASELINE_KINDS if span_si else BASELINE_KINDS)
+        ds, spec = (span_dataset if spans else dataset)(gold, predictions, **data)
+    if spec.span_task:  # span metrics are sums over documents: whole documents are resampled
+        if opts.get("resample_unit", "group") != "group":
+            raise ValueError("resample_unit: a span dataset is resampled by document ('group')")
+        opts["resample_unit"], opts["stratified"] = "group", False
     if include_all_baselines and "include_baselines" not in opts:  # score every system given or generated
         opts["include_baselines"] = [s for s, k in zip(ds.systems, ds.kinds) if k not in RANKED_KINDS]
     st = settings(data.get("groups", ds.groups if ds.groups is not None else None), **opts)
@@ -488,7 +622,7 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
     from .gameability import dataset_gameability
     from .recommend import recommend_dataset
 
-    ds, spec, st = _prepare(gold, predictions, kwargs, default_baselines=BASELINE_KINDS)
+    ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
     props = _default_properties() if properties is True else (properties if properties is not False else None)
     return recommend_dataset(ds, spec, st, properties=props if spec.k >= 2 else None,
                              gameability=dataset_gameability(ds, spec))
@@ -566,7 +700,7 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
     from .sensitivity import dataset_sensitivity
     from .significance import run_bootstrap, run_significance
 
-    ds, spec, st = _prepare(gold, predictions, kwargs, default_baselines=BASELINE_KINDS)
+    ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
     n_ranked = len(E.select_systems(ds, st.include_baselines))
     if n_ranked < 2:
         raise ValueError(f"{n_ranked} ranked system(s): the experiments compare rankings of systems")

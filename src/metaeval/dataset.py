@@ -602,7 +602,7 @@ def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, table
     from . import spans as SP
 
     gpath = gold_t.path
-    context = f"dataset {spec.name!r} (gold {'file ' if gold_t.unit == 'line' else ''}{gpath})"
+    context = f"dataset {spec.name!r}" + (f" (gold file {gpath})" if gold_t.unit == "line" else "")
     _refuse_bad_gold(gold_t, context)
     tc = spec.span_task == SP.TC
     labels = tuple(spec.labels)
