@@ -232,3 +232,57 @@ def test_spans_in_memory_are_checked_row_by_row():
                      {"b": pd.DataFrame([("d1", 0, 5)], columns=["document", "start", "end"])}, texts=texts)
     with pytest.raises(TypeError, match="keywords of span tasks, which need texts"):
         metaeval.evaluate(GOLD, SYSTEMS, merge_overlapping_predictions=True)
+
+
+def test_wrong_shapes_of_input_are_named():
+    with pytest.raises(TypeError, match="not a DataFrame: pass its label column"):
+        metaeval.evaluate(pd.DataFrame({"label": GOLD}), SYSTEMS)
+    with pytest.raises(TypeError, match=r"predictions\['a'\]: a sequence of labels, one per item, not a text"):
+        metaeval.evaluate(GOLD, {"a": "pos neg"})
+    with pytest.raises(TypeError, match="spans\\? a span task needs the documents' texts"):
+        metaeval.evaluate([("d1", 0, 4)], {"a": [("d1", 0, 3)]})
+    from metaeval.api import read_files
+
+    with pytest.raises(TypeError, match="did you mean 'labels'"):
+        read_files(SPANS / "tc" / "gold.labels", [], labls=["x"])
+    with pytest.raises(TypeError, match="did you mean 'merge_overlapping_predictions'"):
+        read_files(SPANS / "si" / "gold.labels", [], span_format="semeval2020_si", articles=SPANS / "articles",
+                   merge_overlaping_predictions=True)
+
+
+def test_span_files_are_read_with_the_config_s_defaults_as_in_memory():
+    """read_files on span files: the random baselines seeded by the config's
+    random_seed as in memory, the TC gold's techniques as its labels, and a
+    DataFrame with a `technique` column read as technique classification."""
+    from metaeval.api import read_files, span_dataset
+
+    files = sorted((SPANS / "si" / "predictions").glob("*.txt"))
+    ff = read_files(SPANS / "si" / "gold.labels", files, span_format="semeval2020_si", articles=SPANS / "articles",
+                    documents="all_articles", merge_overlapping_predictions=True)
+    assert {"no_spans", "whole_text", "every_token", "random_spans"} <= set(ff[0].systems)
+    mem = span_dataset(_rows(SPANS / "si" / "gold.labels", False), {f.stem: _rows(f, False) for f in files},
+                       texts=_texts(), merge_overlapping_predictions=True, baselines=["random_spans"])
+    a = metaeval.evaluate(ff, intervals=False).loc["random_spans"]
+    b = metaeval.evaluate(mem, intervals=False).loc["random_spans"]
+    pd.testing.assert_series_equal(a, b)
+    tc_files = sorted((SPANS / "tc" / "predictions").glob("*.txt"))
+    tc = read_files(SPANS / "tc" / "gold.labels", tc_files, span_format="semeval2020_tc", articles=SPANS / "articles")
+    gold = _rows(SPANS / "tc" / "gold.labels", True)
+    assert tc[1].labels == tuple(sorted({r[1] for r in gold}))
+    cols = ["document", "technique", "start", "end"]
+    frame = span_dataset(pd.DataFrame(gold, columns=cols),
+                         {f.stem: pd.DataFrame(_rows(f, True), columns=cols) for f in tc_files}, texts=_texts())
+    assert frame[1].span_task == "tc"
+    pd.testing.assert_frame_equal(metaeval.evaluate(frame, intervals=False),
+                                  metaeval.evaluate(span_dataset(gold, {f.stem: _rows(f, True) for f in tc_files},
+                                                                 texts=_texts()), intervals=False))
+
+
+def test_fewer_ranked_systems_than_min_systems_are_said():
+    with pytest.warns(UserWarning, match="fewer than min_systems = 6: the workflow does not meta-evaluate"):
+        metaeval.api.recommend(GOLD, SYSTEMS, properties=False, criteria_replicates=10, n_splits=20)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        metaeval.api.recommend(GOLD, SYSTEMS, properties=False, criteria_replicates=10, n_splits=20, min_systems=5)

@@ -75,7 +75,7 @@ def test_score_equals_the_api_with_intervals_by_group(files):
                         "--metrics", "accuracy,macro_f1")
     assert code == 0
     got = pd.read_csv(io.StringIO(out)).set_index("system")
-    data = read_files(gold, preds, group_column="target", metrics=["accuracy", "macro_f1"])
+    data = read_files(gold, preds, group_column="target", metrics=["accuracy", "macro_f1"], baselines=[])  # as score
     want = metaeval.evaluate(data, bootstrap_replicates=200)
     pd.testing.assert_frame_equal(got.sort_index(), want.sort_index(), check_exact=False, rtol=1e-14)
     assert data[0].group_names == ("t0", "t1", "t2")
@@ -160,14 +160,18 @@ def test_init_writes_a_config_the_workflow_runs_as_is(tmp_path):
     code, out, err = _run("init", folder, "--labels", "neg,neu,pos", "--ordinal")
     assert code == 0, err
     cfg = folder / "metaeval.yaml"
-    assert "snakemake --cores 8 --configfile" in out and cfg.is_file()
-    work = tmp_path / "work"
-    work.mkdir()
-    res = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--configfile", str(cfg),
-                          "--directory", str(work), "--cores", "2", "results/my_data/scores.csv"],
-                         capture_output=True, text=True, timeout=600)
+    assert cfg.is_file()
+    # the command it prints, as printed (with a target, to keep the test short), from the checkout
+    import shlex
+
+    command = next(line.strip() for line in out.splitlines() if line.strip().startswith("snakemake "))
+    assert f"--configfile {cfg}" in command and f"--directory {folder / 'run'}" in command
+    argv = shlex.split(command.replace(str(folder), "FOLDER"))
+    argv = [a.replace("FOLDER", str(folder)) for a in argv]
+    res = subprocess.run([sys.executable, "-m", *argv, "--cores", "2", "results/my_data/scores.csv"],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert res.returncode == 0, res.stderr[-3000:]
-    scores = pd.read_csv(work / "results/my_data/scores.csv")
+    scores = pd.read_csv(folder / "run" / "results/my_data/scores.csv")
     assert list(scores["system"][:4]) == ["sys_a", "sys_b", "sys_c", "sys_d"]
     code, _, err = _run("init", tmp_path / "nothing")
     assert code == 2 and "no such folder" in err
@@ -201,3 +205,59 @@ def test_the_readme_s_library_and_command_line_examples_run(data_dir):
         res = subprocess.run(cmd.replace("metaeval", exe, 1), shell=True, cwd=ROOT, capture_output=True,
                              text=True, timeout=300)
         assert res.returncode == 0 and len(res.stdout.splitlines()) >= 3, (cmd, res.stderr[-2000:])
+
+
+# -- span tasks and dataset keys on the command line -------------------------------------
+SPANS = FIXTURES / "spans"
+
+
+def test_technique_classification_reads_the_gold_s_techniques_and_names_with_commas():
+    """TC files: without --labels the gold's techniques, sorted, as the
+    library does in memory; --label takes a name with a comma; --set takes
+    the files' dataset keys; the numbers equal read_files'."""
+    from metaeval.api import read_files
+
+    gold, preds = SPANS / "tc" / "gold.labels", sorted((SPANS / "tc" / "predictions").glob("*.txt"))
+    args = ["score", gold, *preds, "--span-format", "semeval2020_tc", "--articles", SPANS / "articles",
+            "--no-intervals", "--format", "csv", "--set", "documents=all_articles"]
+    code, out, err = _run(*args)
+    assert code == 0, err
+    got = pd.read_csv(io.StringIO(out)).set_index("system").sort_index()
+    want = metaeval_evaluate(read_files(gold, preds, span_format="semeval2020_tc", articles=SPANS / "articles",
+                                        documents="all_articles", baselines=[]))
+    pd.testing.assert_frame_equal(got, want.sort_index(), check_exact=False, rtol=1e-14)
+    techniques = sorted({line.split("\t")[1] for line in gold.read_text().splitlines()})
+    assert any("," in t for t in techniques)
+    labelled = _run(*args, *[x for t in techniques for x in ("--label", t)])
+    assert labelled[0] == 0 and labelled[1] == out
+    code, _, err = _run(*args, "--labels", ",".join(techniques))  # a comma splits: the names are refused
+    assert code == 2 and "unknown technique" in err
+
+
+def test_span_identification_takes_span_metric_ids_and_merging_from_the_command_line():
+    gold, preds = SPANS / "si" / "gold.labels", sorted((SPANS / "si" / "predictions").glob("*.txt"))
+    base = ["score", gold, *preds, "--span-format", "semeval2020_si", "--articles", SPANS / "articles", "--format",
+            "csv", "--no-intervals"]
+    code, _, err = _run(*base)
+    assert code == 2 and "overlap" in err and "--set merge_overlapping_predictions=true" in err
+    code, out, err = _run(*base, "--set", "merge_overlapping_predictions=true", "--metrics", "span_f1,char_f1")
+    assert code == 0, err
+    assert list(pd.read_csv(io.StringIO(out)).columns) == ["system", "kind", "span_f1", "char_f1"]
+    code, _, err = _run(*base, "--set", "merge_overlaping_predictions=true")
+    assert code == 2 and "did you mean 'merge_overlapping_predictions'" in err
+
+
+def test_misspelled_metrics_and_settings_are_named_with_the_closest(files):
+    gold, preds = files["csv"]
+    code, _, err = _run("score", gold, *preds, "--metrics", "acuracy")
+    assert code == 2 and "did you mean 'accuracy'" in err
+    code, _, err = _run("score", gold, *preds, "--set", "tukey_trial=3")
+    assert code == 2 and "did you mean 'tukey_trials'" in err
+    code, out, err = _run("score", gold, *preds, "--set", "normalize_labels=[case]", "--no-intervals")
+    assert code == 0, err
+
+
+def metaeval_evaluate(data):
+    import metaeval
+
+    return metaeval.evaluate(data, intervals=False)

@@ -252,7 +252,7 @@ def test_span_dataset_errors_name_the_dataset_and_the_fault(tmp_path, arts):
     msg = str(e.value)
     assert "dataset 'mine'" in msg
     # [0,6), [4,10), [5,8) merge into one span: 2 overlap an earlier one; both pairs are shown as examples
-    assert "3 problems (2 overlapping span(s), 1 span(s) of an article not in the article folder)" in msg
+    assert "3 problems (2 overlapping span(s), 1 span(s) of an article without a text)" in msg
     assert "2 span(s) overlap an earlier one" in msg and "a.si:3: span [5, 8) of article '1' overlaps" in msg
     with pytest.raises(DataError, match="(?s)dataset 'mine'.*article folder not found"):
         load_dataset(DatasetSpec.from_config("mine", {**raw, "articles": "nowhere"}), tmp_path)

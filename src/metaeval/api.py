@@ -39,8 +39,8 @@ Examples
 >>> scores[["accuracy", "accuracy_low", "accuracy_high"]].round(3)
         accuracy  accuracy_low  accuracy_high
 system
-a          0.833         0.767          0.9
-b          0.667         0.583          0.75
+a          0.833         0.767          0.900
+b          0.667         0.575          0.734
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ import pandas as pd
 from .config import BASELINE_KINDS, SPAN_BASELINE_KINDS, DatasetSpec
 from .dataset import RANKED_KINDS, Dataset, code_dataset, score_dataset
 from .io import DataError, LabelTable, Problem
+from .metrics import closest
 
 __all__ = ["dataset", "span_dataset", "from_tables", "read_files", "settings", "evaluate", "compare", "recommend", "meta_evaluate", "Comparison",
            "MetaEvaluation"]
@@ -135,7 +136,8 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
             metrics: Sequence[str] | None = None, weights: Mapping | None = None,
             f_avg_classes: Sequence | None = None, unrelated_label=None, baselines: Sequence[str] = (),
             baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
-            allow_unused_labels: bool = False, random_seed: int = RANDOM_SEED,
+            allow_unused_labels: bool = False, label_map: Mapping | None = None,
+            normalize_labels: Sequence[str] = (), random_seed: int = RANDOM_SEED,
             name: str = "data") -> tuple[Dataset, DatasetSpec]:
     """A dataset in memory (``dataset.Dataset``) and its spec, checked as
     the workflow checks a dataset's files.
@@ -168,6 +170,11 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     baseline_systems : sequence of str
         Systems of ``predictions`` that are baselines (not ranked unless
         ``include_baselines`` names them).
+    label_map : mapping, optional
+        Labels of the files renamed to classes (``{"Favor": "FAVOR"}``).
+    normalize_labels : sequence of {"strip", "case"}
+        Labels that differ from a class only in surrounding spaces or in case
+        are read as that class (never merged in silence otherwise).
     random_seed : int
         The seed of the ``random`` baseline (default: the project config's
         ``random_seed``, 20200101, so that the same data give the
@@ -183,17 +190,36 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
         Listing every fault, by system and item.
     metaeval.config.ConfigError
         For a setting the config would refuse.
+
+    Examples
+    --------
+    >>> gold = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+    >>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
+    ...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
+    ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
+    >>> ds, spec = dataset(gold, systems, baselines=["majority"])
+    >>> ds.systems, ds.kinds, spec.labels
+    (('a', 'b', 'c', 'majority'), ('system', 'system', 'system', 'baseline'), ('neg', 'neu', 'pos'))
+    >>> dataset(gold, {"a": systems["a"][:-1]})
+    Traceback (most recent call last):
+    ...
+    metaeval.io.DataError: dataset 'data': 1 problem in 1 input:
+      predictions['a']: 1 problem (1 sequence(s) of the wrong length)
+        predictions['a']: 119 labels for 120 gold items (a sequence is matched to the gold by position; pass pandas Series indexed by item id, gold included, to match by id)
     """
+    _check_label_sequence("gold", gold)
     if isinstance(predictions, pd.DataFrame):
         predictions = {str(c): predictions[c] for c in predictions.columns}
     elif isinstance(predictions, pd.Series) or not isinstance(predictions, Mapping):
         raise TypeError("predictions: a mapping of system name to labels, or a DataFrame with one column per system")
     predictions = {str(k): v for k, v in predictions.items()}
+    for system, values in predictions.items():
+        _check_label_sequence(_source(system), values)
     n_gold = len(gold)
     gold_ids = [str(i) for i in gold.index] if isinstance(gold, pd.Series) else [str(i) for i in range(n_gold)]
     length = [Problem(_source(system), None, f"{len(values):,} labels for {n_gold:,} gold items (a sequence is "
                       "matched to the gold by position; pass pandas Series indexed by item id, gold included, to "
-                      "match by id)", "missing")
+                      "match by id)", "length")
               for system, values in predictions.items() if _by_position(gold, values) and len(values) != n_gold]
     if length:
         raise DataError(length, f"dataset {name!r}")
@@ -214,7 +240,22 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     return from_tables(gold_t, tables, labels=labels, ordinal=ordinal, metrics=metrics, weights=weights,
                        f_avg_classes=f_avg_classes, unrelated_label=unrelated_label, baselines=baselines,
                        baseline_systems=baseline_systems, primary_metric=primary_metric,
-                       allow_unused_labels=allow_unused_labels, random_seed=random_seed, name=name)
+                       allow_unused_labels=allow_unused_labels, label_map=label_map,
+                       normalize_labels=normalize_labels, random_seed=random_seed, name=name)
+
+
+def _check_label_sequence(where: str, values) -> None:
+    """One label per item, not a table or a text: a clear TypeError for the
+    shapes a caller may pass by mistake."""
+    if isinstance(values, pd.DataFrame):
+        raise TypeError(f"{where}: one label per item (a list, array or Series), not a DataFrame: pass its label "
+                        f"column, e.g. df['label']")
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{where}: a sequence of labels, one per item, not a text ({str(values)[:40]!r})")
+    first = next(iter(values), None) if hasattr(values, "__iter__") else None
+    if isinstance(first, (tuple, list)):
+        raise TypeError(f"{where} holds tuples ({first!r}): spans? a span task needs the documents' texts: "
+                        f"texts={{document: text}} (metaeval.span_dataset)")
 
 
 def _span_task(gold, labels) -> str:
@@ -223,7 +264,7 @@ def _span_task(gold, labels) -> str:
     if labels is not None:
         return "tc"
     if isinstance(gold, pd.DataFrame):
-        return "tc" if "label" in gold.columns else "si"
+        return "tc" if {"label", "technique"} & set(gold.columns) else "si"
     first = next(iter(gold), None)
     return "tc" if first is not None and not isinstance(first, str) and hasattr(first, "__len__") \
         and len(first) == 4 else "si"
@@ -299,7 +340,8 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
         texts = {str(i): str(v) for i, v in enumerate(texts)}
     task = _span_task(gold, labels)
     if task == "tc" and labels is None:
-        rows = gold["label"].tolist() if isinstance(gold, pd.DataFrame) else [r[1] for r in gold]
+        rows = (gold["label" if "label" in gold.columns else "technique"].tolist() if isinstance(gold, pd.DataFrame)
+                else [r[1] for r in gold])
         labels = sorted({str(x) for x in rows})
     lengths = {d: len(t) for d, t in texts.items()}
     gold_t = span_table(gold, GOLD, task, lengths, labels, offsets_past_end)
@@ -328,12 +370,21 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
                 ordinal: bool = False, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
                 f_avg_classes: Sequence | None = None, unrelated_label=None, baselines: Sequence[str] = (),
                 baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
-                allow_unused_labels: bool = False, random_seed: int = RANDOM_SEED,
+                allow_unused_labels: bool = False, label_map: Mapping | None = None,
+                normalize_labels: Sequence[str] = (), random_seed: int = RANDOM_SEED,
                 name: str = "data") -> tuple[Dataset, DatasetSpec]:
     """``dataset`` of label tables (``io.LabelTable``: read from files by
     ``io.read_labels``, with their lines, or made from labels in memory):
     the gold's, and each system's; the gold table's ``groups``, when it has
-    them, become the dataset's groups.  Keywords as ``dataset``."""
+    them, become the dataset's groups.  Keywords as ``dataset``.
+
+    Examples
+    --------
+    >>> from metaeval.api import _table
+    >>> ds, spec = from_tables(_table("gold", ["x", "y", "y"], None), {"s": _table("s", ["x", "y", "x"], None)})
+    >>> ds.gold.tolist(), ds.predictions.tolist()
+    ([0, 1, 1], [[0, 1, 0]])
+    """
     if not tables:
         raise ValueError("predictions: no system given")
     if gold_t.unreadable:
@@ -357,6 +408,10 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
         raw["f_avg_classes"] = [str(x) for x in f_avg_classes]
     if unrelated_label is not None:
         raw["unrelated_label"] = str(unrelated_label)
+    if label_map:
+        raw["label_map"] = {str(k): str(v) for k, v in label_map.items()}
+    if normalize_labels:
+        raw["normalize_labels"] = [normalize_labels] if isinstance(normalize_labels, str) else list(normalize_labels)
     spec = DatasetSpec.from_config(name, raw, random_seed=int(random_seed))
     unknown = sorted(set(baseline_systems) - set(tables))
     if unknown:
@@ -373,7 +428,16 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
 def settings(groups=None, **options):
     """The experiment settings (``experiments.Settings``) from config keys,
     checked as the config's are; ``groups`` given: resample whole groups
-    unless ``resample_unit`` says otherwise."""
+    unless ``resample_unit`` says otherwise.
+
+    Examples
+    --------
+    >>> s = settings(bootstrap_replicates=500, alpha=0.01)
+    >>> s.bootstrap_replicates, s.alpha, s.tukey_trials
+    (500, 0.01, 5000)
+    >>> settings(groups=["t1", "t2"]).resample_unit
+    'group'
+    """
     from .experiments import Settings
 
     if groups is not None:
@@ -422,8 +486,33 @@ def read_files(gold, predictions: Sequence, *, id_column: str = "item_id", label
     the gold.  Span files: ``span_format`` (``semeval2020_si``,
     ``semeval2020_tc``, ``semeval2021_tsd``) and, for the 2020 formats,
     the folder of ``article<ID>.txt`` texts (``articles``), read by the
-    workflow's own reader.  Keywords as ``dataset``.  Every fault is named
-    with its file and line (or row, for Parquet)."""
+    workflow's own reader.  Keywords as ``dataset`` (span files: as
+    ``span_dataset``, and ``documents``); the defaults are the config's, so
+    that the files are read as the workflow reads them: every baseline of
+    the task is generated (``baselines=[]`` for none), the random ones
+    seeded by ``random_seed`` (20200101), and the techniques of a TC gold
+    file are its labels, sorted.  Every fault is named with its file and
+    line (or row, for Parquet).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "gold.csv").write_text("item_id,label\\n1,pos\\n2,neg\\n3,neg\\n")
+    >>> _ = (d / "sys_a.csv").write_text("item_id,label\\n1,pos\\n2,neg\\n3,pos\\n")
+    >>> ds, spec = read_files(d / "gold.csv", [d / "sys_a.csv"])
+    >>> ds.systems
+    ('sys_a', 'majority', 'all_neg', 'all_pos', 'random')
+    >>> read_files(d / "gold.csv", [d / "sys_a.csv"], baselines=[])[0].predictions.tolist()
+    [[1, 0, 1]]
+    >>> _ = (d / "sys_b.csv").write_text("item_id,label\\n1,pos\\n2,maybe\\n3,pos\\n")
+    >>> read_files(d / "gold.csv", [d / "sys_b.csv"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    metaeval.io.DataError: dataset 'data' (gold file .../gold.csv): 1 problem in 1 file of the input data:
+      .../sys_b.csv: 1 problem (1 label(s) outside the label set)
+        .../sys_b.csv:3: predicted label 'maybe' of item '2' is not one of 'neg', 'pos'
+    """
     from .config import ConfigError
     from .io import read_labels
 
@@ -434,6 +523,13 @@ def read_files(gold, predictions: Sequence, *, id_column: str = "item_id", label
         if stem in stems:
             raise ConfigError(f"two prediction files give the system name {stem!r}: {stems[stem]} and {f}")
         stems[stem] = str(f)
+    allowed = _keywords(span_dataset) - {"texts", "baseline_systems"} | {"documents"} if span_format else \
+        _keywords(dataset) - {"groups"}
+    unknown = sorted(set(keys) - allowed)
+    if unknown:
+        raise TypeError(f"read_files: unknown keyword(s) {', '.join(map(repr, unknown))}"
+                        f"{closest(unknown, allowed)}; known: {', '.join(sorted(allowed))}")
+    keys.setdefault("random_seed", RANDOM_SEED)
     if span_format:
         from .dataset import load_dataset
 
@@ -441,10 +537,16 @@ def read_files(gold, predictions: Sequence, *, id_column: str = "item_id", label
                "predictions": [str(Path(f).resolve()) for f in predictions], **keys}
         if articles is not None:
             raw["articles"] = str(Path(articles).resolve())
-        if "baselines" in raw:
-            raw["baselines"] = list(raw["baselines"])
-        spec = DatasetSpec.from_config(name, raw)
+        for k in ("baselines", "labels", "metrics", "span_metrics"):
+            if raw.get(k) is not None:
+                raw[k] = list(raw[k])
+        if span_format == "semeval2020_tc" and raw.get("labels") is None:  # the gold's techniques, sorted
+            from .spans import read_technique_names
+
+            raw["labels"] = sorted(read_technique_names(gold))
+        spec = DatasetSpec.from_config(name, raw, random_seed=int(keys["random_seed"]))
         return load_dataset(spec, "/"), spec
+    keys.setdefault("baselines", BASELINE_KINDS)  # as the config's default: every baseline
     gold_t = read_labels(gold, id_column=id_column, label_column=label_column, group_column=group_column)
     tables = {stem: read_labels(f, id_column=id_column, label_column=label_column) for stem, f in stems.items()}
     return from_tables(gold_t, tables, name=name, **keys)
@@ -489,6 +591,18 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
     return ds, spec, st
 
 
+def _few_systems_warning(ds: Dataset, st) -> None:
+    """The workflow meta-evaluates a dataset only when it ranks
+    ``min_systems`` systems or more; the API does, and says so."""
+    from .experiments import select_systems
+
+    n = len(select_systems(ds, st.include_baselines))
+    if 2 <= n < st.min_systems:
+        warnings.warn(f"{n} ranked systems (baselines included), fewer than min_systems = {st.min_systems}: the "
+                      f"workflow does not meta-evaluate such a dataset; the criteria compare rankings of so few "
+                      f"systems that the answer is tentative (min_systems={n} silences this)", stacklevel=3)
+
+
 def evaluate(gold, predictions=None, *, intervals: bool = True, **kwargs) -> pd.DataFrame:
     """Every metric of every system, with bootstrap intervals.
 
@@ -512,6 +626,20 @@ def evaluate(gold, predictions=None, *, intervals: bool = True, **kwargs) -> pd.
         Indexed by ``system``: its ``kind`` (``system`` or ``baseline``) and
         one column per metric (the workflow's ``scores.csv``), with the
         interval columns when asked (its ``intervals.csv``).
+
+    Examples
+    --------
+    >>> gold = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+    >>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
+    ...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
+    ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
+    >>> scores = evaluate(gold, systems, metrics=["accuracy", "kappa"], bootstrap_replicates=200)
+    >>> scores[["accuracy", "accuracy_low", "accuracy_high", "kappa"]].round(3)
+            accuracy  accuracy_low  accuracy_high  kappa
+    system
+    a          0.833         0.767          0.900  0.750
+    b          0.667         0.575          0.734  0.429
+    c          0.667         0.600          0.750  0.455
     """
     ds, spec, st = _prepare(gold, predictions, kwargs, include_all_baselines=True)
     scores = score_dataset(ds, spec)
@@ -548,7 +676,9 @@ class Comparison:
     alpha: float
 
     def __repr__(self) -> str:
-        return (f"Comparison({self.test} test, alpha {self.alpha:g}: {len(self.pairs)} pairs x metrics; "
+        n_metrics = self.pairs["metric"].nunique()
+        per = len(self.pairs) // max(n_metrics, 1)
+        return (f"Comparison({self.test} test, alpha {self.alpha:g}: {per} pairs of systems x {n_metrics} metrics; "
                 f".pairs, .best, .power)")
 
 
@@ -575,6 +705,26 @@ def compare(gold, predictions=None, **kwargs) -> Comparison:
         ``pairs`` (metric, system_a, system_b, difference, p-values),
         ``best`` (per metric, the best system and those that cannot be told
         from it) and ``power`` (per metric, the share of pairs told apart).
+
+    Examples
+    --------
+    >>> gold = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+    >>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
+    ...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
+    ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
+    >>> c = compare(gold, systems, metrics=["accuracy", "macro_f1"], tukey_trials=1000)
+    >>> c.pairs[["metric", "system_a", "system_b", "difference", "p_value"]].round(3)
+         metric system_a system_b  difference  p_value
+    0  accuracy        a        b       0.167    0.040
+    1  accuracy        a        c       0.167    0.040
+    2  accuracy        b        c       0.000    1.000
+    3  macro_f1        a        b       0.333    0.000
+    4  macro_f1        a        c       0.100    0.379
+    5  macro_f1        b        c      -0.233    0.005
+    >>> c.best[["metric", "best", "indistinguishable_from_best"]]
+         metric best indistinguishable_from_best
+    0  accuracy    a
+    1  macro_f1    a                           c
     """
     from .significance import run_significance
 
@@ -618,11 +768,22 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
     metaeval.recommend.Recommendation
         ``.selected`` (the answer), ``recommend.answer_sentence(rec)``,
         ``recommend.criteria_table(rec)``, ``recommend.recommendation_long(rec)``.
+
+    Examples
+    --------
+    >>> gold = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+    >>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
+    ...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
+    ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
+    >>> rec = recommend(gold, systems, properties=False, n_splits=100, criteria_replicates=20)
+    >>> rec.selected
+    ['macro_f1_hm', 'macro_recall', 'gmr', 'alpha_nominal']
     """
     from .gameability import dataset_gameability
     from .recommend import recommend_dataset
 
     ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
+    _few_systems_warning(ds, st)
     props = _default_properties() if properties is True else (properties if properties is not False else None)
     return recommend_dataset(ds, spec, st, properties=props if spec.k >= 2 else None,
                              gameability=dataset_gameability(ds, spec))
@@ -693,6 +854,24 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
     more), significance and discriminative power, label noise and class
     priors, gameability, the Table-7 summary and the recommendation, in
     the workflow's order and with its draws.  Keywords as ``recommend``.
+
+    Examples
+    --------
+    >>> gold = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+    >>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
+    ...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
+    ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
+    >>> result = meta_evaluate(gold, systems, properties=False, n_splits=100, tukey_trials=500,
+    ...                        bootstrap_replicates=200, criteria_replicates=20)
+    >>> result["stability"][["metric", "mean_tau"]].head(3).round(3)
+            metric  mean_tau
+    0     accuracy     0.815
+    1     macro_f1     0.922
+    2  macro_f1_hm     0.970
+    >>> result.recommendation  # doctest: +ELLIPSIS
+    'F1(P^M,R^M), R^M, GMR or alpha^NOM: the evidence does not separate them; ...'
+    >>> import tempfile
+    >>> paths = result.write(tempfile.mkdtemp(), figures=False)  # the workflow's files
     """
     from . import experiments as E
     from .gameability import dataset_gameability
@@ -701,6 +880,7 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
     from .significance import run_bootstrap, run_significance
 
     ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
+    _few_systems_warning(ds, st)
     n_ranked = len(E.select_systems(ds, st.include_baselines))
     if n_ranked < 2:
         raise ValueError(f"{n_ranked} ranked system(s): the experiments compare rankings of systems")

@@ -53,7 +53,7 @@ the workflow does (--baselines to change). Needs a few systems: the
 criteria compare rankings.""",
     "init": """examples:
   metaeval init mydata/            writes mydata/metaeval.yaml
-  snakemake --cores 8 --configfile mydata/metaeval.yaml
+  snakemake --cores 8 --configfile mydata/metaeval.yaml --directory mydata/run
 
 Looks for a gold file (gold.csv or gold.tsv) and prediction files
 (predictions/*.csv or .tsv) in DIR and writes a config that the workflow
@@ -114,6 +114,9 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
     p.add_argument("predictions", nargs="+", help="one file per system, named after the file")
     d = p.add_argument_group("data")
     d.add_argument("--labels", help="the classes, comma-separated, in order (default: the gold's, sorted)")
+    d.add_argument("--label", action="append", dest="label_list", metavar="LABEL",
+                   help="one class, in order, repeated for each (for names with commas, e.g. the technique "
+                        "'Name_Calling,Labeling'); instead of --labels")
     d.add_argument("--ordinal", action="store_true", help="the labels are ordered (enables the ordinal metrics)")
     d.add_argument("--metrics", help="metric ids, comma-separated (default: every metric that applies)")
     d.add_argument("--id-column", default="item_id", help="column or key of the item id (default: item_id)")
@@ -134,7 +137,9 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                             "markdown, latex")
     o.add_argument("-o", "--output", help="write to this file instead of standard output")
     o.add_argument("--set", dest="settings", type=_setting, action="append", default=[], metavar="KEY=VALUE",
-                   help="any experiment setting of the config (config/README.md), e.g. --set tukey_trials=1000")
+                   help="any experiment setting of the config (config/README.md), e.g. --set tukey_trials=1000, "
+                        "or a dataset key of the files read, e.g. --set normalize_labels=[case], "
+                        "--set merge_overlapping_predictions=true, --set documents=all_articles")
     o.add_argument("--quiet", action="store_true", help="no progress line on standard error")
 
 
@@ -182,21 +187,55 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _labels(a):
+    if a.labels and getattr(a, "label_list", None):
+        raise ValueError("give the classes with --labels or with --label, not both")
+    return list(a.label_list) if getattr(a, "label_list", None) else _csv_list(a.labels)
+
+
 def _data_keys(a) -> dict:
-    keys = {"labels": _csv_list(a.labels), "ordinal": a.ordinal or None, "metrics": _csv_list(a.metrics),
+    keys = {"labels": _labels(a), "ordinal": a.ordinal or None, "metrics": _csv_list(a.metrics),
             "baselines": _csv_list(a.baselines)}
     return {k: v for k, v in keys.items() if v is not None}
 
 
+def _split_settings(a) -> tuple[dict, dict]:
+    """``--set`` pairs: the dataset keys of the files read (``read_files``),
+    and the experiment settings (every other key, checked by the API)."""
+    from .api import _keywords, dataset, span_dataset
+
+    data = (_keywords(span_dataset) - {"texts", "baseline_systems"} | {"documents"}) if a.span_format else \
+        _keywords(dataset) - {"groups"}
+    from dataclasses import fields
+
+    from .experiments import Settings
+    from .metrics import closest
+
+    pairs = dict(a.settings)
+    known = data | {f.name for f in fields(Settings)}
+    unknown = sorted(set(pairs) - known)
+    if unknown:  # said before any file is read
+        raise ValueError(f"--set {unknown[0]}: unknown key{closest(unknown, known)}; the experiment settings are "
+                         f"config/README.md's, the dataset keys {', '.join(sorted(data))}")
+    return {k: v for k, v in pairs.items() if k in data}, {k: v for k, v in pairs.items() if k not in data}
+
+
 def _read(a, default_baselines=()):
     from .api import read_files
+    from .spans import SPAN_METRIC_IDS
 
     keys = _data_keys(a)
     keys.setdefault("baselines", list(default_baselines))
+    keys.update(_split_settings(a)[0])
     if a.span_format:
         keys.pop("ordinal", None)
-        if keys.get("labels") is None:
-            keys.pop("labels", None)
+        if keys.get("metrics") is not None:  # span metric ids among --metrics are the span metrics
+            wanted = keys.pop("metrics")
+            spans = [m for m in wanted if m in SPAN_METRIC_IDS]
+            if spans:
+                keys.setdefault("span_metrics", spans)
+            if len(spans) < len(wanted):
+                keys["metrics"] = [m for m in wanted if m not in SPAN_METRIC_IDS]
         return read_files(a.gold, a.predictions, span_format=a.span_format, articles=a.articles, name=a.name,
                           **keys)
     return read_files(a.gold, a.predictions, id_column=a.id_column, label_column=a.label_column,
@@ -216,9 +255,15 @@ def _render(df, fmt: str, title: str = "") -> str:
         return (f"**{title}**\n\n" if title else "") + markdown_table(df)
     if fmt == "latex":
         return latex_table(df, caption=title)
+    df = df.copy()
+    text_cols = [c for c in df.columns if df[c].dtype == object]
+    for c in text_cols:  # text reads from the left: names, statuses
+        width = max([len(str(c))] + [len(str(v)) for v in df[c]])
+        df[c] = [str(v).ljust(width) for v in df[c]]
     with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200,
-                           "display.max_colwidth", 60):
-        text = df.to_string(index=False, float_format=lambda v: f"{v:.3f}")
+                           "display.max_colwidth", 200):
+        text = df.to_string(index=False, float_format=lambda v: f"{v:.3f}", justify="left")
+    text = "\n".join(line.rstrip() for line in text.split("\n"))
     return (f"{title}\n\n" if title else "") + text + "\n"
 
 
@@ -240,7 +285,7 @@ def _score(a, progress) -> str:
     with progress.step("reading"):
         data = _read(a)
     ds, spec = data
-    opts = dict(a.settings)
+    opts = _split_settings(a)[1]
     opts.setdefault("bootstrap_replicates", a.replicates)
     opts.setdefault("confidence", a.confidence)
     opts.setdefault("interval_method", a.interval_method)
@@ -266,7 +311,7 @@ def _compare(a, progress) -> str:
 
     with progress.step("reading"):
         data = _read(a)
-    opts = dict(a.settings)
+    opts = _split_settings(a)[1]
     opts.setdefault("significance_test", a.test)
     opts.setdefault("tukey_trials", a.trials)
     opts.setdefault("alpha", a.alpha)
@@ -290,7 +335,7 @@ def _recommend(a, progress) -> str:
     with progress.step("reading"):
         data = _read(a, SPAN_BASELINE_KINDS if a.span_format in ("semeval2020_si", "semeval2021_tsd")
                      else BASELINE_KINDS)
-    opts = dict(a.settings)
+    opts = _split_settings(a)[1]
     with progress.step("the criteria, resampling the items and the systems together"):
         rec = api.recommend(data, properties=not a.no_properties, **opts)
     if a.format == "json":
@@ -342,15 +387,17 @@ def _init(a) -> str:
     out = Path(a.output) if a.output else folder / "metaeval.yaml"
     if out.exists() and not a.force:
         raise ValueError(f"{out} exists: give --force to replace it, or -o another file")
-    text = ("# written by `metaeval init`; run it with\n"
-            f"#   snakemake --cores 8 --configfile {out}\n"
+    run = f"snakemake --cores 8 --configfile {out.resolve()} --directory {folder / 'run'}"
+    text = ("# written by `metaeval init`; run it from the metaeval checkout with\n"
+            f"#   {run}\n"
+            "# (--directory: the results go to its results/, apart from the default config's)\n"
             "# every key: config/README.md (labels are in the order of the scale when ordinal is true)\n"
             + yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
     from .io import write_text
 
     write_text(out, text)
-    return f"wrote {out} ({len(preds)} systems, labels {', '.join(labels)}); run it with\n" \
-           f"  snakemake --cores 8 --configfile {out}\n"
+    return f"wrote {out} ({len(preds)} systems, labels {', '.join(labels)}); run it from the metaeval checkout " \
+           f"with\n  {run}\n(the results go to {folder / 'run' / 'results'})\n"
 
 
 def _problem(path: str, message: str):

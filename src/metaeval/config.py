@@ -494,7 +494,10 @@ def _span_settings(name: str, raw: Mapping[str, Any], task: str | None, random_s
     wanted = raw.get("span_metrics")
     bad = sorted(set(wanted or ()) - set(SPAN_METRIC_IDS))
     if bad:
-        raise err("span_metrics", f"unknown span metric(s) {bad}; known: {', '.join(SPAN_METRIC_IDS)}")
+        from .metrics import closest
+
+        raise err("span_metrics", f"unknown span metric(s) {bad}{closest(bad, SPAN_METRIC_IDS)}; known: "
+                                  f"{', '.join(SPAN_METRIC_IDS)}")
     span_metrics = tuple(m for m in SPAN_METRIC_IDS if wanted is None or m in wanted)
     synthetic = raw.get("synthetic")
     if synthetic is not None:

@@ -23,18 +23,30 @@ def confusion_tensor(gold, predictions, k: int) -> np.ndarray:
 
     Parameters
     ----------
-    gold : int array, shape (N,)
-        Gold class codes.
-    predictions : int array, shape (N,) or (S, N)
+    gold : array_like of int, shape (N,)
+        Gold class codes 0 .. K-1.
+    predictions : array_like of int, shape (N,) or (S, N)
         Predicted class codes of one system, or of S systems.
     k : int
         Number of classes.
 
     Returns
     -------
-    int64 array of shape (K, K) or (S, K, K), ``[system, predicted, gold]``.
+    ndarray of int64, shape (K, K) or (S, K, K)
+        ``c[..., i, j]`` = items predicted i whose gold class is j.
 
+    Notes
+    -----
     One ``bincount`` over the combined code ``(s * K + predicted) * K + gold``.
+    The transpose of ``sklearn.metrics.confusion_matrix`` (rows are
+    predictions here, as in Amemiya & Sakai's Table 1).
+
+    Examples
+    --------
+    >>> confusion_tensor([0, 1, 1, 2], [0, 1, 2, 2], 3).tolist()
+    [[1, 0, 0], [0, 1, 0], [0, 1, 1]]
+    >>> confusion_tensor([0, 1], [[0, 1], [1, 1]], 2).shape
+    (2, 2, 2)
     """
     gold = np.asarray(gold, dtype=np.int64)
     pred = np.asarray(predictions, dtype=np.int64)
@@ -51,9 +63,26 @@ def confusion_tensor(gold, predictions, k: int) -> np.ndarray:
 
 
 def confusion_by_group(gold, predictions, groups, n_groups: int, k: int) -> np.ndarray:
-    """Confusion tensors per item group (e.g. per target), shape (G, S, K, K).
+    """Confusion tensors per item group (e.g. per target or platform).
 
-    ``groups``: int array (N,) of group codes 0..G-1.
+    Parameters
+    ----------
+    gold : array_like of int, shape (N,)
+    predictions : array_like of int, shape (N,) or (S, N)
+    groups : array_like of int, shape (N,)
+        Group codes 0 .. G-1.
+    n_groups : int
+    k : int
+
+    Returns
+    -------
+    ndarray of int64, shape (G, S, K, K)
+
+    Examples
+    --------
+    >>> c = confusion_by_group([0, 1, 1, 0], [0, 1, 0, 0], [0, 0, 1, 1], 2, 2)
+    >>> c.shape, c[1, 0].tolist()
+    ((2, 1, 2, 2), [[1, 1], [0, 0]])
     """
     gold = np.asarray(gold, dtype=np.int64)
     pred = np.atleast_2d(np.asarray(predictions, dtype=np.int64))
@@ -69,9 +98,23 @@ def confusion_by_group(gold, predictions, groups, n_groups: int, k: int) -> np.n
 def merge_classes(c, groups) -> np.ndarray:
     """Merge classes of a confusion tensor (..., K, K) into (..., M, M).
 
-    ``groups[k]`` is the new class (0..M-1) of old class k, applied to both
-    the predicted and the gold axis: equal to merging the labels and
-    rebuilding the tensor.
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+    groups : array_like of int, shape (K,)
+        ``groups[k]`` is the new class (0 .. M-1) of old class k, applied to the
+        predicted and the gold axis alike.
+
+    Returns
+    -------
+    ndarray, shape (..., M, M)
+        Equal to merging the labels and rebuilding the tensor (the
+        class-merging experiment).
+
+    Examples
+    --------
+    >>> merge_classes([[2, 0, 1], [1, 1, 1], [0, 1, 3]], [0, 0, 1]).tolist()
+    [[4, 2], [1, 3]]
     """
     c = np.asarray(c)
     g = np.asarray(groups, dtype=np.intp)

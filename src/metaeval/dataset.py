@@ -33,7 +33,7 @@ import pandas as pd
 from . import metrics as M
 from .config import DatasetSpec
 from .confusion import confusion_by_group, confusion_tensor
-from .io import DataError, LabelTable, Problem, file_sha256, folder_sha256, looks_like_float, read_table
+from .io import DataError, LabelTable, Problem, file_sha256, folder_sha256, in_memory, looks_like_float, read_table
 from .spans import Spans
 
 __all__ = ["Dataset", "SpanView", "load_dataset", "load_span_dataset", "make_baselines", "baseline_names",
@@ -350,12 +350,13 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
     gold_codes = np.array([code[norm(gold_t.labels[r])] for r in keep_rows], dtype=np.int8)
     # a gold file that cannot be read at all stops here; one with bad rows is
     # checked on, so that the predictions can say what the rows would have been
+    context = f"dataset {spec.name!r}" + ("" if in_memory(str(gpath)) else f" (gold file {gpath})")
     if gold_t.unreadable or not scored_ids:
         if not gold_t.problems and not problems:
             problems.append(Problem(str(gpath), None, "no gold item is left to score", "file"))
-        raise DataError(problems, f"dataset {spec.name!r} (gold file {gpath})",
-                        _cross_file_hints(gpath, gold_t.ids, {}, {}, 0),
-                        ["the prediction files are checked once the gold file can be read"])
+        raise DataError(problems, context, _cross_file_hints(gpath, gold_t.ids, {}, {}, 0),
+                        ["the prediction files are checked once the gold file can be read"]
+                        if not in_memory(str(gpath)) else [])
 
     # -- predictions ------------------------------------------------------
     position = {item: p for p, item in enumerate(scored_ids)}
@@ -411,8 +412,7 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
                                             "missing", len(lacking)))
         problems += file_problems
     if problems:
-        raise DataError(problems, f"dataset {spec.name!r} (gold file {gpath})",
-                        _cross_file_hints(gpath, gold_t.ids, missing, foreign, n_read))
+        raise DataError(problems, context, _cross_file_hints(gpath, gold_t.ids, missing, foreign, n_read))
 
     pred_codes = np.vstack(rows) if rows else np.zeros((0, n), dtype=np.int16)
     keep = ~drop_mask
@@ -669,11 +669,12 @@ def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, table
         n_overlap = len(sp) - len(SP.merge_spans(sp))
         if n_overlap and not spec.merge_overlapping_predictions:
             # one problem counted per overlapping span; the pairs shown are examples of it
-            key = f"datasets.{spec.name}.merge_overlapping_predictions" if t.unit == "line" else \
-                "merge_overlapping_predictions"
+            how = (f"set datasets.{spec.name}.merge_overlapping_predictions: true in the config (on the command "
+                   f"line: --set merge_overlapping_predictions=true)" if t.unit == "line" else
+                   "pass merge_overlapping_predictions=True")
             problems.append(Problem(
                 t.path, None, f"{n_overlap:,} span(s) overlap an earlier one: the official scorer refuses "
-                f"overlapping spans unless told to merge them (-m); set {key}: true to merge them", "overlap",
+                f"overlapping spans unless told to merge them (-m); {how} to merge them", "overlap",
                 n_overlap, t.unit))
             for i, j in SP.overlapping_pairs(sp):
                 problems.append(Problem(

@@ -101,7 +101,8 @@ class Settings:
         for block in blocks:
             for k, v in (block or {}).items():
                 if k not in known:
-                    raise ConfigError(f"experiments.{k}: unknown setting; known: {', '.join(sorted(known))}")
+                    raise ConfigError(f"experiments.{k}: unknown setting{M.closest([k], known)}; known: "
+                                      f"{', '.join(sorted(known))}")
                 values[k] = tuple(v) if isinstance(v, list) else v
         for k, v in values.items():
             want = _expected_type(next(f for f in fields(cls) if f.name == k))

@@ -74,7 +74,8 @@ KIND_TEXT = {
     "empty": "empty id(s) or label(s)", "duplicate": "duplicated item(s)", "label": "label(s) outside the label set",
     "not_in_gold": "item(s) not in the gold file", "missing": "gold item(s) with no prediction",
     "offset": "bad offset(s)", "overlap": "overlapping span(s)", "unused_label": "label(s) the gold never uses",
-    "unknown_article": "span(s) of an article not in the article folder",
+    "unknown_article": "span(s) of an article without a text",
+    "length": "sequence(s) of the wrong length",
     "past_end": "line(s) with offsets past the end of the text",
     "json": "line(s) that are not valid JSON",
     "other": "other fault(s)",
@@ -83,6 +84,12 @@ KIND_TEXT = {
 
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def in_memory(source: str) -> bool:
+    """Whether a problem's source names data in memory (``metaeval.api``:
+    ``gold``, ``groups``, ``predictions['a']``), not a file."""
+    return source in ("gold", "groups") or source.startswith("predictions[")
 
 
 class DataError(ValueError):
@@ -107,8 +114,10 @@ class DataError(ValueError):
             by_file.setdefault(p.path, []).append(p)
         self.n_problems = sum(p.count for p in self.problems)
         head = f"{context}: " if context else ""
-        lines = [f"{head}{_plural(self.n_problems, 'problem')} in {_plural(len(by_file), 'file')} "
-                 f"of the input data:"]
+        # labels or spans in memory (metaeval.api) are inputs, not files
+        memory = all(in_memory(p) for p in by_file)
+        lines = [f"{head}{_plural(self.n_problems, 'problem')} in {_plural(len(by_file), 'input' if memory else 'file')}"
+                 + ("" if memory else " of the input data") + ":"]
         for path, probs in by_file.items():
             probs = sorted(probs, key=lambda p: (p.line is not None, p.line or 0))  # whole-file first, then by line
             n = sum(p.count for p in probs)

@@ -145,17 +145,70 @@ def _check_weights(weights, k: int) -> np.ndarray:
 # Metrics
 # --------------------------------------------------------------------------
 def accuracy(c) -> np.ndarray:
-    """Accuracy = sum_j c_jj / N.  NaN when N = 0."""
+    """Accuracy: the share of items whose predicted class is the gold class.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN where N = 0.
+
+    Notes
+    -----
+    Acc = sum_j c_jj / N.  Equals ``sklearn.metrics.accuracy_score`` (tested).
+
+    References
+    ----------
+    Amemiya & Sakai (DEIM), section 3.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> float(accuracy(c))
+    0.6
+    >>> accuracy([c, c.T]).tolist()  # many matrices, one call
+    [0.6, 0.6]
+    """
     c = _as_confusion(c)
     tp, _, _, n = _margins(c)
     return _ratio(tp.sum(-1), n, np.nan)
 
 
 def precision_recall(c):
-    """Per-class precision P_c = tp_c / c_c. and recall R_c = tp_c / c_.c.
+    """Per-class precision and recall.
 
-    Returns two arrays of shape (..., K).  A class never predicted has
-    P_c = 0; a class absent from the gold has R_c = 0.
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    (ndarray, ndarray), each of shape (..., K)
+    P_c and R_c.
+
+    Notes
+    -----
+    P_c = tp_c / c_c. (items predicted c), R_c = tp_c / c_.c (gold items of
+    class c).  A class never predicted has P_c = 0; a class absent from the gold
+    has R_c = 0 (scikit-learn's ``zero_division=0``).
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> p, r = precision_recall(c)
+    >>> p.round(4).tolist(), r.round(4).tolist()
+    ([0.6667, 0.3333, 0.75], [0.6667, 0.5, 0.6])
     """
     c = _as_confusion(c)
     tp, pred, gold, _ = _margins(c)
@@ -163,11 +216,34 @@ def precision_recall(c):
 
 
 def fbeta_per_class(c, beta: float = 1.0) -> np.ndarray:
-    """Per-class F-beta, shape (..., K).
+    """Per-class F-beta.
 
-    F_b,c = (1 + b^2) P_c R_c / (b^2 P_c + R_c)
-          = (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp),
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    beta : float, default 1.0
+        Weight of recall: beta > 1 favours recall.
+
+    Returns
+    -------
+    ndarray, shape (..., K)
+
+    Notes
+    -----
+    F_b,c = (1 + b^2) P_c R_c / (b^2 P_c + R_c) = (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp),
     0 when the denominator is 0 (scikit-learn's ``zero_division=0``).
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> fbeta_per_class(c).round(4).tolist()
+    [0.6667, 0.4, 0.6667]
+    >>> fbeta_per_class(c, beta=2.0).round(4).tolist()
+    [0.6667, 0.4545, 0.625]
     """
     c = _as_confusion(c)
     tp, pred, gold, _ = _margins(c)
@@ -178,22 +254,110 @@ def fbeta_per_class(c, beta: float = 1.0) -> np.ndarray:
 
 
 def macro_fbeta(c, beta: float = 1.0) -> np.ndarray:
-    """Macro F-beta = mean over the K classes of F_b,c (calligraphic F1 for b=1)."""
+    """Macro F-beta: the mean over the K classes of the per-class F-beta.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    beta : float, default 1.0
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    macro-F_b = (1/K) sum_c F_b,c over all K classes, present or not (the
+    calligraphic F1 of Amemiya & Sakai for b = 1; scikit-learn's
+    ``f1_score(average="macro", labels=all classes)``).  Registry ids
+    ``macro_f1`` and ``macro_f2``.
+
+    References
+    ----------
+    Amemiya & Sakai (DEIM), section 3; Scarton, Silva & Bontcheva (AACL 2020), section 2.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(macro_fbeta(c)), 4)
+    0.5778
+    >>> round(float(macro_fbeta(c, beta=2.0)), 4)
+    0.5821
+    """
     return fbeta_per_class(c, beta).mean(axis=-1)
 
 
 def macro_f1_hm(c) -> np.ndarray:
-    """Blackboard F1 = f1(P^M, R^M), the harmonic mean of macro-precision and
-    macro-recall (Opitz & Burst 2019; Amemiya & Sakai's second macro-F1).
-    0 when P^M = R^M = 0."""
+    """F1 of the macro averages: the harmonic mean of macro-precision and macro-recall.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        0 when P^M = R^M = 0.
+
+    Notes
+    -----
+    F1(P^M, R^M) = 2 P^M R^M / (P^M + R^M), with P^M, R^M the means of the
+    per-class precisions and recalls (Amemiya & Sakai's blackboard F1).  It
+    differs from the mean of the per-class F1 (``macro_fbeta``).
+
+    References
+    ----------
+    Opitz & Burst (2019), "Macro F1 and Macro F1"; Amemiya & Sakai (DEIM), section 3.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(macro_f1_hm(c)), 4)
+    0.5861
+    """
     p, r = precision_recall(c)
     pm, rm = p.mean(-1), r.mean(-1)
     return _ratio(2 * pm * rm, pm + rm)
 
 
 def f1_weighted(c) -> np.ndarray:
-    """Support-weighted F1 = sum_c (c_.c / N) F1_c (Kaushal et al.'s F1_Wtd,
-    scikit-learn's ``average='weighted'``).  NaN when N = 0."""
+    """Support-weighted F1: per-class F1 weighted by the gold share of each class.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN where N = 0.
+
+    Notes
+    -----
+    F1_Wtd = sum_c (c_.c / N) F1_c (scikit-learn's ``average="weighted"``).
+
+    References
+    ----------
+    Kaushal, Saha & Ganguly (2021), F1_Wtd.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(f1_weighted(c)), 4)
+    0.6133
+    """
     c = _as_confusion(c)
     _, _, gold, n = _margins(c)
     f = fbeta_per_class(c, 1.0)
@@ -201,21 +365,105 @@ def f1_weighted(c) -> np.ndarray:
 
 
 def macro_recall(c) -> np.ndarray:
-    """Macro-averaged recall R^M = mean_c R_c (balanced accuracy when every
-    class occurs in the gold)."""
+    """Macro-averaged recall (balanced accuracy when every class is in the gold).
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    R^M = (1/K) sum_c R_c.
+
+    References
+    ----------
+    Amemiya & Sakai (DEIM), section 3.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(macro_recall(c)), 4)
+    0.5889
+    """
     return precision_recall(c)[1].mean(axis=-1)
 
 
 def gmr(c) -> np.ndarray:
-    """Geometric mean of the per-class recalls, GMR = (prod_c R_c)^(1/K)
-    (Scarton et al. 2020).  0 as soon as one class has recall 0."""
+    """Geometric mean of the per-class recalls.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    GMR = (prod_c R_c)^(1/K): 0 as soon as one class has recall 0, so a system
+    that never predicts a class scores 0 (the RumourEval 2017 accuracy winner,
+    which never predicts ``deny``).
+
+    References
+    ----------
+    Scarton, Silva & Bontcheva (AACL 2020), section 2.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(gmr(c)), 4)
+    0.5848
+    >>> float(gmr([[5, 5], [0, 0]]))  # class 1 never predicted
+    0.0
+    """
     r = precision_recall(c)[1]
     return np.prod(r, axis=-1) ** (1.0 / r.shape[-1])
 
 
 def auc_per_class(c) -> np.ndarray:
-    """Per-class AUC of a hard classifier, AUC_c = (1 + R_c - FPR_c) / 2,
-    with FPR_c = fp_c / (N - c_.c) (0 when the class has no negatives)."""
+    """Per-class AUC of a hard classifier (one ROC point per class).
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (..., K)
+
+    Notes
+    -----
+    The ROC polygon (0,0), (FPR_c, R_c), (1,1), (1,0) has the area
+    AUC_c = (1 + R_c - FPR_c) / 2, with FPR_c = fp_c / (N - c_.c) (0 when the
+    class has no negatives).
+
+    References
+    ----------
+    Scarton, Silva & Bontcheva (AACL 2020), section 2.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> auc_per_class(c).round(4).tolist()
+    [0.7619, 0.625, 0.7]
+    """
     c = _as_confusion(c)
     tp, pred, gold, n = _margins(c)
     recall = _ratio(tp, gold)
@@ -224,14 +472,73 @@ def auc_per_class(c) -> np.ndarray:
 
 
 def wauc(c, weights) -> np.ndarray:
-    """Weighted AUC = sum_c w_c AUC_c (Scarton et al. 2020)."""
+    """Weighted AUC: the class-weighted sum of the per-class AUCs.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    weights : array_like, shape (K,)
+        Class weights, used as given (the config requires them to sum to 1).
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    wAUC = sum_c w_c AUC_c (``auc_per_class``).
+
+    References
+    ----------
+    Scarton, Silva & Bontcheva (AACL 2020), section 2.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(wauc(c, [0.5, 0.3, 0.2])), 4)
+    0.7085
+    """
     c = _as_confusion(c)
     w = _check_weights(weights, c.shape[-1])
     return (auc_per_class(c) * w).sum(-1)
 
 
 def weighted_fbeta(c, weights, beta: float = 1.0) -> np.ndarray:
-    """Weighted F-beta = sum_c w_c F_b,c (Scarton et al. 2020: wF1, wF2)."""
+    """Weighted F-beta: the class-weighted sum of the per-class F-beta.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    weights : array_like, shape (K,)
+        Class weights, used as given.
+    beta : float, default 1.0
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    wF_b = sum_c w_c F_b,c (registry ids ``wf1``, ``wf2``).
+
+    References
+    ----------
+    Scarton, Silva & Bontcheva (AACL 2020), section 2.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(weighted_fbeta(c, [0.5, 0.3, 0.2])), 4)
+    0.5867
+    """
     c = _as_confusion(c)
     w = _check_weights(weights, c.shape[-1])
     return (fbeta_per_class(c, beta) * w).sum(-1)
@@ -246,16 +553,73 @@ def _weighted_kappa(c: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def kappa(c) -> np.ndarray:
-    """Cohen's kappa (unweighted: w_ij = 1 - [i = j]).  NaN when the chance
-    disagreement is 0 (e.g. gold and predictions all of one class)."""
+    """Cohen's kappa: agreement beyond chance between gold and predictions.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN when the chance disagreement is 0 (gold and predictions all of one class).
+
+    Notes
+    -----
+    kappa = 1 - sum_ij w_ij c_ij / sum_ij w_ij e_ij with w_ij = 1 - [i = j] and
+    e_ij = c_i. c_.j / N.  Equals ``sklearn.metrics.cohen_kappa_score`` (tested).
+
+    References
+    ----------
+    Cohen (1960), "A coefficient of agreement for nominal scales".
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(kappa(c)), 4)
+    0.3846
+    """
     c = _as_confusion(c)
     k = c.shape[-1]
     return _weighted_kappa(c, 1.0 - np.eye(k))
 
 
 def kappa_linear(c, positions=None) -> np.ndarray:
-    """Linearly weighted kappa, w_ij = |x_i - x_j| on the class positions x
-    (0 .. K-1 unless ``positions`` are given; ordinal)."""
+    """Linearly weighted kappa (ordered classes).
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    positions : array_like of K increasing numbers, optional
+        The numeric values of the ordered classes (default 0 .. K-1).
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    As ``kappa`` with w_ij = |x_i - x_j| on the class positions x.  Equals
+    ``cohen_kappa_score(weights="linear")`` (tested).
+
+    References
+    ----------
+    Amemiya & Sakai (DEIM), section 3.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(kappa_linear(c)), 4)
+    0.4565
+    """
     c = _as_confusion(c)
     return _weighted_kappa(c, _abs_distance(c.shape[-1], positions))
 
@@ -263,16 +627,49 @@ def kappa_linear(c, positions=None) -> np.ndarray:
 def krippendorff_alpha(c, level: str = "nominal", positions=None) -> np.ndarray:
     """Krippendorff's alpha with gold and system as two coders.
 
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    level : {"nominal", "ordinal", "interval"}, default "nominal"
+        The level of measurement.
+    positions : array_like of K increasing numbers, optional
+        The numeric values of the ordered classes (default 0 .. K-1).
+        Only the interval level reads them.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN when the expected disagreement is 0.
+
+    Notes
+    -----
     Coincidences o = c + c^T, value counts n_v = c_v. + c_.v, n = 2N:
 
-        alpha = 1 - (n - 1) sum_{u,v} o_uv d_uv / sum_{u,v} n_u n_v d_uv
+        alpha = 1 - (n - 1) sum_uv o_uv d_uv / sum_uv n_u n_v d_uv
 
-    with the squared distance d_uv of the level of measurement:
-    nominal ``[u != v]``; interval ``(x_u - x_v)^2`` on the class positions
-    x (0..K-1 unless ``positions`` are given; the other levels ignore them);
-    ordinal ``(sum_{g=u..v} n_g - (n_u + n_v)/2)^2``, which equals
-    ``(m_v - m_u)^2`` with the mid-rank m_g = cumsum(n)_g - n_g / 2.
-    NaN when the expected disagreement is 0.
+    with the squared distance d_uv of the level: nominal ``[u != v]``; interval
+    ``(x_u - x_v)^2``; ordinal ``(sum_{g=u..v} n_g - (n_u + n_v)/2)^2``, i.e.
+    ``(m_v - m_u)^2`` with the mid-rank m_g = cumsum(n)_g - n_g / 2.  Equals
+    the ``krippendorff`` package (tested).
+
+    References
+    ----------
+    Krippendorff (2011), "Computing Krippendorff's alpha-reliability";
+    Amemiya & Sakai (DEIM), section 3 (alpha^ORD, alpha^INT).
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(krippendorff_alpha(c)), 4)
+    0.4109
+    >>> round(float(krippendorff_alpha(c, "ordinal")), 4)
+    0.532
+    >>> round(float(krippendorff_alpha(c, "interval")), 4)
+    0.543
     """
     c = _as_confusion(c)
     k = c.shape[-1]
@@ -295,10 +692,39 @@ def krippendorff_alpha(c, level: str = "nominal", positions=None) -> np.ndarray:
 
 
 def mae_macro(c, positions=None) -> np.ndarray:
-    """Macro-averaged MAE (Baccianella et al. 2009), lower is better:
-    MAE^M = (1/|C|) sum_j (sum_i |x_i - x_j| c_ij) / c_.j, the mean running
-    over the classes present in the gold; x = class positions (0 .. K-1
-    unless ``positions`` are given).  NaN when N = 0."""
+    """Macro-averaged mean absolute error (ordered classes; lower is better).
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    positions : array_like of K increasing numbers, optional
+        The numeric values of the ordered classes (default 0 .. K-1).
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN where N = 0.
+
+    Notes
+    -----
+    MAE^M = (1/|C|) sum_j (sum_i |x_i - x_j| c_ij) / c_.j, the mean running over
+    the classes C present in the gold.
+
+    References
+    ----------
+    Baccianella, Esuli & Sebastiani (2009), "Evaluation measures for ordinal
+    regression"; Amemiya & Sakai (DEIM), section 3.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(mae_macro(c)), 4)
+    0.4778
+    """
     c = _as_confusion(c)
     _, _, gold, _ = _margins(c)
     err = (_abs_distance(c.shape[-1], positions) * c).sum(axis=-2)  # per gold class j
@@ -308,22 +734,70 @@ def mae_macro(c, positions=None) -> np.ndarray:
 
 
 def mae_micro(c, positions=None) -> np.ndarray:
-    """Micro-averaged MAE = sum_ij |x_i - x_j| c_ij / N on the class
-    positions x (0 .. K-1 unless ``positions`` are given), lower is better.
-    NaN when N = 0."""
+    """Micro-averaged mean absolute error (ordered classes; lower is better).
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    positions : array_like of K increasing numbers, optional
+        The numeric values of the ordered classes (default 0 .. K-1).
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN where N = 0.
+
+    Notes
+    -----
+    MAE^mu = sum_ij |x_i - x_j| c_ij / N.
+
+    References
+    ----------
+    Amemiya & Sakai (DEIM), section 3.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> float(mae_micro(c))
+    0.5
+    """
     c = _as_confusion(c)
     _, _, _, n = _margins(c)
     return _ratio((_abs_distance(c.shape[-1], positions) * c).sum((-2, -1)), n, np.nan)
 
 
 def cem_proximity(gold_counts) -> np.ndarray:
-    """CEM^ORD proximities prox_ij (predicted i, gold j), shape (..., K, K).
+    """CEM^ORD proximities of every (predicted, gold) pair of classes.
 
-    K_ij = c_.i / 2 + sum_{l=i+1..j} c_.l          (i <= j)
-    K_ij = c_.i / 2 + sum_{l=j..i-1} c_.l          (i > j)
-    prox_ij = -log2(max(0.5, K_ij) / N)
+    Parameters
+    ----------
+    gold_counts : array_like, shape (..., K)
+        The gold count c_.j of each class.
 
-    (Amigo et al. 2020, with Sakai's max{0.5, .} smoothing.)
+    Returns
+    -------
+    ndarray, shape (..., K, K)
+        ``prox[..., i, j]`` for prediction i and gold j.
+
+    Notes
+    -----
+    K_ij = c_.i / 2 + sum_{l=i+1..j} c_.l (i <= j), c_.i / 2 + sum_{l=j..i-1} c_.l
+    (i > j); prox_ij = -log2(max(0.5, K_ij) / N) (Amigo et al. 2020, with
+    Sakai's max{0.5, .} smoothing).
+
+    References
+    ----------
+    Amigo, Gonzalo, Mizzaro & Carrillo-de-Albornoz (ACL 2020), "An effectiveness
+    metric for ordinal classification".
+
+    Examples
+    --------
+    >>> cem_proximity([3, 2, 5]).round(3).tolist()
+    [[2.737, 1.515, 0.234], [1.322, 3.322, 0.737], [0.415, 1.152, 2.0]]
     """
     g = np.asarray(gold_counts, dtype=np.float64)
     k = g.shape[-1]
@@ -340,8 +814,37 @@ def cem_proximity(gold_counts) -> np.ndarray:
 
 
 def cem_ord(c) -> np.ndarray:
-    """CEM^ORD = sum_ij prox_ij c_ij / sum_j prox_jj c_.j (Amigo et al. 2020),
-    proximities from the gold distribution of ``c`` itself.  NaN when N = 0."""
+    """CEM^ORD, the closeness evaluation measure for ordinal classification.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN where N = 0.
+
+    Notes
+    -----
+    CEM^ORD = sum_ij prox_ij c_ij / sum_j prox_jj c_.j (``cem_proximity``), the
+    proximities taken from the gold distribution of ``c`` itself: a half-split
+    is scored with the half's own distribution.
+
+    References
+    ----------
+    Amigo et al. (ACL 2020); Amemiya & Sakai (DEIM), section 3.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(cem_ord(c)), 4)
+    0.7339
+    """
     c = _as_confusion(c)
     _, _, gold, n = _margins(c)
     prox = cem_proximity(gold)
@@ -353,8 +856,36 @@ def cem_ord(c) -> np.ndarray:
 
 
 def f_avg(c, classes) -> np.ndarray:
-    """Mean F1 over a subset of classes, e.g. SemEval-2016 Task 6's official
-    F_avg = (F1_FAVOR + F1_AGAINST) / 2.  ``classes``: class indices."""
+    """Mean F1 over a subset of classes (SemEval-2016 Task 6's official F_avg).
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    classes : sequence of int
+        The class indices averaged over (FAVOR and AGAINST in SemEval-2016).
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    F_avg = (1/|A|) sum_{c in A} F1_c, e.g. (F1_FAVOR + F1_AGAINST) / 2.
+
+    References
+    ----------
+    Mohammad et al. (SemEval-2016 Task 6), "Detecting stance in tweets".
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(f_avg(c, [0, 2])), 4)
+    0.6667
+    """
     idx = np.asarray(classes, dtype=np.intp)
     if idx.size == 0:
         raise ValueError("f_avg needs at least one class")
@@ -362,12 +893,39 @@ def f_avg(c, classes) -> np.ndarray:
 
 
 def fnc_score(c, unrelated: int) -> np.ndarray:
-    """Official FNC-1 weighted score as a fraction of the best possible score.
+    """The official FNC-1 weighted score, as a fraction of the best possible score.
 
-    Per item (official ``scorer.py``): +0.25 when gold and prediction are both
-    ``unrelated`` or both related; +0.75 more when gold is related and the
-    prediction is exactly right.  Score / max, with
-    max = 0.25 * #unrelated + 1.0 * #related.  ``unrelated``: class index.
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    unrelated : int
+        Index of the ``unrelated`` class.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN where N = 0.
+
+    Notes
+    -----
+    Per item (the official ``scorer.py``): +0.25 when gold and prediction are
+    both ``unrelated`` or both related; +0.75 more when the gold is related and
+    the prediction exactly right.  Divided by the maximum,
+    0.25 #unrelated + 1.0 #related.
+
+    References
+    ----------
+    Fake News Challenge FNC-1, official scorer.
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(fnc_score(c, unrelated=2)), 4)
+    0.64
     """
     c = _as_confusion(c)
     k = c.shape[-1]
@@ -469,8 +1027,32 @@ METRIC_IDS: tuple[str, ...] = tuple(REGISTRY)
 
 
 def get(metric_id: str) -> Metric:
-    """The registry entry of a metric id; span metric ids give their
-    ``spans.SpanMetric`` (the same descriptive fields: name, direction...)."""
+    """The registry entry of a metric id.
+
+    Parameters
+    ----------
+    metric_id : str
+        A classification metric id (``METRIC_IDS``) or a span metric id
+        (``spans.SPAN_METRIC_IDS``: its ``spans.SpanMetric``, with the same
+        descriptive fields).
+
+    Returns
+    -------
+    Metric or metaeval.spans.SpanMetric
+
+    Raises
+    ------
+    KeyError
+        For an unknown id, listing the known ones.
+
+    Examples
+    --------
+    >>> m = get("mae_macro")
+    >>> m.name, m.direction, m.ordinal
+    ('MAE^M', 'lower', True)
+    >>> get("span_f1").name
+    'span-F1'
+    """
     try:
         return REGISTRY[metric_id]
     except KeyError:
@@ -482,16 +1064,53 @@ def get(metric_id: str) -> Metric:
             from None
 
 
+def closest(wrong, known) -> str:
+    """`` (did you mean 'x'?)`` for the first of ``wrong`` with a close
+    match among ``known`` (difflib), else an empty string.
+
+    >>> closest(["acuracy"], METRIC_IDS)
+    " (did you mean 'accuracy'?)"
+    """
+    import difflib
+
+    for w in sorted(wrong):
+        near = difflib.get_close_matches(str(w), list(known), n=1)
+        if near:
+            return f" (did you mean {near[0]!r}?)"
+    return ""
+
+
 def applicable_metrics(ordinal: bool, params: Mapping[str, object] | None = None,
                        only: Iterable[str] | None = None) -> list[str]:
-    """Metric ids, in registry order, that apply to a dataset: ordinal-only
-    metrics need ``ordinal=True``; parameterised metrics need their
-    parameters in ``params``; ``only`` restricts to a chosen subset."""
+    """The metric ids, in registry order, that apply to a dataset.
+
+    Parameters
+    ----------
+    ordinal : bool
+        Whether the classes are ordered (ordinal metrics need it).
+    params : mapping, optional
+        The dataset's metric parameters (``weights``, ``f_avg_classes``,
+        ``unrelated``): a parameterised metric needs its parameter.
+    only : iterable of str, optional
+        Restrict to these ids.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> applicable_metrics(ordinal=False)
+    ['accuracy', 'macro_f1', 'macro_f1_hm', 'macro_f2', 'f1_weighted', 'macro_recall', 'gmr', 'kappa', 'alpha_nominal']
+    >>> applicable_metrics(ordinal=True, only=["accuracy", "cem_ord", "wauc"])
+    ['accuracy', 'cem_ord']
+    """
     params = params or {}
     chosen = set(METRIC_IDS if only is None else only)
     unknown = chosen - set(METRIC_IDS)
     if unknown:
-        raise KeyError(f"unknown metric(s) {sorted(unknown)}; known: {', '.join(METRIC_IDS)}")
+        raise KeyError(f"unknown metric(s) {sorted(unknown)}{closest(unknown, METRIC_IDS)}; known: "
+                       f"{', '.join(METRIC_IDS)}")
     return [m.id for m in _ENTRIES if m.id in chosen and why_not_applicable(m.id, ordinal, params) is None]
 
 
@@ -500,7 +1119,28 @@ _PARAM_KEY = {"weights": "weights", "f_avg_classes": "f_avg_classes", "unrelated
 
 
 def why_not_applicable(metric_id: str, ordinal: bool, params: Mapping[str, object] | None = None) -> str | None:
-    """Why a metric cannot be computed on a dataset (None when it can)."""
+    """Why a metric cannot be computed on a dataset (None when it can).
+
+    Parameters
+    ----------
+    metric_id : str
+    ordinal : bool
+    params : mapping, optional
+        As ``applicable_metrics``.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> why_not_applicable("cem_ord", ordinal=False)
+    'needs ordered classes (the dataset has ordinal: false)'
+    >>> why_not_applicable("wauc", ordinal=False)
+    "needs the dataset key 'weights'"
+    >>> why_not_applicable("accuracy", ordinal=False) is None
+    True
+    """
     m = get(metric_id)
     params = params or {}
     if m.ordinal and not ordinal:
@@ -512,10 +1152,38 @@ def why_not_applicable(metric_id: str, ordinal: bool, params: Mapping[str, objec
 
 
 def evaluate(c, metric_ids: Iterable[str], **params) -> dict[str, np.ndarray]:
-    """Score a confusion tensor (..., K, K) with several metrics at once.
+    """Score confusion tensors with several metrics at once.
 
-    Returns ``{metric_id: array of shape (...)}``.  ``params`` are the
-    dataset-level parameters (``weights``, ``f_avg_classes``, ``unrelated``).
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    metric_ids : iterable of str
+        Registry ids (``METRIC_IDS``).
+    **params
+        The dataset-level parameters the metrics need: ``weights``,
+        ``f_avg_classes``, ``unrelated``, ``positions``.
+
+    Returns
+    -------
+    dict of str to ndarray
+    ``{metric_id: scores of shape (...)}``.
+
+    Raises
+    ------
+    ValueError
+    For a span metric id (span metrics score span statistics:
+    ``metaeval.spans.evaluate_spans``).
+
+    Examples
+    --------
+    >>> from metaeval.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> s = evaluate([c, c.T], ["accuracy", "kappa", "wauc"], weights=[0.5, 0.3, 0.2])
+    >>> {k: v.round(4).tolist() for k, v in s.items()}
+    {'accuracy': [0.6, 0.6], 'kappa': [0.3846, 0.3846], 'wauc': [0.7085, 0.7012]}
     """
     metric_ids = list(metric_ids)
     spans = [m for m in metric_ids if m not in REGISTRY and isinstance(get(m), Metric) is False]

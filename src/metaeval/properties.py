@@ -166,8 +166,22 @@ class Property:
 # the matrices
 # ---------------------------------------------------------------------------
 def enumerate_matrices(n_max: int, k: int = K) -> np.ndarray:
-    """Every k x k matrix of non-negative integers with 0..n_max items, in
-    order of the item count, then lexicographically (stars and bars)."""
+    """Every K x K matrix of non-negative integers with at most ``n_max`` items and every class in the gold.
+
+    Parameters
+    ----------
+    n_max : int
+    k : int, default 3
+
+    Returns
+    -------
+    ndarray of int64, shape (D, K, K)
+
+    Examples
+    --------
+    >>> enumerate_matrices(3).shape    # the 3 x 3 matrices of 3 items, one per gold class
+    (220, 3, 3)
+    """
     cells = k * k
     out = []
     for n in range(n_max + 1):
@@ -205,9 +219,24 @@ def sparse_matrices(count: int, n_max: int, seed: int, k: int = K) -> np.ndarray
 
 
 def domain_matrices(settings: Settings) -> np.ndarray:
-    """The matrices the properties are checked on: the enumerated ones with
-    every class in the gold, then the random ones, stably sorted by item
-    count (so the first violated comparison has the smallest matrix)."""
+    """The matrices the properties are checked on: enumerated, random and sparse ones.
+
+    Parameters
+    ----------
+    settings : Settings
+        ``n_max`` (every matrix up to that many items), ``random`` (random
+        matrices of up to ``random_n_max`` items, mostly right, and as many of
+        up to ``random_sparse_n_max`` items with cells drawn alike), ``seed``.
+
+    Returns
+    -------
+    ndarray of int64, shape (D, 3, 3)
+
+    Examples
+    --------
+    >>> domain_matrices(Settings(n_max=4, random=50)).shape
+    (278, 3, 3)
+    """
     c = enumerate_matrices(settings.n_max)
     c = c[(c.sum(axis=1) > 0).all(axis=1)]
     if settings.random:
@@ -486,12 +515,55 @@ def _counterexample(comp: Comparisons, a: np.ndarray, p: int, sa: float, sb: flo
 
 def check(metric_id: str, prop: Property, c: np.ndarray, settings: Settings, comps=None,
           domain_scores: np.ndarray | None = None) -> dict:
-    """One metric, one property on the domain matrices ``c``: ``result``,
-    ``counterexample`` (JSON: matrices ``a`` and ``b``, their scores, the
-    relation and any parameters; empty unless the property fails),
-    ``comparisons`` (how many pairs were checked) and ``reason`` (why it is
-    not applicable).  ``comps``: the property's comparisons if already built;
-    ``domain_scores``: the metric's scores of ``c`` if already computed."""
+    """Check one property of one metric on the domain matrices.
+
+    Parameters
+    ----------
+    metric_id : str
+        A classification metric id (``metrics.METRIC_IDS``).
+    prop : Property
+        An entry of ``PROPERTIES``.
+    c : ndarray, shape (D, 3, 3)
+        The domain (``domain_matrices``).
+    settings : Settings
+        The metric parameters of the check (weights, F_avg classes, unrelated).
+    comps : list of Comparisons, optional
+        The property's comparisons if already built (``build``).
+    domain_scores : ndarray, optional
+        The metric's scores of ``c`` if already computed.
+
+    Returns
+    -------
+    dict
+        ``result`` (``holds``, ``fails``, ``not applicable``),
+        ``counterexample`` (JSON: the matrices ``a`` and ``b``, their scores,
+        the relation; empty unless the property fails: the violated comparison
+        whose first matrix has the fewest items), ``comparisons`` (how many
+        pairs were checked) and ``reason`` (why it is not applicable).
+
+    Notes
+    -----
+    A property is a list of pairs of matrices with the relation the metric must
+    respect between its scores on them (``b = a``, ``b > a``, ``b >= a``, in the
+    metric's own direction); an undefined score on either side violates it.
+    Equal means within 1e-9 relative or 1e-12 absolute; strictly better, by
+    more than 1e-12.
+
+    References
+    ----------
+    Amigo et al. (ACL 2020), section 3; Sokolova & Lapalme (IP&M 2009);
+    Goesgens et al. (NeurIPS 2021), section 3.
+
+    Examples
+    --------
+    >>> st = Settings(n_max=4, random=50)
+    >>> c = domain_matrices(st)
+    >>> check("accuracy", PROPERTIES["monotonicity"], c, st)["result"]
+    'holds'
+    >>> r = check("gmr", PROPERTIES["monotonicity"], c, st)
+    >>> r["result"], r["counterexample"]
+    ('fails', '{"relation": "gt", "a": [[0, 0, 0], [0, 0, 0], [1, 1, 1]], "score_a": 0.0, "b": [[1, 0, 0], [0, 0, 0], [0, 1, 1]], "score_b": 0.0}')
+    """
     why = prop.not_applicable(metric_id, settings)
     if why:
         return {"result": "not applicable", "counterexample": "", "comparisons": 0, "reason": why}
@@ -535,8 +607,27 @@ def build(prop: Property, c: np.ndarray, settings: Settings, metric_id: str | No
 
 
 def recheck(metric_id: str, counterexample: str, settings: Settings) -> bool:
-    """True when a printed counterexample is one: its two matrices, scored
-    afresh, violate its relation (the scores printed are the scores)."""
+    """Whether a printed counterexample is one: its matrices, scored afresh, violate its relation.
+
+    Parameters
+    ----------
+    metric_id : str
+    counterexample : str
+        The JSON of a ``check`` result.
+    settings : Settings
+
+    Returns
+    -------
+    bool
+        True when the scores printed are the scores and they violate the relation.
+
+    Examples
+    --------
+    >>> st = Settings(n_max=4, random=50)
+    >>> r = check("gmr", PROPERTIES["monotonicity"], domain_matrices(st), st)
+    >>> recheck("gmr", r["counterexample"], st)
+    True
+    """
     ce = json.loads(counterexample)
     metric = M.get(metric_id)
     params = settings.metric_params()
@@ -551,10 +642,38 @@ def recheck(metric_id: str, counterexample: str, settings: Settings) -> bool:
 
 def check_all(settings: Settings, metric_ids: Sequence[str] | None = None,
               property_ids: Sequence[str] | None = None) -> pd.DataFrame:
-    """``metric, property, result, counterexample`` for every classification
-    metric and property, with ``comparisons``, ``reason`` (not applicable),
-    ``published`` (what the papers state: holds / fails / empty),
-    ``agrees`` (our result = the statement) and ``source``."""
+    """Every classification metric against every formal property.
+
+    Parameters
+    ----------
+    settings : Settings
+        The domain (``n_max``, ``random``, ...) and the metric parameters.
+    metric_ids : sequence of str, optional
+        Default: every metric of the registry.
+    property_ids : sequence of str, optional
+        Default: every property of ``PROPERTIES``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``metric, property, result, counterexample, comparisons, reason,
+        published, agrees, source``: ``published`` is what the papers state
+        (holds / fails / empty), ``agrees`` whether our result matches it.
+
+    Examples
+    --------
+    >>> df = check_all(Settings(n_max=4, random=50), ["accuracy", "kappa"], ["monotonicity", "class_exchange"])
+    >>> df[["metric", "property", "result", "published"]]
+         metric        property result published
+    0  accuracy    monotonicity  holds     holds
+    1  accuracy  class_exchange  holds     holds
+    2     kappa    monotonicity  holds     fails
+    3     kappa  class_exchange  holds
+
+    With matrices of up to 4 items kappa is monotone; the default domain
+    (up to 8 items, and random matrices of systems worse than chance) finds
+    the counterexample the paper states.
+    """
     metric_ids = list(metric_ids or M.METRIC_IDS)
     props = [PROPERTIES[p] for p in (property_ids or PROPERTIES)]
     c = domain_matrices(settings)
@@ -578,7 +697,28 @@ def check_all(settings: Settings, metric_ids: Sequence[str] | None = None,
 
 
 def settings_from(block: Mapping | None) -> Settings:
-    """Settings from the config's ``properties`` block (lists as tuples)."""
+    """Settings from the config's ``properties`` block.
+
+    Parameters
+    ----------
+    block : mapping or None
+        The ``properties`` block of the config (``enabled`` is read by the
+        workflow, not here); lists become tuples.
+
+    Returns
+    -------
+    Settings
+
+    Raises
+    ------
+    ValueError
+        For an unknown setting.
+
+    Examples
+    --------
+    >>> settings_from({"n_max": 5, "weights": [0.5, 0.3, 0.2]}).n_max
+    5
+    """
     known = set(Settings.__dataclass_fields__)
     block = dict(block or {})
     unknown = set(block) - known - {"enabled"}

@@ -388,18 +388,22 @@ def answer_sentence(rec: Recommendation) -> str:
                 "them can be reported (not separable at this resolution)")
     elif len(idx) == 1:
         head = f"Report {names}: in the top tier of {int(top[:, 0].sum())} of {n_c} criteria"
+        if int(rec.candidate.sum()) == 1 and rec.excluded:  # say that it won by elimination
+            head += (f", the only candidate left ({len(rec.excluded)} other metric"
+                     f"{'s are' if len(rec.excluded) > 1 else ' is'} excluded, below)")
     elif (top == top[:, :1]).all():
         head = (f"{names[0].upper()}{names[1:]}: the evidence does not separate them; each is in the top tier of the "
                 f"same {int(top[:, 0].sum())} of {n_c} criteria")
     else:
-        own = []
+        by_tiers: dict[tuple, list[str]] = {}  # metrics with the same own top tiers said once
         for j, m in enumerate(rec.selected):
-            mine = [CRITERIA[c] for c_i, c in enumerate(rec.criteria) if top[c_i, j] and not top[c_i].all()]
-            own.append(f"{_name(m)} on {_and(mine)}")
+            mine = tuple(CRITERIA[c] for c_i, c in enumerate(rec.criteria) if top[c_i, j] and not top[c_i].all())
+            by_tiers.setdefault(mine, []).append(_name(m))
+        own = [f"{_and(ms)} on {_and(list(mine))}" for mine, ms in by_tiers.items()]
         together = int(top.all(axis=1).sum())
         head = (f"{names[0].upper()}{names[1:]}: the evidence does not separate them; "
                 + (f"together in the top tier of {together} of {n_c} criteria, " if together else "")
-                + "each also in a top tier the others miss (" + "; ".join(own) + ")")
+                + "and in top tiers not all of them reach (" + "; ".join(own) + ")")
     parts = [head]
     if rec.separable:  # which criteria separate the candidates at all (the others hold them all in the top tier)
         sep = [c for c in rec.criteria if not rec.tiers[rec.criteria.index(c), rec.k0].all()]

@@ -240,9 +240,13 @@ def compile_kernels() -> list[str]:
 class SubsetConfusion:
     """Confusion tensors (B, S, K, K) of item subsets of one dataset.
 
-    >>> eng = SubsetConfusion(gold, predictions, k)
-    >>> cx = eng.confusion(masks)        # (B, S, K, K) for the subsets
-    >>> cy = eng.total - cx              # their complements
+    >>> gold, predictions = [0, 1, 2, 2], [[0, 1, 2, 0], [1, 1, 2, 2]]
+    >>> eng = SubsetConfusion(gold, predictions, k=3)
+    >>> masks = split_masks(4, range(2), seed=7)   # two random halves
+    >>> cx = eng.confusion(masks)                   # (B, S, K, K) for the subsets
+    >>> cy = eng.total - cx                         # their complements
+    >>> (cx + cy == eng.total).all(), cx.shape
+    (np.True_, (2, 2, 3, 3))
 
     A subset is a row of 0/1 membership or of non-negative integer weights
     (a bootstrap resample draws items several times).  ``order`` is the

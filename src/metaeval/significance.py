@@ -73,8 +73,39 @@ __all__ = ["bootstrap_scores", "intervals", "CORRECTIONS", "TUKEY_CORRECTION", "
 # 1. bootstrap
 # ---------------------------------------------------------------------------
 def bootstrap_scores(scorer, replicates: int, seed: int, chunk_size: int = 200) -> np.ndarray:
-    """(B, M, S) scores of every metric and system on B bootstrap replicates
-    of the scorer's units (``experiments.Scorer``: items, or groups)."""
+    """Every metric's score of every system on B bootstrap replicates.
+
+    Parameters
+    ----------
+    scorer : metaeval.experiments.Scorer
+        The systems and metrics, and the resampling unit: items, or whole
+        groups (the cluster bootstrap).
+    replicates : int
+        B.
+    seed : int
+        The draws are counter-based (``resample.bootstrap_weights``): the same
+        seed gives the same replicates whatever ``chunk_size``.
+    chunk_size : int, default 200
+        Replicates per vectorised chunk (memory bound only).
+
+    Returns
+    -------
+    ndarray, shape (B, M, S)
+        Raw (not oriented) scores; every system is scored on the same
+        replicates (paired).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from metaeval.api import dataset
+    >>> from metaeval.experiments import Scorer
+    >>> ds, spec = dataset(list("aabbbccc"), {"x": list("aabbcccc"), "y": list("abbbbccc")}, metrics=["accuracy"])
+    >>> boot = bootstrap_scores(Scorer(ds, spec, [0, 1], "item"), 500, seed=1)
+    >>> boot.shape
+    (500, 1, 2)
+    >>> bool((boot >= 0).all() and (boot <= 1).all())
+    True
+    """
     out = []
     for idx in chunk_indices(np.arange(replicates), chunk_size, scorer.n_units * 4):
         w = bootstrap_weights(scorer.n_units, idx, seed, pos=scorer.draw_pos, dtype=np.float32)
@@ -96,19 +127,53 @@ def _norm_cdf(x):
 
 def intervals(value: np.ndarray, boot: np.ndarray, confidence: float = 0.95, method: str = "percentile",
               jackknife: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(low, high), each shaped like ``value`` (M, S), from replicates
-    ``boot`` (B, M, S).  NaN replicates are left out; a score undefined on
-    every replicate has a NaN interval.  ``bca`` needs ``jackknife``
-    (U, M, S) leave-one-unit-out scores.
+    """Bootstrap confidence intervals of every score.
 
-    BCa (Efron & Tibshirani 1993, eq. 14.9-14.15): levels
-    Phi(z0 + (z0 + z_q) / (1 - a (z0 + z_q))) for q = alpha/2, 1 - alpha/2,
-    with z0 = Phi^-1((#{theta_b < theta} + #{theta_b = theta} / 2) / B): a
-    replicate equal to the estimate counts one half (scores of confusion
-    counts are discrete and often tie with the estimate; counting ties as
-    "below" or "above" would bias z0).  The share is clipped to
-    [1/(2B), 1 - 1/(2B)] so that z0 stays finite.  a: the jackknife
-    acceleration sum(m - t_i)^3 / (6 (sum(m - t_i)^2)^1.5)."""
+    Parameters
+    ----------
+    value : ndarray, shape (M, S)
+        The scores on all the data.
+    boot : ndarray, shape (B, M, S)
+        The scores on B bootstrap replicates (``bootstrap_scores``).
+    confidence : float, default 0.95
+    method : {"percentile", "bca"}, default "percentile"
+    jackknife : ndarray, shape (U, M, S), optional
+        Leave-one-unit-out scores, needed by ``bca``.
+
+    Returns
+    -------
+    (ndarray, ndarray)
+        ``low`` and ``high``, each shaped like ``value``.  NaN replicates are
+        left out; a score undefined on every replicate has a NaN interval.
+
+    Notes
+    -----
+    Percentile: [q(a/2), q(1 - a/2)] of the replicates, a = 1 - confidence,
+    linear interpolation between order statistics (``numpy.quantile``).
+
+    BCa (Efron & Tibshirani 1993, eq. 14.9-14.15): the levels
+    Phi(z0 + (z0 + z_q) / (1 - a (z0 + z_q))) for q = a/2, 1 - a/2, with
+    z0 = Phi^-1((#{theta_b < theta} + #{theta_b = theta} / 2) / B): a replicate
+    equal to the estimate counts one half (scores of confusion counts are
+    discrete and often tie with the estimate; counting ties as "below" or
+    "above" would bias z0).  The share is clipped to [1/(2B), 1 - 1/(2B)] so
+    that z0 stays finite.  The acceleration is the jackknife's
+    sum(m - t_i)^3 / (6 (sum(m - t_i)^2)^1.5).
+
+    References
+    ----------
+    Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, ch. 13-14.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> value = np.array([[0.80, 0.60, 0.59]])             # 1 metric x 3 systems
+    >>> boot = value + rng.normal(0, 0.03, (1000, 1, 3))   # 1,000 replicates
+    >>> low, high = intervals(value, boot, 0.95)
+    >>> low.round(2).tolist(), high.round(2).tolist()
+    ([[0.74, 0.55, 0.53]], [[0.86, 0.66, 0.65]])
+    """
     a = 1.0 - confidence
     with np.errstate(invalid="ignore"):
         if method == "percentile":
@@ -162,17 +227,53 @@ def _rounded(x):
 
 
 def significant(p, alpha: float) -> np.ndarray:
-    """The verdict of every test: ``p < alpha``, strictly (Sakai's ASL <
-    alpha); an undefined (NaN) p-value is never significant."""
+    """The verdict of every test: ``p < alpha``, strictly.
+
+    Parameters
+    ----------
+    p : array_like
+        p-values; NaN (an undefined test) is never significant.
+    alpha : float
+
+    Returns
+    -------
+    ndarray of bool
+
+    Notes
+    -----
+    Strict, as Sakai's ASL < alpha: a p-value equal to alpha is not significant.
+
+    Examples
+    --------
+    >>> significant([0.01, 0.05, float("nan")], 0.05).tolist()
+    [True, False, False]
+    """
     with np.errstate(invalid="ignore"):
         return np.asarray(p, dtype=np.float64) < alpha
 
 
 def monte_carlo_se(p, n) -> np.ndarray:
-    """Monte Carlo standard error of a p-value estimated as a share of ``n``
-    random trials (or replicates): sqrt(p (1 - p) / n), the binomial
-    standard error; NaN where n = 0 or p is NaN.  It is 0 at p = 0 and
-    p = 1, where the true p-value may still be up to about 3 / n away."""
+    """Monte Carlo standard error of a p-value estimated from random trials.
+
+    Parameters
+    ----------
+    p : array_like
+        p-values estimated as a share of ``n`` trials (or replicates).
+    n : array_like
+        The trials used.
+
+    Returns
+    -------
+    ndarray
+        sqrt(p (1 - p) / n), the binomial standard error; NaN where n = 0 or p
+        is NaN.  It is 0 at p = 0 and p = 1, where the true p-value may still
+        be up to about 3 / n away.
+
+    Examples
+    --------
+    >>> monte_carlo_se([0.05, 0.5], 5000).round(5).tolist()
+    [0.00308, 0.00707]
+    """
     p, n = np.asarray(p, dtype=np.float64), np.asarray(n, dtype=np.float64)
     with np.errstate(invalid="ignore"):
         return np.where(n > 0, np.sqrt(p * (1.0 - p) / np.where(n > 0, n, 1.0)), np.nan)
@@ -190,12 +291,34 @@ def _count_below(alpha: float, n) -> np.ndarray:
 
 
 def holm(p) -> np.ndarray:
-    """Holm's (1979) step-down adjusted p-values along the last axis:
-    p~_(k) = min(1, max_{j <= k} (m - j + 1) p_(j)), the p-values sorted
-    increasingly, m the number of defined (not NaN) p-values of the family;
-    NaN p-values are left out of the family and stay NaN.  Controls the
-    family-wise error rate under any dependence.  Rejecting p~ < alpha is
-    Holm's procedure at alpha."""
+    """Holm's step-down adjusted p-values (family-wise error rate).
+
+    Parameters
+    ----------
+    p : array_like, shape (..., m)
+        A family of p-values along the last axis; NaN ones are left out of the
+        family and stay NaN.
+
+    Returns
+    -------
+    ndarray, shaped like ``p``
+
+    Notes
+    -----
+    p~_(k) = min(1, max_{j <= k} (m - j + 1) p_(j)), with the p-values sorted
+    increasingly and m the number of defined p-values.  Controls the
+    family-wise error rate under any dependence; rejecting p~ < alpha is Holm's
+    procedure at alpha.
+
+    References
+    ----------
+    Holm (1979), "A simple sequentially rejective multiple test procedure".
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03, 0.20]).round(2).tolist()
+    [0.04, 0.09, 0.09, 0.2]
+    """
     p = np.asarray(p, dtype=np.float64)
     order = np.argsort(p, axis=-1, kind="stable")  # NaN last
     ps = np.take_along_axis(p, order, axis=-1)
@@ -208,11 +331,34 @@ def holm(p) -> np.ndarray:
 
 
 def benjamini_hochberg(p) -> np.ndarray:
-    """Benjamini & Hochberg's (1995) step-up adjusted p-values along the
-    last axis: p~_(k) = min_{j >= k} min(1, m p_(j) / j), m the number of
-    defined p-values (NaN ones are left out and stay NaN).  Controls the
-    false discovery rate under independence or positive dependence (PRDS);
-    equal to ``scipy.stats.false_discovery_control`` on a NaN-free family."""
+    """Benjamini & Hochberg's step-up adjusted p-values (false discovery rate).
+
+    Parameters
+    ----------
+    p : array_like, shape (..., m)
+        A family of p-values along the last axis; NaN ones are left out and
+        stay NaN.
+
+    Returns
+    -------
+    ndarray, shaped like ``p``
+
+    Notes
+    -----
+    p~_(k) = min_{j >= k} min(1, m p_(j) / j), m the number of defined
+    p-values.  Controls the false discovery rate under independence or positive
+    dependence (PRDS); equal to ``scipy.stats.false_discovery_control`` on a
+    NaN-free family (tested).
+
+    References
+    ----------
+    Benjamini & Hochberg (1995), "Controlling the false discovery rate".
+
+    Examples
+    --------
+    >>> benjamini_hochberg([0.01, 0.04, 0.03, 0.20]).round(4).tolist()
+    [0.04, 0.0533, 0.0533, 0.2]
+    """
     p = np.asarray(p, dtype=np.float64)
     order = np.argsort(p, axis=-1, kind="stable")
     ps = np.take_along_axis(p, order, axis=-1)
@@ -226,8 +372,23 @@ def benjamini_hochberg(p) -> np.ndarray:
 
 
 def adjust(p, correction: str) -> np.ndarray:
-    """``p`` adjusted for multiplicity over the last axis (the family: all
-    pairs of systems of one metric): ``holm``, ``bh`` or ``none``."""
+    """p-values adjusted for multiplicity over the last axis.
+
+    Parameters
+    ----------
+    p : array_like, shape (..., m)
+        The family: all pairs of systems of one metric.
+    correction : {"holm", "bh", "none"}
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> adjust([0.01, 0.04], "holm").tolist(), adjust([0.01, 0.04], "none").tolist()
+    ([0.02, 0.04], [0.01, 0.04])
+    """
     if correction == "holm":
         return holm(p)
     if correction == "bh":
@@ -290,53 +451,100 @@ class PairTests:
 
 
 def tukey_ranges(permuted: np.ndarray) -> np.ndarray:
-    """(T, M) range of every trial and metric: the largest minus the
-    smallest score over the systems (rounded to ``TIE_DECIMALS``), from the
-    trials' scores (T, M, S).  NaN when any system's score is undefined in
-    that trial: the trial is left out for that metric (``tukey_test``)."""
+    """The range statistic of every randomised trial and metric.
+
+    Parameters
+    ----------
+    permuted : ndarray, shape (T, M, S)
+        The scores of the randomised trials.
+
+    Returns
+    -------
+    ndarray, shape (T, M)
+        The largest minus the smallest score over the systems, rounded to
+        ``ranking.TIE_DECIMALS``; NaN when any system's score is undefined in
+        that trial (the trial is then left out for that metric: ``tukey_test``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> tukey_ranges(np.array([[[0.5, 0.7, 0.6]], [[0.6, float("nan"), 0.5]]])).tolist()
+    [[0.2], [nan]]
+    """
     with np.errstate(invalid="ignore"):
         return _rounded(np.max(permuted, axis=2) - np.min(permuted, axis=2))  # NaN propagates
 
 
 def tukey_test(value: np.ndarray, permuted: np.ndarray, alpha: float = 0.05) -> PairTests:
-    """Randomised Tukey HSD of every pair of systems, from the observed
-    scores (M, S) and the scores of the randomised trials (T, M, S).
+    """Randomised Tukey HSD test of every pair of systems.
 
-    Null hypothesis: within every unit (item or group), the systems'
-    outputs are exchangeable, so each of the S! assignments of a unit's
-    outputs to the systems is equally likely (approximate randomisation,
-    Noreen 1989, Yeh 2000, extended to S systems by the range statistic:
-    Carterette 2012, Sakai 2014).  A trial draws one permutation per unit
-    and rescores every metric from the permuted outputs (so non-decomposable
-    metrics are recomputed, never averaged over items); its statistic is
-    the range R_t = max_s - min_s of the scores.  For a pair with observed
-    difference d,
+    Parameters
+    ----------
+    value : ndarray, shape (M, S)
+        The observed scores.
+    permuted : ndarray, shape (T, M, S)
+        The scores of T randomised trials (``experiments.Scorer.permuted_counts``
+        then ``Scorer.score``: every metric recomputed from the permuted outputs).
+    alpha : float, default 0.05
+        For ``required``.
+
+    Returns
+    -------
+    PairTests
+        ``p`` (M, P), family-wise; ``n`` the trials used; ``required`` Sakai's
+        estimated difference required.
+
+    Notes
+    -----
+    Null hypothesis: within every unit (item or group) the systems' outputs are
+    exchangeable, so each of the S! assignments of a unit's outputs to the
+    systems is equally likely (approximate randomisation, Noreen 1989, Yeh
+    2000, extended to S systems by the range statistic: Carterette 2012, Sakai
+    2014).  A trial draws one permutation per unit and rescores every metric
+    from the permuted outputs (non-decomposable metrics are recomputed, never
+    averaged over items); its statistic is the range R_t = max_s - min_s of the
+    scores.  For a pair with observed difference d,
 
         p = #{t used : R_t >= |d|} / T_used      (no +1: Sakai's convention)
 
-    where ranges and differences are compared at ``TIE_DECIMALS`` decimals.
-    The range bounds every pair's difference, so the p-values are
-    family-wise over all pairs (Tukey's HSD): no further correction.  The
-    count over T (no +1) estimates the exact permutation p-value with Monte
-    Carlo standard error sqrt(p (1 - p) / T); (count + 1) / (T + 1) would be
-    valid at every T (Phipson & Smyth 2010) and differs by less than 1 / T.
-    p = 0 means below 1 / T_used.
+    with ranges and differences compared at ``TIE_DECIMALS`` decimals.  The
+    range bounds every pair's difference, so the p-values are family-wise over
+    all pairs (Tukey's HSD): no further correction.  The count over T estimates
+    the exact permutation p-value with Monte Carlo standard error
+    sqrt(p (1 - p) / T); (count + 1) / (T + 1) would be valid at every T
+    (Phipson & Smyth 2010) and differs by less than 1 / T.  p = 0 means below
+    1 / T_used.
 
-    Undefined scores: a trial in which any system's score is NaN for a
-    metric is left out for that metric (T_used counts the others).  Under
-    the null every trial is a draw from the permutation distribution;
-    leaving out the undefined ones conditions it on the range being defined,
-    which the observed data satisfy (or the pair has no p-value), so the
-    test stays exact conditionally: the same as redrawing such trials.
-    Dropping the NaN scores from a trial's range instead would shrink it
-    and bias p downward.  Pairs involving a system whose observed score is
-    NaN have p = NaN.
+    Undefined scores: a trial in which any system's score is NaN for a metric
+    is left out for that metric (T_used counts the others): under the null
+    every trial is a draw from the permutation distribution, and leaving out
+    the undefined ones conditions it on the range being defined, which the
+    observed data satisfy, so the test stays exact conditionally.  Pairs
+    involving a system whose observed score is NaN have p = NaN.
 
     ``required``: Sakai's (2006) estimated difference required for
-    significance, here the critical value of the range statistic: with the
-    used ranges sorted decreasingly and c the largest count with
-    c / T_used < alpha, it is the (c + 1)-th largest range, and a pair is
-    significant if and only if round(|d|) > required.
+    significance, here the critical value of the range statistic: with the used
+    ranges sorted decreasingly and c the largest count with c / T_used < alpha,
+    the (c + 1)-th largest range; a pair is significant if and only if
+    round(|d|) > required.
+
+    References
+    ----------
+    Carterette (2012), "Multiple testing in statistical analysis of
+    systems-based information retrieval experiments", ACM TOIS 30(1);
+    Sakai (2014), *Statistical reform in information retrieval?*, SIGIR Forum.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> value = np.array([[0.80, 0.60, 0.59]])
+    >>> permuted = 0.66 + rng.normal(0, 0.04, (2000, 1, 3))  # the trials' scores
+    >>> t = tukey_test(value, permuted)
+    >>> t.p.round(3).tolist()                 # pairs (0, 1), (0, 2), (1, 2)
+    [[0.002, 0.0, 0.985]]
+    >>> round(float(t.required[0]), 3)        # a difference above this is significant
+    0.132
     """
     ranges = tukey_ranges(permuted)
     pairs = system_pairs(value.shape[1])
@@ -356,7 +564,24 @@ def tukey_test(value: np.ndarray, permuted: np.ndarray, alpha: float = 0.05) -> 
 
 
 def tukey_pvalues(value: np.ndarray, permuted: np.ndarray) -> np.ndarray:
-    """(M, P) p-values of the randomised Tukey HSD (``tukey_test``)."""
+    """The p-values of the randomised Tukey HSD (``tukey_test``).
+
+    Parameters
+    ----------
+    value : ndarray, shape (M, S)
+    permuted : ndarray, shape (T, M, S)
+
+    Returns
+    -------
+    ndarray, shape (M, P)
+        In ``ranking.system_pairs`` order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> tukey_pvalues(np.array([[0.9, 0.5]]), np.array([[[0.6, 0.7]], [[0.3, 0.8]]])).tolist()
+    [[0.5]]
+    """
     return tukey_test(value, permuted).p
 
 
@@ -372,8 +597,28 @@ def _centred(value: np.ndarray, boot: np.ndarray):
 
 
 def bootstrap_pvalues(value: np.ndarray, boot: np.ndarray) -> np.ndarray:
-    """(M, P) two-sided p-values of the paired bootstrap test (the shift
-    method, ``bootstrap_test``): p = #{b : |d_b - d| >= |d|} / B_used."""
+    """Two-sided p-values of the paired bootstrap test (the shift method).
+
+    Parameters
+    ----------
+    value : ndarray, shape (M, S)
+    boot : ndarray, shape (B, M, S)
+        Paired replicates (the same resamples for every system).
+
+    Returns
+    -------
+    ndarray, shape (M, P)
+        p = #{b : |d_b - d| >= |d|} / B_used per pair (``bootstrap_test``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> value = np.array([[0.80, 0.60, 0.59]])             # 1 metric x 3 systems
+    >>> boot = value + rng.normal(0, 0.03, (1000, 1, 3))   # 1,000 replicates
+    >>> bootstrap_pvalues(value, boot).round(3).tolist()
+    [[0.0, 0.0, 0.82]]
+    """
     d, dist, n = _centred(value, boot)
     with np.errstate(invalid="ignore"):
         hit = np.sum(dist >= _rounded(np.abs(d)), axis=0)  # NaN compares False
@@ -381,13 +626,40 @@ def bootstrap_pvalues(value: np.ndarray, boot: np.ndarray) -> np.ndarray:
 
 
 def bootstrap_difference_required(value: np.ndarray, boot: np.ndarray, alpha: float = 0.05) -> np.ndarray:
-    """(M, P) per pair, the difference the paired bootstrap test requires at
-    ``alpha`` (unadjusted): with the pair's centred distances |d_b - d|
-    sorted decreasingly and c the largest count with c / B_used < alpha, the
-    (c + 1)-th largest (Sakai 2006: the rank-B*alpha replicate, the 50th of
-    1,000).  An observed |d| is significant if and only if it exceeds it
-    (at ``TIE_DECIMALS`` decimals), as ``bootstrap_pvalues`` counts
-    |d_b - d| >= |d|."""
+    """Per pair, the difference the paired bootstrap test requires at ``alpha``.
+
+    Parameters
+    ----------
+    value : ndarray, shape (M, S)
+    boot : ndarray, shape (B, M, S)
+    alpha : float, default 0.05
+
+    Returns
+    -------
+    ndarray, shape (M, P)
+        Unadjusted.
+
+    Notes
+    -----
+    With the pair's centred distances |d_b - d| sorted decreasingly and c the
+    largest count with c / B_used < alpha, the (c + 1)-th largest (Sakai 2006:
+    the rank-B*alpha replicate, the 50th of 1,000).  An observed |d| is
+    significant if and only if it exceeds it (at ``TIE_DECIMALS`` decimals), as
+    ``bootstrap_pvalues`` counts |d_b - d| >= |d|.
+
+    References
+    ----------
+    Sakai (2006), "Evaluating evaluation metrics based on the bootstrap", SIGIR.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> value = np.array([[0.80, 0.60, 0.59]])             # 1 metric x 3 systems
+    >>> boot = value + rng.normal(0, 0.03, (1000, 1, 3))   # 1,000 replicates
+    >>> bootstrap_difference_required(value, boot).round(3).tolist()
+    [[0.084, 0.084, 0.084]]
+    """
     d, dist, n = _centred(value, boot)
     ordered = np.sort(dist, axis=0)  # NaN last
     at = np.maximum(n - 1 - _count_below(alpha, n), 0)
@@ -396,25 +668,53 @@ def bootstrap_difference_required(value: np.ndarray, boot: np.ndarray, alpha: fl
 
 
 def bootstrap_test(value: np.ndarray, boot: np.ndarray, alpha: float = 0.05, correction: str = "holm") -> PairTests:
-    """Paired bootstrap test of every pair of systems from the observed
-    scores (M, S) and the scores on B bootstrap replicates (B, M, S).
+    """Paired bootstrap test of every pair of systems.
 
+    Parameters
+    ----------
+    value : ndarray, shape (M, S)
+        The observed scores.
+    boot : ndarray, shape (B, M, S)
+        The scores on B paired bootstrap replicates.
+    alpha : float, default 0.05
+        For ``required``.
+    correction : {"holm", "bh", "none"}, default "holm"
+        The adjustment over the family of all pairs of one metric.
+
+    Returns
+    -------
+    PairTests
+
+    Notes
+    -----
     The unstudentised shift method (Efron & Tibshirani 1993, sec. 16.4;
-    Berg-Kirkpatrick, Burkett & Klein 2012): the replicates' differences
-    d_b are shifted to mean-zero around the observed d (the null: the
-    distribution of the difference is the bootstrap one, centred on 0), and
+    Berg-Kirkpatrick, Burkett & Klein 2012).  Null hypothesis: the distribution
+    of a pair's difference is the bootstrap one, shifted to centre on 0:
 
         p = #{b used : |d_b - d| >= |d|} / B_used   (two-sided; no +1),
 
-    a replicate being used when d_b is defined.  This is *not* Sakai's
-    (2006) test, which studentises (t = mean / (sd / sqrt(n)) of per-topic
-    differences) and has no counterpart for non-decomposable metrics.  Each
-    pair is tested on its own: the p-values are adjusted over the family of
-    all pairs of one metric by ``correction`` (Holm: family-wise error;
-    BH: false discovery rate; none).  Its discriminative power is therefore
-    not comparable with the Tukey test's.  ``required``: the largest over
-    the pairs of ``bootstrap_difference_required`` (Sakai's conservative
-    choice), unadjusted.
+    a replicate being used when d_b is defined.  This is *not* Sakai's (2006)
+    test, which studentises per-topic differences and has no counterpart for
+    non-decomposable metrics.  Each pair is tested on its own, so the p-values
+    are adjusted by ``correction`` (Holm: family-wise error; BH: false
+    discovery rate; none), and its discriminative power is not comparable with
+    the Tukey test's.  ``required``: the largest over the pairs of
+    ``bootstrap_difference_required`` (Sakai's conservative choice), unadjusted.
+
+    References
+    ----------
+    Efron & Tibshirani (1993), sec. 16.4; Berg-Kirkpatrick, Burkett & Klein
+    (2012), "An empirical investigation of statistical significance in NLP".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> value = np.array([[0.80, 0.60, 0.59]])             # 1 metric x 3 systems
+    >>> boot = value + rng.normal(0, 0.03, (1000, 1, 3))   # 1,000 replicates
+    >>> t = bootstrap_test(value, boot, correction="holm")
+    >>> t.adjusted().round(3).tolist()
+    [[0.0, 0.0, 0.82]]
     """
     if correction not in CORRECTIONS:
         raise ValueError(f"correction must be one of {CORRECTIONS}, got {correction!r}")
@@ -427,11 +727,33 @@ def bootstrap_test(value: np.ndarray, boot: np.ndarray, alpha: float = 0.05, cor
 
 
 def pair_table(metric_ids, systems, value: np.ndarray, tests: PairTests) -> pd.DataFrame:
-    """``metric, system_a, system_b, difference, p_value, p_value_se,
-    p_holm, p_bh`` (difference = a - b): the unadjusted p-value, its Monte
-    Carlo standard error and the Holm and Benjamini-Hochberg adjusted ones
-    (family: the metric's pairs; equal to p_value for the Tukey test, whose
-    p-values are family-wise already)."""
+    """Every pair of systems per metric, as a table.
+
+    Parameters
+    ----------
+    metric_ids : sequence of str
+    systems : sequence of str
+    value : ndarray, shape (M, S)
+    tests : PairTests
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``metric, system_a, system_b, difference, p_value, p_value_se, p_holm,
+        p_bh`` (difference = a - b): the unadjusted p-value, its Monte Carlo
+        standard error and the Holm and Benjamini-Hochberg adjusted ones (family:
+        the metric's pairs; equal to ``p_value`` for the Tukey test, whose
+        p-values are family-wise already).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> value = np.array([[0.9, 0.5]])
+    >>> t = tukey_test(value, np.array([[[0.6, 0.7]], [[0.3, 0.8]]]))
+    >>> pair_table(["accuracy"], ["a", "b"], value, t)[["system_a", "system_b", "difference", "p_value"]]
+      system_a system_b  difference  p_value
+    0        a        b         0.4      0.5
+    """
     pairs = system_pairs(len(systems))
     names = np.asarray(systems, dtype=object)
     se, holm_p, bh_p = tests.se, tests.adjusted("holm"), tests.adjusted("bh")
@@ -443,10 +765,32 @@ def pair_table(metric_ids, systems, value: np.ndarray, tests: PairTests) -> pd.D
 
 
 def best_groups(metric_ids, systems, value: np.ndarray, p: np.ndarray, alpha: float) -> pd.DataFrame:
-    """Per metric: the best system (lower-is-better metrics negated first)
-    and the systems that cannot be told from it at ``alpha`` (not
-    ``significant``: p >= alpha), best first.  ``p``: the p-values the
-    verdicts are taken on (``PairTests.decisive``)."""
+    """Per metric, the best system and the systems that cannot be told from it.
+
+    Parameters
+    ----------
+    metric_ids : sequence of str
+    systems : sequence of str
+    value : ndarray, shape (M, S)
+    p : ndarray, shape (M, P)
+        The p-values the verdicts are taken on (``PairTests.decisive``).
+    alpha : float
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``metric, best, n_indistinguishable, indistinguishable_from_best``
+        (best first; lower-is-better metrics negated before choosing the best).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> value = np.array([[0.8, 0.6, 0.78]])
+    >>> p = np.array([[0.01, 0.40, 0.02]])   # pairs (a, b), (a, c), (b, c)
+    >>> best_groups(["accuracy"], ["a", "b", "c"], value, p, 0.05)
+         metric best  n_indistinguishable indistinguishable_from_best
+    0  accuracy    a                    1                           c
+    """
     pairs = system_pairs(len(systems))
     rows = []
     for m, mid in enumerate(metric_ids):
@@ -464,26 +808,54 @@ def best_groups(metric_ids, systems, value: np.ndarray, p: np.ndarray, alpha: fl
 
 
 def discriminative_power(metric_ids, value: np.ndarray, tests: PairTests | np.ndarray, alpha: float) -> pd.DataFrame:
-    """Per metric (Sakai 2006): ``metric, test, correction, n_pairs,
-    n_trials, n_significant, n_borderline, discriminative_power,
-    smallest_significant_difference, difference_required``.
+    """Per metric, the share of system pairs it tells apart (Sakai 2006).
 
-    * ``n_significant`` / ``discriminative_power``: the pairs (their share
-      of ``n_pairs``) ``significant`` at ``alpha`` (p < alpha, on the
-      p-values ``PairTests.decisive``: Holm- or BH-adjusted for the
-      bootstrap test as its ``correction`` says).
+    Parameters
+    ----------
+    metric_ids : sequence of str
+    value : ndarray, shape (M, S)
+    tests : PairTests or ndarray of shape (M, P)
+        A bare array is taken as family-wise p-values (of the Tukey test); the
+        columns that need the trials are then empty.
+    alpha : float
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``metric, test, correction, n_pairs, n_trials, n_significant,
+        n_borderline, discriminative_power, smallest_significant_difference,
+        difference_required``.
+
+    Notes
+    -----
+    * ``n_significant`` / ``discriminative_power``: the pairs (their share of
+      ``n_pairs``) ``significant`` at ``alpha`` on ``PairTests.decisive``
+      (Holm- or BH-adjusted for the bootstrap test, as its correction says).
     * ``n_trials``: the trials the p-values were estimated from (for the
       bootstrap test, the fewest replicates used by any pair).
     * ``n_borderline``: pairs whose verdict could flip with another seed
-      (``PairTests.borderline``: p within 2.576 Monte Carlo standard
-      errors of alpha), the Monte Carlo uncertainty of ``n_significant``.
-    * ``smallest_significant_difference``: the smallest observed |a - b|
-      among the significant pairs.
-    * ``difference_required``: Sakai's estimated difference required for
-      significance (``PairTests.required``).
+      (``PairTests.borderline``: p within 2.576 Monte Carlo standard errors of
+      alpha): the Monte Carlo uncertainty of ``n_significant``.
+    * ``smallest_significant_difference``: the smallest observed |a - b| among
+      the significant pairs.
+    * ``difference_required``: Sakai's estimated difference required
+      (``PairTests.required``).
 
-    ``tests`` may be a bare (M, P) array of family-wise p-values (of the
-    Tukey test): the columns that need the trials are then empty.
+    Discriminative power depends on the numbers of systems and items and on the
+    test: compare metrics on the same systems, items and test only.
+
+    References
+    ----------
+    Sakai (2006), "Evaluating evaluation metrics based on the bootstrap", SIGIR.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> value = np.array([[0.8, 0.6, 0.78]])
+    >>> p = np.array([[0.01, 0.40, 0.02]])
+    >>> discriminative_power(["accuracy"], value, p, 0.05)[["metric", "n_pairs", "n_significant", "discriminative_power"]]
+         metric  n_pairs  n_significant  discriminative_power
+    0  accuracy        3              2              0.666667
     """
     if not isinstance(tests, PairTests):
         p = np.asarray(tests, dtype=np.float64)
@@ -514,9 +886,33 @@ def discriminative_power(metric_ids, value: np.ndarray, tests: PairTests | np.nd
 # ---------------------------------------------------------------------------
 def similarity_intervals(metric_ids, value: np.ndarray, boot: np.ndarray, confidence: float = 0.95,
                          variant: str = "b") -> pd.DataFrame:
-    """``metric_a, metric_b, tau, low, high``: Kendall's tau between the two
-    metrics' rankings of the systems, and its percentile interval over the
-    bootstrap replicates (the same replicates for every metric pair)."""
+    """Kendall's tau between every two metrics' rankings, with its interval.
+
+    Parameters
+    ----------
+    metric_ids : sequence of str
+    value : ndarray, shape (M, S)
+    boot : ndarray, shape (B, M, S)
+        The bootstrap replicates (the same for every metric pair).
+    confidence : float, default 0.95
+    variant : {"a", "b"}, default "b"
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``metric_a, metric_b, tau, low, high``: tau on all the data and the
+        percentile interval over the replicates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> value = np.array([[0.8, 0.6, 0.5, 0.4], [0.7, 0.6, 0.55, 0.3]])   # accuracy, macro-F1
+    >>> boot = value + rng.normal(0, 0.02, (500, 2, 4))
+    >>> similarity_intervals(["accuracy", "macro_f1"], value, boot).round(2)
+       metric_a  metric_b  tau   low  high
+    0  accuracy  macro_f1  1.0  0.67   1.0
+    """
     d = np.array([M.get(m).higher_is_better for m in metric_ids])[:, None]
     tau = tau_matrix(orient(value, d), variant)
     ob = orient(boot, d)  # (B, M, S)
@@ -538,8 +934,34 @@ def _scorer(ds, spec, settings):
 
 
 def run_bootstrap(ds, spec, settings) -> dict:
-    """Everything the bootstrap gives: ``intervals`` (system, metric, value,
-    low, high), ``similarity`` (tau intervals), and the raw arrays."""
+    """Bootstrap intervals of every score of a dataset's ranked systems.
+
+    Parameters
+    ----------
+    ds : metaeval.dataset.Dataset
+    spec : metaeval.config.DatasetSpec
+    settings : metaeval.experiments.Settings
+        ``include_baselines``, ``resample_unit``, ``bootstrap_replicates``,
+        ``bootstrap_seed``, ``confidence``, ``interval_method``, ``tau_variant``.
+
+    Returns
+    -------
+    dict
+        ``intervals`` (``system, metric, value, low, high``), ``similarity``
+        (``similarity_intervals``), and the arrays ``value``, ``boot``,
+        ``systems``, ``metrics``.
+
+    Examples
+    --------
+    >>> from metaeval.api import dataset, settings
+    >>> ds, spec = dataset(list("aabbbccc") * 5, {"x": list("aabbcccc") * 5, "y": list("abbbbccc") * 5},
+    ...                    metrics=["accuracy"])
+    >>> res = run_bootstrap(ds, spec, settings(bootstrap_replicates=200))
+    >>> res["intervals"].round(3)
+      system    metric  value    low   high
+    0      x  accuracy  0.875  0.775  0.951
+    1      y  accuracy  0.875  0.774  0.975
+    """
     scorer, systems = _scorer(ds, spec, settings)
     value = scorer.score(scorer.total)
     boot = bootstrap_scores(scorer, settings.bootstrap_replicates, settings.bootstrap_seed, settings.chunk_size)
@@ -556,13 +978,39 @@ def run_bootstrap(ds, spec, settings) -> dict:
 
 
 def run_significance(ds, spec, settings, boot: np.ndarray | None = None) -> dict:
-    """``significance`` (every pair), ``best`` (systems that cannot be told
-    from the best), ``power`` (discriminative power), ``tests`` (the
-    ``PairTests``); with the Tukey test also ``permuted_confusion``, the
-    trials' confusion tensors (T, S, K, K) of the classification metrics
-    (None without; in the smallest integer type that holds the counts,
-    ``resample.count_dtype``).  The bootstrap test reads ``significance_correction``;
-    the Tukey test does not (its p-values are family-wise)."""
+    """Every pair of a dataset's ranked systems tested, per metric.
+
+    Parameters
+    ----------
+    ds : metaeval.dataset.Dataset
+    spec : metaeval.config.DatasetSpec
+    settings : metaeval.experiments.Settings
+        ``significance_test`` (``tukey`` or ``bootstrap``), ``tukey_trials``,
+        ``tukey_seed``, ``alpha``, ``significance_correction`` (the bootstrap
+        test only: the Tukey test's p-values are family-wise), ...
+    boot : ndarray, optional
+        The bootstrap replicates of ``run_bootstrap`` (the bootstrap test reuses
+        them).
+
+    Returns
+    -------
+    dict
+        ``significance`` (``pair_table``), ``best`` (``best_groups``), ``power``
+        (``discriminative_power``), ``tests`` (``PairTests``), and with the
+        Tukey test ``permuted_confusion``: the trials' confusion tensors
+        (T, S, K, K) in the smallest integer type that holds the counts (None
+        without classification metrics).
+
+    Examples
+    --------
+    >>> from metaeval.api import dataset, settings
+    >>> ds, spec = dataset(list("aabbbccc") * 10, {"x": list("aabbbccc") * 10, "y": list("abbbbcca") * 10},
+    ...                    metrics=["accuracy"])
+    >>> res = run_significance(ds, spec, settings(tukey_trials=1000))
+    >>> res["significance"][["system_a", "system_b", "difference", "p_value"]]
+      system_a system_b  difference  p_value
+    0        x        y        0.25      0.0
+    """
     scorer, systems = _scorer(ds, spec, settings)
     value = scorer.score(scorer.total)
     ids = list(scorer.metric_ids)

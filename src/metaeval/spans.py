@@ -62,7 +62,8 @@ import numpy as np
 
 from .io import DataError, Problem, read_text_checked
 
-__all__ = ["Spans", "SpanTable", "SpanMetric", "SPAN_REGISTRY", "SPAN_METRIC_IDS", "STATS", "SI", "TC",
+__all__ = ["span_precision", "span_recall", "span_f1", "span_f1_exact", "span_f1_max", "span_f1_min", "char_f1",
+           "char_f1_macro", "span_table", "read_technique_names", "Spans", "SpanTable", "SpanMetric", "SPAN_REGISTRY", "SPAN_METRIC_IDS", "STATS", "SI", "TC",
            "read_articles", "read_texts", "read_spans", "read_tsd_gold", "read_tsd_predictions", "merge_spans",
            "overlapping_pairs", "span_statistics", "evaluate_spans", "align_tc", "perturb_spans",
            "synthetic_systems", "random_spans", "span_baselines", "PERTURBATIONS", "SPAN_BASELINES"]
@@ -143,9 +144,26 @@ def _runs(spans: Spans, by_label: bool) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def merge_spans(spans: Spans, by_label: bool = False) -> Spans:
-    """The union of overlapping spans, per article (and per label when
-    ``by_label``); touching spans stay apart.  The result is sorted and its
-    spans are disjoint within a group."""
+    """The union of overlapping spans, per document (and per label).
+
+    Parameters
+    ----------
+    spans : Spans
+    by_label : bool, default False
+        Merge only spans of the same label (FLC).
+
+    Returns
+    -------
+    Spans
+        Sorted, disjoint within a document (and label); spans that only touch
+        (``end == start``) stay apart, as in the official scorer.
+
+    Examples
+    --------
+    >>> s = merge_spans(Spans(article=[0, 0, 0], start=[0, 5, 12], end=[8, 10, 15], label=[]))
+    >>> s.start.tolist(), s.end.tolist()
+    ([0, 12], [10, 15])
+    """
     if not len(spans):
         return Spans.empty()
     order, run, new = _runs(spans, by_label)
@@ -285,6 +303,23 @@ def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=N
     return t
 
 
+def read_technique_names(path: str | Path) -> set[str]:
+    """The techniques a TC file names (the second of four TAB-separated
+    fields of each line): the labels of a TC gold file when none are given.
+    Raises ``DataError`` when the file cannot be read.
+
+    >>> import pathlib, tempfile
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "gold.labels"
+    >>> _ = f.write_text("1\\tDoubt\\t0\\t5\\n1\\tName_Calling,Labeling\\t9\\t20\\n")
+    >>> sorted(read_technique_names(f))
+    ['Doubt', 'Name_Calling,Labeling']
+    """
+    t, _, text = _open_table(path)
+    if text is None:
+        raise DataError(t.problems)
+    return {f[1].strip() for f in (line.split("\t") for line in text.splitlines()) if len(f) == 4 and f[1].strip()}
+
+
 def _integer(x) -> int:
     """An offset given as an integer or as its digits (not 2.5, not True)."""
     if isinstance(x, (bool, np.bool_)):
@@ -335,7 +370,7 @@ def span_table(rows, source: str, kind: str, lengths: Mapping[str, int], labels=
     ``read_spans`` checks a file's lines: ``rows`` is a sequence of
     ``(document, start, end)`` tuples (SI) or ``(document, technique,
     start, end)`` (TC), or a DataFrame with the columns ``document``,
-    ``start``, ``end`` (and ``label`` for TC).  A fault names ``source``
+    ``start``, ``end`` (and ``label`` or ``technique`` for TC).  A fault names ``source``
     and the row (its position, from 0).
 
     >>> t = span_table([("d1", 0, 4), ("d1", 6, 5)], "predictions['a']", "si", {"d1": 10})
@@ -348,7 +383,12 @@ def span_table(rows, source: str, kind: str, lengths: Mapping[str, int], labels=
     known = set(labels) if labels is not None else None
     width = 3 if kind == SI else 4
     if isinstance(rows, pd.DataFrame):
-        cols = ["document", "start", "end"] if kind == SI else ["document", "label", "start", "end"]
+        tech = "technique" if "technique" in rows.columns and "label" not in rows.columns else "label"
+        cols = ["document", "start", "end"] if kind == SI else ["document", tech, "start", "end"]
+        if kind == SI and {"label", "technique"} & set(rows.columns):
+            t.fault(None, "a column of techniques in a span identification table: give the gold's techniques too "
+                          "(technique classification)", "header")
+            return t
         lacking = [c for c in cols if c not in rows.columns]
         if lacking:
             t.fault(None, f"no column {', '.join(map(repr, lacking))} (the columns of a span table: "
@@ -632,9 +672,35 @@ def _equal_key_pairs(ka: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def span_statistics(gold: Spans, pred: Spans, n_articles: int, labelled: bool) -> np.ndarray:
-    """(A, len(STATS)) statistics of one system's spans against the gold,
-    per article.  Both are taken as scored (merged as the task requires);
-    ``labelled``: δ on the label (FLC), else δ ≡ 1 (SI)."""
+    """Per-document sufficient statistics of one system's spans against the gold.
+
+    Parameters
+    ----------
+    gold, pred : Spans
+        As scored (merged as the task requires: ``merge_spans``).
+    n_articles : int
+        The number of documents A (codes 0 .. A-1).
+    labelled : bool
+        δ on the label (FLC), else δ ≡ 1 (SI).
+
+    Returns
+    -------
+    ndarray, shape (A, len(STATS))
+        Per document, the columns of ``STATS``: predicted and gold span counts,
+        the sums of C(s, t, h) for h = |s|, |t|, max and min, exact matches, the
+        characters in both, in predictions and in gold, the document's
+        character F1 and 1 (the document count).  Every span metric is a
+        function of their sum over documents, so a resample of documents is
+        scored from a weighted sum.
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 1], start=[0, 2], end=[10, 6], label=[])
+    >>> pred = Spans(article=[0], start=[5], end=[15], label=[])
+    >>> st = span_statistics(gold, pred, 2, labelled=False)
+    >>> dict(zip(STATS, st[0].round(2).tolist()))["sum_p"], st.shape
+    (0.5, (2, 12))
+    """
     a = n_articles
     out = np.zeros((a, len(STATS)))
     out[:, _I["n_pred"]] = np.bincount(pred.article, minlength=a)
@@ -691,25 +757,272 @@ def _st(x, name):
     return np.asarray(x, dtype=float)[..., _I[name]]
 
 
-def _from_stats(which: int, num_p: str, den_p: str, num_r: str, den_r: str, name: str):
-    """A metric of summed statistics: P (0), R (1) or F1 (2) of
-    ``num_p / den_p`` and ``num_r / den_r`` (``_prf``'s conventions)."""
-    def metric(x):
-        return _prf(_st(x, num_p), _st(x, den_p), _st(x, num_r), _st(x, den_r))[which]
-    metric.__name__ = metric.__qualname__ = name
-    return metric
+def _from_stats(which: int, num_p: str, den_p: str, num_r: str, den_r: str, x) -> np.ndarray:
+    """P (0), R (1) or F1 (2) of summed statistics ``x``: ``num_p / den_p``
+    and ``num_r / den_r`` (``_prf``'s conventions)."""
+    return _prf(_st(x, num_p), _st(x, den_p), _st(x, num_r), _st(x, den_r))[which]
 
 
-span_precision = _from_stats(0, "sum_p", "n_pred", "sum_r", "n_gold", "span_precision")
-span_recall = _from_stats(1, "sum_p", "n_pred", "sum_r", "n_gold", "span_recall")
-span_f1 = _from_stats(2, "sum_p", "n_pred", "sum_r", "n_gold", "span_f1")
-span_f1_exact = _from_stats(2, "exact", "n_pred", "exact", "n_gold", "span_f1_exact")
-span_f1_max = _from_stats(2, "sum_max", "n_pred", "sum_max", "n_gold", "span_f1_max")
-span_f1_min = _from_stats(2, "sum_min", "n_pred", "sum_min", "n_gold", "span_f1_min")
-char_f1 = _from_stats(2, "char_tp", "char_pred", "char_tp", "char_gold", "char_f1")
+def span_precision(x) -> np.ndarray:
+    """Span precision with partial overlap (the official SI / FLC precision).
+
+    Parameters
+    ----------
+    x : array_like, shape (..., len(STATS))
+        Span statistics summed over the documents scored (``span_statistics``
+        per document; the sum over a resample's documents scores the resample).
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    P(S, T) = sum_{s in S, t in T} C(s, t, |s|) / |S|, with
+    C(s, t, h) = |s ∩ t| / h (times δ on the label for FLC), S the predicted
+    and T the gold spans of every document; 0 when |S| = 0.
+
+    References
+    ----------
+    Da San Martino, Barrón-Cedeño & Nakov, SemEval-2020 Task 11 evaluation
+    note, eq. 2.
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 0], start=[0, 20], end=[10, 30], label=[])
+    >>> pred = Spans(article=[0], start=[5], end=[15], label=[])
+    >>> x = span_statistics(gold, pred, n_articles=1, labelled=False).sum(axis=0)
+    >>> float(span_precision(x))   # the 5 of its 10 characters that are gold
+    0.5
+    """
+    return _from_stats(0, "sum_p", "n_pred", "sum_r", "n_gold", x)
 
 
-def char_f1_macro(x):
+def span_recall(x) -> np.ndarray:
+    """Span recall with partial overlap (the official SI / FLC recall).
+
+    Parameters
+    ----------
+    x : array_like, shape (..., len(STATS))
+        Span statistics summed over the documents scored (``span_statistics``
+        per document; the sum over a resample's documents scores the resample).
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    R(S, T) = sum_{s in S, t in T} C(s, t, |t|) / |T|, micro over all
+    documents (a gold document with no prediction still counts in |T|); 0
+    when |T| = 0.
+
+    References
+    ----------
+    SemEval-2020 Task 11 evaluation note, eq. 3.
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 0], start=[0, 20], end=[10, 30], label=[])
+    >>> pred = Spans(article=[0], start=[5], end=[15], label=[])
+    >>> x = span_statistics(gold, pred, n_articles=1, labelled=False).sum(axis=0)
+    >>> float(span_recall(x))      # half of one of the two gold spans
+    0.25
+    """
+    return _from_stats(1, "sum_p", "n_pred", "sum_r", "n_gold", x)
+
+
+def span_f1(x) -> np.ndarray:
+    """Span F1 with partial overlap: the official score of SemEval-2020 Task 11 SI.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., len(STATS))
+        Span statistics summed over the documents scored (``span_statistics``
+        per document; the sum over a resample's documents scores the resample).
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    F1 = 2 P R / (P + R) of ``span_precision`` and ``span_recall``; 0 when P
+    or R is 0, and 1 when both sides are empty (no predicted and no gold
+    span).  Equals a plain-loop reimplementation of the official scorer
+    (tested).
+
+    References
+    ----------
+    SemEval-2020 Task 11 evaluation note, eq. 4.
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 0], start=[0, 20], end=[10, 30], label=[])
+    >>> pred = Spans(article=[0], start=[5], end=[15], label=[])
+    >>> x = span_statistics(gold, pred, n_articles=1, labelled=False).sum(axis=0)
+    >>> round(float(span_f1(x)), 4)
+    0.3333
+    """
+    return _from_stats(2, "sum_p", "n_pred", "sum_r", "n_gold", x)
+
+
+def span_f1_exact(x) -> np.ndarray:
+    """Exact-match span F1: a span counts only if it equals a gold span.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., len(STATS))
+        Span statistics summed over the documents scored (``span_statistics``
+        per document; the sum over a resample's documents scores the resample).
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    P = #exact / |S|, R = #exact / |T| (matches counted as a multiset:
+    start, end and, for FLC, label equal), F1 their harmonic mean (the
+    seqeval / CoNLL convention).
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 0], start=[0, 20], end=[10, 30], label=[])
+    >>> pred = Spans(article=[0], start=[5], end=[15], label=[])
+    >>> x = span_statistics(gold, pred, n_articles=1, labelled=False).sum(axis=0)
+    >>> float(span_f1_exact(x))    # [5, 15) is no gold span
+    0.0
+    """
+    return _from_stats(2, "exact", "n_pred", "exact", "n_gold", x)
+
+
+def span_f1_max(x) -> np.ndarray:
+    """Span F1 with the overlap over the longer span of each pair.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., len(STATS))
+        Span statistics summed over the documents scored (``span_statistics``
+        per document; the sum over a resample's documents scores the resample).
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    As ``span_f1`` with C(s, t, max(|s|, |t|)) in both P and R (the official
+    scorer's unused ``compute_score_max``).
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 0], start=[0, 20], end=[10, 30], label=[])
+    >>> pred = Spans(article=[0], start=[5], end=[15], label=[])
+    >>> x = span_statistics(gold, pred, n_articles=1, labelled=False).sum(axis=0)
+    >>> round(float(span_f1_max(x)), 4)
+    0.3333
+    """
+    return _from_stats(2, "sum_max", "n_pred", "sum_max", "n_gold", x)
+
+
+def span_f1_min(x) -> np.ndarray:
+    """Span F1 with the overlap over the shorter span of each pair (not bounded by 1).
+
+    Parameters
+    ----------
+    x : array_like, shape (..., len(STATS))
+        Span statistics summed over the documents scored (``span_statistics``
+        per document; the sum over a resample's documents scores the resample).
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    As ``span_f1`` with C(s, t, min(|s|, |t|)) in both P and R (the official
+    scorer's unused ``compute_score_min``).  A span that overlaps several
+    others scores each overlap in full, so one span covering a whole text
+    scores above every real system: the metric rewards degenerate systems
+    (``gameability``).
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 0], start=[0, 20], end=[10, 30], label=[])
+    >>> pred = Spans(article=[0], start=[5], end=[15], label=[])
+    >>> x = span_statistics(gold, pred, n_articles=1, labelled=False).sum(axis=0)
+    >>> round(float(span_f1_min(x)), 4)
+    0.3333
+    >>> whole = Spans(article=[0], start=[0], end=[30], label=[])
+    >>> float(span_f1_min(span_statistics(gold, whole, 1, False).sum(axis=0)))   # above 1
+    1.3333333333333333
+    """
+    return _from_stats(2, "sum_min", "n_pred", "sum_min", "n_gold", x)
+
+
+def char_f1(x) -> np.ndarray:
+    """Character F1: the characters inside predicted spans against those inside gold spans.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., len(STATS))
+        Span statistics summed over the documents scored (``span_statistics``
+        per document; the sum over a resample's documents scores the resample).
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Notes
+    -----
+    P = |chars(S) ∩ chars(T)| / |chars(S)|, R = ... / |chars(T)| over all
+    documents (per label for FLC), F1 their harmonic mean.
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 0], start=[0, 20], end=[10, 30], label=[])
+    >>> pred = Spans(article=[0], start=[5], end=[15], label=[])
+    >>> x = span_statistics(gold, pred, n_articles=1, labelled=False).sum(axis=0)
+    >>> round(float(char_f1(x)), 4)     # 5 shared characters of 10 predicted and 20 gold
+    0.3333
+    """
+    return _from_stats(2, "char_tp", "char_pred", "char_tp", "char_gold", x)
+
+
+def char_f1_macro(x) -> np.ndarray:
+    """Character F1 per document, averaged over the documents (SemEval-2021 Task 5).
+
+    Parameters
+    ----------
+    x : array_like, shape (..., len(STATS))
+        Span statistics summed over the documents scored (``span_statistics``
+        per document; the sum over a resample's documents scores the resample).
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN when no document is scored.
+
+    Notes
+    -----
+    The mean over the documents of each document's character F1, which is 1
+    when gold and prediction are both empty and 0 when only one is: the
+    official score of Toxic Spans Detection (equal to a plain loop of the
+    task's scorer, tested).
+
+    References
+    ----------
+    Pavlopoulos et al. (SemEval-2021 Task 5), "Toxic Spans Detection".
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 0], start=[0, 20], end=[10, 30], label=[])
+    >>> pred = Spans(article=[0], start=[5], end=[15], label=[])
+    >>> x = span_statistics(gold, pred, n_articles=1, labelled=False).sum(axis=0)
+    >>> round(float(char_f1_macro(x)), 4)
+    0.3333
+    """
     n = _st(x, "n_articles")
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(n > 0, _st(x, "article_char_f1") / np.where(n > 0, n, 1), np.nan)
@@ -762,7 +1075,27 @@ SPAN_METRIC_IDS: tuple[str, ...] = tuple(SPAN_REGISTRY)
 
 
 def evaluate_spans(stats, metric_ids: Iterable[str]) -> dict[str, np.ndarray]:
-    """Score summed statistics ``(..., len(STATS))`` with several span metrics."""
+    """Score summed span statistics with several span metrics at once.
+
+    Parameters
+    ----------
+    stats : array_like, shape (..., len(STATS))
+        Span statistics summed over the scored documents.
+    metric_ids : iterable of str
+        Span metric ids (``SPAN_METRIC_IDS``).
+
+    Returns
+    -------
+    dict of str to ndarray
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 0], start=[0, 20], end=[10, 30], label=[])
+    >>> pred = Spans(article=[0], start=[5], end=[15], label=[])
+    >>> x = span_statistics(gold, pred, 1, labelled=False).sum(axis=0)
+    >>> {k: round(float(v), 4) for k, v in evaluate_spans(x, ["span_precision", "span_recall", "span_f1"]).items()}
+    {'span_precision': 0.5, 'span_recall': 0.25, 'span_f1': 0.3333}
+    """
     stats = np.asarray(stats, dtype=float)
     if stats.shape[-1] != len(STATS):
         raise ValueError(f"span statistics must end in an axis of {len(STATS)} ({', '.join(STATS)}), got {stats.shape}")
