@@ -2,7 +2,7 @@
 datasets, and the plain loop it replaces.
 
     python benchmarks/bench_criteria.py                 # every default dataset, the engine
-    python benchmarks/bench_criteria.py --loop 2        # and 2 resamples of the plain loop on rumoureval2017
+    python benchmarks/bench_criteria.py --loop 2        # and 2 resamples of the plain loop on semeval2016t6
 
 For each dataset with a meta-evaluation: the seconds of
 ``recommend.recommend_dataset`` (criteria with and without the baselines,
@@ -10,7 +10,7 @@ BOOT-BOTH and BOOT-SYSTEMS, then the selection) with the default settings
 (200 resamples, 20 half-splits each), in this process (the compiled kernels
 loaded once before).  With ``--loop R``: the seconds per resample of the
 plain loop of ``tests/test_criteria.py`` (scikit-learn's metrics and scipy's
-tau, item by item) on rumoureval2017's four metrics, for comparison.
+tau, item by item; three classes) on semeval2016t6's four metrics, for comparison.
 Writes ``results/benchmarks/criteria.csv``.
 """
 
@@ -37,7 +37,8 @@ def main(argv=None) -> None:
     from metaeval.experiments import select_systems
     from metaeval.recommend import recommend_dataset
     from metaeval.resample import compile_kernels
-    from metaeval.workflow import experiment_settings, gameability_of
+    from metaeval.gameability import dataset_gameability
+    from metaeval.workflow import experiment_settings
 
     cfg = load_config(args.config)
     data_dir = resolve_data_dir(cfg["data_dir"], Path(args.config).parent.parent)
@@ -49,7 +50,7 @@ def main(argv=None) -> None:
         sel = select_systems(ds, st.include_baselines)
         if sel.size < st.min_systems:
             continue
-        games = gameability_of(spec, ds)
+        games = dataset_gameability(ds, spec)
         t0 = time.perf_counter()
         rec = recommend_dataset(ds, spec, st, gameability=games)
         dt = time.perf_counter() - t0
@@ -65,19 +66,19 @@ def main(argv=None) -> None:
         from metaeval.criteria import CriteriaSpec
         from tests.test_criteria import METRICS, _loop  # the reference of the tests
 
-        spec = dataset_specs(cfg)["rumoureval2017"]
+        spec = dataset_specs(cfg)["semeval2016t6"]
         ds = load_dataset(spec, data_dir)
-        st = experiment_settings(cfg, "rumoureval2017")
+        st = experiment_settings(cfg, "semeval2016t6")
         sel = select_systems(ds, st.include_baselines)
         cs = CriteriaSpec(criteria=("stability", "power", "noise", "priors"), inner_splits=st.criteria_splits)
         t0 = time.perf_counter()
         for b in range(args.loop):
             _loop(np.asarray(ds.gold, dtype=np.int64), np.asarray(ds.predictions[sel], dtype=np.int64), cs, b)
         per = (time.perf_counter() - t0) / args.loop
-        rows.append({"dataset": f"rumoureval2017 plain loop ({len(METRICS)} metrics, per resample)",
+        rows.append({"dataset": f"semeval2016t6 plain loop ({len(METRICS)} metrics, per resample)",
                      "items": ds.n_items, "systems": int(sel.size), "metrics": len(METRICS), "criteria": 4,
                      "replicates": 1, "seconds": round(per, 2)})
-        print(f"plain loop, rumoureval2017, {len(METRICS)} metrics: {per:.2f} s per resample "
+        print(f"plain loop, semeval2016t6, {len(METRICS)} metrics: {per:.2f} s per resample "
               f"({per * st.criteria_replicates:.0f} s for {st.criteria_replicates})")
     out = ROOT / "results" / "benchmarks"
     out.mkdir(parents=True, exist_ok=True)

@@ -66,3 +66,27 @@ def test_the_command_lines_of_a_page_run(page, data_dir):
         res = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert res.returncode == 0, f"{line}\n{res.stderr[-3000:]}"
         assert res.stdout.strip()
+
+
+def test_the_readme_is_short_and_its_links_resolve():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    assert links and all((ROOT / link).exists() for link in links if "://" not in link), links
+    for question, page in (("every format", "docs/your-data.md"), ("experiments", "docs/experiments/index.md"),
+                           ("recommendation", "docs/recommendation.md")):  # a new user's three questions
+        assert f"]({page})" in readme, question
+
+
+@pytest.mark.parametrize("module", ["metrics", "spans", "significance", "properties", "api", "ranking", "confusion",
+                                    "chance", "resample"])
+def test_every_public_function_has_a_runnable_example(module):
+    """The public API's docstrings (what the reference pages show) each
+    carry an example, which --doctest-modules runs."""
+    import importlib
+    import inspect
+
+    m = importlib.import_module(f"metaeval.{module}")
+    lacking = [n for n in m.__all__ if (inspect.isfunction(getattr(m, n, None)) or inspect.isclass(getattr(m, n, None)))
+               and ">>>" not in (getattr(m, n).__doc__ or "")]
+    assert not lacking

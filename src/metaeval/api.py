@@ -666,7 +666,15 @@ def _interval_columns(scores: pd.DataFrame, iv: pd.DataFrame, metric_ids) -> pd.
 class Comparison:
     """What ``compare`` returns: the workflow's ``significance.csv``
     (``pairs``), ``significance_best.csv`` (``best``) and
-    ``discriminative_power.csv`` (``power``), and the test that made them."""
+    ``discriminative_power.csv`` (``power``), and the test that made them.
+
+    Examples
+    --------
+    >>> c = compare(["x", "y", "y", "x"] * 10, {"a": ["x", "y", "y", "x"] * 10, "b": ["x", "x", "y", "y"] * 10},
+    ...             metrics=["accuracy"], tukey_trials=500)
+    >>> c
+    Comparison(tukey test, alpha 0.05: 1 pairs of systems x 1 metrics; .pairs, .best, .power)
+    """
 
     pairs: pd.DataFrame
     best: pd.DataFrame
@@ -797,6 +805,13 @@ class MetaEvaluation:
     ``intervals.csv``, ``similarity.csv``, ...) to DataFrames; ``rec`` is
     the recommendation.  ``write(folder)`` writes the CSV files and
     ``recommendation.json``/``.md`` as the workflow writes them.
+
+    Examples
+    --------
+    >>> r = MetaEvaluation("toy", {"scores.csv": pd.DataFrame({"system": ["a"], "accuracy": [0.9]})}, None, None, None)
+    >>> r["scores"]
+      system  accuracy
+    0      a       0.9
     """
 
     name: str

@@ -46,7 +46,13 @@ GUESSERS = ("uniform", "prior", "majority")
 
 def guesser_distributions(gold_counts) -> np.ndarray:
     """(3, K): the prediction distribution q of each guesser of ``GUESSERS``
-    on a test set with these gold class counts."""
+    on a test set with these gold class counts.
+
+    Examples
+    --------
+    >>> guesser_distributions([6, 3, 1]).round(3).tolist()   # uniform, prior, majority
+    [[0.333, 0.333, 0.333], [0.6, 0.3, 0.1], [1.0, 0.0, 0.0]]
+    """
     n = np.asarray(gold_counts, dtype=float)
     if n.ndim != 1 or n.size < 1 or (n < 0).any() or n.sum() <= 0:
         raise ValueError(f"gold_counts must be K >= 1 non-negative counts with a positive sum, got {n!r}")
@@ -60,7 +66,13 @@ def guesser_distributions(gold_counts) -> np.ndarray:
 
 def expected_confusion(gold_counts, q=None) -> np.ndarray:
     """Expected confusion matrices E[c_ij] = q_i n_j, shape (..., K, K) for
-    ``q`` of shape (..., K); by default the three guessers (3, K, K)."""
+    ``q`` of shape (..., K); by default the three guessers (3, K, K).
+
+    Examples
+    --------
+    >>> expected_confusion([6, 3, 1], [0.6, 0.3, 0.1]).round(2).tolist()   # E[c_ij] = q_i n_j
+    [[3.6, 1.8, 0.6], [1.8, 0.9, 0.3], [0.6, 0.3, 0.1]]
+    """
     n = np.asarray(gold_counts, dtype=float)
     q = guesser_distributions(n) if q is None else np.asarray(q, dtype=float)
     if q.shape[-1] != n.size:
@@ -71,7 +83,16 @@ def expected_confusion(gold_counts, q=None) -> np.ndarray:
 def chance_scores(gold_counts, metric_ids: Sequence[str], params: Mapping | None = None) -> pd.DataFrame:
     """One row per guesser (``guesser`` column, in ``GUESSERS`` order), one
     column per metric: the metric of the guesser's expected confusion
-    matrix.  ``params``: the metrics' parameters (``DatasetSpec.metric_params``)."""
+    matrix.  ``params``: the metrics' parameters (``DatasetSpec.metric_params``).
+
+    Examples
+    --------
+    >>> chance_scores([6, 3, 1], ["accuracy", "macro_f1"]).round(3)
+        guesser  accuracy  macro_f1
+    0   uniform     0.333     0.299
+    1     prior     0.460     0.333
+    2  majority     0.600     0.250
+    """
     c = expected_confusion(gold_counts)
     scores = M.evaluate(c, list(metric_ids), **dict(params or {}))
     df = pd.DataFrame({"guesser": list(GUESSERS)})
@@ -85,7 +106,17 @@ def above_chance(scores: pd.DataFrame, chance: pd.DataFrame, metric_ids: Sequenc
     direction: score - chance where higher is better, chance - score where
     lower is better (MAE), so a positive margin is always better than
     chance.  Long form: ``system, kind, metric, score`` and, per guesser,
-    ``chance_<guesser>`` and ``above_<guesser>``."""
+    ``chance_<guesser>`` and ``above_<guesser>``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame({"system": ["a"], "kind": ["system"], "accuracy": [0.7]})
+    >>> margins = above_chance(scores, chance_scores([6, 3, 1], ["accuracy"]), ["accuracy"])
+    >>> margins[["system", "above_uniform", "above_prior", "above_majority"]].round(3)
+      system  above_uniform  above_prior  above_majority
+    0      a          0.367         0.24             0.1
+    """
     rows = []
     levels = chance.set_index("guesser")
     for mid in metric_ids:

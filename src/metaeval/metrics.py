@@ -952,6 +952,14 @@ class Metric:
     provide is not applicable to it.  ``uses_positions``: the metric reads
     the numeric class positions (MAE, linear kappa, interval alpha) and takes
     an optional ``positions`` parameter (default 0 .. K-1).
+
+    Examples
+    --------
+    >>> m = REGISTRY["kappa"]
+    >>> m.name, m.direction, m.bounds
+    ('kappa', 'higher', (-1.0, 1.0))
+    >>> float(m([[5, 1], [1, 3]]))
+    0.5833333333333333
     """
 
     id: str

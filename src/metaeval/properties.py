@@ -103,7 +103,14 @@ _GOESGENS = "Goesgens et al. (NeurIPS 2021), section 3"
 
 @dataclass(frozen=True)
 class Settings:
-    """What the properties are checked on (config key ``properties``)."""
+    """What the properties are checked on (config key ``properties``).
+
+    Examples
+    --------
+    >>> s = Settings(n_max=5)
+    >>> s.n_max, s.random, s.weights
+    (5, 2000, (0.5, 0.3, 0.2))
+    """
 
     n_max: int = 8
     random: int = 2000
@@ -154,6 +161,18 @@ class Comparisons:
 
 @dataclass(frozen=True)
 class Property:
+    """One formal property: its id, name, source and statement, and how to build
+    its comparisons (pairs of matrices with the relation the metric must respect).
+
+    ``not_applicable(metric_id, settings)`` says why a metric is exempt (None when
+    it is not).
+
+    Examples
+    --------
+    >>> p = PROPERTIES["monotonicity"]
+    >>> p.name, p.source
+    ('monotonicity', 'Goesgens et al. (NeurIPS 2021), section 3')
+    """
     id: str
     name: str
     source: str
@@ -195,7 +214,14 @@ def random_matrices(count: int, n_max: int, seed: int, k: int = K) -> np.ndarray
     """``count`` random k x k matrices with every class in the gold: item
     count uniform in [k, n_max], gold distribution ~ Dirichlet(0.5) (often
     imbalanced), each gold class's predictions ~ Dirichlet(0.5 + 3 [i = j])
-    (mostly right, sometimes not)."""
+    (mostly right, sometimes not).
+
+    Examples
+    --------
+    >>> c = random_matrices(3, 50, seed=1)
+    >>> c.shape, bool((c.sum(axis=1) > 0).all())    # every class in the gold (the columns)
+    ((3, 3, 3), True)
+    """
     rng = np.random.default_rng([seed, 0])
     n = rng.integers(k, n_max + 1, size=count)
     gold = rng.multinomial(n - k, rng.dirichlet(np.full(k, 0.5), size=count)) + 1  # every class at least once
@@ -211,7 +237,13 @@ def sparse_matrices(count: int, n_max: int, seed: int, k: int = K) -> np.ndarray
     wrong: item count uniform in [k, n_max], cell shares ~ Dirichlet(0.3)
     over all k*k cells (a few large cells, often off the diagonal: systems
     worse than chance, where chance-corrected metrics misbehave); matrices
-    without every class in the gold are dropped."""
+    without every class in the gold are dropped.
+
+    Examples
+    --------
+    >>> sparse_matrices(3, 20, seed=1).shape        # those without every gold class are left out
+    (2, 3, 3)
+    """
     rng = np.random.default_rng([seed, 1])
     n = rng.integers(k, n_max + 1, size=count)
     c = rng.multinomial(n, rng.dirichlet(np.full(k * k, 0.3), size=count)).reshape(count, k, k)
@@ -602,7 +634,15 @@ def check(metric_id: str, prop: Property, c: np.ndarray, settings: Settings, com
 
 def build(prop: Property, c: np.ndarray, settings: Settings, metric_id: str | None = None) -> list[Comparisons]:
     """The comparisons of a property on the domain matrices ``c`` (the
-    non-target cells depend on the metric's target classes)."""
+    non-target cells depend on the metric's target classes).
+
+    Examples
+    --------
+    >>> st = Settings(n_max=3, random=0)
+    >>> comps = build(PROPERTIES["symmetry"], domain_matrices(st), st)
+    >>> comps[0].relation, len(comps[0].b) > 0
+    ('eq', True)
+    """
     return prop.build(c, settings, metric_id) if prop.id == "non_target_change" else prop.build(c, settings)
 
 

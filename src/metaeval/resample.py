@@ -89,6 +89,12 @@ def random_keys(n: int, indices, seed: int, stream: str = "split") -> np.ndarray
     hashed before the index is mixed in: with a plain ``hash(seed ^ b)`` the
     seeds s and s ^ d would give the same draws at b and b ^ d.  The draws
     use ``key >> 11`` as a uniform number in [0, 1) with 53 bits.
+
+    Examples
+    --------
+    >>> k = random_keys(3, [0, 1], seed=1)     # 2 subsets x 3 items
+    >>> k.shape, k.dtype, bool((random_keys(3, [1], seed=1) == k[1:]).all())   # the same keys, any chunk
+    ((2, 3), dtype('uint64'), True)
     """
     with np.errstate(over="ignore"):
         per_index = _index_words(indices, seed, stream)
@@ -100,7 +106,13 @@ def permutations(n_units: int, n_systems: int, trials, seed: int) -> np.ndarray:
     """(T, U, S): the permutation of the systems each unit (item or group)
     gets in each trial of the randomised test, a counter-based draw: it
     depends only on (seed, trial, unit), as the splits do.  Slot s of unit u
-    takes the predictions of system ``perm[t, u, s]``."""
+    takes the predictions of system ``perm[t, u, s]``.
+
+    Examples
+    --------
+    >>> permutations(2, 3, [0], seed=1).tolist()   # trial 0: a permutation of 3 systems per unit
+    [[[1, 0, 2], [2, 1, 0]]]
+    """
     words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
     out = np.empty((words.size, n_units, n_systems), dtype=np.int64)
     _kernels().permutations(words, n_units, n_systems, out)
@@ -111,7 +123,13 @@ def permuted_confusion(gold, predictions, k: int, trials, seed: int, units=None)
     """(T, S, K, K) confusion tensors of the systems after permuting, in
     every trial, the predictions of each unit across the systems (the
     permutations of ``permutations``; ``units``: a group code per item, for
-    whole-group permutations; default: every item its own unit)."""
+    whole-group permutations; default: every item its own unit).
+
+    Examples
+    --------
+    >>> permuted_confusion([0, 1], [[0, 1], [1, 1]], 2, [0], seed=1).tolist()
+    [[[[1, 0], [0, 1]], [[0, 0], [1, 1]]]]
+    """
     gold = np.asarray(gold, dtype=np.int64)
     pred = np.atleast_2d(predictions)
     pred_t = np.ascontiguousarray(pred.T, dtype=np.int8 if k <= 127 else np.int64)  # (N, S): an item's row is contiguous
@@ -127,7 +145,14 @@ def permuted_confusion(gold, predictions, k: int, trials, seed: int, units=None)
 
 def permuted_sums(stats, trials, seed: int) -> np.ndarray:
     """(T, S, F) sums over units of per-unit statistics (U, S, F) after the
-    same per-unit permutations of the systems (span statistics per article)."""
+    same per-unit permutations of the systems (span statistics per article).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> permuted_sums(np.ones((2, 2, 1)), [0], seed=1).tolist()   # equal statistics: unchanged sums
+    [[[2.0], [2.0]]]
+    """
     stats = np.ascontiguousarray(stats, dtype=np.float64)
     words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
     out = np.zeros((words.size, stats.shape[1], stats.shape[2]), dtype=np.float64)
@@ -139,7 +164,13 @@ def count_dtype(n: int):
     """The smallest signed integer type that holds every count up to ``n``
     (int16, int32 or int64): for keeping many confusion tensors, e.g. every
     Tukey trial's, in little memory (metrics are computed on int64 copies:
-    products of counts would overflow a small type)."""
+    products of counts would overflow a small type).
+
+    Examples
+    --------
+    >>> count_dtype(100), count_dtype(10**6)
+    (<class 'numpy.int16'>, <class 'numpy.int32'>)
+    """
     for t in (np.int16, np.int32):
         if n <= np.iinfo(t).max:
             return t
@@ -178,20 +209,39 @@ def split_masks(n: int, splits, seed: int, strata: np.ndarray | None = None, *, 
     (up to one item per class with an odd count).  ``pos``/``dtype``: where
     each item's column goes, and the array type (the engine asks for float32
     in its own column order).
+
+    Examples
+    --------
+    >>> split_masks(6, [0, 1], seed=1).astype(int).tolist()
+    [[1, 1, 0, 0, 1, 0], [1, 0, 1, 0, 1, 0]]
+    >>> split_masks(6, [0, 1], seed=1, strata=[0, 0, 0, 0, 1, 1]).sum(axis=1).tolist()   # 2 of class 0, 1 of class 1
+    [3, 3]
     """
     return _fill("split", np.asarray(list(splits) if not isinstance(splits, np.ndarray) else splits), seed, n,
                  strata, lambda size: size // 2, pos, dtype, stream)
 
 
 def split_mask(n: int, b: int, seed: int, strata: np.ndarray | None = None) -> np.ndarray:
-    """Mask (N,) of half X of the single split ``b`` (see ``split_masks``)."""
+    """Mask (N,) of half X of the single split ``b`` (see ``split_masks``).
+
+    Examples
+    --------
+    >>> split_mask(6, 0, seed=1).astype(int).tolist()
+    [1, 1, 0, 0, 1, 0]
+    """
     return split_masks(n, [b], seed, strata)[0]
 
 
 def balanced_masks(gold: np.ndarray, repeats, seed: int, size: int | None = None, *, pos=None,
                    dtype=bool) -> np.ndarray:
     """Masks (R, N) that keep ``size`` random items of every class (default:
-    the size of the smallest class), an independent draw per repeat index."""
+    the size of the smallest class), an independent draw per repeat index.
+
+    Examples
+    --------
+    >>> balanced_masks([0, 0, 0, 1, 1, 2, 2, 2], [0], seed=1).astype(int).tolist()   # 2 items of each class
+    [[1, 1, 0, 1, 1, 0, 1, 1]]
+    """
     gold = np.asarray(gold)
     m = int(np.unique(gold, return_counts=True)[1].min() if size is None else size)
     return _fill("balanced", np.asarray(list(repeats) if not isinstance(repeats, np.ndarray) else repeats), seed,
@@ -203,7 +253,15 @@ def bootstrap_weights(n: int, replicates, seed: int, groups: np.ndarray | None =
     """Counts (B, N): how many times each item is drawn in each bootstrap
     replicate (N draws with replacement).  With ``groups`` (codes 0..G-1 per
     item) whole groups are drawn, G draws with replacement, and every item
-    of a group gets its group's count (the cluster bootstrap)."""
+    of a group gets its group's count (the cluster bootstrap).
+
+    Examples
+    --------
+    >>> bootstrap_weights(5, [0, 1], seed=1).tolist()          # 5 draws with replacement each
+    [[0, 1, 1, 3, 0], [0, 2, 1, 1, 1]]
+    >>> bootstrap_weights(4, [0], seed=1, groups=[0, 0, 1, 1]).tolist()   # whole groups
+    [[1, 1, 1, 1]]
+    """
     return _fill("bootstrap", np.asarray(list(replicates) if not isinstance(replicates, np.ndarray)
                                          else replicates), seed, n, groups, None, pos, dtype, stream)
 
@@ -214,7 +272,14 @@ def compile_kernels() -> list[str]:
     experiments pass; returns the compiled signatures.  The workflow does
     this in one job before the experiments jobs, which then load the
     kernels instead of each compiling them (about 12 s per job on a cold
-    cache).  Missing a type here costs time only: numba compiles it on use."""
+    cache).  Missing a type here costs time only: numba compiles it on use.
+
+    Examples
+    --------
+    >>> signatures = compile_kernels()    # loaded from numba's cache once compiled
+    >>> sorted({s.split("(")[0] for s in signatures})
+    ['bootstrap', 'permutations', 'permuted_confusion', 'permuted_sums', 'select', 'tau_rows']
+    """
     n, idx, gold = 8, np.arange(2, dtype=np.int64), np.arange(8, dtype=np.int64) % 3
     pos = np.arange(n, dtype=np.int64)
     split_masks(n, idx, 0, pos=pos, dtype=np.float32)

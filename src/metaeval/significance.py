@@ -408,6 +408,15 @@ class PairTests:
     ``bootstrap``; ``correction``: what the verdicts use (``holm``, ``bh``,
     ``none``; ``TUKEY_CORRECTION`` for the Tukey test, whose p-values are
     family-wise already).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = tukey_test(np.array([[0.9, 0.5, 0.6]]), np.array([[[0.6, 0.7, 0.5]], [[0.3, 0.8, 0.4]]]))
+    >>> t.test, t.p.tolist(), t.se.round(3).tolist()
+    ('tukey', [[0.5, 0.5, 1.0]], [[0.354, 0.354, 0.0]])
+    >>> t.borderline(0.05).tolist()     # 2 trials: nothing is settled
+    [[True, True, False]]
     """
 
     test: str

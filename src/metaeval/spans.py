@@ -80,6 +80,12 @@ class Spans:
 
     ``article``: codes into the dataset's article list; ``label``: codes
     into its label list (all 0 when unlabelled); ``start``/``end``: [start, end).
+
+    Examples
+    --------
+    >>> s = Spans(article=[0, 0], start=[5, 0], end=[9, 3], label=[])
+    >>> len(s), s.take(s.order()).as_array().tolist()    # (article, start, end, label) rows, sorted
+    (2, [[0, 0, 3, 0], [0, 5, 9, 0]])
     """
 
     article: np.ndarray
@@ -175,7 +181,13 @@ def merge_spans(spans: Spans, by_label: bool = False) -> Spans:
 def overlapping_pairs(spans: Spans, by_label: bool = False, limit: int = 5) -> list[tuple[int, int]]:
     """Up to ``limit`` pairs of indices of spans that overlap (for error
     messages): each span that does not open a run, with the earlier span of
-    its run that reaches furthest."""
+    its run that reaches furthest.
+
+    Examples
+    --------
+    >>> overlapping_pairs(Spans(article=[0, 0], start=[0, 5], end=[8, 10], label=[]))
+    [(0, 1)]
+    """
     order, run, new = _runs(spans, by_label)
     out = []
     for pos in np.flatnonzero(~new)[:limit]:  # a few rows, for a message
@@ -193,7 +205,17 @@ _ARTICLE_FILE = re.compile(r"^article(.+)\.txt$")
 def read_texts(folder: str | Path) -> dict[str, str]:
     """``{article id: text}`` of the ``article<ID>.txt`` files of a folder,
     in name order (read as UTF-8 with universal newlines, as the official
-    scorer reads them; offsets count characters, not bytes)."""
+    scorer reads them; offsets count characters, not bytes).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "article1.txt").write_text("Vote now, or lose it all.")
+    >>> _ = (d / "article2.txt").write_text("They lie.")
+    >>> read_texts(d)
+    {'1': 'Vote now, or lose it all.', '2': 'They lie.'}
+    """
     folder = Path(folder)
     if not folder.is_dir():
         raise DataError([Problem(str(folder), None, "article folder not found", "file")])
@@ -216,7 +238,17 @@ def read_texts(folder: str | Path) -> dict[str, str]:
 
 def read_articles(folder: str | Path) -> dict[str, int]:
     """``{article id: length in characters}`` of the ``article<ID>.txt``
-    files of a folder (``read_texts``)."""
+    files of a folder (``read_texts``).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "article1.txt").write_text("Vote now, or lose it all.")
+    >>> _ = (d / "article2.txt").write_text("They lie.")
+    >>> read_articles(d)
+    {'1': 25, '2': 9}
+    """
     return {a: len(t) for a, t in read_texts(folder).items()}
 
 
@@ -228,7 +260,14 @@ class SpanTable:
     every post, spans or not); ``past_end``: spans and characters at or past
     the end of their text that were kept (``offsets_past_end: wrong``).
     ``unit``: what ``lines`` count, lines of a file or rows in memory
-    (``span_table``)."""
+    (``span_table``).
+
+    Examples
+    --------
+    >>> t = span_table([("d1", 0, 4)], "predictions['a']", "si", {"d1": 10})
+    >>> t.article, t.start, t.end, t.unit
+    (['d1'], [0], [4], 'row')
+    """
 
     path: str
     article: list[str] = field(default_factory=list)
@@ -283,6 +322,19 @@ def read_spans(path: str | Path, kind: str, lengths: Mapping[str, int], labels=N
     the article's length (``wrong``, the default, keeps and counts such
     spans: module docstring).  Empty lines are skipped; a file without any
     span is an empty submission (it predicts nothing), not an error.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "article1.txt").write_text("Vote now, or lose it all.")
+    >>> _ = (d / "article2.txt").write_text("They lie.")
+    >>> _ = (d / "p.txt").write_text("1\\t0\\t4\\n1\\t9\\t3\\n2\\t0\\t40\\n")
+    >>> t = read_spans(d / "p.txt", "si", read_articles(d))
+    >>> len(t), t.past_end_chars       # two spans kept, 31 characters past the end of article 2
+    (2, 31)
+    >>> print(t.problems[0])           # doctest: +ELLIPSIS
+    /.../p.txt:2: start 9 is not before end 3 (spans are [start, end), at least one character)
     """
     t, fault, text = _open_table(path)
     if text is None:
@@ -457,7 +509,17 @@ def read_tsd_gold(path: str | Path, offsets_past_end: str = "wrong") -> tuple[li
     skipped, as the task's scorer numbers them) and the gold spans (the
     offsets' maximal runs) with every fault: no ``spans`` or ``text``
     column, a row of the wrong width, a ``spans`` field that is not a list
-    of integers, negative offsets, offsets past the end (``refuse``)."""
+    of integers, negative offsets, offsets past the end (``refuse``).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "gold.csv"
+    >>> _ = f.write_text('spans,text\\n"[0, 1, 2, 3]",Damn rude\\n[],Nice day\\n')
+    >>> texts, gold = read_tsd_gold(f)
+    >>> texts, gold.article, gold.start, gold.end      # the offsets 0..3 as the span [0, 4)
+    (['Damn rude', 'Nice day'], ['0'], [0], [4])
+    """
     import csv
     import io
 
@@ -519,7 +581,17 @@ def read_tsd_predictions(path: str | Path, lengths: Sequence[int], offsets_past_
     ``[]`` for none); and a list that is not a list of integers (the task's
     scorer scored it as ``[]`` without a word: refused here), negative
     offsets, offsets past the end (``refuse``).  Ids are read as integers
-    (``007`` is post 7)."""
+    (``007`` is post 7).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "sub.txt"
+    >>> _ = f.write_text("0\\t[0, 1]\\n1\\t[]\\n")
+    >>> t = read_tsd_predictions(f, [9, 8])          # the lengths of posts 0 and 1
+    >>> t.article, t.start, t.end, t.problems
+    (['0'], [0], [2], [])
+    """
     t, fault, text = _open_table(path)
     if text is None:
         return t
@@ -593,6 +665,14 @@ def align_tc(gold: Spans, pred: Spans, article_names, path: str, lines=None, uni
     rest in order).  Returns ``labels`` aligned with ``gold``'s order.
     ``lines``: where each predicted span was read (``unit``: lines of a
     file, or rows in memory), for the messages.
+
+    Examples
+    --------
+    >>> gold = Spans(article=[0, 0], start=[0, 10], end=[4, 14], label=[1, 2])
+    >>> pred = Spans(article=[0, 0], start=[10, 0], end=[14, 4], label=[2, 0])
+    >>> labels, problems = align_tc(gold, pred, ["a"], "p.txt")
+    >>> labels.tolist(), problems            # the predicted technique of each gold span, in gold order
+    ([0, 2], [])
     """
     n_g = len(gold)
     offs = _keys(np.concatenate([gold.article, pred.article]), np.concatenate([gold.start, pred.start]),
@@ -1030,7 +1110,14 @@ def char_f1_macro(x) -> np.ndarray:
 
 @dataclass(frozen=True)
 class SpanMetric:
-    """A span metric (the same descriptive fields as ``metrics.Metric``)."""
+    """A span metric (the same descriptive fields as ``metrics.Metric``).
+
+    Examples
+    --------
+    >>> m = SPAN_REGISTRY["span_f1"]
+    >>> m.name, m.direction
+    ('span-F1', 'higher')
+    """
 
     id: str
     name: str
@@ -1123,6 +1210,13 @@ def perturb_spans(gold: Spans, lengths: np.ndarray, kind: str, strength: float,
     * ``mixed``: all four, each at the strength.
 
     The result is merged (overlaps a perturbation made are joined).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gold = Spans(article=[0], start=[2], end=[9], label=[])
+    >>> perturb_spans(gold, np.array([20]), "jitter", 0.5, np.random.default_rng(0)).as_array().tolist()
+    [[0, 5, 10, 0]]
     """
     if kind == "mixed":
         out = gold
@@ -1163,7 +1257,14 @@ def random_spans(lengths: np.ndarray, span_lengths: np.ndarray, m: int, rng: np.
     """``m`` spans at uniform positions, unmerged and unlabelled: each in a
     document drawn with probability proportional to its length, its length
     drawn from ``span_lengths`` (with replacement; cut to the document's
-    length), its start uniform among the positions where it fits."""
+    length), its start uniform among the positions where it fits.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> random_spans(np.array([20, 30]), np.array([4, 6]), 2, np.random.default_rng(1)).as_array().tolist()
+    [[1, 25, 29, 0], [0, 4, 10, 0]]
+    """
     lengths = np.asarray(lengths, dtype=np.int64)
     if m <= 0 or lengths.sum() <= 0:
         return Spans.empty()
@@ -1178,7 +1279,14 @@ def synthetic_systems(gold: Spans, lengths, kinds=PERTURBATIONS, strengths=(0.1,
                       seed: int = 0) -> dict[str, Spans]:
     """``{"<kind>_<strength>": spans}``, one system per kind and strength,
     each from its own random stream (``default_rng([seed, kind, strength])``),
-    so adding a kind or a strength does not change the others."""
+    so adding a kind or a strength does not change the others.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sorted(synthetic_systems(Spans(article=[0], start=[2], end=[9], label=[]), np.array([20]), ("drop",), (0.5,), 1))
+    ['drop_0.5']
+    """
     lengths = np.asarray(lengths, dtype=np.int64)
     out = {}
     for ki, kind in enumerate(kinds):
@@ -1208,6 +1316,11 @@ def span_baselines(kinds: Iterable[str], texts: Sequence[str], gold: Spans, seed
     * ``random_spans``: as many spans as the (merged) gold has, with lengths
       drawn from the gold's, in documents drawn by length, at uniform
       positions (``random_spans``), merged; ``default_rng([seed, 3])``.
+
+    Examples
+    --------
+    >>> span_baselines(["whole_text", "every_token"], ["ab cd"], Spans.empty(), 0)["every_token"].as_array().tolist()
+    [[0, 0, 2, 0], [0, 3, 5, 0]]
     """
     kinds = set(kinds)
     unknown = sorted(kinds - set(SPAN_BASELINES))
