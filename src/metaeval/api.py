@@ -850,7 +850,8 @@ class MetaEvaluation:
             write_csv(folder / fname, df)
             out.append(folder / fname)
         out += [folder / "recommendation.json", folder / "recommendation.md"]
-        write_text(out[-2], recommendation_json(self.rec, resample_note=self.notes.get("resample")))
+        write_text(out[-2], recommendation_json(self.rec, resample_note=self.notes.get("resample"),
+                                                test_set_size=self.notes.get("test_set_size")))
         figure = None
         if figures:
             (folder / "figures").mkdir(exist_ok=True)
@@ -922,5 +923,10 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
     props = _default_properties() if properties is True else (properties if properties is not False else None)
     rec = recommend_dataset(ds, spec, st, properties=props if spec.k >= 2 else None, gameability=games)
     t["recommendation.csv"] = recommendation_long(rec)
-    notes = {"context": dataset_context(ds, spec), "resample": E.few_groups_note(spec, st, ds)}
+    from .design import dataset_design, design_note
+
+    t["design.csv"], t["design_needed.csv"] = dataset_design(ds, spec, st, boot["value"], boot["boot"])
+    size_note = design_note(t["design.csv"], t["design_needed.csv"], rec.selected)
+    notes = {"context": dataset_context(ds, spec) + (f"\n\n{size_note}" if size_note else ""),
+             "resample": E.few_groups_note(spec, st, ds), "test_set_size": size_note}
     return MetaEvaluation(spec.name, t, rec, st, spec, {k: v for k, v in notes.items() if v})

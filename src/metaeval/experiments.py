@@ -93,6 +93,15 @@ class Settings:
     criteria_seed: int = 20210306
     tier_alpha: float = 0.05
     min_difference: Mapping[str, float] = field(default_factory=dict)
+    # test-set size design (metaeval.design)
+    design_power: float = 0.8
+    design_min_fraction: float = 0.05
+    design_max_factor: float = 4.0
+    design_points: int = 24
+    design_draws: int = 200
+    design_seed: int = 20210307
+    design_bin_width: float = 0.01
+    design_differences: tuple[float, ...] = (0.01, 0.02, 0.05)
 
     @classmethod
     def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":
@@ -157,6 +166,14 @@ class Settings:
                               "in (0, 0.5)")
         if not 0 <= int(s.criteria_seed) <= MAX_SEED:
             raise ConfigError(f"experiments.criteria_seed must be an integer in [0, 2**56), got {s.criteria_seed!r}")
+        if not 0 < s.design_power < 1 or not 0 < s.design_min_fraction <= 1 or s.design_max_factor < 1 \
+                or s.design_points < 2 or s.design_draws < 1 or s.design_bin_width <= 0 \
+                or not s.design_differences or min(s.design_differences) <= 0:
+            raise ConfigError("experiments.design_*: power in (0, 1), min_fraction in (0, 1], max_factor >= 1, "
+                              "points >= 2, draws >= 1, bin_width > 0, differences a non-empty list of positive "
+                              "numbers")
+        if not 0 <= int(s.design_seed) <= MAX_SEED:
+            raise ConfigError(f"experiments.design_seed must be an integer in [0, 2**56), got {s.design_seed!r}")
         if not -1.0 <= s.distinct_tau <= 1.0:
             raise ConfigError(f"experiments.distinct_tau must be a Kendall tau in [-1, 1], got {s.distinct_tau!r}")
         return s

@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 
 __all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap", "span_scores_plot",
            "interval_plot", "asl_curves", "properties_grid", "noise_heatmap",
-           "priors_heatmap", "criteria_plot", "save_figure"]
+           "priors_heatmap", "criteria_plot", "design_plot", "save_figure"]
 
 # Okabe & Ito's colour-blind-safe palette (black left out), with a marker per
 # series so that series stay apart in greyscale too
@@ -679,3 +679,54 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
     fig.subplots_adjust(left=min(0.4, (0.25 + 0.055 * longest) / width), right=0.98, wspace=0.12,
                         top=1 - 0.55 / height, bottom=0.75 / height)
     return fig
+
+
+_LINESTYLES = ("-", "--", "-.", ":")
+
+
+@plain_text
+def design_plot(design, title: str = ""):
+    """Test-set size design: left, each metric's minimum detectable
+    difference against the number of units (log-log), the test set's own
+    size marked; right, the swap rate measured on disjoint subsets (dots)
+    and extrapolated (lines).  One colour, marker and line style per
+    metric (Okabe & Ito's palette)."""
+    ids = list(dict.fromkeys(design["metric"]))
+    full = design[design["fraction"] == 1.0].set_index("metric")["min_detectable_difference"]
+    ids.sort(key=lambda m: (not np.isfinite(full.get(m, np.nan)), full.get(m, np.inf)))  # most sensitive first
+    n_units = int(design.loc[design["fraction"] == 1.0, "size"].iloc[0])
+    unit = str(design["unit"].iloc[0])
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 5.2), constrained_layout=True)
+    labels = dict(zip(ids, _metric_labels(ids)))
+    for i, mid in enumerate(ids):
+        d = design[design["metric"] == mid].sort_values("size")
+        style = dict(color=OKABE_ITO[i % len(OKABE_ITO)], linestyle=_LINESTYLES[(i // len(OKABE_ITO)) % 4],
+                     linewidth=1.3)
+        axes[0].plot(d["size"], d["min_detectable_difference"], label=labels[mid],
+                     marker=MARKERS[i % len(MARKERS)], markersize=3.5, markevery=4, **style)
+        meas = d[np.isfinite(d["swap_rate"].to_numpy(dtype=float))]
+        axes[1].plot(d["size"], d["swap_rate_fit"], **style)
+        axes[1].plot(meas["size"], meas["swap_rate"], linestyle="none", marker=MARKERS[i % len(MARKERS)],
+                     markersize=3.5, color=style["color"])
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.axvline(n_units, color="0.35", linewidth=0.9, linestyle=":")
+        ax.set_xlabel(f"test-set size ({unit}, log scale)")
+        ax.grid(True, which="major", color="0.9", linewidth=0.6)
+    axes[0].set_yscale("log")
+    axes[0].set_ylabel("minimum detectable difference (log scale)")
+    axes[0].set_title(f"smallest difference detected with power {_design_power(design)}\n"
+                      f"(dotted: this test set, {n_units:,} {unit})", fontsize=9)
+    axes[1].set_ylabel("swap rate (share of pairs ordered differently)")
+    axes[1].set_title("swap rate on two disjoint subsets\n(dots: measured up to half the units; lines: "
+                      "exponential fit)", fontsize=9)
+    axes[1].set_ylim(bottom=0)
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, fontsize=7, loc="outside right upper", frameon=False, title="metric",
+               title_fontsize=8)
+    fig.suptitle(title or "Test-set size design", fontsize=11)
+    return fig
+
+
+def _design_power(design) -> str:
+    return f"{float(design['target_power'].iloc[0]):g}"

@@ -58,7 +58,9 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
 # stream in the top 8 bits, so that distinct pairs give distinct words.
 STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4, "noise": 5, "noise_class": 6,
            # the criteria's resamples (metaeval.criteria): systems, the half-splits and label noise inside them
-           "systems": 7, "criteria_split": 8, "criteria_noise": 9, "criteria_noise_class": 10}
+           "systems": 7, "criteria_split": 8, "criteria_noise": 9, "criteria_noise_class": 10,
+           # test-set size design (metaeval.design): the disjoint subsets of the swap experiment
+           "design": 11}
 MAX_SEED = (1 << 56) - 1
 
 

@@ -627,3 +627,36 @@ def significance_markdown(pairs: pd.DataFrame, best: pd.DataFrame, power: pd.Dat
                       "| system a | system b | p |", "|---|---|---:|",
                       *[f"| {md_escape(r['system_a'])} | {md_escape(r['system_b'])} | {r['p']} |" for r in rows], ""]
     return "\n".join(lines)
+
+
+def design_markdown(design: pd.DataFrame, needed: pd.DataFrame, title: str = "") -> str:
+    """The test-set size design as a table: per metric (most sensitive
+    first), the minimum detectable difference with this test set's units
+    (and the range over the quartile pairs), the predicted share of pairs
+    separated, and the units needed for each difference of
+    ``design_needed.csv`` (with the range)."""
+    lines = [f"**{md_escape(title)}**", ""] if title else []
+    full = design[design["fraction"] == 1.0].set_index("metric")
+    n, unit = int(full["size"].iloc[0]), str(full["unit"].iloc[0])
+    alpha, power = float(full["alpha"].iloc[0]), float(full["target_power"].iloc[0])
+    lines += [f"The minimum detectable difference (MDD) is the smallest true difference between two systems that a "
+              f"two-sided z-test at alpha {alpha:g} detects with probability {power:g}, with the {n:,} {unit} of "
+              f"this test set; the variance of each pair's difference is its bootstrap variance, scaled by 1/n "
+              f"for other sizes (in brackets: the pairs at the first and third quartiles of the variance). "
+              f"Predicted power: the share of system pairs the same test separates, each pair's observed "
+              f"difference taken as its true one (unadjusted; not the Tukey test's discriminative power). The "
+              f"sizes needed are in {unit}.", ""]
+    order = full["min_detectable_difference"].sort_values(kind="stable").index
+    rows = []
+    for mid in order:
+        r = full.loc[mid]
+        row = {"metric": M.get(mid).name,
+               f"MDD with {n:,} {unit}": f"{r['min_detectable_difference']:.3f} [{r['mdd_low']:.3f}, "
+                                        f"{r['mdd_high']:.3f}]",
+               "predicted power": f"{r['power']:.3f}"}
+        for _, x in needed[needed["metric"] == mid].iterrows():
+            row[f"{unit} to detect {x['difference']:g}"] = (f"{int(x['needed']):,} [{int(x['needed_low']):,}, "
+                                                           f"{int(x['needed_high']):,}]"
+                                                           if pd.notna(x["needed"]) else "n/a")
+        rows.append(row)
+    return "\n".join(lines) + "\n" + markdown_table(pd.DataFrame(rows))

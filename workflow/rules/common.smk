@@ -334,6 +334,15 @@ RECOMMENDATION_OUTPUT = dict(
     png=reported(f"{_R}/figures/recommendation.png", "recommendation_figure", "0 Summary",
                  "the criteria with their intervals"),
     pdf=f"{_R}/figures/recommendation.pdf",
+    # the test-set size design (metaeval.design), computed in the same job
+    design=f"{_R}/design.csv",
+    design_needed=f"{_R}/design_needed.csv",
+    design_png=reported(f"{_R}/figures/design.png", "design", "9 Test-set size",
+                        "minimum detectable difference against the test-set size"),
+    design_pdf=f"{_R}/figures/design.pdf",
+    design_md=f"{_R}/tables/design.md",
+    design_html=reported(f"{_R}/tables/design.html", "design_table", "9 Test-set size",
+                         "the test-set size a difference needs (table)"),
 )
 
 

@@ -7,6 +7,7 @@ module per family of rules:
 * ``scoring``: scores, chance levels, gameability, score tables and figures;
 * ``experiments``: the experiments' computations (CSV and NPZ files only);
 * ``sensitivity``: label noise and class priors (reading the Tukey trials);
+* ``design``: the test-set size design (reading the bootstrap replicates);
 * ``figures``: the experiments' figures and tables, drawn from those files;
 * ``recommendation``: which metric to report;
 * ``reports``: summary pages, the front page, the reproduction, properties.
@@ -38,6 +39,7 @@ _WHERE = {
     "experiments": ("few_groups_note", "write_kernels", "shard_splits", "run_stability_shard", "run_weights",
                     "run_experiments"),
     "sensitivity": ("run_sensitivity",),
+    "design": ("run_design",),
     "figures": ("run_experiment_figures",),
     "recommendation": ("run_recommendation",),
     "reports": ("write_summary_page", "write_overview", "run_reproduce", "run_properties"),

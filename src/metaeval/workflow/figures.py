@@ -97,4 +97,12 @@ def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], 
                   [out["noise_png"], out["noise_pdf"]])
         _save_fig(P.priors_heatmap(priors, f"{spec.name}: class priors ({n} systems)"),
                   [out["priors_png"], out["priors_pdf"]])
+    # test-set size design
+    if "design_png" in out:
+        from ..tables import design_markdown
+
+        design, needed = read_result_csv(inp["design"]), read_result_csv(inp["design_needed"])
+        title = f"{spec.name}: test-set size design ({n} ranked systems)"
+        _save_fig(P.design_plot(design, title), [out["design_png"], out["design_pdf"]])
+        write_markdown(out["design_md"], design_markdown(design, needed, title), out.get("design_html"), title)
     log_note(f"figures and tables of {n} ranked systems, {len(metrics)} metrics")

@@ -58,6 +58,11 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                     ("include_baselines", "tau_variant", "noise_rates", "noise_mode", "noise_repeats", "noise_seed",
                      "noise_power_repeats", "prior_gammas", "tukey_trials", "tukey_seed", "alpha", "chunk_size",
                      "resample_unit", "significance_test")),
+    # the test-set size design (metaeval.design) reads the bootstrap's replicates (a file) and draws its subsets
+    "design": (_METRIC_FIELDS + ("span_task",),
+               ("include_baselines", "resample_unit", "alpha", "chunk_size", "design_power", "design_min_fraction",
+                "design_max_factor", "design_points", "design_draws", "design_seed", "design_bin_width",
+                "design_differences")),
     # the experiments' figures and tables: what their titles say (the rest is in the files they draw)
     "figures": (("primary_metric", "span_task"),
                 ("linkage", "stratified", "n_splits", "tau_variant", "resample_unit", "interval_method", "confidence",
@@ -89,7 +94,7 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance"),
     "weights": _union("weights"),
     # one job after the experiments: label noise and class priors (datasets with classes), the figures, the answer
-    "recommendation": _union("recommendation", "sensitivity", "figures"),
+    "recommendation": _union("recommendation", "sensitivity", "design", "figures"),
     # the summary page, written by the overview job once the experiments and the recommendation are done
     "summary_page": _union("summary"),
 }
@@ -111,7 +116,7 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
         if step == "experiments" and settings.shards == 1:
             spec_fields, setting_fields = _ONE_SHARD_EXPERIMENTS
         if step == "recommendation" and spec.k < 2:  # span identification: no label noise
-            spec_fields, setting_fields = _union("recommendation", "figures")
+            spec_fields, setting_fields = _union("recommendation", "design", "figures")
         sp = {"name": spec.name}
         for f in spec_fields:
             if f == "random_seed" and not {"random", "random_spans"} & set(spec.baselines):
@@ -217,7 +222,7 @@ STEP_MODULES = {
     "score_groups": "workflow.scoring", "kernels": "workflow.experiments",
     "stability_shard": "workflow.experiments", "experiments": "workflow.experiments",
     "weights": "workflow.experiments",
-    "recommendation": "workflow.recommendation+workflow.figures+workflow.sensitivity",
+    "recommendation": "workflow.recommendation+workflow.figures+workflow.sensitivity+workflow.design",
     "overview": "workflow.reports", "reproduce": "workflow.reports", "properties": "workflow.reports",
 }
 

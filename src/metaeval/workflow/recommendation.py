@@ -19,12 +19,15 @@ def _save_fig(fig, paths) -> None:
 from .experiments import few_groups_note
 
 def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, out: Mapping[str, str],
-                       properties_csv=None) -> None:
+                       properties_csv=None, design_csvs=None) -> None:
     """The recommendation job of a dataset: every criterion with its
     interval (``metaeval.criteria``), the answer (``metaeval.recommend``),
     written to ``recommendation.csv`` (long form), ``.json``, ``.md`` and
-    ``.html`` and the figure (``png``, ``pdf``).  (The summary page, which
-    ends with the same answer, is written by ``write_overview``.)"""
+    ``.html`` and the figure (``png``, ``pdf``); ``design_csvs``: the
+    test-set size design's ``design.csv`` and ``design_needed.csv``, whose
+    sentence on the recommended metrics joins the page and the JSON.  (The
+    summary page, which ends with the same answer, is written by
+    ``write_overview``.)"""
     from ..recommend import (answer_sentence, dataset_context, recommend_dataset, recommendation_figure,
                             recommendation_json, recommendation_long, recommendation_markdown)
 
@@ -40,10 +43,15 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
     note = few_groups_note(spec, settings, data_npz)
     if note:
         warn(note)
-    write_text(out["json"], recommendation_json(rec, resample_note=note))
+    size_note = None
+    if design_csvs:
+        from ..design import design_note
+
+        size_note = design_note(read_result_csv(design_csvs[0]), read_result_csv(design_csvs[1]), rec.selected)
+    write_text(out["json"], recommendation_json(rec, resample_note=note, test_set_size=size_note))
     title = f"{spec.name}: which metric to report"
     _save_fig(recommendation_figure(rec, spec.name), [out["png"], out["pdf"]])
-    context = dataset_context(ds, spec)
+    context = dataset_context(ds, spec) + (f"\n\n{size_note}" if size_note else "")
     import os
 
     def figure_from(page):  # the figure's path relative to a page, or None on another drive

@@ -1,0 +1,448 @@
+"""How many test items does a task need?  Test-set size design for any
+metric, on the resampling engine.
+
+Information retrieval answers the question for per-topic, decomposable
+scores (Voorhees & Buckley 2002; Sakai 2016).  The metrics here (macro-F1,
+kappa, alpha, CEM^ORD, span F1) are not means over items, but the engine
+scores any resample of the test units, so the same questions get answers
+for them (METHODS.md sections 2 and 3):
+
+1. **Minimum detectable difference.**  For every pair of systems (a, b) and
+   metric, the variance of the paired difference d = v(a) - v(b) on a test
+   set of n units is sigma_ab^2 / n, with sigma_ab^2 = N Var_N(d) estimated
+   from the bootstrap replicates of the whole test set (N units).  Every
+   metric here is a smooth function of means of counts, so by the delta
+   method its variance shrinks as 1/n (checked against half-size subsets:
+   tests/test_design.py).  Pooled over the pairs of a metric (the mean
+   variance, as Sakai pools variances), sigma^2; then, for a two-sided
+   z-test at ``alpha`` with power ``power`` (Sakai 2016's paired design
+   with the normal approximation),
+
+       MDD(n) = (z_{1 - alpha/2} + z_{power}) sigma / sqrt(n)
+       n(delta) = ceil(((z_{1 - alpha/2} + z_{power}) sigma / delta)^2)
+
+   ``mdd_low`` and ``mdd_high``: the same for the pairs at the first and
+   third quartiles of sigma_ab (pairs of similar systems vary less).
+2. **Predicted power**: the share of system pairs a two-sided z-test at
+   ``alpha`` separates on n units, taking each pair's full-data difference
+   as its true effect: mean over pairs of
+   Phi(|d| sqrt(n) / sigma_ab - z) + Phi(-|d| sqrt(n) / sigma_ab - z).
+   Null hypothesis of each test: the two systems score alike in
+   expectation.  Unadjusted for the number of pairs, so it is not the
+   Tukey test's discriminative power (``discriminative_power.csv``).
+3. **Swap rates** (Voorhees & Buckley 2002): for ``draws`` random
+   permutations of the units, T1 = the first n units and T2 = the next n
+   (disjoint, so n <= N/2; the sizes of one draw are nested), and for every
+   pair and metric the differences d1 on T1 and d2 on T2.  A swap is
+   d1 d2 <= 0 (a tie counts as a swap: Dunaiski et al.'s conservative
+   policy).  Per size, the swap rate over all comparisons, and per bin of
+   |d1| (``bin_width``) the rate used by the extrapolation: for each bin,
+   log(rate) = a - b n fitted by least squares weighted by the comparisons,
+   over the sizes with at least one swap, then extrapolated to every size
+   with its 95 % interval (the fit's standard error); a bin without any swap
+   has rate 0, and a bin whose rate does not fall with the size (pairs
+   whose systems differ by less than the noise: their rate stays near one
+   half) keeps its pooled rate, with a binomial interval.  The extrapolated rate of a size is the mean, over the pairs,
+   of the fitted rate of the bin of the pair's full-data |d|.  Also the
+   measured power: the share of (draw, pair) comparisons on T1 that the
+   z-test of item 2 separates.
+
+Every resample is a row of unit weights scored by ``experiments.Scorer``:
+no Python loop over draws, sizes or pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .ranking import system_pairs
+from .resample import chunk_indices, random_keys
+
+__all__ = ["DesignSpec", "spec_of", "dataset_design", "size_grid", "pair_sigma", "min_detectable_difference", "size_needed",
+           "predicted_power", "swap_curves", "design_tables", "design_sentence", "design_note"]
+
+
+@dataclass(frozen=True)
+class DesignSpec:
+    """Settings of the design (the config's ``experiments`` keys
+    ``design_*``): the test's ``alpha`` and ``power``, the size grid (from
+    ``min_fraction`` of the units to ``max_factor`` times them, ``points``
+    sizes, geometric), the swap-rate ``draws`` and ``seed``, the |d1|
+    ``bin_width`` and the differences to size a test set for
+    (``differences``)."""
+
+    alpha: float = 0.05
+    power: float = 0.8
+    min_fraction: float = 0.05
+    max_factor: float = 4.0
+    points: int = 24
+    draws: int = 200
+    seed: int = 20210307
+    bin_width: float = 0.01
+    differences: tuple[float, ...] = (0.01, 0.02, 0.05)
+
+
+def spec_of(settings) -> DesignSpec:
+    """The design's settings from the experiment settings (``alpha`` and
+    the ``design_*`` keys).
+
+    >>> from metaeval.experiments import Settings
+    >>> spec_of(Settings(design_power=0.9)).power
+    0.9
+    """
+    return DesignSpec(alpha=settings.alpha, power=settings.design_power, min_fraction=settings.design_min_fraction,
+                      max_factor=settings.design_max_factor, points=settings.design_points,
+                      draws=settings.design_draws, seed=settings.design_seed, bin_width=settings.design_bin_width,
+                      differences=tuple(settings.design_differences))
+
+
+def dataset_design(ds, spec, settings, value: np.ndarray, boot: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``design.csv`` and ``design_needed.csv`` of a loaded dataset, over
+    its ranked systems and resampling units (``settings.resample_unit``),
+    from the bootstrap experiment's scores ``value`` (M, S) and replicates
+    ``boot`` (B, M, S) (``significance.run_bootstrap``), so that the design
+    and the intervals rest on the same resamples.
+
+    Examples
+    --------
+    >>> from metaeval.api import dataset, settings
+    >>> from metaeval.significance import run_bootstrap
+    >>> ds, sp = dataset(list("aabbbccc") * 20, {"x": list("aabbbccc") * 20, "y": list("abbbbcca") * 20,
+    ...                                          "z": list("aabcbcca") * 20}, metrics=["accuracy"])
+    >>> st = settings(bootstrap_replicates=300, design_draws=50)
+    >>> b = run_bootstrap(ds, sp, st)
+    >>> design, needed = dataset_design(ds, sp, st, b["value"], b["boot"])
+    >>> design.loc[design["fraction"] == 1.0, ["metric", "size", "min_detectable_difference"]].round(3)
+          metric  size  min_detectable_difference
+    16  accuracy   160                      0.105
+    """
+    from .experiments import Scorer, select_systems
+
+    sel = select_systems(ds, settings.include_baselines)
+    scorer = Scorer(ds, spec, sel, settings.resample_unit)
+    ds_spec = spec_of(settings)
+    n = scorer.n_units
+    grid = size_grid(n, ds_spec)
+    sizes = grid[(2 * grid <= n) & (grid >= 1)]
+    sigma = pair_sigma(value, boot, n)
+    swap = swap_curves(scorer, sizes, ds_spec, sigma, chunk_size=settings.chunk_size)
+    unit = "items" if settings.resample_unit == "item" else ("articles" if spec.span_task else "groups")
+    return design_tables(list(scorer.metric_ids), value, boot, n, swap, ds_spec, unit)
+
+
+def _ndtr(x):
+    from scipy.special import ndtr
+
+    return ndtr(x)
+
+
+def _ndtri(p):
+    from scipy.special import ndtri
+
+    return ndtri(p)
+
+
+def size_grid(n_units: int, spec: DesignSpec = DesignSpec()) -> np.ndarray:
+    """The sizes the design reports: ``points`` geometric steps from
+    ``min_fraction`` of the units (at least 2) to ``max_factor`` times
+    them, and the test set's own size.
+
+    >>> size_grid(100, DesignSpec(points=5)).tolist()
+    [5, 15, 45, 100, 134, 400]
+    """
+    lo = max(2, int(np.ceil(spec.min_fraction * n_units)))
+    hi = max(lo + 1, int(round(spec.max_factor * n_units)))
+    grid = np.unique(np.round(np.geomspace(lo, hi, spec.points)).astype(np.int64))
+    return np.unique(np.concatenate([grid, [n_units]]))
+
+
+def pair_sigma(value: np.ndarray, boot: np.ndarray, n_units: int) -> np.ndarray:
+    """(M, P) sigma_ab = sqrt(N Var_N(d)) per metric and pair of systems
+    (``ranking.system_pairs`` order), from the scores on all the data
+    ``value`` (M, S) and on B bootstrap replicates ``boot`` (B, M, S) of
+    its ``n_units`` units; replicates where d is undefined are left out
+    (NaN with fewer than 2).
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> boot = np.array([[0.8, 0.6]]) + rng.normal(0, [0.02, 0.01], (4000, 1, 2))
+    >>> sigma = float(pair_sigma(np.array([[0.8, 0.6]]), boot, 100)[0, 0])
+    >>> bool(abs(sigma - np.sqrt(100 * (0.02 ** 2 + 0.01 ** 2))) < 0.01)
+    True
+    """
+    pairs = system_pairs(value.shape[1])
+    d = boot[:, :, pairs[:, 0]] - boot[:, :, pairs[:, 1]]
+    ok = np.isfinite(d)
+    n = ok.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(ok, d, 0.0).sum(axis=0) / n
+        var = (np.where(ok, d - mean, 0.0) ** 2).sum(axis=0) / (n - 1)
+    return np.sqrt(np.where(n > 1, var * n_units, np.nan))
+
+
+def _z_sum(alpha: float, power: float) -> float:
+    return float(_ndtri(1 - alpha / 2) + _ndtri(power))
+
+
+def min_detectable_difference(sigma, sizes, alpha: float = 0.05, power: float = 0.8) -> np.ndarray:
+    """(..., len(sizes)) the smallest true difference a two-sided z-test at
+    ``alpha`` detects with probability ``power`` on n units:
+    (z_{1-alpha/2} + z_power) sigma / sqrt(n).
+
+    >>> min_detectable_difference(0.5, [100, 400]).round(4).tolist()
+    [0.1401, 0.07]
+    """
+    sigma = np.asarray(sigma, dtype=np.float64)[..., None]
+    return _z_sum(alpha, power) * sigma / np.sqrt(np.asarray(sizes, dtype=np.float64))
+
+
+def size_needed(sigma, delta, alpha: float = 0.05, power: float = 0.8) -> np.ndarray:
+    """The units needed to detect a true difference ``delta`` with
+    probability ``power`` (two-sided z-test at ``alpha``):
+    ceil(((z_{1-alpha/2} + z_power) sigma / delta)^2).
+
+    >>> int(size_needed(0.5, 0.07))
+    401
+    """
+    with np.errstate(invalid="ignore"):  # (the floating-point noise of an exact size is no extra unit)
+        return np.ceil((_z_sum(alpha, power) * np.asarray(sigma, dtype=np.float64) / delta) ** 2 - 1e-9)
+
+
+def predicted_power(d, sigma, sizes, alpha: float = 0.05) -> np.ndarray:
+    """(M, len(sizes)) the predicted share of pairs separated on n units:
+    the mean over pairs (NaN ones left out) of the z-test's power,
+    Phi(|d| sqrt(n) / sigma - z) + Phi(-|d| sqrt(n) / sigma - z), z the
+    two-sided critical value; ``d`` and ``sigma``: (M, P).  A pair with
+    sigma 0 is separated when d differs from 0.
+
+    >>> predicted_power([[0.0, 0.1]], [[0.5, 0.5]], [100, 10000]).round(3).tolist()
+    [[0.283, 0.525]]
+    """
+    d, sigma = np.abs(np.asarray(d, dtype=np.float64)), np.asarray(sigma, dtype=np.float64)
+    z = _ndtri(1 - alpha / 2)
+    root = np.sqrt(np.asarray(sizes, dtype=np.float64))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shift = d[..., None] * root / sigma[..., None]
+        shift = np.where(sigma[..., None] > 0, shift, np.where(d[..., None] > 0, np.inf, 0.0))
+        p = _ndtr(shift - z) + _ndtr(-shift - z)
+        ok = np.isfinite(d) & np.isfinite(sigma)
+        return np.where(ok[..., None], p, 0.0).sum(axis=-2) / ok.sum(axis=-1)[..., None]
+
+
+def _bins(x, width: float) -> np.ndarray:
+    return np.floor(np.abs(x) / width).astype(np.int64)
+
+
+def swap_curves(scorer, sizes, spec: DesignSpec = DesignSpec(), sigma: np.ndarray | None = None,
+                chunk_size: int = 50) -> dict[str, np.ndarray]:
+    """The swap experiment on disjoint subsets T1, T2 of ``sizes`` units
+    (each at most half of the units) of ``spec.draws`` random permutations.
+
+    Returns ``swaps`` and ``comparisons`` (M, sizes, bins) per bin of |d1|
+    (the last bin holds every larger difference), and with ``sigma`` (M, P)
+    ``separated`` (M, sizes): the comparisons whose |d1| on T1 exceeds the
+    z-test's critical difference z sigma_ab / sqrt(n)."""
+    u = scorer.n_units
+    sizes = np.asarray(sizes, dtype=np.int64)
+    if sizes.size and (sizes.min() < 1 or 2 * sizes.max() > u):
+        raise ValueError(f"swap sizes must lie in [1, {u // 2}] (disjoint halves of {u} units)")
+    m, s = len(scorer.metric_ids), scorer.n_systems
+    pairs = system_pairs(s)
+    n_bins = 64
+    swaps = np.zeros((m, sizes.size, n_bins), dtype=np.int64)
+    comps = np.zeros((m, sizes.size, n_bins), dtype=np.int64)
+    separated = np.zeros((m, sizes.size), dtype=np.int64)
+    z = _ndtri(1 - spec.alpha / 2)
+    width = scorer.eng.n if scorer.eng is not None else u
+    for idx in chunk_indices(np.arange(spec.draws), chunk_size, width * 2 * max(sizes.size, 1)):
+        rank = np.argsort(np.argsort(random_keys(u, idx, spec.seed, "design"), axis=1), axis=1)  # (h, U)
+        t1 = (rank[:, None, :] < sizes[None, :, None]).reshape(-1, u)  # (h * sizes, U)
+        t2 = ((rank[:, None, :] >= sizes[None, :, None]) & (rank[:, None, :] < 2 * sizes[None, :, None])).reshape(-1, u)
+        v1 = scorer.score(scorer.counts(t1.astype(np.float32))).reshape(idx.size, sizes.size, m, s)
+        v2 = scorer.score(scorer.counts(t2.astype(np.float32))).reshape(idx.size, sizes.size, m, s)
+        d1 = (v1[..., pairs[:, 0]] - v1[..., pairs[:, 1]]).transpose(2, 1, 0, 3)  # (M, sizes, h, P)
+        d2 = (v2[..., pairs[:, 0]] - v2[..., pairs[:, 1]]).transpose(2, 1, 0, 3)
+        d1, d2 = np.round(d1, 12), np.round(d2, 12)  # the ranking convention: equal to 12 decimals is a tie
+        ok = np.isfinite(d1) & np.isfinite(d2)
+        b = np.minimum(_bins(np.where(ok, d1, 0.0), spec.bin_width), n_bins - 1)
+        swap = ok & (d1 * d2 <= 0)
+        flat = (np.arange(m)[:, None, None, None] * sizes.size + np.arange(sizes.size)[None, :, None, None]) \
+            * n_bins + b
+        swaps += np.bincount(flat[swap], minlength=m * sizes.size * n_bins).reshape(swaps.shape)
+        comps += np.bincount(flat[ok], minlength=m * sizes.size * n_bins).reshape(comps.shape)
+        if sigma is not None:
+            crit = z * sigma[:, None, None, :] / np.sqrt(sizes)[None, :, None, None]
+            with np.errstate(invalid="ignore"):
+                separated += (ok & (np.abs(d1) > crit)).sum(axis=(2, 3))
+    return {"sizes": sizes, "swaps": swaps, "comparisons": comps, "separated": separated,
+            "draws": np.array(spec.draws), "n_pairs": np.array(pairs.shape[0])}
+
+
+def _fit(sizes, swaps, comps, grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per bin, the exponential fit of the swap rate over ``sizes``,
+    extrapolated to ``grid``: (bins, grid) rate, low, high (95 %)."""
+    n_bins = swaps.shape[-1]
+    rate = np.full((n_bins, grid.size), np.nan)
+    low, high = rate.copy(), rate.copy()
+    for k in range(n_bins):  # a loop over the difference bins (a few dozen), not over resamples
+        c, w = comps[:, k], swaps[:, k]
+        if c.sum() == 0:
+            continue
+        if w.sum() == 0:
+            rate[k] = low[k] = high[k] = 0.0
+            continue
+        use = (w > 0) & (c > 0)
+        if use.sum() < 2:  # too few points for a slope: the pooled rate, as measured
+            rate[k] = low[k] = high[k] = w.sum() / c.sum()
+            continue
+        x, y, wt = sizes[use].astype(float), np.log(w[use] / c[use]), c[use].astype(float)
+        X = np.stack([np.ones_like(x), x], axis=1)
+        W = wt / wt.sum()
+        xtwx = X.T @ (X * W[:, None])
+        beta = np.linalg.solve(xtwx, X.T @ (W * y))
+        if beta[1] >= 0:  # a rate that does not fall with the size (a tie-like gap): the pooled rate, flat
+            r = w.sum() / c.sum()
+            half = 1.96 * np.sqrt(r * (1 - r) / c.sum())
+            rate[k], low[k], high[k] = r, max(r - half, 0.0), min(r + half, 1.0)
+            continue
+        resid = y - X @ beta
+        dof = max(use.sum() - 2, 1)
+        s2 = float((W * resid ** 2).sum() * use.sum() / dof) if use.sum() > 2 else 0.0
+        cov = s2 * np.linalg.inv(xtwx) / use.sum()
+        g = np.stack([np.ones(grid.size), grid.astype(float)], axis=1)
+        mu = g @ beta
+        se = np.sqrt(np.einsum("gi,ij,gj->g", g, cov, g))
+        rate[k] = np.minimum(np.exp(mu), 1.0)
+        low[k], high[k] = np.minimum(np.exp(mu - 1.96 * se), 1.0), np.minimum(np.exp(mu + 1.96 * se), 1.0)
+    return rate, low, high
+
+
+def design_tables(metric_ids, value: np.ndarray, boot: np.ndarray, n_units: int, swap: dict,
+                  spec: DesignSpec = DesignSpec(), unit: str = "items") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``design.csv`` and ``design_needed.csv`` of one dataset.
+
+    ``design.csv`` (long form, one row per metric and size of
+    ``size_grid``): ``metric, size, fraction, min_detectable_difference,
+    mdd_low, mdd_high, power, power_measured, swap_rate, swap_rate_fit,
+    swap_fit_low, swap_fit_high, unit, alpha, target_power`` (measured columns empty beyond
+    half the units).  ``design_needed.csv``: per metric and difference of
+    ``spec.differences``, the units ``needed`` (and for the quartile
+    pairs) and ``sigma``."""
+    sigma_ab = pair_sigma(value, boot, n_units)  # (M, P)
+    pairs = system_pairs(value.shape[1])
+    d = value[:, pairs[:, 0]] - value[:, pairs[:, 1]]
+    with np.errstate(invalid="ignore"), _quiet():
+        sigma = np.sqrt(np.nanmean(sigma_ab ** 2, axis=1))
+        q1, q3 = np.nanquantile(sigma_ab, [0.25, 0.75], axis=1)
+    grid = size_grid(n_units, spec)
+    mdd = min_detectable_difference(sigma, grid, spec.alpha, spec.power)
+    mdd_lo = min_detectable_difference(q1, grid, spec.alpha, spec.power)
+    mdd_hi = min_detectable_difference(q3, grid, spec.alpha, spec.power)
+    power = predicted_power(d, sigma_ab, grid, spec.alpha)
+    sizes = swap["sizes"]
+    rows = []
+    at = {int(n): i for i, n in enumerate(sizes)}
+    full_bin = np.minimum(_bins(np.nan_to_num(d, nan=np.inf), spec.bin_width), swap["swaps"].shape[-1] - 1)
+    for m, mid in enumerate(metric_ids):
+        rate, low, high = _fit(sizes, swap["swaps"][m], swap["comparisons"][m], grid)
+        ok = np.isfinite(d[m])
+        fit = [np.nanmean(x[full_bin[m, ok]], axis=0) if ok.any() else np.full(grid.size, np.nan)
+               for x in (rate, low, high)]
+        for g, n in enumerate(grid):
+            i = at.get(int(n))
+            comps = swap["comparisons"][m, i].sum() if i is not None else 0
+            rows.append({"metric": mid, "size": int(n), "fraction": n / n_units,
+                         "min_detectable_difference": mdd[m, g], "mdd_low": mdd_lo[m, g], "mdd_high": mdd_hi[m, g],
+                         "power": power[m, g],
+                         "power_measured": swap["separated"][m, i] / comps if comps else np.nan,
+                         "swap_rate": swap["swaps"][m, i].sum() / comps if comps else np.nan,
+                         "swap_rate_fit": fit[0][g], "swap_fit_low": fit[1][g], "swap_fit_high": fit[2][g],
+                         "unit": unit, "alpha": spec.alpha, "target_power": spec.power})
+    design = pd.DataFrame(rows)
+    need = []
+    for m, mid in enumerate(metric_ids):
+        for delta in spec.differences:
+            need.append({"metric": mid, "difference": delta, "needed": size_needed(sigma[m], delta, spec.alpha,
+                                                                                  spec.power),
+                         "needed_low": size_needed(q1[m], delta, spec.alpha, spec.power),
+                         "needed_high": size_needed(q3[m], delta, spec.alpha, spec.power),
+                         "sigma": sigma[m], "n_units": n_units, "alpha": spec.alpha, "power": spec.power,
+                         "unit": unit})
+    needed = pd.DataFrame(need)
+    for c in ("needed", "needed_low", "needed_high"):
+        needed[c] = needed[c].astype("Int64") if needed[c].notna().all() else needed[c]
+    return design, needed
+
+
+def design_sentence(design: pd.DataFrame, needed: pd.DataFrame, metric: str, name: str) -> str:
+    """One sentence on a metric's test-set size: what the test set
+    separates with the design's power, and the size a smaller difference
+    needs (the smallest of ``differences`` below the test set's MDD).
+
+    >>> import pandas as pd
+    >>> design = pd.DataFrame({"metric": ["m"], "size": [1000], "fraction": [1.0],
+    ...                        "min_detectable_difference": [0.04], "unit": ["items"]})
+    >>> needed = pd.DataFrame({"metric": ["m"], "difference": [0.02], "needed": [4000], "power": [0.8],
+    ...                        "unit": ["items"]})
+    >>> design_sentence(design, needed, "m", "macro-F1")
+    'with 1,000 items, macro-F1 separates systems that differ by 0.04 with power 0.8; to separate 0.02 about 4,000 items are needed'
+    """
+    row = design[(design["metric"] == metric) & (design["fraction"] == 1.0)]
+    if row.empty or not np.isfinite(row["min_detectable_difference"].iloc[0]):
+        return ""
+    mdd, n, unit = float(row["min_detectable_difference"].iloc[0]), int(row["size"].iloc[0]), row["unit"].iloc[0]
+    nd = needed[(needed["metric"] == metric) & (needed["difference"] < mdd)]
+    power = float(needed["power"].iloc[0]) if len(needed) else 0.8
+    text = f"with {n:,} {unit}, {name} separates systems that differ by {_fmt(mdd)} with power {power:g}"
+    if len(nd):
+        r = nd.sort_values("difference", ascending=False).iloc[0]
+        text += f"; to separate {_fmt(float(r['difference']))} about {_round(int(r['needed'])):,} {unit} are needed"
+    return text
+
+
+def design_note(design: pd.DataFrame, needed: pd.DataFrame, metrics) -> str | None:
+    """The recommendation's sentence on the test-set size of the metrics
+    it recommends (``design_sentence`` of each), or None.
+
+    >>> import pandas as pd
+    >>> design = pd.DataFrame({"metric": ["macro_f1"], "size": [1000], "fraction": [1.0],
+    ...                        "min_detectable_difference": [0.04], "unit": ["items"]})
+    >>> needed = pd.DataFrame({"metric": ["macro_f1"], "difference": [0.02], "needed": [4000], "power": [0.8],
+    ...                        "unit": ["items"]})
+    >>> design_note(design, needed, ["macro_f1"])
+    "Test-set size: with 1,000 items, macro-F1 separates systems that differ by 0.04 with power 0.8; to separate 0.02 about 4,000 items are needed (a two-sided z-test at the experiments' alpha; design.csv)."
+    """
+    from . import metrics as M
+
+    parts = [design_sentence(design, needed, m, M.get(m).name) for m in metrics]
+    parts = [p for p in parts if p]
+    if not parts:
+        return None
+    return ("Test-set size: " + "; ".join(parts) + " (a two-sided z-test at the experiments' alpha; design.csv).")
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.2g}" if x < 0.1 else f"{x:.2f}"
+
+
+def _round(n: int) -> int:
+    """Two significant digits: a design's size is an estimate."""
+    if n < 100:
+        return n
+    k = 10 ** (len(str(n)) - 2)
+    return int(round(n / k) * k)
+
+
+class _quiet:
+    def __enter__(self):
+        import warnings
+
+        self._w = warnings.catch_warnings()
+        self._w.__enter__()
+        warnings.simplefilter("ignore", RuntimeWarning)
+
+    def __exit__(self, *exc):
+        return self._w.__exit__(*exc)

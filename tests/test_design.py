@@ -1,0 +1,141 @@
+"""Test-set size design (metaeval.design): the swap experiment against a
+plain loop over the same subsets, the predicted power against the share of
+real system pairs found significant on real half-size subsets, and the
+formulas against each other."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn import metrics as skm
+
+from metaeval import design as D
+from metaeval import experiments as E
+from metaeval.ranking import system_pairs
+from metaeval.resample import bootstrap_weights, random_keys
+
+from .test_significance import _dataset, _noisy
+
+
+def test_the_swap_counts_equal_a_plain_loop_over_the_same_subsets():
+    """Every draw's disjoint subsets rebuilt by hand from the same keys,
+    every system scored with scikit-learn, the swaps (d1 d2 <= 0) binned by
+    |d1| and counted: the same counts as the engine's."""
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 3, 60)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.8, 0.6, 0.55, 0.4)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy", "macro_f1"])
+    sc = E.Scorer(ds, spec, np.arange(5), "item")
+    dspec = D.DesignSpec(draws=7, seed=11, bin_width=0.05)
+    sizes = np.array([5, 12, 30])
+    got = D.swap_curves(sc, sizes, dspec, chunk_size=3)
+    pairs = system_pairs(5)
+    swaps = np.zeros_like(got["swaps"])
+    comps = np.zeros_like(got["comparisons"])
+    rank = np.argsort(np.argsort(random_keys(60, range(7), 11, "design"), axis=1), axis=1)
+    for h in range(7):
+        for i, n in enumerate(sizes):
+            t1, t2 = rank[h] < n, (rank[h] >= n) & (rank[h] < 2 * n)
+            assert t1.sum() == t2.sum() == n and not (t1 & t2).any()
+            for m, score in enumerate((skm.accuracy_score,
+                                       lambda g, p: skm.f1_score(g, p, labels=[0, 1, 2], average="macro",
+                                                                 zero_division=0))):
+                v1 = np.array([score(gold[t1], p[t1]) for p in pred])
+                v2 = np.array([score(gold[t2], p[t2]) for p in pred])
+                for a, b in pairs:
+                    d1, d2 = round(v1[a] - v1[b], 12), round(v2[a] - v2[b], 12)
+                    k = min(int(np.floor(abs(d1) / 0.05)), got["swaps"].shape[-1] - 1)
+                    comps[m, i, k] += 1
+                    swaps[m, i, k] += d1 * d2 <= 0
+    np.testing.assert_array_equal(got["comparisons"], comps)
+    np.testing.assert_array_equal(got["swaps"], swaps)
+    assert got["swaps"].sum() > 0
+
+
+def test_two_identical_systems_swap_always_and_a_huge_gap_never():
+    rng = np.random.default_rng(4)
+    gold = rng.integers(0, 3, 200)
+    good = gold.copy()
+    bad = (gold + 1) % 3
+    spec, ds = _dataset(gold, np.stack([good, good, bad]), metrics=["accuracy"])
+    got = D.swap_curves(E.Scorer(ds, spec, np.arange(3), "item"), [10, 50], D.DesignSpec(draws=20))
+    by_pair = got["swaps"].sum(axis=-1)[0]  # (sizes,): all pairs pooled
+    # pairs: (good, good) ties always (a tie is a swap); (good, bad) and (good, bad) never swap
+    assert (by_pair == 20).all() and (got["comparisons"].sum(axis=-1)[0] == 60).all()
+
+
+def test_the_minimum_detectable_difference_and_the_size_needed_agree():
+    sigma = np.array([0.3, 0.8])
+    sizes = np.array([50, 400, 3000])
+    mdd = D.min_detectable_difference(sigma, sizes, 0.05, 0.8)
+    for i in range(2):
+        for j, n in enumerate(sizes):
+            assert D.size_needed(sigma[i], mdd[i, j], 0.05, 0.8) == n  # the size of a difference gives it back
+    # the z-test's power at the MDD is the design's power (a pair at exactly that difference)
+    p = D.predicted_power(mdd[:, :1], sigma[:, None], sizes[:1])
+    np.testing.assert_allclose(p[:, 0], 0.8, atol=1e-3)
+    from scipy.stats import norm
+
+    assert mdd[0, 0] == pytest.approx((norm.ppf(0.975) + norm.ppf(0.8)) * 0.3 / np.sqrt(50), rel=1e-12)
+
+
+@pytest.mark.realdata
+def test_the_power_predicted_at_half_size_is_the_share_found_on_real_halves(data_dir, project_config):
+    """rumoureval2017 (1,049 items, its ranked systems, four metrics): the
+    power the design predicts for 524 items (from the whole test set's
+    bootstrap variance, scaled by 1/n) equals, within Monte Carlo error, the
+    share of system pairs that a z-test finds significant on 120 random
+    half-size subsets, each with its own variance (a bootstrap of the
+    half)."""
+    from metaeval.config import dataset_specs
+    from metaeval.dataset import load_dataset
+    from metaeval.significance import run_bootstrap
+    from metaeval.workflow import experiment_settings
+
+    spec = dataset_specs(project_config)["rumoureval2017"]
+    ds = load_dataset(spec, data_dir)
+    st = experiment_settings(project_config, "rumoureval2017")
+    from dataclasses import replace
+
+    spec = replace(spec, metrics=("accuracy", "macro_f1", "macro_recall", "kappa"))
+    sel = E.select_systems(ds, st.include_baselines)
+    sc = E.Scorer(ds, spec, sel, "item")
+    b = run_bootstrap(ds, spec, replace(st, bootstrap_replicates=2000))
+    n_all, half = ds.n_items, ds.n_items // 2
+    sigma = D.pair_sigma(b["value"], b["boot"], n_all)
+    pairs = system_pairs(len(sel))
+    d = b["value"][:, pairs[:, 0]] - b["value"][:, pairs[:, 1]]
+    predicted = D.predicted_power(d, sigma, [half])[:, 0]  # (M,)
+    z = 1.959963984540054
+    shares = []
+    rank = np.argsort(np.argsort(random_keys(n_all, range(120), 99, "design"), axis=1), axis=1)
+    for h in range(120):  # halves: a test's loop over the resamples it checks
+        items = np.flatnonzero(rank[h] < half)
+        w = np.zeros((200, n_all), dtype=np.float32)
+        w[:, items] = bootstrap_weights(half, range(200), 1000 + h)
+        v = sc.score(sc.counts(rank[h:h + 1] < half))[0]  # (M, S) on the half
+        bs = sc.score(sc.counts(w))  # (200, M, S) the half's own bootstrap
+        dh = v[:, pairs[:, 0]] - v[:, pairs[:, 1]]
+        se = (bs[:, :, pairs[:, 0]] - bs[:, :, pairs[:, 1]]).std(axis=0, ddof=1)
+        shares.append(np.nanmean(np.abs(dh) > z * se, axis=1))
+    shares = np.array(shares)  # (halves, M)
+    measured, mc_se = shares.mean(axis=0), shares.std(axis=0, ddof=1) / np.sqrt(len(shares))
+    print("predicted", predicted.round(4), "measured", measured.round(4), "Monte Carlo se", mc_se.round(4))
+    assert (np.abs(measured - predicted) <= 3 * mc_se).all(), (predicted, measured, mc_se)
+
+
+def test_the_design_of_a_grouped_dataset_counts_groups():
+    rng = np.random.default_rng(8)
+    gold = rng.integers(0, 3, 240)
+    groups = np.repeat(np.arange(40), 6)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.5, 0.45)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy"], groups=groups)
+    st = E.Settings(include_baselines=(), resample_unit="group", bootstrap_replicates=300, design_draws=30)
+    from metaeval.significance import run_bootstrap
+
+    b = run_bootstrap(ds, spec, st)
+    design, needed = D.dataset_design(ds, spec, st, b["value"], b["boot"])
+    assert design.loc[design["fraction"] == 1.0, "size"].tolist() == [40] and set(design["unit"]) == {"groups"}
+    measured = design.dropna(subset=["swap_rate"])
+    assert measured["size"].max() <= 20 and len(measured) >= 3
+    assert (np.diff(design["min_detectable_difference"].to_numpy()) < 0).all()  # falls with the size
