@@ -134,7 +134,8 @@ def test_the_design_of_a_grouped_dataset_counts_groups():
     from metaeval.significance import run_bootstrap
 
     b = run_bootstrap(ds, spec, st)
-    design, needed = D.dataset_design(ds, spec, st, b["value"], b["boot"])
+    design, needed, swaps = D.dataset_design(ds, spec, st, b["value"], b["boot"])
+    assert set(swaps["size"]) == set(design["size"]) and swaps["comparisons"].sum() > 0
     assert design.loc[design["fraction"] == 1.0, "size"].tolist() == [40] and set(design["unit"]) == {"groups"}
     measured = design.dropna(subset=["swap_rate"])
     assert measured["size"].max() <= 20 and len(measured) >= 3

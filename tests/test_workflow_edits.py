@@ -139,6 +139,9 @@ EDITS = [
      {("properties", None)} | _jobs(("recommendation",), "tiny", "tiny_tsv", "spans_tc")),
     # the recommendation's own settings (and the correction of its z-tests, read even with the Tukey test)
     ("experiments.criteria_replicates", 30, _jobs(("recommendation",), *WITH_EXPS)),
+    # the test-set size design: in the recommendation's job, from the bootstrap's file (no bootstrap, no trials)
+    ("experiments.design_draws", 50, _jobs(("recommendation",), *WITH_EXPS)),
+    ("experiments.design_differences", [0.03], _jobs(("recommendation",), *WITH_EXPS)),
     ("experiments.tier_alpha", 0.1, _jobs(("recommendation",), *WITH_EXPS)),
     ("experiments.min_difference", {"stability": 0.01}, _jobs(("recommendation",), *WITH_EXPS)),
     ("datasets.tiny.experiments.criteria", ["stability", "power"], _jobs(("recommendation",), "tiny")),

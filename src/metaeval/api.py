@@ -925,7 +925,8 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
     t["recommendation.csv"] = recommendation_long(rec)
     from .design import dataset_design, design_note
 
-    t["design.csv"], t["design_needed.csv"] = dataset_design(ds, spec, st, boot["value"], boot["boot"])
+    t["design.csv"], t["design_needed.csv"], t["design_swaps.csv"] = dataset_design(ds, spec, st, boot["value"],
+                                                                                     boot["boot"])
     size_note = design_note(t["design.csv"], t["design_needed.csv"], rec.selected)
     notes = {"context": dataset_context(ds, spec) + (f"\n\n{size_note}" if size_note else ""),
              "resample": E.few_groups_note(spec, st, ds), "test_set_size": size_note}

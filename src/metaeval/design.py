@@ -99,8 +99,9 @@ def spec_of(settings) -> DesignSpec:
                       differences=tuple(settings.design_differences))
 
 
-def dataset_design(ds, spec, settings, value: np.ndarray, boot: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """``design.csv`` and ``design_needed.csv`` of a loaded dataset, over
+def dataset_design(ds, spec, settings, value: np.ndarray, boot: np.ndarray
+                   ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """``design.csv``, ``design_needed.csv`` and ``design_swaps.csv`` of a loaded dataset, over
     its ranked systems and resampling units (``settings.resample_unit``),
     from the bootstrap experiment's scores ``value`` (M, S) and replicates
     ``boot`` (B, M, S) (``significance.run_bootstrap``), so that the design
@@ -114,7 +115,7 @@ def dataset_design(ds, spec, settings, value: np.ndarray, boot: np.ndarray) -> t
     ...                                          "z": list("aabcbcca") * 20}, metrics=["accuracy"])
     >>> st = settings(bootstrap_replicates=300, design_draws=50)
     >>> b = run_bootstrap(ds, sp, st)
-    >>> design, needed = dataset_design(ds, sp, st, b["value"], b["boot"])
+    >>> design, needed, swaps = dataset_design(ds, sp, st, b["value"], b["boot"])
     >>> design.loc[design["fraction"] == 1.0, ["metric", "size", "min_detectable_difference"]].round(3)
           metric  size  min_detectable_difference
     16  accuracy   160                      0.105
@@ -321,8 +322,9 @@ def _fit(sizes, swaps, comps, grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def design_tables(metric_ids, value: np.ndarray, boot: np.ndarray, n_units: int, swap: dict,
-                  spec: DesignSpec = DesignSpec(), unit: str = "items") -> tuple[pd.DataFrame, pd.DataFrame]:
-    """``design.csv`` and ``design_needed.csv`` of one dataset.
+                  spec: DesignSpec = DesignSpec(), unit: str = "items"
+                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """``design.csv``, ``design_needed.csv`` and ``design_swaps.csv`` of one dataset.
 
     ``design.csv`` (long form, one row per metric and size of
     ``size_grid``): ``metric, size, fraction, min_detectable_difference,
@@ -330,7 +332,13 @@ def design_tables(metric_ids, value: np.ndarray, boot: np.ndarray, n_units: int,
     swap_fit_low, swap_fit_high, unit, alpha, target_power`` (measured columns empty beyond
     half the units).  ``design_needed.csv``: per metric and difference of
     ``spec.differences``, the units ``needed`` (and for the quartile
-    pairs) and ``sigma``."""
+    pairs) and ``sigma``.  ``design_swaps.csv`` (Voorhees & Buckley's
+    reading): per metric, bin of the difference on the first subset
+    (``bin_low``, ``bin_high``) and size, the comparisons, the measured swap
+    rate and the bin's exponential fit with its interval.  In
+    ``design.csv`` the extrapolated ``swap_rate_fit`` weights the bins'
+    fitted rates by how the differences fall into the bins at that size
+    (beyond the largest size measured: at that size)."""
     sigma_ab = pair_sigma(value, boot, n_units)  # (M, P)
     pairs = system_pairs(value.shape[1])
     d = value[:, pairs[:, 0]] - value[:, pairs[:, 1]]
@@ -345,12 +353,32 @@ def design_tables(metric_ids, value: np.ndarray, boot: np.ndarray, n_units: int,
     sizes = swap["sizes"]
     rows = []
     at = {int(n): i for i, n in enumerate(sizes)}
-    full_bin = np.minimum(_bins(np.nan_to_num(d, nan=np.inf), spec.bin_width), swap["swaps"].shape[-1] - 1)
+    swaps_long = []
     for m, mid in enumerate(metric_ids):
         rate, low, high = _fit(sizes, swap["swaps"][m], swap["comparisons"][m], grid)
-        ok = np.isfinite(d[m])
-        fit = [np.nanmean(x[full_bin[m, ok]], axis=0) if ok.any() else np.full(grid.size, np.nan)
-               for x in (rate, low, high)]
+        # the bins' fitted rates, weighted by how the differences fall into the bins at that size (beyond
+        # the largest size measured: at that size)
+        comps_m = swap["comparisons"][m].astype(float)  # (sizes, bins)
+        fit = []
+        for x in (rate, low, high):
+            col = np.full(grid.size, np.nan)
+            for g, n in enumerate(grid):
+                i = at.get(int(n), sizes.size - 1 if sizes.size and n > sizes.max() else None)
+                if i is None or comps_m[i].sum() == 0:
+                    continue
+                w = comps_m[i] / comps_m[i].sum()
+                col[g] = np.nansum(w * np.nan_to_num(x[:, g], nan=0.0))
+            fit.append(col)
+        for k in np.flatnonzero(swap["comparisons"][m].sum(axis=0)):
+            for g, n in enumerate(grid):
+                i = at.get(int(n))
+                c = swap["comparisons"][m, i, k] if i is not None else 0
+                swaps_long.append({"metric": mid, "bin_low": k * spec.bin_width,
+                                   "bin_high": (k + 1) * spec.bin_width if k + 1 < comps_m.shape[1] else np.inf,
+                                   "size": int(n), "comparisons": int(c),
+                                   "swap_rate": swap["swaps"][m, i, k] / c if c else np.nan,
+                                   "swap_rate_fit": rate[k, g], "swap_fit_low": low[k, g],
+                                   "swap_fit_high": high[k, g]})
         for g, n in enumerate(grid):
             i = at.get(int(n))
             comps = swap["comparisons"][m, i].sum() if i is not None else 0
@@ -374,7 +402,7 @@ def design_tables(metric_ids, value: np.ndarray, boot: np.ndarray, n_units: int,
     needed = pd.DataFrame(need)
     for c in ("needed", "needed_low", "needed_high"):
         needed[c] = needed[c].astype("Int64") if needed[c].notna().all() else needed[c]
-    return design, needed
+    return design, needed, pd.DataFrame(swaps_long)
 
 
 def design_sentence(design: pd.DataFrame, needed: pd.DataFrame, metric: str, name: str) -> str:

@@ -696,7 +696,8 @@ def design_plot(design, title: str = ""):
     ids.sort(key=lambda m: (not np.isfinite(full.get(m, np.nan)), full.get(m, np.inf)))  # most sensitive first
     n_units = int(design.loc[design["fraction"] == 1.0, "size"].iloc[0])
     unit = str(design["unit"].iloc[0])
-    fig, axes = plt.subplots(1, 2, figsize=(11.5, 5.2), constrained_layout=True)
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 5.2))
+    fig.subplots_adjust(left=0.08, right=0.84, bottom=0.12, top=0.84, wspace=0.28)
     labels = dict(zip(ids, _metric_labels(ids)))
     for i, mid in enumerate(ids):
         d = design[design["metric"] == mid].sort_values("size")
@@ -707,13 +708,21 @@ def design_plot(design, title: str = ""):
         meas = d[np.isfinite(d["swap_rate"].to_numpy(dtype=float))]
         axes[1].plot(d["size"], d["swap_rate_fit"], **style)
         axes[1].plot(meas["size"], meas["swap_rate"], linestyle="none", marker=MARKERS[i % len(MARKERS)],
-                     markersize=3.5, color=style["color"])
+                     markersize=2.5, color=style["color"], alpha=0.8)
+    from matplotlib.ticker import FuncFormatter
+
+    plain = FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")  # no mathtext: text is drawn as written
     for ax in axes:
         ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
         ax.axvline(n_units, color="0.35", linewidth=0.9, linestyle=":")
         ax.set_xlabel(f"test-set size ({unit}, log scale)")
         ax.grid(True, which="major", color="0.9", linewidth=0.6)
     axes[0].set_yscale("log")
+    axes[0].yaxis.set_major_formatter(plain)
+    axes[0].yaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}" if f"{v:.0e}"[0] in "25" else ""))
+    axes[0].tick_params(axis="y", which="minor", labelsize=7)
     axes[0].set_ylabel("minimum detectable difference (log scale)")
     axes[0].set_title(f"smallest difference detected with power {_design_power(design)}\n"
                       f"(dotted: this test set, {n_units:,} {unit})", fontsize=9)
@@ -722,8 +731,8 @@ def design_plot(design, title: str = ""):
                       "exponential fit)", fontsize=9)
     axes[1].set_ylim(bottom=0)
     handles, names = axes[0].get_legend_handles_labels()
-    fig.legend(handles, names, fontsize=7, loc="outside right upper", frameon=False, title="metric",
-               title_fontsize=8)
+    axes[1].legend(handles, names, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+                   title="metric", title_fontsize=8)
     fig.suptitle(title or "Test-set size design", fontsize=11)
     return fig
 

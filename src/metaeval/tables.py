@@ -645,7 +645,9 @@ def design_markdown(design: pd.DataFrame, needed: pd.DataFrame, title: str = "")
               f"for other sizes (in brackets: the pairs at the first and third quartiles of the variance). "
               f"Predicted power: the share of system pairs the same test separates, each pair's observed "
               f"difference taken as its true one (unadjusted; not the Tukey test's discriminative power). The "
-              f"sizes needed are in {unit}.", ""]
+              f"sizes needed are in {unit}. Differences are in each metric's own units (kappa and alpha range "
+              f"over [-1, 1], MAE is an error): compare a metric with itself across sizes, and metrics with "
+              f"each other by their predicted power on the same pairs.", ""]
     order = full["min_detectable_difference"].sort_values(kind="stable").index
     rows = []
     for mid in order:

@@ -337,6 +337,7 @@ RECOMMENDATION_OUTPUT = dict(
     # the test-set size design (metaeval.design), computed in the same job
     design=f"{_R}/design.csv",
     design_needed=f"{_R}/design_needed.csv",
+    design_swaps=f"{_R}/design_swaps.csv",
     design_png=reported(f"{_R}/figures/design.png", "design", "9 Test-set size",
                         "minimum detectable difference against the test-set size"),
     design_pdf=f"{_R}/figures/design.pdf",

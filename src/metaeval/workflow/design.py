@@ -15,7 +15,8 @@ from ..steps import timed
 
 
 def run_design(spec: DatasetSpec, settings, data_npz, bootstrap_npz, out: Mapping[str, str]) -> None:
-    """``design.csv`` and ``design_needed.csv`` (``design.dataset_design``)."""
+    """``design.csv``, ``design_needed.csv`` and ``design_swaps.csv``
+    (``design.dataset_design``)."""
     from ..design import dataset_design
 
     ds = Dataset.load(data_npz)
@@ -23,6 +24,7 @@ def run_design(spec: DatasetSpec, settings, data_npz, bootstrap_npz, out: Mappin
         value, boot = z["value"], z["boot"]
     with timed(f"test-set size design (power {settings.design_power:g} at alpha {settings.alpha:g}; "
                f"{settings.design_draws} pairs of disjoint subsets per size, seed {settings.design_seed})"):
-        design, needed = dataset_design(ds, spec, settings, value, boot)
+        design, needed, swaps = dataset_design(ds, spec, settings, value, boot)
     write_csv(out["design"], design)
     write_csv(out["design_needed"], needed)
+    write_csv(out["design_swaps"], swaps)
