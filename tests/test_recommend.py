@@ -508,3 +508,26 @@ def test_no_criterion_that_counts_gives_no_answer_and_says_why():
     md = R.recommendation_markdown(res.rec, "t", "c")
     assert "the classes are unordered" in md and "| metric |" not in md and "Legend" not in md
     assert "**Not used:** min_difference for class discrimination" in md
+
+
+def test_the_tier_p_values_decide_the_tiers_of_k0():
+    """recommendation.csv's tier_p: a member of K0 whose tier test keeps it
+    (p >= tier_alpha) is in the top tier; one that the test rejects is in it
+    only by the upward closure (at least as good as a member)."""
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        c, m = 3, 4
+        value = rng.uniform(0.3, 0.9, (c, m))
+        boot = value + rng.normal(0, 0.03, (50, c, m))
+        rec = R.recommend(_result(value, boot), criteria=["stability", "power", "noise"])
+        p = R.tier_pvalues(rec)
+        for ci in range(c):
+            members = np.flatnonzero(rec.k0)
+            floor = rec.value[ci, rec.tiers[ci]].min()
+            for i in members:
+                if p[ci, i] >= 0.05:
+                    assert rec.tiers[ci, i]
+                elif rec.tiers[ci, i]:
+                    assert rec.value[ci, i] >= floor
+            best = members[np.argmax(rec.value[ci, members])]
+            assert p[ci, best] >= 0.5

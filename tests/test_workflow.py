@@ -763,3 +763,29 @@ def test_a_step_s_code_is_every_module_it_imports():
             assert closure(m, parsed) <= by_pattern, m
             if m in ("workflow.experiments", "workflow.sensitivity", "workflow.reading"):
                 assert "plots.py" not in by_pattern and "recommend.py" not in by_pattern, m
+
+
+def test_the_cross_dataset_tables_are_the_datasets_own_results(run):
+    """results/cross_dataset/criteria.csv holds every dataset's
+    recommendation.csv, row for row; the counts and the answers are made
+    from them (the top tiers counted, the answer naming what the datasets'
+    tiers select)."""
+    work, _ = run
+    cross = work / "results/cross_dataset"
+    long = pd.read_csv(cross / "criteria.csv")
+    names = list(dict.fromkeys(long["dataset"]))
+    assert set(names) == {"tiny", "tiny_tsv", "spans_tc", "spans_si_synthetic", "toxic"}
+    for d in names:
+        mine = long[long["dataset"] == d].drop(columns=["dataset", "kind"]).reset_index(drop=True)
+        pd.testing.assert_frame_equal(mine, pd.read_csv(work / "results" / d / "recommendation.csv"), obj=d,
+                                      check_dtype=False)  # (a column with NaN in another dataset: floats)
+    assert dict(long.drop_duplicates("dataset").set_index("dataset")["kind"]) == {
+        "tiny": "ordinal", "tiny_tsv": "ordinal", "spans_tc": "spans", "spans_si_synthetic": "spans",
+        "toxic": "spans"}
+    rep = pd.read_csv(cross / "replicability.csv")
+    counts = long.groupby(["kind", "criterion", "metric"])["top_tier"].sum()
+    for r in rep.itertuples():
+        assert r.n_top_tier == counts[(r.kind, r.criterion, r.metric)]
+    md = (cross / "cross_dataset.md").read_text()
+    assert "Across the 2 ordinal datasets (tiny and tiny_tsv)" in md and "## Span tasks" in md
+    assert (cross / "figures/cross_dataset.png").stat().st_size > 10_000

@@ -164,7 +164,10 @@ def test_a_config_edit_plans_exactly_the_jobs_that_read_it(run, tmp_path, path, 
     # the report's front page (with the summary pages) reads every dataset.json, summary.csv and recommendation.json
     front = {("overview", None)} if any(r in ("ingest", "recommendation", "experiments", "experiments_no_merging")
                                         for r, _ in expected) else set()
-    assert _planned(work, data, tmp_path / "edited.yaml") == expected | front | {("provenance", d) for d in touched}
+    # the cross-dataset job gathers every recommendation.csv
+    cross = {("cross_dataset", None)} if any(r == "recommendation" for r, _ in expected | front) else set()
+    assert _planned(work, data, tmp_path / "edited.yaml") == expected | front | cross | {
+        ("provenance", d) for d in touched}
 
 
 
@@ -358,3 +361,20 @@ def test_an_edited_article_text_reruns_its_datasets_and_only_them(run):
         os.utime(text, ns=(times.st_atime_ns, times.st_mtime_ns))
         os.utime(data / "spans/articles", ns=(folder_times.st_atime_ns, folder_times.st_mtime_ns))
     assert not _planned(work, data, ROOT / ".test" / "config.yaml")
+
+
+def test_a_dataset_added_to_the_config_joins_the_cross_dataset_tables(run, tmp_path):
+    """A dataset block added to the config (here a copy of tiny under another
+    name) runs its chain and appears in results/cross_dataset/, with its own
+    recommendation's rows; no code."""
+    work, data = run
+    work = _copy_of(work, tmp_path)
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    cfg["datasets"]["tiny_again"] = dict(cfg["datasets"]["tiny"])
+    (tmp_path / "more.yaml").write_text(yaml.safe_dump(cfg))
+    _run(work, data, "results/cross_dataset/cross_dataset.md", configfile=tmp_path / "more.yaml")
+    long = pd.read_csv(work / "results/cross_dataset/criteria.csv")
+    assert "tiny_again" in set(long["dataset"])
+    assert "tiny_again" in (work / "results/cross_dataset/cross_dataset.md").read_text()
+    mine = long[long["dataset"] == "tiny_again"].drop(columns=["dataset", "kind"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(mine, pd.read_csv(work / "results/tiny_again/recommendation.csv"), check_dtype=False)

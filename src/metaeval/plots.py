@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 
 __all__ = ["confusion_grid", "similarity_heatmap", "stability_plot", "merging_heatmap", "span_scores_plot",
            "interval_plot", "asl_curves", "properties_grid", "noise_heatmap",
-           "priors_heatmap", "criteria_plot", "design_plot", "save_figure"]
+           "priors_heatmap", "criteria_plot", "design_plot", "cross_dataset_heatmap", "save_figure"]
 
 # Okabe & Ito's colour-blind-safe palette (black left out), with a marker per
 # series so that series stay apart in greyscale too
@@ -739,3 +739,36 @@ def design_plot(design, title: str = ""):
 
 def _design_power(design) -> str:
     return f"{float(design['target_power'].iloc[0]):g}"
+
+
+@plain_text
+def cross_dataset_heatmap(long, title: str = ""):
+    """Across datasets: per metric (rows) and dataset (columns, grouped by
+    kind of task), the share of the dataset's criteria on which the metric
+    is in the top tier (the cell's number; blank: not scored), with a black
+    frame where the dataset's answer names the metric."""
+    from matplotlib.patches import Rectangle
+
+    datasets = list(dict.fromkeys(long.sort_values("kind", kind="stable")["dataset"]))
+    kinds = long.drop_duplicates("dataset").set_index("dataset")["kind"]
+    ids = list(dict.fromkeys(long["metric"]))
+    share = long.assign(t=long["top_tier"].astype(bool)).groupby(["metric", "dataset"])["t"].mean()
+    rec = long.groupby(["metric", "dataset"])["recommended"].any()
+    m = np.array([[share.get((mid, d), np.nan) for d in datasets] for mid in ids], dtype=float)
+    order = np.argsort(-np.nan_to_num(np.nanmean(np.where(np.isnan(m), 0, m), axis=1)), kind="stable")
+    ids, m = [ids[i] for i in order], m[order]
+    fig, ax = plt.subplots(figsize=(2.4 + 0.85 * len(datasets), 1.6 + 0.32 * len(ids)))
+    im = _value_heatmap(ax, m, 0.0, 1.0, cmap="viridis", fmt="{:.0%}")
+    for i, mid in enumerate(ids):
+        for j, d in enumerate(datasets):
+            if bool(rec.get((mid, d), False)):
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=2))
+    ax.set_xticks(range(len(datasets)), [f"{_wrap_name(d, 14)}\n({kinds[d]})" for d in datasets], fontsize=7,
+                  rotation=30, ha="right")
+    ax.set_yticks(range(len(ids)), _metric_labels(ids), fontsize=7.5)
+    ax.set_xlabel("dataset (kind of task)")
+    ax.set_ylabel("metric (most often in the top tier first)")
+    fig.colorbar(im, ax=ax, fraction=0.05).set_label("share of the dataset's criteria in the top tier", fontsize=8)
+    ax.set_title("framed: the dataset's recommendation names the metric; n/a: not scored", fontsize=8)
+    fig.suptitle(title or "Across datasets", fontsize=11)
+    return fig

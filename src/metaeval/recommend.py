@@ -541,17 +541,48 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
     return "\n".join(lines) + "\n"
 
 
+def tier_pvalues(rec: Recommendation) -> np.ndarray:
+    """(C, M) the one-sided p-value of each metric's tier test: the null
+    hypothesis that it is as good as the best member of K0 on the
+    criterion, within ``min_difference`` (v(b) - v(x) <= delta), against
+    the alternative that it is worse; p = 1 - Phi((v(b) - v(x) - delta) /
+    se(v(b) - v(x))), the largest over tied bests (an exact criterion, se
+    0: p = 0 when worse beyond delta, else 1).  A metric is kept in a top
+    tier when p >= ``tier_alpha`` (the tier then takes every metric at
+    least as good as a member).  NaN without a value.  The cross-dataset
+    replicability counts read them (``crossdata``)."""
+    from scipy.special import ndtr
+
+    v = np.where(np.isnan(rec.value), -np.inf, rec.value)
+    delta = np.array([rec.settings.get("min_difference", {}).get(c, 0.0) for c in rec.criteria])[:, None]
+    vk = np.where(rec.k0[None, :], v, -np.inf)
+    best = vk.max(axis=1, keepdims=True)
+    is_best = rec.k0[None, :] & (v == best)  # (C, M)
+    se = rec.paired_se if rec.paired_se is not None else np.zeros(v.shape + v.shape[-1:])
+    gap = v[:, :, None] - v[:, None, :]  # (C, b, x)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (gap - delta[:, :, None]) / se
+        p = np.where(se > 0, 1 - ndtr(z), np.where(gap - delta[:, :, None] > 0, 0.0, 1.0))
+    p = np.where(is_best[:, :, None], p, -np.inf).max(axis=1)
+    return np.where(np.isfinite(rec.value) & np.isfinite(p), p, np.nan)
+
+
 def recommendation_long(rec: Recommendation) -> pd.DataFrame:
-    """``recommendation.csv``: one row per criterion and metric."""
+    """``recommendation.csv``: one row per criterion and metric: the value
+    and its interval, ``top_tier`` (the marks shown: K0's tier closed
+    upwards over every candidate), ``k0`` and ``tier`` (K0's own tier, what
+    the selection reads) and ``tier_p`` (``tier_pvalues``)."""
     rows = []
+    tp = tier_pvalues(rec)
     for c_i, c in enumerate(rec.criteria):
         for i, mid in enumerate(rec.metrics):
             rows.append({"criterion": c, "metric": mid, "value": rec.value[c_i, i], "low": rec.low[c_i, i],
                          "high": rec.high[c_i, i], "better": "higher", "top_tier": bool(rec.marks[c_i, i]),
                          "n_undefined": int(rec.n_undefined[c_i, i]) if rec.n_undefined[c_i, i] >= 0 else None,
-                         "candidate": bool(rec.candidate[i]), "recommended": mid in rec.selected})
+                         "candidate": bool(rec.candidate[i]), "recommended": mid in rec.selected,
+                         "k0": bool(rec.k0[i]), "tier": bool(rec.tiers[c_i, i]), "tier_p": tp[c_i, i]})
     df = pd.DataFrame(rows, columns=["criterion", "metric", "value", "low", "high", "better", "top_tier",
-                                     "n_undefined", "candidate", "recommended"])
+                                     "n_undefined", "candidate", "recommended", "k0", "tier", "tier_p"])
     df["n_undefined"] = df["n_undefined"].astype("Int64")
     return df
 

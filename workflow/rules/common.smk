@@ -395,10 +395,26 @@ PROPERTY_FILES = [f"{RESULTS}/properties.csv", f"{RESULTS}/tables/properties.md"
                   f"{RESULTS}/figures/properties.pdf"]
 
 
+def cross_kind(name):
+    """The kind of task of a dataset (nominal, ordinal, spans), for the
+    cross-dataset job."""
+    from metaeval.crossdata import dataset_kind
+
+    return dataset_kind(SPECS[name])
+
+
+def cross_alpha(names):
+    """The level of the cross-dataset replicability counts: the datasets'
+    tier_alpha (the level of the tier tests whose p-values they combine;
+    the first dataset's when they differ)."""
+    return SETTINGS[names[0]].tier_alpha if names else 0.05
+
+
 def all_targets():
     out = dataset_targets()
     if PROPERTY_SETTINGS is not None:
         out += PROPERTY_FILES
     if REPRODUCTION_ENABLED:
         out += REPORT_FILES
-    return out + [OVERVIEW] + [str(f) for f in summary_pages()] + recommendation_outputs()
+    cross = [f"{RESULTS}/cross_dataset/cross_dataset.md"] if any(runs_experiments(d) for d in DATASETS) else []
+    return out + [OVERVIEW] + [str(f) for f in summary_pages()] + recommendation_outputs() + cross

@@ -50,3 +50,44 @@ rule overview:
         "../../environment.yml"
     script:
         "../scripts/overview.py"
+
+
+# Across datasets: every dataset's recommendation gathered (never recomputed).
+CROSS = f"{RESULTS}/cross_dataset"
+CROSS_DATASETS = [d for d in DATASETS if runs_experiments(d)]
+CROSS_OUTPUT = dict(
+    criteria=f"{CROSS}/criteria.csv",
+    replicability=f"{CROSS}/replicability.csv",
+    recommendation=f"{CROSS}/recommendation.csv",
+    md=f"{CROSS}/cross_dataset.md",
+    html=report(f"{CROSS}/cross_dataset.html", caption="../report/cross_dataset.rst", category="Across datasets",
+                labels={"result": "which metric holds up across the datasets (tables)"}),
+    png=report(f"{CROSS}/figures/cross_dataset.png", caption="../report/cross_dataset_figure.rst",
+               category="Across datasets", labels={"result": "the top tiers of every metric on every dataset"}),
+    pdf=f"{CROSS}/figures/cross_dataset.pdf",
+)
+
+
+rule cross_dataset:
+    """Which metric holds up across the datasets (metaeval.crossdata): per
+    kind of task, per criterion, the metric x dataset tables, the
+    replicability counts and the answer across datasets; a dataset added to
+    the config joins it."""
+    input:
+        recommendations=[f"{RESULTS}/{d}/recommendation.csv" for d in CROSS_DATASETS],
+    output:
+        **CROSS_OUTPUT,
+    params:
+        datasets=CROSS_DATASETS,
+        kinds={d: cross_kind(d) for d in CROSS_DATASETS},
+        alpha=lambda wildcards: cross_alpha(CROSS_DATASETS),
+        code=CODE_OF["cross_dataset"],
+    log:
+        f"{RESULTS}/logs/cross_dataset.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/cross_dataset.py"

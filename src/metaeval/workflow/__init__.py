@@ -10,6 +10,7 @@ module per family of rules:
 * ``design``: the test-set size design (reading the bootstrap replicates);
 * ``figures``: the experiments' figures and tables, drawn from those files;
 * ``recommendation``: which metric to report;
+* ``crossdata``: which metric holds up across the datasets;
 * ``reports``: summary pages, the front page, the reproduction, properties.
 
 ``workflow/scripts/*.py`` only unpack ``snakemake.input/params/output`` and
@@ -40,6 +41,7 @@ _WHERE = {
                     "run_experiments"),
     "sensitivity": ("run_sensitivity",),
     "design": ("run_design",),
+    "crossdata": ("run_cross_dataset",),
     "figures": ("run_experiment_figures",),
     "recommendation": ("run_recommendation",),
     "reports": ("write_summary_page", "write_overview", "run_reproduce", "run_properties"),

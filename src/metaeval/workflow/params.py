@@ -224,6 +224,7 @@ STEP_MODULES = {
     "weights": "workflow.experiments",
     "recommendation": "workflow.recommendation+workflow.figures+workflow.sensitivity+workflow.design",
     "overview": "workflow.reports", "reproduce": "workflow.reports", "properties": "workflow.reports",
+    "cross_dataset": "workflow.crossdata",
 }
 
 

@@ -1,0 +1,33 @@
+"""The cross-dataset step (``metaeval.crossdata``): one job over every
+dataset with a recommendation, reading their ``recommendation.csv``."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from ..io import read_result_csv, write_csv
+from ..steps import note as log_note
+from .common import write_markdown
+
+
+def run_cross_dataset(kinds: Mapping[str, str], alpha: float, recommendation_csvs: Mapping[str, str],
+                      out: Mapping[str, str]) -> None:
+    """``results/cross_dataset/``: ``criteria.csv`` (every dataset's
+    recommendation table, gathered), ``replicability.csv``,
+    ``recommendation.csv`` (per kind of task), the page and the heatmap.
+    ``kinds``: the kind of task of each dataset; ``alpha``: the level of the
+    replicability counts."""
+    from .. import crossdata as X
+    from ..plots import cross_dataset_heatmap, save_figure
+
+    long = X.gather({name: read_result_csv(path) for name, path in recommendation_csvs.items()}, kinds)
+    rep = X.replicability(long, alpha)
+    rec = X.cross_recommendation(long)
+    write_csv(out["criteria"], long)
+    write_csv(out["replicability"], rep)
+    write_csv(out["recommendation"], rec)
+    write_markdown(out["md"], X.cross_tables(long, rep, rec, alpha), out.get("html"), "Across datasets")
+    save_figure(cross_dataset_heatmap(long, f"Across {long['dataset'].nunique()} datasets: the top tiers of each "
+                                            f"metric"), [out["png"], out["pdf"]])
+    for kind in dict.fromkeys(long["kind"]):
+        log_note(X.cross_answer(rec, kind, list(dict.fromkeys(long.loc[long["kind"] == kind, "dataset"]))))

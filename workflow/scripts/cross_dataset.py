@@ -1,0 +1,12 @@
+"""Adapter: rule cross_dataset -> metaeval.workflow.crossdata.run_cross_dataset."""
+from metaeval.workflow import run_cross_dataset, run_step
+
+smk = snakemake  # noqa: F821 (injected by Snakemake)
+
+
+def step():
+    run_cross_dataset(smk.params.kinds, smk.params.alpha, dict(zip(smk.params.datasets, smk.input.recommendations)),
+                      dict(smk.output.items()))
+
+
+run_step(smk, step)
