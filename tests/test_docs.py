@@ -79,7 +79,7 @@ def test_the_readme_is_short_and_its_links_resolve():
 
 
 @pytest.mark.parametrize("module", ["metrics", "spans", "significance", "properties", "api", "ranking", "confusion",
-                                    "chance", "resample"])
+                                    "chance", "resample", "design", "crossdata"])
 def test_every_public_function_has_a_runnable_example(module):
     """The public API's docstrings (what the reference pages show) each
     carry an example, which --doctest-modules runs."""

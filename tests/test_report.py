@@ -168,7 +168,7 @@ def test_every_table_and_figure_is_in_the_report(hostile):
         "6 Significance": [f"{d}/figures/discriminative_power.png", f"{d}/tables/significance.html"],
         "8 Label noise and priors": [f"{d}/figures/noise.png", f"{d}/figures/priors.png",
                                      f"{d}/tables/sensitivity.html"],
-        "9 Test-set size": [f"{d}/figures/design.png", f"{d}/tables/design.html"],
+        "9 Test-set size": [f"{d}/tables/design.html", f"{d}/figures/design.png"],
     }
     t = "results/tiny_tsv"
     assert cats["tiny_tsv"] == {"1 Scores": [f"{t}/tables/chance.html", f"{t}/figures/confusion.png",

@@ -667,7 +667,7 @@ def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
     res = metaeval_api().meta_evaluate(gold, preds, properties=read_result_csv(work / "results/properties.csv"),
                                        **keys, **settings)
     written = res.write(tmp_path)
-    assert len(written) == 21  # 17 tables, the JSON, the page and the figure (PNG, PDF)
+    assert len(written) == 24  # 20 tables (the design's three with them), the JSON, the page and the figure (PNG, PDF)
     for p in written:
         assert filecmp.cmp(p, work / "results/tiny" / p.relative_to(tmp_path), shallow=False), p.name
     scores = metaeval_api().evaluate(gold, preds, intervals=False, baselines=["majority", "all_class", "random"],

@@ -142,7 +142,22 @@ def replicability(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     ``k_short_bonferroni``, ``k_short_fisher`` (Dror et al.'s counts of the
     datasets on which the metric falls short of the best, from the tier
     tests' p-values), ``short_on`` (Holm's datasets) and
-    ``n_recommended`` (datasets whose answer names it)."""
+    ``n_recommended`` (datasets whose answer names it).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "kind": ["nominal"] * 4, "criterion": ["stability"] * 4,
+    ...                      "metric": ["accuracy", "macro_recall"] * 2, "value": [0.8, 0.9, 0.7, 0.9],
+    ...                      "low": [0.7, 0.8, 0.6, 0.8], "high": [0.9, 1.0, 0.8, 1.0],
+    ...                      "top_tier": [False, True, False, True], "k0": [True] * 4,
+    ...                      "tier": [False, True, False, True], "tier_p": [0.01, 0.5, 0.02, 0.5],
+    ...                      "recommended": [False, True, False, True]})
+    >>> replicability(long)[["metric", "n_top_tier", "k_short_bonferroni", "short_on"]]
+             metric  n_top_tier  k_short_bonferroni short_on
+    0      accuracy           0                   2     a; b
+    1  macro_recall           2                   0
+    """
     rows = []
     for (kind, crit, mid), g in long.groupby(["kind", "criterion", "metric"], sort=False):
         g = g[np.isfinite(g["value"].to_numpy(dtype=float))]
@@ -163,7 +178,22 @@ def cross_recommendation(long: pd.DataFrame) -> pd.DataFrame:
     and in the K0 of at least one: ``n_datasets``, ``tier_share`` (the share
     of its (dataset, criterion) pairs in K0's top tier), ``n_recommended``,
     ``dominated_by`` (a metric whose tier vector dominates its own, if
-    any) and ``selected``."""
+    any) and ``selected``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "kind": ["nominal"] * 4, "criterion": ["stability"] * 4,
+    ...                      "metric": ["accuracy", "macro_recall"] * 2, "value": [0.8, 0.9, 0.7, 0.9],
+    ...                      "low": [0.7, 0.8, 0.6, 0.8], "high": [0.9, 1.0, 0.8, 1.0],
+    ...                      "top_tier": [False, True, False, True], "k0": [True] * 4,
+    ...                      "tier": [False, True, False, True], "tier_p": [0.01, 0.5, 0.02, 0.5],
+    ...                      "recommended": [False, True, False, True]})
+    >>> cross_recommendation(long)[["metric", "tier_share", "dominated_by", "selected"]]
+             metric  tier_share  dominated_by  selected
+    0      accuracy         0.0  macro_recall     False
+    1  macro_recall         1.0                    True
+    """
     out = []
     for kind, g in long.groupby("kind", sort=False):
         datasets = list(dict.fromkeys(g["dataset"]))
@@ -219,7 +249,21 @@ def _and(items, word: str = "and") -> str:
 def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha: float) -> str:
     """The Markdown page: per kind the answer, then per criterion the
     metric x dataset table (``✔ value [low, high]``: top tier), then the
-    counts and the replicability of the shortfalls."""
+    counts and the replicability of the shortfalls.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "kind": ["nominal"] * 4, "criterion": ["stability"] * 4,
+    ...                      "metric": ["accuracy", "macro_recall"] * 2, "value": [0.8, 0.9, 0.7, 0.9],
+    ...                      "low": [0.7, 0.8, 0.6, 0.8], "high": [0.9, 1.0, 0.8, 1.0],
+    ...                      "top_tier": [False, True, False, True], "k0": [True] * 4,
+    ...                      "tier": [False, True, False, True], "tier_p": [0.01, 0.5, 0.02, 0.5],
+    ...                      "recommended": [False, True, False, True]})
+    >>> page = cross_tables(long, replicability(long), cross_recommendation(long), 0.05)
+    >>> page.splitlines()[0], "Across the 2 nominal datasets (a and b): report R^M" in page
+    ('# Across datasets: which metric holds up', True)
+    """
     from .recommend import CRITERIA
     from .tables import markdown_table, md_escape
 

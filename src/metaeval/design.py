@@ -72,14 +72,20 @@ class DesignSpec:
     ``min_fraction`` of the units to ``max_factor`` times them, ``points``
     sizes, geometric), the swap-rate ``draws`` and ``seed``, the |d1|
     ``bin_width`` and the differences to size a test set for
-    (``differences``)."""
+    (``differences``).
+
+    Examples
+    --------
+    >>> DesignSpec().power, DesignSpec(draws=50).draws
+    (0.8, 50)
+    """
 
     alpha: float = 0.05
     power: float = 0.8
     min_fraction: float = 0.05
     max_factor: float = 4.0
-    points: int = 24
-    draws: int = 200
+    points: int = 16
+    draws: int = 100
     seed: int = 20210307
     bin_width: float = 0.01
     differences: tuple[float, ...] = (0.01, 0.02, 0.05)
@@ -118,7 +124,7 @@ def dataset_design(ds, spec, settings, value: np.ndarray, boot: np.ndarray
     >>> design, needed, swaps = dataset_design(ds, sp, st, b["value"], b["boot"])
     >>> design.loc[design["fraction"] == 1.0, ["metric", "size", "min_detectable_difference"]].round(3)
           metric  size  min_detectable_difference
-    16  accuracy   160                      0.105
+    11  accuracy   160                      0.105
     """
     from .experiments import Scorer, select_systems
 
@@ -245,7 +251,19 @@ def swap_curves(scorer, sizes, spec: DesignSpec = DesignSpec(), sigma: np.ndarra
     Returns ``swaps`` and ``comparisons`` (M, sizes, bins) per bin of |d1|
     (the last bin holds every larger difference), and with ``sigma`` (M, P)
     ``separated`` (M, sizes): the comparisons whose |d1| on T1 exceeds the
-    z-test's critical difference z sigma_ab / sqrt(n)."""
+    z-test's critical difference z sigma_ab / sqrt(n).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from metaeval.api import dataset
+    >>> from metaeval.experiments import Scorer
+    >>> ds, sp = dataset(list("aabbbccc") * 20, {"x": list("aabbbccc") * 20, "y": list("abbbbcca") * 20},
+    ...                  metrics=["accuracy"])
+    >>> s = swap_curves(Scorer(ds, sp, [0, 1], "item"), [10, 40], DesignSpec(draws=30))
+    >>> s["comparisons"].sum(axis=-1).tolist(), (s["swaps"].sum(axis=-1) <= s["comparisons"].sum(axis=-1)).all()
+    ([[30, 30]], np.True_)
+    """
     u = scorer.n_units
     sizes = np.asarray(sizes, dtype=np.int64)
     if sizes.size and (sizes.min() < 1 or 2 * sizes.max() > u):
@@ -338,7 +356,20 @@ def design_tables(metric_ids, value: np.ndarray, boot: np.ndarray, n_units: int,
     rate and the bin's exponential fit with its interval.  In
     ``design.csv`` the extrapolated ``swap_rate_fit`` weights the bins'
     fitted rates by how the differences fall into the bins at that size
-    (beyond the largest size measured: at that size)."""
+    (beyond the largest size measured: at that size).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> value = np.array([[0.8, 0.7]])
+    >>> boot = value + rng.normal(0, 0.02, (500, 1, 2))
+    >>> swap = {"sizes": np.array([50]), "swaps": np.zeros((1, 1, 64), int), "comparisons": np.ones((1, 1, 64), int),
+    ...         "separated": np.ones((1, 1), int)}
+    >>> design, needed, swaps = design_tables(["accuracy"], value, boot, 200, swap, DesignSpec(points=4))
+    >>> design[["size", "min_detectable_difference"]].round(3).values.tolist()
+    [[10.0, 0.345], [43.0, 0.166], [186.0, 0.08], [200.0, 0.077], [800.0, 0.039]]
+    """
     sigma_ab = pair_sigma(value, boot, n_units)  # (M, P)
     pairs = system_pairs(value.shape[1])
     d = value[:, pairs[:, 0]] - value[:, pairs[:, 1]]

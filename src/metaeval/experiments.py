@@ -97,8 +97,8 @@ class Settings:
     design_power: float = 0.8
     design_min_fraction: float = 0.05
     design_max_factor: float = 4.0
-    design_points: int = 24
-    design_draws: int = 200
+    design_points: int = 16
+    design_draws: int = 100
     design_seed: int = 20210307
     design_bin_width: float = 0.01
     design_differences: tuple[float, ...] = (0.01, 0.02, 0.05)

@@ -54,7 +54,7 @@ rule overview:
 
 # Across datasets: every dataset's recommendation gathered (never recomputed).
 CROSS = f"{RESULTS}/cross_dataset"
-CROSS_DATASETS = [d for d in DATASETS if runs_experiments(d)]
+CROSS_DATASETS = sorted(d for d in DATASETS if runs_experiments(d))  # (sorted: the order of a config is no setting)
 CROSS_OUTPUT = dict(
     criteria=f"{CROSS}/criteria.csv",
     replicability=f"{CROSS}/replicability.csv",
