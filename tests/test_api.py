@@ -286,3 +286,16 @@ def test_fewer_ranked_systems_than_min_systems_are_said():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         metaeval.api.recommend(GOLD, SYSTEMS, properties=False, criteria_replicates=10, n_splits=20, min_systems=5)
+
+
+def test_a_metric_list_without_accuracy_sorts_by_its_first_metric():
+    """The primary metric only orders tables: a list of metrics that leaves
+    out the default (accuracy) takes its first one, as the config does."""
+    from metaeval.config import DatasetSpec
+
+    got = metaeval.evaluate(GOLD, SYSTEMS, metrics=["macro_f1", "kappa"], intervals=False)
+    assert list(got.columns) == ["kind", "macro_f1", "kappa"]
+    spec = DatasetSpec.from_config("x", {"gold": "g", "labels": LABELS, "metrics": ["kappa", "macro_f1"]})
+    assert spec.primary_metric == "kappa"
+    with pytest.raises(ConfigError, match="primary_metric: 'accuracy' is not among"):
+        DatasetSpec.from_config("x", {"gold": "g", "labels": LABELS, "metrics": ["kappa"], "primary_metric": "accuracy"})

@@ -261,3 +261,9 @@ def metaeval_evaluate(data):
     import metaeval
 
     return metaeval.evaluate(data, intervals=False)
+
+
+def test_set_refuses_the_keys_that_have_options_of_their_own(files):
+    gold, preds = files["csv"]
+    code, _, err = _run("score", gold, *preds, "--set", "name=x")
+    assert code == 2 and "--set name: give it with --name" in err

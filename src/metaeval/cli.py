@@ -204,8 +204,9 @@ def _split_settings(a) -> tuple[dict, dict]:
     and the experiment settings (every other key, checked by the API)."""
     from .api import _keywords, dataset, span_dataset
 
-    data = (_keywords(span_dataset) - {"texts", "baseline_systems"} | {"documents"}) if a.span_format else \
-        _keywords(dataset) - {"groups"}
+    # (the dataset's name is --name; the labels --labels; no key twice)
+    data = ((_keywords(span_dataset) - {"texts", "baseline_systems"} | {"documents"}) if a.span_format else
+            _keywords(dataset) - {"groups"}) - {"name", "labels", "ordinal", "metrics", "baselines"}
     from dataclasses import fields
 
     from .experiments import Settings
@@ -213,6 +214,9 @@ def _split_settings(a) -> tuple[dict, dict]:
 
     pairs = dict(a.settings)
     known = data | {f.name for f in fields(Settings)}
+    own = sorted(set(pairs) & {"name", "labels", "ordinal", "metrics", "baselines"})
+    if own:
+        raise ValueError(f"--set {own[0]}: give it with --{own[0]} (an option of its own)")
     unknown = sorted(set(pairs) - known)
     if unknown:  # said before any file is read
         raise ValueError(f"--set {unknown[0]}: unknown key{closest(unknown, known)}; the experiment settings are "

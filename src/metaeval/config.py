@@ -334,8 +334,12 @@ class DatasetSpec:
             if reasons:
                 raise err("metrics", "; ".join(reasons) + " (remove it from the list or add what it needs)")
         all_ids = metric_ids + span.get("span_metrics", ())
-        primary = raw.get("primary_metric", {"semeval2021_tsd": "char_f1_macro", "semeval2020_si": "span_f1"}.get(
-            fmt, "accuracy"))
+        default = {"semeval2021_tsd": "char_f1_macro", "semeval2020_si": "span_f1"}.get(fmt, "accuracy")
+        # without a primary metric of its own, a dataset whose metric list leaves out the default sorts its
+        # tables by the first metric listed (the primary metric orders tables; it changes no score)
+        listed = [m for m in list(wanted or ()) + list(raw.get("span_metrics") or ()) if m in all_ids]
+        primary = raw.get("primary_metric", default if default in all_ids or not all_ids else
+                          (listed or list(all_ids))[0])
         if primary not in all_ids:
             raise err("primary_metric", f"{primary!r} is not among this dataset's metrics {list(all_ids)}")
 
