@@ -195,7 +195,7 @@ def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, dat
     # the project's config, with fewer resamples (the assertions below do not depend on their number)
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     cfg["experiments"].update(n_splits=200, balanced_repeats=10, bootstrap_replicates=200, tukey_trials=200,
-                              noise_repeats=20)
+                              noise_repeats=20, criteria_replicates=50, design_draws=20)
     cfg["properties"].update(yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["properties"])
     cfg["reproduction"]["published"] = str(ROOT / cfg["reproduction"]["published"])
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
