@@ -35,6 +35,7 @@ from . import metrics as M
 from .config import ConfigError, DatasetSpec
 from .confusion import merge_classes
 from .dataset import RANKED_KINDS, Dataset
+from .design import DesignSpec as _Design
 from .ranking import competition_rank, kendall_tau, orient, tau_matrix
 from .resample import MAX_SEED, SubsetConfusion, balanced_masks, chunk_indices, split_masks
 
@@ -93,15 +94,15 @@ class Settings:
     criteria_seed: int = 20210306
     tier_alpha: float = 0.05
     min_difference: Mapping[str, float] = field(default_factory=dict)
-    # test-set size design (metaeval.design)
-    design_power: float = 0.8
-    design_min_fraction: float = 0.05
-    design_max_factor: float = 4.0
-    design_points: int = 16
-    design_draws: int = 100
-    design_seed: int = 20210307
-    design_bin_width: float = 0.01
-    design_differences: tuple[float, ...] = (0.01, 0.02, 0.05)
+    # test-set size design (metaeval.design: its DesignSpec holds the defaults)
+    design_power: float = _Design.power
+    design_min_fraction: float = _Design.min_fraction
+    design_max_factor: float = _Design.max_factor
+    design_points: int = _Design.points
+    design_draws: int = _Design.draws
+    design_seed: int = _Design.seed
+    design_bin_width: float = _Design.bin_width
+    design_differences: tuple[float, ...] = _Design.differences
 
     @classmethod
     def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":

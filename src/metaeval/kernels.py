@@ -121,19 +121,22 @@ def permutations(words, n_units, n_systems, out):  # pragma: no cover - compiled
 
 
 @nb.njit(parallel=True, cache=True)
-def permuted_confusion(words, unit_start, unit_items, pred_t, gold, k, out):  # pragma: no cover - compiled
-    """Confusion tensors (T, S, K, K) of the permuted systems: in trial t,
-    slot s takes, on every item of unit u, the prediction of system
-    perm[t, u][s] (``_permutations``; the units' items are
-    ``unit_items[unit_start[u]:unit_start[u + 1]]``; ``pred_t``: (N, S)).
-    A one-item unit shuffles its predictions themselves, which the same swaps
-    turn into exactly pred[perm[s]]."""
+def permuted_confusion(words, unit_start, unit_items, todo, pred_t, gold, k, out):  # pragma: no cover - compiled
+    """Confusion tensors (T, S, K, K) of the permuted systems, added to
+    ``out``: in trial t, slot s takes, on every item of unit u, the
+    prediction of system perm[t, u][s] (``_permutations``; the units' items
+    are ``unit_items[unit_start[u]:unit_start[u + 1]]``; ``pred_t``: (N, S)),
+    for the units ``todo`` (the others' counts are the same in every trial:
+    the caller puts them in ``out``).  A one-item unit shuffles its
+    predictions themselves, which the same swaps turn into exactly
+    pred[perm[s]]."""
     n_sys = pred_t.shape[1]
     for t in nb.prange(words.size):
         perm = np.empty(n_sys, np.int64)
         vals = np.empty(n_sys, pred_t.dtype)
         acc = np.zeros((n_sys, k, k), np.int64)
-        for u in range(unit_start.size - 1):
+        for j in range(todo.size):
+            u = todo[j]
             lo, hi = unit_start[u], unit_start[u + 1]
             if hi == lo:  # a unit without items (a subset of the units: metaeval.sensitivity)
                 continue
@@ -154,7 +157,7 @@ def permuted_confusion(words, unit_start, unit_items, pred_t, gold, k, out):  # 
                     g = gold[i]
                     for s in range(n_sys):
                         acc[s, pred_t[i, perm[s]], g] += 1
-        out[t] = acc
+        out[t] += acc
 
 
 @nb.njit(parallel=True, cache=True)

@@ -140,8 +140,17 @@ def permuted_confusion(gold, predictions, k: int, trials, seed: int, units=None)
     n_units = int(units.max()) + 1 if units.size else 0
     start = np.searchsorted(units[order], np.arange(n_units + 1)).astype(np.int64)
     words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
-    out = np.zeros((words.size, pred.shape[0], k, k), dtype=np.int64)
-    _kernels().permuted_confusion(words, start, order.astype(np.int64), pred_t, gold, int(k), out)
+    # a unit on whose every item all systems predict alike gives the same counts in every trial, whatever the
+    # permutation (and each unit's permutation depends on its own index alone): counted once, not shuffled
+    agree = (pred_t == pred_t[:, :1]).all(axis=1)  # (N,)
+    fixed = np.bincount(units, weights=~agree, minlength=n_units) == 0 if units.size else np.zeros(0, bool)
+    items = fixed[units]
+    s = pred.shape[0]
+    base = np.bincount((np.arange(s)[:, None] * k * k + pred[:, items].astype(np.int64) * k + gold[items][None, :]).ravel(),
+                       minlength=s * k * k).reshape(s, k, k)
+    out = np.broadcast_to(base, (words.size, s, k, k)).copy()
+    _kernels().permuted_confusion(words, start, order.astype(np.int64), np.flatnonzero(~fixed).astype(np.int64),
+                                  pred_t, gold, int(k), out)
     return out
 
 
