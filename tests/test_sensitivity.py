@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import kendalltau
 
 from metaeval import metrics as M
@@ -54,6 +56,22 @@ def test_flips_go_where_the_mode_says_and_are_nested():
     assert (moved | ~low).all()
     # and the draws are the seed's: another seed, other flips
     assert not np.array_equal(uni, S.noisy_labels(gold, k, 0.3, np.arange(4), 4, "uniform"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 60), st.integers(1, 1000), st.integers(0, 2**32 - 1), st.data())
+def test_partial_flip_ranks_equal_the_stable_sort(r, n, key_range, seed, data):
+    """The ranks of the ``upto`` smallest keys (the flips of every rate up to
+    the largest) equal those of a stable sort of the whole row, ties (a small
+    key range) broken by the index, and the rest stay out of every flip."""
+    keys = np.random.default_rng(seed).integers(0, key_range, (r, n)).astype(np.uint64)
+    upto = data.draw(st.integers(0, n))
+    full = np.empty((r, n), dtype=np.int64)
+    np.put_along_axis(full, np.argsort(keys, axis=1, kind="stable"), np.arange(n)[None, :].repeat(r, 0), axis=1)
+    got = S._flip_rank(keys, upto)
+    for m in range(upto + 1):
+        assert np.array_equal(got < m, full < m)
+    assert np.array_equal(np.where(full < upto, full, n), got)
 
 
 def test_noise_taus_equal_scipy_on_rebuilt_golds():

@@ -393,7 +393,8 @@ def _excess(stability, merge_tau):
 
 
 def _noise_draws(eng: _Engine, spec: CriteriaSpec, indices, seed: int, streams) -> tuple[np.ndarray, np.ndarray]:
-    rank, u01 = _draws(eng.sc.eng.n, indices, seed, streams)
+    n = eng.sc.eng.n
+    rank, u01 = _draws(n, indices, seed, streams, upto=_flip_counts(n, spec.noise_rates).max(initial=0))
     return rank, _new_class(eng.sc.eng.gold, u01, eng.sc.eng.k, spec.noise_mode)
 
 

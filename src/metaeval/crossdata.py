@@ -109,7 +109,7 @@ def partial_conjunction(p, alpha: float = 0.05, method: str = "bonferroni") -> t
     >>> partial_conjunction(p, 0.05, "bonferroni")[0], partial_conjunction(p, 0.05, "fisher")[0]
     (1, 2)
     """
-    from scipy.stats import chi2
+    from scipy.special import chdtrc  # chi2.sf without importing scipy.stats (half a second)
 
     p = np.sort(np.asarray(p, dtype=np.float64)[~np.isnan(np.asarray(p, dtype=np.float64))])
     n = p.size
@@ -122,7 +122,7 @@ def partial_conjunction(p, alpha: float = 0.05, method: str = "bonferroni") -> t
         with np.errstate(divide="ignore"):
             logs = np.log(p)
         tail = np.cumsum(logs[::-1])[::-1]  # sum_{i=u..N} ln p_(i)
-        pc = chi2.sf(-2 * tail, 2 * (n - u + 1))
+        pc = chdtrc(2 * (n - u + 1), -2 * tail)
     else:
         raise ValueError(f"method must be 'bonferroni' or 'fisher', got {method!r}")
     pc = np.maximum.accumulate(pc)

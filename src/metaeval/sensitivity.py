@@ -68,13 +68,40 @@ def _new_class(gold: np.ndarray, u: np.ndarray, k: int, mode: str) -> np.ndarray
     raise ValueError(f"noise mode must be one of {NOISE_MODES}, got {mode!r}")
 
 
-def _draws(n: int, repeats, seed: int, streams=("noise", "noise_class")):
-    """Per repeat and item: the flip order (rank of the selection key) and a
-    uniform number for the new class."""
+def _flip_rank(keys: np.ndarray, upto: int | None = None) -> np.ndarray:
+    """(R, N) rank of each item's key in its row (ties broken by the item's
+    index, as a stable sort does), exact for the ``upto`` smallest keys; the
+    others get N.  So ``rank < m`` is the same for every m <= ``upto`` as
+    with the full ranks: the first ``upto`` of a partition, sorted, instead
+    of sorting every row (the flips are at most a few per cent of the
+    items)."""
+    r, n = keys.shape
+    upto = n if upto is None else int(min(max(upto, 0), n))
+    rank = np.full((r, n), n, dtype=np.int64)
+    if upto == 0:
+        return rank
+    if upto < n:
+        part = np.argpartition(keys, upto - 1, axis=1)[:, :upto]
+        kth = np.take_along_axis(keys, part, axis=1).max(axis=1)
+        # a key equal to the boundary's outside the partition: which of the
+        # tied items comes first is the index's call, so sort the whole rows
+        exact = not ((keys <= kth[:, None]).sum(axis=1) > upto).any()
+    if upto == n or not exact:
+        order = np.argsort(keys, axis=1, kind="stable")[:, :upto]
+    else:
+        part.sort(axis=1)  # by index: the stable sort below breaks ties by index
+        order = np.take_along_axis(part, np.argsort(np.take_along_axis(keys, part, axis=1), axis=1, kind="stable"),
+                                   axis=1)
+    np.put_along_axis(rank, order, np.arange(upto)[None, :].repeat(r, 0), axis=1)
+    return rank
+
+
+def _draws(n: int, repeats, seed: int, streams=("noise", "noise_class"), upto: int | None = None):
+    """Per repeat and item: the flip order (rank of the selection key, exact
+    for the ``upto`` first: ``_flip_rank``) and a uniform number for the new
+    class."""
     idx = np.asarray(repeats, dtype=np.int64)
-    order = np.argsort(random_keys(n, idx, seed, streams[0]), axis=1, kind="stable")
-    rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(n)[None, :].repeat(len(idx), 0), axis=1)
+    rank = _flip_rank(random_keys(n, idx, seed, streams[0]), upto)
     u = (random_keys(n, idx, seed, streams[1]) >> np.uint64(11)).astype(np.float64) / float(1 << 53)
     return rank, u
 
@@ -86,7 +113,7 @@ def noisy_labels(gold, k: int, rate: float, repeats, seed: int, mode: str = "uni
     if k < 2:
         raise ValueError("label noise needs at least two classes")
     m = _flip_counts(gold.size, [rate])[0]
-    rank, u = _draws(gold.size, repeats, seed)
+    rank, u = _draws(gold.size, repeats, seed, upto=m)
     return np.where(rank < m, _new_class(gold, u, k, mode), gold[None, :])
 
 
@@ -95,7 +122,7 @@ def noisy_confusion(eng: SubsetConfusion, rates, repeats, seed: int, mode: str =
     the noisy golds of every rate and repeat (counts, int64)."""
     k, n = eng.k, eng.n
     counts = _flip_counts(n, rates)
-    rank, u = _draws(n, repeats, seed)
+    rank, u = _draws(n, repeats, seed, upto=counts.max(initial=0))
     new = _new_class(eng.gold, u, k, mode)
     out = np.broadcast_to(eng.total, (len(counts), rank.shape[0]) + eng.total.shape).copy()
     for ri, m in enumerate(counts):  # a loop over the few rates, not over repeats or items
