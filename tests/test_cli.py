@@ -141,7 +141,7 @@ def test_a_parquet_file_without_the_columns_is_refused(files, tmp_path):
 
 
 def test_every_subcommand_s_help_teaches_with_examples():
-    for cmd in ("score", "compare", "recommend", "init"):
+    for cmd in ("score", "compare", "recommend", "design", "init"):
         res = subprocess.run([sys.executable, "-m", "metaeval.cli", cmd, "--help"], capture_output=True, text=True)
         assert res.returncode == 0 and "examples:" in res.stdout and f"metaeval {cmd}" in res.stdout
     res = subprocess.run([sys.executable, "-m", "metaeval.cli", "score"], capture_output=True, text=True)
@@ -267,3 +267,30 @@ def test_set_refuses_the_keys_that_have_options_of_their_own(files):
     gold, preds = files["csv"]
     code, _, err = _run("score", gold, *preds, "--set", "name=x")
     assert code == 2 and "--set name: give it with --name" in err
+
+
+def test_design_prints_the_summary_and_recommend_the_test_set_size(files):
+    """`metaeval design`: the summary per metric at the test set's size in
+    every format, --long the design.csv rows; `metaeval recommend` says the
+    test-set size in its answer (the trial found it missing from the
+    command line while the workflow's recommendation had it)."""
+    gold, preds = files["csv"]
+    fast = ["--set", "bootstrap_replicates=100", "--set", "design_draws=10"]
+    code, out, err = _run("design", gold, *preds, "--metrics", "accuracy,macro_f1", *fast, "--format", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert {r["metric"] for r in rows} == {"Acc", "macro-F1"} and "MDD with 60 items" in rows[0]
+    code, out, _ = _run("design", gold, *preds, "--metrics", "accuracy", *fast, "--long", "--format", "csv")
+    long = pd.read_csv(io.StringIO(out))
+    assert code == 0 and 60 in set(long["size"]) and {"min_detectable_difference", "within_range"} <= set(long)
+    code, out, _ = _run("design", gold, *preds, *fast, "--format", "markdown")
+    assert code == 0 and out.startswith("**data: test-set size design, 60 items; power 0.8")
+    code, _, err = _run("design", gold, *preds, "--set", "design_power=1.5")
+    assert code == 2 and "experiments.design_power must be a number in (0, 1), got 1.5" in err
+    for fmt in ("markdown", "json"):
+        code, out, _ = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--no-properties",
+                            "--set", "criteria_replicates=20", "--set", "n_splits=50", "--set", "tukey_trials=100",
+                            *fast, "--format", fmt)
+        assert code == 0 and "Test-set size: with 60 items" in out and "metaeval design" in out
+        if fmt == "json":
+            assert json.loads(out)["test_set_size"].startswith("Test-set size: with 60 items")

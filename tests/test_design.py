@@ -140,3 +140,52 @@ def test_the_design_of_a_grouped_dataset_counts_groups():
     measured = design.dropna(subset=["swap_rate"])
     assert measured["size"].max() <= 20 and len(measured) >= 3
     assert (np.diff(design["min_detectable_difference"].to_numpy()) < 0).all()  # falls with the size
+
+
+def test_a_difference_beyond_the_metrics_range_is_said_not_plotted():
+    """On a handful of items the formula gives an MDD wider than the
+    metric's range (accuracy: above 1); design.csv marks it
+    (within_range False), the sentence says no difference the metric can
+    have is detected, the table says 'beyond its range', and the figure's
+    line starts where the MDD fits (the trial found 1.27 for accuracy on
+    20 items, unflagged, and a y-axis to 2)."""
+    from metaeval import metrics as M
+    from metaeval.plots import design_plot
+    from metaeval.significance import run_bootstrap
+    from metaeval.tables import design_markdown
+
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 3, 20)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.6, 0.5, 0.4, 0.35)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy", "kappa", "mae_macro"])
+    st = E.Settings(include_baselines=(), bootstrap_replicates=300, design_draws=20)
+    b = run_bootstrap(ds, spec, st)
+    design, needed, _ = D.dataset_design(ds, spec, st, b["value"], b["boot"])
+    width = design["metric"].map(lambda m: np.diff(M.get(m).bounds)[0])
+    assert (design["within_range"] == (design["min_detectable_difference"] <= width)).all()
+    assert not design["within_range"].all() and design["within_range"].any()
+    assert design.loc[design["metric"] == "mae_macro", "within_range"].all()  # unbounded: never beyond
+    small = design[(design["metric"] == "accuracy") & (design["size"] == design["size"].min())]
+    assert not small["within_range"].item()
+    tiny = design.assign(fraction=np.where(design["size"] == design["size"].min(), 1.0, 0.5))
+    assert "cannot separate systems with power 0.8" in D.design_sentence(tiny, needed, "accuracy", "Acc")
+    assert "beyond its range" in design_markdown(tiny, needed)
+    fig = design_plot(design)
+    line = fig.axes[0].get_lines()[[t.get_text() for t in fig.axes[1].get_legend().get_texts()].index("Acc")]
+    assert min(line.get_xdata()) > design["size"].min() and max(line.get_ydata()) <= 1.0
+
+
+@pytest.mark.parametrize("key,value", [("design_power", 1.5), ("design_points", 1), ("design_draws", 0),
+                                       ("design_differences", [-0.01]), ("design_differences", []),
+                                       ("design_min_fraction", 0), ("design_max_factor", 0.5),
+                                       ("design_bin_width", 0)])
+def test_a_bad_design_setting_is_refused_with_its_key_and_value(key, value):
+    """The library names the key and the value (the trial found one
+    message listing every constraint, whichever was broken)."""
+    import re
+
+    from metaeval.api import settings
+    from metaeval.config import ConfigError
+
+    with pytest.raises(ConfigError, match=rf"^experiments\.{key} must be .*, got {re.escape(repr(value))}$"):
+        settings(**{key: value})

@@ -520,7 +520,7 @@ def test_the_tier_p_values_decide_the_tiers_of_k0():
         value = rng.uniform(0.3, 0.9, (c, m))
         boot = value + rng.normal(0, 0.03, (50, c, m))
         rec = R.recommend(_result(value, boot), criteria=["stability", "power", "noise"])
-        p = R.tier_pvalues(rec)
+        p = R.tier_pvalues(rec, closed=False)
         for ci in range(c):
             members = np.flatnonzero(rec.k0)
             floor = rec.value[ci, rec.tiers[ci]].min()
@@ -531,3 +531,29 @@ def test_the_tier_p_values_decide_the_tiers_of_k0():
                     assert rec.value[ci, i] >= floor
             best = members[np.argmax(rec.value[ci, members])]
             assert p[ci, best] >= 0.5
+
+
+def test_the_closed_tier_p_values_are_the_marks():
+    """recommendation.csv's tier_p (closed upwards): a candidate is marked
+    in a top tier exactly when tier_p >= tier_alpha, with and without a
+    smallest meaningful difference and with gameable (non-candidate)
+    metrics; the cross-dataset 'short on' counts read these p-values, so a
+    marked metric is never counted short (the trial found five rows of the
+    default run marked and short at once with the test's own p-value)."""
+    rng = np.random.default_rng(7)
+    seen_closure = 0
+    for trial in range(60):
+        c, m = 3, 6
+        value = rng.uniform(0.3, 0.9, (c, m))
+        boot = value + rng.normal(0, rng.uniform(0.005, 0.06, (1, c, m)), (80, c, m))
+        delta = {"power": 0.02} if trial % 2 else {}
+        names = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr", "alpha_nominal"]
+        games = pd.DataFrame([{"metric": "gmr", "degenerate": "all_comment", "score": 0.74, "median_real": 0.70,
+                               "rank": 1, "n_real": 8}]) if trial % 3 == 0 else None
+        rec = R.recommend(_result(value, boot, metrics=names), criteria=["stability", "power", "noise"],
+                          min_difference=delta, gameable=games)
+        closed, own = R.tier_pvalues(rec), R.tier_pvalues(rec, closed=False)
+        assert np.array_equal(rec.marks, rec.candidate[None, :] & (closed >= 0.05))
+        assert (closed >= own).all()
+        seen_closure += int((rec.marks & (own < 0.05)).sum())
+    assert seen_closure > 0  # the closure is exercised, not only the test

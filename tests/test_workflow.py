@@ -670,6 +670,14 @@ def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
     assert len(written) == 24  # 20 tables (the design's three with them), the JSON, the page and the figure (PNG, PDF)
     for p in written:
         assert filecmp.cmp(p, work / "results/tiny" / p.relative_to(tmp_path), shallow=False), p.name
+    from metaeval.io import write_csv
+
+    design = metaeval_api().size_design(gold, preds, **keys, **settings)  # the design alone: the same files
+    for name, df in (("design", design.design), ("design_needed", design.needed), ("design_swaps", design.swaps)):
+        (tmp_path / "alone").mkdir(exist_ok=True)
+        write_csv(tmp_path / "alone" / f"{name}.csv", df)
+        assert filecmp.cmp(tmp_path / "alone" / f"{name}.csv", work / f"results/tiny/{name}.csv", shallow=False)
+    assert design.sentence(res.rec.selected) in (work / "results/tiny/recommendation.md").read_text()
     scores = metaeval_api().evaluate(gold, preds, intervals=False, baselines=["majority", "all_class", "random"],
                                      **keys)
     assert scores.reset_index().equals(read_result_csv(work / "results/tiny/scores.csv"))
@@ -680,6 +688,16 @@ def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
     for _, row in want.iterrows():
         assert iv.loc[row["system"], row["metric"] + "_low"] == row["low"]
         assert iv.loc[row["system"], row["metric"] + "_high"] == row["high"]
+
+
+def _tiny_files(data, folder):
+    """The tiny dataset as the command line reads it: folder/gold.csv and
+    one CSV per system (returned), 'other' mapped to 'neu'."""
+    gold, preds, _ = _tiny_in_memory(data)
+    gold.rename("label").rename_axis("item_id").to_frame().to_csv(folder / "gold.csv")
+    for s, labels in preds.items():
+        labels.rename("label").rename_axis("item_id").to_frame().to_csv(folder / f"{s}.csv")
+    return [folder / f"{s}.csv" for s in preds]
 
 
 def metaeval_api():
@@ -700,12 +718,7 @@ def test_the_command_line_prints_the_workflow_s_scores_and_intervals(run, tmp_pa
     from metaeval.io import read_result_csv
 
     work, data = run
-    gold, preds, _ = _tiny_in_memory(data)
-    gold.rename("label").rename_axis("item_id").to_frame().to_csv(tmp_path / "gold.csv")
-    files = []
-    for s, labels in preds.items():
-        labels.rename("label").rename_axis("item_id").to_frame().to_csv(tmp_path / f"{s}.csv")
-        files.append(tmp_path / f"{s}.csv")
+    files = _tiny_files(data, tmp_path)
     out = io.StringIO()
     with redirect_stdout(out):
         assert main(["score", str(tmp_path / "gold.csv"), *map(str, files), "--labels", "neg,neu,pos", "--ordinal",
@@ -721,6 +734,33 @@ def test_the_command_line_prints_the_workflow_s_scores_and_intervals(run, tmp_pa
             row = iv[(iv["system"] == system) & (iv["metric"] == m)].iloc[0]
             assert got.loc[system, f"{m}_low"] == pytest.approx(row["low"], abs=1e-15)
             assert got.loc[system, f"{m}_high"] == pytest.approx(row["high"], abs=1e-15)
+
+
+def test_the_command_line_design_is_the_workflow_s(run, tmp_path):
+    """`metaeval design --long` on the tiny dataset's files, with the .test
+    config's settings: design.csv's rows of the metrics both compute (the
+    config adds weighted metrics), to the last bit; and `metaeval recommend`
+    says the test-set size."""
+    import io
+    from contextlib import redirect_stdout
+
+    from metaeval.cli import main
+    from metaeval.io import read_result_csv
+
+    work, data = run
+    files = [str(f) for f in _tiny_files(data, tmp_path)]
+    out = io.StringIO()
+    sets = ["--set", "random_seed=7", "--set", "bootstrap_replicates=200", "--set", "design_draws=20",
+            "--set", "chunk_size=64"]
+    with redirect_stdout(out):
+        assert main(["design", str(tmp_path / "gold.csv"), *files, "--labels", "neg,neu,pos", "--ordinal", *sets,
+                     "--long", "--format", "csv"]) == 0
+    got = pd.read_csv(io.StringIO(out.getvalue()))
+    want = read_result_csv(work / "results/tiny/design.csv")
+    common = sorted(set(got["metric"]) & set(want["metric"]))
+    assert len(common) >= 12
+    pick = lambda df: df[df["metric"].isin(common)].sort_values(["metric", "size"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(pick(got), pick(want), check_exact=True, check_dtype=False)
 
 
 def test_a_step_s_code_is_every_module_it_imports():
@@ -786,6 +826,18 @@ def test_the_cross_dataset_tables_are_the_datasets_own_results(run):
     counts = long.groupby(["kind", "criterion", "metric"])["top_tier"].sum()
     for r in rep.itertuples():
         assert r.n_top_tier == counts[(r.kind, r.criterion, r.metric)]
+    # a mark is the tier test's decision: marked exactly when the (closed) p-value keeps it, so no metric is
+    # marked in a top tier and counted short of the best on the same dataset
+    cand = long[long["candidate"] & long["value"].notna()]
+    assert (cand["top_tier"] == (cand["tier_p"] >= 0.05)).all()
+    marked = long[long["top_tier"]].groupby(["kind", "criterion", "metric"])["dataset"].agg(set)
+    for r in rep.itertuples():
+        short = set(str(r.short_on).split("; ")) if isinstance(r.short_on, str) else set()
+        assert not short & marked.get((r.kind, r.criterion, r.metric), set()), r
     md = (cross / "cross_dataset.md").read_text()
     assert "Across the 2 ordinal datasets (tiny and tiny_tsv)" in md and "## Span tasks" in md
+    # a configured dataset without a meta-evaluation is named, with why; a metric that is no candidate on a
+    # dataset (span precision alone) is marked there, and never in its top tier
+    assert "Not included (no meta-evaluation): spans_si (" in md and "fewer than min_systems = 5)" in md
+    assert " ‡" in md and not long[~long["candidate"]]["top_tier"].any()
     assert (cross / "figures/cross_dataset.png").stat().st_size > 10_000

@@ -39,13 +39,13 @@ try:
 except PackageNotFoundError:  # a source tree that is not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "evaluate", "compare", "meta_evaluate", "read_files", "span_dataset", "api", "cli", "metrics", "confusion", "resample", "ranking", "io", "config", "dataset", "tables",
+__all__ = ["__version__", "evaluate", "compare", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "confusion", "resample", "ranking", "io", "config", "dataset", "tables",
            "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow",
            "gameability", "sensitivity", "properties", "criteria", "recommend"]
 
 # the one-call functions of ``metaeval.api`` (plain labels in, pandas out);
 # ``metaeval.api.recommend`` keeps its module's name (``metaeval.recommend`` is the module)
-_API = frozenset({"evaluate", "compare", "meta_evaluate", "read_files", "span_dataset"})
+_API = frozenset({"evaluate", "compare", "meta_evaluate", "size_design", "read_files", "span_dataset"})
 _MODULES = frozenset(__all__) - {"__version__"} - _API
 
 

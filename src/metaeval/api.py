@@ -59,7 +59,7 @@ from .dataset import RANKED_KINDS, Dataset, code_dataset, score_dataset
 from .io import DataError, LabelTable, Problem
 from .metrics import closest
 
-__all__ = ["dataset", "span_dataset", "from_tables", "read_files", "settings", "evaluate", "compare", "recommend", "meta_evaluate", "Comparison",
+__all__ = ["dataset", "span_dataset", "from_tables", "read_files", "settings", "evaluate", "compare", "recommend", "meta_evaluate", "size_design", "SizeDesign", "Comparison",
            "MetaEvaluation"]
 
 GOLD = "gold"
@@ -798,6 +798,112 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
 
 
 @dataclass
+class SizeDesign:
+    """What ``size_design`` returns: the workflow's ``design.csv``
+    (``design``), ``design_needed.csv`` (``needed``) and
+    ``design_swaps.csv`` (``swaps``); ``summary`` is the table at the test
+    set's own size (``tables/design.md``), ``sentence(metrics)`` the
+    recommendation's sentence for those metrics.
+
+    Examples
+    --------
+    >>> gold = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+    >>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
+    ...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
+    ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
+    >>> size_design(gold, systems, metrics=["accuracy"], bootstrap_replicates=200, design_draws=20)
+    SizeDesign(120 items, 1 metrics, 17 sizes from 6 to 480; .design, .needed, .swaps, .summary, .sentence())
+    """
+
+    design: pd.DataFrame
+    needed: pd.DataFrame
+    swaps: pd.DataFrame
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        from .tables import design_summary
+
+        return design_summary(self.design, self.needed)
+
+    def sentence(self, metrics, where: str = "design.csv") -> str | None:
+        """The recommendation's sentence on the test-set size of
+        ``metrics`` (metric ids), or None; ``where`` names the full table."""
+        from .design import design_note
+
+        return design_note(self.design, self.needed, [metrics] if isinstance(metrics, str) else list(metrics), where)
+
+    def __repr__(self) -> str:
+        full = self.design[self.design["fraction"] == 1.0]
+        sizes = sorted(set(self.design["size"]))
+        return (f"SizeDesign({int(full['size'].iloc[0]):,} {full['unit'].iloc[0]}, {self.design['metric'].nunique()} "
+                f"metrics, {len(sizes)} sizes from {sizes[0]:,} to {sizes[-1]:,}; .design, .needed, .swaps, .summary, "
+                f".sentence())")
+
+
+def size_design(gold, predictions=None, **kwargs) -> SizeDesign:
+    """How large a test set must be: every metric's minimum detectable
+    difference against the test-set size, the size needed for given
+    differences, and swap rates on disjoint subsets (``metaeval.design``).
+
+    The variance of each pair of systems' difference comes from
+    ``bootstrap_replicates`` resamples of the units (whole groups with
+    ``groups``), scaled by 1/n to every size; the test is a two-sided
+    z-test at ``alpha`` with power ``design_power`` (null hypothesis of
+    each test: the two systems score alike in expectation).  The systems
+    are the workflow's ranked ones (every system given, and the majority
+    and random baselines unless ``include_baselines`` says otherwise), so
+    the tables equal the workflow's ``design*.csv`` for the same data and
+    settings (tested).
+
+    Parameters
+    ----------
+    gold, predictions
+        As ``dataset`` (or ``span_dataset``, or ``read_files``).
+    **kwargs
+        Dataset keywords and experiment settings: ``design_power``,
+        ``design_min_fraction``, ``design_max_factor``, ``design_points``,
+        ``design_draws``, ``design_seed``, ``design_bin_width``,
+        ``design_differences``, ``alpha``, ``bootstrap_replicates``.
+
+    Returns
+    -------
+    SizeDesign
+        ``.design`` (per metric and size: ``min_detectable_difference``
+        with ``mdd_low``/``mdd_high``, ``within_range``, the predicted and
+        measured power, the measured and fitted swap rates), ``.needed``
+        (units per difference), ``.swaps`` (per bin of the difference),
+        ``.summary`` (at the test set's size), ``.sentence(metrics)``.
+
+    References
+    ----------
+    Voorhees & Buckley (2002), "The effect of topic set size on retrieval
+    experiment error", SIGIR.  Sakai (2016), "Topic set size design",
+    Information Retrieval Journal 19.
+
+    Examples
+    --------
+    >>> gold = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+    >>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
+    ...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
+    ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
+    >>> d = size_design(gold, systems, metrics=["accuracy", "macro_f1"], bootstrap_replicates=300, design_draws=20)
+    >>> d.summary[["metric", "MDD with 120 items", "items to detect 0.05"]]
+         metric    MDD with 120 items items to detect 0.05
+    0  macro-F1  0.129 [0.116, 0.141]       804 [649, 950]
+    1       Acc  0.174 [0.160, 0.181]  1,448 [1,227, 1,577]
+    >>> print(d.sentence("macro_f1"))  # doctest: +NORMALIZE_WHITESPACE
+    Test-set size: with 120 items, macro-F1 separates systems that differ by 0.13 with power 0.8; to separate 0.05
+    about 800 items are needed (a two-sided z-test at the experiments' alpha; design.csv).
+    """
+    from .design import dataset_design
+    from .significance import run_bootstrap
+
+    ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
+    boot = run_bootstrap(ds, spec, st)
+    return SizeDesign(*dataset_design(ds, spec, st, boot["value"], boot["boot"]))
+
+
+@dataclass
 class MetaEvaluation:
     """Every experiment of one dataset, as the workflow's tables.
 
@@ -812,6 +918,11 @@ class MetaEvaluation:
     >>> r["scores"]
       system  accuracy
     0      a       0.9
+    >>> r.keys()
+    ['scores']
+    >>> r["score"]
+    Traceback (most recent call last):
+    KeyError: "no table 'score' (did you mean 'scores'?); the tables: scores"
     """
 
     name: str
@@ -822,7 +933,17 @@ class MetaEvaluation:
     notes: dict[str, str] = field(default_factory=dict)
 
     def __getitem__(self, key: str) -> pd.DataFrame:
-        return self.tables[key if key.endswith(".csv") else f"{key}.csv"]
+        name = key if key.endswith(".csv") else f"{key}.csv"
+        if name not in self.tables:
+            from .metrics import closest
+
+            raise KeyError(f"no table {key!r}{closest([key], self.keys())}; the tables: {', '.join(self.keys())}")
+        return self.tables[name]
+
+    def keys(self) -> list[str]:
+        """The tables' names (``result[name]``): the workflow's file names
+        without ``.csv``."""
+        return [k.removesuffix(".csv") for k in self.tables]
 
     @property
     def recommendation(self) -> str:

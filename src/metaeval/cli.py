@@ -1,4 +1,4 @@
-"""The command line: ``metaeval score | compare | recommend | init``.
+"""The command line: ``metaeval score | compare | recommend | design | init``.
 
 Every subcommand reads a gold file and one prediction file per system
 (``metaeval.api.read_files``), calls one function of ``metaeval.api`` and
@@ -51,6 +51,19 @@ the best per criterion, the Tiered Pareto Selection, gameable metrics
 excluded. Ranks the majority and random baselines with the systems, as
 the workflow does (--baselines to change). Needs a few systems: the
 criteria compare rankings.""",
+    "design": """examples:
+  metaeval design gold.csv predictions/*.csv
+  metaeval design gold.csv predictions/*.csv --set design_power=0.9 --set design_differences=[0.01,0.03]
+  metaeval design gold.csv predictions/*.csv --long --format csv -o design.csv
+
+How large a test set must be: per metric, the smallest difference between
+two systems that a two-sided z-test at alpha detects with power 0.8 with
+this test set (the minimum detectable difference, MDD, from the bootstrap
+variance of each pair's difference), the predicted share of pairs
+separated, and the items needed for 0.01, 0.02 and 0.05. --long prints
+every size from 5 % of the items to four times them (design.csv), with
+the swap rates on disjoint subsets. Ranks the majority and random
+baselines with the systems, as the workflow does.""",
     "init": """examples:
   metaeval init mydata/            writes mydata/metaeval.yaml
   snakemake --cores 8 --configfile mydata/metaeval.yaml --directory mydata/run
@@ -175,6 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=fmt, description="Which metric to report on this data, and why.")
     _common(r)
     r.add_argument("--no-properties", action="store_true", help="leave the formal properties out (saves ~4 s)")
+    g = sub.add_parser("design", help="how large a test set must be: the difference each metric detects",
+                       epilog=EXAMPLES["design"], formatter_class=fmt,
+                       description="Test-set size design: the smallest difference each metric detects, and the size "
+                                   "a smaller one needs.")
+    _common(g)
+    g.add_argument("--long", action="store_true", help="every size of the design (design.csv) instead of the summary")
     i = sub.add_parser("init", help="write a workflow config for a folder of gold and prediction files",
                        epilog=EXAMPLES["init"], formatter_class=fmt,
                        description="Write a config block the workflow runs as is.")
@@ -333,20 +352,21 @@ def _compare(a, progress) -> str:
 
 def _recommend(a, progress) -> str:
     from . import api
-    from .config import BASELINE_KINDS, SPAN_BASELINE_KINDS
     from .recommend import answer_sentence, criteria_table, recommendation_json, recommendation_long
 
     with progress.step("reading"):
-        data = _read(a, SPAN_BASELINE_KINDS if a.span_format in ("semeval2020_si", "semeval2021_tsd")
-                     else BASELINE_KINDS)
+        data = _read(a, _workflow_baselines(a))
     opts = _split_settings(a)[1]
     with progress.step("the criteria, resampling the items and the systems together"):
         rec = api.recommend(data, properties=not a.no_properties, **opts)
+    with progress.step("the test-set size design"):
+        size = (api.size_design(data, **opts).sentence(rec.selected, where="every size: metaeval design")
+                if rec.selected else None)
     if a.format == "json":
-        return recommendation_json(rec)
+        return recommendation_json(rec, test_set_size=size)
     if a.format == "csv":
         return _render(recommendation_long(rec), "csv")
-    text = answer_sentence(rec)
+    text = answer_sentence(rec) + (f" {size}" if size else "")
     table = criteria_table(rec)
     if a.format == "markdown":
         return f"{text}\n\n" + _render(table, "markdown")
@@ -355,6 +375,28 @@ def _recommend(a, progress) -> str:
     import textwrap
 
     return textwrap.fill(text, 100) + "\n\n" + _render(table, "table")
+
+
+def _workflow_baselines(a) -> tuple[str, ...]:
+    """The baselines the workflow ranks with the systems of this format."""
+    from .config import BASELINE_KINDS, SPAN_BASELINE_KINDS
+
+    return SPAN_BASELINE_KINDS if a.span_format in ("semeval2020_si", "semeval2021_tsd") else BASELINE_KINDS
+
+
+def _design(a, progress) -> str:
+    from . import api
+
+    with progress.step("reading"):
+        data = _read(a, _workflow_baselines(a))
+    opts = _split_settings(a)[1]
+    with progress.step("the bootstrap and the disjoint subsets of the test-set size design"):
+        d = api.size_design(data, **opts)
+    full = d.design[d.design["fraction"] == 1.0]
+    n, unit = int(full["size"].iloc[0]), full["unit"].iloc[0]
+    title = (f"{data[1].name}: test-set size design, {n:,} {unit}; power {full['target_power'].iloc[0]:g} of a "
+             f"two-sided z-test at alpha {full['alpha'].iloc[0]:g}")
+    return _render(d.design if a.long else d.summary, a.format, title)
 
 
 def _init(a) -> str:
@@ -429,7 +471,8 @@ def main(argv=None) -> int:
             return 0
         with warnings.catch_warnings(record=True) as said:
             warnings.simplefilter("always", UserWarning)
-            text = {"score": _score, "compare": _compare, "recommend": _recommend}[a.command](a, progress)
+            text = {"score": _score, "compare": _compare, "recommend": _recommend,
+                    "design": _design}[a.command](a, progress)
         for w in said:  # what the workflow would print on its console
             if issubclass(w.category, UserWarning):
                 sys.stderr.write(f"warning: {w.message}\n")

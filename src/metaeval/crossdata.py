@@ -5,7 +5,8 @@ Every dataset's recommendation gives, per criterion and metric, a value
 with its interval, the metric's membership of the criterion's top tier and
 the p-value of its tier test (``recommend.tier_pvalues``: the null
 hypothesis that the metric is as good as the best, against the alternative
-that it is worse).  Across the datasets of one kind of task (``nominal``
+that it is worse; closed upwards like the tier, so a metric marked in a top
+tier is never counted short of the best there).  Across the datasets of one kind of task (``nominal``
 classes, ``ordinal`` classes, ``spans``):
 
 * **Tables** per criterion: metric x dataset, value, interval and top tier.
@@ -246,10 +247,14 @@ def _and(items, word: str = "and") -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1] if items else ""
 
 
-def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha: float) -> str:
+def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha: float,
+                 skipped: Mapping[str, str] | None = None) -> str:
     """The Markdown page: per kind the answer, then per criterion the
-    metric x dataset table (``✔ value [low, high]``: top tier), then the
-    counts and the replicability of the shortfalls.
+    metric x dataset table (``✔ value [low, high]``: top tier; ``(N
+    undefined)``: resamples left out of the interval; ``‡``: not a
+    candidate there), then the counts and the replicability of the
+    shortfalls.  ``skipped``: the configured datasets without a
+    meta-evaluation, with why (said under the introduction).
 
     Examples
     --------
@@ -273,7 +278,13 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
              "datasets on which the metric demonstrably falls short of the best (Dror et al. 2017's "
              f"replicability count over the datasets' tier tests, Bonferroni, at alpha {alpha:g}: with that "
              "confidence it falls short on at least that many; Fisher's count in brackets assumes independent "
-             "datasets). A metric that holds up is in the top tier everywhere and short on none.", ""]
+             "datasets). A metric that holds up is in the top tier everywhere and short on none. "
+             "*(N undefined)*: resamples in which the criterion is undefined, left out of the interval (as on the "
+             "dataset's own page). *‡*: not a candidate on that dataset (gameable there, span precision or recall "
+             "alone, or too often undefined: the dataset's page says why), so never in its top tier.", ""]
+    if skipped:
+        lines += ["Not included (no meta-evaluation): " + "; ".join(f"{md_escape(d)} ({md_escape(w)})"
+                                                                    for d, w in skipped.items()) + ".", ""]
     for kind in [k for k in KINDS if k in set(long["kind"])]:
         g = long[long["kind"] == kind]
         datasets = list(dict.fromkeys(g["dataset"]))
@@ -293,6 +304,11 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
                     mark = "✔ " if bool(x["top_tier"]) else ""
                     row[d] = (f"{mark}{int(x['value'])}" if crit == "properties" else
                               f"{mark}{x['value']:.3f} [{x['low']:.3f}, {x['high']:.3f}]")
+                    n_nan = x.get("n_undefined")
+                    if n_nan is not None and pd.notna(n_nan) and int(n_nan) > 0:
+                        row[d] += f" ({int(n_nan)} undefined)"
+                    if "candidate" in x and not bool(x["candidate"]):
+                        row[d] += " ‡"
                 r = rep[(rep["kind"] == kind) & (rep["criterion"] == crit) & (rep["metric"] == m)].iloc[0]
                 row["top tier"] = f"{r['n_top_tier']} of {r['n_datasets']}"
                 row["short on"] = f"{r['k_short_bonferroni']} [{r['k_short_fisher']}]"

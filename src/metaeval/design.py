@@ -346,7 +346,10 @@ def design_tables(metric_ids, value: np.ndarray, boot: np.ndarray, n_units: int,
 
     ``design.csv`` (long form, one row per metric and size of
     ``size_grid``): ``metric, size, fraction, min_detectable_difference,
-    mdd_low, mdd_high, power, power_measured, swap_rate, swap_rate_fit,
+    mdd_low, mdd_high, within_range`` (False where the minimum detectable
+    difference exceeds the width of the metric's range, ``metrics.Metric.bounds``:
+    no test set that small shows a difference the metric can have, and the
+    normal approximation has broken down), ``power, power_measured, swap_rate, swap_rate_fit,
     swap_fit_low, swap_fit_high, unit, alpha, target_power`` (measured columns empty beyond
     half the units).  ``design_needed.csv``: per metric and difference of
     ``spec.differences``, the units ``needed`` (and for the quartile
@@ -382,6 +385,11 @@ def design_tables(metric_ids, value: np.ndarray, boot: np.ndarray, n_units: int,
     mdd_hi = min_detectable_difference(q3, grid, spec.alpha, spec.power)
     power = predicted_power(d, sigma_ab, grid, spec.alpha)
     sizes = swap["sizes"]
+    from . import metrics as M
+
+    # a difference wider than the metric's whole range is no difference a test set of that size can show:
+    # the normal approximation has broken down there (tiny sizes), so the row says so
+    width = np.array([np.diff(getattr(M.get(mid), "bounds", (-np.inf, np.inf)))[0] for mid in metric_ids])
     rows = []
     at = {int(n): i for i, n in enumerate(sizes)}
     swaps_long = []
@@ -415,6 +423,7 @@ def design_tables(metric_ids, value: np.ndarray, boot: np.ndarray, n_units: int,
             comps = swap["comparisons"][m, i].sum() if i is not None else 0
             rows.append({"metric": mid, "size": int(n), "fraction": n / n_units,
                          "min_detectable_difference": mdd[m, g], "mdd_low": mdd_lo[m, g], "mdd_high": mdd_hi[m, g],
+                         "within_range": bool(mdd[m, g] <= width[m]) if np.isfinite(mdd[m, g]) else False,
                          "power": power[m, g],
                          "power_measured": swap["separated"][m, i] / comps if comps else np.nan,
                          "swap_rate": swap["swaps"][m, i].sum() / comps if comps else np.nan,
@@ -455,16 +464,21 @@ def design_sentence(design: pd.DataFrame, needed: pd.DataFrame, metric: str, nam
     mdd, n, unit = float(row["min_detectable_difference"].iloc[0]), int(row["size"].iloc[0]), row["unit"].iloc[0]
     nd = needed[(needed["metric"] == metric) & (needed["difference"] < mdd)]
     power = float(needed["power"].iloc[0]) if len(needed) else 0.8
-    text = f"with {n:,} {unit}, {name} separates systems that differ by {_fmt(mdd)} with power {power:g}"
+    if "within_range" in row and not bool(row["within_range"].iloc[0]):
+        text = (f"with {n:,} {unit}, {name} cannot separate systems with power {power:g} by any difference it can "
+                f"have (the minimum detectable difference, {_fmt(mdd)}, exceeds its range)")
+    else:
+        text = f"with {n:,} {unit}, {name} separates systems that differ by {_fmt(mdd)} with power {power:g}"
     if len(nd):
         r = nd.sort_values("difference", ascending=False).iloc[0]
         text += f"; to separate {_fmt(float(r['difference']))} about {_round(int(r['needed'])):,} {unit} are needed"
     return text
 
 
-def design_note(design: pd.DataFrame, needed: pd.DataFrame, metrics) -> str | None:
+def design_note(design: pd.DataFrame, needed: pd.DataFrame, metrics, where: str = "design.csv") -> str | None:
     """The recommendation's sentence on the test-set size of the metrics
-    it recommends (``design_sentence`` of each), or None.
+    it recommends (``design_sentence`` of each), or None; ``where`` names
+    the full table.
 
     >>> import pandas as pd
     >>> design = pd.DataFrame({"metric": ["macro_f1"], "size": [1000], "fraction": [1.0],
@@ -480,7 +494,7 @@ def design_note(design: pd.DataFrame, needed: pd.DataFrame, metrics) -> str | No
     parts = [p for p in parts if p]
     if not parts:
         return None
-    return ("Test-set size: " + "; ".join(parts) + " (a two-sided z-test at the experiments' alpha; design.csv).")
+    return ("Test-set size: " + "; ".join(parts) + f" (a two-sided z-test at the experiments' alpha; {where}).")
 
 
 def _fmt(x: float) -> str:

@@ -167,12 +167,18 @@ class Settings:
                               "in (0, 0.5)")
         if not 0 <= int(s.criteria_seed) <= MAX_SEED:
             raise ConfigError(f"experiments.criteria_seed must be an integer in [0, 2**56), got {s.criteria_seed!r}")
-        if not 0 < s.design_power < 1 or not 0 < s.design_min_fraction <= 1 or s.design_max_factor < 1 \
-                or s.design_points < 2 or s.design_draws < 1 or s.design_bin_width <= 0 \
-                or not s.design_differences or min(s.design_differences) <= 0:
-            raise ConfigError("experiments.design_*: power in (0, 1), min_fraction in (0, 1], max_factor >= 1, "
-                              "points >= 2, draws >= 1, bin_width > 0, differences a non-empty list of positive "
-                              "numbers")
+        design_rules = [("design_power", "a number in (0, 1)", lambda v: 0 < v < 1),
+                        ("design_min_fraction", "a number in (0, 1]", lambda v: 0 < v <= 1),
+                        ("design_max_factor", "a number >= 1", lambda v: v >= 1),
+                        ("design_points", "an integer >= 2", lambda v: v >= 2),
+                        ("design_draws", "an integer >= 1", lambda v: v >= 1),
+                        ("design_bin_width", "a number > 0", lambda v: v > 0),
+                        ("design_differences", "a non-empty list of positive numbers",
+                         lambda v: len(v) > 0 and min(v) > 0)]
+        for key, what, ok in design_rules:  # the key and the value named, as the schema names them
+            v = getattr(s, key)
+            if not ok(v):
+                raise ConfigError(f"experiments.{key} must be {what}, got {list(v) if isinstance(v, tuple) else v!r}")
         if not 0 <= int(s.design_seed) <= MAX_SEED:
             raise ConfigError(f"experiments.design_seed must be an integer in [0, 2**56), got {s.design_seed!r}")
         if not -1.0 <= s.distinct_tau <= 1.0:

@@ -699,26 +699,34 @@ def design_plot(design, title: str = ""):
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 5.2))
     fig.subplots_adjust(left=0.08, right=0.84, bottom=0.12, top=0.84, wspace=0.28)
     labels = dict(zip(ids, _metric_labels(ids)))
+    beyond = False
     for i, mid in enumerate(ids):
         d = design[design["metric"] == mid].sort_values("size")
+        # past the eighth metric the markers shift against the colours, so no two metrics share both
+        marker = MARKERS[(i + 3 * (i // len(OKABE_ITO))) % len(MARKERS)]
         style = dict(color=OKABE_ITO[i % len(OKABE_ITO)], linestyle=_LINESTYLES[(i // len(OKABE_ITO)) % 4],
                      linewidth=1.3)
-        axes[0].plot(d["size"], d["min_detectable_difference"], label=labels[mid],
-                     marker=MARKERS[i % len(MARKERS)], markersize=3.5, markevery=4, **style)
+        # an MDD wider than the metric's range is no difference it can have: the line starts where it is one
+        ok = d["within_range"].to_numpy(dtype=bool) if "within_range" in d else np.ones(len(d), dtype=bool)
+        beyond |= not ok.all()
+        axes[0].plot(d["size"].to_numpy()[ok], d["min_detectable_difference"].to_numpy()[ok], label=labels[mid],
+                     marker=marker, markersize=3.5, markevery=2, **style)
         meas = d[np.isfinite(d["swap_rate"].to_numpy(dtype=float))]
         axes[1].plot(d["size"], d["swap_rate_fit"], **style)
-        axes[1].plot(meas["size"], meas["swap_rate"], linestyle="none", marker=MARKERS[i % len(MARKERS)],
+        axes[1].plot(meas["size"], meas["swap_rate"], linestyle="none", marker=marker,
                      markersize=2.5, color=style["color"], alpha=0.8)
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     plain = FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")  # no mathtext: text is drawn as written
     # minor ticks at 2 and 5 of each decade only: the default 2..9 made the
     # ticks half of this figure's time
+    few_decades = design["size"].max() / design["size"].min() < 100  # (label 2 and 5 too, or one tick shows)
     for ax in axes:
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(plain)
         ax.xaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))  # a locator per axis: it keeps its axis
-        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.xaxis.set_minor_formatter(plain if few_decades else NullFormatter())
+        ax.tick_params(which="both", labelsize=8)
         ax.axvline(n_units, color="0.35", linewidth=0.9, linestyle=":")
         ax.set_xlabel(f"test-set size ({unit}, log scale)")
         ax.grid(True, which="major", color="0.9", linewidth=0.6)
@@ -726,10 +734,11 @@ def design_plot(design, title: str = ""):
     axes[0].yaxis.set_major_formatter(plain)
     axes[0].yaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
     axes[0].yaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    axes[0].tick_params(axis="y", which="minor", labelsize=7)
     axes[0].set_ylabel("minimum detectable difference (log scale)")
     axes[0].set_title(f"smallest difference detected with power {_design_power(design)}\n"
-                      f"(dotted: this test set, {n_units:,} {unit})", fontsize=9)
+                      f"(dotted: this test set, {n_units:,} {unit}"
+                      + (";\nlines begin where the difference fits the metric's range)" if beyond else ")"),
+                      fontsize=9)
     axes[1].set_ylabel("swap rate (share of pairs ordered differently)")
     axes[1].set_title("swap rate on two disjoint subsets\n(dots: measured up to half the units; lines: "
                       "exponential fit)", fontsize=9)

@@ -497,7 +497,7 @@ def method_paragraph(rec: Recommendation) -> str:
         + (" or within the smallest meaningful difference (" + ", ".join(f"{CRITERIA[c]} {d:g}"
                                                                            for c, d in deltas.items()) + ")"
            if deltas else "")
-        + ", and so is every candidate at least as good. The answer is the Tiered Pareto Selection (METHODS.md 8): "
+        + ", and so is every candidate at least as good. The answer is the Tiered Pareto Selection (docs/recommendation.md): "
         "the candidates that no candidate beats on every criterion, then those whose set of top tiers no other's "
         "contains. Adding a copy of a metric, or a metric worse than another on every criterion, cannot change it, "
         "unlike a rank sum (Amemiya & Sakai's Table 7, shown in the summary as a reproduction). Gameable metrics (a "
@@ -541,30 +541,46 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
     return "\n".join(lines) + "\n"
 
 
-def tier_pvalues(rec: Recommendation) -> np.ndarray:
-    """(C, M) the one-sided p-value of each metric's tier test: the null
-    hypothesis that it is as good as the best member of K0 on the
-    criterion, within ``min_difference`` (v(b) - v(x) <= delta), against
-    the alternative that it is worse; p = 1 - Phi((v(b) - v(x) - delta) /
-    se(v(b) - v(x))), the largest over tied bests (an exact criterion, se
-    0: p = 0 when worse beyond delta, else 1).  A metric is kept in a top
-    tier when p >= ``tier_alpha`` (the tier then takes every metric at
-    least as good as a member).  NaN without a value.  The cross-dataset
-    replicability counts read them (``crossdata``)."""
+def tier_pvalues(rec: Recommendation, closed: bool = True) -> np.ndarray:
+    """(C, M) the one-sided p-value of each metric's top-tier decision.
+
+    The tier test of x against a best member b of K0 (null hypothesis: x
+    is as good as b on the criterion; alternative: worse): p = 1 when
+    v(b) - v(x) <= ``min_difference`` (within the smallest meaningful
+    difference, the test keeps x whatever its error), else p = 1 -
+    Phi((v(b) - v(x)) / se(v(b) - v(x))) (an exact criterion, se 0: p = 0);
+    when several members tie for the best, the smallest of their p-values
+    (x must be kept against every one).  x is kept when p >=
+    ``tier_alpha``: exactly ``tiered_pareto``'s test.
+
+    ``closed`` (the default, ``recommendation.csv``'s ``tier_p``): the
+    largest p-value of the candidates (and x itself) whose value is at most
+    x's, the p-value of the tier closed upwards, so that a candidate is
+    marked in the top tier (``top_tier``) exactly when this p >=
+    ``tier_alpha``; the cross-dataset replicability counts read it
+    (``crossdata``), so a metric marked in a top tier is never counted
+    short of the best there.  NaN without a value.
+    """
     from scipy.special import ndtr
 
     v = np.where(np.isnan(rec.value), -np.inf, rec.value)
-    delta = np.array([rec.settings.get("min_difference", {}).get(c, 0.0) for c in rec.criteria])[:, None]
+    delta = np.array([rec.settings.get("min_difference", {}).get(c, 0.0) for c in rec.criteria])[:, None, None]
     vk = np.where(rec.k0[None, :], v, -np.inf)
     best = vk.max(axis=1, keepdims=True)
     is_best = rec.k0[None, :] & (v == best)  # (C, M)
     se = rec.paired_se if rec.paired_se is not None else np.zeros(v.shape + v.shape[-1:])
+    se = np.nan_to_num(np.broadcast_to(se, v.shape + v.shape[-1:]), nan=0.0)
     gap = v[:, :, None] - v[:, None, :]  # (C, b, x)
     with np.errstate(invalid="ignore", divide="ignore"):
-        z = (gap - delta[:, :, None]) / se
-        p = np.where(se > 0, 1 - ndtr(z), np.where(gap - delta[:, :, None] > 0, 0.0, 1.0))
-    p = np.where(is_best[:, :, None], p, -np.inf).max(axis=1)
-    return np.where(np.isfinite(rec.value) & np.isfinite(p), p, np.nan)
+        p = np.where(gap <= delta, 1.0, np.where(se > 0, 1 - ndtr(gap / np.where(se > 0, se, 1.0)), 0.0))
+    p = np.where(is_best[:, :, None], p, np.inf).min(axis=1)  # (C, M)
+    p = np.where(np.isfinite(rec.value) & np.isfinite(p), p, np.nan)
+    if closed:
+        cand = np.asarray(rec.candidate, dtype=bool)
+        below = (cand[None, :, None] & (v[:, :, None] <= v[:, None, :])) | np.eye(v.shape[1], dtype=bool)
+        p = np.where(np.isfinite(rec.value), np.where(below, np.nan_to_num(p, nan=-np.inf)[:, :, None],
+                                                      -np.inf).max(axis=1), np.nan)
+    return p
 
 
 def recommendation_long(rec: Recommendation) -> pd.DataFrame:

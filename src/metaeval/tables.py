@@ -629,12 +629,36 @@ def significance_markdown(pairs: pd.DataFrame, best: pd.DataFrame, power: pd.Dat
     return "\n".join(lines)
 
 
-def design_markdown(design: pd.DataFrame, needed: pd.DataFrame, title: str = "") -> str:
-    """The test-set size design as a table: per metric (most sensitive
-    first), the minimum detectable difference with this test set's units
-    (and the range over the quartile pairs), the predicted share of pairs
+def design_summary(design: pd.DataFrame, needed: pd.DataFrame) -> pd.DataFrame:
+    """The test-set size design at the test set's own size, one row per
+    metric (most sensitive first): the minimum detectable difference (MDD)
+    with its range over the quartile pairs (and *beyond its range* where
+    it exceeds the metric's range), the predicted share of pairs
     separated, and the units needed for each difference of
-    ``design_needed.csv`` (with the range)."""
+    ``design_needed.csv`` (with the range): the rows of
+    ``tables/design.md`` and of ``metaeval design``."""
+    full = design[design["fraction"] == 1.0].set_index("metric")
+    n, unit = int(full["size"].iloc[0]), str(full["unit"].iloc[0])
+    order = full["min_detectable_difference"].sort_values(kind="stable").index
+    rows = []
+    for mid in order:
+        r = full.loc[mid]
+        row = {"metric": M.get(mid).name,
+               f"MDD with {n:,} {unit}": f"{r['min_detectable_difference']:.3f} [{r['mdd_low']:.3f}, "
+                                        f"{r['mdd_high']:.3f}]" + ("" if bool(r.get("within_range", True)) else
+                                                                   " (beyond its range)"),
+               "predicted power": f"{r['power']:.3f}"}
+        for _, x in needed[needed["metric"] == mid].iterrows():
+            row[f"{unit} to detect {x['difference']:g}"] = (f"{int(x['needed']):,} [{int(x['needed_low']):,}, "
+                                                           f"{int(x['needed_high']):,}]"
+                                                           if pd.notna(x["needed"]) else "n/a")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def design_markdown(design: pd.DataFrame, needed: pd.DataFrame, title: str = "") -> str:
+    """The test-set size design as a table (``design_summary``) under the
+    paragraph that says how to read it."""
     lines = [f"**{md_escape(title)}**", ""] if title else []
     full = design[design["fraction"] == 1.0].set_index("metric")
     n, unit = int(full["size"].iloc[0]), str(full["unit"].iloc[0])
@@ -647,18 +671,8 @@ def design_markdown(design: pd.DataFrame, needed: pd.DataFrame, title: str = "")
               f"difference taken as its true one (unadjusted; not the Tukey test's discriminative power). The "
               f"sizes needed are in {unit}. Differences are in each metric's own units (kappa and alpha range "
               f"over [-1, 1], MAE is an error): compare a metric with itself across sizes, and metrics with "
-              f"each other by their predicted power on the same pairs.", ""]
-    order = full["min_detectable_difference"].sort_values(kind="stable").index
-    rows = []
-    for mid in order:
-        r = full.loc[mid]
-        row = {"metric": M.get(mid).name,
-               f"MDD with {n:,} {unit}": f"{r['min_detectable_difference']:.3f} [{r['mdd_low']:.3f}, "
-                                        f"{r['mdd_high']:.3f}]",
-               "predicted power": f"{r['power']:.3f}"}
-        for _, x in needed[needed["metric"] == mid].iterrows():
-            row[f"{unit} to detect {x['difference']:g}"] = (f"{int(x['needed']):,} [{int(x['needed_low']):,}, "
-                                                           f"{int(x['needed_high']):,}]"
-                                                           if pd.notna(x["needed"]) else "n/a")
-        rows.append(row)
-    return "\n".join(lines) + "\n" + markdown_table(pd.DataFrame(rows))
+              f"each other by their predicted power on the same pairs."
+              + (f" *Beyond its range*: the MDD exceeds the width of the metric's range, so no difference the "
+                 f"metric can have is detected with {n:,} {unit} (and the approximation has broken down)."
+                 if "within_range" in full and not full["within_range"].astype(bool).all() else ""), ""]
+    return "\n".join(lines) + "\n" + markdown_table(design_summary(design, needed))

@@ -103,7 +103,7 @@ for _name in DATASETS:
 
         _parts = (["similarity", "stability"] + (["class merging"] if SPECS[_name].k >= 3 else [])
                   + ["intervals", "significance"] + (["label noise", "class priors"] if SPECS[_name].k >= 2 else [])
-                  + ["summary", "recommendation"])
+                  + ["summary", "recommendation", "test-set size design", "the cross-dataset tables"])
         logger.warning(f"Dataset {_name}: {N_RANKED[_name]} ranked systems, fewer than min_systems = "
                        f"{SETTINGS[_name].min_systems}: no meta-evaluation ({', '.join(_parts)}); its scores"
                        + (" and chance levels are" if SPECS[_name].k >= 2 else " are") + " computed.")
@@ -401,6 +401,13 @@ def cross_kind(name):
     from metaeval.crossdata import dataset_kind
 
     return dataset_kind(SPECS[name])
+
+
+def cross_skipped():
+    """The configured datasets without a meta-evaluation, with why (the
+    cross-dataset page names them)."""
+    return {d: f"{N_RANKED[d]} ranked systems, fewer than min_systems = {SETTINGS[d].min_systems}"
+            for d in sorted(DATASETS) if not runs_experiments(d)}
 
 
 def cross_alpha(names):

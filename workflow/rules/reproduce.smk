@@ -80,6 +80,7 @@ rule cross_dataset:
     params:
         datasets=CROSS_DATASETS,
         kinds={d: cross_kind(d) for d in CROSS_DATASETS},
+        skipped=cross_skipped(),
         alpha=lambda wildcards: cross_alpha(CROSS_DATASETS),
         code=CODE_OF["cross_dataset"],
     log:
