@@ -60,8 +60,9 @@ How large a test set must be: per metric, the smallest difference between
 two systems that a two-sided z-test at alpha detects with power 0.8 with
 this test set (the minimum detectable difference, MDD, from the bootstrap
 variance of each pair's difference), the predicted share of pairs
-separated, and the items needed for 0.01, 0.02 and 0.05. --long prints
-every size from 5 % of the items to four times them (design.csv), with
+separated, and the items needed for 0.01, 0.02 and 0.05 (the defaults of
+design_power and design_differences). --long prints every size, by
+default from 5 % of the items to four times them (design.csv), with
 the swap rates on disjoint subsets. Ranks the majority and random
 baselines with the systems, as the workflow does.""",
     "init": """examples:
