@@ -110,7 +110,22 @@ def test_recommend_prints_the_answer_and_the_criteria(files):
                         "--set", "tukey_trials=100", "--format", "json")
     assert code == 0
     rec = json.loads(out)
-    assert rec["recommended"] and rec["baselines_ranked"] == ["majority", "random"]
+    assert rec["recommended"] and rec["baselines_ranked_in_variant"] == ["majority", "random"]
+    assert rec["headline_scope"] == "these_systems" and set(rec["sets"]) == {"these_systems", "new_systems"}
+    # the official metric and a declared requirement, from the command line
+    code, out, err = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--ordinal",
+                          "--set", "criteria_replicates=20", "--set", "criteria_splits=2", "--set", "n_splits=50",
+                          "--set", "tukey_trials=100", "--official", "macro_f1", "--require", "monotonicity",
+                          "--format", "json")
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["official_metric"]["metric"] == "macro_f1" and rec["requirements"] == ["monotonicity"]
+    assert "kappa" not in rec["recommended"] and "monotonicity" in rec["failed_properties"]["kappa"]
+    code, _, err = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--require", "monotonic")
+    assert code == 2 and "'monotonic' is not a formal property (did you mean 'monotonicity'?)" in err
+    code, _, err = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--no-properties",
+                        "--require", "monotonicity")
+    assert code == 2 and "not available" in err
 
 
 @pytest.mark.parametrize("kind, content, fault", [
@@ -197,7 +212,7 @@ def test_the_readme_s_library_and_command_line_examples_run(data_dir):
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
     assert "BUT-FIT_TOP-N_avg-softmax_RE2019devrun" in res.stdout
-    assert "Report " in res.stdout or "the evidence does not separate" in res.stdout
+    assert "Report " in res.stdout or "the evidence does not separate" in res.stdout.lower()
     block = re.search(r"<!-- example: command line -->\n```\n(.*?)```", readme, re.S).group(1)
     commands = [c.split("#")[0].strip() for c in block.strip().splitlines() if not c.startswith("metaeval init")]
     exe = shutil.which("metaeval", path=os.path.dirname(sys.executable)) or "metaeval"
@@ -290,7 +305,7 @@ def test_design_prints_the_summary_and_recommend_the_test_set_size(files):
     for fmt in ("markdown", "json"):
         code, out, _ = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--no-properties",
                             "--set", "criteria_replicates=20", "--set", "n_splits=50", "--set", "tukey_trials=100",
-                            *fast, "--format", fmt)
+                            "--official", "accuracy", *fast, "--format", fmt)
         assert code == 0 and "Test-set size: with 60 items" in out and "metaeval design" in out
         if fmt == "json":
             assert json.loads(out)["test_set_size"].startswith("Test-set size: with 60 items")

@@ -76,16 +76,11 @@ def _scores(g, pred, w, systems):
 def _loop(gold, pred, spec: CR.CriteriaSpec, b: int, scheme="both"):
     """Replicate b of every criterion, computed item by item: the same draws, scikit-learn and scipy."""
     n, s_all = gold.size, pred.shape[0]
-    systems = CR.system_draws(s_all, [b], spec.seed)[0]
-    if scheme == "both":
-        w = CR.unit_draws(n, [b], spec.seed)[0].astype(float)
-        masks = split_masks(n, b * spec.inner_splits + np.arange(spec.inner_splits), spec.seed,
-                            stream="criteria_split")
-        rank, u01 = _draws(n, [b], spec.seed, ("criteria_noise", "criteria_noise_class"))
-    else:
-        w = np.ones(n)
-        masks = split_masks(n, np.arange(spec.inner_splits), spec.split_seed)
-        rank, u01 = _draws(n, [0], spec.noise_seed)
+    systems = CR.system_draws(s_all, [b], spec.seed)[0] if scheme == "both" else np.arange(s_all)
+    w = CR.unit_draws(n, [b], spec.seed)[0].astype(float)
+    masks = split_masks(n, b * spec.inner_splits + np.arange(spec.inner_splits), spec.seed,
+                        stream="criteria_split")
+    rank, u01 = _draws(n, [b], spec.seed, ("criteria_noise", "criteria_noise_class"))
     full = _scores(gold, pred, w, systems)
     out = {}
     taus = [[_tau(_scores(gold, pred, w * m, systems)[i], _scores(gold, pred, w * ~m, systems)[i])
@@ -148,7 +143,7 @@ def small():
     return gold, pred, spec, scorer
 
 
-@pytest.mark.parametrize("scheme", ["both", "systems"])
+@pytest.mark.parametrize("scheme", ["both", "items"])
 def test_every_replicate_equals_a_plain_loop_over_the_same_draws(small, scheme):
     """Each criterion's replicates (units and systems drawn with replacement,
     half-splits of the distinct units, a noisy gold per rate, each resample's
@@ -167,8 +162,7 @@ def test_every_replicate_equals_a_plain_loop_over_the_same_draws(small, scheme):
     per_b = np.array([_scores(gold, pred, w, every) for w in items])  # (B, M, S)
     pairs = [(a, c) for a in every for c in every if a < c]
     se = {(a, c): np.std(per_b[:, :, a] - per_b[:, :, c], axis=0, ddof=1) for a, c in pairs}
-    base = np.array([_scores(gold, pred, (items[b] if scheme == "both" else np.ones(gold.size)), every)
-                     for b in range(spec.replicates)])
+    base = np.array([_scores(gold, pred, items[b], every) for b in range(spec.replicates)])
     for b, (_, systems, _) in enumerate(loops):
         k = np.bincount(systems, minlength=pred.shape[0])
         drawn = [(a, c) for a, c in pairs if k[a] and k[c]]
@@ -214,15 +208,16 @@ def test_subsets_share_the_draws_and_a_subset_equals_its_own_scorer(small):
     subset alone."""
     gold, pred, spec, scorer = small
     keep = np.array([0, 2, 3, 5, 6])
-    both = CR.criteria(scorer, spec, subsets={"all": np.arange(7), "some": keep}, schemes=("both", "systems"))
+    both = CR.criteria(scorer, spec, subsets={"all": np.arange(7), "some": keep}, schemes=("both", "items"))
     spec_d, ds = _dataset(gold, pred[keep])
-    alone = CR.criteria(E.Scorer(ds, spec_d, np.arange(keep.size), "item"), spec, schemes=("both", "systems"))
-    for scheme in ("both", "systems"):
+    alone = CR.criteria(E.Scorer(ds, spec_d, np.arange(keep.size), "item"), spec, schemes=("both", "items"))
+    for scheme in ("both", "items"):
         np.testing.assert_allclose(both[scheme, "some"].value, alone[scheme, "all"].value, atol=1e-12)
         np.testing.assert_allclose(both[scheme, "some"].boot, alone[scheme, "all"].boot, atol=1e-12, equal_nan=True)
     # asked together or alone, a scheme's resamples are the same
-    one = CR.criteria(scorer, spec, schemes=("systems",))["systems", "all"]
-    np.testing.assert_allclose(one.boot, both["systems", "all"].boot, atol=0, equal_nan=True)
+    one = CR.criteria(scorer, spec, schemes=("items",))["items", "all"]
+    np.testing.assert_allclose(one.boot, both["items", "all"].boot, atol=0, equal_nan=True)
+    assert (one.system_draws == np.arange(7)).all()
 
 
 def test_a_metric_against_itself_has_zero_paired_se_and_others_do_not(small):

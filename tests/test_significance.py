@@ -560,8 +560,9 @@ def test_every_discriminative_power_names_its_test_and_correction():
     from metaeval.criteria import CriteriaResult
 
     v = np.array([[0.9, 0.8], [0.4, 0.5]])
-    res = CriteriaResult(["accuracy", "kappa"], ["stability", "power"], v, np.broadcast_to(v, (20, 2, 2)).copy(),
-                         "both", 0.95, np.zeros((20, 4), dtype=int))
+    res = {(sc, "real"): CriteriaResult(["accuracy", "kappa"], ["stability", "power"], v,
+                                        np.broadcast_to(v, (20, 2, 2)).copy(), sc, 0.95, np.zeros((20, 4), dtype=int))
+           for sc in ("items", "both")}
     for text in ("two-sided z-tests ..., Holm-adjusted over the pairs of each resample",
                  "two-sided z-tests ..., not adjusted"):
         rec = R.recommend(res, criteria=["stability", "power"], power_test=text)

@@ -98,13 +98,16 @@ EDITS = [
     # (the front page names each dataset's primary metric)
     ("datasets.tiny.primary_metric", "accuracy", _jobs(("score", "recommendation"), "tiny") | {("overview", None)}),
     ("datasets.tiny.labels", ["pos", "neu", "neg"], _jobs(EVERYTHING, "tiny")),
-    ("datasets.tiny.ordinal", False, _jobs(METRIC_RULES, "tiny")),
-    ("datasets.tiny.weights", {"even": {"neg": 0.3, "neu": 0.4, "pos": 0.3}}, _jobs(METRIC_RULES, "tiny")),
+    # the formal properties on the dataset's own shape read its order and its weights
+    ("datasets.tiny.ordinal", False, _jobs(METRIC_RULES + ("dataset_properties",), "tiny")),
+    ("datasets.tiny.weights", {"even": {"neg": 0.3, "neu": 0.4, "pos": 0.3}},
+     _jobs(METRIC_RULES + ("dataset_properties",), "tiny")),
     ("datasets.tiny.extra_labels", {"other": "neg"}, _jobs(EVERYTHING, "tiny")),
     ("datasets.tiny.extra_label_policy", "drop_item", _jobs(EVERYTHING, "tiny")),
     ("datasets.tiny.label_map", {"negative": "neg"}, _jobs(EVERYTHING, "tiny")),
     ("datasets.tiny.description", "another description", set()),
-    ("datasets.tiny_tsv.f_avg_classes", ["FAVOR"], _jobs(METRIC_RULES + ("score_groups",), "tiny_tsv")),
+    ("datasets.tiny_tsv.f_avg_classes", ["FAVOR"],
+     _jobs(METRIC_RULES + ("score_groups", "dataset_properties"), "tiny_tsv")),
     # the random baselines: of the classes, and of the spans (random_spans) of span identification
     ("random_seed", 8, _all(EVERYTHING + ("score_groups",), ALL_DATASETS)),
     ("datasets.toxic.offsets_past_end", "refuse", _all(EVERYTHING, ("toxic",))),
@@ -121,7 +124,8 @@ EDITS = [
     ("experiments.tukey_trials", 50, _all(EXPS)),
     # only the paired bootstrap test reads the correction (the Tukey test's p-values are family-wise)
     ("experiments.significance_correction", "bh", _jobs(("recommendation",), *WITH_EXPS)),
-    ("experiments.bootstrap_seed", 5, _all(EXPS)),
+    # the bootstrap, and the gameability test of the scoring job (whose table the recommendation reads)
+    ("experiments.bootstrap_seed", 5, _all(EXPS) | _all(SCORE, ALL_DATASETS)),
     ("datasets.spans_si.merge_overlapping_predictions", False, _all(SPAN_SI, ("spans_si",))),
     ("datasets.spans_si_synthetic.synthetic.seed", 4, _all(SPAN_SYN, ("spans_si_synthetic",))),
     ("datasets.spans_tc.span_metrics", ["span_f1", "char_f1"], _all(SPAN_TC[1:], ("spans_tc",))),
@@ -131,20 +135,23 @@ EDITS = [
     ("experiments.prior_gammas", [0, 4], _jobs(("recommendation",), *CLASSES)),
     ("datasets.tiny.experiments.noise_mode", "uniform", _jobs(("recommendation",), "tiny")),
     ("experiments.noise_repeats", 10, _jobs(("recommendation",), *CLASSES)),
-    # the formal properties do not depend on any dataset: one job, the
-    # recommendations (the front page's job) that count them, and every
-    # provenance.json (which records their settings)
-    ("properties.n_max", 4, {("properties", None)} | _jobs(("recommendation",), "tiny", "tiny_tsv", "spans_tc")),
-    ("properties.weights", [0.4, 0.4, 0.2],
-     {("properties", None)} | _jobs(("recommendation",), "tiny", "tiny_tsv", "spans_tc")),
+    # the formal properties: the generic table, each dataset's own shape (n_max: its domain; the generic
+    # weights are not the datasets'), the recommendations that read them, and every provenance.json
+    ("properties.n_max", 4, {("properties", None)} | _jobs(("dataset_properties", "recommendation"), *CLASSES)),
+    ("properties.weights", [0.4, 0.4, 0.2], {("properties", None)}),
     # the recommendation's own settings (and the correction of its z-tests, read even with the Tukey test)
     ("experiments.criteria_replicates", 30, _jobs(("recommendation",), *WITH_EXPS)),
     # the test-set size design: in the recommendation's job, from the bootstrap's file (no bootstrap, no trials)
     ("experiments.design_draws", 50, _jobs(("recommendation",), *WITH_EXPS)),
     ("experiments.design_differences", [0.03], _jobs(("recommendation",), *WITH_EXPS)),
-    ("experiments.tier_alpha", 0.1, _jobs(("recommendation",), *WITH_EXPS)),
-    ("experiments.min_difference", {"stability": 0.01}, _jobs(("recommendation",), *WITH_EXPS)),
+    # the verdict's level: the sets and the gameability test (of every dataset's scoring job)
+    ("experiments.verdict_alpha", 0.1, _jobs(("recommendation",), *WITH_EXPS) | _all(SCORE, ALL_DATASETS)),
+    ("experiments.verdict_scope", "new_systems", _jobs(("recommendation",), *WITH_EXPS)),
     ("datasets.tiny.experiments.criteria", ["stability", "power"], _jobs(("recommendation",), "tiny")),
+    # the verdict's dataset keys: the recommendation alone
+    ("datasets.tiny.official_metric", "macro_f1", _jobs(("recommendation",), "tiny")),
+    ("datasets.tiny.requirements", ["monotonicity"], _jobs(("recommendation",), "tiny")),
+    ("datasets.tiny.paper_choices", [{"metrics": ["gmr"], "source": "a paper"}], _jobs(("recommendation",), "tiny")),
 ]
 
 
@@ -158,9 +165,11 @@ def test_a_config_edit_plans_exactly_the_jobs_that_read_it(run, tmp_path, path, 
     _set(cfg, path, value)
     (tmp_path / "edited.yaml").write_text(yaml.safe_dump(cfg))
     touched = (path.split(".")[1],) if path.startswith("datasets.") else ALL_DATASETS
-    # the recommendation reads the dataset and its gameability (scoring), beside the experiments
+    # the recommendation reads the dataset and its gameability (scoring), beside the experiments; a dataset
+    # read again reruns the formal properties of its shape (they read its class sizes)
     expected = expected | {("recommendation", d) for r, d in expected if d in WITH_EXPS and r in (
-        "ingest", "score", "score_tc", "score_si")}
+        "ingest", "score", "score_tc", "score_si")} | {("dataset_properties", d) for r, d in expected
+                                                     if r == "ingest" and d in CLASSES}
     # the report's front page (with the summary pages) reads every dataset.json, summary.csv and recommendation.json
     front = {("overview", None)} if any(r in ("ingest", "recommendation", "experiments", "experiments_no_merging")
                                         for r, _ in expected) else set()
@@ -377,5 +386,10 @@ def test_a_dataset_added_to_the_config_joins_the_cross_dataset_tables(run, tmp_p
     long = pd.read_csv(work / "results/cross_dataset/criteria.csv")
     assert "tiny_again" in set(long["dataset"])
     assert "tiny_again" in (work / "results/cross_dataset/cross_dataset.md").read_text()
-    mine = long[long["dataset"] == "tiny_again"].drop(columns=["dataset", "kind"]).reset_index(drop=True)
-    pd.testing.assert_frame_equal(mine, pd.read_csv(work / "results/tiny_again/recommendation.csv"), check_dtype=False)
+    mine = long[long["dataset"] == "tiny_again"].drop(columns=["dataset", "kind", "test_set"]).reset_index(drop=True)
+    own = pd.read_csv(work / "results/tiny_again/recommendation.csv")
+    own = own[own["scope"] == own["scope"].iloc[0]].reset_index(drop=True)  # (the headline scope's rows)
+    pd.testing.assert_frame_equal(mine, own, check_dtype=False)
+    # the copy shares tiny's gold file: one test set, counted once
+    assert long.loc[long["dataset"] == "tiny_again", "test_set"].iloc[0] == \
+        long.loc[long["dataset"] == "tiny", "test_set"].iloc[0]

@@ -15,8 +15,11 @@ the ground floor up:
 * ``gameability``: degenerate systems scored on a dataset's own test set
 * ``sensitivity``, ``properties``: label noise and class priors; formal properties
 * ``criteria``: every criterion of the recommendation with its resamples of
-  items and systems (BOOT-BOTH)
-* ``recommend``: which metric to report (Tiered Pareto Selection)
+  the items (these systems) and of items and systems (BOOT-BOTH: new systems)
+* ``mcs``, ``verdict``: the Model Confidence Set per criterion, Bonferroni
+  over the criteria, the answer as their intersection
+* ``recommend``: which metric to report: the verdict, the requirements, the
+  task's official metric
 * ``spans``: span formats and span metrics (SemEval-2020 Task 11)
 * ``reproduce``, ``report``: the papers' tables next to ours; HTML pages
 * ``api``: ``evaluate``, ``compare``, ``recommend``, ``meta_evaluate``
@@ -41,7 +44,8 @@ except PackageNotFoundError:  # a source tree that is not installed
 
 __all__ = ["__version__", "evaluate", "compare", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "confusion", "resample", "ranking", "io", "config", "dataset", "tables",
            "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow",
-           "gameability", "sensitivity", "properties", "criteria", "recommend"]
+           "gameability", "sensitivity", "properties", "criteria", "mcs", "verdict", "recommend", "crossdata",
+           "design"]
 
 # the one-call functions of ``metaeval.api`` (plain labels in, pandas out);
 # ``metaeval.api.recommend`` keeps its module's name (``metaeval.recommend`` is the module)

@@ -744,37 +744,90 @@ def compare(gold, predictions=None, **kwargs) -> Comparison:
     return _comparison(run_significance(ds, spec, st), st)
 
 
-@lru_cache(maxsize=1)
-def _default_properties() -> pd.DataFrame:
-    """``properties.csv`` at the config's defaults (the same for every
-    dataset: the properties are checked on generated matrices)."""
-    from .properties import check_all, settings_from
+@lru_cache(maxsize=8)
+def _shape_properties(k: int, ordinal: bool, weights, f_avg, unrelated, sizes, metrics) -> pd.DataFrame:
+    """``properties.csv`` of one dataset shape at the config's default
+    domain (``properties.dataset_settings``; cached per shape)."""
+    from types import SimpleNamespace
 
-    return check_all(settings_from({}))
+    from .properties import check_all, dataset_settings, settings_from
+
+    params = {"weights": None if weights is None else np.asarray(weights), "f_avg_classes": f_avg,
+              "unrelated": unrelated}
+    shape = SimpleNamespace(k=k, ordinal=ordinal, metric_params=lambda: params)
+    return check_all(dataset_settings(shape, sizes, settings_from({})), list(metrics))
 
 
-def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True, **kwargs):
+def _properties_of(ds, spec, properties):
+    """The dataset's own properties table: given, computed (True) or none (False)."""
+    if properties is False or spec.k < 2:
+        return None
+    if properties is not True:
+        return properties
+    p = spec.metric_params()
+    w = p.get("weights")
+    return _shape_properties(spec.k, bool(spec.ordinal), None if w is None else tuple(map(float, w)),
+                             None if not p.get("f_avg_classes") else tuple(p["f_avg_classes"]), p.get("unrelated"),
+                             tuple(int(x) for x in np.bincount(ds.gold, minlength=ds.k)), tuple(spec.metrics))
+
+
+def _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements):
+    """The spec with the verdict's dataset keys, checked as the config's."""
+    from dataclasses import replace
+
+    from .config import _verdict_keys
+
+    raw = {"official_metric": official_metric if not official_source else
+           {"metric": official_metric, "source": official_source},
+           "paper_choices": list(paper_choices), "requirements": list(requirements)}
+    raw = {k: v for k, v in raw.items() if v}
+    if "official_metric" in raw and raw["official_metric"] is None:
+        del raw["official_metric"]
+    keys = _verdict_keys(spec.name, raw, spec.all_metrics, bool(spec.ordinal),
+                         spec.metric_params() if spec.k >= 2 else {}, spec.span_task, spec.labels)
+    keys.pop("test_set", None)
+    return replace(spec, **keys)
+
+
+def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
+              official_metric: str | None = None, official_source: str = "",
+              paper_choices: Sequence[Mapping] = (), **kwargs):
     """Which metric to report on this data (``metaeval.recommend``).
 
-    Every criterion (rank stability, class discrimination for ordered
-    classes, discriminative power, robustness to label noise and, for
-    imbalanced data, to class priors, and the formal properties) with its
-    interval from resampling the items and the systems together; the
-    Tiered Pareto Selection; gameable metrics excluded.  The ranked systems
-    are every system given and the ``include_baselines`` (default
-    ``majority`` and ``random``, generated unless ``baselines`` says
-    otherwise), as in the workflow.
+    Every evidence criterion (rank stability, class discrimination for
+    ordered classes, discriminative power, robustness to label noise and,
+    for imbalanced data, to class priors) on the real systems, resampled
+    two ways: the items only (*these systems*) and the items and the
+    systems together (*new systems*); per criterion the Model Confidence
+    Set of the metrics, Bonferroni over the criteria; the answer is the
+    metrics kept on every criterion (``verdict_scope`` chooses which scope
+    heads it, ``verdict_alpha`` the level).  Gameable metrics (a degenerate
+    system significantly better than the median real system) are not
+    candidates.  The ranked baselines (``include_baselines``, default
+    ``majority`` and ``random``) are a stated variant, never the headline.
 
     Parameters
     ----------
     properties : DataFrame or bool
-        ``properties.csv``; True: checked here at the defaults (about 4 s,
-        once per process); False: the criterion is left out.
+        The formal properties on this dataset's shape (``properties.csv``
+        of the workflow's dataset); True: checked here (about 2 s, once per
+        shape and process); False: none (no requirements can be declared).
+    requirements : sequence of str
+        Formal properties the answer must hold (``properties.PROPERTIES``;
+        ``uniform_class_change``: invariance to class priors).  Those not
+        declared are shown, and decide nothing.
+    official_metric, official_source : str
+        The task's own metric and where it comes from: the answer says
+        where it stands.
+    paper_choices : sequence of mapping
+        ``{"metrics": [...], "source": "..."}``: metrics a paper chose on
+        the same data.
 
     Returns
     -------
     metaeval.recommend.Recommendation
-        ``.selected`` (the answer), ``recommend.answer_sentence(rec)``,
+        ``.selected`` (the answer), ``.sets`` (per scope the per-criterion
+        sets), ``recommend.answer_sentence(rec)``,
         ``recommend.criteria_table(rec)``, ``recommend.recommendation_long(rec)``.
 
     Examples
@@ -783,18 +836,25 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
     >>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
     ...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
     ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
-    >>> rec = recommend(gold, systems, properties=False, n_splits=100, criteria_replicates=20)
-    >>> rec.selected
-    ['macro_f1_hm', 'macro_recall', 'gmr', 'alpha_nominal']
+    >>> rec = recommend(gold, systems, properties=False, n_splits=100, criteria_replicates=20,
+    ...                 official_metric="accuracy")
+    >>> from metaeval.recommend import answer_sentence
+    >>> answer_sentence(rec)
+    'The evidence does not separate the 9 candidates for these systems: every one is kept on every criterion; the official Acc is kept too.'
+
+    Three systems cannot tell nine metrics apart: the honest answer is that
+    the data do not choose.
     """
     from .gameability import dataset_gameability
     from .recommend import recommend_dataset
 
     ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
+    spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements)
     _few_systems_warning(ds, st)
-    props = _default_properties() if properties is True else (properties if properties is not False else None)
-    return recommend_dataset(ds, spec, st, properties=props if spec.k >= 2 else None,
-                             gameability=dataset_gameability(ds, spec))
+    return recommend_dataset(ds, spec, st, properties=_properties_of(ds, spec, properties),
+                             gameability=dataset_gameability(ds, spec, unit=st.resample_unit,
+                                                             replicates=st.bootstrap_replicates,
+                                                             seed=st.bootstrap_seed, alpha=st.verdict_alpha))
 
 
 @dataclass
@@ -985,7 +1045,9 @@ class MetaEvaluation:
         return out
 
 
-def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = True, **kwargs) -> MetaEvaluation:
+def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
+                  official_metric: str | None = None, official_source: str = "",
+                  paper_choices: Sequence[Mapping] = (), **kwargs) -> MetaEvaluation:
     """All of the workflow's experiments on one dataset: scores, intervals,
     ranking similarity, rank stability, class merging (three classes or
     more), significance and discriminative power, label noise and class
@@ -1005,8 +1067,8 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
     0     accuracy     0.815
     1     macro_f1     0.922
     2  macro_f1_hm     0.970
-    >>> result.recommendation  # doctest: +ELLIPSIS
-    'F1(P^M,R^M), R^M, GMR or alpha^NOM: the evidence does not separate them; ...'
+    >>> result.recommendation
+    'The evidence does not separate the 9 candidates for these systems: every one is kept on every criterion.'
     >>> import tempfile
     >>> paths = result.write(tempfile.mkdtemp(), figures=False)  # the workflow's files
     """
@@ -1017,6 +1079,7 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
     from .significance import run_bootstrap, run_significance
 
     ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
+    spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements)
     _few_systems_warning(ds, st)
     n_ranked = len(E.select_systems(ds, st.include_baselines))
     if n_ranked < 2:
@@ -1040,15 +1103,19 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
         t["noise.csv"], t["priors.csv"] = dataset_sensitivity(ds, spec, st, sig.get("permuted_confusion"), power)
     t["summary.csv"] = E.summary(groups.set_index("metric")["group"], t["stability.csv"], t.get("merging.csv"),
                                  sig["power"])
-    t["gameability.csv"] = games = dataset_gameability(ds, spec, scores)
-    props = _default_properties() if properties is True else (properties if properties is not False else None)
-    rec = recommend_dataset(ds, spec, st, properties=props if spec.k >= 2 else None, gameability=games)
+    t["gameability.csv"] = games = dataset_gameability(ds, spec, scores, unit=st.resample_unit,
+                                                       replicates=st.bootstrap_replicates, seed=st.bootstrap_seed,
+                                                       alpha=st.verdict_alpha)
+    props = _properties_of(ds, spec, properties)
+    if props is not None:
+        t["properties.csv"] = props
+    rec = recommend_dataset(ds, spec, st, properties=props, gameability=games)
     t["recommendation.csv"] = recommendation_long(rec)
     from .design import dataset_design, design_note
 
     t["design.csv"], t["design_needed.csv"], t["design_swaps.csv"] = dataset_design(ds, spec, st, boot["value"],
                                                                                      boot["boot"])
-    size_note = design_note(t["design.csv"], t["design_needed.csv"], rec.selected)
+    size_note = design_note(t["design.csv"], t["design_needed.csv"], rec.size_metrics())
     notes = {"context": dataset_context(ds, spec) + (f"\n\n{size_note}" if size_note else ""),
              "resample": E.few_groups_note(spec, st, ds), "test_set_size": size_note}
     return MetaEvaluation(spec.name, t, rec, st, spec, {k: v for k, v in notes.items() if v})

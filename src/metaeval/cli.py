@@ -44,13 +44,19 @@ a metric.""",
     "recommend": """examples:
   metaeval recommend gold.csv predictions/*.csv --labels agree,discuss,disagree --ordinal
   metaeval recommend gold.csv predictions/*.csv --set criteria_replicates=500 --format json
+  metaeval recommend gold.csv predictions/*.csv --official macro_f1 --require monotonicity
 
-Which metric to report: every criterion with its interval from resampling
-the items and the systems together, the metrics that cannot be told from
-the best per criterion, the Tiered Pareto Selection, gameable metrics
-excluded. Ranks the majority and random baselines with the systems, as
-the workflow does (--baselines to change). Needs a few systems: the
-criteria compare rankings.""",
+Which metric to report: every criterion on the real systems with its
+interval, resampled two ways (the items: these systems; the items and the
+systems together: new systems); per criterion the metrics the evidence
+cannot tell from the best (Model Confidence Set, Bonferroni over the
+criteria); the answer is the metrics kept on every criterion. Gameable
+metrics are not candidates. --official names the task's own metric (the
+answer says where it stands); --require declares a formal property the
+answer must hold (repeatable; uniform_class_change: invariance to class
+priors). The majority and random baselines are ranked in a stated variant
+(--baselines to change). Needs a few systems: the criteria compare
+rankings.""",
     "design": """examples:
   metaeval design gold.csv predictions/*.csv
   metaeval design gold.csv predictions/*.csv --set design_power=0.9 --set design_differences=[0.01,0.03]
@@ -188,7 +194,13 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("recommend", help="which metric to report, with the evidence", epilog=EXAMPLES["recommend"],
                        formatter_class=fmt, description="Which metric to report on this data, and why.")
     _common(r)
-    r.add_argument("--no-properties", action="store_true", help="leave the formal properties out (saves ~4 s)")
+    r.add_argument("--no-properties", action="store_true",
+                   help="do not check the formal properties on this data's shape (saves ~2 s; no --require then, and "
+                        "the invariance to class priors is read from the data)")
+    r.add_argument("--official", metavar="METRIC", help="the task's official metric: the answer says where it stands")
+    r.add_argument("--require", metavar="PROPERTY", action="append", default=[],
+                   help="a formal property the answer must hold (repeatable), e.g. monotonicity, "
+                        "uniform_class_change (invariance to class priors)")
     g = sub.add_parser("design", help="how large a test set must be: the difference each metric detects",
                        epilog=EXAMPLES["design"], formatter_class=fmt,
                        description="Test-set size design: the smallest difference each metric detects, and the size "
@@ -359,10 +371,11 @@ def _recommend(a, progress) -> str:
         data = _read(a, _workflow_baselines(a))
     opts = _split_settings(a)[1]
     with progress.step("the criteria, resampling the items and the systems together"):
-        rec = api.recommend(data, properties=not a.no_properties, **opts)
+        rec = api.recommend(data, properties=not a.no_properties, requirements=a.require,
+                            official_metric=a.official, **opts)
     with progress.step("the test-set size design"):
-        size = (api.size_design(data, **opts).sentence(rec.selected, where="every size: metaeval design")
-                if rec.selected else None)
+        size = (api.size_design(data, **opts).sentence(rec.size_metrics(), where="every size: metaeval design")
+                if rec.size_metrics() else None)
     if a.format == "json":
         return recommendation_json(rec, test_set_size=size)
     if a.format == "csv":

@@ -36,6 +36,14 @@ ARTICLE_FORMATS = ("semeval2020_si", "semeval2020_tc")
 OFFSETS_PAST_END = ("wrong", "refuse")
 EXTRA_LABEL_POLICIES = ("map", "error", "drop_item")
 WEIGHT_TOLERANCE = 1e-6
+# experiment settings of earlier versions: refused with what replaced them (the check of unknown keys says
+# the same, before the schema's own error)
+SUPERSEDED_SETTINGS = {
+    "tier_alpha": "the top tiers are superseded by the Model Confidence Set: set verdict_alpha instead (the "
+                  "family's level, Bonferroni over the criteria; docs/recommendation.md)",
+    "min_difference": "the top tiers' smallest meaningful difference is superseded by the Model Confidence Set, "
+                      "which has no margin: remove it (docs/recommendation.md)",
+}
 
 
 class ConfigError(ValueError):
@@ -87,6 +95,8 @@ def unknown_keys(cfg: Mapping, schema: Mapping) -> list[str]:
             here = f"{where}.{k}" if where else str(k)
             if k in props:
                 walk(v, props[k], here)
+            elif k in SUPERSEDED_SETTINGS and here.split(".")[-2:-1] == ["experiments"]:
+                out.append(f"{here}: no longer a setting: {SUPERSEDED_SETTINGS[k]}")
             elif extra is False:
                 elsewhere = places.get(k)
                 close = difflib.get_close_matches(str(k), list(props), n=1)
@@ -247,6 +257,14 @@ class DatasetSpec:
     # supplied files that are baselines (fnmatch patterns of those names)
     display_names: Mapping[str, str] = field(default_factory=dict)
     baseline_files: tuple[str, ...] = ()
+    # the verdict (metaeval.recommend): the task's own metric and where it comes from, the metrics papers chose
+    # on the same data (({"metrics": (...), "source": "..."}, ...)), the formal properties the user requires of
+    # the answer, and the name of the test set (datasets with one name count once across datasets)
+    official_metric: str | None = None
+    official_source: str = ""
+    paper_choices: tuple[Mapping[str, Any], ...] = ()
+    requirements: tuple[str, ...] = ()
+    test_set: str = ""
 
     # ------------------------------------------------------------------
     @classmethod
@@ -358,6 +376,9 @@ class DatasetSpec:
                                        + ", ".join(sorted(map(repr, shown))))
         baseline_files = tuple(str(x) for x in raw.get("baseline_files") or ())
 
+        verdict = _verdict_keys(name, raw, metric_ids + span.get("span_metrics", ()), ordinal, params,
+                                span_task, labels)
+
         preds = raw.get("predictions") or []
         if isinstance(preds, str):
             preds = [preds]
@@ -371,7 +392,7 @@ class DatasetSpec:
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
             allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
             normalize_labels=_normalize_setting(name, raw.get("normalize_labels") or ()),
-            display_names=display, baseline_files=baseline_files, **span,
+            display_names=display, baseline_files=baseline_files, **span, **verdict,
         )
 
     # ------------------------------------------------------------------
@@ -520,6 +541,76 @@ def _span_settings(name: str, raw: Mapping[str, Any], task: str | None, random_s
             "span_metrics": span_metrics, "offsets_past_end": past_end, "documents": documents,
             "merge_overlapping_predictions": bool(raw.get("merge_overlapping_predictions", False)),
             "synthetic": synthetic}
+
+
+def _known_metric(mid) -> bool:
+    from .spans import SPAN_REGISTRY
+
+    return mid in M.REGISTRY or mid in SPAN_REGISTRY
+
+
+def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dict[str, Any]:
+    """``official_metric`` (an id, or ``{metric, source}``), ``paper_choices``
+    (a list of ``{metrics: [...], source}``), ``requirements`` (formal
+    property ids) and ``test_set``, checked.  A metric named there that is
+    not computed on the dataset is accepted only when it cannot be (the page
+    says why); one the dataset's ``metrics:`` list leaves out is refused."""
+    from .properties import PROPERTIES
+
+    def err(key, msg):
+        return ConfigError(f"datasets.{name}.{key}: {msg}")
+
+    def check(key, mid):
+        if not isinstance(mid, str) or not _known_metric(mid):
+            from .spans import SPAN_REGISTRY
+
+            raise err(key, f"{mid!r} is not a metric id{M.closest([str(mid)], [*M.REGISTRY, *SPAN_REGISTRY])}")
+        if mid not in all_ids and mid in M.REGISTRY and M.why_not_applicable(mid, ordinal, params) is None \
+                and span_task != "si":
+            raise err(key, f"{mid!r} is not among this dataset's metrics {list(all_ids)}: add it to 'metrics'")
+
+    out: dict[str, Any] = {}
+    om = raw.get("official_metric")
+    if om is not None:
+        if isinstance(om, Mapping):
+            unknown = set(om) - {"metric", "source"}
+            if unknown or "metric" not in om:
+                raise err("official_metric", "a metric id, or {metric: <id>, source: <text>}; got "
+                                             f"{dict(om)!r}")
+            out["official_source"] = str(om.get("source", ""))
+            om = om["metric"]
+        check("official_metric", om)
+        out["official_metric"] = str(om)
+    choices = []
+    for i, ch in enumerate(raw.get("paper_choices") or []):
+        key = f"paper_choices[{i}]"
+        if not isinstance(ch, Mapping) or set(ch) - {"metrics", "source"} or not ch.get("metrics") \
+                or not ch.get("source"):
+            raise err(key, f"{{metrics: [<id>, ...], source: <text>}} with both keys; got {ch!r}")
+        ids = [ch["metrics"]] if isinstance(ch["metrics"], str) else list(ch["metrics"])
+        for mid in ids:
+            check(key, mid)
+        choices.append({"metrics": tuple(map(str, ids)), "source": str(ch["source"])})
+    out["paper_choices"] = tuple(choices)
+    req = tuple(str(r) for r in raw.get("requirements") or ())
+    for r in req:
+        if r not in PROPERTIES:
+            raise err("requirements", f"{r!r} is not a formal property{M.closest([r], list(PROPERTIES))}; known: "
+                                      f"{', '.join(PROPERTIES)} (uniform_class_change: invariance to class priors)")
+        if span_task == "si":
+            raise err("requirements", "span identification has no classes: its metrics have no formal properties "
+                                      "to require")
+        if r.startswith("ordinal_") and not ordinal:
+            raise err("requirements", f"{r!r} is a property of ordered classes; this dataset's are unordered "
+                                      "(ordinal: false)")
+        if r == "imbalance" and len(labels) < 2:
+            raise err("requirements", "imbalance needs two classes or more")
+    if len(set(req)) != len(req):
+        raise err("requirements", f"a property is listed twice: {list(req)}")
+    out["requirements"] = req
+    if raw.get("test_set") is not None:
+        out["test_set"] = str(raw["test_set"])
+    return out
 
 
 def _params(labels, weights, weight_set, f_avg_classes, unrelated) -> dict[str, Any]:

@@ -49,9 +49,12 @@ experiments' own draws: ``point_splits`` half-splits of seed ``split_seed``
 (the values of ``stability.csv``), the noisy golds of ``noise_seed`` (those
 of ``noise.csv``); the **interval** is the percentile interval of the
 replicates that are defined (``n_undefined`` counts the others).
-**BOOT-SYSTEMS** (``scheme="systems"``) keeps the units and the full
-data's first ``inner_splits`` splits and noisy golds and resamples the
-systems only: how much the values move with the system set.
+The **items** scheme (``scheme="items"``) uses the same unit draws,
+splits and noisy golds and keeps the systems: the uncertainty of a
+criterion for *these* systems (the question of choosing the metric of this
+leaderboard), where BOOT-BOTH's is that for *new* systems like them
+(METHODS 9.7).  Replicate b of the two schemes differs only in the systems
+ranked, so the two are paired as well.
 
 Everything is vectorised: a chunk of replicates is one stack of weight rows
 for the confusion engine (``SubsetConfusion``), one call per metric family,
@@ -71,7 +74,7 @@ from .resample import MAX_MASK_ELEMENTS, bootstrap_weights, chunk_indices, split
 from .sensitivity import _draws, _flip_counts, _new_class, prior_weights
 from .significance import _norm_cdf, adjust, significant
 
-__all__ = ["CRITERIA", "CriteriaSpec", "CriteriaResult", "criteria", "system_draws", "unit_draws", "adjacent_pairs",
+__all__ = ["CRITERIA", "SCHEMES", "CriteriaSpec", "CriteriaResult", "criteria", "system_draws", "unit_draws", "adjacent_pairs",
            "system_counts", "pair_power"]
 
 # criterion -> what it measures (higher is better for all)
@@ -124,7 +127,8 @@ class CriteriaResult:
     the replicates (NaN: undefined); ``low``/``high`` (C, M): the percentile
     interval at ``confidence`` of the defined replicates; ``system_draws``
     (B, S): the systems of each replicate (indices into the scored
-    systems); ``scheme``: ``both`` (BOOT-BOTH) or ``systems``."""
+    systems); ``scheme``: ``both`` (BOOT-BOTH) or ``items`` (the units
+    only, every system in every replicate)."""
 
     metrics: list[str]
     criteria: list[str]
@@ -398,6 +402,9 @@ def _noise_draws(eng: _Engine, spec: CriteriaSpec, indices, seed: int, streams) 
     return rank, _new_class(eng.sc.eng.gold, u01, eng.sc.eng.k, spec.noise_mode)
 
 
+SCHEMES = ("items", "both")
+
+
 def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=None, schemes=("both",),
              strata: np.ndarray | None = None, confidence: float = 0.95) -> dict[tuple[str, str], CriteriaResult]:
     """Point values and replicates of ``spec.criteria`` for every metric of
@@ -406,16 +413,17 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=
     ``{"all": every system}``): the sets share the unit draws, splits and
     noisy golds, and each draws its own systems from itself.
 
-    ``schemes``: BOOT-BOTH (``"both"``: units and systems) and/or
-    BOOT-SYSTEMS (``"systems"``: the systems only, on the full data with its
-    first ``inner_splits`` splits and the first noisy gold of each rate;
-    the power's standard errors from the item resamples of BOOT-BOTH's
-    draws); the point values are computed once for all.  ``strata``: gold
-    classes for stratified half-splits (items only).  ``params``: the
-    classification metrics' parameters (default the scorer's).  Returns
-    ``{(scheme, name): CriteriaResult}``."""
-    if not schemes or set(schemes) - {"both", "systems"}:
-        raise ValueError(f"schemes must be among 'both' and 'systems', got {schemes!r}")
+    ``schemes``: ``"items"`` (the test units resampled, the systems kept:
+    which metric ranks *these* systems most reliably) and/or ``"both"``
+    (BOOT-BOTH, units and systems: which metric would serve *new* systems
+    like these).  The two schemes share every unit draw, split and noisy
+    gold, so their replicates are paired too; the point values are
+    computed once for all.  ``strata``: gold classes for stratified
+    half-splits (items only).  ``params``: the classification metrics'
+    parameters (default the scorer's).  Returns ``{(scheme, name):
+    CriteriaResult}``."""
+    if not schemes or set(schemes) - set(SCHEMES):
+        raise ValueError(f"schemes must be among {', '.join(map(repr, SCHEMES))}, got {schemes!r}")
     if scorer.n_units is None:
         raise ValueError("the scorer needs a resampling unit ('item' or 'group')")
     eng = _Engine(scorer, scorer.params if params is None else params)
@@ -457,53 +465,37 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=
             elif c == "discrimination":  # the stability over all the splits, minus the merged tau
                 value[k][i] = _excess(stab, merge[k])
 
-    # the replicates: the unit draws of BOOT-BOTH (also the power's standard errors under BOOT-SYSTEMS)
+    # the replicates: one unit draw, its splits and noisy golds per replicate, shared by the schemes; the
+    # systems drawn again (BOOT-BOTH) or kept (items)
     bidx = np.arange(spec.replicates)
-    draws = {k: idx[system_draws(idx.size, bidx, spec.seed)] for k, idx in subsets.items()}
+    draws = {("both", k): idx[system_draws(idx.size, bidx, spec.seed)] for k, idx in subsets.items()}
+    draws.update({("items", k): np.broadcast_to(idx, (spec.replicates, idx.size)) for k, idx in subsets.items()})
+    keys = [(sc, k) for sc in SCHEMES if sc in schemes for k in subsets]
+    boot = {key: np.full((spec.replicates, len(crit), m), np.nan) for key in keys}
     per = max(1, min(spec.chunk_size, MAX_MASK_ELEMENTS // max(spec.inner_splits * u, 1)))
-    out = {}
-    fulls = None
-    for scheme in sorted(schemes):  # "both" first: its resamples give the power's standard errors
-        boot = {k: np.full((spec.replicates, len(crit), m), np.nan) for k in subsets}
-        scheme_fulls = np.empty((spec.replicates, m, s_all))
-        fixed = None
-        for lo in range(0, spec.replicates, per):
-            rb = bidx[lo:lo + per]
-            if scheme == "both":
-                split_ids = rb[:, None] * spec.inner_splits + np.arange(spec.inner_splits)[None, :]
-                noise = _noise_draws(eng, spec, rb, spec.seed, ("criteria_noise", "criteria_noise_class")) \
-                    if "noise" in crit else None
-                a = _arrays(eng, spec, unit_draws(u, rb, spec.seed), split_ids, spec.seed, "criteria_split", noise,
-                            strata)
-            else:  # the full data with its own first splits and noisy golds, the same in every replicate
-                if fixed is None:
-                    noise = _noise_draws(eng, spec, np.zeros(1, dtype=np.int64), spec.noise_seed,
-                                         ("noise", "noise_class")) if "noise" in crit else None
-                    fixed = _arrays(eng, spec, ones, np.arange(spec.inner_splits)[None, :], spec.split_seed, "split",
-                                    noise, strata)
-                a = fixed
-            scheme_fulls[lo:lo + per] = a["full"]
-            for k in subsets:
-                t = _taus(a, draws[k][lo:lo + per], spec, s_all)
-                for i, c in enumerate(crit):
-                    if c in t:
-                        boot[k][lo:lo + per, i] = t[c]
-        if "power" in crit:
-            if scheme == "both":
-                fulls = scheme_fulls
-            elif fulls is None:  # the item resamples of BOOT-BOTH's draws, for the standard errors alone
-                fulls = np.concatenate([eng.oriented(unit_draws(u, bidx[lo:lo + per], spec.seed))[0]
-                                        for lo in range(0, spec.replicates, per)])
-            se = _pair_se(fulls)
-            i = crit.index("power")
-            for k, idx in subsets.items():
-                value[k][i] = pair_power(first, se, system_counts(idx[None, :], s_all), spec.alpha,
-                                         spec.correction)[0]
-                boot[k][:, i] = pair_power(scheme_fulls, se, system_counts(draws[k], s_all), spec.alpha,
+    fulls = np.empty((spec.replicates, m, s_all))
+    for lo in range(0, spec.replicates, per):
+        rb = bidx[lo:lo + per]
+        split_ids = rb[:, None] * spec.inner_splits + np.arange(spec.inner_splits)[None, :]
+        noise = _noise_draws(eng, spec, rb, spec.seed, ("criteria_noise", "criteria_noise_class")) \
+            if "noise" in crit else None
+        a = _arrays(eng, spec, unit_draws(u, rb, spec.seed), split_ids, spec.seed, "criteria_split", noise, strata)
+        fulls[lo:lo + per] = a["full"]
+        for key in keys:
+            t = _taus(a, draws[key][lo:lo + per], spec, s_all)
+            for i, c in enumerate(crit):
+                if c in t:
+                    boot[key][lo:lo + per, i] = t[c]
+    if "power" in crit:  # the pairs' standard errors from the item resamples, then each replicate's pairs
+        se = _pair_se(fulls)
+        i = crit.index("power")
+        for k, idx in subsets.items():
+            value[k][i] = pair_power(first, se, system_counts(idx[None, :], s_all), spec.alpha, spec.correction)[0]
+        for sc, k in keys:
+            boot[sc, k][:, i] = pair_power(fulls, se, system_counts(draws[sc, k], s_all), spec.alpha,
                                            spec.correction)
-        for k in subsets:
-            out[(scheme, k)] = CriteriaResult(eng.ids, crit, value[k].copy(), boot[k], scheme, confidence, draws[k])
-    return out
+    return {(sc, k): CriteriaResult(eng.ids, crit, value[k].copy(), boot[sc, k], sc, confidence,
+                                    np.ascontiguousarray(draws[sc, k])) for sc, k in keys}
 
 
 def _only(spec: CriteriaSpec, keep) -> CriteriaSpec:

@@ -2,33 +2,40 @@
 from the per-dataset recommendations (it never recomputes them).
 
 Every dataset's recommendation gives, per criterion and metric, a value
-with its interval, the metric's membership of the criterion's top tier and
-the p-value of its tier test (``recommend.tier_pvalues``: the null
-hypothesis that the metric is as good as the best, against the alternative
-that it is worse; closed upwards like the tier, so a metric marked in a top
-tier is never counted short of the best there).  Across the datasets of one kind of task (``nominal``
-classes, ``ordinal`` classes, ``spans``):
+with its interval, whether the metric is in the criterion's Model
+Confidence Set and its MCS p-value (``recommend``: the null hypothesis
+that the metric is among the best on that criterion; the set at level a
+holds the metrics whose p-value is at least a).  The rows of each
+dataset's headline scope are read.  Across the datasets of one kind of
+task (``nominal`` classes, ``ordinal`` classes, ``spans``):
 
-* **Tables** per criterion: metric x dataset, value, interval and top tier.
-* **Counts** per metric and criterion: on how many datasets it is scored,
-  in the top tier, and the *replicability count* of Dror, Baumer,
-  Bogomolov & Reichart (2017): from the datasets' tier-test p-values, the
-  partial conjunction p-values p^{u/N} (Bonferroni: (N - u + 1) p_(u);
-  Fisher: the chi-square combination of the N - u + 1 largest), made
-  monotone, and k_hat = the number of u with p^{u/N} <= alpha: with
-  confidence 1 - alpha the metric falls short of the best on at least
-  k_hat of the N datasets (Bonferroni holds under any dependence; Fisher
-  needs independent datasets).  Which datasets: Holm's procedure.  A
-  metric that holds up has k_hat 0.
-* **A recommendation per kind of task**: the metrics of the datasets' K0
-  (the per-dataset Pareto sets) scored on every dataset of the kind, and
-  their tier vectors over every (dataset, criterion); the answer is the
-  metrics whose tier vector no other metric's vector dominates (the last
-  step of Tiered Pareto Selection, over datasets).  An exact copy of a
-  metric gets the copy's tiers on every dataset, and a metric worse than
-  another on every criterion of every dataset is in no K0, so, as for one
-  dataset, neither changes the answer (METHODS.md 8; tested).  When every
-  candidate has the same tier vector, the answer is the set, and says so.
+* **The dataset's level.**  A dataset takes each criterion's set at
+  ``level = alpha / C`` (Bonferroni over its C criteria); its MCS p-value
+  on the scale of alpha is ``min(1, p alpha / level)``, so that a metric
+  kept on a dataset (``p >= level``) is never counted short of the best
+  there.
+* **Test sets count once.**  Datasets that share a test set (the same gold
+  file, or the same ``test_set`` key: FNC-1's views) are one test set: a
+  metric's p-value there is the Bonferroni combination of its views,
+  ``min(1, k min_i p_i)`` over the k views that judge it (short on the test
+  set when short on one of its views).
+* **Tables** per criterion: metric x dataset, value, interval and
+  membership of the set.
+* **Counts** per metric and criterion: on how many test sets it is judged
+  and kept, and the *replicability count* of Dror, Baumer, Bogomolov &
+  Reichart (2017): from the test sets' p-values, the partial conjunction
+  p-values p^{u/N} (Bonferroni: (N - u + 1) p_(u); Fisher: the chi-square
+  combination of the N - u + 1 largest), made monotone, and k_hat = the
+  number of u with p^{u/N} <= alpha: with confidence 1 - alpha the metric
+  falls short of the best on at least k_hat of the N test sets
+  (Bonferroni holds under any dependence; Fisher needs independent test
+  sets).  Which ones: Holm's procedure.  A metric that holds up has k_hat
+  0 on every criterion.
+* **The answer per kind of task**: the metrics judged on every test set of
+  the kind and shown short (Bonferroni k_hat >= 1) on none of its criteria;
+  when every metric is shown short somewhere, none is named.  A copy of a
+  metric gets the copy's p-values, so it cannot change the answer; adding
+  a metric can only widen each dataset's sets (MCS).
 """
 
 from __future__ import annotations
@@ -40,8 +47,8 @@ import pandas as pd
 
 from . import metrics as M
 
-__all__ = ["KINDS", "dataset_kind", "gather", "partial_conjunction", "replicability", "cross_recommendation",
-           "cross_tables", "cross_answer"]
+__all__ = ["KINDS", "dataset_kind", "gather", "partial_conjunction", "pvalues_by_test_set", "replicability",
+           "cross_recommendation", "cross_tables", "cross_answer"]
 
 KINDS = ("nominal", "ordinal", "spans")
 
@@ -57,18 +64,27 @@ def dataset_kind(spec) -> str:
     return "spans" if spec.span_task else ("ordinal" if spec.ordinal else "nominal")
 
 
-def gather(recommendations: Mapping[str, pd.DataFrame], kinds: Mapping[str, str]) -> pd.DataFrame:
-    """The datasets' ``recommendation.csv`` tables in one long table with
-    ``dataset`` and ``kind`` first, the datasets in the given order.
+def gather(recommendations: Mapping[str, pd.DataFrame], kinds: Mapping[str, str],
+           test_sets: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """The datasets' ``recommendation.csv`` tables (their headline scope's
+    rows, when they have a ``scope`` column: the first scope listed) in one
+    long table with ``dataset``, ``kind`` and ``test_set`` first, the
+    datasets in the given order.
 
     >>> import pandas as pd
     >>> rec = pd.DataFrame({"criterion": ["stability"], "metric": ["accuracy"], "value": [0.9]})
     >>> gather({"a": rec}, {"a": "nominal"}).columns.tolist()
-    ['dataset', 'kind', 'criterion', 'metric', 'value']
+    ['dataset', 'kind', 'test_set', 'criterion', 'metric', 'value']
     """
-    frames = [df.assign(dataset=name, kind=kinds[name])[["dataset", "kind", *df.columns]]
-              for name, df in recommendations.items()]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["dataset", "kind"])
+    frames = []
+    for name, df in recommendations.items():
+        if "scope" in df.columns and len(df):
+            df = df[df["scope"] == df["scope"].iloc[0]]
+        ts = (test_sets or {}).get(name, name)
+        frames.append(df.assign(dataset=name, kind=kinds[name], test_set=ts)[["dataset", "kind", "test_set",
+                                                                              *df.columns]])
+    return (pd.concat(frames, ignore_index=True) if frames else
+            pd.DataFrame(columns=["dataset", "kind", "test_set"]))
 
 
 def partial_conjunction(p, alpha: float = 0.05, method: str = "bonferroni") -> tuple[int, np.ndarray]:
@@ -137,108 +153,156 @@ def _holm_set(p: np.ndarray, alpha: float) -> np.ndarray:
     return np.asarray(holm(p)) <= alpha
 
 
-def replicability(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
-    """Per kind of task, criterion and metric: ``n_datasets`` (scored),
-    ``n_top_tier`` (marked in the top tier), ``top_tier_share``,
-    ``k_short_bonferroni``, ``k_short_fisher`` (Dror et al.'s counts of the
-    datasets on which the metric falls short of the best, from the tier
-    tests' p-values), ``short_on`` (Holm's datasets) and
-    ``n_recommended`` (datasets whose answer names it).
+def _judged(g: pd.DataFrame) -> pd.Series:
+    """Rows where the metric is judged on the criterion (a participant of
+    a counted criterion; older tables without those columns: a value)."""
+    if "participant" in g.columns:
+        return g["participant"].astype(bool) & g.get("counted", pd.Series(True, index=g.index)).astype(bool)
+    return pd.Series(np.isfinite(g["value"].to_numpy(dtype=float)), index=g.index)
+
+
+def pvalues_by_test_set(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Per kind, criterion, metric and test set: ``p`` (each view's MCS
+    p-value on the scale of ``alpha``, ``min(1, mcs_p alpha / level)``,
+    combined over the views that judge the metric: ``min(1, k min p)``),
+    ``kept`` (kept by every such view), ``views`` (how many) and
+    ``datasets`` (their names).
 
     Examples
     --------
     >>> import pandas as pd
-    >>> long = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "kind": ["nominal"] * 4, "criterion": ["stability"] * 4,
-    ...                      "metric": ["accuracy", "macro_recall"] * 2, "value": [0.8, 0.9, 0.7, 0.9],
-    ...                      "low": [0.7, 0.8, 0.6, 0.8], "high": [0.9, 1.0, 0.8, 1.0],
-    ...                      "top_tier": [False, True, False, True], "k0": [True] * 4,
-    ...                      "tier": [False, True, False, True], "tier_p": [0.01, 0.5, 0.02, 0.5],
-    ...                      "recommended": [False, True, False, True]})
-    >>> replicability(long)[["metric", "n_top_tier", "k_short_bonferroni", "short_on"]]
-             metric  n_top_tier  k_short_bonferroni short_on
-    0      accuracy           0                   2     a; b
-    1  macro_recall           2                   0
+    >>> long = pd.DataFrame({"dataset": ["a", "b"], "kind": ["ordinal"] * 2, "test_set": ["t", "t"],
+    ...                      "criterion": ["power"] * 2, "metric": ["accuracy"] * 2, "value": [0.8, 0.7],
+    ...                      "in_set": [True, False], "mcs_p": [0.4, 0.01]})
+    >>> pvalues_by_test_set(long)[["test_set", "p", "kept", "views"]]
+      test_set     p   kept  views
+    0        t  0.02  False      2
     """
+    g = long[_judged(long)]
     rows = []
-    for (kind, crit, mid), g in long.groupby(["kind", "criterion", "metric"], sort=False):
-        g = g[np.isfinite(g["value"].to_numpy(dtype=float))]
-        p = g["tier_p"].to_numpy(dtype=float)
+    for (kind, crit, mid, ts), x in g.groupby(["kind", "criterion", "metric", "test_set"], sort=False):
+        p = x["mcs_p"].to_numpy(dtype=float)
+        if "level" in x.columns:
+            p = np.minimum(1.0, p * alpha / x["level"].to_numpy(dtype=float))
+        p = p[np.isfinite(p)]
+        rows.append({"kind": kind, "criterion": crit, "metric": mid, "test_set": ts,
+                     "p": min(1.0, p.size * p.min()) if p.size else np.nan,
+                     "kept": bool(x["in_set"].astype(bool).all()), "views": int(len(x)),
+                     "datasets": "; ".join(map(str, x["dataset"]))})
+    return pd.DataFrame(rows, columns=["kind", "criterion", "metric", "test_set", "p", "kept", "views", "datasets"])
+
+
+def replicability(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Per kind of task, criterion and metric: ``n_test_sets`` (judged),
+    ``n_kept`` (kept on every view of the test set), ``kept_share``,
+    ``k_short_bonferroni``, ``k_short_fisher`` (Dror et al.'s counts of the
+    test sets on which the metric falls short of the best, from their MCS
+    p-values), ``short_on`` (Holm's test sets) and ``n_recommended``
+    (datasets whose answer names it).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "kind": ["nominal"] * 4,
+    ...                      "test_set": ["a", "a", "b", "b"], "criterion": ["stability"] * 4,
+    ...                      "metric": ["accuracy", "macro_recall"] * 2, "value": [0.8, 0.9, 0.7, 0.9],
+    ...                      "in_set": [False, True, False, True], "mcs_p": [0.01, 1.0, 0.02, 1.0],
+    ...                      "recommended": [False, True, False, True]})
+    >>> replicability(long)[["metric", "n_kept", "k_short_bonferroni", "short_on"]]
+             metric  n_kept  k_short_bonferroni short_on
+    0      accuracy       0                   2     a; b
+    1  macro_recall       2                   0
+    """
+    ts = pvalues_by_test_set(long, alpha)
+    rec = long.groupby(["kind", "metric"])["recommended"].apply(
+        lambda x: int(long.loc[x.index].loc[x.astype(bool), "dataset"].nunique())) if len(long) else pd.Series()
+    rows = []
+    for (kind, crit, mid), g in ts.groupby(["kind", "criterion", "metric"], sort=False):
+        p = g["p"].to_numpy(dtype=float)
         kb = partial_conjunction(p, alpha, "bonferroni")[0]
         kf = partial_conjunction(p, alpha, "fisher")[0]
-        short = g["dataset"].to_numpy()[_holm_set(p, alpha)] if len(p) else []
-        rows.append({"kind": kind, "criterion": crit, "metric": mid, "n_datasets": len(g),
-                     "n_top_tier": int(g["top_tier"].astype(bool).sum()),
-                     "top_tier_share": g["top_tier"].astype(bool).mean() if len(g) else np.nan,
+        short = g["test_set"].to_numpy()[_holm_set(p, alpha)] if len(p) else []
+        rows.append({"kind": kind, "criterion": crit, "metric": mid, "n_test_sets": len(g),
+                     "n_kept": int(g["kept"].sum()), "kept_share": g["kept"].mean() if len(g) else np.nan,
                      "k_short_bonferroni": kb, "k_short_fisher": kf, "short_on": "; ".join(map(str, short)),
-                     "n_recommended": int(g["recommended"].astype(bool).sum())})
-    return pd.DataFrame(rows)
+                     "n_recommended": int(rec.get((kind, mid), 0))})
+    return pd.DataFrame(rows, columns=["kind", "criterion", "metric", "n_test_sets", "n_kept", "kept_share",
+                                       "k_short_bonferroni", "k_short_fisher", "short_on", "n_recommended"])
 
 
-def cross_recommendation(long: pd.DataFrame) -> pd.DataFrame:
-    """Per kind of task, each metric scored on every dataset of the kind
-    and in the K0 of at least one: ``n_datasets``, ``tier_share`` (the share
-    of its (dataset, criterion) pairs in K0's top tier), ``n_recommended``,
-    ``dominated_by`` (a metric whose tier vector dominates its own, if
-    any) and ``selected``.
+def cross_recommendation(long: pd.DataFrame, rep: pd.DataFrame | None = None, alpha: float = 0.05) -> pd.DataFrame:
+    """Per kind of task and metric judged on every test set of the kind:
+    ``n_test_sets``, ``kept_share`` (the share of its (test set,
+    criterion) pairs on which every view keeps it), ``n_recommended``,
+    ``short_on`` (the criteria on which Dror's Bonferroni count is at least
+    one: it falls short of the best somewhere, with confidence 1 - alpha)
+    and ``selected`` (short on none).
 
     Examples
     --------
     >>> import pandas as pd
-    >>> long = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "kind": ["nominal"] * 4, "criterion": ["stability"] * 4,
+    >>> long = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "kind": ["nominal"] * 4,
+    ...                      "test_set": ["a", "a", "b", "b"], "criterion": ["stability"] * 4,
     ...                      "metric": ["accuracy", "macro_recall"] * 2, "value": [0.8, 0.9, 0.7, 0.9],
-    ...                      "low": [0.7, 0.8, 0.6, 0.8], "high": [0.9, 1.0, 0.8, 1.0],
-    ...                      "top_tier": [False, True, False, True], "k0": [True] * 4,
-    ...                      "tier": [False, True, False, True], "tier_p": [0.01, 0.5, 0.02, 0.5],
+    ...                      "in_set": [False, True, False, True], "mcs_p": [0.01, 1.0, 0.02, 1.0],
     ...                      "recommended": [False, True, False, True]})
-    >>> cross_recommendation(long)[["metric", "tier_share", "dominated_by", "selected"]]
-             metric  tier_share  dominated_by  selected
-    0      accuracy         0.0  macro_recall     False
-    1  macro_recall         1.0                    True
+    >>> cross_recommendation(long)[["metric", "kept_share", "short_on", "selected"]]
+             metric  kept_share    short_on  selected
+    0      accuracy         0.0   stability     False
+    1  macro_recall         1.0                  True
     """
+    rep = replicability(long, alpha) if rep is None else rep
+    ts = pvalues_by_test_set(long, alpha)
     out = []
-    for kind, g in long.groupby("kind", sort=False):
-        datasets = list(dict.fromkeys(g["dataset"]))
-        scored = g.groupby("metric")["dataset"].nunique()
-        in_k0 = g[g["k0"].astype(bool)].groupby("metric").size()
-        eligible = [m for m in dict.fromkeys(g["metric"]) if scored.get(m, 0) == len(datasets) and m in in_k0.index]
-        cells = list(dict.fromkeys(zip(g["dataset"], g["criterion"])))
-        tiers = g.assign(tier=g["tier"].astype(bool)).set_index(["metric", "dataset", "criterion"])["tier"]
-        vec = np.array([[bool(tiers.get((m, d, c), False)) for d, c in cells] for m in eligible], dtype=bool)
-        for i, m in enumerate(eligible):
-            geq = (vec >= vec[i]).all(axis=1) & (vec != vec[i]).any(axis=1)
-            dom = [eligible[j] for j in np.flatnonzero(geq)]
-            out.append({"kind": kind, "metric": m, "n_datasets": len(datasets),
-                        "tier_share": vec[i].mean() if vec.shape[1] else np.nan,
-                        "n_recommended": int(g[(g["metric"] == m)].groupby("dataset")["recommended"].any().sum()),
-                        "dominated_by": dom[0] if dom else "", "selected": not dom})
-    return pd.DataFrame(out, columns=["kind", "metric", "n_datasets", "tier_share", "n_recommended", "dominated_by",
+    for kind, g in ts.groupby("kind", sort=False):
+        sets = list(dict.fromkeys(long.loc[long["kind"] == kind, "test_set"]))
+        judged_on = g.groupby("metric")["test_set"].nunique()
+        for mid in dict.fromkeys(g["metric"]):
+            if judged_on.get(mid, 0) < len(sets):
+                continue
+            r = rep[(rep["kind"] == kind) & (rep["metric"] == mid)]
+            short = [c for c, k in zip(r["criterion"], r["k_short_bonferroni"]) if k > 0]
+            x = g[g["metric"] == mid]
+            out.append({"kind": kind, "metric": mid, "n_test_sets": len(sets), "kept_share": x["kept"].mean(),
+                        "n_recommended": int(r["n_recommended"].max()) if len(r) else 0,
+                        "short_on": "; ".join(short), "selected": not short})
+    return pd.DataFrame(out, columns=["kind", "metric", "n_test_sets", "kept_share", "n_recommended", "short_on",
                                       "selected"])
 
 
-def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str]) -> str:
+def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_sets: Sequence[str] | None = None) -> str:
     """The answer sentence of one kind of task.
 
     >>> import pandas as pd
-    >>> rec = pd.DataFrame({"kind": ["nominal"] * 2, "metric": ["macro_recall", "accuracy"], "n_datasets": [2, 2],
-    ...                     "tier_share": [1.0, 0.5], "n_recommended": [2, 0], "dominated_by": ["", "macro_recall"],
+    >>> rec = pd.DataFrame({"kind": ["nominal"] * 2, "metric": ["macro_recall", "accuracy"], "n_test_sets": [2, 2],
+    ...                     "kept_share": [1.0, 0.5], "n_recommended": [2, 0], "short_on": ["", "stability"],
     ...                     "selected": [True, False]})
     >>> cross_answer(rec, "nominal", ["a", "b"])
-    'Across the 2 nominal datasets (a and b): report R^M (in the top tier of 100% of their criteria; recommended on 2 of 2); with so few datasets the answer across tasks is tentative.'
+    'Across the 2 nominal datasets (a and b): R^M (balanced accuracy) is shown short of the best on none of 2 test sets (kept on 100% of their criteria; in the answer of 2); with so few test sets the answer across tasks is tentative.'
     """
+    from .recommend import display_name
+
     r = rec[(rec["kind"] == kind) & rec["selected"]]
     word = {"spans": "span"}.get(kind, kind)
+    n_sets = len(set(test_sets)) if test_sets is not None else len(datasets)
     where = f"the {len(datasets)} {word} dataset{'s' if len(datasets) != 1 else ''} ({_and(list(datasets))})"
-    if r.empty:
-        return f"Across {where}: no metric is scored on every dataset and in a Pareto set of one of them."
-    names = [M.get(m).name for m in r["metric"]]
+    if n_sets < len(datasets):
+        where += f", {n_sets} test set{'s' if n_sets != 1 else ''}"
     alls = rec[rec["kind"] == kind]
-    same = len(r) == len(alls) and len(r) > 1
-    parts = [f"{n} (in the top tier of {s:.0%} of their criteria; recommended on {k} of {len(datasets)})"
-             for n, s, k in zip(names, r["tier_share"], r["n_recommended"])]
-    head = (f"Across {where}: the evidence does not separate " if same or len(r) > 1 else f"Across {where}: report ")
-    text = head + _and(parts, "or" if len(r) > 1 else "and")
-    if len(datasets) < 3:
-        text += "; with so few datasets the answer across tasks is tentative"
+    if alls.empty:
+        return f"Across {where}: no metric is judged on every test set."
+    if r.empty:
+        return (f"Across {where}: every metric judged on every test set falls short of the best on some criterion "
+                "of some test set; none is named.")
+    parts = [(display_name(m), f"kept on {s:.0%} of their criteria; in the answer of {k}")
+             for m, s, k in zip(r["metric"], r["kept_share"], r["n_recommended"])]
+    if len(parts) == 1:
+        text = f"Across {where}: {parts[0][0]} is shown short of the best on none of {n_sets} test sets ({parts[0][1]})"
+    else:
+        text = (f"Across {where}: {_and([f'{n} ({d})' for n, d in parts])} are shown short of the best on none of "
+                f"{n_sets} test sets")
+    if n_sets < 3:
+        text += "; with so few test sets the answer across tasks is tentative"
     return text + "."
 
 
@@ -250,23 +314,24 @@ def _and(items, word: str = "and") -> str:
 def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha: float,
                  skipped: Mapping[str, str] | None = None) -> str:
     """The Markdown page: per kind the answer, then per criterion the
-    metric x dataset table (``✔ value [low, high]``: top tier; ``(N
+    metric x dataset table (``✔ value [low, high]``: kept; ``(N
     undefined)``: resamples left out of the interval; ``‡``: not a
-    candidate there), then the counts and the replicability of the
-    shortfalls.  ``skipped``: the configured datasets without a
-    meta-evaluation, with why (said under the introduction).
+    candidate there; ``exempt``: invariant to the priors), then the counts
+    and the replicability of the shortfalls.  ``skipped``: the configured
+    datasets without a meta-evaluation, with why.
 
     Examples
     --------
     >>> import pandas as pd
-    >>> long = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "kind": ["nominal"] * 4, "criterion": ["stability"] * 4,
+    >>> long = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "kind": ["nominal"] * 4,
+    ...                      "test_set": ["a", "a", "b", "b"], "criterion": ["stability"] * 4,
     ...                      "metric": ["accuracy", "macro_recall"] * 2, "value": [0.8, 0.9, 0.7, 0.9],
     ...                      "low": [0.7, 0.8, 0.6, 0.8], "high": [0.9, 1.0, 0.8, 1.0],
-    ...                      "top_tier": [False, True, False, True], "k0": [True] * 4,
-    ...                      "tier": [False, True, False, True], "tier_p": [0.01, 0.5, 0.02, 0.5],
+    ...                      "in_set": [False, True, False, True], "mcs_p": [0.01, 1.0, 0.02, 1.0],
     ...                      "recommended": [False, True, False, True]})
-    >>> page = cross_tables(long, replicability(long), cross_recommendation(long), 0.05)
-    >>> page.splitlines()[0], "Across the 2 nominal datasets (a and b): report R^M" in page
+    >>> rep = replicability(long)
+    >>> page = cross_tables(long, rep, cross_recommendation(long, rep), 0.05)
+    >>> page.splitlines()[0], "R^M (balanced accuracy) is shown short of the best on none" in page
     ('# Across datasets: which metric holds up', True)
     """
     from .recommend import CRITERIA
@@ -274,26 +339,34 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
 
     lines = ["# Across datasets: which metric holds up", "",
              "Each dataset's recommendation, gathered (never recomputed): per kind of task, per criterion, "
-             "each metric's value with its 95 % interval on every dataset (✔: top tier). *Short on* counts the "
-             "datasets on which the metric demonstrably falls short of the best (Dror et al. 2017's "
-             f"replicability count over the datasets' tier tests, Bonferroni, at alpha {alpha:g}: with that "
-             "confidence it falls short on at least that many; Fisher's count in brackets assumes independent "
-             "datasets). A metric that holds up is in the top tier everywhere and short on none. "
-             "*(N undefined)*: resamples in which the criterion is undefined, left out of the interval (as on the "
-             "dataset's own page). *‡*: not a candidate on that dataset (gameable there, span precision or recall "
-             "alone, or too often undefined: the dataset's page says why), so never in its top tier.", ""]
+             "each metric's value with its 95 % interval on every dataset (✔: kept in the criterion's Model "
+             "Confidence Set, the metrics the evidence cannot tell from the best). *Short on* counts the test sets "
+             "on which the metric demonstrably falls short of the best (Dror et al. 2017's replicability count over "
+             f"the test sets' MCS p-values, Bonferroni, at alpha {alpha:g}: with that confidence it falls short on at "
+             "least that many; Fisher's count in brackets assumes independent test sets). Datasets that share a "
+             "test set count once (a metric is short there when short on one of its views: Bonferroni over the "
+             "views). A metric that holds up is short on none. *(N undefined)*: resamples in which the criterion "
+             "is undefined, left out of the interval. *‡*: not a candidate on that dataset (gameable there, span "
+             "precision or recall alone, or too often undefined: the dataset's page says why). *exempt*: invariant "
+             "to the class priors by construction, not judged on them.", ""]
+    shared = long.drop_duplicates("dataset").groupby("test_set")["dataset"].apply(list)
+    shared = {t: ds for t, ds in shared.items() if len(ds) > 1}
+    if shared:
+        lines += ["Datasets sharing a test set: " + "; ".join(f"{_and(ds)} ({md_escape(t)})" for t, ds in
+                                                            shared.items()) + ".", ""]
     if skipped:
         lines += ["Not included (no meta-evaluation): " + "; ".join(f"{md_escape(d)} ({md_escape(w)})"
                                                                     for d, w in skipped.items()) + ".", ""]
     for kind in [k for k in KINDS if k in set(long["kind"])]:
         g = long[long["kind"] == kind]
         datasets = list(dict.fromkeys(g["dataset"]))
-        lines += [f"## {({'spans': 'span'}.get(kind, kind)).capitalize()} tasks", "", f"**{md_escape(cross_answer(rec, kind, datasets))}**", ""]
+        sets = list(dict.fromkeys(g["test_set"]))
+        lines += [f"## {({'spans': 'span'}.get(kind, kind)).capitalize()} tasks", "",
+                  f"**{md_escape(cross_answer(rec, kind, datasets, sets))}**", ""]
         for crit in dict.fromkeys(g["criterion"]):
             gc = g[g["criterion"] == crit]
-            metrics_ = list(dict.fromkeys(gc["metric"]))
             table = []
-            for m in metrics_:
+            for m in dict.fromkeys(gc["metric"]):
                 row = {"metric": M.get(m).name}
                 for d in datasets:
                     x = gc[(gc["metric"] == m) & (gc["dataset"] == d)]
@@ -301,26 +374,29 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
                         row[d] = "n/a"
                         continue
                     x = x.iloc[0]
-                    mark = "✔ " if bool(x["top_tier"]) else ""
-                    row[d] = (f"{mark}{int(x['value'])}" if crit == "properties" else
-                              f"{mark}{x['value']:.3f} [{x['low']:.3f}, {x['high']:.3f}]")
+                    mark = "✔ " if bool(x.get("in_set", False)) else ""
+                    row[d] = f"{mark}{x['value']:.3f} [{x['low']:.3f}, {x['high']:.3f}]"
                     n_nan = x.get("n_undefined")
                     if n_nan is not None and pd.notna(n_nan) and int(n_nan) > 0:
                         row[d] += f" ({int(n_nan)} undefined)"
+                    if "exempt" in x and bool(x["exempt"]):
+                        row[d] += " exempt"
                     if "candidate" in x and not bool(x["candidate"]):
                         row[d] += " ‡"
-                r = rep[(rep["kind"] == kind) & (rep["criterion"] == crit) & (rep["metric"] == m)].iloc[0]
-                row["top tier"] = f"{r['n_top_tier']} of {r['n_datasets']}"
-                row["short on"] = f"{r['k_short_bonferroni']} [{r['k_short_fisher']}]"
+                r = rep[(rep["kind"] == kind) & (rep["criterion"] == crit) & (rep["metric"] == m)]
+                if len(r):
+                    r = r.iloc[0]
+                    row["kept"] = f"{r['n_kept']} of {r['n_test_sets']}"
+                    row["short on"] = f"{r['k_short_bonferroni']} [{r['k_short_fisher']}]"
+                else:
+                    row["kept"], row["short on"] = "not judged", ""
                 table.append(row)
             lines += [f"### {CRITERIA.get(crit, crit)}", "", markdown_table(pd.DataFrame(table), escape=True), ""]
         rk = rec[rec["kind"] == kind]
         if len(rk):
             t = pd.DataFrame({"metric": [M.get(m).name for m in rk["metric"]],
-                              "share of (dataset, criterion) in the top tier": rk["tier_share"].to_numpy(),
-                              "recommended on": [f"{k} of {n}" for k, n in zip(rk["n_recommended"],
-                                                                             rk["n_datasets"])],
-                              "a metric with every tier of its and more": [M.get(d).name if d else ""
-                                                                           for d in rk["dominated_by"]]})
-            lines += ["### The selection across these datasets", "", markdown_table(t), ""]
+                              "share of (test set, criterion) kept": rk["kept_share"].to_numpy(),
+                              "in the answer of": [f"{k} of {len(datasets)}" for k in rk["n_recommended"]],
+                              "shown short on": [s or "none" for s in rk["short_on"]]})
+            lines += ["### The metrics judged on every test set", "", markdown_table(t), ""]
     return "\n".join(lines)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import string
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
-from .config import ConfigError, DatasetSpec
+from .config import SUPERSEDED_SETTINGS, ConfigError, DatasetSpec
 from .confusion import merge_classes
 from .dataset import RANKED_KINDS, Dataset
 from .design import DesignSpec as _Design
@@ -43,8 +43,9 @@ __all__ = ["Settings", "Counts", "Scorer", "select_systems", "few_groups_note", 
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
            "merging_balanced", "weight_sensitivity", "summary", "table7", "TABLE7_CRITERIA", "group_separation"]
 
-# the criteria of the recommendation (metaeval.recommend.CRITERIA names them)
-ALL_CRITERIA = ("stability", "discrimination", "power", "noise", "priors", "properties")
+# the evidence criteria of the recommendation (metaeval.verdict.EVIDENCE; metaeval.recommend.CRITERIA names them)
+ALL_CRITERIA = ("stability", "discrimination", "power", "noise", "priors")
+
 
 # Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
 PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
@@ -87,13 +88,13 @@ class Settings:
     noise_seed: int = 20210305
     noise_power_repeats: int = 1
     prior_gammas: tuple[float, ...] = (0.0, 0.5, 2.0, 3.0)
-    # the recommendation (metaeval.recommend, metaeval.criteria)
-    criteria: tuple[str, ...] = ("stability", "discrimination", "power", "noise", "priors", "properties")
+    # the recommendation (metaeval.recommend, metaeval.criteria, metaeval.verdict)
+    criteria: tuple[str, ...] = ALL_CRITERIA
     criteria_replicates: int = 200
     criteria_splits: int = 10
     criteria_seed: int = 20210306
-    tier_alpha: float = 0.05
-    min_difference: Mapping[str, float] = field(default_factory=dict)
+    verdict_alpha: float = 0.05
+    verdict_scope: str = "these_systems"
     # test-set size design (metaeval.design: its DesignSpec holds the defaults)
     design_power: float = _Design.power
     design_min_fraction: float = _Design.min_fraction
@@ -110,6 +111,8 @@ class Settings:
         known = {f.name for f in fields(cls)}
         for block in blocks:
             for k, v in (block or {}).items():
+                if k in SUPERSEDED_SETTINGS:
+                    raise ConfigError(f"experiments.{k}: no longer a setting: {SUPERSEDED_SETTINGS[k]}")
                 if k not in known:
                     raise ConfigError(f"experiments.{k}: unknown setting{M.closest([k], known)}; known: "
                                       f"{', '.join(sorted(known))}")
@@ -155,16 +158,21 @@ class Settings:
             raise ConfigError(f"experiments.noise_seed must be an integer in [0, 2**56), got {s.noise_seed!r}")
         if not s.prior_gammas or any(g < 0 for g in s.prior_gammas):
             raise ConfigError(f"experiments.prior_gammas: non-negative exponents, got {s.prior_gammas!r}")
+        if "properties" in s.criteria:
+            raise ConfigError("experiments.criteria: 'properties' is no longer a criterion: the formal properties "
+                              "are requirements, declared per dataset (datasets.<name>.requirements: [monotonicity, "
+                              "...]); remove it from the list")
         if not s.criteria or set(s.criteria) - set(ALL_CRITERIA):
             raise ConfigError(f"experiments.criteria: a non-empty list of {', '.join(ALL_CRITERIA)}; got "
                               f"{list(s.criteria)!r}")
-        if set(s.min_difference) - set(ALL_CRITERIA) or any(not isinstance(v, (int, float)) or v < 0
-                                                              for v in s.min_difference.values()):
-            raise ConfigError(f"experiments.min_difference: a mapping of criteria ({', '.join(ALL_CRITERIA)}) to "
-                              f"non-negative numbers; got {dict(s.min_difference)!r}")
-        if s.criteria_replicates < 2 or s.criteria_splits < 1 or not 0 < s.tier_alpha < 0.5:
-            raise ConfigError("experiments: criteria_replicates must be >= 2, criteria_splits >= 1 and tier_alpha "
-                              "in (0, 0.5)")
+        if s.criteria_replicates < 2 or s.criteria_splits < 1:
+            raise ConfigError(f"experiments: criteria_replicates must be >= 2 (got {s.criteria_replicates!r}) and "
+                              f"criteria_splits >= 1 (got {s.criteria_splits!r})")
+        if not 0 < s.verdict_alpha < 0.5:
+            raise ConfigError(f"experiments.verdict_alpha must be in (0, 0.5), got {s.verdict_alpha!r}")
+        if s.verdict_scope not in ("these_systems", "new_systems"):
+            raise ConfigError(f"experiments.verdict_scope must be 'these_systems' or 'new_systems', got "
+                              f"{s.verdict_scope!r}")
         if not 0 <= int(s.criteria_seed) <= MAX_SEED:
             raise ConfigError(f"experiments.criteria_seed must be an integer in [0, 2**56), got {s.criteria_seed!r}")
         design_rules = [("design_power", "a number in (0, 1)", lambda v: 0 < v < 1),

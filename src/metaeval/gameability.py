@@ -15,14 +15,26 @@ scored, on its gold, for degenerate systems:
   scored documents (``spans.span_baselines``); technique classification:
   the span view of each constant class (``all_<label>``).
 
-A metric is **gameable** on the dataset when a degenerate system scores
-strictly better than the median real system (the median of the real, or
-synthetic, systems' scores; values equal to ``ranking.TIE_DECIMALS``
-decimals are equal).  The table gives, per metric and degenerate system,
-its score, the median, and its rank among the real systems and itself
-(1 = best; ties share the best rank).  The guessers' expected matrices are
-not random draws: for metrics that are not linear in the confusion matrix
-their score is that of the expected matrix, as for the chance levels.
+The table gives, per metric and degenerate system, its score, the median
+real system's (the median of the real, or synthetic, systems' scores;
+values equal to ``ranking.TIE_DECIMALS`` decimals are equal), whether it
+beats it, and its rank among the real systems and itself (1 = best; ties
+share the best rank).  The guessers' expected matrices are not random
+draws: for metrics that are not linear in the confusion matrix their score
+is that of the expected matrix, as for the chance levels.
+
+**A test, not a point comparison** (METHODS 9.4).  Null hypothesis, per
+metric and degenerate system g: g scores no better than the median real
+system.  On B resamples that draw the test units and the real systems
+together (``gameability_test``), ``D*_b = v*_b(g) - median_s v*_b(s)`` in
+the metric's own direction, and the one-sided p-value ``(1 + #{b : D*_b <=
+0}) / (B + 1)``; Holm's adjustment over the metric's degenerate systems.
+Verdict per row: ``gameable`` (adjusted p below alpha), ``borderline`` (g
+beats the median on the test set, not significantly) or ``not gameable``;
+a metric is vetoed when one of its rows is gameable.  A real system that
+predicts exactly what a degenerate system predicts (every item; for span
+identification the same statistics in every document) is *not* a real
+system for the median: it would make the metric look less gameable.
 """
 
 from __future__ import annotations
@@ -37,7 +49,10 @@ from .chance import expected_confusion, guesser_distributions
 from .ranking import competition_rank, orient
 
 __all__ = ["class_degenerates", "degenerate_scores", "gameability", "gameable", "best_degenerate",
-           "gameability_markdown", "dataset_gameability"]
+           "gameability_markdown", "dataset_gameability", "gameability_test", "identical_to_degenerate", "VERDICTS"]
+
+# the verdict of a row (metric, degenerate system) of gameability.csv, worst first
+VERDICTS = ("gameable", "borderline", "not gameable")
 
 GUESSER_NAMES = {"prior": "prior_guesser", "uniform": "uniform_guesser"}
 
@@ -106,29 +121,49 @@ def gameability(real: pd.DataFrame, degenerate: pd.DataFrame, metric_ids: Sequen
                                        "beats_median"])
 
 
-def gameable(table: pd.DataFrame) -> pd.DataFrame:
-    """Per metric that a degenerate system games (``beats_median``): the
-    best-ranked such system (``metric, degenerate, score, median_real,
-    rank, n_real``), metrics in the table's order."""
-    hit = table[table["beats_median"]]
+_GAME_COLUMNS = ["metric", "degenerate", "score", "median_real", "rank", "n_real", "p_value", "p_holm", "verdict"]
+
+
+def _verdicts(table: pd.DataFrame) -> pd.Series:
+    """The verdict of each row (a table without the test: its point comparison only)."""
+    if "verdict" in table.columns:
+        return table["verdict"]
+    return table["beats_median"].map({True: "borderline", False: "not gameable"})
+
+
+def gameable(table: pd.DataFrame, verdict: str = "gameable") -> pd.DataFrame:
+    """Per metric with a row of this ``verdict`` (default ``gameable``: a
+    degenerate system significantly better than the median real system):
+    its most significant such row (smallest adjusted p, then best rank),
+    metrics in the table's order; columns ``metric, degenerate, score,
+    median_real, rank, n_real, p_value, p_holm, verdict``."""
+    t = table.assign(verdict=_verdicts(table))
+    for col in ("p_value", "p_holm"):
+        if col not in t.columns:
+            t[col] = np.nan
+    hit = t[t["verdict"] == verdict]
     if hit.empty:
-        return hit[["metric", "degenerate", "score", "median_real", "rank", "n_real"]]
-    best = hit.sort_values(["rank"], kind="stable").groupby("metric", sort=False).head(1)
+        return hit[_GAME_COLUMNS].reset_index(drop=True)
+    best = hit.sort_values(["p_holm", "rank"], kind="stable").groupby("metric", sort=False).head(1)
     order = {m: i for i, m in enumerate(dict.fromkeys(table["metric"]))}
-    return best.sort_values("metric", key=lambda s: s.map(order), kind="stable")[
-        ["metric", "degenerate", "score", "median_real", "rank", "n_real"]].reset_index(drop=True)
+    return best.sort_values("metric", key=lambda x: x.map(order), kind="stable")[_GAME_COLUMNS].reset_index(drop=True)
 
 
 
 def best_degenerate(table: pd.DataFrame) -> pd.DataFrame:
-    """Per metric, the best-ranked degenerate system (``metric, degenerate,
-    score, median_real, rank, n_real, gameable``), gameable or not."""
-    t = table.dropna(subset=["rank"])
-    best = t.sort_values("rank", kind="stable").groupby("metric", sort=False).head(1)
+    """Per metric, its worst row (``VERDICTS`` order: gameable, borderline,
+    not gameable; then the smallest adjusted p, then the best rank):
+    ``metric, degenerate, score, median_real, rank, n_real, p_value,
+    p_holm, verdict``."""
+    t = table.dropna(subset=["rank"]).assign(verdict=lambda x: _verdicts(x))
+    for col in ("p_value", "p_holm"):
+        if col not in t.columns:
+            t[col] = np.nan
+    t = t.assign(_v=t["verdict"].map({v: i for i, v in enumerate(VERDICTS)}))
+    best = t.sort_values(["_v", "p_holm", "rank"], kind="stable").groupby("metric", sort=False).head(1)
     order = {m: i for i, m in enumerate(dict.fromkeys(table["metric"]))}
     best = best.sort_values("metric", key=lambda x: x.map(order), kind="stable").reset_index(drop=True)
-    return best.rename(columns={"beats_median": "gameable"})[
-        ["metric", "degenerate", "score", "median_real", "rank", "n_real", "gameable"]]
+    return best[_GAME_COLUMNS]
 
 
 def gameability_markdown(table: pd.DataFrame, title: str) -> str:
@@ -138,28 +173,186 @@ def gameability_markdown(table: pd.DataFrame, title: str) -> str:
     from .tables import markdown_table, md_escape
 
     best = best_degenerate(table)
+    shown = {"gameable": "**gameable**", "borderline": "borderline", "not gameable": "no"}
     rows = [{"metric": f"{M.get(r.metric).name} ({M.get(r.metric).direction})",
-             "gameable": "**yes**" if r.gameable else "no", "best degenerate system": md_escape(r.degenerate),
+             "gameable": shown[r.verdict], "degenerate system": md_escape(r.degenerate),
              "its score": r.score, "median real system": r.median_real,
-             "its rank": f"{int(r.rank)} of {int(r.n_real) + 1}"} for r in best.itertuples()]
-    rows.sort(key=lambda r: r["gameable"] != "**yes**")
-    n = sum(r["gameable"] == "**yes**" for r in rows)
+             "its rank": f"{int(r.rank)} of {int(r.n_real) + 1}",
+             "p (Holm)": "" if pd.isna(r.p_holm) else f"{r.p_holm:.3f}"} for r in best.itertuples()]
+    rows.sort(key=lambda r: [shown[v] for v in VERDICTS].index(r["gameable"]))
+    n = sum(r["gameable"] == "**gameable**" for r in rows)
+    nb = sum(r["gameable"] == "borderline" for r in rows)
+    setaside = sorted({x for v in table.get("set_aside", pd.Series(dtype=str)).dropna() for x in str(v).split("; ")
+                       if x})
     text = (f"# {md_escape(title)}\n\nSystems that never read the task, scored on this test set: every constant "
             f"class, the prior-matched and the uniform guesser (their expected confusion matrices), and for span "
             f"tasks no spans, the whole text as one span, every token. A metric is **gameable** here when one of "
-            f"them scores better than the median real system: {n} of {len(rows)} metrics are. The rank is the "
-            f"degenerate system's among the real systems and itself (1 = best).\n\n")
+            f"them scores significantly better than the median real system (null hypothesis: no better; one-sided "
+            f"test over resamples of the test set and the real systems, Holm-adjusted over the metric's degenerate "
+            f"systems): {n} of {len(rows)} metrics are; *borderline* ({nb}): a degenerate system beats the median "
+            f"on this test set, not significantly (not vetoed). The row shown is the metric's worst; its rank is "
+            f"the degenerate system's among the real systems and itself (1 = best).")
+    if setaside:
+        text += (" Not counted as real systems, since they predict exactly what a degenerate system predicts: "
+                 + ", ".join(md_escape(x) for x in setaside) + ".")
+    text += "\n\n"
     return text + (markdown_table(pd.DataFrame(rows), escape=False) if rows else "No metric to judge.\n")
 
 
-def dataset_gameability(ds, spec, scores: pd.DataFrame | None = None) -> pd.DataFrame:
+def identical_to_degenerate(ds) -> dict[str, str]:
+    """``{real system: degenerate system}`` for the real (or synthetic)
+    systems that predict exactly what a degenerate system predicts: one
+    class for every item (``all_<label>``), or, for span identification,
+    the same span statistics as ``no_spans``, ``whole_text`` or
+    ``every_token`` in every document."""
+    from .dataset import RANKED_KINDS
+
+    out = {}
+    real = [i for i, k in enumerate(ds.kinds) if k in RANKED_KINDS]
+    if ds.k and ds.predictions.size:
+        for i in real:
+            p = ds.predictions[i]
+            if p.size and (p == p[0]).all():
+                out[ds.systems[i]] = f"all_{ds.labels[int(p[0])]}"
+    elif ds.spans is not None and ds.spans.degenerate:
+        from .spans import span_statistics
+
+        sv = ds.spans
+        stats = sv.statistics(np.array(real, dtype=np.int64)) if real else np.zeros((0,))
+        for name, sp in sv.degenerate.items():
+            d = span_statistics(sv.gold, sp, sv.n_articles, sv.labelled)
+            for j, i in enumerate(real):
+                if ds.systems[i] not in out and np.array_equal(stats[j], d):
+                    out[ds.systems[i]] = name
+    return out
+
+
+def _degenerate_unit_stats(ds, spec):
+    """(names, per-unit statistics (A, D, F) of the span degenerates) or None."""
+    if ds.spans is None or not ds.spans.degenerate or not spec.span_metrics:
+        return None
+    from .spans import span_statistics
+
+    sv = ds.spans
+    names = list(sv.degenerate)
+    return names, np.stack([span_statistics(sv.gold, sv.degenerate[n], sv.n_articles, sv.labelled) for n in names],
+                           axis=1)
+
+
+def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: float = 0.05,
+                     chunk: int = 100) -> pd.DataFrame:
+    """The gameability test (METHODS 9.4) of a loaded dataset: per metric
+    and degenerate system, ``p_value`` (one-sided, H0: the degenerate system
+    scores no better than the median real system) and ``p_holm`` (Holm over
+    the metric's degenerate systems), from ``replicates`` resamples that
+    draw the test units (``unit``: ``item`` or ``group``; stream
+    ``bootstrap`` of ``seed``) and, independently, the real systems (stream
+    ``systems``) with replacement; the real systems identical to a
+    degenerate system are left out (``identical_to_degenerate``).
+
+    Returns a long table ``metric, degenerate, p_value, p_holm, n_real,
+    set_aside`` (``set_aside``: those systems, ``; ``-joined), or None
+    values when fewer than two real systems are left."""
+    from .criteria import system_draws, unit_draws
+    from .dataset import RANKED_KINDS
+    from .experiments import Scorer
+    from .ranking import TIE_DECIMALS
+    from .significance import holm
+    from .spans import evaluate_spans
+
+    same = identical_to_degenerate(ds)
+    real = np.array([i for i, (s_, k) in enumerate(zip(ds.systems, ds.kinds)) if k in RANKED_KINDS and s_ not in same],
+                    dtype=np.intp)
+    metric_ids = list(spec.all_metrics)
+    cls_ids, span_ids = list(spec.metrics), list(spec.span_metrics)
+    names_cls = class_degenerates(np.ones(ds.k), spec.labels)[0] if ds.k and cls_ids else []
+    span_deg = _degenerate_unit_stats(ds, spec)
+    names = list(dict.fromkeys(list(names_cls) + (span_deg[0] if span_deg else [])))
+    rows = []
+    if real.size < 2:
+        for mid in metric_ids:
+            rows += [{"metric": mid, "degenerate": g, "p_value": np.nan, "p_holm": np.nan, "n_real": int(real.size),
+                      "set_aside": "; ".join(sorted(same))} for g in names]
+        return pd.DataFrame(rows)
+    scorer = Scorer(ds, spec, real, unit)
+    hib = np.array([M.get(m).higher_is_better for m in metric_ids])
+    below = np.zeros((len(metric_ids), len(names)), dtype=np.int64)  # replicates with D*_b <= 0
+    defined = np.zeros((len(metric_ids), len(names)), dtype=np.int64)
+    for lo in range(0, replicates, chunk):  # a chunk of replicates at a time (memory)
+        rb = np.arange(lo, min(lo + chunk, replicates))
+        w = unit_draws(scorer.n_units, rb, seed)
+        counts = scorer.counts(w)
+        sc = scorer.score(counts)  # (b, M, S)
+        draws = system_draws(real.size, rb, seed)  # (b, S)
+        drawn = np.take_along_axis(sc, draws[:, None, :], axis=-1)
+        with np.errstate(invalid="ignore"):
+            med = np.round(np.nanmedian(drawn, axis=-1), TIE_DECIMALS)  # (b, M)
+        deg = np.full((rb.size, len(metric_ids), len(names)), np.nan)
+        if names_cls:
+            gold = counts.confusion[:, 0].sum(axis=-2)  # (b, K): every system has the resample's gold
+            c = _expected_degenerates(gold)  # (b, D, K, K)
+            ev = M.evaluate(c, cls_ids, **spec.metric_params())
+            for mi, mid in enumerate(metric_ids):
+                if mid in ev:
+                    deg[:, mi, :len(names_cls)] = np.asarray(ev[mid], dtype=np.float64)
+        if span_deg:
+            st = np.einsum("ba,adf->bdf", w.astype(np.float64), span_deg[1])  # units are the documents
+            ev = evaluate_spans(st, span_ids)
+            cols = [names.index(n) for n in span_deg[0]]
+            for mi, mid in enumerate(metric_ids):
+                if mid in ev:
+                    deg[:, mi, cols] = np.asarray(ev[mid], dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            d = np.round(deg, TIE_DECIMALS) - med[:, :, None]
+            d = np.where(hib[None, :, None], d, -d)
+        ok = ~np.isnan(d)
+        below += (ok & (d <= 0)).sum(axis=0)
+        defined += ok.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(defined > 0, (1 + below) / (defined + 1), np.nan)
+    for mi, mid in enumerate(metric_ids):
+        adj = np.asarray(holm(p[mi]), dtype=float)
+        rows += [{"metric": mid, "degenerate": g, "p_value": p[mi, j], "p_holm": adj[j], "n_real": int(real.size),
+                  "set_aside": "; ".join(sorted(same))} for j, g in enumerate(names)]
+    return pd.DataFrame(rows)
+
+
+def _expected_degenerates(gold: np.ndarray) -> np.ndarray:
+    """(..., D, K, K): ``class_degenerates``' matrices for gold counts (..., K):
+    the constant classes, then the prior-matched and the uniform guesser."""
+    gold = np.asarray(gold, dtype=np.float64)
+    k = gold.shape[-1]
+    total = gold.sum(axis=-1, keepdims=True)
+    prior = np.divide(gold, total, out=np.full_like(gold, 1.0 / k), where=total > 0)
+    q = np.concatenate([np.broadcast_to(np.eye(k), gold.shape[:-1] + (k, k)), prior[..., None, :],
+                        np.full(gold.shape[:-1] + (1, k), 1.0 / k)], axis=-2)  # (..., D, K)
+    return q[..., :, :, None] * gold[..., None, None, :]
+
+
+def dataset_gameability(ds, spec, scores: pd.DataFrame | None = None, *, unit: str | None = None,
+                        replicates: int = 1000, seed: int = 20210303, alpha: float = 0.05) -> pd.DataFrame:
     """The gameability table (``gameability.csv``) of a loaded dataset
     (``dataset.Dataset``) with its spec: its degenerate systems against its
-    real ones (``scores``: its ``scores.csv``, or scored here)."""
+    real ones (``scores``: its ``scores.csv``, or scored here), the real
+    systems identical to a degenerate system left out of the median; with
+    ``unit`` (``item`` or ``group``), the test of ``gameability_test`` on
+    ``replicates`` resamples of ``seed`` at ``alpha``: columns ``p_value``,
+    ``p_holm``, ``verdict`` and ``set_aside``."""
     from .dataset import RANKED_KINDS, score_dataset
 
     deg = degenerate_scores(np.bincount(ds.gold, minlength=ds.k) if ds.k else [], spec.labels if ds.k else (),
                             spec.metrics, spec.metric_params(),
                             ds.spans.degenerate_statistics() if ds.spans is not None else None, spec.span_metrics)
     df = score_dataset(ds, spec) if scores is None else scores
-    return gameability(df[df["kind"].isin(RANKED_KINDS)], deg, spec.all_metrics)
+    same = identical_to_degenerate(ds)
+    real = df[df["kind"].isin(RANKED_KINDS) & ~df["system"].isin(list(same))]
+    table = gameability(real, deg, spec.all_metrics)
+    if unit is None:
+        return table
+    test = gameability_test(ds, spec, unit=unit, replicates=replicates, seed=seed, alpha=alpha)
+    table = table.merge(test.drop(columns=["n_real"]), on=["metric", "degenerate"], how="left")
+    sig = table["p_holm"].to_numpy(dtype=float) < alpha
+    table["verdict"] = np.where(sig & table["beats_median"].astype(bool), "gameable",
+                                np.where(table["beats_median"].astype(bool), "borderline", "not gameable"))
+    table["set_aside"] = table["set_aside"].fillna("")
+    return table

@@ -972,6 +972,8 @@ class Metric:
     reference: str = ""
     bounds: tuple[float, float] = (0.0, 1.0)
     uses_positions: bool = False
+    # the name people also know the metric by (said beside ``name`` in sentences)
+    alias: str = ""
 
     def __call__(self, c, **params) -> np.ndarray:
         kwargs = {}
@@ -1002,7 +1004,7 @@ _ENTRIES = [
            reference=_AMEMIYA + " (blackboard F1); Opitz & Burst 2019"),
     Metric("macro_f2", "macro-F2", r"macro-$F_2$", partial(macro_fbeta, beta=2.0), True, reference=_SCARTON),
     Metric("f1_weighted", "F1_Wtd", r"$F1_{Wtd}$", f1_weighted, True, reference="Kaushal et al. 2021"),
-    Metric("macro_recall", "R^M", r"$R^M$", macro_recall, True, reference=_AMEMIYA),
+    Metric("macro_recall", "R^M", r"$R^M$", macro_recall, True, reference=_AMEMIYA, alias="balanced accuracy"),
     Metric("gmr", "GMR", r"GMR", gmr, True, reference=_SCARTON),
     Metric("wauc", "wAUC", r"wAUC", wauc, True, params=("weights",), reference=_SCARTON),
     Metric("wf1", "wF1", r"w$F_1$", partial(weighted_fbeta, beta=1.0), True, params=("weights",),

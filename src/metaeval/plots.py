@@ -642,7 +642,7 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
     for ax, c in zip(axes, crit):
         d = long[long["criterion"] == c].set_index("metric").loc[metrics]
         cand = d["candidate"].to_numpy(dtype=bool)
-        top = d["top_tier"].to_numpy(dtype=bool)
+        top = d["in_set" if "in_set" in d.columns else "top_tier"].to_numpy(dtype=bool)
         v, lo, hi = (d[k].to_numpy(dtype=float) for k in ("value", "low", "high"))
         # one collection per kind of mark (a line per metric would be 3 artists a metric and panel)
         for ok, colour in ((cand, OKABE_ITO[4]), (~cand, OKABE_ITO[7])):
@@ -667,8 +667,9 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
     axes[0].set_ylim(-0.7, n - 0.3)
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor=OKABE_ITO[4], label="top tier"),
-               Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor="white", label="not in the top tier"),
+    handles = [Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor=OKABE_ITO[4],
+                      label="kept (in the criterion's confidence set)"),
+               Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor="white", label="eliminated, or not judged"),
                Line2D([], [], marker="o", color=OKABE_ITO[7], markerfacecolor=OKABE_ITO[7],
                       label="cannot be recommended (the table says why)")]
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=7, frameon=False, bbox_to_anchor=(0.5, 0.0))
@@ -757,15 +758,17 @@ def _design_power(design) -> str:
 @plain_text
 def cross_dataset_heatmap(long, title: str = ""):
     """Across datasets: per metric (rows) and dataset (columns, grouped by
-    kind of task), the share of the dataset's criteria on which the metric
-    is in the top tier (the cell's number; blank: not scored), with a black
-    frame where the dataset's answer names the metric."""
+    kind of task), the share of the criteria that judge the metric on which
+    it is kept in the Model Confidence Set (the cell's number; n/a: not
+    judged), with a black frame where the dataset's answer names the
+    metric."""
     from matplotlib.patches import Rectangle
 
     datasets = list(dict.fromkeys(long.sort_values("kind", kind="stable")["dataset"]))
     kinds = long.drop_duplicates("dataset").set_index("dataset")["kind"]
     ids = list(dict.fromkeys(long["metric"]))
-    share = long.assign(t=long["top_tier"].astype(bool)).groupby(["metric", "dataset"])["t"].mean()
+    judged = long[long["participant"].astype(bool) & long["counted"].astype(bool)]
+    share = judged.assign(t=judged["in_set"].astype(bool)).groupby(["metric", "dataset"])["t"].mean()
     rec = long.groupby(["metric", "dataset"])["recommended"].any()
     m = np.array([[share.get((mid, d), np.nan) for d in datasets] for mid in ids], dtype=float)
     order = np.argsort(-np.nan_to_num(np.nanmean(np.where(np.isnan(m), 0, m), axis=1)), kind="stable")
@@ -780,8 +783,9 @@ def cross_dataset_heatmap(long, title: str = ""):
                   rotation=30, ha="right")
     ax.set_yticks(range(len(ids)), _metric_labels(ids), fontsize=7.5)
     ax.set_xlabel("dataset (kind of task)")
-    ax.set_ylabel("metric (most often in the top tier first)")
-    fig.colorbar(im, ax=ax, fraction=0.05).set_label("share of the dataset's criteria in the top tier", fontsize=8)
-    ax.set_title("framed: the dataset's recommendation names the metric; n/a: not scored", fontsize=8)
+    ax.set_ylabel("metric (most often kept first)")
+    fig.colorbar(im, ax=ax, fraction=0.05).set_label("share of the criteria judging it on which it is kept",
+                                                     fontsize=8)
+    ax.set_title("framed: in the dataset's answer; n/a: not judged (not a candidate)", fontsize=8)
     fig.suptitle(title or "Across datasets", fontsize=11)
     return fig

@@ -2,17 +2,31 @@
 
 A property is a precise statement of how a metric must respond to a change
 of the confusion matrix ``c[i, j]`` (predicted i, gold j).  Each is checked
-for every classification metric of the registry on
+for every classification metric of the registry on a *shape*: a number of
+classes K, ordered or not, the metrics' parameters (class weights, the
+classes F_avg averages, the FNC-1 score's unrelated class) and, for
+imbalance, the order of the class sizes.  ``results/properties.csv`` is the
+generic case (three ordered classes, weights 0.5/0.3/0.2; the papers' own
+statements are compared with it); each dataset's ``properties.csv`` is its
+own shape (``dataset_settings``), which is what its recommendation reads.
+The matrices are
 
-* every 3 x 3 matrix of non-negative integers with at most ``n_max`` items in
+* every K x K matrix of non-negative integers with at most ``n_max`` items in
   which every class occurs in the gold (the *domain*: a test set of a
-  three-class task uses its three classes), and
+  K-class task uses its K classes; for K > 3 ``n_max`` is lowered until the
+  matrices to enumerate are at most ``ENUMERATION_BUDGET``, and K of 6 or
+  more has no enumerated matrices), and
 * ``random`` random matrices of up to ``random_n_max`` items (class sizes
   and confusions drawn from Dirichlet distributions, so many are strongly
   imbalanced; mostly right), and ``random`` more of up to
   ``random_sparse_n_max`` items whose cells are drawn alike, right or wrong
   (systems worse than chance: Cohen's kappa is not monotone there, from 16
-  items on, beyond the enumerated matrices).
+  items on, beyond the enumerated matrices); beyond 3 classes, ``random``
+  more whose items fall on three random classes (``concentrated_matrices``).
+
+A property that holds on these matrices is not proved: it was searched for a
+counterexample and none was found (the ``comparisons`` column says how many
+pairs were tried).
 
 A property becomes a list of *comparisons*: pairs of matrices (``a``, ``b``)
 with the relation the metric must respect between its scores on them,
@@ -32,20 +46,30 @@ Amigo, Gonzalo, Mizzaro & Carrillo-de-Albornoz (ACL 2020), section 3:
   ordinal_invariance   Eff(s, g) = Eff(f(s), f(g)) for any strictly increasing
                        f of the class values: the score must not change when
                        the classes' numeric positions change but not their
-                       order (positions 0,1,2 -> 0,1,3 / 0,2,3 / 0,1,10 / 0,9,10).
+                       order (0,1,2 -> 0,1,3 / 0,2,3 / 0,1,10 / 0,9,10; for K
+                       classes the first or the last gap doubled or made 9).
   ordinal_monotonicity moving an item's prediction one class closer to its
                        gold class, without passing it, strictly improves the
                        score (their condition s(d) > s'(d) >= g(d), from either
                        side; any such change is a sequence of these steps).
   imbalance            Eff(g_{d1->c2}, g) > Eff(g_{d3->c2}, g) when n_c1 > n_c3:
                        starting from the perfect output, one item of the larger
-                       outer class predicted as the middle class scores better
-                       than one item of the smaller outer class predicted so.
+                       outer class predicted as a class between the two scores
+                       better than one item of the smaller outer class
+                       predicted so (ordered classes: every c1 < c2 < c3; for
+                       unordered ones any third class c2, and with two classes
+                       the error of each class as the other).  With the class
+                       sizes of a dataset (``class_sizes``), only the gold
+                       distributions whose two classes are ordered by size as
+                       the dataset's are compared, the dataset's own included:
+                       a weighting chosen for this data is judged on it.
 
 Sokolova & Lapalme (IP&M 2009), invariances of a measure under changes of
 the confusion matrix, for K classes:
   class_exchange       exchanging the counts of classes (permuting rows and
-                       columns together) leaves the score unchanged.
+                       columns together) leaves the score unchanged (every
+                       permutation up to 4 classes, every swap of two beyond:
+                       the swaps generate the permutations).
   uniform_class_change multiplying one gold class's column by 2 or 3 (the class
                        has that many times the items, each classified alike)
                        leaves the score unchanged.
@@ -92,8 +116,14 @@ from . import metrics as M
 __all__ = ["Property", "PROPERTIES", "PUBLISHED", "Settings", "enumerate_matrices", "random_matrices",
            "sparse_matrices", "domain_matrices", "build", "check", "check_all", "recheck", "RESULTS"]
 
-K = 3  # the properties are checked on three ordered classes (Amigo et al.'s imbalance needs a middle class)
+K = 3  # the generic shape: three ordered classes (Amigo et al.'s imbalance needs a middle class)
 RESULTS = ("holds", "fails", "not applicable")
+# at most this many K x K matrices are generated to enumerate a domain (before keeping those with every
+# class in the gold): K = 4 enumerates up to 6 items, K = 5 up to 5, K >= 6 none (random matrices only)
+ENUMERATION_BUDGET = 200_000
+# with more than 4 classes, imbalance compares the gold distributions of the first this many domain matrices
+# (and a dataset's own): it has K (K - 1) (K - 2) / 2 triples of classes per distribution
+IMBALANCE_GOLDS = 20
 _RTOL, _ATOL = 1e-9, 1e-12
 
 _AMIGO = "Amigo et al. (ACL 2020), section 3"
@@ -103,13 +133,23 @@ _GOESGENS = "Goesgens et al. (NeurIPS 2021), section 3"
 
 @dataclass(frozen=True)
 class Settings:
-    """What the properties are checked on (config key ``properties``).
+    """What the properties are checked on (config key ``properties``; a
+    dataset's shape from ``dataset_settings``).
+
+    ``k`` classes, ``ordinal`` or not; the parameters of the parameterised
+    metrics (``weights``, ``f_avg_classes``, ``unrelated``: None when the
+    shape has no unrelated class); ``class_sizes``: a dataset's gold class
+    counts, which the imbalance property follows (None: every order of
+    sizes).  Beyond 4 classes the random matrices of the first two kinds
+    number ``random`` * 9 / K^2 (at least 200): a K x K matrix has K^2 / 9
+    times the cells to move; beyond 3 classes ``random`` concentrated ones
+    are added (``concentrated_matrices``).
 
     Examples
     --------
     >>> s = Settings(n_max=5)
-    >>> s.n_max, s.random, s.weights
-    (5, 2000, (0.5, 0.3, 0.2))
+    >>> s.n_max, s.random, s.weights, s.k, s.ordinal
+    (5, 2000, (0.5, 0.3, 0.2), 3, True)
     """
 
     n_max: int = 8
@@ -123,24 +163,38 @@ class Settings:
     # as 'unrelated'
     weights: tuple[float, ...] = (0.5, 0.3, 0.2)
     f_avg_classes: tuple[int, ...] = (0, 2)
-    unrelated: int = 2
+    unrelated: int | None = 2
+    k: int = K
+    ordinal: bool = True
+    class_sizes: tuple[int, ...] | None = None
 
     def __post_init__(self):
-        if self.n_max < K:
-            raise ValueError(f"properties.n_max must be at least {K} (every class in the gold)")
-        if self.random < 0 or (self.random and min(self.random_n_max, self.random_sparse_n_max) < K):
-            raise ValueError(f"properties.random must be >= 0, random_n_max and random_sparse_n_max >= {K}")
+        k = self.k
+        if k < 2:
+            raise ValueError(f"properties: at least two classes, got k = {k}")
+        if self.n_max < min(k, K):
+            raise ValueError(f"properties.n_max must be at least {min(k, K)} (every class in the gold)")
+        if self.random < 0 or (self.random and min(self.random_n_max, self.random_sparse_n_max) < k):
+            raise ValueError(f"properties.random must be >= 0, random_n_max and random_sparse_n_max >= {k}")
         w = np.asarray(self.weights, float)
-        if w.shape != (K,) or (w < 0).any() or abs(w.sum() - 1) > 1e-9:
-            raise ValueError(f"properties.weights: {K} non-negative weights summing to 1, got {self.weights!r}")
-        if not self.f_avg_classes or not set(self.f_avg_classes) <= set(range(K)):
-            raise ValueError(f"properties.f_avg_classes: class indices in 0..{K - 1}")
-        if self.unrelated not in range(K):
-            raise ValueError(f"properties.unrelated: a class index in 0..{K - 1}")
+        if w.shape != (k,) or (w < 0).any() or abs(w.sum() - 1) > 1e-9:
+            raise ValueError(f"properties.weights: {k} non-negative weights summing to 1, got {self.weights!r}")
+        if not self.f_avg_classes or not set(self.f_avg_classes) <= set(range(k)):
+            raise ValueError(f"properties.f_avg_classes: class indices in 0..{k - 1}")
+        if self.unrelated is not None and self.unrelated not in range(k):
+            raise ValueError(f"properties.unrelated: a class index in 0..{k - 1}")
+        if self.class_sizes is not None and len(self.class_sizes) != k:
+            raise ValueError(f"properties: {k} class sizes, got {self.class_sizes!r}")
 
     def metric_params(self) -> dict:
         return {"weights": np.asarray(self.weights, float), "f_avg_classes": list(self.f_avg_classes),
-                "unrelated": int(self.unrelated)}
+                "unrelated": None if self.unrelated is None else int(self.unrelated)}
+
+    @property
+    def random_count(self) -> int:
+        """How many random matrices of the first two kinds (``random`` up to
+        4 classes, then in proportion to 9 / K^2, at least 200)."""
+        return self.random if self.k <= 4 else max(min(200, self.random), self.random * K * K // (self.k * self.k))
 
 
 @dataclass
@@ -232,7 +286,7 @@ def random_matrices(count: int, n_max: int, seed: int, k: int = K) -> np.ndarray
     return c
 
 
-def sparse_matrices(count: int, n_max: int, seed: int, k: int = K) -> np.ndarray:
+def sparse_matrices(count: int, n_max: int, seed: int, k: int = K, fill: bool = False) -> np.ndarray:
     """``count`` random k x k matrices whose cells are drawn alike, right or
     wrong: item count uniform in [k, n_max], cell shares ~ Dirichlet(0.3)
     over all k*k cells (a few large cells, often off the diagonal: systems
@@ -247,7 +301,60 @@ def sparse_matrices(count: int, n_max: int, seed: int, k: int = K) -> np.ndarray
     rng = np.random.default_rng([seed, 1])
     n = rng.integers(k, n_max + 1, size=count)
     c = rng.multinomial(n, rng.dirichlet(np.full(k * k, 0.3), size=count)).reshape(count, k, k)
+    if fill:  # a gold class left empty gets one item, predicted wrongly as the matrix's largest row
+        empty = c.sum(axis=1) == 0  # (count, K)
+        row = c.sum(axis=2).argmax(axis=1)
+        rows, cols = np.nonzero(empty)
+        np.add.at(c, (rows, row[rows], cols), 1)
+        return c
     return c[(c.sum(axis=1) > 0).all(axis=1)]
+
+
+def concentrated_matrices(count: int, n_max: int, seed: int, k: int, active: int = K) -> np.ndarray:
+    """``count`` random k x k matrices whose items fall on ``active`` random
+    classes (cell shares ~ Dirichlet(0.3) over their ``active`` x
+    ``active`` cells; item count uniform in [k, n_max]), every other gold
+    class given one item on the diagonal: the worse-than-chance matrices of
+    three classes, where chance-corrected metrics misbehave, inside a
+    larger shape (a sparse draw over all K^2 cells rarely makes them).
+
+    Examples
+    --------
+    >>> c = concentrated_matrices(3, 100, seed=1, k=5)
+    >>> c.shape, bool((c.sum(axis=1) > 0).all())
+    ((3, 5, 5), True)
+    """
+    rng = np.random.default_rng([seed, 2])
+    n = rng.integers(k, n_max + 1, size=count)
+    act = np.argsort(rng.random((count, k)), axis=1)[:, :active]
+    c = np.zeros((count, k, k), dtype=np.int64)
+    shares = rng.dirichlet(np.full(active * active, 0.3), size=count)
+    cells = rng.multinomial(n - k, shares).reshape(count, active, active)
+    rows = np.arange(count)[:, None, None]
+    c[rows, act[:, :, None], act[:, None, :]] = cells
+    empty = c.sum(axis=1) == 0
+    r, j = np.nonzero(empty)
+    c[r, j, j] += 1
+    return c
+
+
+def enumeration_limit(k: int, n_max: int, budget: int = ENUMERATION_BUDGET) -> int:
+    """The largest item count up to ``n_max`` whose K x K matrices
+    (all of them, before keeping those with every class in the gold) are at
+    most ``budget``; below k (no matrix has every class) when none is.
+
+    Examples
+    --------
+    >>> enumeration_limit(3, 8), enumeration_limit(4, 8), enumeration_limit(2, 8), enumeration_limit(14, 8)
+    (8, 6, 8, 0)
+    """
+    from math import comb
+
+    cells = k * k
+    n = n_max
+    while n >= 0 and comb(n + cells, cells) > budget:  # all matrices of at most n items
+        n -= 1
+    return n if n >= k else 0
 
 
 def domain_matrices(settings: Settings) -> np.ndarray:
@@ -262,26 +369,34 @@ def domain_matrices(settings: Settings) -> np.ndarray:
 
     Returns
     -------
-    ndarray of int64, shape (D, 3, 3)
+    ndarray of int64, shape (D, K, K)
 
     Examples
     --------
     >>> domain_matrices(Settings(n_max=4, random=50)).shape
     (278, 3, 3)
+    >>> domain_matrices(Settings(n_max=4, random=50, k=2, weights=(0.5, 0.5), f_avg_classes=(0,),
+    ...                          unrelated=None)).shape
+    (127, 2, 2)
     """
-    c = enumerate_matrices(settings.n_max)
+    k = settings.k
+    n = settings.n_max if k == K else enumeration_limit(k, settings.n_max)
+    c = enumerate_matrices(n, k) if n >= k else np.zeros((0, k, k), dtype=np.int64)
     c = c[(c.sum(axis=1) > 0).all(axis=1)]
     if settings.random:
-        c = np.concatenate([c, random_matrices(settings.random, settings.random_n_max, settings.seed),
-                            sparse_matrices(settings.random, settings.random_sparse_n_max, settings.seed)])
+        r = settings.random_count
+        c = np.concatenate([c, random_matrices(r, settings.random_n_max, settings.seed, k),
+                            sparse_matrices(r, settings.random_sparse_n_max, settings.seed, k, fill=k > K)]
+                           + ([concentrated_matrices(settings.random, settings.random_n_max, settings.seed, k)]
+                              if k > K else []))
     return c[np.argsort(c.sum(axis=(1, 2)), kind="stable")]
 
 
 # ---------------------------------------------------------------------------
 # the properties as comparisons
 # ---------------------------------------------------------------------------
-def _unit(i: int, j: int) -> np.ndarray:
-    e = np.zeros((K, K), dtype=np.int64)
+def _unit(i: int, j: int, k: int) -> np.ndarray:
+    e = np.zeros((k, k), dtype=np.int64)
     e[i, j] = 1
     return e
 
@@ -289,12 +404,13 @@ def _unit(i: int, j: int) -> np.ndarray:
 def _moves(c: np.ndarray, target: Callable[[int, int], int]) -> Comparisons:
     """One item of cell (i, j), i != j, moved to cell (target(i, j), j): the
     moved matrix must score strictly better."""
+    k = c.shape[-1]
     b, base = [], []
-    for i in range(K):
-        for j in range(K):
+    for i in range(k):  # a loop over the K^2 cells, not over matrices
+        for j in range(k):
             if i != j:
                 idx = np.flatnonzero(c[:, i, j] > 0)
-                b.append(c[idx] - _unit(i, j) + _unit(target(i, j), j))
+                b.append(c[idx] - _unit(i, j, k) + _unit(target(i, j), j, k))
                 base.append(idx)
     return _ordered(None, np.concatenate(b), "gt", np.concatenate(base))
 
@@ -310,54 +426,120 @@ def _all(c: np.ndarray) -> np.ndarray:
     return np.arange(len(c))
 
 
+def _not_ordinal(metric_id, settings):
+    return None if settings.ordinal else "the classes are unordered"
+
+
 # the class positions Amigo et al.'s strictly increasing f maps 0, 1, 2 to
 RELABELLINGS = ((0.0, 1.0, 3.0), (0.0, 2.0, 3.0), (0.0, 1.0, 10.0), (0.0, 9.0, 10.0))
 
 
+def relabellings(k: int) -> list[tuple[float, ...]]:
+    """Strictly increasing maps of the positions 0..K-1: the first or the
+    last gap doubled, or made 9 (``RELABELLINGS`` for three classes).
+
+    Examples
+    --------
+    >>> relabellings(3) == list(RELABELLINGS)
+    True
+    >>> relabellings(2)
+    [(0.0, 2.0), (0.0, 9.0)]
+    """
+    base = np.arange(k, dtype=float)
+    out = []
+    for gap in (2.0, 9.0):
+        last = base.copy()
+        last[-1] = k - 2 + gap
+        first = base + (gap - 1)
+        first[0] = 0.0
+        out += [tuple(map(float, last)), tuple(map(float, first))]
+    return list(dict.fromkeys(out))
+
+
 def _ordinal_invariance(c, settings):
     idx = _all(c)
-    return [Comparisons(None, c.astype(float), "eq", idx, {}, {"positions": np.array(p)}) for p in RELABELLINGS]
+    return [Comparisons(None, c.astype(float), "eq", idx, {}, {"positions": np.array(p)})
+            for p in relabellings(c.shape[-1])]
 
 
 def _ordinal_monotonicity(c, settings):
     return [_moves(c, lambda i, j: i - 1 if i > j else i + 1)]
 
 
-def _imbalance(c, settings):
-    gold, base = np.unique(c.sum(axis=1), axis=0, return_index=True)  # each gold distribution once
-    keep = gold[:, 0] != gold[:, 2]
-    gold, base = gold[keep], base[keep].astype(np.int64)
-    big = np.where(gold[:, 0] > gold[:, 2], 0, 2)
-    small = 2 - big
-    perfect = _perfect(gold)
-    rows = np.arange(len(gold))
-
-    def err(outer):  # one item of gold class `outer` predicted as the middle class
-        m = perfect.copy()
-        m[rows, outer, outer] -= 1
-        m[rows, 1, outer] += 1
-        return m
-
-    return [_ordered(err(small), err(big), "gt", base)]
-
-
-def _class_exchange(c, settings):
-    idx = _all(c)
+def _imbalance_triples(k: int, ordinal: bool, sizes) -> list[tuple[int, int, int]]:
+    """(c1, c3, c2): the outer classes compared, c1 before c3, and the class
+    their items are predicted as (between them when ordered; with two
+    classes, -1: each is predicted as the other)."""
+    if k == 2:
+        return [(0, 1, -1)]
     out = []
-    for p in permutations(range(K)):
-        if p == tuple(range(K)):
-            continue
-        p = list(p)
-        out.append(Comparisons(None, c[:, p][:, :, p].astype(float), "eq", idx))
+    for a in range(k):
+        for c in range(a + 1, k):
+            mids = range(a + 1, c) if ordinal else [t for t in range(k) if t not in (a, c)]
+            out += [(a, c, t) for t in mids]
+    if sizes is not None:  # only the classes the dataset orders by size (a tie compares nothing)
+        out = [(a, c, t) for a, c, t in out if sizes[a] != sizes[c]]
     return out
 
 
+def _imbalance(c, settings):
+    k = c.shape[-1]
+    gold, base = np.unique(c.sum(axis=1), axis=0, return_index=True)  # each gold distribution once
+    base = base.astype(np.int64)
+    sizes = settings.class_sizes
+    if k > 4:  # K^3 / 2 triples: the first gold distributions of the domain only (the dataset's below)
+        gold, base = gold[np.argsort(base)[:IMBALANCE_GOLDS]], np.sort(base)[:IMBALANCE_GOLDS]
+    if sizes is not None:  # the dataset's own class sizes join the gold distributions
+        gold = np.concatenate([gold, np.asarray(sizes, dtype=np.int64)[None, :]])
+        base = np.append(base, len(c))
+    out = []
+    for a, b_, t in _imbalance_triples(k, settings.ordinal, sizes):
+        keep = gold[:, a] != gold[:, b_]
+        if sizes is not None:  # ordered as the dataset's: the larger of the two is the dataset's larger
+            keep &= (gold[:, a] > gold[:, b_]) == (sizes[a] > sizes[b_])
+        g, bs = gold[keep], base[keep]
+        if not len(g):
+            continue
+        big = np.where(g[:, a] > g[:, b_], a, b_)
+        small = np.where(big == a, b_, a)
+        perfect = _perfect(g)
+        rows = np.arange(len(g))
+
+        def err(outer):  # one item of gold class `outer` predicted as t (two classes: as the other)
+            m = perfect.copy()
+            to = np.where(outer == a, b_, a) if t < 0 else np.full(len(g), t)
+            m[rows, outer, outer] -= 1
+            m[rows, to, outer] += 1
+            return m
+
+        out.append(_ordered(err(small), err(big), "gt", bs))
+    if not out:
+        return []
+    return [_ordered(np.concatenate([o.a for o in out]), np.concatenate([o.b for o in out]), "gt",
+                     np.concatenate([o.base for o in out]))]
+
+
+def _class_exchange(c, settings):
+    k = c.shape[-1]
+    idx = _all(c)
+    if k <= 4:
+        perms = [list(p) for p in permutations(range(k)) if p != tuple(range(k))]
+    else:  # the swaps of two classes generate every permutation
+        perms = []
+        for i, j in combinations(range(k), 2):
+            p = list(range(k))
+            p[i], p[j] = j, i
+            perms.append(p)
+    return [Comparisons(None, c[:, p][:, :, p].astype(float), "eq", idx) for p in perms]
+
+
 def _uniform_class_change(c, settings):
+    k = c.shape[-1]
     idx = _all(c)
     out = []
-    for j in range(K):
+    for j in range(k):
         for lam in (2, 3):
-            scale = np.ones(K)
+            scale = np.ones(k)
             scale[j] = lam
             out.append(Comparisons(None, c * scale[None, None, :], "eq", idx))
     return out
@@ -374,17 +556,18 @@ def targets(metric_id: str, settings: Settings) -> list[int]:
         return sorted(set(settings.f_avg_classes))
     if M.get(metric_id).params == ("weights",):
         return [i for i, w in enumerate(settings.weights) if w > 0]
-    return list(range(K))
+    return list(range(settings.k))
 
 
 def _non_target_cells(metric_id, settings):
     t = set(targets(metric_id, settings))
-    return [(i, j) for i in range(K) for j in range(K) if i not in t and j not in t]
+    return [(i, j) for i in range(settings.k) for j in range(settings.k) if i not in t and j not in t]
 
 
 def _non_target_change(c, settings, metric_id):
     idx = _all(c)
-    return [Comparisons(None, (c + _unit(i, j)).astype(float), "eq", idx)
+    k = c.shape[-1]
+    return [Comparisons(None, (c + _unit(i, j, k)).astype(float), "eq", idx)
             for i, j in _non_target_cells(metric_id, settings)]
 
 
@@ -395,13 +578,16 @@ def _non_target_na(metric_id, settings):
 
 
 def _perfect(gold: np.ndarray) -> np.ndarray:
-    return np.einsum("pj,jk->pjk", gold, np.eye(K, dtype=gold.dtype))
+    k = gold.shape[-1]
+    return np.einsum("pj,jk->pjk", gold, np.eye(k, dtype=gold.dtype))
 
 
 def _maximal_agreement(c, settings):
     idx = _all(c)
     perfect = _perfect(c.sum(axis=1))
     is_perfect = (c == perfect).all(axis=(1, 2))
+    if not is_perfect.any():  # random matrices only (many classes): the perfect one of each
+        return [Comparisons(None, perfect.astype(float), "gt", idx)]
     ref = np.broadcast_to(c[np.flatnonzero(is_perfect)[0]], c.shape)  # the smallest perfect matrix
     return [Comparisons(ref[is_perfect].astype(float), c[is_perfect].astype(float), "eq", idx[is_perfect]),
             Comparisons(None, perfect[~is_perfect].astype(float), "gt", idx[~is_perfect])]
@@ -427,22 +613,24 @@ def _monotonicity(c, settings):
 
 
 def _constant_baseline(c, settings):
+    k = c.shape[-1]
     n = c.sum(axis=(1, 2)).astype(float)
     expected = c.sum(axis=2)[:, :, None] * c.sum(axis=1)[:, None, :] / n[:, None, None]
-    ref = np.broadcast_to(np.full((K, K), 1.0 / K), c.shape)  # E of the matrix of ones: every class alike
+    ref = np.broadcast_to(np.full((k, k), 1.0 / k), c.shape)  # E of the matrix of ones: every class alike
     return [Comparisons(ref.astype(float), expected, "eq", _all(c))]
 
 
 PROPERTIES: dict[str, Property] = {p.id: p for p in [
     Property("ordinal_invariance", "ordinal invariance", _AMIGO,
              "the score does not change under a strictly increasing relabelling of the class values",
-             _ordinal_invariance),
+             _ordinal_invariance, _not_ordinal),
     Property("ordinal_monotonicity", "ordinal monotonicity", _AMIGO,
              "a prediction moved one class closer to its gold class (not past it) strictly improves the score",
-             _ordinal_monotonicity),
+             _ordinal_monotonicity, _not_ordinal),
     Property("imbalance", "imbalance", _AMIGO,
-             "from the perfect output, an error on the larger outer class (predicted as the middle class) "
-             "costs strictly less than the same error on the smaller one", _imbalance),
+             "from the perfect output, an error on the larger of two classes (predicted as a class between them, "
+             "or a third class when unordered) costs strictly less than the same error on the smaller one",
+             _imbalance),
     Property("class_exchange", "exchange of classes", _SOKOLOVA,
              "permuting the classes (rows and columns together) leaves the score unchanged", _class_exchange),
     Property("uniform_class_change", "uniform change of a class", _SOKOLOVA,
@@ -765,3 +953,32 @@ def settings_from(block: Mapping | None) -> Settings:
     if unknown:
         raise ValueError(f"properties: unknown setting(s) {sorted(unknown)}; known: {', '.join(sorted(known))}")
     return Settings(**{k: tuple(v) if isinstance(v, list) else v for k, v in block.items() if k in known})
+
+
+def dataset_settings(spec, class_sizes, base: Settings | None = None) -> Settings:
+    """The shape of a dataset (``config.DatasetSpec``) for the property
+    checks: its number of classes, ordered or not, its default class
+    weights (uniform without any), its F_avg classes and FNC-1 unrelated
+    class, and its gold class counts ``class_sizes`` (for imbalance); the
+    domain's sizes and seed from ``base`` (the ``properties`` block).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> spec = SimpleNamespace(k=2, ordinal=False, metric_params=lambda: {"weights": None, "f_avg_classes": [1],
+    ...                                                                   "unrelated": None})
+    >>> s = dataset_settings(spec, [90, 10])
+    >>> s.k, s.ordinal, s.weights, s.f_avg_classes, s.unrelated, s.class_sizes
+    (2, False, (0.5, 0.5), (1,), None, (90, 10))
+    """
+    from dataclasses import replace
+
+    params = spec.metric_params()
+    k = int(spec.k)
+    w = params.get("weights")
+    weights = tuple(float(x) for x in w) if w is not None else tuple([1.0 / k] * k)
+    f_avg = tuple(int(x) for x in params["f_avg_classes"]) if params.get("f_avg_classes") else (0,)
+    unrelated = params.get("unrelated")
+    return replace(base or Settings(), k=k, ordinal=bool(spec.ordinal), weights=weights, f_avg_classes=f_avg,
+                   unrelated=None if unrelated is None else int(unrelated),
+                   class_sizes=tuple(int(x) for x in class_sizes))

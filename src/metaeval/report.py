@@ -118,16 +118,18 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
         items.append(f"<li>{head}{body}{warn}</li>")
     out.append(
         "<h2>Which metric, per dataset</h2>"
-        "<p>Every metric is judged on the criteria the dataset makes relevant (rank stability over random "
+        "<p>Every metric is judged on the evidence the dataset makes relevant (rank stability over random "
         "half-splits; for ordered classes, class discrimination: how much more merging two neighbouring classes "
         "moves the ranking than the metric's own noise does; discriminative power, the share of system pairs a "
         "significance test tells apart; robustness to label noise and, for imbalanced data, to shifted class "
-        "priors; the formal properties the metric has), each with an interval from resampling the test items and "
-        "the systems together. Per criterion, the metrics that cannot be told from the best form its top tier; "
-        "the answer is the set of metrics whose top tiers no other metric's contain (Tiered Pareto Selection), "
-        "so that copies of a metric or metrics worse on every criterion cannot change it. A metric a degenerate "
-        "system games on the test set is never recommended. The same answer is on each dataset's summary and "
-        "recommendation pages.</p>"
+        "priors), on the real systems, resampling the test items (these systems) or the items and the systems "
+        "together (new systems). Per criterion, the Model Confidence Set keeps the metrics the evidence cannot "
+        "tell from the best, with the error rate controlled over the criteria (Bonferroni); the answer is the "
+        "metrics kept on every criterion: a set when the data do not separate them, none when no metric is kept "
+        "on every criterion. Formal properties are requirements: they restrict the answer only when declared. "
+        "A metric that a degenerate system significantly beats the real systems on is never recommended. The "
+        "same answer is on each dataset's summary and recommendation pages, with where the task's official "
+        "metric stands.</p>"
         f"<ul>{''.join(items)}</ul>")
     if reproduction is not None and len(reproduction):
         rows = "".join(

@@ -1128,6 +1128,7 @@ class SpanMetric:
     bounds: tuple[float, float] = (0.0, 1.0)
     ordinal: bool = False
     params: tuple[str, ...] = ()
+    alias: str = ""
 
     def __call__(self, stats) -> np.ndarray:
         return self.fn(stats)

@@ -13,12 +13,13 @@ from snakemake.exceptions import WorkflowError
 from dataclasses import asdict
 
 from metaeval.config import ConfigError, dataset_specs, resolve_data_dir, to_plain
-from metaeval.workflow.params import (code_fingerprint, experiment_settings, git_commit, n_ranked_systems,
-                                      path_problems, property_settings, step_code, step_params)
+from metaeval.workflow.params import (code_fingerprint, dataset_property_settings, experiment_settings, git_commit,
+                                      n_ranked_systems, path_problems, property_settings, step_code, step_params)
 
 try:
     DATA_DIR = resolve_data_dir(config["data_dir"])
     PROPERTY_SETTINGS = property_settings(config.get("properties"))
+    DATASET_PROPERTY_SETTINGS = dataset_property_settings(config.get("properties"))
     SPECS = dataset_specs(config)
     SETTINGS = {name: experiment_settings(config, name) for name in SPECS}
     PREDICTION_FILES = {name: spec.prediction_files(DATA_DIR) for name, spec in SPECS.items()}
@@ -367,13 +368,13 @@ def summary_params():
 def recommendation_inputs(name=None):
     """The recommendation job's own inputs (of dataset `name`, or with the
     `{dataset}` wildcard): the dataset, its gameability and the formal
-    properties when they are computed (the rule adds the experiments'
-    files, which it draws and reads)."""
+    properties of its shape when they are computed (the rule adds the
+    experiments' files, which it draws and reads)."""
     d = f"{RESULTS}/{name}" if name else _R
 
-    def properties(wildcards=None):  # the formal properties count for metrics of classes only
-        has_classes = SPECS[name or wildcards.dataset].k >= 2
-        return [f"{RESULTS}/properties.csv"] if PROPERTY_SETTINGS is not None and has_classes else []
+    def properties(wildcards=None):  # the formal properties on the dataset's shape: metrics of classes only
+        n = name or wildcards.dataset
+        return [f"{RESULTS}/{n}/properties.csv"] if PROPERTY_SETTINGS is not None and SPECS[n].k >= 2 else []
 
     return dict(
         npz=f"{d}/data.npz",
@@ -412,9 +413,22 @@ def cross_skipped():
 
 def cross_alpha(names):
     """The level of the cross-dataset replicability counts: the datasets'
-    tier_alpha (the level of the tier tests whose p-values they combine;
+    verdict_alpha (the level of the sets whose MCS p-values they combine;
     the first dataset's when they differ)."""
-    return SETTINGS[names[0]].tier_alpha if names else 0.05
+    return SETTINGS[names[0]].verdict_alpha if names else 0.05
+
+
+def cross_test_sets(names):
+    """Each dataset's test set: its test_set key, or its gold file with the
+    gold labels it drops (datasets with one test set count once across
+    datasets)."""
+    out = {}
+    for d in names:
+        spec = SPECS[d]
+        out[d] = spec.test_set or str(spec.gold_path(DATA_DIR).resolve().relative_to(DATA_DIR)
+                                      if spec.gold_path(DATA_DIR).resolve().is_relative_to(DATA_DIR)
+                                      else spec.gold_path(DATA_DIR).resolve())
+    return out
 
 
 def all_targets():

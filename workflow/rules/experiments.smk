@@ -202,10 +202,11 @@ rule recommendation:
     class priors (datasets with classes: seconds, reusing the significance
     experiment's Tukey trials and power), every figure and table of the
     experiments (drawn from their files), and which metric to report
-    (metaeval.recommend: every criterion with its interval from resampling
-    the test units and the systems together, the Tiered Pareto Selection,
-    the answer with and without the baselines). A noise setting or a figure's
-    look reruns this job, never the experiments' resampling."""
+    (metaeval.recommend: every criterion on the real systems, resampling the
+    test units alone and with the systems, the Model Confidence Set per
+    criterion, the answer and the variant with the ranked baselines). A noise
+    setting or a figure's look reruns this job, never the experiments'
+    resampling."""
     input:
         **recommendation_inputs(),
         **EXPERIMENT_OUTPUT,

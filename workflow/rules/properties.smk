@@ -31,3 +31,27 @@ rule properties:
         "../../environment.yml"
     script:
         "../scripts/properties.py"
+
+
+rule dataset_properties:
+    """The formal properties on one dataset's own shape (its classes, order,
+    class weights and class sizes): results/<dataset>/properties.csv, the
+    requirements its recommendation offers and checks."""
+    input:
+        npz=rules.ingest.output.npz,
+    output:
+        csv=f"{RESULTS}/{{dataset}}/properties.csv",
+    params:
+        spec=spec_of("dataset_properties"),
+        properties=DATASET_PROPERTY_SETTINGS,
+        code=CODE_OF["dataset_properties"],
+    log:
+        f"{RESULTS}/logs/{{dataset}}/dataset_properties.log",
+    priority: 5
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/dataset_properties.py"

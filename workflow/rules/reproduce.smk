@@ -63,7 +63,7 @@ CROSS_OUTPUT = dict(
     html=report(f"{CROSS}/cross_dataset.html", caption="../report/cross_dataset.rst", category="Across datasets",
                 labels={"result": "which metric holds up across the datasets (tables)"}),
     png=report(f"{CROSS}/figures/cross_dataset.png", caption="../report/cross_dataset_figure.rst",
-               category="Across datasets", labels={"result": "the top tiers of every metric on every dataset"}),
+               category="Across datasets", labels={"result": "the criteria on which every metric is kept, per dataset"}),
     pdf=f"{CROSS}/figures/cross_dataset.pdf",
 )
 
@@ -82,6 +82,7 @@ rule cross_dataset:
         kinds={d: cross_kind(d) for d in CROSS_DATASETS},
         skipped=cross_skipped(),
         alpha=lambda wildcards: cross_alpha(CROSS_DATASETS),
+        test_sets=cross_test_sets(CROSS_DATASETS),
         code=CODE_OF["cross_dataset"],
     log:
         f"{RESULTS}/logs/cross_dataset.log",

@@ -6,7 +6,7 @@ smk = snakemake  # noqa: F821 (injected by Snakemake)
 
 def step():
     run_cross_dataset(smk.params.kinds, smk.params.alpha, dict(zip(smk.params.datasets, smk.input.recommendations)),
-                      dict(smk.output.items()), skipped=smk.params.skipped)
+                      dict(smk.output.items()), skipped=smk.params.skipped, test_sets=smk.params.test_sets)
 
 
 run_step(smk, step)

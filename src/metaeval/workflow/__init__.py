@@ -45,6 +45,7 @@ _WHERE = {
     "figures": ("run_experiment_figures",),
     "recommendation": ("run_recommendation",),
     "reports": ("write_summary_page", "write_overview", "run_reproduce", "run_properties"),
+    "dataset_properties": ("run_dataset_properties",),
 }
 _MODULE_OF = {name: mod for mod, names in _WHERE.items() for name in names}
 __all__ = ["run_step", "timed", "warn", "write_provenance", *_MODULE_OF]

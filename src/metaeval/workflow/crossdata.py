@@ -11,26 +11,29 @@ from .common import write_markdown
 
 
 def run_cross_dataset(kinds: Mapping[str, str], alpha: float, recommendation_csvs: Mapping[str, str],
-                      out: Mapping[str, str], skipped: Mapping[str, str] | None = None) -> None:
+                      out: Mapping[str, str], skipped: Mapping[str, str] | None = None,
+                      test_sets: Mapping[str, str] | None = None) -> None:
     """``results/cross_dataset/``: ``criteria.csv`` (every dataset's
     recommendation table, gathered), ``replicability.csv``,
     ``recommendation.csv`` (per kind of task), the page and the heatmap.
     ``kinds``: the kind of task of each dataset; ``alpha``: the level of the
     replicability counts; ``skipped``: the configured datasets without a
-    meta-evaluation, with why (the page names them)."""
+    meta-evaluation, with why (the page names them); ``test_sets``: each
+    dataset's test set (those that share one count once)."""
     from .. import crossdata as X
     from ..plots import cross_dataset_heatmap, save_figure
 
-    long = X.gather({name: read_result_csv(path) for name, path in recommendation_csvs.items()}, kinds)
+    long = X.gather({name: read_result_csv(path) for name, path in recommendation_csvs.items()}, kinds, test_sets)
     rep = X.replicability(long, alpha)
-    rec = X.cross_recommendation(long)
+    rec = X.cross_recommendation(long, rep, alpha)
     write_csv(out["criteria"], long)
     write_csv(out["replicability"], rep)
     write_csv(out["recommendation"], rec)
     write_markdown(out["md"], X.cross_tables(long, rep, rec, alpha, skipped), out.get("html"), "Across datasets")
-    save_figure(cross_dataset_heatmap(long, f"Across {long['dataset'].nunique()} datasets: the top tiers of each "
-                                            f"metric"), [out["png"], out["pdf"]])
+    save_figure(cross_dataset_heatmap(long, f"Across {long['dataset'].nunique()} datasets: the criteria on which "
+                                            f"each metric is kept"), [out["png"], out["pdf"]])
     if skipped:
         log_note("not included (no meta-evaluation): " + "; ".join(f"{d} ({w})" for d, w in skipped.items()))
     for kind in dict.fromkeys(long["kind"]):
-        log_note(X.cross_answer(rec, kind, list(dict.fromkeys(long.loc[long["kind"] == kind, "dataset"]))))
+        g = long[long["kind"] == kind]
+        log_note(X.cross_answer(rec, kind, list(dict.fromkeys(g["dataset"])), list(dict.fromkeys(g["test_set"]))))

@@ -31,7 +31,9 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "merge_overlapping_predictions", "synthetic", "offsets_past_end", "documents", "display_names",
                 "baseline_files"),
                ()),
-    "score": (_METRIC_FIELDS, ()),
+    # gameability.csv: the test of a degenerate system against the median real system resamples units and systems
+    "score": (_METRIC_FIELDS + ("span_task",), ("resample_unit", "bootstrap_replicates", "bootstrap_seed",
+                                                "verdict_alpha")),
     "score_groups": (_CLASSIFICATION_FIELDS + ("primary_metric",), ()),
     "score_tables": (("labels", "metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
                      ()),
@@ -69,12 +71,17 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                  "bootstrap_replicates", "tukey_trials", "alpha")),
     "summary": (("span_task", "synthetic", "predictions", "baselines", "baseline_files"),
                 ("n_splits", "distinct_tau", "alpha", "significance_test", "include_baselines")),
-    # the recommendation redraws every criterion (metaeval.criteria) and reads the settings of each
-    "recommendation": (_METRIC_FIELDS + ("ordinal", "span_task"),
+    # the recommendation redraws every criterion (metaeval.criteria) and reads the settings of each, and the
+    # verdict's own (metaeval.verdict): the task's official metric, the papers' choices, the declared requirements
+    "recommendation": (_METRIC_FIELDS + ("ordinal", "span_task", "official_metric", "official_source",
+                                         "paper_choices", "requirements"),
                        ("include_baselines", "resample_unit", "tau_variant", "n_splits", "split_seed", "stratified",
                         "alpha", "significance_correction", "significance_test", "noise_rates", "noise_mode",
-                        "noise_repeats", "noise_seed", "prior_gammas", "confidence", "chunk_size", "criteria", "criteria_replicates",
-                        "criteria_splits", "criteria_seed", "tier_alpha", "min_difference")),
+                        "noise_repeats", "noise_seed", "prior_gammas", "confidence", "chunk_size", "criteria",
+                        "criteria_replicates", "criteria_splits", "criteria_seed", "verdict_alpha", "verdict_scope")),
+    # the formal properties on the dataset's own shape (its classes, order, weights; the class sizes from its data)
+    "dataset_properties": (("labels", "ordinal", "metrics", "weights:default", "default_weights", "f_avg_classes",
+                            "unrelated_label"), ()),
 }
 
 def _union(*parts: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -97,6 +104,7 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "recommendation": _union("recommendation", "sensitivity", "design", "figures"),
     # the summary page, written by the overview job once the experiments and the recommendation are done
     "summary_page": _union("summary"),
+    "dataset_properties": _union("dataset_properties"),
 }
 
 # With one shard (the default) there is no stability_shard job: the
@@ -224,6 +232,7 @@ STEP_MODULES = {
     "weights": "workflow.experiments",
     "recommendation": "workflow.recommendation+workflow.figures+workflow.sensitivity+workflow.design",
     "overview": "workflow.reports", "reproduce": "workflow.reports", "properties": "workflow.reports",
+    "dataset_properties": "workflow.dataset_properties",
     "cross_dataset": "workflow.crossdata",
 }
 
@@ -323,6 +332,16 @@ def unused_settings(name: str, settings) -> list[str]:
                    f"randomised Tukey HSD test's p-values are family-wise already (the range statistic); it applies "
                    f"to significance_test: bootstrap")
     return out
+
+def dataset_property_settings(block: Mapping | None) -> dict | None:
+    """The rule param of a dataset's properties job: the domain keys of the
+    ``properties`` block (its weights, F_avg classes and unrelated class are
+    the dataset's own), or None when ``enabled: false``."""
+    from .dataset_properties import DOMAIN_KEYS
+
+    full = property_settings(block)
+    return None if full is None else {k: full[k] for k in DOMAIN_KEYS}
+
 
 def property_settings(block: Mapping | None) -> dict | None:
     """The rule param of the properties job: the config's ``properties``

@@ -47,7 +47,7 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
     if design_csvs:
         from ..design import design_note
 
-        size_note = design_note(read_result_csv(design_csvs[0]), read_result_csv(design_csvs[1]), rec.selected)
+        size_note = design_note(read_result_csv(design_csvs[0]), read_result_csv(design_csvs[1]), rec.size_metrics())
     write_text(out["json"], recommendation_json(rec, resample_note=note, test_set_size=size_note))
     title = f"{spec.name}: which metric to report"
     _save_fig(recommendation_figure(rec, spec.name), [out["png"], out["pdf"]])

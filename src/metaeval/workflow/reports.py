@@ -135,3 +135,4 @@ def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
     write_markdown(out["md"], properties_markdown(df, PROPERTIES, domain, title), out.get("html"), title)
     write_text(out["tex"], properties_latex(df, caption=f"{title}, checked on {domain}.", label="tab:properties"))
     _save_fig(properties_grid(df, PROPERTIES, f"{title} (3 classes, {n:,} matrices)"), [out["png"], out["pdf"]])
+

@@ -153,10 +153,12 @@ def span_figure(spec: DatasetSpec, scores_csv, out_paths, include_baselines: boo
     _save_fig(span_scores_plot(df, list(spec.span_metrics), spec.primary_metric,
                                f"{spec.name}: span metrics of every system"), out_paths)
 
-def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) -> None:
+def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str], settings=None) -> None:
     """The scoring job: ``scores.csv``, ``confusion.csv``, the score tables,
-    and the figures the dataset has (``out`` keys ``confusion_png/pdf``,
-    ``span_png/pdf``)."""
+    the figures the dataset has (``out`` keys ``confusion_png/pdf``,
+    ``span_png/pdf``), the chance levels and the gameability test
+    (``settings``: its resampling settings; None: the point comparison
+    only)."""
     df = score(spec, data_npz, out["scores"], out["confusion"])
     log_note(f"scored {len(df)} systems with {len(spec.all_metrics)} metrics (primary: {spec.primary_metric})")
     write_tables(spec, out["scores"], out["md"], out["tex"], info_json, out.get("html"))
@@ -169,20 +171,30 @@ def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str]) ->
                      out.get("chance_html"))
     if "gameability" in out:
         write_gameability(spec, data_npz, out["scores"], out["gameability"], out["gameability_md"],
-                          out.get("gameability_html"))
+                          out.get("gameability_html"), settings)
 
-def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, out_html=None) -> pd.DataFrame:
+def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, out_html=None,
+                      settings=None) -> pd.DataFrame:
     """``gameability.csv``: every metric scored for the degenerate systems
     on this test set (``metaeval.gameability``) against the median real
-    system, and the table of it."""
+    system, the test of each (``settings``: ``resample_unit``,
+    ``bootstrap_replicates``, ``bootstrap_seed``, ``verdict_alpha``), and
+    the table of it."""
     from ..gameability import dataset_gameability, gameability_markdown
 
     ds = Dataset.load(data_npz)
-    table = dataset_gameability(ds, spec, read_result_csv(scores_csv))
+    test = {} if settings is None else dict(unit=settings.resample_unit, replicates=settings.bootstrap_replicates,
+                                            seed=settings.bootstrap_seed, alpha=settings.verdict_alpha)
+    table = dataset_gameability(ds, spec, read_result_csv(scores_csv), **test)
     write_csv(out_csv, table)
-    n = int(table.groupby("metric")["beats_median"].any().sum()) if len(table) else 0
+    verdict = table["verdict"] if "verdict" in table.columns else table["beats_median"].map(
+        {True: "borderline", False: "not gameable"})
+    n = int((verdict == "gameable").groupby(table["metric"]).any().sum()) if len(table) else 0
+    nb = int(((verdict == "borderline").groupby(table["metric"]).any() & ~(verdict == "gameable").groupby(
+        table["metric"]).any()).sum()) if len(table) else 0
     log_note(f"gameability: {table['degenerate'].nunique()} degenerate systems, {n} of {len(spec.all_metrics)} "
-             "metrics gameable")
+             f"metrics gameable, {nb} borderline"
+             + (f" ({settings.bootstrap_replicates} resamples of the units and the real systems)" if settings else ""))
     title = f"{spec.name}: can a system that never reads the task beat the real systems?"
     write_markdown(out_md, gameability_markdown(table, title), out_html, title)
     return table

@@ -1,0 +1,276 @@
+"""The verdict: which metrics the evidence keeps, with the error rate
+controlled (METHODS 9; it supersedes section 8's Tiered Pareto Selection).
+
+**Requirements and evidence are different things.**  A *requirement* is a
+yes/no fact about a metric on this dataset's shape (a formal property by
+name, checked on the dataset's own number of classes, order, weights and
+class sizes; invariance to class priors is the property
+``uniform_class_change``).  It restricts the candidates only when the user
+declares it.  *Evidence* is measured on the data with sampling uncertainty:
+rank stability, class discrimination (ordered classes), discriminative
+power, robustness to label noise, and robustness to class priors among the
+metrics that are not invariant by construction (those are exempt from that
+criterion: 1 exactly, no uncertainty).  Only evidence names the answer.
+
+**Per criterion** the Model Confidence Set (``metaeval.mcs``) of the
+admissible candidates on shared replicates; **across criteria**
+Bonferroni: with C criteria that count (those with at least two distinct
+candidates), each set is taken at ``alpha / C``, so that with probability at
+least ``1 - alpha`` every set contains its criterion's best at once.  The
+answer is the intersection: the candidates kept on every criterion they
+take part in.  One metric: it is named; several: the evidence does not
+separate them; none: no metric is among the best on every criterion, and
+none is named.  No tie is broken by a criterion without uncertainty.
+Adding candidates can only widen a set (the price of error control);
+copies of a metric are one candidate.
+
+**Two scopes** (METHODS 9.7), from the two resampling schemes of
+``metaeval.criteria``: *these systems* (the test units resampled, the
+systems kept: which metric ranks the submitted systems most reliably, the
+question of choosing the metric for this leaderboard) and *new systems*
+(units and systems resampled together: which metric would serve systems
+like these).
+
+Everything here is a function of arrays: point values (C, M), replicates
+(B, C, M), masks (M,) or (C, M).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .mcs import copy_groups, critical_value, model_confidence_set
+
+__all__ = ["EVIDENCE", "SCOPES", "SCHEME", "EvidenceSets", "evidence_sets", "Separation", "closest_pair",
+           "units_needed", "systems_needed", "paired_interval", "MIN_EXPONENT"]
+
+# the evidence criteria, in the order they are shown
+EVIDENCE = ("stability", "discrimination", "power", "noise", "priors")
+# the two questions, and the resampling scheme (metaeval.criteria) that answers each
+SCOPES = ("these_systems", "new_systems")
+SCHEME = {"these_systems": "items", "new_systems": "both"}
+
+
+@dataclass(frozen=True)
+class EvidenceSets:
+    """The evidence sets of one scope.
+
+    ``criteria`` (C,); ``participants`` (C, M): the admissible candidates
+    with a value on the criterion that are not exempt from it;
+    ``counted`` (C,): the criteria with at least two distinct participants
+    (those are tested, and Bonferroni counts them); ``p_value`` (C, M): the
+    MCS p-values (NaN for non-participants; 1 on a criterion not counted);
+    ``members`` (C, M): kept at ``alpha_c``; ``answer`` (M,): admissible
+    and kept on every counted criterion it takes part in; ``critical``
+    (C,): the critical value of the range statistic among each criterion's
+    set (what a pair's |t| must reach to be separated)."""
+
+    criteria: tuple[str, ...]
+    alpha: float
+    alpha_c: float
+    admissible: np.ndarray
+    participants: np.ndarray
+    counted: np.ndarray
+    p_value: np.ndarray
+    members: np.ndarray
+    answer: np.ndarray
+    critical: np.ndarray
+
+    @property
+    def separable(self) -> bool:
+        """False when every participant is kept on every counted criterion."""
+        return bool((self.participants & ~self.members)[self.counted].any())
+
+
+def evidence_sets(value, boot, admissible, alpha: float, exempt=None, criteria=EVIDENCE) -> EvidenceSets:
+    """Per criterion, the Model Confidence Set of the admissible candidates
+    at ``alpha / C``, and their intersection.
+
+    Parameters
+    ----------
+    value : array_like, shape (C, M)
+        Point values of the criteria, higher is better (NaN: none).
+    boot : array_like, shape (B, C, M)
+        Replicates on shared resamples (NaN: undefined in a replicate).
+    admissible : array_like of bool, shape (M,)
+        The candidates (not vetoed, meeting the declared requirements).
+    alpha : float
+        The family's level: every criterion's set at ``alpha / C``.
+    exempt : array_like of bool, shape (C, M), optional
+        Candidates a criterion does not judge (the metrics invariant to the
+        class priors by construction, on the priors criterion).
+    criteria : sequence of str
+        The criteria's names (rows).
+
+    Returns
+    -------
+    EvidenceSets
+
+    Examples
+    --------
+    Two criteria, three candidates; the third is clearly worse on the first:
+
+    >>> rng = np.random.default_rng(0)
+    >>> value = np.array([[0.8, 0.8, 0.6], [0.5, 0.5, 0.5]])
+    >>> boot = value + 0.01 * rng.normal(size=(300, 2, 3))
+    >>> s = evidence_sets(value, boot, [True, True, True], 0.05, criteria=("stability", "power"))
+    >>> s.alpha_c, s.members.tolist(), s.answer.tolist()
+    (0.025, [[True, True, False], [True, True, True]], [True, True, False])
+    """
+    v = np.asarray(value, dtype=np.float64)
+    b = np.asarray(boot, dtype=np.float64)
+    c_n, m = v.shape
+    if b.ndim != 3 or b.shape[1:] != v.shape:
+        raise ValueError(f"boot must be (B, {c_n}, {m}), got {b.shape}")
+    adm = np.asarray(admissible, dtype=bool)
+    ex = np.zeros((c_n, m), bool) if exempt is None else np.asarray(exempt, dtype=bool)
+    part = adm[None, :] & np.isfinite(v) & ~ex
+    counted = np.array([np.unique(copy_groups(v[c], b[:, c], part[c])[part[c]]).size >= 2 for c in range(c_n)],
+                       dtype=bool)
+    alpha_c = alpha / max(1, int(counted.sum()))
+    p = np.where(part, 1.0, np.nan)
+    crit = np.full(c_n, np.nan)
+    for c in np.flatnonzero(counted):  # a loop over the criteria
+        p[c] = model_confidence_set(v[c], b[:, c], part[c]).p_value
+        crit[c] = critical_value(v[c], b[:, c], np.nan_to_num(p[c], nan=-1) >= alpha_c, alpha_c)
+    members = part & (np.nan_to_num(p, nan=-1.0) >= alpha_c)
+    # with no criterion at all there is no evidence, and no answer
+    answer = adm & (members | ~part)[counted].all(axis=0) if c_n else np.zeros(m, bool)
+    return EvidenceSets(tuple(criteria), float(alpha), float(alpha_c), adm, part, counted, p, members, answer,
+                        crit)
+
+
+def paired_interval(value, boot, i: int, j: int, level: float) -> tuple[float, float, float, float]:
+    """``(d, low, high, se)``: the difference ``value[i] - value[j]`` of one
+    criterion, its normal interval at ``level`` from the paired standard
+    error over the replicates (the MCS's own t-statistics' scale).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> boot = np.array([0.7, 0.5]) + 0.05 * rng.normal(size=(2000, 2))
+    >>> d, lo, hi, se = paired_interval([0.7, 0.5], boot, 0, 1, 0.95)
+    >>> round(d, 2), round(se, 3), lo < d < hi
+    (0.2, 0.072, True)
+    """
+    from scipy.special import ndtri
+
+    v = np.asarray(value, dtype=np.float64)
+    b = np.asarray(boot, dtype=np.float64)
+    diff = b[:, i] - b[:, j]
+    diff = diff[~np.isnan(diff)]
+    se = float(np.std(diff, ddof=1)) if diff.size > 1 else float("nan")
+    d = float(v[i] - v[j])
+    z = float(ndtri(0.5 + level / 2))
+    return d, d - z * se, d + z * se, se
+
+
+@dataclass(frozen=True)
+class Separation:
+    """The pair of answer members closest to being separated: on
+    ``criterion`` (row ``c``), metrics ``i`` and ``j`` (``i`` ahead),
+    their difference ``d`` with its paired standard error ``se``, ``t =
+    d / se`` and the ``critical`` value |t| must reach."""
+
+    c: int
+    criterion: str
+    i: int
+    j: int
+    d: float
+    se: float
+    t: float
+    critical: float
+
+
+def closest_pair(sets: EvidenceSets, value, boot) -> Separation | None:
+    """Among the members of the answer (two or more), the pair and counted
+    criterion whose |t| comes closest to the criterion's critical value;
+    None when the answer has fewer than two distinct members or none of its
+    pairs has a spread.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> value = np.array([[0.80, 0.79, 0.70]])
+    >>> boot = value + 0.02 * rng.normal(size=(400, 1, 3))
+    >>> s = evidence_sets(value, boot, [True, True, True], 0.05, criteria=("stability",))
+    >>> p = closest_pair(s, value, boot)
+    >>> p.criterion, p.i, p.j, p.t < p.critical
+    ('stability', 0, 1, True)
+    """
+    v = np.asarray(value, dtype=np.float64)
+    b = np.asarray(boot, dtype=np.float64)
+    best, best_ratio = None, -1.0
+    for c in np.flatnonzero(sets.counted):  # a loop over the criteria and the answer's pairs (a few)
+        idx = np.flatnonzero(sets.answer & sets.participants[c])
+        groups = copy_groups(v[c], b[:, c], np.isin(np.arange(v.shape[1]), idx))
+        idx = idx[groups[idx] == idx]  # one per copy
+        crit = sets.critical[c]
+        if idx.size < 2 or not np.isfinite(crit) or crit <= 0:
+            continue
+        for a_ in range(idx.size):
+            for z_ in range(a_ + 1, idx.size):
+                i, j = idx[a_], idx[z_]
+                if v[c, j] > v[c, i]:
+                    i, j = j, i
+                d, _, _, se = paired_interval(v[c], b[:, c], i, j, 0.95)
+                if not se > 0:
+                    continue
+                ratio = abs(d) / se / crit
+                if ratio > best_ratio:
+                    best_ratio = ratio
+                    best = Separation(int(c), sets.criteria[c], int(i), int(j), d, se, d / se, float(crit))
+    return best
+
+
+# below this exponent the paired standard error does not measurably shrink with more units
+MIN_EXPONENT = 0.05
+
+
+def units_needed(sep: Separation, n_units: int, exponent: float = 0.5) -> float:
+    """The test units at which the pair's observed difference would reach
+    the critical value, the systems kept: ``n (critical / |t|)^(1 /
+    exponent)``, the paired standard error shrinking as ``n^-exponent``.
+    The textbook exponent is 1/2; on the rank-based criteria of real data
+    it is smaller (``benchmarks/bench_verdict.py``: 0.1 to 0.3), so the
+    recommendation measures it on a random half of the dataset's own units
+    (``recommend.recommend_dataset``).  inf without a difference, or with
+    an exponent below ``MIN_EXPONENT`` (more units would not separate the
+    pair).
+
+    Examples
+    --------
+    >>> units_needed(Separation(0, "stability", 0, 1, 0.02, 0.02, 1.0, 2.5), 1000)
+    6250.0
+    >>> int(units_needed(Separation(0, "stability", 0, 1, 0.02, 0.02, 1.0, 2.5), 1000, exponent=0.25))
+    39062
+    """
+    if sep.d == 0 or not exponent > MIN_EXPONENT:
+        return float("inf")
+    return float(n_units * (sep.critical / abs(sep.t)) ** (1.0 / exponent))
+
+
+def systems_needed(sep: Separation, se_items: float, se_both: float, n_systems: int) -> float:
+    """The systems at which the pair's observed difference would reach the
+    critical value at this test-set size, the units kept: the paired
+    variance of resampling units and systems together is split into the
+    units' part ``se_items^2`` and the systems' part ``se_both^2 -
+    se_items^2``, the latter taken to shrink as ``1 / S``; inf when the
+    units' part alone keeps the difference below the critical value.  An
+    upper estimate: on fnc1's real systems, halving them raised the
+    systems' part of the standard error by 1.5 to 1.8 times (1/S: 1.37)
+    and the units' part too (``benchmarks/bench_verdict.py``).
+
+    Examples
+    --------
+    >>> sep = Separation(0, "power", 0, 1, 0.1, 0.05, 2.0, 2.5)
+    >>> round(systems_needed(sep, 0.02, 0.05, 10), 1)
+    17.5
+    """
+    sys_var = max(se_both ** 2 - se_items ** 2, 0.0)
+    room = (sep.d / sep.critical) ** 2 - se_items ** 2
+    if room <= 0:
+        return float("inf")
+    return float(sys_var * n_systems / room)

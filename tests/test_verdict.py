@@ -1,0 +1,195 @@
+"""The verdict (metaeval.verdict): METHODS 9.6's checks on real data.
+
+(a) Null calibration: metrics exchangeable by construction (accuracy with
+i.i.d. random positive item weights of mean 1, one weight vector per
+metric) are all kept in at least 1 - alpha - 3 Monte Carlo standard errors
+of the draws; (b) power: a metric with a real advantage (accuracy on every
+item, against accuracy on random tenths of the items) is named; (c) a copy
+never changes the answer; (d) the per-criterion sets are the MCS of a plain
+loop (tests/test_mcs.py checks the MCS itself against METHODS 9.2 written
+out).  The criteria come from the project's own engine (metaeval.criteria)
+on the real data: a test scorer weighs the items."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+
+from metaeval import criteria as CR
+from metaeval.experiments import Scorer
+from metaeval.verdict import (Separation, closest_pair, evidence_sets, paired_interval, systems_needed,
+                              units_needed)
+
+from .test_mcs import plain_mcs
+
+
+class WeightedScorer(Scorer):
+    """A scorer whose items carry fixed positive weights: every count
+    (resamples, halves, noisy golds) is the unit draws times the weights,
+    so accuracy becomes an item-weighted accuracy and the resamples stay
+    the engine's own (the draws depend on the seed and the number of units
+    alone: every weight vector sees the same resamples)."""
+
+    def __init__(self, ds, spec, select, unit, weights):
+        super().__init__(ds, spec, select, unit)
+        self.w = np.asarray(weights, dtype=np.float64)
+
+    def counts(self, unit_weights=None, *, engine_order=False):
+        u = np.ones((1, self.n_units)) if unit_weights is None else np.asarray(unit_weights, dtype=np.float64)
+        return super().counts(u * self.w[None, :])
+
+    def item_weights(self, unit_weights):
+        return super().item_weights(unit_weights) * self.w[None, :]
+
+
+def _real(project_config, data_dir, name):
+    from metaeval.config import dataset_specs
+    from metaeval.dataset import RANKED_KINDS, load_dataset
+
+    spec = replace(dataset_specs(project_config)[name], metrics=("accuracy",))
+    ds = load_dataset(spec, data_dir)
+    return spec, ds, np.array([i for i, k in enumerate(ds.kinds) if k in RANKED_KINDS])
+
+
+def _stacked(ds, spec, real, weights, cs):
+    """(C, M) values and (B, C, M) replicates of accuracy under each weight vector."""
+    vals, boots = [], []
+    for w in weights:
+        r = CR.criteria(WeightedScorer(ds, spec, real, "item", w), cs, schemes=("items",))["items", "all"]
+        vals.append(r.value[:, 0])
+        boots.append(r.boot[:, :, 0])
+    return np.stack(vals, axis=1), np.stack(boots, axis=2)
+
+
+@pytest.mark.realdata
+def test_null_calibration_exchangeable_metrics_are_all_kept(project_config, data_dir):
+    """METHODS 9.6 (a) on rumoureval2017's real systems: 8 metrics, each
+    accuracy with its own i.i.d. Exponential(1) item weights, so that no
+    metric is better than another by construction; over 60 draws (new
+    weights, new resamples) all 8 are kept on every criterion in at least
+    1 - alpha - 3 Monte Carlo SE of them (measured: 100 of 100 draws)."""
+    spec, ds, real = _real(project_config, data_dir, "rumoureval2017")
+    crits = ("stability", "power", "noise")
+    cs = CR.CriteriaSpec(criteria=crits, replicates=100, inner_splits=4, point_splits=40, noise_rates=(0.05, 0.1),
+                         noise_repeats=4, chunk_size=25)
+    draws, alpha, kept = 60, 0.05, 0
+    for d in range(draws):
+        rng = np.random.default_rng([29, d])
+        v, b = _stacked(ds, spec, real, [rng.exponential(1.0, ds.n_items) for _ in range(8)],
+                        replace(cs, seed=1000 + d))
+        kept += evidence_sets(v, b, np.ones(8, bool), alpha, criteria=crits).answer.all()
+    assert kept / draws >= 1 - alpha - 3 * math.sqrt(alpha * (1 - alpha) / draws)
+
+
+@pytest.mark.realdata
+def test_power_a_metric_with_a_real_advantage_is_named(project_config, data_dir):
+    """METHODS 9.6 (b) on fnc1's 17 real systems: accuracy on every item
+    against 7 accuracies each on a random tenth of the items (the same
+    metric with a tenth of the evidence): the full one is kept in every
+    draw and named alone in at least 9 of 10 (measured: 10 of 10)."""
+    spec, ds, real = _real(project_config, data_dir, "fnc1")
+    crits = ("stability", "power")
+    cs = CR.CriteriaSpec(criteria=crits, replicates=100, inner_splits=4, point_splits=40, chunk_size=25)
+    kept = alone = 0
+    for d in range(10):
+        rng = np.random.default_rng([30, d])
+        ws = [np.ones(ds.n_items)] + [(rng.random(ds.n_items) < 0.1).astype(float) for _ in range(7)]
+        v, b = _stacked(ds, spec, real, ws, replace(cs, seed=2000 + d))
+        ans = evidence_sets(v, b, np.ones(8, bool), 0.05, criteria=crits).answer
+        kept += ans[0]
+        alone += ans[0] and ans.sum() == 1
+    assert kept == 10 and alone >= 9
+
+
+def _draw(seed, c=3, m=5, b=120):
+    rng = np.random.default_rng(seed)
+    mu = rng.normal(0, 0.05, (c, m))
+    boot = mu + 0.03 * rng.normal(size=(b, 1, 1)) + 0.03 * rng.normal(size=(b, c, m))
+    v = mu + 0.01 * rng.normal(size=(c, m))
+    return v, boot
+
+
+@hsettings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 4))
+def test_a_copy_never_changes_the_answer_and_is_kept_with_its_original(seed, j):
+    """METHODS 9.6 (c) at the level of the verdict: a metric duplicated
+    (its values and replicates on every criterion) changes no set, no
+    Bonferroni count and no answer, and the copy is kept exactly when its
+    original is."""
+    v, b = _draw(seed)
+    s = evidence_sets(v, b, np.ones(5, bool), 0.05, criteria=("a", "b", "c"))
+    v2, b2 = np.concatenate([v, v[:, [j]]], axis=1), np.concatenate([b, b[:, :, [j]]], axis=2)
+    s2 = evidence_sets(v2, b2, np.ones(6, bool), 0.05, criteria=("a", "b", "c"))
+    assert np.array_equal(s2.answer[:5], s.answer) and s2.answer[5] == s.answer[j]
+    assert np.array_equal(s2.members[:, :5], s.members) and s2.alpha_c == s.alpha_c
+
+
+@hsettings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000))
+def test_each_set_is_the_plain_mcs_at_the_bonferroni_level(seed):
+    """METHODS 9.6 (d) and 9.3: each criterion's set is the plain loop's
+    MCS at alpha / C over the admissible candidates; the answer is the
+    candidates kept on every criterion."""
+    v, b = _draw(seed)
+    adm = np.array([True, True, False, True, True])
+    s = evidence_sets(v, b, adm, 0.05, criteria=("a", "b", "c"))
+    assert s.alpha_c == pytest.approx(0.05 / 3)
+    idx = np.flatnonzero(adm)
+    for c in range(3):
+        keep, _ = plain_mcs(v[c, idx], b[:, c, idx].tolist(), 0.05 / 3)
+        assert set(idx[sorted(keep)].tolist()) == set(np.flatnonzero(s.members[c]).tolist())
+    assert np.array_equal(s.answer, adm & s.members.all(axis=0))
+
+
+def test_an_exempt_metric_is_not_judged_on_that_criterion_and_bonferroni_counts_the_criteria_that_count():
+    rng = np.random.default_rng(3)
+    v = np.array([[0.9, 0.5, 0.89], [1.0, 0.7, 0.4]])
+    b = v + 0.01 * rng.normal(size=(300, 2, 3))
+    exempt = np.array([[False, False, False], [True, False, False]])
+    s = evidence_sets(v, b, np.ones(3, bool), 0.05, exempt, criteria=("stability", "priors"))
+    assert not s.participants[1, 0] and np.isnan(s.p_value[1, 0])
+    assert s.answer[0]  # not judged on priors, kept on stability
+    assert not s.answer[1] and not s.answer[2]  # beaten on stability; beaten on priors
+    # a criterion with one distinct participant is not tested, nor counted by Bonferroni
+    s1 = evidence_sets(v, b, np.array([True, False, True]), 0.05, np.array([[False] * 3, [True, False, True]]),
+                       criteria=("stability", "priors"))
+    assert s1.counted.tolist() == [True, False] and s1.alpha_c == 0.05
+
+
+def test_no_metric_is_named_when_the_sets_do_not_meet():
+    rng = np.random.default_rng(4)
+    v = np.array([[0.9, 0.5], [0.5, 0.9]])
+    b = v + 0.01 * rng.normal(size=(300, 2, 2))
+    s = evidence_sets(v, b, np.ones(2, bool), 0.05, criteria=("stability", "power"))
+    assert not s.answer.any() and s.members.tolist() == [[True, False], [False, True]]
+
+
+def test_the_units_and_systems_that_would_separate_a_pair():
+    """The observed |t| times sqrt(n'/n) reaches the critical value at n'
+    units; with the systems' share of the variance over S' systems, the
+    difference reaches it at S' systems."""
+    sep = Separation(0, "power", 0, 1, d=0.03, se=0.02, t=1.5, critical=2.5)
+    n = units_needed(sep, 800)
+    assert sep.t * math.sqrt(n / 800) == pytest.approx(sep.critical)
+    s_ = systems_needed(sep, se_items=0.005, se_both=0.02, n_systems=12)
+    assert sep.d / math.sqrt(0.005 ** 2 + (0.02 ** 2 - 0.005 ** 2) * 12 / s_) == pytest.approx(sep.critical)
+    assert systems_needed(sep, se_items=0.015, se_both=0.02, n_systems=12) == math.inf  # items alone too noisy
+
+
+def test_closest_pair_is_the_answer_pair_nearest_its_critical_value():
+    rng = np.random.default_rng(5)
+    v = np.array([[0.80, 0.79, 0.70, 0.795], [0.5, 0.5, 0.5, 0.5]])
+    b = v + 0.02 * rng.normal(size=(400, 2, 4)) + 0.02 * rng.normal(size=(400, 1, 1))
+    s = evidence_sets(v, b, np.ones(4, bool), 0.05, criteria=("stability", "power"))
+    p = closest_pair(s, v, b)
+    best = max(((abs(paired_interval(v[c], b[:, c], i, j, 0.95)[0]) / paired_interval(v[c], b[:, c], i, j, 0.95)[3]
+                 / s.critical[c], c, i, j) for c in np.flatnonzero(s.counted)
+                for i in np.flatnonzero(s.answer) for j in np.flatnonzero(s.answer) if i < j))
+    assert (p.c, {p.i, p.j}) == (best[1], {best[2], best[3]})
+    assert v[p.c, p.i] >= v[p.c, p.j]
