@@ -296,7 +296,12 @@ def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_set
                 "of some test set; none is named.")
     parts = [(display_name(m), f"kept on {s:.0%} of their criteria; in the answer of {k}")
              for m, s, k in zip(r["metric"], r["kept_share"], r["n_recommended"])]
-    if len(parts) == 1:
+    if len(parts) > 4:  # the names, and the one kept most often
+        best = r.sort_values(["kept_share", "n_recommended"], ascending=False, kind="stable").iloc[0]
+        text = (f"Across {where}: {len(parts)} of the {len(alls)} metrics judged on every test set are shown short "
+                f"of the best on none ({_and([n for n, _ in parts])}); {display_name(best['metric'])} is kept on "
+                f"{best['kept_share']:.0%} of their criteria")
+    elif len(parts) == 1:
         text = f"Across {where}: {parts[0][0]} is shown short of the best on none of {n_sets} test sets ({parts[0][1]})"
     else:
         text = (f"Across {where}: {_and([f'{n} ({d})' for n, d in parts])} are shown short of the best on none of "

@@ -643,6 +643,7 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
         d = long[long["criterion"] == c].set_index("metric").loc[metrics]
         cand = d["candidate"].to_numpy(dtype=bool)
         top = d["in_set" if "in_set" in d.columns else "top_tier"].to_numpy(dtype=bool)
+        exempt = d["exempt"].to_numpy(dtype=bool) if "exempt" in d.columns else np.zeros(n, bool)
         v, lo, hi = (d[k].to_numpy(dtype=float) for k in ("value", "low", "high"))
         # one collection per kind of mark (a line per metric would be 3 artists a metric and panel)
         for ok, colour in ((cand, OKABE_ITO[4]), (~cand, OKABE_ITO[7])):
@@ -650,10 +651,14 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
             if iv.any():
                 ax.hlines(y[iv], lo[iv], hi[iv], color=colour, lw=1.4)
             for filled in (True, False):
-                pt = ok & (top == filled) & ~np.isnan(v)
+                pt = ok & (top == filled) & ~np.isnan(v) & ~exempt
                 if pt.any():
                     ax.scatter(v[pt], y[pt], s=22, marker="o", zorder=3, linewidths=1.2, edgecolors=colour,
                                facecolors=colour if filled else "white")
+            pt = ok & exempt & ~np.isnan(v)
+            if pt.any():  # not judged on this criterion (invariant by construction)
+                ax.scatter(v[pt], y[pt], s=26, marker="D", zorder=3, linewidths=1.2, edgecolors=colour,
+                           facecolors="white")
         ax.set_title((criterion_names or {}).get(c, c), fontsize=8)
         ax.tick_params(axis="x", labelsize=7)
         ax.grid(axis="x", color="#dddddd", lw=0.5)
@@ -669,10 +674,13 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
 
     handles = [Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor=OKABE_ITO[4],
                       label="kept (in the criterion's confidence set)"),
-               Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor="white", label="eliminated, or not judged"),
+               Line2D([], [], marker="o", color=OKABE_ITO[4], markerfacecolor="white", label="eliminated"),
+               Line2D([], [], marker="D", color=OKABE_ITO[4], markerfacecolor="white",
+                      label="not judged (invariant by construction)"),
                Line2D([], [], marker="o", color=OKABE_ITO[7], markerfacecolor=OKABE_ITO[7],
                       label="cannot be recommended (the table says why)")]
-    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=7, frameon=False, bbox_to_anchor=(0.5, 0.0))
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7, frameon=False,
+               bbox_to_anchor=(0.5, 0.0))
     fig.suptitle(title, fontsize=9)
     # fixed margins (tight_layout measures every label: half the figure's cost): room for the names on the left
     width, height = fig.get_size_inches()

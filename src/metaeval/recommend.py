@@ -574,8 +574,10 @@ def _requirement_line(rec: Recommendation, r: Requirement) -> tuple[str, str]:
             + (f"fails for {_and(fails)}" if fails else "every metric holds it"))
     if r.declared:
         tail = "the answer above meets it"
-    elif set(r.answer) == set(rec.selected) and r.answer:
-        tail = "if required, the same answer"
+    elif not [x for x in r.fails if rec.candidate[rec.metrics.index(x)]]:
+        tail = "requiring it changes nothing" + (" (no candidate fails it)" if r.fails else "")
+    elif set(r.answer) == set(rec.selected):
+        tail = "if required, the same answer" + ("" if r.answer else " (no metric)")
     else:
         tail = "if required: " + (_and([display_name(x) for x in r.answer], "or") or "no metric")
     return head, f"{body}; {tail}."
