@@ -335,3 +335,97 @@ def test_the_first_counterexample_found_is_kept(monkeypatch):
     assert r["result"] == "fails"
     ce = json.loads(r["counterexample"])
     assert ce["a"] == want_a and ce["b"] == want_b, (ce, found)
+
+
+# ---------------------------------------------------------------------------
+# issue 29: the properties on a dataset's own shape
+# ---------------------------------------------------------------------------
+def _shape(k, ordinal, weights, sizes, f_avg=(0,), unrelated=None, **base):
+    from types import SimpleNamespace
+
+    params = {"weights": None if weights is None else np.asarray(weights, float), "f_avg_classes": list(f_avg),
+              "unrelated": unrelated}
+    spec = SimpleNamespace(k=k, ordinal=ordinal, metric_params=lambda: params)
+    return P.dataset_settings(spec, sizes, P.Settings(**{"n_max": 5, "random": 400, "seed": 5, **base}))
+
+
+def _kappa_2x2(a, b, c, d):
+    """Cohen's kappa of [[a, b], [c, d]] (rows predicted, columns gold), plain arithmetic."""
+    n = a + b + c + d
+    po = (a + d) / n
+    pe = ((a + b) * (a + c) + (c + d) * (b + d)) / n ** 2
+    return (po - pe) / (1 - pe) if pe != 1 else float("nan")
+
+
+def test_two_classes_change_the_verdicts_where_they_should():
+    """On two unordered classes (weights 0.7/0.3, sizes 900/100): the
+    ordinal properties do not apply; weighted AUC holds the exchange of
+    classes (with two classes both one-vs-rest AUCs are the same number:
+    it is balanced accuracy whatever the weights; scikit-learn says so),
+    which it fails on the generic three classes; Cohen's kappa is monotone
+    (every 2 x 2 matrix up to 30 items, by plain arithmetic), which it is
+    not on three classes."""
+    from sklearn.metrics import balanced_accuracy_score
+
+    metrics = ["accuracy", "macro_f1", "macro_recall", "wauc", "wf2", "kappa"]
+    generic = P.check_all(P.Settings(n_max=6, random=400, seed=5), metrics).set_index(["metric", "property"])
+    two = P.check_all(_shape(2, False, (0.7, 0.3), (900, 100)), metrics).set_index(["metric", "property"])
+    assert (two.xs("ordinal_invariance", level="property")["result"] == "not applicable").all()
+    assert generic.loc[("wauc", "class_exchange"), "result"] == "fails"
+    assert two.loc[("wauc", "class_exchange"), "result"] == "holds"
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        g, p = rng.integers(0, 2, 40), rng.integers(0, 2, 40)
+        c = confusion_tensor(g, p, 2).astype(float)
+        if (c.sum(axis=0) > 0).all():
+            want = balanced_accuracy_score(g, p)
+            assert float(M.wauc(c, weights=np.array([0.7, 0.3]))) == pytest.approx(want)
+    assert generic.loc[("kappa", "monotonicity"), "result"] == "fails"
+    assert two.loc[("kappa", "monotonicity"), "result"] == "holds"
+    for n in range(2, 31):  # every 2 x 2 matrix of n items with both gold classes: a wrong item made right
+        for a in range(n + 1):
+            for b in range(n + 1 - a):
+                for c_ in range(n + 1 - a - b):
+                    d = n - a - b - c_
+                    if a + c_ == 0 or b + d == 0:
+                        continue
+                    k0 = _kappa_2x2(a, b, c_, d)
+                    if b:  # predicted 0, gold 1 -> predicted 1
+                        assert _kappa_2x2(a, b - 1, c_, d + 1) > k0 + 1e-12
+                    if c_:  # predicted 1, gold 0 -> predicted 0
+                        assert _kappa_2x2(a + 1, b, c_ - 1, d) > k0 + 1e-12
+
+
+def test_four_weighted_classes_follow_the_dataset_s_class_sizes():
+    """RumourEval's four unordered classes with Scarton et al.'s weights
+    (support .40, deny .40, query .15, comment .05): weighted F2 holds
+    imbalance on RumourEval 2017's class sizes (94, 71, 106, 778: every
+    smaller class weighs at least as much) and fails it on RumourEval
+    2019's (157, 101, 93, 1476: query is rarer than deny and weighs less),
+    as it fails it on the generic three classes (weights .5/.3/.2 whatever
+    the sizes).  Checked by scikit-learn on the perfect output with one
+    error, for every pair of classes the sizes order and every third
+    class."""
+    from itertools import permutations
+
+    from sklearn.metrics import fbeta_score
+
+    w = (0.40, 0.40, 0.15, 0.05)
+    metrics = ["accuracy", "macro_f1", "wf2"]
+    generic = P.check_all(P.Settings(n_max=6, random=400, seed=5), metrics).set_index(["metric", "property"])
+    assert generic.loc[("wf2", "imbalance"), "result"] == "fails"
+
+    def wf2(sizes, wrong, to):  # the perfect output with one item of class `wrong` predicted as `to`
+        gold = np.repeat(np.arange(4), sizes)
+        pred = gold.copy()
+        pred[np.flatnonzero(gold == wrong)[0]] = to
+        return float(np.dot(w, fbeta_score(gold, pred, beta=2, labels=range(4), average=None, zero_division=0)))
+
+    for sizes, holds in (((94, 71, 106, 778), True), ((157, 101, 93, 1476), False)):
+        got = P.check_all(_shape(4, False, w, sizes), metrics).set_index(["metric", "property"])
+        assert (got.loc[("wf2", "imbalance"), "result"] == "holds") == holds, sizes
+        assert got.loc[("accuracy", "imbalance"), "result"] == "fails"  # every error costs alike
+        ok = all(wf2(sizes, a, t) > wf2(sizes, b, t) for a, b in permutations(range(4), 2) if sizes[a] > sizes[b]
+                 for t in range(4) if t not in (a, b))
+        assert ok == holds, sizes
+        assert (got.xs("ordinal_monotonicity", level="property")["result"] == "not applicable").all()
