@@ -23,6 +23,11 @@ requirements: the evidence alone):
   sqrt(2) on a half (``verdict.units_needed``).  Printed: the median and
   the 10-90 % range of the ratio half / whole over the pairs with a spread.
 
+* **Seeds** (``--seeds N``).  The verdict again with ``criteria_seed`` 1
+  to N: the answer and the size of each criterion's set per seed, and the
+  seconds of each (the Monte Carlo error of the MCS p-values moves the
+  answer when the resamples are too few).
+
 Writes ``results/benchmarks/verdict_halves.csv`` and ``verdict_scaling.csv``.
 """
 
@@ -58,6 +63,7 @@ def main(argv=None) -> None:
     ap.add_argument("--datasets", nargs="+", default=["rumoureval2017", "fnc1_paper"])
     ap.add_argument("--halves", type=int, default=10)
     ap.add_argument("--seed", type=int, default=29)
+    ap.add_argument("--seeds", type=int, default=0, help="the verdict with criteria_seed 1..N too (0: not)")
     args = ap.parse_args(argv)
 
     from metaeval import recommend as R
@@ -81,6 +87,13 @@ def main(argv=None) -> None:
         t0 = time.perf_counter()
         full = R.recommend_dataset(ds, spec, st)
         secs = time.perf_counter() - t0
+        for seed in range(1, args.seeds + 1):
+            t1 = time.perf_counter()
+            other = R.recommend_dataset(ds, spec, replace(st, criteria_seed=seed))
+            s_ = other.sets[other.headline]
+            print(f"{name}: criteria_seed {seed}: {time.perf_counter() - t1:.1f} s; the same answer: "
+                  f"{set(other.selected) == set(full.selected)}; kept per criterion "
+                  + ", ".join(f"{c} {int(s_.members[i].sum())}" for i, c in enumerate(other.criteria)))
 
         def replicates(d):  # the headline scope's replicates of the real systems (for the standard errors)
             sel = select_systems(d, st.include_baselines)

@@ -125,7 +125,7 @@ def test_recommend_prints_the_answer_and_the_criteria(files):
     assert code == 2 and "'monotonic' is not a formal property (did you mean 'monotonicity'?)" in err
     code, _, err = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--no-properties",
                         "--require", "monotonicity")
-    assert code == 2 and "not available" in err
+    assert code == 2 and "--require needs the formal properties of this data's shape: drop --no-properties" in err
 
 
 @pytest.mark.parametrize("kind, content, fault", [

@@ -176,9 +176,12 @@ def test_every_replicate_equals_a_plain_loop_over_the_same_draws(small, scheme):
             num = sum(k[a] * k[c] for (a, c), q in zip(drawn, adj) if q < spec.alpha)
             den = sum(k[a] * k[c] for a, c in drawn)
             assert res.boot[b, crit.index("power"), i] == pytest.approx(num / den, abs=1e-12)
-    q = np.nanquantile(res.boot, [0.025, 0.975], axis=0)
-    np.testing.assert_allclose(res.low, q[0], atol=1e-14, rtol=0)
-    np.testing.assert_allclose(res.high, q[1], atol=1e-14, rtol=0)
+    # the interval: the point value plus the percentiles of the replicates' deviations from their mean
+    q = np.nanquantile(res.boot - np.nanmean(res.boot, axis=0), [0.025, 0.975], axis=0)
+    for c_i, c in enumerate(crit):
+        lo, hi = CR.RANGE[c]
+        np.testing.assert_allclose(res.low[c_i], np.clip(res.value[c_i] + q[0, c_i], lo, hi), atol=1e-14, rtol=0)
+        np.testing.assert_allclose(res.high[c_i], np.clip(res.value[c_i] + q[1, c_i], lo, hi), atol=1e-14, rtol=0)
 
 
 def test_point_values_equal_the_experiments_own(small):

@@ -203,7 +203,8 @@ def test_the_official_metric_is_placed_on_each_criterion():
     # not computed on this dataset, and vetoed
     nc = R.recommend(res, criteria=["stability", "power"], official="fnc_score",
                      not_computed={"fnc_score": "needs the unrelated class"})
-    assert "the official FNC score is not computed here (needs the unrelated class)" in R.answer_sentence(nc)
+    assert "the official FNC score is not computed on this dataset (see below)" in R.answer_sentence(nc)
+    assert "FNC score is not computed (needs the unrelated class)" in R.recommendation_markdown(nc, "t", "c")
     in_answer = R.recommend(res, criteria=["stability", "power"], official="kappa")
     assert "the official kappa is kept too" in R.answer_sentence(in_answer)
     none = R.recommend(res, criteria=["stability", "power"])
@@ -239,7 +240,7 @@ def test_the_long_csv_and_the_json_have_the_documented_columns_and_keys():
     long = R.recommendation_long(rec)
     assert list(long.columns) == ["scope", "criterion", "metric", "value", "low", "high", "better", "n_undefined",
                                   "candidate", "admissible", "exempt", "participant", "counted", "in_set", "mcs_p",
-                                  "level", "answer", "recommended"]
+                                  "mcs_p_upper", "level", "replicates", "answer", "recommended"]
     assert len(long) == 2 * 2 * 3 and long["scope"].iloc[0] == "these_systems"
     hs = rec.sets["these_systems"]
     got = long[long["scope"] == "these_systems"].pivot(index="criterion", columns="metric", values="mcs_p")
@@ -388,3 +389,32 @@ def test_every_default_dataset_shows_one_answer_and_its_official_metric(project_
         assert js["requirements"] == [] and rec.admissible.tolist() == rec.candidate.tolist()
         seen += 1
     assert seen >= 6
+
+
+def test_old_and_impossible_settings_are_refused_when_the_workflow_starts():
+    """The superseded top-tier settings are named with what replaced them
+    before the schema speaks (top level and a dataset's own block), and
+    requirements with the formal properties switched off are refused when
+    the config is read, not when a recommendation job fails."""
+    import yaml
+
+    from metaeval.config import DatasetSpec, unknown_keys
+    from metaeval.workflow.params import requirement_problems
+
+    from .conftest import ROOT
+
+    schema = yaml.safe_load((ROOT / "config/schema.yaml").read_text())
+    raw = dict(gold="g.csv", predictions=["p/*.csv"], labels=["a", "b", "c"])
+    got = unknown_keys({"experiments": {"tier_alpha": 0.1}, "datasets": {"d": {**raw, "experiments": {
+        "min_difference": {"stability": 0.01}}}}}, schema)
+    assert got[0].startswith("experiments.tier_alpha: no longer a setting: the top tiers are superseded by the Model "
+                             "Confidence Set: set verdict_alpha")
+    assert got[1].startswith("datasets.d.experiments.min_difference: no longer a setting")
+    specs = {"d": DatasetSpec.from_config("d", {**raw, "requirements": ["monotonicity"]}),
+             "e": DatasetSpec.from_config("e", raw)}
+    assert requirement_problems(specs, True) == []
+    assert requirement_problems(specs, False) == [
+        "datasets.d.requirements: ['monotonicity'] need the formal properties of the dataset's shape: set "
+        "properties.enabled: true, or remove the requirements"]
+    # a requirement given as one word, not a list, is that requirement
+    assert DatasetSpec.from_config("d", {**raw, "requirements": "monotonicity"}).requirements == ("monotonicity",)

@@ -367,6 +367,9 @@ def _recommend(a, progress) -> str:
     from . import api
     from .recommend import answer_sentence, criteria_table, recommendation_json, recommendation_long
 
+    if a.require and a.no_properties:
+        raise ValueError("--require needs the formal properties of this data's shape: drop --no-properties")
+
     with progress.step("reading"):
         data = _read(a, _workflow_baselines(a))
     opts = _split_settings(a)[1]

@@ -564,7 +564,10 @@ def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dic
         if not isinstance(mid, str) or not _known_metric(mid):
             from .spans import SPAN_REGISTRY
 
-            raise err(key, f"{mid!r} is not a metric id{M.closest([str(mid)], [*M.REGISTRY, *SPAN_REGISTRY])}")
+            # the closest of the task's own kind of metric (a span metric is no suggestion for classes)
+            kind = list(SPAN_REGISTRY) if span_task == "si" else list(M.REGISTRY) + (
+                list(SPAN_REGISTRY) if span_task else [])
+            raise err(key, f"{mid!r} is not a metric id{M.closest([str(mid)], list(all_ids) + kind)}")
         if mid not in all_ids and mid in M.REGISTRY and M.why_not_applicable(mid, ordinal, params) is None \
                 and span_task != "si":
             raise err(key, f"{mid!r} is not among this dataset's metrics {list(all_ids)}: add it to 'metrics'")
@@ -592,7 +595,8 @@ def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dic
             check(key, mid)
         choices.append({"metrics": tuple(map(str, ids)), "source": str(ch["source"])})
     out["paper_choices"] = tuple(choices)
-    req = tuple(str(r) for r in raw.get("requirements") or ())
+    req = raw.get("requirements") or ()
+    req = (req,) if isinstance(req, str) else tuple(str(r) for r in req)
     for r in req:
         if r not in PROPERTIES:
             raise err("requirements", f"{r!r} is not a formal property{M.closest([r], list(PROPERTIES))}; known: "

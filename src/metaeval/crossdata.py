@@ -54,14 +54,20 @@ KINDS = ("nominal", "ordinal", "spans")
 
 
 def dataset_kind(spec) -> str:
-    """``spans`` for a span task (technique classification too),
-    ``ordinal`` for ordered classes, ``nominal`` otherwise.
+    """``spans`` for span identification, ``ordinal`` for ordered classes,
+    ``nominal`` otherwise (technique classification too: its candidates are
+    the metrics of its unordered classes; its span metrics have no value on
+    label noise or priors).
 
     >>> from types import SimpleNamespace
     >>> dataset_kind(SimpleNamespace(span_task=None, ordinal=True))
     'ordinal'
+    >>> dataset_kind(SimpleNamespace(span_task="tc", ordinal=False))
+    'nominal'
     """
-    return "spans" if spec.span_task else ("ordinal" if spec.ordinal else "nominal")
+    if spec.span_task == "si":
+        return "spans"
+    return "ordinal" if spec.ordinal else "nominal"
 
 
 def gather(recommendations: Mapping[str, pd.DataFrame], kinds: Mapping[str, str],
@@ -163,7 +169,8 @@ def _judged(g: pd.DataFrame) -> pd.Series:
 
 def pvalues_by_test_set(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """Per kind, criterion, metric and test set: ``p`` (each view's MCS
-    p-value on the scale of ``alpha``, ``min(1, mcs_p alpha / level)``,
+    p-value, the upper end of its Monte Carlo interval when the table has
+    it, on the scale of ``alpha``: ``min(1, mcs_p alpha / level)``,
     combined over the views that judge the metric: ``min(1, k min p)``),
     ``kept`` (kept by every such view), ``views`` (how many) and
     ``datasets`` (their names).
@@ -181,7 +188,8 @@ def pvalues_by_test_set(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame
     g = long[_judged(long)]
     rows = []
     for (kind, crit, mid, ts), x in g.groupby(["kind", "criterion", "metric", "test_set"], sort=False):
-        p = x["mcs_p"].to_numpy(dtype=float)
+        # the upper end of the Monte Carlo interval where there is one: the p-value the dataset's sets are read at
+        p = x["mcs_p_upper" if "mcs_p_upper" in x.columns else "mcs_p"].to_numpy(dtype=float)
         if "level" in x.columns:
             p = np.minimum(1.0, p * alpha / x["level"].to_numpy(dtype=float))
         p = p[np.isfinite(p)]
@@ -254,23 +262,30 @@ def cross_recommendation(long: pd.DataFrame, rep: pd.DataFrame | None = None, al
     rep = replicability(long, alpha) if rep is None else rep
     ts = pvalues_by_test_set(long, alpha)
     out = []
+    cand = "admissible" if "admissible" in long.columns else ("candidate" if "candidate" in long.columns else None)
     for kind, g in ts.groupby("kind", sort=False):
-        sets = list(dict.fromkeys(long.loc[long["kind"] == kind, "test_set"]))
+        lk = long[long["kind"] == kind]
+        sets = list(dict.fromkeys(lk["test_set"]))
         judged_on = g.groupby("metric")["test_set"].nunique()
         for mid in dict.fromkeys(g["metric"]):
             if judged_on.get(mid, 0) < len(sets):
                 continue
             r = rep[(rep["kind"] == kind) & (rep["metric"] == mid)]
             short = [c for c, k in zip(r["criterion"], r["k_short_bonferroni"]) if k > 0]
+            # a metric that is no candidate on a dataset (vetoed as gameable, failing a declared requirement) is not
+            # an answer across the datasets, however it fares on the others
+            out_on = sorted(set(lk.loc[(lk["metric"] == mid) & ~lk[cand].astype(bool), "dataset"])) if cand else []
             x = g[g["metric"] == mid]
             out.append({"kind": kind, "metric": mid, "n_test_sets": len(sets), "kept_share": x["kept"].mean(),
                         "n_recommended": int(r["n_recommended"].max()) if len(r) else 0,
-                        "short_on": "; ".join(short), "selected": not short})
+                        "short_on": "; ".join(short), "not_a_candidate_on": "; ".join(out_on),
+                        "selected": not short and not out_on})
     return pd.DataFrame(out, columns=["kind", "metric", "n_test_sets", "kept_share", "n_recommended", "short_on",
-                                      "selected"])
+                                      "not_a_candidate_on", "selected"])
 
 
-def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_sets: Sequence[str] | None = None) -> str:
+def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_sets: Sequence[str] | None = None,
+                 exempt: set | None = None) -> str:
     """The answer sentence of one kind of task.
 
     >>> import pandas as pd
@@ -278,7 +293,7 @@ def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_set
     ...                     "kept_share": [1.0, 0.5], "n_recommended": [2, 0], "short_on": ["", "stability"],
     ...                     "selected": [True, False]})
     >>> cross_answer(rec, "nominal", ["a", "b"])
-    'Across the 2 nominal datasets (a and b): R^M (balanced accuracy) is shown short of the best on none of 2 test sets (kept on 100% of their criteria; in the answer of 2); with so few test sets the answer across tasks is tentative.'
+    'Across the 2 nominal datasets (a and b): R^M (balanced accuracy) is shown short of the best on none of 2 test sets (kept on 100% of the criteria that judge it; in the answer of 2 of 2 datasets); with so few test sets the answer across tasks is tentative.'
     """
     from .recommend import display_name
 
@@ -294,21 +309,48 @@ def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_set
     if r.empty:
         return (f"Across {where}: every metric judged on every test set falls short of the best on some criterion "
                 "of some test set; none is named.")
-    parts = [(display_name(m), f"kept on {s:.0%} of their criteria; in the answer of {k}")
+    parts = [(display_name(m), f"kept on {s:.0%} of the criteria that judge it; in the answer of {k} of "
+                                f"{len(datasets)} datasets")
              for m, s, k in zip(r["metric"], r["kept_share"], r["n_recommended"])]
-    if len(parts) > 4:  # the names, and the one kept most often
-        best = r.sort_values(["kept_share", "n_recommended"], ascending=False, kind="stable").iloc[0]
+    if len(parts) > 4:  # the names, and the ones kept most often
+        top = r["kept_share"].max()
+        best = [display_name(m) for m in r.loc[r["kept_share"] == top, "metric"]]
         text = (f"Across {where}: {len(parts)} of the {len(alls)} metrics judged on every test set are shown short "
-                f"of the best on none ({_and([n for n, _ in parts])}); {display_name(best['metric'])} is kept on "
-                f"{best['kept_share']:.0%} of their criteria")
+                f"of the best on none ({_and([n for n, _ in parts])})")
+        text += (f"; all are kept on {top:.0%} of the criteria that judge them" if len(best) == len(parts) else
+                 f"; {_and(best)} {'is' if len(best) == 1 else 'are'} kept on {top:.0%} of the criteria that judge "
+                 f"{'it' if len(best) == 1 else 'them'}")
     elif len(parts) == 1:
         text = f"Across {where}: {parts[0][0]} is shown short of the best on none of {n_sets} test sets ({parts[0][1]})"
     else:
         text = (f"Across {where}: {_and([f'{n} ({d})' for n, d in parts])} are shown short of the best on none of "
                 f"{n_sets} test sets")
+    if exempt is not None:
+        free = [display_name(m) for m in r["metric"] if m in exempt]
+        if free:
+            text += (f"; {_and(free)} {'is' if len(free) == 1 else 'are'} not judged on the class priors "
+                     "(invariant by construction)")
     if n_sets < 3:
         text += "; with so few test sets the answer across tasks is tentative"
     return text + "."
+
+
+def _smallest_count_p(g: pd.DataFrame, alpha: float) -> float | None:
+    """The smallest p-value the replicability count of one kind can reach:
+    the smallest MCS p-value a dataset can give, 1 / (replicates + 1), on
+    alpha's scale and over the views of a test set, times the test sets
+    (the Bonferroni count's first step).  None without the columns."""
+    if not {"replicates", "level"} <= set(g.columns) or g.empty:
+        return None
+    per = g.drop_duplicates("dataset")
+    from .verdict import MC_Z
+
+    b = per["replicates"].to_numpy(float)
+    smallest = 1.0 / (b + 1)
+    smallest = smallest + MC_Z * np.sqrt(smallest * (1 - smallest) / b)  # read at the upper end, as the sets are
+    p = np.minimum(1.0, alpha / per["level"].to_numpy(float) * smallest)
+    views = per.groupby("test_set")["dataset"].transform("size").to_numpy()
+    return float((p * views).min() * per["test_set"].nunique())
 
 
 def _and(items, word: str = "and") -> str:
@@ -347,13 +389,16 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
              "each metric's value with its 95 % interval on every dataset (✔: kept in the criterion's Model "
              "Confidence Set, the metrics the evidence cannot tell from the best). *Short on* counts the test sets "
              "on which the metric demonstrably falls short of the best (Dror et al. 2017's replicability count over "
-             f"the test sets' MCS p-values, Bonferroni, at alpha {alpha:g}: with that confidence it falls short on at "
-             "least that many; Fisher's count in brackets assumes independent test sets). Datasets that share a "
+             f"the test sets' MCS p-values, each taken on the scale of alpha {alpha:g} (times the number of its "
+             "dataset's criteria, the dataset's own Bonferroni), then Bonferroni over the test sets: with that "
+             "confidence it falls short on at least that many; Fisher's count in brackets assumes independent test "
+             "sets). Datasets that share a "
              "test set count once (a metric is short there when short on one of its views: Bonferroni over the "
              "views). A metric that holds up is short on none. *(N undefined)*: resamples in which the criterion "
              "is undefined, left out of the interval. *‡*: not a candidate on that dataset (gameable there, span "
-             "precision or recall alone, or too often undefined: the dataset's page says why). *exempt*: invariant "
-             "to the class priors by construction, not judged on them.", ""]
+             "precision or recall alone, too often undefined, or failing a declared requirement: the dataset's page "
+             "says why), never an answer across the datasets. *exempt*: invariant to the class priors by "
+             "construction, not judged on them.", ""]
     shared = long.drop_duplicates("dataset").groupby("test_set")["dataset"].apply(list)
     shared = {t: ds for t, ds in shared.items() if len(ds) > 1}
     if shared:
@@ -366,8 +411,14 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
         g = long[long["kind"] == kind]
         datasets = list(dict.fromkeys(g["dataset"]))
         sets = list(dict.fromkeys(g["test_set"]))
-        lines += [f"## {({'spans': 'span'}.get(kind, kind)).capitalize()} tasks", "",
-                  f"**{md_escape(cross_answer(rec, kind, datasets, sets))}**", ""]
+        free = set(g.loc[g["exempt"].astype(bool), "metric"]) if "exempt" in g.columns else set()
+        lines += [f"## {({'spans': 'span identification'}.get(kind, kind)).capitalize()} tasks", "",
+                  f"**{md_escape(cross_answer(rec, kind, datasets, sets, free))}**", ""]
+        floor = _smallest_count_p(g, alpha)
+        if floor is not None and floor > alpha:
+            lines += [f"(With these resamples no metric can be counted short on any test set: the smallest "
+                      f"attainable p-value is {floor:.3g} > {alpha:g}. More `criteria_replicates` would allow it.)",
+                      ""]
         for crit in dict.fromkeys(g["criterion"]):
             gc = g[g["criterion"] == crit]
             table = []
@@ -386,7 +437,7 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
                         row[d] += f" ({int(n_nan)} undefined)"
                     if "exempt" in x and bool(x["exempt"]):
                         row[d] += " exempt"
-                    if "candidate" in x and not bool(x["candidate"]):
+                    if not bool(x.get("admissible", x.get("candidate", True))):
                         row[d] += " ‡"
                 r = rep[(rep["kind"] == kind) & (rep["criterion"] == crit) & (rep["metric"] == m)]
                 if len(r):

@@ -471,6 +471,8 @@ def design_sentence(design: pd.DataFrame, needed: pd.DataFrame, metric: str, nam
         text = f"with {n:,} {unit}, {name} separates systems that differ by {_fmt(mdd)} with power {power:g}"
     if len(nd):
         r = nd.sort_values("difference", ascending=False).iloc[0]
+        if _fmt(mdd) == _fmt(float(r["difference"])):  # (0.0503 against 0.05: one more digit, not a contradiction)
+            text = text.replace(f"differ by {_fmt(mdd)}", f"differ by {mdd:.3g}")
         text += f"; to separate {_fmt(float(r['difference']))} about {_round(int(r['needed'])):,} {unit} are needed"
     return text
 

@@ -253,10 +253,10 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
     Returns a long table ``metric, degenerate, p_value, p_holm, n_real,
     set_aside`` (``set_aside``: those systems, ``; ``-joined), or None
     values when fewer than two real systems are left."""
-    from .criteria import system_draws, unit_draws
     from .dataset import RANKED_KINDS
     from .experiments import Scorer
     from .ranking import TIE_DECIMALS
+    from .resample import system_draws, unit_draws
     from .significance import holm
     from .spans import evaluate_spans
 

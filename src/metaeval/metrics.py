@@ -1080,11 +1080,16 @@ def closest(wrong, known) -> str:
 
     >>> closest(["acuracy"], METRIC_IDS)
     " (did you mean 'accuracy'?)"
+    >>> closest(["f1_macro"], METRIC_IDS)   # the same words in another order first
+    " (did you mean 'macro_f1'?)"
     """
     import difflib
 
+    known = list(known)
     for w in sorted(wrong):
-        near = difflib.get_close_matches(str(w), list(known), n=1)
+        words = sorted(str(w).lower().replace("-", "_").split("_"))
+        same = [k for k in known if sorted(str(k).lower().split("_")) == words]
+        near = same or difflib.get_close_matches(str(w), known, n=1)
         if near:
             return f" (did you mean {near[0]!r}?)"
     return ""

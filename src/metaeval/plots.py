@@ -678,7 +678,7 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
                Line2D([], [], marker="D", color=OKABE_ITO[4], markerfacecolor="white",
                       label="not judged (invariant by construction)"),
                Line2D([], [], marker="o", color=OKABE_ITO[7], markerfacecolor=OKABE_ITO[7],
-                      label="cannot be recommended (the table says why)")]
+                      label="not a candidate (the table says why)")]
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7, frameon=False,
                bbox_to_anchor=(0.5, 0.0))
     fig.suptitle(title, fontsize=9)

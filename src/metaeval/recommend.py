@@ -197,7 +197,7 @@ class Recommendation:
     metrics: list[str]
     criteria: list[str]
     value: np.ndarray  # (C, M) point values (full data, real systems)
-    low: dict  # scope -> (C, M) percentile interval of the scope's replicates
+    low: dict  # scope -> (C, M) interval of the scope's replicates (criteria.CriteriaResult)
     high: dict
     n_undefined: dict  # scope -> (C, M) resamples where undefined
     replicates: int
@@ -223,6 +223,8 @@ class Recommendation:
     separation: dict | None  # the answer's closest pair and what would separate it
     failed: dict[str, list[str]]  # metric -> offered properties it fails on this dataset's shape
     settings: dict = field(default_factory=dict)
+    n_synthetic: int = 0  # of the n_systems, generated ones (metaeval.spans.synthetic_systems)
+    set_aside: list[str] = field(default_factory=list)  # real systems identical to a degenerate one (gameability)
     notes: list[str] = field(default_factory=list)
 
     def size_metrics(self) -> list[str]:
@@ -287,7 +289,7 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
               baselines: Sequence[str] = (), alpha: float = 0.05, headline: str = "these_systems",
               official: str | None = None, official_source: str = "", not_computed: Mapping[str, str] | None = None,
               papers: Sequence[Mapping] = (), n_units: int = 0, unit: str = "items",
-              max_undefined: float = MAX_UNDEFINED, power_test: str = "") -> Recommendation:
+              max_undefined: float = MAX_UNDEFINED, power_test: str = "", n_synthetic: int = 0) -> Recommendation:
     """The verdict from the criteria's point values and replicates.
 
     ``results``: ``{(scheme, subset): criteria.CriteriaResult}`` with the
@@ -340,7 +342,8 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
 
     # the requirements, on this dataset's shape
     held = _held(properties, metrics)
-    failed = {mid: [p for p in offered if held.get((mid, p)) is False] for mid in metrics}
+    checked = {mid for mid, _ in held}  # the metrics the properties were checked for (not span metrics)
+    failed = {mid: [p for p in offered if held.get((mid, p)) is False] for mid in metrics if mid in checked}
     missing = [r for r in requirements if not any((mid, r) in held for mid in metrics)]
     if missing:
         raise ValueError(f"requirements {missing}: the formal properties of this dataset's shape are not "
@@ -411,10 +414,12 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     settings = {"criteria": crit, "verdict_alpha": alpha, "alpha_c": {s: x.alpha_c for s, x in sets.items()},
                 "headline": headline, "max_undefined": max_undefined, "replicates": int(first.boot.shape[0]),
                 "confidence": first.confidence, "power_test": power_test, "requirements": list(requirements)}
+    aside = sorted({x for v in ([] if gameability is None or "set_aside" not in gameability.columns
+                                else gameability["set_aside"].dropna()) for x in str(v).split("; ") if x})
     return Recommendation(metrics, crit, value, lows, highs, nans, int(first.boot.shape[0]), candidate, admissible,
                           exempt, sets, headline, selected, excluded, dict(left_out or {}), vetoed_rows, border_rows,
                           reqs, off, official_source, paper_rows, with_b, list(baselines), n_sys, int(n_units), unit,
-                          separation, failed, settings)
+                          separation, failed, settings, int(n_synthetic), aside)
 
 
 def _held(properties: pd.DataFrame | None, metrics) -> dict[tuple[str, str], bool]:
@@ -456,23 +461,24 @@ def _official_clause(rec: Recommendation, scope: str | None = None) -> str:
     scope = scope or rec.headline
     name = display_name(o.metric)
     if o.status == "not computed":
-        return f"the official {name} is not computed here ({o.why})"
+        return f"the official {name} is not computed on this dataset (see below)"
     if o.status == "vetoed":
         return f"the official {name} is vetoed as gameable"
     if o.status == "excluded":
         return f"the official {name} cannot be a candidate ({o.why})"
     st = o if scope == rec.headline else _scope_standing(rec, o.metric, scope)
+    border = " (borderline gameable)" if any(g["metric"] == o.metric for g in rec.borderline) else ""
     if st.status == "answer":
         if rec.answer(scope) == [o.metric]:
-            return "it is the official metric"
-        return f"the official {name} is kept too"
+            return "it is the official metric" + border
+        return f"the official {name} is kept too" + border
     out = [(c, x) for c, x in st.criteria.items() if not x["kept"]]
     if not out:
         return f"the official {name} is not in the answer"
     c, x = min(out, key=lambda cx: cx[1]["p"])
     more = f" and {len(out) - 1} more" if len(out) > 1 else ""
     return (f"the official {name} is eliminated on {CRITERIA[c]}{more} ({_name(x['best'])} better by "
-            f"{_num(x['d'])} [{_num(x['low'])}, {_num(x['high'])}])")
+            f"{_num(x['d'])} [{_num(x['low'])}, {_num(x['high'])}]){border}")
 
 
 def _scope_standing(rec: Recommendation, mid: str, scope: str) -> Standing:
@@ -515,9 +521,13 @@ def _scope_answer(rec: Recommendation, scope: str, lead: bool) -> str:
         return (f"the evidence does not separate {_and([display_name(x) for x in ans])} for {where}: each is kept on "
                 "every criterion")
     out = [i for i in np.flatnonzero(s.admissible & ~s.answer)]
-    if len(out) <= 3:  # name the few it eliminates, and where
-        lost = [f"{_name(rec.metrics[i])} (on {_and([CRITERIA[rec.criteria[c]] for c in np.flatnonzero(s.counted) if s.participants[c, i] and not s.members[c, i]])})"
-                for i in out]
+    if len(out) <= 3:  # name the few it eliminates, and where (metrics eliminated on the same criteria together)
+        by: dict[tuple, list[str]] = {}
+        for i in out:
+            where_i = tuple(CRITERIA[rec.criteria[c]] for c in np.flatnonzero(s.counted)
+                            if s.participants[c, i] and not s.members[c, i])
+            by.setdefault(where_i, []).append(_name(rec.metrics[i]))
+        lost = [f"{_and(names)} (on {_and(list(crit))})" for crit, names in by.items()]
         return (f"the evidence does not separate {len(ans)} of the {n_c} candidates for {where}: it eliminates "
                 f"only {_and(lost)}")
     return (f"the evidence keeps {len(ans)} of the {n_c} candidates on every criterion for {where} "
@@ -559,6 +569,18 @@ def answer_sentence(rec: Recommendation) -> str:
     head = _scope_answer(rec, rec.headline, lead=True)
     off = _official_clause(rec)
     text = head + (f"; {off}" if off else "")
+    other = [sc for sc in SCOPES if sc != rec.headline and sc in rec.sets]
+    if other and set(rec.answer(other[0])) != set(rec.selected):  # the other scope disagrees: said in a few words
+        o = rec.sets[other[0]]
+        ans = rec.answer(other[0])
+        n_o = int(o.admissible.sum())
+        short = (f"all {len(ans)} kept" if ans and not o.separable else
+                 f"{len(ans)} of {n_o} kept" if len(ans) > 1 else (display_name(ans[0]) if ans else "none kept"))
+        extra = f"; for {SCOPE_NAMES[other[0]]}, {short}"
+        if len((text + extra).split()) <= 40:
+            text += extra
+    if rec.n_systems and rec.n_systems < FEW_SYSTEMS:
+        text += f"; tentative: {rec.n_systems} real systems"
     return text[0].upper() + text[1:] + "."
 
 
@@ -578,8 +600,10 @@ def _requirement_line(rec: Recommendation, r: Requirement) -> tuple[str, str]:
         tail = "requiring it changes nothing" + (" (no candidate fails it)" if r.fails else "")
     elif set(r.answer) == set(rec.selected):
         tail = "if required, the same answer" + ("" if r.answer else " (no metric)")
-    else:
-        tail = "if required: " + (_and([display_name(x) for x in r.answer], "or") or "no metric")
+    else:  # the sets recomputed among the metrics that meet it: the best among them, not the best of all
+        n_meet = int(sum(rec.admissible[rec.metrics.index(x)] for x in r.holds))
+        tail = (f"if required (the sets recomputed among the {n_meet} candidates that meet it): "
+                + (_and([display_name(x) for x in r.answer], "or") or "no metric"))
     return head, f"{body}; {tail}."
 
 
@@ -591,7 +615,16 @@ def _standing_text(st: Standing) -> str:
         return f"{name} is kept on every criterion"
     out = [f"{CRITERIA[c]} ({_name(x['best'])} better by {_num(x['d'])} [{_num(x['low'])}, {_num(x['high'])}], "
            f"p = {x['p']:.3g})" for c, x in st.criteria.items() if not x["kept"]]
-    return f"{name} is eliminated on {_and(out)}"
+    return (f"{name} is eliminated on {_and(out)} (each difference with its interval at the criterion's level, "
+            "1 - alpha / C)")
+
+
+def _about(n: float) -> str:
+    """A number to two significant figures (an extrapolation is no finer)."""
+    if n < 100:
+        return f"{n:,.0f}"
+    k = 10 ** (len(str(int(n))) - 2)
+    return f"{int(round(n / k) * k):,}"
 
 
 def _separation_line(rec: Recommendation) -> str | None:
@@ -605,12 +638,12 @@ def _separation_line(rec: Recommendation) -> str | None:
                f"the {rec.unit}" if s.get("exponent_measured") else "the paired standard error taken to shrink as "
                "one over the square root of n (not measured here)")
         if np.isfinite(n):
-            parts.append(f"at about {n:,.0f} test {rec.unit} with these systems ({how})")
+            parts.append(f"at about {_about(n)} test {rec.unit} with these systems ({how})")
         else:
             parts.append(f"with no number of test {rec.unit} ({how})")
     if s.get("systems_needed") is not None:
         m = s["systems_needed"]
-        parts.append(f"with about {m:,.0f} systems at this test-set size (an upper estimate: the systems' part of "
+        parts.append(f"with about {_about(m)} systems at this test-set size (an upper estimate: the systems' part of "
                      "the variance taken to shrink as 1/S)" if np.isfinite(m) else
                      "with no number of systems at this test-set size (the test set's own noise is too large)")
     return (f"The two closest members of the answer, {_name(s['better'])} and {_name(s['worse'])}, differ by "
@@ -652,7 +685,7 @@ def criteria_table(rec: Recommendation, scope: str | None = None) -> pd.DataFram
             status = "eliminated on " + _and([CRITERIA[rec.criteria[c]] for c in np.flatnonzero(s.counted)
                                               if s.participants[c, i] and not s.members[c, i]])
         row["status"] = status
-        row["fails (properties)"] = ", ".join(rec.failed.get(mid, [])) or "none"
+        row["fails (properties)"] = (", ".join(rec.failed[mid]) or "none") if mid in rec.failed else "n/a"
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -662,12 +695,16 @@ def method_paragraph(rec: Recommendation) -> str:
     a_c = s.get("alpha_c", {}).get(rec.headline, s.get("verdict_alpha", 0.05))
     return (
         f"**Method.** Each criterion is computed on the real systems; its {s.get('confidence', 0.95):.0%} interval "
-        f"is the percentile interval of {rec.replicates} resamples (every metric on the same resamples). Two "
+        f"is the point value plus the percentiles of the deviations of {rec.replicates} resamples from their mean "
+        "(the resamples are biased: a resample's half-splits hold fewer distinct units), every metric on the same "
+        "resamples. Two "
         f"scopes: *these systems* ({_SCOPE_HOW['these_systems'].format(unit=rec.unit)}) and *new systems* "
         f"({_SCOPE_HOW['new_systems'].format(unit=rec.unit)}; Deutsch, Dror & Roth 2021). Per criterion, the Model "
         "Confidence Set (Hansen, Lunde & Nason 2011, range statistic) keeps the candidates the evidence cannot tell "
         "from the best (null hypothesis of each step: every candidate still in has the same expected value; the "
-        "candidate most beaten is eliminated while the test rejects); ✔ marks them, p is each metric's MCS p-value. "
+        "candidate most beaten is eliminated while the test rejects); ✔ marks them, p is each metric's MCS p-value, "
+        "and a metric is eliminated only when the upper end of its p-value's 95 % Monte Carlo interval is below the "
+        "level (the resamples leave no doubt). "
         f"Each set is taken at alpha {s.get('verdict_alpha', 0.05):g} over the criteria that count (Bonferroni: "
         f"{a_c:.3g} each), so that with probability at least {1 - s.get('verdict_alpha', 0.05):.0%} every set "
         "holds its criterion's best at once; the answer is the metrics kept on every criterion. More candidates "
@@ -694,6 +731,13 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
                             + _scope_answer(rec, scope, lead=False) + "."), ""]
     if rec.criteria:
         lines += [md_escape(sets_line(rec)), ""]
+        hs = rec.sets[rec.headline]
+        decisive = [rec.criteria[c] for c in np.flatnonzero(hs.counted) if (hs.participants[c] & ~hs.members[c]).any()]
+        if decisive == ["priors"] and rec.exempt[rec.criteria.index("priors")].any():
+            inv = [_name(m) for m, e in zip(rec.metrics, rec.exempt[rec.criteria.index("priors")]) if e]
+            lines += [md_escape(f"Robustness to class priors is the only criterion that eliminates a metric here; the "
+                                f"metrics invariant to the priors by construction ({_and(inv)}) are not judged on it. "
+                                "Requiring that invariance (uniform_class_change) would leave only them."), ""]
     sep = _separation_line(rec)
     if sep:
         lines += [md_escape(sep), ""]
@@ -715,6 +759,14 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
                             "answer is decided on the real systems): "
                             + ("the same answer." if same else
                                (_and([display_name(x) for x in rec.with_baselines], "or") or "no metric") + ".")), ""]
+    from .verdict import mc_upper
+
+    floor = float(mc_upper(1.0 / (rec.replicates + 1), rec.replicates))
+    if rec.criteria and floor >= rec.sets[rec.headline].alpha_c:
+        lines += [md_escape(f"With {rec.replicates} resamples no metric can be eliminated: the smallest MCS p-value, "
+                            f"1/{rec.replicates + 1}, is not below the level {rec.sets[rec.headline].alpha_c:.3g} "
+                            f"beyond Monte Carlo doubt (upper end {floor:.3g}). Raise criteria_replicates (500 by "
+                            "default)."), ""]
     if rec.n_systems and rec.n_systems < FEW_SYSTEMS:
         lines += [md_escape(f"Only {rec.n_systems} real systems are ranked: one swapped pair moves a tau by "
                             f"{2 / (rec.n_systems * (rec.n_systems - 1) / 2):.2f}, so the tau-based criteria are "
@@ -743,7 +795,13 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
                                                                 for w, cs in by_reason.items()) + ".", ""]
     if rec.notes:
         lines += ["**Not used:** " + "; ".join(md_escape(n) for n in rec.notes) + ".", ""]
-    base = (f"Ranked systems: {rec.n_systems} real" + (f"; the baselines {md_escape(_and(rec.baselines))} are ranked "
+    kinds = (f"{rec.n_systems - rec.n_synthetic} real and {rec.n_synthetic} synthetic" if rec.n_synthetic else
+             f"{rec.n_systems} real")
+    if rec.set_aside:
+        lines += [md_escape("Not counted as real systems by the gameability test, since they predict exactly what a "
+                            f"degenerate system predicts: {_and(rec.set_aside)} (the criteria still rank them: they "
+                            "are submitted systems)."), ""]
+    base = (f"Ranked systems: {kinds}" + (f"; the baselines {md_escape(_and(rec.baselines))} are ranked "
                                                        "in the variant only." if rec.baselines else "."))
     lines += [base, "", method_paragraph(rec)]
     if rec.criteria:
@@ -756,10 +814,13 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
 def recommendation_long(rec: Recommendation) -> pd.DataFrame:
     """``recommendation.csv``: one row per scope, criterion and metric: the
     point value, the scope's interval, ``participant`` (judged on the
-    criterion), ``in_set`` (kept: ``mcs_p >= level``), ``mcs_p`` (its MCS
-    p-value), ``level`` (the criterion's level, verdict_alpha over the
-    criteria that count), ``answer`` (in the scope's answer) and
-    ``recommended`` (in the headline answer)."""
+    criterion), ``in_set`` (kept: ``mcs_p_upper >= level``), ``mcs_p`` (its
+    MCS p-value) and ``mcs_p_upper`` (the upper end of its 95 % Monte Carlo
+    interval: an elimination must not be a matter of the resamples drawn),
+    ``level`` (the criterion's level, verdict_alpha over the
+    criteria that count), ``replicates`` (the resamples: the p-values'
+    resolution is 1 / (replicates + 1)), ``answer`` (in the scope's answer)
+    and ``recommended`` (in the headline answer)."""
     rows = []
     for scope in [rec.headline] + [s for s in SCOPES if s != rec.headline and s in rec.sets]:
         s = rec.sets[scope]
@@ -772,11 +833,15 @@ def recommendation_long(rec: Recommendation) -> pd.DataFrame:
                              "candidate": bool(rec.candidate[i]), "admissible": bool(rec.admissible[i]),
                              "exempt": bool(rec.exempt[c_i, i]), "participant": part,
                              "counted": bool(s.counted[c_i]), "in_set": bool(s.members[c_i, i]),
-                             "mcs_p": float(s.p_value[c_i, i]) if part else np.nan, "level": s.alpha_c,
+                             "mcs_p": float(s.p_value[c_i, i]) if part else np.nan,
+                             "mcs_p_upper": float(s.p_upper[c_i, i]) if part and s.p_upper is not None else np.nan,
+                             "level": s.alpha_c,
+                             "replicates": rec.replicates,
                              "answer": bool(s.answer[i]), "recommended": mid in rec.selected})
     return pd.DataFrame(rows, columns=["scope", "criterion", "metric", "value", "low", "high", "better",
                                        "n_undefined", "candidate", "admissible", "exempt", "participant", "counted",
-                                       "in_set", "mcs_p", "level", "answer", "recommended"])
+                                       "in_set", "mcs_p", "mcs_p_upper", "level", "replicates", "answer",
+                                       "recommended"])
 
 
 def _standing_json(st: Standing | None):
@@ -848,10 +913,13 @@ def recommendation_figure(rec: Recommendation, name: str):
         return message_figure(f"{name}: no criterion counts on this dataset", answer_sentence(rec))
     conf = rec.settings.get("confidence", 0.95)
     long = recommendation_long(rec)
-    long = long[long["scope"] == rec.headline]
+    long = long[long["scope"] == rec.headline].copy()
+    long["candidate"] = long["admissible"]  # a metric failing a declared requirement is greyed too
+    level = 100 * (1 - rec.sets[rec.headline].alpha_c)
     return criteria_plot(long, {m: _name(m) for m in rec.metrics},
-                         f"{name}: the criteria with their {conf:.0%} intervals ({SCOPE_NAMES[rec.headline]}; "
-                         "filled: kept)", rec.selected, CRITERIA)
+                         f"{name}: the criteria with their {conf:.0%} intervals ({SCOPE_NAMES[rec.headline]}; filled: "
+                         f"kept in the criterion's {level:.4g}% confidence set; bold: the answer)", rec.selected,
+                         CRITERIA)
 
 
 def dataset_context(ds, spec) -> str:
@@ -930,17 +998,27 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
     named = ([spec.official_metric] if spec.official_metric else []) + [x for p in spec.paper_choices
                                                                         for x in p["metrics"]]
     not_computed = {}
+    needs = {"unrelated": "an unrelated class, which this dataset's classes do not have",
+             "weights": "class weights, which this dataset does not set",
+             "f_avg_classes": "the classes it averages, which this dataset does not set"}
     for mid in named:
         if mid not in spec.all_metrics:
-            why = M.why_not_applicable(mid, bool(spec.ordinal), params) if mid in M.REGISTRY else None
-            not_computed[mid] = why or "not a metric of this task"
+            m_ = M.REGISTRY.get(mid)
+            missing = [p for p in (m_.params if m_ else ()) if params.get(p) is None]
+            if m_ is not None and m_.ordinal and not spec.ordinal:
+                not_computed[mid] = "it needs ordered classes; this dataset's are unordered"
+            elif missing:
+                not_computed[mid] = "it needs " + _and([needs.get(p, p) for p in missing])
+            else:
+                not_computed[mid] = "not a metric of this kind of task"
     unit = ("documents" if spec.span_task else "groups") if settings.resample_unit == "group" else "items"
+    n_syn = int(sum(ds.kinds[j] == "synthetic" for j in sel))
     rec = recommend(res, criteria=crit, left_out=left_out, properties=properties, offered=offered,
                     requirements=tuple(spec.requirements if requirements is None else requirements),
                     gameability=gameability, baselines=baselines, alpha=settings.verdict_alpha,
                     headline=settings.verdict_scope, official=spec.official_metric,
                     official_source=spec.official_source, not_computed=not_computed, papers=spec.paper_choices,
-                    n_units=int(scorer.n_units), unit=unit, power_test=power_test)
+                    n_units=int(scorer.n_units), unit=unit, power_test=power_test, n_synthetic=n_syn)
     if rec.separation is not None and not spec.span_task:
         _measure_unit_exponent(rec, ds, spec, settings, sel, cs, res["items", "real"].boot, strata is not None)
     return rec

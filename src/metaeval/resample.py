@@ -277,6 +277,37 @@ def bootstrap_weights(n: int, replicates, seed: int, groups: np.ndarray | None =
                                          else replicates), seed, n, groups, None, pos, dtype, stream)
 
 
+def unit_draws(n_units: int, replicates, seed: int) -> np.ndarray:
+    """(B, units) counts of each unit in each replicate (stream ``bootstrap``).
+
+    >>> unit_draws(4, [0], seed=1).sum()
+    np.int64(4)
+    """
+    return bootstrap_weights(n_units, replicates, seed, dtype=np.int64)
+
+
+def system_draws(n_systems: int, replicates, seed: int) -> np.ndarray:
+    """(B, S) indices of the systems of each replicate, drawn with
+    replacement (sorted: a multiset), stream ``systems``.
+
+    >>> system_draws(3, [0, 1], seed=1).shape
+    (2, 3)
+    """
+    counts = bootstrap_weights(n_systems, replicates, seed, dtype=np.int64, stream="systems")
+    return np.repeat(np.tile(np.arange(n_systems), counts.shape[0]), counts.ravel()).reshape(counts.shape[0], -1)
+
+
+def system_counts(draws: np.ndarray, n_systems: int) -> np.ndarray:
+    """(B, S_all) how many times each system is in each draw (B, S).
+
+    >>> system_counts(np.array([[0, 0, 2]]), 3).tolist()
+    [[2, 0, 1]]
+    """
+    out = np.zeros((draws.shape[0], n_systems), dtype=np.int64)
+    np.add.at(out, (np.arange(draws.shape[0])[:, None], draws), 1)
+    return out
+
+
 def compile_kernels() -> list[str]:
     """Compile every kernel of the engine into numba's on-disk cache by
     running each draw once on a few items, with the argument types the

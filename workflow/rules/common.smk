@@ -14,7 +14,8 @@ from dataclasses import asdict
 
 from metaeval.config import ConfigError, dataset_specs, resolve_data_dir, to_plain
 from metaeval.workflow.params import (code_fingerprint, dataset_property_settings, experiment_settings, git_commit,
-                                      n_ranked_systems, path_problems, property_settings, step_code, step_params)
+                                      n_ranked_systems, path_problems, property_settings, requirement_problems,
+                                      step_code, step_params)
 
 try:
     DATA_DIR = resolve_data_dir(config["data_dir"])
@@ -23,6 +24,9 @@ try:
     SPECS = dataset_specs(config)
     SETTINGS = {name: experiment_settings(config, name) for name in SPECS}
     PREDICTION_FILES = {name: spec.prediction_files(DATA_DIR) for name, spec in SPECS.items()}
+    _req = requirement_problems(SPECS, PROPERTY_SETTINGS is not None)
+    if _req:
+        raise ConfigError("\n  ".join(_req))
 except ConfigError as e:
     raise WorkflowError(f"Bad configuration: {e}")
 

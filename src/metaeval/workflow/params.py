@@ -333,6 +333,16 @@ def unused_settings(name: str, settings) -> list[str]:
                    f"to significance_test: bootstrap")
     return out
 
+def requirement_problems(specs: Mapping[str, DatasetSpec], properties_enabled: bool) -> list[str]:
+    """Declared requirements the run could not check: the formal properties
+    switched off (said when the workflow starts, not when a recommendation
+    job fails)."""
+    if properties_enabled:
+        return []
+    return [f"datasets.{n}.requirements: {list(s.requirements)} need the formal properties of the dataset's shape: "
+            "set properties.enabled: true, or remove the requirements" for n, s in specs.items() if s.requirements]
+
+
 def dataset_property_settings(block: Mapping | None) -> dict | None:
     """The rule param of a dataset's properties job: the domain keys of the
     ``properties`` block (its weights, F_avg classes and unrelated class are
