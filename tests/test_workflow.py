@@ -825,7 +825,7 @@ def test_the_cross_dataset_tables_are_the_datasets_own_results(run):
         own = own[own["scope"] == own["scope"].iloc[0]].reset_index(drop=True)
         pd.testing.assert_frame_equal(mine, own, obj=d, check_dtype=False)  # (NaN elsewhere: floats)
     assert dict(long.drop_duplicates("dataset").set_index("dataset")["kind"]) == {
-        "tiny": "ordinal", "tiny_tsv": "ordinal", "spans_tc": "spans", "spans_si_synthetic": "spans",
+        "tiny": "ordinal", "tiny_tsv": "ordinal", "spans_tc": "nominal", "spans_si_synthetic": "spans",
         "toxic": "spans"}
     rep = pd.read_csv(cross / "replicability.csv")
     judged = long[long["participant"] & long["counted"]]
@@ -837,7 +837,7 @@ def test_the_cross_dataset_tables_are_the_datasets_own_results(run):
         for t in short:
             assert not kept[(r.kind, r.criterion, r.metric, t)], r
     md = (cross / "cross_dataset.md").read_text()
-    assert "Across the 2 ordinal datasets (tiny and tiny_tsv)" in md and "## Span tasks" in md
+    assert "Across the 2 ordinal datasets (tiny and tiny_tsv)" in md and "## Span identification tasks" in md
     # a configured dataset without a meta-evaluation is named, with why; a metric that is no candidate on a
     # dataset (span precision alone) is marked there, and never in its top tier
     assert "Not included (no meta-evaluation): spans_si (" in md and "fewer than min_systems = 5)" in md
