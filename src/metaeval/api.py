@@ -840,7 +840,7 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
     ...                 official_metric="accuracy")
     >>> from metaeval.recommend import answer_sentence
     >>> answer_sentence(rec)
-    'The evidence does not separate the 9 candidates for these systems: every one is kept on every criterion; the official Acc is kept too.'
+    'The evidence does not separate the 9 candidates for these systems: every one is kept on every criterion; the official Acc is kept too; for new systems, not judged (ill-defined: too few distinct systems drawn); tentative: 3 real systems.'
 
     Three systems cannot tell nine metrics apart: the honest answer is that
     the data do not choose.
@@ -1068,7 +1068,7 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
     1     macro_f1     0.922
     2  macro_f1_hm     0.970
     >>> result.recommendation
-    'The evidence does not separate the 9 candidates for these systems: every one is kept on every criterion.'
+    'The evidence does not separate the 9 candidates for these systems: every one is kept on every criterion; for new systems, not judged (ill-defined: too few distinct systems drawn); tentative: 3 real systems.'
     >>> import tempfile
     >>> paths = result.write(tempfile.mkdtemp(), figures=False)  # the workflow's files
     """

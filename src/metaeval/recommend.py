@@ -574,7 +574,8 @@ def answer_sentence(rec: Recommendation) -> str:
         o = rec.sets[other[0]]
         ans = rec.answer(other[0])
         n_o = int(o.admissible.sum())
-        short = (f"all {len(ans)} kept" if ans and not o.separable else
+        short = ("not judged (ill-defined: too few distinct systems drawn)" if n_o == 0 else
+                 f"all {len(ans)} kept" if ans and not o.separable else
                  f"{len(ans)} of {n_o} kept" if len(ans) > 1 else (display_name(ans[0]) if ans else "none kept"))
         extra = f"; for {SCOPE_NAMES[other[0]]}, {short}"
         if len((text + extra).split()) <= 40:
