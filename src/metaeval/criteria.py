@@ -412,7 +412,8 @@ SCHEMES = ("items", "both")
 
 
 def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=None, schemes=("both",),
-             strata: np.ndarray | None = None, confidence: float = 0.95) -> dict[tuple[str, str], CriteriaResult]:
+             strata: np.ndarray | None = None, confidence: float = 0.95,
+             only: set | None = None) -> dict[tuple[str, str], CriteriaResult]:
     """Point values and replicates of ``spec.criteria`` for every metric of
     ``scorer`` (an ``experiments.Scorer`` with a resampling unit), for each
     set of its systems in ``subsets`` (``{name: indices}``; default
@@ -476,7 +477,7 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=
     bidx = np.arange(spec.replicates)
     draws = {("both", k): idx[system_draws(idx.size, bidx, spec.seed)] for k, idx in subsets.items()}
     draws.update({("items", k): np.broadcast_to(idx, (spec.replicates, idx.size)) for k, idx in subsets.items()})
-    keys = [(sc, k) for sc in SCHEMES if sc in schemes for k in subsets]
+    keys = [(sc, k) for sc in SCHEMES if sc in schemes for k in subsets if only is None or (sc, k) in only]
     boot = {key: np.full((spec.replicates, len(crit), m), np.nan) for key in keys}
     per = max(1, min(spec.chunk_size, MAX_MASK_ELEMENTS // max(spec.inner_splits * u, 1)))
     fulls = np.empty((spec.replicates, m, s_all))

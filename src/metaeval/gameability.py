@@ -240,7 +240,7 @@ def _degenerate_unit_stats(ds, spec):
 
 
 def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: float = 0.05,
-                     chunk: int = 100) -> pd.DataFrame:
+                     chunk: int = 100, same: dict | None = None) -> pd.DataFrame:
     """The gameability test (METHODS 9.4) of a loaded dataset: per metric
     and degenerate system, ``p_value`` (one-sided, H0: the degenerate system
     scores no better than the median real system) and ``p_holm`` (Holm over
@@ -252,7 +252,8 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
 
     Returns a long table ``metric, degenerate, p_value, p_holm, n_real,
     set_aside`` (``set_aside``: those systems, ``; ``-joined), or None
-    values when fewer than two real systems are left."""
+    values when fewer than two real systems are left.  ``same``:
+    ``identical_to_degenerate(ds)`` if known already."""
     from .dataset import RANKED_KINDS
     from .experiments import Scorer
     from .ranking import TIE_DECIMALS
@@ -260,7 +261,7 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
     from .significance import holm
     from .spans import evaluate_spans
 
-    same = identical_to_degenerate(ds)
+    same = identical_to_degenerate(ds) if same is None else same
     real = np.array([i for i, (s_, k) in enumerate(zip(ds.systems, ds.kinds)) if k in RANKED_KINDS and s_ not in same],
                     dtype=np.intp)
     metric_ids = list(spec.all_metrics)
@@ -349,7 +350,7 @@ def dataset_gameability(ds, spec, scores: pd.DataFrame | None = None, *, unit: s
     table = gameability(real, deg, spec.all_metrics)
     if unit is None:
         return table
-    test = gameability_test(ds, spec, unit=unit, replicates=replicates, seed=seed, alpha=alpha)
+    test = gameability_test(ds, spec, unit=unit, replicates=replicates, seed=seed, alpha=alpha, same=same)
     table = table.merge(test.drop(columns=["n_real"]), on=["metric", "degenerate"], how="left")
     sig = table["p_holm"].to_numpy(dtype=float) < alpha
     table["verdict"] = np.where(sig & table["beats_median"].astype(bool), "gameable",

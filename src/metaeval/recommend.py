@@ -973,7 +973,7 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
                       tau_variant=settings.tau_variant, alpha=settings.alpha,
                       correction=settings.significance_correction,
                       merge_pairs=adjacent_pairs(spec.k) if "discrimination" in crit else (),
-                      chunk_size=max(1, settings.chunk_size // 10), **extra)
+                      chunk_size=max(1, settings.chunk_size // 4), **extra)
     strata = ds.gold if settings.stratified else None
     real = np.array([i for i, j in enumerate(sel) if ds.kinds[j] in RANKED_KINDS])
     baselines = [ds.systems[j] for j in sel if ds.kinds[j] not in RANKED_KINDS]
@@ -983,10 +983,10 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
     subsets = {"real": real}
     if baselines:
         subsets["all"] = np.arange(sel.size)
+    # both scopes of the real systems; the variant with the baselines in the headline scope only
+    only = {("items", "real"), ("both", "real"), (SCHEME[settings.verdict_scope], "all")}
     res = compute(scorer, cs, subsets=subsets, schemes=("items", "both"), strata=strata,
-                  confidence=settings.confidence)
-    if "all" in subsets:  # the variant: the headline scope only
-        res = {k: v for k, v in res.items() if k[1] == "real" or k[0] == SCHEME[settings.verdict_scope]}
+                  confidence=settings.confidence, only=only)
     offered = relevant_properties(bool(spec.ordinal), imbalanced) if has_classes and properties is not None else []
     adjusted = {"holm": ", Holm-adjusted over the pairs of each resample", "bh": ", Benjamini-Hochberg-adjusted "
                 "over the pairs of each resample", "none": ", not adjusted"}[settings.significance_correction]
@@ -1059,8 +1059,9 @@ def _measure_unit_exponent(rec: Recommendation, ds, spec, settings, sel, cs, boo
         return
     real = np.array([i for i, j in enumerate(sel) if ds.kinds[j] in RANKED_KINDS])
     c_name = s["criterion"]
-    try:
-        res = compute(Scorer(half, spec, sel, settings.resample_unit), replace(cs, criteria=(c_name,)),
+    try:  # (200 resamples: a ratio of standard errors, not a test)
+        res = compute(Scorer(half, spec, sel, settings.resample_unit),
+                      replace(cs, criteria=(c_name,), replicates=min(cs.replicates, 200)),
                       subsets={"real": real}, schemes=("items",), strata=half.gold if stratified else None)
     except ValueError:  # a half too small for the criterion
         return
