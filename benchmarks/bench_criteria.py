@@ -5,10 +5,13 @@ datasets, and the plain loop it replaces.
     python benchmarks/bench_criteria.py --loop 2        # and 2 resamples of the plain loop on semeval2016t6
 
 For each dataset with a meta-evaluation: the seconds of
-``recommend.recommend_dataset`` (criteria with and without the baselines,
-BOOT-BOTH and BOOT-SYSTEMS, then the selection) with the default settings
-(200 resamples, 20 half-splits each), in this process (the compiled kernels
-loaded once before).  With ``--loop R``: the seconds per resample of the
+``recommend.recommend_dataset`` (the criteria of the three (scheme,
+systems) pairs the verdict uses: items only and items with systems on the
+real systems, the variant with the baselines on its headline scope; the
+unit exponent of the separation sentence; the Model Confidence Sets) with
+the default settings (``criteria_replicates`` 500 resamples,
+``criteria_splits`` 4 half-splits each), in this process (the compiled
+kernels loaded once before).  With ``--loop R``: the seconds per resample of the
 plain loop of ``tests/test_criteria.py`` (scikit-learn's metrics and scipy's
 tau, item by item; three classes) on semeval2016t6's four metrics, for comparison.
 Writes ``results/benchmarks/criteria.csv``.
