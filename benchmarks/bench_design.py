@@ -39,7 +39,7 @@ def main(argv=None) -> None:
     from metaeval import design as D
     from metaeval.config import dataset_specs, load_config
     from metaeval.dataset import Dataset
-    from metaeval.experiments import Scorer, select_systems
+    from metaeval.engine import Scorer, select_systems
     from metaeval.io import read_result_csv
     from metaeval.workflow import experiment_settings
 
@@ -71,8 +71,8 @@ def main(argv=None) -> None:
 
         from sklearn import metrics as skm
 
-        from metaeval.ranking import system_pairs
-        from metaeval.resample import random_keys
+        from metaeval.engine.ranking import system_pairs
+        from metaeval.engine.resample import random_keys
 
         name = "rumoureval2017"
         spec = replace(dataset_specs(cfg)[name], metrics=("accuracy", "macro_f1"))

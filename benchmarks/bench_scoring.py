@@ -18,7 +18,7 @@ import pandas as pd
 
 from metaeval import metrics as M
 from metaeval.config import dataset_specs, load_config, resolve_data_dir
-from metaeval.confusion import confusion_tensor
+from metaeval.engine.confusion import confusion_tensor
 from metaeval.dataset import load_dataset
 
 ROOT = Path(__file__).resolve().parents[1]

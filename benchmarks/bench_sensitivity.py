@@ -41,7 +41,7 @@ from metaeval import experiments as E  # noqa: E402
 from metaeval import sensitivity as S  # noqa: E402
 from metaeval.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
 from metaeval.dataset import load_dataset  # noqa: E402
-from metaeval.ranking import orient  # noqa: E402
+from metaeval.engine.ranking import orient  # noqa: E402
 from metaeval.workflow import experiment_settings  # noqa: E402
 
 

@@ -40,7 +40,7 @@ from metaeval import experiments as E  # noqa: E402
 from metaeval import significance as SG  # noqa: E402
 from metaeval.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
 from metaeval.dataset import load_dataset  # noqa: E402
-from metaeval.resample import bootstrap_weights, permutations  # noqa: E402
+from metaeval.engine.resample import bootstrap_weights, permutations  # noqa: E402
 from metaeval.workflow import experiment_settings  # noqa: E402
 
 

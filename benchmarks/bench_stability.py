@@ -14,7 +14,7 @@
    splits is extrapolated (it is linear in the number of splits).
 
 Both use the project's tie convention (scores rounded to 12 decimals,
-``metaeval.ranking.orient``); the script checks that they agree to 1e-9 on
+``metaeval.engine.ranking.orient``); the script checks that they agree to 1e-9 on
 the splits both ran, and prints the times and the ratio.  The sweep writes
 ``results/benchmarks/scaling.csv`` and ``scaling.png``.  A script, not a
 test: tests assert correctness only.
@@ -38,8 +38,8 @@ sys.path.insert(0, str(ROOT))  # for tests.reference (the plain-loop references)
 from metaeval import experiments as E  # noqa: E402
 from metaeval.config import DatasetSpec, dataset_specs, load_config, resolve_data_dir  # noqa: E402
 from metaeval.dataset import Dataset, load_dataset  # noqa: E402
-from metaeval.ranking import orient  # noqa: E402
-from metaeval.resample import split_mask  # noqa: E402
+from metaeval.engine.ranking import orient  # noqa: E402
+from metaeval.engine.resample import split_mask  # noqa: E402
 from metaeval import metrics as M  # noqa: E402
 
 

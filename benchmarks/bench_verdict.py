@@ -70,8 +70,8 @@ def main(argv=None) -> None:
     from metaeval.config import dataset_specs, load_config, resolve_data_dir
     from metaeval.criteria import CriteriaSpec, adjacent_pairs, criteria
     from metaeval.dataset import RANKED_KINDS, load_dataset
-    from metaeval.experiments import Scorer, select_systems
-    from metaeval.resample import compile_kernels
+    from metaeval.engine import Scorer, select_systems
+    from metaeval.engine.resample import compile_kernels
     from metaeval.workflow import experiment_settings
 
     cfg = load_config(args.config)

@@ -24,7 +24,7 @@ SYSTEMS = {name: [g if RNG.random() < acc else RNG.choice(LABELS) for g in GOLD]
 
 
 def test_evaluate_equals_scikit_learn_and_its_intervals_a_plain_loop_over_the_same_draws():
-    from metaeval.resample import bootstrap_weights
+    from metaeval.engine.resample import bootstrap_weights
 
     got = metaeval.evaluate(GOLD, SYSTEMS, metrics=["accuracy", "macro_f1"], bootstrap_replicates=50,
                             bootstrap_seed=3)
@@ -123,7 +123,7 @@ def test_groups_resample_whole_groups():
     by_item = metaeval.evaluate(GOLD, SYSTEMS, metrics=["accuracy"], bootstrap_replicates=100)
     assert not np.allclose(by_group["accuracy_low"], by_item["accuracy_low"])
     # a plain loop: each replicate draws 12 groups with replacement, every item of a group drawn with it
-    from metaeval.resample import bootstrap_weights
+    from metaeval.engine.resample import bootstrap_weights
 
     w = bootstrap_weights(12, np.arange(100), 20210303)
     g, p, codes = np.array(GOLD), np.array(SYSTEMS["a"]), ds.groups

@@ -21,7 +21,7 @@ from metaeval import criteria as CR
 from metaeval import experiments as E
 from metaeval.config import DatasetSpec
 from metaeval.dataset import Dataset
-from metaeval.resample import split_masks
+from metaeval.engine.resample import split_masks
 from metaeval.sensitivity import _draws, _new_class, prior_weights
 
 from .test_significance import _holm_loop
@@ -259,7 +259,7 @@ def test_tau_b_with_repeated_systems_is_the_pair_weighted_tau_b(draw, seed):
     """A ranking that lists a system k times: tau-b equals the tau-b over the
     pairs of distinct systems, each weighted by the product of their counts
     (METHODS.md 1.4), the weighting the criteria rely on."""
-    from metaeval.ranking import kendall_tau
+    from metaeval.engine.ranking import kendall_tau
 
     rng = np.random.default_rng(seed)
     x, y = rng.integers(0, 4, 6).astype(float), rng.integers(0, 4, 6).astype(float)

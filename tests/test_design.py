@@ -11,8 +11,8 @@ from sklearn import metrics as skm
 
 from metaeval import design as D
 from metaeval import experiments as E
-from metaeval.ranking import system_pairs
-from metaeval.resample import bootstrap_weights, random_keys
+from metaeval.engine.ranking import system_pairs
+from metaeval.engine.resample import bootstrap_weights, random_keys
 
 from .test_significance import _dataset, _noisy
 

@@ -13,10 +13,10 @@ from scipy.stats import kendalltau
 from metaeval import experiments as E
 from metaeval import metrics as M
 from metaeval.config import ConfigError, DatasetSpec
-from metaeval.confusion import confusion_tensor, merge_classes
+from metaeval.engine.confusion import confusion_tensor, merge_classes
 from metaeval.dataset import Dataset, make_baselines
-from metaeval.ranking import competition_rank, kendall_tau, orient
-from metaeval.resample import SubsetConfusion, balanced_masks, split_mask, split_masks
+from metaeval.engine.ranking import competition_rank, kendall_tau, orient
+from metaeval.engine.resample import SubsetConfusion, balanced_masks, split_mask, split_masks
 
 
 # -- Kendall's tau ------------------------------------------------------------
@@ -56,8 +56,8 @@ def test_tau_numpy_pass_equals_compiled_kernel_bitwise(n, rows, seed, levels, va
     """kendall_tau answers small problems in NumPy and large ones with the
     compiled kernel: the two must agree to the last bit, ties, -inf (an
     undefined score) and NaN included."""
-    from metaeval.kernels import tau_rows
-    from metaeval.ranking import _tau_small
+    from metaeval.engine.kernels import tau_rows
+    from metaeval.engine.ranking import _tau_small
 
     rng = np.random.default_rng(seed)
     x = rng.integers(0, levels, (rows, n)).astype(float)
@@ -72,7 +72,7 @@ def test_tau_numpy_pass_equals_compiled_kernel_bitwise(n, rows, seed, levels, va
 
 def test_tau_takes_the_kernel_above_the_small_size(monkeypatch):
     """The same answer from both passes through kendall_tau itself."""
-    import metaeval.ranking as R
+    import metaeval.engine.ranking as R
 
     rng = np.random.default_rng(3)
     x = rng.integers(0, 5, (40, 30)).astype(float)
@@ -89,7 +89,7 @@ def test_small_tau_does_not_start_numba():
     import subprocess
     import sys
 
-    code = ("import sys, numpy as np; from metaeval.ranking import kendall_tau, tau_matrix; "
+    code = ("import sys, numpy as np; from metaeval.engine.ranking import kendall_tau, tau_matrix; "
             "kendall_tau(np.arange(20.0), np.arange(20.0)[::-1]); tau_matrix(np.random.rand(15, 30)); "
             "print('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -345,7 +345,7 @@ def test_stability_hand_example():
 
 
 def test_random_keys_are_counter_based_and_uniform():
-    from metaeval.resample import random_keys
+    from metaeval.engine.resample import random_keys
 
     k = random_keys(50, np.arange(10), seed=3)
     np.testing.assert_array_equal(k[7:9], random_keys(50, [7, 8], seed=3))  # chunk-independent
@@ -364,7 +364,7 @@ def test_random_keys_are_counter_based_and_uniform():
 def test_related_seeds_do_not_give_the_same_draws(d):
     """With hash(seed ^ b), seed s at split b and seed s ^ d at split b ^ d
     would coincide (20210301 and 20210302 differ by 3)."""
-    from metaeval.resample import random_keys
+    from metaeval.engine.resample import random_keys
 
     s = 20210301
     for b in range(8):
@@ -373,7 +373,7 @@ def test_related_seeds_do_not_give_the_same_draws(d):
 
 
 def test_split_and_balanced_streams_differ_for_the_same_seed():
-    from metaeval.resample import random_keys
+    from metaeval.engine.resample import random_keys
 
     for b in range(4):
         keys = {stream: random_keys(50, [b], 7, stream).tobytes() for stream in ("split", "balanced", "bootstrap")}
@@ -482,7 +482,7 @@ def test_kernels_compile_cold_with_the_jobs_threads(tmp_path):
     import subprocess
     import sys
 
-    code = ("import numba\nfrom metaeval.resample import compile_kernels\n"
+    code = ("import numba\nfrom metaeval.engine.resample import compile_kernels\n"
             "assert len(compile_kernels()) >= 6\nassert numba.get_num_threads() == 1\n")
     env = {**os.environ, "OMP_NUM_THREADS": "1", "NUMBA_CACHE_DIR": str(tmp_path)}
     env.pop("NUMBA_NUM_THREADS", None)

@@ -118,7 +118,7 @@ def test_the_test_equals_a_plain_loop_over_the_same_draws():
     from sklearn.metrics import accuracy_score, recall_score
 
     from metaeval.config import DatasetSpec
-    from metaeval.resample import system_draws, unit_draws
+    from metaeval.engine.resample import system_draws, unit_draws
     from metaeval.dataset import Dataset
     from metaeval.gameability import gameability_test
     from metaeval.significance import holm

@@ -506,7 +506,7 @@ def test_copies_of_a_baseline_or_of_each_other_are_said_and_files_can_be_baselin
     kinds = dict(zip(ds.systems, ds.kinds))
     assert kinds["baseline_false"] == "baseline" and kinds["sys_a (rerun)"] == "system"
     assert ds.info["supplied_baselines"] == ["baseline_false"]
-    from metaeval.experiments import select_systems
+    from metaeval.engine import select_systems
 
     sel = [ds.systems[i] for i in select_systems(ds, ("majority",))]
     assert "baseline_false" not in sel and "majority" in sel

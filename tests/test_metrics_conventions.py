@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from metaeval import metrics as M
-from metaeval.confusion import confusion_tensor
+from metaeval.engine.confusion import confusion_tensor
 
 # c[i, j]: predicted i, gold j.  Gold counts (column sums): 4, 3, 3; N = 10.
 C = np.array([[3, 1, 0],

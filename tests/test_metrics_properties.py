@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metaeval import metrics as M
-from metaeval.confusion import confusion_tensor, merge_classes
+from metaeval.engine.confusion import confusion_tensor, merge_classes
 
 ALL_PARAMS = lambda k: dict(weights=np.full(k, 1.0 / k), f_avg_classes=[0, k - 1], unrelated=k - 1)  # noqa: E731
 

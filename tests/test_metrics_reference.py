@@ -13,7 +13,7 @@ from scipy.stats import gmean
 from sklearn import metrics as skm
 
 from metaeval import metrics as M
-from metaeval.confusion import confusion_tensor
+from metaeval.engine.confusion import confusion_tensor
 
 from . import reference as ref
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from metaeval import metrics as M
 from metaeval import properties as P
-from metaeval.confusion import confusion_tensor
+from metaeval.engine.confusion import confusion_tensor
 
 FAST = P.Settings(n_max=6, random=300, random_n_max=400, seed=5)
 

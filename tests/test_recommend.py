@@ -353,7 +353,8 @@ def test_every_default_dataset_shows_one_answer_and_its_official_metric(project_
     from metaeval import properties as P
     from metaeval.config import dataset_specs
     from metaeval.dataset import load_dataset
-    from metaeval.experiments import Settings, select_systems
+    from metaeval.engine import select_systems
+    from metaeval.experiments import Settings
     from metaeval.gameability import dataset_gameability
     from metaeval.report import overview_html
     from metaeval.workflow import experiment_settings

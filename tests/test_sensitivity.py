@@ -12,9 +12,9 @@ from scipy.stats import kendalltau
 
 from metaeval import metrics as M
 from metaeval import sensitivity as S
-from metaeval.confusion import confusion_tensor
-from metaeval.ranking import orient
-from metaeval.resample import SubsetConfusion, permuted_confusion
+from metaeval.engine.confusion import confusion_tensor
+from metaeval.engine.ranking import orient
+from metaeval.engine.resample import SubsetConfusion, permuted_confusion
 from metaeval.significance import discriminative_power, tukey_pvalues
 
 RATES = (0.01, 0.05, 0.2)

@@ -16,9 +16,9 @@ from sklearn import metrics as skm
 from metaeval import experiments as E
 from metaeval import significance as SG
 from metaeval.config import DatasetSpec
-from metaeval.confusion import confusion_tensor
+from metaeval.engine.confusion import confusion_tensor
 from metaeval.dataset import Dataset
-from metaeval.resample import (bootstrap_weights, permutations, permuted_confusion, random_keys, split_masks)
+from metaeval.engine.resample import (bootstrap_weights, permutations, permuted_confusion, random_keys, split_masks)
 
 from . import reference as ref
 
@@ -263,8 +263,8 @@ def test_group_halves_take_whole_groups_and_equal_a_loop():
     """resample_unit: group: each half of a split is half of the groups
     with all their items; the taus equal those of the item masks built by
     hand from the group masks."""
-    from metaeval.confusion import confusion_tensor
-    from metaeval.ranking import kendall_tau, orient
+    from metaeval.engine.confusion import confusion_tensor
+    from metaeval.engine.ranking import kendall_tau, orient
 
     rng = np.random.default_rng(12)
     gold = rng.integers(0, 3, 120)
@@ -526,7 +526,7 @@ def test_an_unknown_correction_is_refused():
 def test_permuted_sums_equal_a_plain_loop_over_the_same_permutations():
     """The span Tukey test: in trial t, slot s sums unit u's statistics of
     system perm[t, u, s] (``resample.permutations``), a plain loop."""
-    from metaeval.resample import permuted_sums
+    from metaeval.engine.resample import permuted_sums
 
     rng = np.random.default_rng(36)
     stats = rng.integers(0, 9, (11, 4, 3)).astype(float)  # (units, systems, statistics)

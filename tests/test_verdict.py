@@ -22,7 +22,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from metaeval import criteria as CR
-from metaeval.experiments import Scorer
+from metaeval.engine import Scorer
 from metaeval.verdict import (Separation, closest_pair, evidence_sets, paired_interval, systems_needed,
                               units_needed)
 

@@ -4,8 +4,10 @@ The library behind the Snakemake workflow (see README.md).  Its modules, from
 the ground floor up:
 
 * ``metrics``: the metric registry, pure functions of confusion tensors (..., K, K)
-* ``confusion``, ``resample``, ``ranking``: confusion tensors of items and of
-  item subsets; rankings and Kendall's tau
+* ``engine``: confusion tensors of items and of item subsets
+  (``engine.confusion``, ``engine.resample``), rankings and Kendall's tau
+  (``engine.ranking``), the scores of the systems on thousands of resamples
+  at once (``engine.Scorer``); below every method
 * ``io``: readers that name file, line and fault; atomic result writers
 * ``config``, ``dataset``: dataset specs checked up front; a dataset in memory
 * ``tables``, ``plots``: Markdown/LaTeX tables and figures
@@ -42,7 +44,7 @@ try:
 except PackageNotFoundError:  # a source tree that is not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "evaluate", "compare", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "confusion", "resample", "ranking", "io", "config", "dataset", "tables",
+__all__ = ["__version__", "evaluate", "compare", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "engine", "io", "config", "dataset", "tables",
            "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow",
            "gameability", "sensitivity", "properties", "criteria", "mcs", "verdict", "recommend", "crossdata",
            "design"]
@@ -51,11 +53,15 @@ __all__ = ["__version__", "evaluate", "compare", "meta_evaluate", "size_design",
 # ``metaeval.api.recommend`` keeps its module's name (``metaeval.recommend`` is the module)
 _API = frozenset({"evaluate", "compare", "meta_evaluate", "size_design", "read_files", "span_dataset"})
 _MODULES = frozenset(__all__) - {"__version__"} - _API
+# modules that moved (issue 30): their old names work for one release, with a DeprecationWarning
+_MOVED = frozenset({"confusion", "resample", "kernels", "ranking"})
 
 
 def __getattr__(name: str):
     if name in _API:  # (by name, like the modules: importing metaeval imports none of them)
         return getattr(importlib.import_module(".api", __name__), name)
+    if name in _MOVED:  # the shim warns and hands over the module's new home
+        return importlib.import_module(f".{name}", __name__)
     if name in _MODULES:
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module

@@ -594,7 +594,7 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
 def _few_systems_warning(ds: Dataset, st) -> None:
     """The workflow meta-evaluates a dataset only when it ranks
     ``min_systems`` systems or more; the API does, and says so."""
-    from .experiments import select_systems
+    from .engine.scoring import select_systems
 
     n = len(select_systems(ds, st.include_baselines))
     if 2 <= n < st.min_systems:
@@ -737,7 +737,7 @@ def compare(gold, predictions=None, **kwargs) -> Comparison:
     from .significance import run_significance
 
     ds, spec, st = _prepare(gold, predictions, kwargs, include_all_baselines=True)
-    from .experiments import select_systems
+    from .engine.scoring import select_systems
 
     if len(select_systems(ds, st.include_baselines)) < 2:
         raise ValueError("compare needs at least two systems (or a system and a baseline: baselines=[...])")

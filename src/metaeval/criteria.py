@@ -69,9 +69,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .confusion import merge_classes
-from .ranking import kendall_tau, orient, system_pairs
-from .resample import MAX_MASK_ELEMENTS, chunk_indices, split_masks, system_counts, system_draws, unit_draws
+from .engine.confusion import merge_classes
+from .engine.ranking import kendall_tau, orient, system_pairs
+from .engine.resample import MAX_MASK_ELEMENTS, chunk_indices, split_masks, system_counts, system_draws, unit_draws
 from .sensitivity import _draws, _flip_counts, _new_class, prior_weights
 from .significance import _norm_cdf, adjust, significant
 
@@ -216,7 +216,7 @@ class _Engine:
     weights and of confusion tensors (noisy, merged, re-weighted golds)."""
 
     def __init__(self, scorer, params):
-        from .experiments import directions
+        from .engine.scoring import directions
 
         self.sc = scorer
         self.ids = list(scorer.metric_ids)

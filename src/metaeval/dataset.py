@@ -32,7 +32,7 @@ import pandas as pd
 
 from . import metrics as M
 from .config import DatasetSpec
-from .confusion import confusion_by_group, confusion_tensor
+from .engine.confusion import confusion_by_group, confusion_tensor
 from .io import DataError, LabelTable, Problem, file_sha256, folder_sha256, in_memory, looks_like_float, read_table
 from .spans import Spans
 

@@ -58,8 +58,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .ranking import system_pairs
-from .resample import chunk_indices, random_keys
+from .engine.ranking import system_pairs
+from .engine.resample import chunk_indices, random_keys
 
 __all__ = ["DesignSpec", "spec_of", "dataset_design", "size_grid", "pair_sigma", "min_detectable_difference", "size_needed",
            "predicted_power", "swap_curves", "design_tables", "design_sentence", "design_note"]
@@ -126,7 +126,7 @@ def dataset_design(ds, spec, settings, value: np.ndarray, boot: np.ndarray
           metric  size  min_detectable_difference
     11  accuracy   160                      0.105
     """
-    from .experiments import Scorer, select_systems
+    from .engine.scoring import Scorer, select_systems
 
     sel = select_systems(ds, settings.include_baselines)
     scorer = Scorer(ds, spec, sel, settings.resample_unit)
@@ -257,7 +257,7 @@ def swap_curves(scorer, sizes, spec: DesignSpec = DesignSpec(), sigma: np.ndarra
     --------
     >>> import numpy as np
     >>> from metaeval.api import dataset
-    >>> from metaeval.experiments import Scorer
+    >>> from metaeval.engine import Scorer
     >>> ds, sp = dataset(list("aabbbccc") * 20, {"x": list("aabbbccc") * 20, "y": list("abbbbcca") * 20},
     ...                  metrics=["accuracy"])
     >>> s = swap_curves(Scorer(ds, sp, [0, 1], "item"), [10, 40], DesignSpec(draws=30))

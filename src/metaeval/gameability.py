@@ -46,7 +46,7 @@ import pandas as pd
 
 from . import metrics as M
 from .chance import expected_confusion, guesser_distributions
-from .ranking import competition_rank, orient
+from .engine.ranking import competition_rank, orient
 
 __all__ = ["class_degenerates", "degenerate_scores", "gameability", "gameable", "best_degenerate",
            "gameability_markdown", "dataset_gameability", "gameability_test", "identical_to_degenerate", "VERDICTS"]
@@ -255,9 +255,9 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
     values when fewer than two real systems are left.  ``same``:
     ``identical_to_degenerate(ds)`` if known already."""
     from .dataset import RANKED_KINDS
-    from .experiments import Scorer
-    from .ranking import TIE_DECIMALS
-    from .resample import system_draws, unit_draws
+    from .engine.scoring import Scorer
+    from .engine.ranking import TIE_DECIMALS
+    from .engine.resample import system_draws, unit_draws
     from .significance import holm
     from .spans import evaluate_spans
 

@@ -167,7 +167,7 @@ def accuracy(c) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -202,7 +202,7 @@ def precision_recall(c):
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -236,7 +236,7 @@ def fbeta_per_class(c, beta: float = 1.0) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -279,7 +279,7 @@ def macro_fbeta(c, beta: float = 1.0) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -316,7 +316,7 @@ def macro_f1_hm(c) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -351,7 +351,7 @@ def f1_weighted(c) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -386,7 +386,7 @@ def macro_recall(c) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -420,7 +420,7 @@ def gmr(c) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -457,7 +457,7 @@ def auc_per_class(c) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -495,7 +495,7 @@ def wauc(c, weights) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -532,7 +532,7 @@ def weighted_fbeta(c, weights, beta: float = 1.0) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -576,7 +576,7 @@ def kappa(c) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -613,7 +613,7 @@ def kappa_linear(c, positions=None) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -660,7 +660,7 @@ def krippendorff_alpha(c, level: str = "nominal", positions=None) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -718,7 +718,7 @@ def mae_macro(c, positions=None) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -758,7 +758,7 @@ def mae_micro(c, positions=None) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -838,7 +838,7 @@ def cem_ord(c) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -879,7 +879,7 @@ def f_avg(c, classes) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -920,7 +920,7 @@ def fnc_score(c, unrelated: int) -> np.ndarray:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
@@ -1192,7 +1192,7 @@ def evaluate(c, metric_ids: Iterable[str], **params) -> dict[str, np.ndarray]:
 
     Examples
     --------
-    >>> from metaeval.confusion import confusion_tensor
+    >>> from metaeval.engine.confusion import confusion_tensor
     >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
     >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j

@@ -950,7 +950,7 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
     from .criteria import CriteriaSpec, adjacent_pairs
     from .criteria import criteria as compute
     from .dataset import RANKED_KINDS
-    from .experiments import Scorer, select_systems
+    from .engine.scoring import Scorer, select_systems
 
     sel = select_systems(ds, settings.include_baselines)
     scorer = Scorer(ds, spec, sel, settings.resample_unit)
@@ -1035,7 +1035,7 @@ def _measure_unit_exponent(rec: Recommendation, ds, spec, settings, sel, cs, boo
 
     from .criteria import criteria as compute
     from .dataset import RANKED_KINDS
-    from .experiments import Scorer
+    from .engine.scoring import Scorer
     from .verdict import Separation
 
     s = rec.separation

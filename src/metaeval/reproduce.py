@@ -385,7 +385,7 @@ def nine_metric_summary(pub: Published, paper: str, store: ResultStore, view: st
     (clustering of the nine-metric tau matrix), stability and discrimination
     ranks among the nine.  Index: the paper's metric names."""
     from .experiments import cluster_groups
-    from .ranking import competition_rank
+    from .engine.ranking import competition_rank
 
     names = _nine(pub, paper)
     ids = list(names.values())
@@ -533,7 +533,7 @@ def _split_tau_notes(pub: Published, t) -> list[str]:
     if "printed_tau" not in t:
         return []
     from .experiments import tier_sizes
-    from .ranking import kendall_tau, orient
+    from .engine.ranking import kendall_tau, orient
 
     df = pub.table(t)
     x, y = orient(df["X"].astype(float).to_numpy()), orient(df["Y"].astype(float).to_numpy())
@@ -584,7 +584,7 @@ def _derived_rank_notes(pub: Published) -> list[str]:
     tables = {t["id"]: t for t in pub.spec["tables"]}
     if not {"amemiya_sakai_table3", "amemiya_sakai_table6", "amemiya_sakai_table7"} <= set(tables):
         return []
-    from .ranking import competition_rank
+    from .engine.ranking import competition_rank
 
     t7 = pub.table(tables["amemiya_sakai_table7"])
     st = pub.table(tables["amemiya_sakai_table3"])["tau"].astype(float)

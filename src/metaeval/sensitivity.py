@@ -40,8 +40,8 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
-from .ranking import kendall_tau, orient
-from .resample import SubsetConfusion, chunk_indices, count_dtype, permuted_confusion, random_keys
+from .engine.ranking import kendall_tau, orient
+from .engine.resample import SubsetConfusion, chunk_indices, count_dtype, permuted_confusion, random_keys
 
 __all__ = ["noisy_labels", "noisy_confusion", "noise_sensitivity", "prior_weights", "prior_sensitivity",
            "dataset_sensitivity", "NOISE_MODES"]
@@ -284,7 +284,7 @@ def dataset_sensitivity(ds, spec, settings, permuted=None, power_clean=None) -> 
     noise otherwise.  ``permuted``, ``power_clean``: the Tukey trials'
     confusion tensors and the discriminative power on the clean gold, if
     the significance experiment has computed them already."""
-    from .experiments import select_systems
+    from .engine.scoring import select_systems
 
     sel = select_systems(ds, settings.include_baselines)
     mode = settings.noise_mode if settings.noise_mode != "auto" else ("neighbour" if spec.ordinal else "uniform")

@@ -60,8 +60,8 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
-from .ranking import TIE_DECIMALS, kendall_tau, orient, system_pairs, tau_matrix
-from .resample import bootstrap_weights, chunk_indices, count_dtype
+from .engine.ranking import TIE_DECIMALS, kendall_tau, orient, system_pairs, tau_matrix
+from .engine.resample import bootstrap_weights, chunk_indices, count_dtype
 
 __all__ = ["bootstrap_scores", "intervals", "CORRECTIONS", "TUKEY_CORRECTION", "BORDERLINE_Z", "PairTests",
            "significant", "monte_carlo_se", "holm", "benjamini_hochberg", "adjust", "tukey_ranges", "tukey_test",
@@ -98,7 +98,7 @@ def bootstrap_scores(scorer, replicates: int, seed: int, chunk_size: int = 200) 
     --------
     >>> import numpy as np
     >>> from metaeval.api import dataset
-    >>> from metaeval.experiments import Scorer
+    >>> from metaeval.engine import Scorer
     >>> ds, spec = dataset(list("aabbbccc"), {"x": list("aabbcccc"), "y": list("abbbbccc")}, metrics=["accuracy"])
     >>> boot = bootstrap_scores(Scorer(ds, spec, [0, 1], "item"), 500, seed=1)
     >>> boot.shape
@@ -936,7 +936,7 @@ def similarity_intervals(metric_ids, value: np.ndarray, boot: np.ndarray, confid
 # the experiment steps (datasets in, tables out)
 # ---------------------------------------------------------------------------
 def _scorer(ds, spec, settings):
-    from .experiments import Scorer, select_systems
+    from .engine.scoring import Scorer, select_systems
 
     sel = select_systems(ds, settings.include_baselines)
     return Scorer(ds, spec, sel, settings.resample_unit), [ds.systems[i] for i in sel]

@@ -2,7 +2,7 @@
 
 Ranking convention (used everywhere in the project): rank 1 is the best
 system; lower-is-better metrics are ranked ascending; ties (scores equal to
-12 decimals, see ``metaeval.ranking``) share the best (smallest) rank of
+12 decimals, see ``metaeval.engine.ranking``) share the best (smallest) rank of
 their group ("competition" ranking 1, 2, 2, 4); NaN scores rank last.  In the published-style tables, as in Scarton et al. Tables 2
 and 3, only systems are ranked; baselines are shown below them unranked.
 """
@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
-from .ranking import competition_rank, orient
+from .engine.ranking import competition_rank, orient
 
 __all__ = ["rank", "rank_table", "test_label", "test_short", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table", "latex_table",
            "properties_markdown", "properties_latex", "counterexample_text",

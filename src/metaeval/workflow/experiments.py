@@ -27,12 +27,12 @@ def few_groups_note(spec: DatasetSpec, settings, data_npz) -> str | None:
 def write_kernels(out_txt) -> None:
     """The kernels job: compile the engine's kernels into numba's cache
     (``resample.compile_kernels``) and list the compiled signatures."""
-    from ..resample import compile_kernels  # first: metaeval.kernels sets numba's threading layer
+    from ..engine.resample import compile_kernels  # first: metaeval.engine.kernels sets numba's threading layer
 
     import numba
 
     sigs = compile_kernels()
-    write_text(out_txt, f"numba {numba.__version__}: the kernels of metaeval.kernels, compiled and cached\n"
+    write_text(out_txt, f"numba {numba.__version__}: the kernels of metaeval.engine.kernels, compiled and cached\n"
                + "".join(f"{s}\n" for s in sigs))
 
 def shard_splits(settings, shard: int, n_shards: int) -> np.ndarray:
