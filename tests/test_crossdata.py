@@ -87,3 +87,36 @@ def test_datasets_that_share_a_test_set_count_once():
     assert rep.loc["accuracy", "n_test_sets"] == 2 and rep.loc["macro_f1", "k_short_bonferroni"] == 2
     page = X.cross_tables(long, rep.reset_index(), X.cross_recommendation(long), 0.05)
     assert "Datasets sharing a test set: d0 and d1 (T)." in page and "2 test sets" in page
+    # in the answer: counted per test set (every view of it names the metric), once (helper trial of issue 29:
+    # "in the answer of 2 of 3" counted the shared test set twice)
+    long.loc[long["metric"] == "accuracy", "recommended"] = True
+    long.loc[(long["metric"] == "macro_f1") & (long["dataset"] == "d0"), "recommended"] = True
+    rep = X.replicability(long).set_index("metric")
+    assert rep.loc["accuracy", "n_recommended"] == 2  # T (d0 and d1) and U
+    assert rep.loc["macro_f1", "n_recommended"] == 0  # d1 does not name it: not in T's answer
+    page = X.cross_tables(long, rep.reset_index(), X.cross_recommendation(long), 0.05)
+    assert "2 of 2 test sets" in page and "of 3" not in page
+    long.loc[(long["metric"] == "accuracy") & (long["dataset"] == "d2"), "candidate"] = False  # vetoed on d2
+    rec = X.cross_recommendation(long)
+    assert not rec.set_index("metric").loc["accuracy", "selected"]
+    page = X.cross_tables(long, X.replicability(long), rec, 0.05)
+    assert "| d2 ‡ |" in page  # the summary table says where it is no candidate
+
+
+def test_the_floor_of_the_count_is_per_metric():
+    """A metric judged on one test set reaches a smaller p-value than one
+    judged on all of them (Bonferroni multiplies by the test sets that judge
+    it): the page does not say 'no metric can be counted short' when one
+    can (helper trial of issue 29: the FNC score, judged on one of four
+    test sets, was counted short under that sentence)."""
+    p = np.full((4, 1, 2), 1.0)
+    long = _long(p).assign(replicates=500, level=0.0125)
+    floor_all = X._smallest_count_p(long, 0.05)
+    one = long[(long["metric"] == "accuracy") | (long["dataset"] == "d0")]
+    assert X._smallest_count_p(one, 0.05) == pytest.approx(floor_all / 4)
+    short = long[~((long["metric"] == "macro_f1") & (long["dataset"] != "d0"))].copy()
+    short.loc[short["metric"] == "macro_f1", ["mcs_p", "in_set"]] = [0.0, False]
+    rep = X.replicability(short)
+    assert int(rep.set_index("metric").loc["macro_f1", "k_short_bonferroni"]) == 1
+    page = X.cross_tables(short, rep, X.cross_recommendation(short), 0.05)
+    assert "no metric can be counted short" not in page

@@ -158,6 +158,10 @@ def test_undeclared_requirements_decide_nothing_and_say_what_they_would():
     assert json.loads(R.recommendation_json(declared))["requirements"] == ["monotonicity"]
     row = R.criteria_table(declared).set_index("metric").loc["kappa"]
     assert row["status"] == "fails a declared requirement (monotonicity)"
+    # the first sentence says the requirement narrowed the candidates (helper trial: it read as the evidence's choice)
+    assert R.answer_sentence(declared).startswith("Among the metrics that meet the declared requirement "
+                                                  "(monotonicity), ")
+    assert "declared requirement" not in R.answer_sentence(offered)
     with pytest.raises(ValueError, match="not available"):
         R.recommend(_results(v), criteria=["stability", "power"], requirements=["monotonicity"])
 

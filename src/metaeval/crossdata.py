@@ -206,7 +206,8 @@ def replicability(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     ``k_short_bonferroni``, ``k_short_fisher`` (Dror et al.'s counts of the
     test sets on which the metric falls short of the best, from their MCS
     p-values), ``short_on`` (Holm's test sets) and ``n_recommended``
-    (datasets whose answer names it).
+    (test sets whose every dataset's answer names it: datasets sharing a
+    test set count once, as for ``n_kept``).
 
     Examples
     --------
@@ -222,8 +223,10 @@ def replicability(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     1  macro_recall       2                   0
     """
     ts = pvalues_by_test_set(long, alpha)
-    rec = long.groupby(["kind", "metric"])["recommended"].apply(
-        lambda x: int(long.loc[x.index].loc[x.astype(bool), "dataset"].nunique())) if len(long) else pd.Series()
+    rec = (long.drop_duplicates(["kind", "metric", "dataset"])
+           .assign(recommended=lambda x: x["recommended"].astype(bool))
+           .groupby(["kind", "metric", "test_set"])["recommended"].all()
+           .groupby(["kind", "metric"]).sum()) if len(long) else pd.Series(dtype=int)
     rows = []
     for (kind, crit, mid), g in ts.groupby(["kind", "criterion", "metric"], sort=False):
         p = g["p"].to_numpy(dtype=float)
@@ -293,7 +296,7 @@ def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_set
     ...                     "kept_share": [1.0, 0.5], "n_recommended": [2, 0], "short_on": ["", "stability"],
     ...                     "selected": [True, False]})
     >>> cross_answer(rec, "nominal", ["a", "b"])
-    'Across the 2 nominal datasets (a and b): R^M (balanced accuracy) is shown short of the best on none of 2 test sets (kept on 100% of the criteria that judge it; in the answer of 2 of 2 datasets); with so few test sets the answer across tasks is tentative.'
+    'Across the 2 nominal datasets (a and b): R^M (balanced accuracy) is shown short of the best on none of 2 test sets (kept on 100% of the criteria that judge it; in the answer of 2 of 2 test sets); with so few test sets the answer across tasks is tentative.'
     """
     from .recommend import display_name
 
@@ -310,7 +313,7 @@ def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_set
         return (f"Across {where}: every metric judged on every test set falls short of the best on some criterion "
                 "of some test set; none is named.")
     parts = [(display_name(m), f"kept on {s:.0%} of the criteria that judge it; in the answer of {k} of "
-                                f"{len(datasets)} datasets")
+                                f"{n_sets} test sets")
              for m, s, k in zip(r["metric"], r["kept_share"], r["n_recommended"])]
     if len(parts) > 4:  # the names, and the ones kept most often
         top = r["kept_share"].max()
@@ -336,21 +339,40 @@ def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_set
 
 
 def _smallest_count_p(g: pd.DataFrame, alpha: float) -> float | None:
-    """The smallest p-value the replicability count of one kind can reach:
-    the smallest MCS p-value a dataset can give, 1 / (replicates + 1), on
-    alpha's scale and over the views of a test set, times the test sets
-    (the Bonferroni count's first step).  None without the columns."""
+    """The smallest p-value the replicability count of one kind can reach
+    for any metric: the smallest MCS p-value a dataset can give, 1 /
+    (replicates + 1) read at the upper end of its Monte Carlo interval, on
+    alpha's scale and over the views of a test set (``pvalues_by_test_set``),
+    times the test sets that judge the metric (the Bonferroni count's first
+    step: a metric judged on one test set is multiplied by 1, not by all of
+    the kind's).  None without the columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> g = pd.DataFrame({"dataset": ["a", "b", "a"], "test_set": ["a", "b", "a"], "criterion": ["power"] * 3,
+    ...                   "metric": ["accuracy", "accuracy", "fnc_score"], "value": [0.7, 0.6, 0.5],
+    ...                   "replicates": [500] * 3,
+    ...                   "level": [0.0125] * 3})
+    >>> round(_smallest_count_p(g, 0.05), 4)  # fnc_score, judged on one test set
+    0.0236
+    """
     if not {"replicates", "level"} <= set(g.columns) or g.empty:
         return None
-    per = g.drop_duplicates("dataset")
     from .verdict import MC_Z
 
+    per = g.drop_duplicates("dataset")
     b = per["replicates"].to_numpy(float)
     smallest = 1.0 / (b + 1)
     smallest = smallest + MC_Z * np.sqrt(smallest * (1 - smallest) / b)  # read at the upper end, as the sets are
-    p = np.minimum(1.0, alpha / per["level"].to_numpy(float) * smallest)
+    p = pd.Series(np.minimum(1.0, alpha / per["level"].to_numpy(float) * smallest), index=per["dataset"])
     views = per.groupby("test_set")["dataset"].transform("size").to_numpy()
-    return float((p * views).min() * per["test_set"].nunique())
+    floor_ts = (p * views).groupby(per["test_set"].to_numpy()).min()  # per test set
+    j = g[_judged(g)].drop_duplicates(["criterion", "metric", "test_set"])
+    if j.empty:
+        return None
+    per_metric = j.assign(f=j["test_set"].map(floor_ts)).groupby(["criterion", "metric"])["f"].agg(["min", "size"])
+    return float((per_metric["min"] * per_metric["size"]).min())
 
 
 def _and(items, word: str = "and") -> str:
@@ -417,7 +439,8 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
         floor = _smallest_count_p(g, alpha)
         if floor is not None and floor > alpha:
             lines += [f"(With these resamples no metric can be counted short on any test set: the smallest "
-                      f"attainable p-value is {floor:.3g} > {alpha:g}. More `criteria_replicates` would allow it.)",
+                      f"attainable p-value of any metric's count is {floor:.3g} > {alpha:g}. More "
+                      "`criteria_replicates` would allow it.)",
                       ""]
         for crit in dict.fromkeys(g["criterion"]):
             gc = g[g["criterion"] == crit]
@@ -452,7 +475,9 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
         if len(rk):
             t = pd.DataFrame({"metric": [M.get(m).name for m in rk["metric"]],
                               "share of (test set, criterion) kept": rk["kept_share"].to_numpy(),
-                              "in the answer of": [f"{k} of {len(datasets)}" for k in rk["n_recommended"]],
-                              "shown short on": [s or "none" for s in rk["short_on"]]})
+                              "in the answer on": [f"{k} of {len(sets)} test sets" for k in rk["n_recommended"]],
+                              "shown short on": [s or "none" for s in rk["short_on"]],
+                              # ‡ on a dataset (e.g. gameable there) is never an answer across the datasets
+                              "not a candidate on": [f"{o} ‡" if o else "" for o in rk["not_a_candidate_on"]]})
             lines += ["### The metrics judged on every test set", "", markdown_table(t), ""]
     return "\n".join(lines)

@@ -567,6 +567,10 @@ def answer_sentence(rec: Recommendation) -> str:
     if not rec.admissible.any():
         return "No metric can be recommended: no candidate meets the declared requirements (below)."
     head = _scope_answer(rec, rec.headline, lead=True)
+    declared = list(rec.settings.get("requirements") or [])
+    if declared:  # the requirement narrowed the candidates before the evidence: said first
+        head = (f"among the metrics that meet the declared requirement{'s' if len(declared) > 1 else ''} "
+                f"({_and(declared)}), {head[0].lower() + head[1:]}")
     off = _official_clause(rec)
     text = head + (f"; {off}" if off else "")
     other = [sc for sc in SCOPES if sc != rec.headline and sc in rec.sets]

@@ -218,9 +218,12 @@ class Separation:
 
 def closest_pair(sets: EvidenceSets, value, boot) -> Separation | None:
     """Among the members of the answer (two or more), the pair and counted
-    criterion whose |t| comes closest to the criterion's critical value;
-    None when the answer has fewer than two distinct members or none of its
-    pairs has a spread.
+    criterion whose |t| comes closest to the criterion's critical value from
+    below; None when the answer has fewer than two distinct members or none
+    of its pairs has a spread and a |t| below the critical value.  A pair at
+    or above it is separated already: both stay only within the Monte Carlo
+    doubt of the resamples (``mc_upper``), which more resamples resolve, not
+    more test items.
 
     Examples
     --------
@@ -251,7 +254,7 @@ def closest_pair(sets: EvidenceSets, value, boot) -> Separation | None:
                 if not se > 0:
                     continue
                 ratio = abs(d) / se / crit
-                if ratio > best_ratio:
+                if best_ratio < ratio < 1:
                     best_ratio = ratio
                     best = Separation(int(c), sets.criteria[c], int(i), int(j), d, se, d / se, float(crit))
     return best
