@@ -176,12 +176,14 @@ def test_every_replicate_equals_a_plain_loop_over_the_same_draws(small, scheme):
             num = sum(k[a] * k[c] for (a, c), q in zip(drawn, adj) if q < spec.alpha)
             den = sum(k[a] * k[c] for a, c in drawn)
             assert res.boot[b, crit.index("power"), i] == pytest.approx(num / den, abs=1e-12)
-    # the interval: the point value plus the percentiles of the replicates' deviations from their mean
-    q = np.nanquantile(res.boot - np.nanmean(res.boot, axis=0), [0.025, 0.975], axis=0)
+    # the interval: the point value plus the percentiles of the replicates' deviations from their median
+    q = np.nanquantile(res.boot - np.nanmedian(res.boot, axis=0), [0.025, 0.975], axis=0)
     for c_i, c in enumerate(crit):
         lo, hi = CR.RANGE[c]
-        np.testing.assert_allclose(res.low[c_i], np.clip(res.value[c_i] + q[0, c_i], lo, hi), atol=1e-14, rtol=0)
-        np.testing.assert_allclose(res.high[c_i], np.clip(res.value[c_i] + q[1, c_i], lo, hi), atol=1e-14, rtol=0)
+        np.testing.assert_allclose(res.low[c_i], np.clip(res.value[c_i] + np.minimum(q[0, c_i], 0), lo, hi),
+                                   atol=1e-14, rtol=0)
+        np.testing.assert_allclose(res.high[c_i], np.clip(res.value[c_i] + np.maximum(q[1, c_i], 0), lo, hi),
+                                   atol=1e-14, rtol=0)
 
 
 def test_point_values_equal_the_experiments_own(small):
