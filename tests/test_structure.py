@@ -21,7 +21,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
                     "engine.ranking")),
     ("measures", ("metrics", "spans", "chance", "properties")),
     ("formatting", ("tables", "plots")),
-    ("data", ("config", "dataset")),
+    ("data", ("config", "settings", "dataset")),
     ("engine", ("engine.scoring",)),
     ("methods", ("experiments", "design", "significance", "sensitivity", "criteria", "verdict", "gameability",
                  "crossdata", "recommend", "reproduce")),

@@ -60,6 +60,7 @@ import pandas as pd
 
 from .engine.ranking import system_pairs
 from .engine.resample import chunk_indices, random_keys
+from .settings import default_of
 
 __all__ = ["DesignSpec", "spec_of", "dataset_design", "size_grid", "pair_sigma", "min_detectable_difference", "size_needed",
            "predicted_power", "swap_curves", "design_tables", "design_sentence", "design_note"]
@@ -80,15 +81,16 @@ class DesignSpec:
     (0.8, 50)
     """
 
-    alpha: float = 0.05
-    power: float = 0.8
-    min_fraction: float = 0.05
-    max_factor: float = 4.0
-    points: int = 16
-    draws: int = 100
-    seed: int = 20210307
-    bin_width: float = 0.01
-    differences: tuple[float, ...] = (0.01, 0.02, 0.05)
+    # the defaults are the settings tree's (metaeval.settings: Significance.alpha and the Design branch)
+    alpha: float = default_of("alpha")
+    power: float = default_of("design_power")
+    min_fraction: float = default_of("design_min_fraction")
+    max_factor: float = default_of("design_max_factor")
+    points: int = default_of("design_points")
+    draws: int = default_of("design_draws")
+    seed: int = default_of("design_seed")
+    bin_width: float = default_of("design_bin_width")
+    differences: tuple[float, ...] = default_of("design_differences")
 
 
 def spec_of(settings) -> DesignSpec:

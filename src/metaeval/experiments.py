@@ -24,7 +24,7 @@ from __future__ import annotations
 import string
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
@@ -34,80 +34,31 @@ import pandas as pd
 from . import metrics as M
 from .config import SUPERSEDED_SETTINGS, ConfigError, DatasetSpec
 from .dataset import RANKED_KINDS, Dataset
-from .design import DesignSpec as _Design
 from .engine.confusion import merge_classes
 from .engine.ranking import competition_rank, kendall_tau, orient, tau_matrix
-from .engine.resample import MAX_SEED, SubsetConfusion, balanced_masks, chunk_indices, split_masks
+from .engine.resample import SubsetConfusion, balanced_masks, chunk_indices, split_masks
 # the engine's scorer, here before it had a package of its own (``metaeval.engine``): these names keep working
 from .engine.scoring import Counts, Scorer, directions, oriented, select_systems  # noqa: F401
+# the settings tree declares every setting once; ALL_CRITERIA and PAPER_TIERS keep their old home too
+from .settings import ALL_CRITERIA, PAPER_TIERS, Experiments, check, check_value, flat  # noqa: F401
 
 __all__ = ["Settings", "few_groups_note", "MIN_GROUPS", "similarity", "similarity_of", "similarity_tables", "cluster_groups", "tier_sizes",
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
            "merging_balanced", "weight_sensitivity", "summary", "table7", "TABLE7_CRITERIA", "group_separation"]
 
-# the evidence criteria of the recommendation (metaeval.verdict.EVIDENCE; metaeval.recommend.CRITERIA names them)
-ALL_CRITERIA = ("stability", "discrimination", "power", "noise", "priors")
 
 
-# Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
-PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
 TIER_NAMES = ("top", "middle", "bottom")
 
 
-@dataclass(frozen=True)
+@flat
 class Settings:
-    """Experiment parameters (config key ``experiments``; a dataset may
-    override any of them under ``datasets.<name>.experiments``).  Defaults
-    are the papers' values where the papers give one."""
-
-    min_systems: int = 6
-    include_baselines: tuple[str, ...] = ("majority", "random")
-    tau_variant: str = "b"
-    n_groups: int = 3
-    linkage: str = "average"
-    n_splits: int = 1000
-    split_seed: int = 20210301
-    stratified: bool = False
-    shards: int = 1
-    chunk_size: int = 200
-    tier_fractions: tuple[float, ...] = PAPER_TIERS
-    balanced_repeats: int = 100
-    balanced_seed: int = 20210302
-    distinct_tau: float = 0.9
-    resample_unit: str = "item"
-    bootstrap_replicates: int = 1000
-    bootstrap_seed: int = 20210303
-    confidence: float = 0.95
-    interval_method: str = "percentile"
-    tukey_trials: int = 5000
-    tukey_seed: int = 20210304
-    alpha: float = 0.05
-    significance_test: str = "tukey"
-    significance_correction: str = "holm"
-    noise_rates: tuple[float, ...] = (0.01, 0.02, 0.05, 0.10)
-    noise_mode: str = "auto"
-    noise_repeats: int = 100
-    noise_seed: int = 20210305
-    noise_power_repeats: int = 1
-    prior_gammas: tuple[float, ...] = (0.0, 0.5, 2.0, 3.0)
-    # the recommendation (metaeval.recommend, metaeval.criteria, metaeval.verdict)
-    criteria: tuple[str, ...] = ALL_CRITERIA
-    # 500 resamples: MCS p-values to 1/501, the verdicts the same across seeds (200 moved a metric in or out);
-    # 4 half-splits each: the splits are shared by the metrics, so their noise mostly cancels in the pairs
-    criteria_replicates: int = 500
-    criteria_splits: int = 4
-    criteria_seed: int = 20210306
-    verdict_alpha: float = 0.05
-    verdict_scope: str = "these_systems"
-    # test-set size design (metaeval.design: its DesignSpec holds the defaults)
-    design_power: float = _Design.power
-    design_min_fraction: float = _Design.min_fraction
-    design_max_factor: float = _Design.max_factor
-    design_points: int = _Design.points
-    design_draws: int = _Design.draws
-    design_seed: int = _Design.seed
-    design_bin_width: float = _Design.bin_width
-    design_differences: tuple[float, ...] = _Design.differences
+    """The experiments' settings as one flat object (config key
+    ``experiments``; a dataset may override any of them under
+    ``datasets.<name>.experiments``).  Its fields, defaults and checks are
+    those of the settings tree (``metaeval.settings``: one branch per
+    method), the only place they are declared.  Defaults are the papers'
+    values where the papers give one."""
 
     @classmethod
     def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":
@@ -120,82 +71,14 @@ class Settings:
                 if k not in known:
                     raise ConfigError(f"experiments.{k}: unknown setting{M.closest([k], known)}; known: "
                                       f"{', '.join(sorted(known))}")
-                values[k] = tuple(v) if isinstance(v, list) else v
-        for k, v in values.items():
-            want = _expected_type(next(f for f in fields(cls) if f.name == k))
-            if want and not _is_type(v, want):
-                raise ConfigError(f"experiments.{k}: expected {want}, got {v!r}")
-        s = cls(**values)
-        if s.tau_variant not in ("a", "b"):
-            raise ConfigError(f"experiments.tau_variant must be 'a' or 'b', got {s.tau_variant!r}")
-        if len(s.tier_fractions) != 3 or min(s.tier_fractions) <= 0:
-            raise ConfigError("experiments.tier_fractions: three positive fractions (top, middle, bottom)")
-        if s.shards < 1 or s.n_splits < 1 or s.chunk_size < 1 or s.balanced_repeats < 1:
-            raise ConfigError("experiments: shards, n_splits, chunk_size and balanced_repeats must be >= 1")
-        if s.interval_method not in ("percentile", "bca"):
-            raise ConfigError(f"experiments.interval_method must be 'percentile' or 'bca', got {s.interval_method!r}")
-        if s.significance_test not in ("tukey", "bootstrap"):
-            raise ConfigError(f"experiments.significance_test must be 'tukey' or 'bootstrap', "
-                              f"got {s.significance_test!r}")
-        if s.significance_correction not in ("holm", "bh", "none"):
-            raise ConfigError(f"experiments.significance_correction must be 'holm', 'bh' or 'none', "
-                              f"got {s.significance_correction!r}")
-        if not 0 < s.confidence < 1 or not 0 < s.alpha < 1:
-            raise ConfigError("experiments.confidence and experiments.alpha must lie strictly between 0 and 1")
-        if s.bootstrap_replicates < 2 or s.tukey_trials < 1:
-            raise ConfigError("experiments: bootstrap_replicates must be >= 2 and tukey_trials >= 1")
-        for key in ("split_seed", "balanced_seed", "bootstrap_seed", "tukey_seed"):
-            if not 0 <= int(getattr(s, key)) <= MAX_SEED:
-                raise ConfigError(f"experiments.{key} must be an integer in [0, 2**56), got {getattr(s, key)!r}")
-        if s.resample_unit not in ("item", "group"):
-            raise ConfigError(f"experiments.resample_unit must be 'item' or 'group', got {s.resample_unit!r}")
-        if s.resample_unit == "group" and s.stratified:
-            raise ConfigError("experiments.stratified: stratified halves are drawn over items by gold class; they "
-                              "cannot be combined with resample_unit: group")
-        if not s.noise_rates or any(not 0 < r <= 1 for r in s.noise_rates):
-            raise ConfigError(f"experiments.noise_rates: shares of flipped gold labels in (0, 1], got {s.noise_rates!r}")
-        if s.noise_mode not in ("auto", "uniform", "neighbour"):
-            raise ConfigError(f"experiments.noise_mode must be 'auto', 'uniform' or 'neighbour', got {s.noise_mode!r}")
-        if s.noise_repeats < 1 or s.noise_power_repeats < 0:
-            raise ConfigError("experiments: noise_repeats must be >= 1 and noise_power_repeats >= 0")
-        if not 0 <= int(s.noise_seed) <= MAX_SEED:
-            raise ConfigError(f"experiments.noise_seed must be an integer in [0, 2**56), got {s.noise_seed!r}")
-        if not s.prior_gammas or any(g < 0 for g in s.prior_gammas):
-            raise ConfigError(f"experiments.prior_gammas: non-negative exponents, got {s.prior_gammas!r}")
-        if "properties" in s.criteria:
-            raise ConfigError("experiments.criteria: 'properties' is no longer a criterion: the formal properties "
-                              "are requirements, declared per dataset (datasets.<name>.requirements: [monotonicity, "
-                              "...]); remove it from the list")
-        if not s.criteria or set(s.criteria) - set(ALL_CRITERIA):
-            raise ConfigError(f"experiments.criteria: a non-empty list of {', '.join(ALL_CRITERIA)}; got "
-                              f"{list(s.criteria)!r}")
-        if s.criteria_replicates < 2 or s.criteria_splits < 1:
-            raise ConfigError(f"experiments: criteria_replicates must be >= 2 (got {s.criteria_replicates!r}) and "
-                              f"criteria_splits >= 1 (got {s.criteria_splits!r})")
-        if not 0 < s.verdict_alpha < 0.5:
-            raise ConfigError(f"experiments.verdict_alpha must be in (0, 0.5), got {s.verdict_alpha!r}")
-        if s.verdict_scope not in ("these_systems", "new_systems"):
-            raise ConfigError(f"experiments.verdict_scope must be 'these_systems' or 'new_systems', got "
-                              f"{s.verdict_scope!r}")
-        if not 0 <= int(s.criteria_seed) <= MAX_SEED:
-            raise ConfigError(f"experiments.criteria_seed must be an integer in [0, 2**56), got {s.criteria_seed!r}")
-        design_rules = [("design_power", "a number in (0, 1)", lambda v: 0 < v < 1),
-                        ("design_min_fraction", "a number in (0, 1]", lambda v: 0 < v <= 1),
-                        ("design_max_factor", "a number >= 1", lambda v: v >= 1),
-                        ("design_points", "an integer >= 2", lambda v: v >= 2),
-                        ("design_draws", "an integer >= 1", lambda v: v >= 1),
-                        ("design_bin_width", "a number > 0", lambda v: v > 0),
-                        ("design_differences", "a non-empty list of positive numbers",
-                         lambda v: len(v) > 0 and min(v) > 0)]
-        for key, what, ok in design_rules:  # the key and the value named, as the schema names them
-            v = getattr(s, key)
-            if not ok(v):
-                raise ConfigError(f"experiments.{key} must be {what}, got {list(v) if isinstance(v, tuple) else v!r}")
-        if not 0 <= int(s.design_seed) <= MAX_SEED:
-            raise ConfigError(f"experiments.design_seed must be an integer in [0, 2**56), got {s.design_seed!r}")
-        if not -1.0 <= s.distinct_tau <= 1.0:
-            raise ConfigError(f"experiments.distinct_tau must be a Kendall tau in [-1, 1], got {s.distinct_tau!r}")
+                values[k] = v
+        s = cls(**{k: check_value(k, v) for k, v in values.items()})
+        check(s)
         return s
+
+    def tree(self) -> Experiments:
+        """The same settings as the tree of the methods' branches."""
+        return Experiments.from_flat(self)
 
 
 # Resampling whole groups: with fewer groups than this, the resamples are few
@@ -215,39 +98,6 @@ def few_groups_note(spec: DatasetSpec, settings: Settings, ds: Dataset) -> str |
     return (f"resample_unit is 'group' and {spec.name} has only {g} groups: resampling whole groups draws "
             f"few distinct samples, so its intervals are too narrow and its tests and half-splits coarse "
             f"(use at least {MIN_GROUPS} groups, or resample_unit: item).")
-
-
-def _expected_type(f) -> str | None:
-    """What a setting's value must be, from its default: "an integer", "a
-    number", "a list of numbers", ... (None: not checked here)."""
-    from dataclasses import MISSING
-
-    d = f.default if f.default is not MISSING else f.default_factory()
-    if isinstance(d, bool):
-        return "true or false"
-    if isinstance(d, int):
-        return "an integer"
-    if isinstance(d, float):
-        return "a number"
-    if isinstance(d, str):
-        return "a text"
-    if isinstance(d, tuple):
-        return "a list of numbers" if d and isinstance(d[0], (int, float)) else "a list of texts"
-    if isinstance(d, Mapping):
-        return "a mapping"
-    return None
-
-
-def _is_type(v, want: str) -> bool:
-    import numbers
-
-    number = lambda x: isinstance(x, numbers.Real) and not isinstance(x, bool)  # noqa: E731
-    return {"true or false": lambda: isinstance(v, bool),
-            "an integer": lambda: isinstance(v, numbers.Integral) and not isinstance(v, bool),
-            "a number": lambda: number(v), "a text": lambda: isinstance(v, str),
-            "a list of numbers": lambda: isinstance(v, (tuple, list)) and all(number(x) for x in v),
-            "a list of texts": lambda: isinstance(v, (tuple, list)) and all(isinstance(x, str) for x in v),
-            "a mapping": lambda: isinstance(v, Mapping)}[want]()
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,470 @@
+"""The settings of every method, in one tree: the only place for their
+defaults, types, ranges and meanings.
+
+Each method has a frozen dataclass of its own (``Stability``, ``Merging``,
+``Bootstrap``, ``Significance``, ``Noise``, ``Priors``, ``Verdict``,
+``Design``, ...); ``Experiments`` gathers them.  A field is declared once,
+with its default, the JSON-schema of its value (``config/schema.yaml``'s
+``experiments`` block is this tree's, ``experiments_schema``; a test
+compares them) and one line of meaning (``config/README.md``'s table,
+``readme_table``; a test compares them too).
+
+The config keeps one flat ``experiments`` block (``n_splits: 1000``, as
+before); each key belongs to exactly one method (``GROUP_OF``).  The flat
+view the methods read today, ``metaeval.experiments.Settings``, is built
+from this tree (``flat_fields``), so its defaults are these.
+
+Examples
+--------
+>>> Experiments().stability.n_splits
+1000
+>>> GROUP_OF["design_power"]
+'design'
+>>> describe(field_of("verdict_alpha"))
+'a number in (0, 0.5)'
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import MISSING, Field, dataclass, field, fields
+from typing import Any, Mapping
+
+from .config import ConfigError
+from .engine.resample import MAX_SEED  # seeds are counter-based streams of 56 bits
+
+# Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
+PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
+
+# the evidence criteria of the recommendation (metaeval.verdict; metaeval.recommend.CRITERIA names them)
+ALL_CRITERIA = ("stability", "discrimination", "power", "noise", "priors")
+
+
+def _s(default: Any, meaning: str, **schema) -> Any:
+    """A setting: its default, one line of meaning, the JSON-schema of its
+    value (without ``type`` for a list: ``items`` says it)."""
+    kw = {"default_factory": (lambda d=default: d)} if isinstance(default, (list, dict)) else {"default": default}
+    return field(metadata={"meaning": meaning, "schema": schema}, **kw)
+
+
+def _seed(default: int, what: str) -> Any:
+    return _s(default, f"seed of {what} (counter-based: a draw depends only on the seed and its index)",
+              type="integer", minimum=0, maximum=MAX_SEED)
+
+
+@dataclass(frozen=True)
+class Systems:
+    """Which systems the experiments rank."""
+
+    min_systems: int = _s(6, "a dataset whose experiments would rank fewer systems has no meta-evaluation "
+                             "(its scores are computed; the run says why)", type="integer", minimum=2)
+    include_baselines: tuple[str, ...] = _s(("majority", "random"), "baselines ranked with the real systems "
+                                            "(Amemiya & Sakai rank majority and random among their 14)",
+                                            type="array", items={"type": "string"}, uniqueItems=True)
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """How every experiment compares rankings and draws its resamples."""
+
+    tau_variant: str = _s("b", "Kendall's tau-b (ties) or a, for every tau the experiments output",
+                          type="string", enum=["a", "b"])
+    resample_unit: str = _s("item", "what half-splits, replicates and permutations draw: items, or whole groups "
+                                    "(span datasets: articles); not with stratified",
+                            type="string", enum=["item", "group"])
+    chunk_size: int = _s(200, "splits, subsamples, replicates or trials per vectorised chunk: bounds memory, "
+                              "not results", type="integer", minimum=1)
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """Ranking similarity and its groups (Amemiya & Sakai section 5.1)."""
+
+    n_groups: int = _s(3, "similarity groups (the paper's A, B, C) from hierarchical clustering of 1 - tau",
+                       type="integer", minimum=1)
+    linkage: str = _s("average", "linkage of that clustering", type="string",
+                      enum=["single", "complete", "average", "weighted"])
+    distinct_tau: float = _s(0.9, "the summary calls two groups not distinct when the mean tau between their "
+                                  "metrics is at least this (Voorhees' 0.9)", type="number", minimum=-1, maximum=1)
+
+
+@dataclass(frozen=True)
+class Stability:
+    """Rank stability over random half-splits (Amemiya & Sakai section 5.2)."""
+
+    n_splits: int = _s(1000, "random half-splits of the test units", type="integer", minimum=1)
+    split_seed: int = _seed(20210301, "the half-splits")
+    stratified: bool = _s(False, "stratified halves: each takes half of every gold class", type="boolean")
+    shards: int = _s(1, "with 2 or more, the splits run as this many independent jobs (byte-identical results)",
+                     type="integer", minimum=1)
+    tier_fractions: tuple[float, ...] = _s(PAPER_TIERS, "sizes of the top, middle and bottom tiers as fractions "
+                                                        "of the ranked systems (14 systems: 5, 5, 4)",
+                                           type="array", items={"type": "number", "exclusiveMinimum": 0},
+                                           minItems=3, maxItems=3)
+
+
+@dataclass(frozen=True)
+class Merging:
+    """Class merging (ordinal discrimination, Amemiya & Sakai section 5.3)."""
+
+    balanced_repeats: int = _s(100, "class merging on class-balanced subsamples, this many times (1: the "
+                                    "paper's single draw)", type="integer", minimum=1)
+    balanced_seed: int = _seed(20210302, "the balanced subsamples")
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    """Bootstrap intervals of the scores (and the gameability test's resamples)."""
+
+    bootstrap_replicates: int = _s(1000, "paired bootstrap replicates of the units (every system and metric on "
+                                         "the same replicates)", type="integer", minimum=2)
+    bootstrap_seed: int = _seed(20210303, "the replicates (and of the gameability test's resamples)")
+    confidence: float = _s(0.95, "level of the intervals", type="number", exclusiveMinimum=0, exclusiveMaximum=1)
+    interval_method: str = _s("percentile", "percentile, or bca (bias-corrected and accelerated, Efron & "
+                                            "Tibshirani 1993, ch. 14)", type="string", enum=["percentile", "bca"])
+
+
+@dataclass(frozen=True)
+class Significance:
+    """Significance between systems and the discriminative power (Sakai)."""
+
+    tukey_trials: int = _s(5000, "randomised Tukey HSD: trials, each permuting every unit's predictions across "
+                                 "the systems", type="integer", minimum=1)
+    tukey_seed: int = _seed(20210304, "the permutations")
+    alpha: float = _s(0.05, "significance level of the discriminative power (a pair is significant when p < "
+                            "alpha)", type="number", exclusiveMinimum=0, exclusiveMaximum=1)
+    significance_test: str = _s("tukey", "tukey (randomised Tukey HSD over all pairs) or bootstrap (the paired "
+                                         "bootstrap test per pair)", type="string", enum=["tukey", "bootstrap"])
+    significance_correction: str = _s("holm", "the bootstrap test only: holm, bh (Benjamini-Hochberg) or none, "
+                                              "over each metric's pairs", type="string", enum=["holm", "bh", "none"])
+
+
+@dataclass(frozen=True)
+class Noise:
+    """Robustness to label noise."""
+
+    noise_rates: tuple[float, ...] = _s((0.01, 0.02, 0.05, 0.10), "shares of the gold labels flipped",
+                                        type="array", items={"type": "number", "exclusiveMinimum": 0,
+                                                             "maximum": 1}, minItems=1)
+    noise_mode: str = _s("auto", "where a flipped label goes: uniform (any other class), neighbour (an adjacent "
+                                 "class), auto (neighbour if ordinal)", type="string",
+                         enum=["auto", "uniform", "neighbour"])
+    noise_repeats: int = _s(100, "noisy golds per rate", type="integer", minimum=1)
+    noise_seed: int = _seed(20210305, "the flips")
+    noise_power_repeats: int = _s(1, "noisy golds of the highest rate on which the discriminative power is "
+                                     "measured again (0: none)", type="integer", minimum=0)
+
+
+@dataclass(frozen=True)
+class Priors:
+    """Robustness to class priors."""
+
+    prior_gammas: tuple[float, ...] = _s((0.0, 0.5, 2.0, 3.0), "the gold distribution pi re-weighted to "
+                                                               "pi^gamma (0: balanced, 1: the test set)",
+                                         type="array", items={"type": "number", "minimum": 0}, minItems=1)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The recommendation's criteria and verdict (docs/recommendation.md)."""
+
+    criteria: tuple[str, ...] = _s(ALL_CRITERIA, "the evidence criteria of the recommendation",
+                                   type="array", items={"type": "string", "enum": list(ALL_CRITERIA) + ["properties"]},
+                                   minItems=1, uniqueItems=True)
+    criteria_replicates: int = _s(500, "resamples behind every criterion's interval and Model Confidence Set "
+                                       "(p-values to 1 / (replicates + 1))", type="integer", minimum=2)
+    criteria_splits: int = _s(4, "half-splits inside each resample for its rank stability", type="integer",
+                              minimum=1)
+    criteria_seed: int = _seed(20210306, "the criteria's resamples")
+    verdict_alpha: float = _s(0.05, "the family's level: each criterion's Model Confidence Set at verdict_alpha / "
+                                    "C (Bonferroni); also the gameability test's level", type="number",
+                              exclusiveMinimum=0, exclusiveMaximum=0.5)
+    verdict_scope: str = _s("these_systems", "the scope whose answer heads the page (both are shown)",
+                            type="string", enum=["these_systems", "new_systems"])
+
+
+@dataclass(frozen=True)
+class Design:
+    """The test-set size design (docs/experiments/design.md)."""
+
+    design_power: float = _s(0.8, "the power at which the minimum detectable difference is given",
+                             type="number", exclusiveMinimum=0, exclusiveMaximum=1)
+    design_min_fraction: float = _s(0.05, "the smallest size of the design, as a fraction of the test units",
+                                    type="number", exclusiveMinimum=0, maximum=1)
+    design_max_factor: float = _s(4.0, "the largest size, as a multiple of the test units", type="number",
+                                  minimum=1)
+    design_points: int = _s(16, "geometric steps between the smallest and the largest size", type="integer",
+                            minimum=2)
+    design_draws: int = _s(100, "pairs of disjoint random subsets per size (swap rates)", type="integer",
+                           minimum=1)
+    design_seed: int = _seed(20210307, "the subsets")
+    design_bin_width: float = _s(0.01, "swap rates binned by the difference on the first subset",
+                                 type="number", exclusiveMinimum=0)
+    design_differences: tuple[float, ...] = _s((0.01, 0.02, 0.05), "the units needed to detect each of these "
+                                                                    "differences", type="array",
+                                               items={"type": "number", "exclusiveMinimum": 0}, minItems=1)
+
+
+@dataclass(frozen=True)
+class Experiments:
+    """Every method's settings (the config's ``experiments`` block, a
+    dataset's own block overriding it key by key)."""
+
+    systems: Systems = field(default_factory=Systems)
+    resampling: Resampling = field(default_factory=Resampling)
+    similarity: Similarity = field(default_factory=Similarity)
+    stability: Stability = field(default_factory=Stability)
+    merging: Merging = field(default_factory=Merging)
+    bootstrap: Bootstrap = field(default_factory=Bootstrap)
+    significance: Significance = field(default_factory=Significance)
+    noise: Noise = field(default_factory=Noise)
+    priors: Priors = field(default_factory=Priors)
+    verdict: Verdict = field(default_factory=Verdict)
+    design: Design = field(default_factory=Design)
+
+    @classmethod
+    def from_flat(cls, flat) -> "Experiments":
+        """The tree of a flat settings object (``experiments.Settings``) or mapping."""
+        get = flat.get if isinstance(flat, Mapping) else lambda k, d=None: getattr(flat, k, d)
+        return cls(**{name: group(**{f.name: get(f.name, _default(f)) for f in fields(group)})
+                      for name, group in GROUPS.items()})
+
+
+# the methods' settings, by the name of their branch of the tree
+GROUPS: dict[str, type] = {f.name: f.type if isinstance(f.type, type) else globals()[f.type]
+                           for f in fields(Experiments)}
+# each flat config key belongs to exactly one method
+GROUP_OF: dict[str, str] = {f.name: g for g, cls in GROUPS.items() for f in fields(cls)}
+assert len(GROUP_OF) == sum(len(fields(c)) for c in GROUPS.values()), "a setting declared twice"
+
+
+def field_of(key: str) -> Field:
+    """The declaration of the flat key ``key``.
+
+    >>> field_of("n_splits").default
+    1000
+    """
+    return next(f for f in fields(GROUPS[GROUP_OF[key]]) if f.name == key)
+
+
+def _default(f: Field) -> Any:
+    return f.default if f.default is not MISSING else f.default_factory()
+
+
+def default_of(key: str) -> Any:
+    """The default of the flat key ``key``.
+
+    >>> default_of("design_differences")
+    (0.01, 0.02, 0.05)
+    """
+    return _default(field_of(key))
+
+
+def flat_fields() -> list[tuple[str, Any, Field]]:
+    """``(name, type, field)`` of every setting, branch after branch: the
+    fields of the flat view (``experiments.Settings``), with these defaults."""
+    return [(f.name, f.type, field(default=_default(f), metadata=f.metadata))
+            for cls in GROUPS.values() for f in fields(cls)]
+
+
+# -- what a value must be ---------------------------------------------------
+_TYPE_WORDS = {"integer": "an integer", "number": "a number", "string": "a text", "boolean": "true or false"}
+
+
+def _num(x) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _bounds(sc: Mapping) -> str:
+    lo = ("(", sc["exclusiveMinimum"]) if "exclusiveMinimum" in sc else ("[", sc.get("minimum"))
+    hi = (")", sc["exclusiveMaximum"]) if "exclusiveMaximum" in sc else ("]", sc.get("maximum"))
+    if lo[1] is not None and hi[1] is not None:
+        if sc.get("maximum") == MAX_SEED and sc.get("minimum") == 0:
+            return "in [0, 2**56)"
+        return f"in {lo[0]}{_num(lo[1])}, {_num(hi[1])}{hi[0]}"
+    if lo[1] is not None:
+        return f"{'>' if lo[0] == '(' else '>='} {_num(lo[1])}"
+    if hi[1] is not None:
+        return f"{'<' if hi[0] == ')' else '<='} {_num(hi[1])}"
+    return ""
+
+
+def describe(f: Field) -> str:
+    """What a setting's value must be, in words (the messages, the README).
+
+    >>> describe(field_of("design_power")), describe(field_of("tau_variant"))
+    ('a number in (0, 1)', "'a' or 'b'")
+    >>> describe(field_of("noise_rates"))
+    'a non-empty list of numbers in (0, 1]'
+    """
+    sc = f.metadata["schema"]
+    if "enum" in sc:
+        opts = [repr(x) for x in sc["enum"]]
+        return opts[0] if len(opts) == 1 else ", ".join(opts[:-1]) + " or " + opts[-1]
+    if sc.get("type") == "array":
+        it = sc.get("items", {})
+        n = sc.get("minItems")
+        size = (f"a list of {n} " if n is not None and n == sc.get("maxItems") else
+                "a non-empty list of " if n == 1 else "a list of ")
+        if "enum" in it:
+            return size + ", ".join(map(str, it["enum"]))
+        word = {"number": "numbers", "string": "texts", "integer": "integers"}[it.get("type", "string")]
+        b = _bounds(it)
+        return size + word + (f" {b}" if b else "")
+    b = _bounds(sc)
+    return _TYPE_WORDS[sc["type"]] + (f" {b}" if b else "")
+
+
+def _is(value, type_: str) -> bool:
+    if type_ == "boolean":
+        return isinstance(value, bool)
+    if type_ == "integer":
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    if type_ == "number":
+        return isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if type_ == "string":
+        return isinstance(value, str)
+    return True
+
+
+def _within(value, sc: Mapping) -> bool:
+    if "enum" in sc and value not in sc["enum"]:
+        return False
+    return (("minimum" not in sc or value >= sc["minimum"]) and ("maximum" not in sc or value <= sc["maximum"])
+            and ("exclusiveMinimum" not in sc or value > sc["exclusiveMinimum"])
+            and ("exclusiveMaximum" not in sc or value < sc["exclusiveMaximum"]))
+
+
+def check_value(key: str, value, where: str = "experiments") -> Any:
+    """``value`` as the setting ``key`` holds it (a list as a tuple), or a
+    ConfigError naming the key, what it must be and what it got.
+
+    >>> check_value("noise_rates", [0.1, 0.2])
+    (0.1, 0.2)
+    >>> check_value("design_power", 1.5)
+    Traceback (most recent call last):
+    ...
+    metaeval.config.ConfigError: experiments.design_power must be a number in (0, 1), got 1.5
+    """
+    f = field_of(key)
+    sc = f.metadata["schema"]
+    if sc.get("type") == "array":
+        it = sc.get("items", {})
+        word = {"number": "a list of numbers", "string": "a list of texts", "integer": "a list of integers"}[
+            it.get("type", "string")]
+        if not isinstance(value, (list, tuple)) or not all(_is(x, it.get("type", "string")) for x in value):
+            raise ConfigError(f"{where}.{key}: expected {word}, got {value!r}")
+        ok = (len(value) >= sc.get("minItems", 0) and len(value) <= sc.get("maxItems", len(value))
+              and all(_within(x, it) for x in value)
+              and (not sc.get("uniqueItems") or len(set(value)) == len(value)))
+        if not ok:
+            raise ConfigError(f"{where}.{key} must be {describe(f)}, got {list(value)!r}")
+        return tuple(value)
+    if not _is(value, sc["type"]):
+        raise ConfigError(f"{where}.{key}: expected {_TYPE_WORDS[sc['type']]}, got {value!r}")
+    if not _within(value, sc):
+        raise ConfigError(f"{where}.{key} must be {describe(f)}, got {value!r}")
+    return value
+
+
+def check(s) -> None:
+    """The checks between settings (each value alone: ``check_value``)."""
+    if s.resample_unit == "group" and s.stratified:
+        raise ConfigError("experiments.stratified: stratified halves are drawn over items by gold class; they "
+                          "cannot be combined with resample_unit: group")
+    if "properties" in s.criteria:
+        raise ConfigError("experiments.criteria: 'properties' is no longer a criterion: the formal properties "
+                          "are requirements, declared per dataset (datasets.<name>.requirements: [monotonicity, "
+                          "...]); remove it from the list")
+
+
+# -- the schema and the README, from the tree --------------------------------
+def _plain(x):
+    return [_plain(v) for v in x] if isinstance(x, (list, tuple)) else x
+
+
+def experiments_schema() -> dict:
+    """The JSON-schema of the ``experiments`` block (``config/schema.yaml``,
+    ``$defs.experiments``: a test checks that the file says the same)."""
+    props = {}
+    for cls in GROUPS.values():
+        for f in fields(cls):
+            props[f.name] = {k: _plain(v) for k, v in f.metadata["schema"].items()}
+    return {"type": "object", "properties": props, "additionalProperties": False}
+
+
+def _default_text(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, tuple):
+        if v == PAPER_TIERS:
+            return "[5/14, 5/14, 4/14]"
+        return "[" + ", ".join(_default_text(x) for x in v) + "]"
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+README_BEGIN = "<!-- the table below is generated by `python -m metaeval.settings` from src/metaeval/settings.py -->"
+README_END = "<!-- end of the generated table -->"
+
+
+def readme_table() -> str:
+    """``config/README.md``'s table of the experiments' settings: per
+    method, every key once with its default, what it must be and one line
+    of meaning (a test checks that the file holds it)."""
+    lines = [README_BEGIN, ""]
+    for name, cls in GROUPS.items():
+        lines += [f"**{cls.__doc__.strip().rstrip('.')}** (`{name}`)", "",
+                  "| key | default | value | meaning |", "|---|---|---|---|"]
+        for f in fields(cls):
+            lines.append(f"| `{f.name}` | `{_default_text(_default(f))}` | {describe(f)} | "
+                         f"{f.metadata['meaning']} |")
+        lines.append("")
+    return "\n".join(lines + [README_END])
+
+
+def flat(cls):
+    """Class decorator: ``cls`` as a frozen dataclass with every setting of
+    the tree as a flat field, with its default (``experiments.Settings``)."""
+    cls.__annotations__ = {name: tp for name, tp, _ in flat_fields()}
+    for name, _, f in flat_fields():
+        setattr(cls, name, f)
+    return dataclass(frozen=True)(cls)
+
+
+def write_generated(root) -> list[str]:
+    """Rewrite ``config/schema.yaml``'s experiments block and
+    ``config/README.md``'s table from the tree (``python -m
+    metaeval.settings``); the files changed."""
+    import json
+    from pathlib import Path
+
+    root = Path(root)
+    changed = []
+    readme = root / "config" / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    a, b = text.index(README_BEGIN), text.index(README_END) + len(README_END)
+    new = text[:a] + readme_table() + text[b:]
+    if new != text:
+        readme.write_text(new, encoding="utf-8")
+        changed.append(str(readme))
+    schema = root / "config" / "schema.yaml"
+    text = schema.read_text(encoding="utf-8")
+    marker = "\n  experiments:\n    # generated by `python -m metaeval.settings`"
+    head = text[:text.index(marker)] if marker in text else text[:text.rindex("\n  experiments:\n")]
+    body = ["", "  experiments:", "    # generated by `python -m metaeval.settings` from src/metaeval/settings.py: "
+            "do not edit", "    type: object", "    properties:"]
+    for key, sc in experiments_schema()["properties"].items():
+        body.append(f"      {key}: {json.dumps(sc)}")
+    body += ["    additionalProperties: false", ""]
+    new = head + "\n".join(body)
+    if new != text:
+        schema.write_text(new, encoding="utf-8")
+        changed.append(str(schema))
+    return changed
+
+
+if __name__ == "__main__":  # python -m metaeval.settings [repository root]
+    import sys
+    from pathlib import Path
+
+    print("\n".join(write_generated(sys.argv[1] if len(sys.argv) > 1 else Path.cwd())) or "nothing to change")

@@ -1,0 +1,109 @@
+"""One definition of every experiment setting (issue 30): the settings tree
+(``metaeval.settings``) declares each default, type, range and meaning once;
+the config schema, ``config/README.md``, ``experiments.Settings``, the
+design's defaults and the default config agree with it."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+import yaml
+
+from metaeval import settings as S
+from metaeval.config import ConfigError
+from metaeval.design import DesignSpec
+from metaeval.experiments import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_setting_is_declared_once_in_one_branch():
+    names = [f.name for cls in S.GROUPS.values() for f in fields(cls)]
+    assert len(names) == len(set(names)) == len(S.GROUP_OF)
+    assert set(S.GROUPS) == {f.name for f in fields(S.Experiments)}
+
+
+def test_the_flat_settings_are_the_tree():
+    """``experiments.Settings`` has exactly the tree's settings, with its
+    defaults, and converts to the tree and back."""
+    flat = {f.name: f.default for f in fields(Settings)}
+    assert flat == {k: S.default_of(k) for k in S.GROUP_OF}
+    s = Settings(n_splits=7, design_power=0.9)
+    t = s.tree()
+    assert t.stability.n_splits == 7 and t.design.design_power == 0.9 and t.noise == S.Noise()
+    assert Settings(**{k: getattr(getattr(t, S.GROUP_OF[k]), k) for k in S.GROUP_OF}) == s
+
+
+def test_the_schema_is_the_tree():
+    """``config/schema.yaml``'s experiments block is the tree's
+    (``python -m metaeval.settings`` writes it)."""
+    schema = yaml.safe_load((ROOT / "config" / "schema.yaml").read_text(encoding="utf-8"))
+    assert schema["$defs"]["experiments"] == S.experiments_schema()
+
+
+def test_the_readme_is_the_tree():
+    text = (ROOT / "config" / "README.md").read_text(encoding="utf-8")
+    assert S.readme_table() in text
+    for key in S.GROUP_OF:  # every key once in the table
+        assert text.count(f"| `{key}` |") == 1, key
+
+
+def test_the_library_defaults_are_the_tree():
+    """The design's own defaults (``DesignSpec``: alpha and the design_*
+    keys without their prefix) are the tree's."""
+    d = DesignSpec()
+    assert d.alpha == S.default_of("alpha")
+    for f in fields(DesignSpec):
+        if f.name != "alpha":
+            assert getattr(d, f.name) == S.default_of(f"design_{f.name}"), f.name
+
+
+def test_the_default_config_sets_only_what_it_changes():
+    """``config/config.yaml`` holds only what a user changes: no experiment
+    setting at its default (it had 38 copies of them)."""
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
+    blocks = [cfg.get("experiments") or {}] + [d.get("experiments") or {} for d in cfg["datasets"].values()]
+    at_default = [k for b in blocks for k, v in b.items()
+                  if (tuple(v) if isinstance(v, list) else v) == S.default_of(k)]
+    assert at_default == []
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("bootstrap_replicates", "10", "experiments.bootstrap_replicates: expected an integer, got '10'"),
+    ("bootstrap_replicates", 1, "experiments.bootstrap_replicates must be an integer >= 2, got 1"),
+    ("design_power", 1.5, "experiments.design_power must be a number in (0, 1), got 1.5"),
+    ("tau_variant", "c", "experiments.tau_variant must be 'a' or 'b', got 'c'"),
+    ("split_seed", 2 ** 56, "experiments.split_seed must be an integer in [0, 2**56), got 72057594037927936"),
+    ("tier_fractions", [0.5, 0.5], "experiments.tier_fractions must be a list of 3 numbers > 0, got [0.5, 0.5]"),
+    ("noise_rates", [], "experiments.noise_rates must be a non-empty list of numbers in (0, 1], got []"),
+    ("noise_rates", [0.1, "x"], "experiments.noise_rates: expected a list of numbers, got [0.1, 'x']"),
+    ("stratified", 1, "experiments.stratified: expected true or false, got 1"),
+    ("verdict_alpha", 0.5, "experiments.verdict_alpha must be a number in (0, 0.5), got 0.5"),
+    ("criteria", ["stability", "stability"], "experiments.criteria must be a non-empty list of"),
+])
+def test_a_bad_value_is_refused_with_the_key_what_it_must_be_and_what_it_got(key, value, message):
+    with pytest.raises(ConfigError) as e:
+        Settings.from_config({key: value})
+    assert str(e.value).startswith(message)
+
+
+def test_every_value_the_schema_allows_the_library_allows_and_the_other_way():
+    """The schema and the library's checks come from the same declaration:
+    on values at and around every bound, jsonschema and ``check_value``
+    agree (the library refuses exactly what the schema refuses)."""
+    import jsonschema
+
+    sch = S.experiments_schema()
+    probes = [-1, 0, 1, 2, 0.5, 0.9999, 1.0001, 2 ** 56 - 1, 2 ** 56, "b", "x", True, [], [0.5], [0.1, 0.2, 0.3],
+              ["stability"], ["majority", "majority"], [0, 1.5]]
+    for key in S.GROUP_OF:
+        for v in probes:
+            ok_schema = jsonschema.Draft202012Validator(sch).is_valid({key: v})
+            try:
+                S.check_value(key, v)
+                ok_lib = True
+            except ConfigError:
+                ok_lib = False
+            assert ok_schema == ok_lib, (key, v)
