@@ -107,3 +107,82 @@ def test_every_value_the_schema_allows_the_library_allows_and_the_other_way():
             except ConfigError:
                 ok_lib = False
             assert ok_schema == ok_lib, (key, v)
+
+
+# parameters of the library named otherwise than their setting: (object, parameter) -> the setting's key
+ALIASES = {
+    ("metaeval.criteria:CriteriaSpec", "replicates"): "criteria_replicates",
+    ("metaeval.criteria:CriteriaSpec", "inner_splits"): "criteria_splits",
+    ("metaeval.criteria:CriteriaSpec", "seed"): "criteria_seed",
+    ("metaeval.criteria:CriteriaSpec", "point_splits"): "n_splits",
+    ("metaeval.criteria:CriteriaSpec", "correction"): "significance_correction",
+    ("metaeval.design:DesignSpec", "power"): "design_power",
+    ("metaeval.design:DesignSpec", "seed"): "design_seed",
+    ("metaeval.sensitivity:noise_sensitivity", "tukey_seed"): "tukey_seed",
+    ("metaeval.gameability:dataset_gameability", "replicates"): "bootstrap_replicates",
+    ("metaeval.gameability:dataset_gameability", "seed"): "bootstrap_seed",
+    ("metaeval.gameability:dataset_gameability", "alpha"): "verdict_alpha",
+}
+
+
+# parameters named like a setting that are not that setting, or that the dataset decides: with why
+NOT_THE_SETTING = {
+    ("metaeval.criteria:CriteriaSpec", "criteria"): "the two criteria every dataset has; the workflow adds those its "
+                                                    "classes allow",
+    ("metaeval.criteria:CriteriaSpec", "noise_mode"): "the tree's 'auto' resolved for unordered classes",
+    ("metaeval.recommend:Standing", "criteria"): "a metric's standing per criterion, not the criteria's list",
+    ("metaeval.workflow.scoring:confusion_figure", "include_baselines"): "whether the figure shows baselines",
+    ("metaeval.workflow.scoring:span_figure", "include_baselines"): "whether the figure shows baselines",
+}
+
+
+def _library_defaults():
+    """(where, parameter, default, key) of every parameter of a public
+    function or class of the library that is a setting: by its name (a
+    flat key such as ``alpha`` or ``tukey_trials``) or by ``ALIASES``."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import metaeval
+
+    out = []
+    for info in pkgutil.walk_packages(metaeval.__path__, "metaeval."):
+        if info.name.split(".")[-1] in {"confusion", "resample", "kernels", "ranking"} and \
+                not info.name.startswith("metaeval.engine"):
+            continue  # the moved modules' old names (they warn)
+        mod = importlib.import_module(info.name)
+        for name, obj in vars(mod).items():
+            if name.startswith("_") or getattr(obj, "__module__", None) != mod.__name__:
+                continue
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)):
+                continue
+            try:
+                sig = inspect.signature(obj)
+            except (TypeError, ValueError):
+                continue
+            for p in sig.parameters.values():
+                # (None: taken from elsewhere; a chunk size bounds memory, never a result)
+                if p.default is inspect.Parameter.empty or p.default is None or p.name == "chunk_size" \
+                        or (f"{mod.__name__}:{name}", p.name) in NOT_THE_SETTING:
+                    continue
+                key = ALIASES.get((f"{mod.__name__}:{name}", p.name),
+                                  p.name if p.name in S.GROUP_OF else None)
+                if key is not None:
+                    out.append((f"{mod.__name__}:{name}", p.name, p.default, key))
+    return out
+
+
+def test_the_library_signatures_default_to_the_tree():
+    """Every library parameter that is a setting defaults to the tree's
+    value, so that a function called with its defaults computes what the
+    workflow computes (before issue 30: the Tukey trials of label noise
+    10,000 with seed 0 against the workflow's 5,000 with seed 20210304, the
+    criteria's 200 resamples of 20 splits against 500 of 4)."""
+    found = _library_defaults()
+    assert len(found) >= 30  # the reader sees them (CriteriaSpec, DesignSpec, noise_sensitivity, alpha, ...)
+    wrong = [(where, p, d, S.default_of(k)) for where, p, d, k in found
+             if (tuple(d) if isinstance(d, list) else d) != S.default_of(k)]
+    assert wrong == []
+    for key in ALIASES:
+        assert any((w, p) == key for w, p, _, _ in found), key

@@ -73,6 +73,7 @@ from .engine.confusion import merge_classes
 from .engine.ranking import kendall_tau, orient, system_pairs
 from .engine.resample import MAX_MASK_ELEMENTS, chunk_indices, split_masks, system_counts, system_draws, unit_draws
 from .sensitivity import _draws, _flip_counts, _new_class, prior_weights
+from .settings import default_of
 from .significance import _norm_cdf, adjust, significant
 
 __all__ = ["CRITERIA", "RANGE", "SCHEMES", "CriteriaSpec", "CriteriaResult", "criteria", "system_draws", "unit_draws", "adjacent_pairs",
@@ -92,25 +93,31 @@ CRITERIA = {
 @dataclass(frozen=True)
 class CriteriaSpec:
     """What to compute and with which draws (plain values: the workflow
-    fills it from the experiment settings)."""
+    fills it from the experiment settings).  The defaults are the settings
+    tree's (``metaeval.settings``), so that a spec built with them draws
+    what the workflow draws; three are the dataset's to decide: the
+    criteria (the two every dataset has; the workflow adds those its
+    classes allow), ``noise_mode`` (the tree's ``auto`` resolved for
+    unordered classes) and ``merge_pairs``."""
 
     criteria: tuple[str, ...] = ("stability", "power")
-    replicates: int = 200
-    inner_splits: int = 20
-    seed: int = 20210306
-    point_splits: int = 1000
-    split_seed: int = 20210301
-    tau_variant: str = "b"
-    alpha: float = 0.05
-    correction: str = "holm"
-    noise_rates: tuple[float, ...] = (0.01, 0.02, 0.05, 0.10)
+    replicates: int = default_of("criteria_replicates")
+    inner_splits: int = default_of("criteria_splits")
+    seed: int = default_of("criteria_seed")
+    point_splits: int = default_of("n_splits")
+    split_seed: int = default_of("split_seed")
+    tau_variant: str = default_of("tau_variant")
+    alpha: float = default_of("alpha")
+    correction: str = default_of("significance_correction")
+    noise_rates: tuple[float, ...] = default_of("noise_rates")
     noise_mode: str = "uniform"
-    noise_repeats: int = 100
-    noise_seed: int = 20210305
-    prior_gammas: tuple[float, ...] = (0.0, 0.5, 2.0, 3.0)
+    noise_repeats: int = default_of("noise_repeats")
+    noise_seed: int = default_of("noise_seed")
+    prior_gammas: tuple[float, ...] = default_of("prior_gammas")
     # class pairs merged for ``discrimination`` (adjacent on an ordered scale)
     merge_pairs: tuple[tuple[int, int], ...] = ()
-    chunk_size: int = 20
+    # resamples per chunk: a quarter of the experiments' (each resample holds its own half-splits)
+    chunk_size: int = max(1, default_of("chunk_size") // 4)
 
     def __post_init__(self):
         unknown = set(self.criteria) - set(CRITERIA)

@@ -47,6 +47,7 @@ import pandas as pd
 from . import metrics as M
 from .chance import expected_confusion, guesser_distributions
 from .engine.ranking import competition_rank, orient
+from .settings import default_of
 
 __all__ = ["class_degenerates", "degenerate_scores", "gameability", "gameable", "best_degenerate",
            "gameability_markdown", "dataset_gameability", "gameability_test", "identical_to_degenerate", "VERDICTS"]
@@ -331,7 +332,8 @@ def _expected_degenerates(gold: np.ndarray) -> np.ndarray:
 
 
 def dataset_gameability(ds, spec, scores: pd.DataFrame | None = None, *, unit: str | None = None,
-                        replicates: int = 1000, seed: int = 20210303, alpha: float = 0.05) -> pd.DataFrame:
+                        replicates: int = default_of("bootstrap_replicates"), seed: int = default_of("bootstrap_seed"),
+                        alpha: float = default_of("verdict_alpha")) -> pd.DataFrame:
     """The gameability table (``gameability.csv``) of a loaded dataset
     (``dataset.Dataset``) with its spec: its degenerate systems against its
     real ones (``scores``: its ``scores.csv``, or scored here), the real

@@ -42,6 +42,7 @@ import pandas as pd
 from . import metrics as M
 from .engine.ranking import kendall_tau, orient
 from .engine.resample import SubsetConfusion, chunk_indices, count_dtype, permuted_confusion, random_keys
+from .settings import default_of
 
 __all__ = ["noisy_labels", "noisy_confusion", "noise_sensitivity", "prior_weights", "prior_sensitivity",
            "dataset_sensitivity", "NOISE_MODES"]
@@ -150,9 +151,10 @@ def _winners(oriented: np.ndarray) -> np.ndarray:
 
 
 def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, repeats: int, seed: int,
-                      mode: str = "uniform", tau_variant: str = "b", power_repeats: int = 0,
-                      tukey_trials: int = 10000, tukey_seed: int = 0, alpha: float = 0.05, units=None,
-                      chunk_size: int = 200, permuted_clean: np.ndarray | None = None,
+                      mode: str = "uniform", tau_variant: str = default_of("tau_variant"), power_repeats: int = 0,
+                      tukey_trials: int = default_of("tukey_trials"), tukey_seed: int = default_of("tukey_seed"),
+                      alpha: float = default_of("alpha"), units=None,
+                      chunk_size: int = default_of("chunk_size"), permuted_clean: np.ndarray | None = None,
                       power_clean: np.ndarray | None = None) -> pd.DataFrame:
     """One row per (metric, rate): ``mean_tau, sd_tau, q025, q975`` of tau
     between the clean and the noisy rankings over ``repeats`` noisy golds,
