@@ -38,7 +38,7 @@ def main(argv=None) -> None:
     from metaeval.config import dataset_specs, load_config, resolve_data_dir
     from metaeval.dataset import load_dataset
     from metaeval.engine import select_systems
-    from metaeval.recommend import recommend_dataset
+    from metaeval.recommendation import recommend_dataset
     from metaeval.engine.resample import compile_kernels
     from metaeval.gameability import dataset_gameability
     from metaeval.workflow import experiment_settings

@@ -66,7 +66,7 @@ def main(argv=None) -> None:
     ap.add_argument("--seeds", type=int, default=0, help="the verdict with criteria_seed 1..N too (0: not)")
     args = ap.parse_args(argv)
 
-    from metaeval import recommend as R
+    from metaeval import recommendation as R
     from metaeval.config import dataset_specs, load_config, resolve_data_dir
     from metaeval.criteria import CriteriaSpec, adjacent_pairs, criteria
     from metaeval.dataset import RANKED_KINDS, load_dataset

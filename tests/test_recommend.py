@@ -1,4 +1,4 @@
-"""The recommendation (metaeval.recommend): candidates and vetoes,
+"""The recommendation (metaeval.recommendation): candidates and vetoes,
 requirements declared or offered (never deciding unless declared), the
 priors criterion's exemption, the official metric and the papers' choices,
 the two scopes, the outputs; on real data through the config, every
@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metaeval import recommend as R
+from metaeval import recommendation as R
 from metaeval.criteria import CriteriaResult
 from metaeval.tables import md_escape
 from metaeval.verdict import evidence_sets, paired_interval

@@ -130,7 +130,7 @@ NOT_THE_SETTING = {
     ("metaeval.criteria:CriteriaSpec", "criteria"): "the two criteria every dataset has; the workflow adds those its "
                                                     "classes allow",
     ("metaeval.criteria:CriteriaSpec", "noise_mode"): "the tree's 'auto' resolved for unordered classes",
-    ("metaeval.recommend:Standing", "criteria"): "a metric's standing per criterion, not the criteria's list",
+    ("metaeval.recommendation:Standing", "criteria"): "a metric's standing per criterion, not the criteria's list",
     ("metaeval.workflow.scoring:confusion_figure", "include_baselines"): "whether the figure shows baselines",
     ("metaeval.workflow.scoring:span_figure", "include_baselines"): "whether the figure shows baselines",
 }

@@ -543,7 +543,7 @@ def test_every_discriminative_power_names_its_test_and_correction():
     """The summary's text, the recommendation's sentences and legend name
     the test and the correction that produced the power (from the columns
     of discriminative_power.csv carried into summary.csv)."""
-    from metaeval import recommend as R
+    from metaeval import recommendation as R
     from metaeval.tables import summary_markdown
 
     base = pd.DataFrame({"metric": ["accuracy", "kappa"], "group": ["A", "B"], "stability_tau": [0.9, 0.8],

@@ -24,12 +24,13 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
     ("data", ("config", "settings", "dataset")),
     ("engine", ("engine.scoring",)),
     ("methods", ("experiments", "design", "significance", "sensitivity", "criteria", "verdict", "gameability",
-                 "crossdata", "recommend", "reproduce")),
+                 "crossdata", "recommendation", "reproduce")),
     ("interfaces", ("api", "cli", "steps", "workflow", "workflow.")),
 ]
-# package entry points that import lazily by name (``__getattr__``) and the
+# package entry points that import lazily by name (``__getattr__``), the
 # modules that moved (their old names forward to the new home for one release)
-OUTSIDE = {"", "engine", "confusion", "resample", "kernels", "ranking"}
+# and metaeval.recommend (the function; its old module path forwards)
+OUTSIDE = {"", "engine", "confusion", "resample", "kernels", "ranking", "recommend"}
 
 
 def _modules() -> dict[str, Path]:
@@ -175,6 +176,34 @@ def test_the_moved_modules_keep_their_old_names_with_a_warning():
             "assert SubsetConfusion is r.SubsetConfusion and metaeval.ranking is metaeval.engine.ranking\n"
             "from metaeval.experiments import Scorer, select_systems\n"
             "assert Scorer is metaeval.engine.Scorer\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_metaeval_recommend_is_the_function_and_its_old_module_path_forwards():
+    """``metaeval.recommend(...)`` is the one-call function (it raised
+    "module is not callable" while the module had its name); the module is
+    ``metaeval.recommendation``, and ``from metaeval.recommend import X``
+    keeps working for one release, with a DeprecationWarning."""
+    import subprocess
+    import sys
+
+    code = ("import inspect, warnings, metaeval\n"
+            "import metaeval.api as api\n"
+            "assert metaeval.recommend is api.recommend\n"
+            "warnings.simplefilter('error', DeprecationWarning)\n"
+            "try:\n"
+            "    from metaeval.recommend import recommend_dataset\n"
+            "except DeprecationWarning as w:\n"
+            "    assert 'metaeval.recommendation.recommend_dataset' in str(w), w\n"
+            "else:\n"
+            "    raise SystemExit('no warning')\n"
+            "warnings.simplefilter('ignore')\n"
+            "import metaeval.recommend as R, metaeval.recommendation as N\n"
+            "from metaeval.recommend import recommend_dataset\n"
+            "assert recommend_dataset is N.recommend_dataset and callable(R)\n"
+            "assert inspect.signature(R) == inspect.signature(api.recommend)\n"
             "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

@@ -621,7 +621,7 @@ def test_the_warnings_of_a_run_are_repeated_at_its_end(run, tmp_path):
 
 def test_the_same_answer_on_every_page_that_names_a_metric(run):
     """The summary page, recommendation.md, recommendation.json and the
-    front page show one answer (metaeval.recommend's), for every dataset of
+    front page show one answer (metaeval.recommendation's), for every dataset of
     the run that has one; the summary's Table 7 is labelled a reproduction."""
     import html as H
 

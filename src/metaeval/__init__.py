@@ -20,12 +20,12 @@ the ground floor up:
   the items (these systems) and of items and systems (BOOT-BOTH: new systems)
 * ``mcs``, ``verdict``: the Model Confidence Set per criterion, Bonferroni
   over the criteria, the answer as their intersection
-* ``recommend``: which metric to report: the verdict, the requirements, the
+* ``recommendation``: which metric to report: the verdict, the requirements, the
   task's official metric
 * ``spans``: span formats and span metrics (SemEval-2020 Task 11)
 * ``reproduce``, ``report``: the papers' tables next to ours; HTML pages
 * ``api``: ``evaluate``, ``compare``, ``recommend``, ``meta_evaluate``
-  (``metaeval.evaluate``, ``metaeval.compare``, ``metaeval.meta_evaluate``):
+  (``metaeval.evaluate``, ``metaeval.compare``, ``metaeval.recommend``, ``metaeval.meta_evaluate``):
   labels (or spans and texts: ``metaeval.span_dataset``) in memory, pandas out
 * ``steps``, ``workflow``: the steps the Snakemake rules run
 
@@ -44,14 +44,14 @@ try:
 except PackageNotFoundError:  # a source tree that is not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "evaluate", "compare", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "engine", "io", "config", "dataset", "tables",
+__all__ = ["__version__", "evaluate", "compare", "recommend", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "engine", "io", "config", "dataset", "tables",
            "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow",
-           "gameability", "sensitivity", "properties", "criteria", "mcs", "verdict", "recommend", "crossdata",
+           "gameability", "sensitivity", "properties", "criteria", "mcs", "verdict", "recommendation", "crossdata",
            "design"]
 
-# the one-call functions of ``metaeval.api`` (plain labels in, pandas out);
-# ``metaeval.api.recommend`` keeps its module's name (``metaeval.recommend`` is the module)
-_API = frozenset({"evaluate", "compare", "meta_evaluate", "size_design", "read_files", "span_dataset"})
+# the one-call functions of ``metaeval.api`` (plain labels in, pandas out); ``metaeval.recommend`` is the
+# function (its module, ``metaeval.recommend`` until issue 30, is ``metaeval.recommendation``)
+_API = frozenset({"evaluate", "compare", "recommend", "meta_evaluate", "size_design", "read_files", "span_dataset"})
 _MODULES = frozenset(__all__) - {"__version__"} - _API
 # modules that moved (issue 30): their old names work for one release, with a DeprecationWarning
 _MOVED = frozenset({"confusion", "resample", "kernels", "ranking"})

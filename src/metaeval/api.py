@@ -6,7 +6,7 @@ pandas out, no config file and no Snakemake.
 * ``compare``: every pair of systems per metric (difference, p-value,
   adjusted p-value where the test has one), the systems that cannot be told
   from the best, and each metric's discriminative power;
-* ``recommend``: which metric to report (``metaeval.recommend``), with the
+* ``recommend``: which metric to report (``metaeval.recommendation``), with the
   evidence for it;
 * ``meta_evaluate``: all of the workflow's experiments on one dataset, as a
   ``MetaEvaluation`` of DataFrames that can write the workflow's files.
@@ -792,7 +792,7 @@ def _with_verdict_keys(spec, official_metric, official_source, paper_choices, re
 def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
               official_metric: str | None = None, official_source: str = "",
               paper_choices: Sequence[Mapping] = (), **kwargs):
-    """Which metric to report on this data (``metaeval.recommend``).
+    """Which metric to report on this data (``metaeval.recommendation``).
 
     Every evidence criterion (rank stability, class discrimination for
     ordered classes, discriminative power, robustness to label noise and,
@@ -825,7 +825,7 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
 
     Returns
     -------
-    metaeval.recommend.Recommendation
+    metaeval.recommendation.Recommendation
         ``.selected`` (the answer), ``.sets`` (per scope the per-criterion
         sets), ``recommend.answer_sentence(rec)``,
         ``recommend.criteria_table(rec)``, ``recommend.recommendation_long(rec)``.
@@ -838,7 +838,7 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
     ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
     >>> rec = recommend(gold, systems, properties=False, n_splits=100, criteria_replicates=20,
     ...                 official_metric="accuracy")
-    >>> from metaeval.recommend import answer_sentence
+    >>> from metaeval.recommendation import answer_sentence
     >>> answer_sentence(rec)
     'The evidence does not separate the 9 candidates for these systems: every one is kept on every criterion; the official Acc is kept too; for new systems, not judged (ill-defined: too few distinct systems drawn); tentative: 3 real systems.'
 
@@ -846,7 +846,7 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
     the data do not choose.
     """
     from .gameability import dataset_gameability
-    from .recommend import recommend_dataset
+    from .recommendation import recommend_dataset
 
     ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
     spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements)
@@ -1008,7 +1008,7 @@ class MetaEvaluation:
     @property
     def recommendation(self) -> str:
         """The answer, as its first sentence."""
-        from .recommend import answer_sentence
+        from .recommendation import answer_sentence
 
         return answer_sentence(self.rec)
 
@@ -1022,7 +1022,7 @@ class MetaEvaluation:
         ``.pdf``; returns the paths written."""
         from .io import write_csv, write_text
         from .plots import save_figure
-        from .recommend import recommendation_figure, recommendation_json, recommendation_markdown
+        from .recommendation import recommendation_figure, recommendation_json, recommendation_markdown
 
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
@@ -1074,7 +1074,7 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
     """
     from . import experiments as E
     from .gameability import dataset_gameability
-    from .recommend import dataset_context, recommend_dataset, recommendation_long
+    from .recommendation import dataset_context, recommend_dataset, recommendation_long
     from .sensitivity import dataset_sensitivity
     from .significance import run_bootstrap, run_significance
 

@@ -365,7 +365,7 @@ def _compare(a, progress) -> str:
 
 def _recommend(a, progress) -> str:
     from . import api
-    from .recommend import answer_sentence, criteria_table, recommendation_json, recommendation_long
+    from .recommendation import answer_sentence, criteria_table, recommendation_json, recommendation_long
 
     if a.require and a.no_properties:
         raise ValueError("--require needs the formal properties of this data's shape: drop --no-properties")

@@ -257,7 +257,7 @@ class DatasetSpec:
     # supplied files that are baselines (fnmatch patterns of those names)
     display_names: Mapping[str, str] = field(default_factory=dict)
     baseline_files: tuple[str, ...] = ()
-    # the verdict (metaeval.recommend): the task's own metric and where it comes from, the metrics papers chose
+    # the verdict (metaeval.recommendation): the task's own metric and where it comes from, the metrics papers chose
     # on the same data (({"metrics": (...), "source": "..."}, ...)), the formal properties the user requires of
     # the answer, and the name of the test set (datasets with one name count once across datasets)
     official_metric: str | None = None

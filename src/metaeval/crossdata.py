@@ -298,7 +298,7 @@ def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_set
     >>> cross_answer(rec, "nominal", ["a", "b"])
     'Across the 2 nominal datasets (a and b): R^M (balanced accuracy) is shown short of the best on none of 2 test sets (kept on 100% of the criteria that judge it; in the answer of 2 of 2 test sets); with so few test sets the answer across tasks is tentative.'
     """
-    from .recommend import display_name
+    from .recommendation import display_name
 
     r = rec[(rec["kind"] == kind) & rec["selected"]]
     word = {"spans": "span"}.get(kind, kind)
@@ -403,7 +403,7 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
     >>> page.splitlines()[0], "R^M (balanced accuracy) is shown short of the best on none" in page
     ('# Across datasets: which metric holds up', True)
     """
-    from .recommend import CRITERIA
+    from .recommendation import CRITERIA
     from .tables import markdown_table, md_escape
 
     lines = ["# Across datasets: which metric holds up", "",

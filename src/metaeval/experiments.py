@@ -447,7 +447,7 @@ TABLE7_CRITERIA = {"stability_rank": "stability", "power_rank": "discriminative 
 
 def table7(summary_df: pd.DataFrame) -> pd.DataFrame:
     """Amemiya & Sakai's Table-7 reading of a summary, reproduced: not this
-    tool's recommendation (``metaeval.recommend`` alone makes that: a rank
+    tool's recommendation (``metaeval.recommendation`` alone makes that: a rank
     sum is a Borda count, which a copy of a metric or a metric worse on
     every criterion can sway).  Per metric, its ranks
     on the criteria the dataset measures (``CRITERIA`` present in

@@ -94,7 +94,7 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
 
     ``datasets``: one mapping per dataset with ``name``, ``n_systems``
     (ranked), ``n_items`` (optional), ``task`` (text), ``recommendation``
-    (the answer of ``metaeval.recommend``, or None), ``why_not`` (why there
+    (the answer of ``metaeval.recommendation``, or None), ``why_not`` (why there
     is no recommendation) and ``warnings`` (list of text).  ``reproduction``:
     cells per status of every published table
     (``reproduce.reproduction_summary``; None when the reproduction is

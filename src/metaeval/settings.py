@@ -36,7 +36,7 @@ from .engine.resample import MAX_SEED  # seeds are counter-based streams of 56 b
 # Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
 PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
 
-# the evidence criteria of the recommendation (metaeval.verdict; metaeval.recommend.CRITERIA names them)
+# the evidence criteria of the recommendation (metaeval.verdict; metaeval.recommendation.CRITERIA names them)
 ALL_CRITERIA = ("stability", "discrimination", "power", "noise", "priors")
 
 

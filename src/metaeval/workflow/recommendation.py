@@ -21,14 +21,14 @@ from .experiments import few_groups_note
 def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, out: Mapping[str, str],
                        properties_csv=None, design_csvs=None) -> None:
     """The recommendation job of a dataset: every criterion with its
-    interval (``metaeval.criteria``), the answer (``metaeval.recommend``),
+    interval (``metaeval.criteria``), the answer (``metaeval.recommendation``),
     written to ``recommendation.csv`` (long form), ``.json``, ``.md`` and
     ``.html`` and the figure (``png``, ``pdf``); ``design_csvs``: the
     test-set size design's ``design.csv`` and ``design_needed.csv``, whose
     sentence on the recommended metrics joins the page and the JSON.  (The
     summary page, which ends with the same answer, is written by
     ``write_overview``.)"""
-    from ..recommend import (answer_sentence, dataset_context, recommend_dataset, recommendation_figure,
+    from ..recommendation import (answer_sentence, dataset_context, recommend_dataset, recommendation_figure,
                             recommendation_json, recommendation_long, recommendation_markdown)
 
     ds = Dataset.load(data_npz)

@@ -35,7 +35,7 @@ def write_summary_page(spec: DatasetSpec, settings, summary_csv, similarity_csv,
                        out_html=None, note=None, n_systems: int = 0) -> None:
     """``tables/summary.md`` (and .html): the Table-7 summary, labelled as
     a reproduction of Amemiya & Sakai's table, and the recommendation's
-    answer (``metaeval.recommend``: the one answer every page shows)."""
+    answer (``metaeval.recommendation``: the one answer every page shows)."""
     from ..experiments import group_separation, table7
     from ..tables import summary_markdown
 
