@@ -12,6 +12,7 @@ import pytest
 from sklearn.metrics import accuracy_score, f1_score
 
 import metaeval
+from metaeval import api
 from metaeval.api import dataset
 from metaeval.config import ConfigError
 from metaeval.io import DataError
@@ -299,3 +300,41 @@ def test_a_metric_list_without_accuracy_sorts_by_its_first_metric():
     assert spec.primary_metric == "kappa"
     with pytest.raises(ConfigError, match="primary_metric: 'accuracy' is not among"):
         DatasetSpec.from_config("x", {"gold": "g", "labels": LABELS, "metrics": ["kappa"], "primary_metric": "accuracy"})
+
+
+def test_the_one_call_functions_list_their_parameters_and_take_a_settings_object():
+    """``inspect.signature`` (and help(), and an editor) shows the keywords
+    people change, with the workflow's defaults (issue 30: every function
+    was ``(gold, predictions=None, **kwargs)``); ``settings=`` carries the
+    rest, and an explicit keyword that differs from its default overrides
+    it; the same keyword given twice is refused."""
+    import inspect
+
+    import metaeval
+    from metaeval.settings import default_of
+
+    for name, must in [("evaluate", {"labels", "groups", "metrics", "confidence", "bootstrap_replicates",
+                                     "settings"}),
+                       ("compare", {"significance_test", "alpha", "tukey_trials", "settings"}),
+                       ("recommend", {"requirements", "official_metric", "criteria", "verdict_alpha",
+                                      "verdict_scope", "criteria_replicates", "settings"}),
+                       ("size_design", {"design_power", "design_differences", "settings"}),
+                       ("meta_evaluate", {"n_splits", "tukey_trials", "verdict_alpha", "settings"})]:
+        params = inspect.signature(getattr(metaeval, name)).parameters
+        assert must <= set(params), (name, must - set(params))
+        for p in params.values():
+            if p.name in ("confidence", "alpha", "tukey_trials", "verdict_alpha", "n_splits"):
+                assert p.default == default_of(p.name), (name, p.name)
+    gold = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+    systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
+               "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20}
+    base = api.settings(bootstrap_replicates=50, confidence=0.8)
+    a = api.evaluate(gold, systems, metrics=["accuracy"], settings=base)
+    b = api.evaluate(gold, systems, metrics=["accuracy"], bootstrap_replicates=50, confidence=0.8)
+    pd.testing.assert_frame_equal(a, b)
+    c = api.evaluate(gold, systems, metrics=["accuracy"], settings=base, confidence=0.5)  # overrides it
+    pd.testing.assert_frame_equal(c, api.evaluate(gold, systems, metrics=["accuracy"], bootstrap_replicates=50,
+                                                  confidence=0.5))
+    assert (c["accuracy_high"] - c["accuracy_low"] < a["accuracy_high"] - a["accuracy_low"]).all()
+    with pytest.raises(TypeError, match="settings= takes the experiment settings"):
+        api.evaluate(gold, systems, settings={"confidence": 0.8})

@@ -58,6 +58,7 @@ from .config import BASELINE_KINDS, SPAN_BASELINE_KINDS, DatasetSpec
 from .dataset import RANKED_KINDS, Dataset, code_dataset, score_dataset
 from .io import DataError, LabelTable, Problem
 from .metrics import closest
+from .settings import default_of
 
 __all__ = ["dataset", "span_dataset", "from_tables", "read_files", "settings", "evaluate", "compare", "recommend", "meta_evaluate", "size_design", "SizeDesign", "Comparison",
            "MetaEvaluation"]
@@ -552,6 +553,47 @@ def read_files(gold, predictions: Sequence, *, id_column: str = "item_id", label
     return from_tables(gold_t, tables, name=name, **keys)
 
 
+def _options(fn, explicit: Mapping[str, Any], settings_obj, kwargs: Mapping[str, Any]) -> dict:
+    """The keywords of a one-call function: the fields of ``settings_obj``
+    (an ``experiments.Settings``, e.g. from ``settings(...)``) that differ
+    from their defaults, then the explicit keyword arguments that differ
+    from theirs (so they override it), then ``**kwargs`` (the other dataset
+    keywords and config keys)."""
+    import inspect
+    from dataclasses import fields
+
+    from .experiments import Settings
+
+    params = inspect.signature(fn).parameters
+    out: dict[str, Any] = {}
+    if settings_obj is not None:
+        if not isinstance(settings_obj, Settings):
+            raise TypeError(f"settings= takes the experiment settings (metaeval.api.settings(...)), got "
+                            f"{type(settings_obj).__name__}")
+        out.update({f.name: getattr(settings_obj, f.name) for f in fields(settings_obj)
+                    if getattr(settings_obj, f.name) != f.default})
+    for k, v in explicit.items():
+        d = params[k].default
+        same = v is d or (not isinstance(v, np.ndarray) and isinstance(d, (bool, int, float, str, tuple))
+                          and type(v) is type(d) and v == d)
+        if not same:
+            out[k] = list(v) if isinstance(v, tuple) and k in _SETTING_KEYS else v
+    twice = sorted(set(kwargs) & set(explicit))
+    if twice:
+        raise TypeError(f"{', '.join(map(repr, twice))} given twice")
+    out.update(kwargs)
+    return out
+
+
+def _setting_keys() -> frozenset:
+    from .settings import GROUP_OF
+
+    return frozenset(GROUP_OF)
+
+
+_SETTING_KEYS = _setting_keys()
+
+
 def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all_baselines: bool = False):
     """The dataset and settings of a call: ``all_baselines``: generate every
     baseline of the task unless ``baselines`` says otherwise (as the
@@ -603,22 +645,40 @@ def _few_systems_warning(ds: Dataset, st) -> None:
                       f"systems that the answer is tentative (min_systems={n} silences this)", stacklevel=3)
 
 
-def evaluate(gold, predictions=None, *, intervals: bool = True, **kwargs) -> pd.DataFrame:
+def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
+             intervals: bool = True, confidence: float = default_of("confidence"),
+             bootstrap_replicates: int = default_of("bootstrap_replicates"),
+             bootstrap_seed: int = default_of("bootstrap_seed"),
+             interval_method: str = default_of("interval_method"), resample_unit: str | None = None,
+             settings=None, **kwargs) -> pd.DataFrame:
     """Every metric of every system, with bootstrap intervals.
 
     Parameters
     ----------
     gold, predictions
-        As ``dataset`` (with its keywords: ``labels``, ``ordinal``,
-        ``groups``, ``metrics``, ``baselines``, ...).
+        As ``dataset`` (or ``span_dataset``, or ``read_files``).
+    labels, ordinal, groups, metrics, weights, baselines
+        The dataset keywords most calls need (as ``dataset``: the classes
+        in order, ordered or not, a group per item, the metric ids, class
+        weights, the baselines to generate); the others (``texts`` of a
+        span task, ``f_avg_classes``, ...) go through ``**kwargs``.
     intervals : bool
         Add ``<metric>_low`` and ``<metric>_high`` beside each metric: the
-        ``confidence`` interval (default 0.95) of ``bootstrap_replicates``
-        resamples of the items (of whole groups when ``groups`` is given),
-        ``interval_method`` ``percentile`` (default) or ``bca``, seeded by
+        ``confidence`` interval of ``bootstrap_replicates`` resamples of
+        the units, ``interval_method`` ``percentile`` or ``bca``, seeded by
         ``bootstrap_seed``.
+    confidence, bootstrap_replicates, bootstrap_seed, interval_method
+        The intervals' settings (``config/README.md``).
+    resample_unit : {None, "item", "group"}
+        What the resamples draw; None: whole groups when ``groups`` is
+        given (and the documents of a span task), else items.
+    settings : experiments.Settings, optional
+        Every other experiment setting (``settings(n_splits=2000)``); the
+        explicit keywords above that differ from their defaults override
+        it.  The defaults are the workflow's (``metaeval.settings``,
+        ``config/README.md``).
     **kwargs
-        Dataset keywords and experiment settings (config keys).
+        Other dataset keywords and experiment settings (config keys).
 
     Returns
     -------
@@ -641,6 +701,11 @@ def evaluate(gold, predictions=None, *, intervals: bool = True, **kwargs) -> pd.
     b          0.667         0.575          0.734  0.429
     c          0.667         0.600          0.750  0.455
     """
+    kwargs = _options(evaluate, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
+                                     weights=weights, baselines=baselines, confidence=confidence,
+                                     bootstrap_replicates=bootstrap_replicates, bootstrap_seed=bootstrap_seed,
+                                     interval_method=interval_method, resample_unit=resample_unit),
+                      settings, kwargs)
     ds, spec, st = _prepare(gold, predictions, kwargs, include_all_baselines=True)
     scores = score_dataset(ds, spec)
     if not intervals:
@@ -695,7 +760,12 @@ def _comparison(res, st) -> Comparison:
     return Comparison(res["significance"], res["best"], res["power"], tests.test, tests.correction, st.alpha)
 
 
-def compare(gold, predictions=None, **kwargs) -> Comparison:
+def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
+            significance_test: str = default_of("significance_test"), alpha: float = default_of("alpha"),
+            tukey_trials: int = default_of("tukey_trials"), tukey_seed: int = default_of("tukey_seed"),
+            significance_correction: str = default_of("significance_correction"),
+            bootstrap_replicates: int = default_of("bootstrap_replicates"), resample_unit: str | None = None,
+            settings=None, **kwargs) -> Comparison:
     """Every pair of systems on every metric.
 
     The test is ``significance_test``: ``tukey`` (default; the randomised
@@ -706,6 +776,24 @@ def compare(gold, predictions=None, **kwargs) -> Comparison:
     ``alpha``.  The systems ranked are every system given and the
     generated baselines named by ``include_baselines`` (default: all the
     ``baselines`` asked for).
+
+    Parameters
+    ----------
+    gold, predictions
+        As ``dataset`` (or ``span_dataset``, or ``read_files``).
+    labels, ordinal, groups, metrics, weights, baselines
+        The dataset keywords most calls need (as ``dataset``); the others
+        go through ``**kwargs``.
+    significance_test, alpha, tukey_trials, tukey_seed, significance_correction, bootstrap_replicates
+        The test (above) and its settings (``config/README.md``).
+    resample_unit : {None, "item", "group"}
+        What the permutations and resamples draw; None: whole groups when
+        ``groups`` is given (and the documents of a span task), else items.
+    settings : experiments.Settings, optional
+        Every other experiment setting; the explicit keywords that differ
+        from their defaults override it.
+    **kwargs
+        Other dataset keywords and experiment settings (config keys).
 
     Returns
     -------
@@ -736,6 +824,12 @@ def compare(gold, predictions=None, **kwargs) -> Comparison:
     """
     from .significance import run_significance
 
+    kwargs = _options(compare, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
+                                    weights=weights, baselines=baselines, significance_test=significance_test,
+                                    alpha=alpha, tukey_trials=tukey_trials, tukey_seed=tukey_seed,
+                                    significance_correction=significance_correction,
+                                    bootstrap_replicates=bootstrap_replicates, resample_unit=resample_unit),
+                      settings, kwargs)
     ds, spec, st = _prepare(gold, predictions, kwargs, include_all_baselines=True)
     from .engine.scoring import select_systems
 
@@ -789,9 +883,15 @@ def _with_verdict_keys(spec, official_metric, official_source, paper_choices, re
     return replace(spec, **keys)
 
 
-def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
+def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
+              properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
               official_metric: str | None = None, official_source: str = "",
-              paper_choices: Sequence[Mapping] = (), **kwargs):
+              paper_choices: Sequence[Mapping] = (),
+              criteria: Sequence[str] = default_of("criteria"), verdict_alpha: float = default_of("verdict_alpha"),
+              verdict_scope: str = default_of("verdict_scope"),
+              criteria_replicates: int = default_of("criteria_replicates"),
+              criteria_seed: int = default_of("criteria_seed"), resample_unit: str | None = None,
+              settings=None, **kwargs):
     """Which metric to report on this data (``metaeval.recommendation``).
 
     Every evidence criterion (rank stability, class discrimination for
@@ -808,6 +908,13 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
 
     Parameters
     ----------
+    gold, predictions
+        As ``dataset`` (or ``span_dataset``, or ``read_files``).
+    labels, ordinal, groups, metrics, weights, baselines
+        The dataset keywords most calls need (as ``dataset``: the classes
+        in order, ordered or not, a group per item, the metric ids, class
+        weights, the baselines to generate); the others (``texts`` of a
+        span task, ``f_avg_classes``, ...) go through ``**kwargs``.
     properties : DataFrame or bool
         The formal properties on this dataset's shape (``properties.csv``
         of the workflow's dataset); True: checked here (about 2 s, once per
@@ -823,6 +930,19 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
         ``{"metrics": [...], "source": "..."}``: metrics a paper chose on
         the same data.
 
+    criteria, verdict_alpha, verdict_scope, criteria_replicates, criteria_seed
+        The verdict's settings: the evidence criteria, the family's level,
+        the scope that heads the answer, the resamples and their seed.
+    resample_unit : {None, "item", "group"}
+        What the resamples draw; None: whole groups when ``groups`` is
+        given (and the documents of a span task), else items.
+    settings : experiments.Settings, optional
+        Every other experiment setting (``settings(n_splits=2000)``); the
+        explicit keywords above that differ from their defaults override
+        it.  The defaults are the workflow's (``metaeval.settings``,
+        ``config/README.md``).
+    **kwargs
+        Other dataset keywords and experiment settings (config keys).
     Returns
     -------
     metaeval.recommendation.Recommendation
@@ -848,6 +968,12 @@ def recommend(gold, predictions=None, *, properties: pd.DataFrame | bool = True,
     from .gameability import dataset_gameability
     from .recommendation import recommend_dataset
 
+    kwargs = _options(recommend, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
+                                      weights=weights, baselines=baselines, criteria=criteria,
+                                      verdict_alpha=verdict_alpha, verdict_scope=verdict_scope,
+                                      criteria_replicates=criteria_replicates, criteria_seed=criteria_seed,
+                                      resample_unit=resample_unit),
+                      settings, kwargs)
     ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
     spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements)
     _few_systems_warning(ds, st)
@@ -900,7 +1026,11 @@ class SizeDesign:
                 f".sentence())")
 
 
-def size_design(gold, predictions=None, **kwargs) -> SizeDesign:
+def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
+                design_power: float = default_of("design_power"),
+                design_differences: Sequence[float] = default_of("design_differences"),
+                alpha: float = default_of("alpha"), resample_unit: str | None = None, settings=None,
+                **kwargs) -> SizeDesign:
     """How large a test set must be: every metric's minimum detectable
     difference against the test-set size, the size needed for given
     differences, and swap rates on disjoint subsets (``metaeval.design``).
@@ -919,11 +1049,26 @@ def size_design(gold, predictions=None, **kwargs) -> SizeDesign:
     ----------
     gold, predictions
         As ``dataset`` (or ``span_dataset``, or ``read_files``).
+    labels, ordinal, groups, metrics, weights, baselines
+        The dataset keywords most calls need (as ``dataset``: the classes
+        in order, ordered or not, a group per item, the metric ids, class
+        weights, the baselines to generate); the others (``texts`` of a
+        span task, ``f_avg_classes``, ...) go through ``**kwargs``.
+    design_power, design_differences, alpha
+        The power and level of the test a size is designed for, and the
+        differences to size a test set for; the other ``design_*`` keys
+        (``design_min_fraction``, ``design_points``, ...) and
+        ``bootstrap_replicates`` through ``settings`` or ``**kwargs``.
+    resample_unit : {None, "item", "group"}
+        What the resamples draw; None: whole groups when ``groups`` is
+        given (and the documents of a span task), else items.
+    settings : experiments.Settings, optional
+        Every other experiment setting (``settings(n_splits=2000)``); the
+        explicit keywords above that differ from their defaults override
+        it.  The defaults are the workflow's (``metaeval.settings``,
+        ``config/README.md``).
     **kwargs
-        Dataset keywords and experiment settings: ``design_power``,
-        ``design_min_fraction``, ``design_max_factor``, ``design_points``,
-        ``design_draws``, ``design_seed``, ``design_bin_width``,
-        ``design_differences``, ``alpha``, ``bootstrap_replicates``.
+        Other dataset keywords and experiment settings (config keys).
 
     Returns
     -------
@@ -958,6 +1103,10 @@ def size_design(gold, predictions=None, **kwargs) -> SizeDesign:
     from .design import dataset_design
     from .significance import run_bootstrap
 
+    kwargs = _options(size_design, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
+                                        weights=weights, baselines=baselines, design_power=design_power,
+                                        design_differences=design_differences, alpha=alpha,
+                                        resample_unit=resample_unit), settings, kwargs)
     ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
     boot = run_bootstrap(ds, spec, st)
     return SizeDesign(*dataset_design(ds, spec, st, boot["value"], boot["boot"]))
@@ -1045,14 +1194,24 @@ class MetaEvaluation:
         return out
 
 
-def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
+def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
+                  properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
                   official_metric: str | None = None, official_source: str = "",
-                  paper_choices: Sequence[Mapping] = (), **kwargs) -> MetaEvaluation:
+                  paper_choices: Sequence[Mapping] = (),
+                  n_splits: int = default_of("n_splits"), bootstrap_replicates: int = default_of("bootstrap_replicates"),
+                  tukey_trials: int = default_of("tukey_trials"),
+                  criteria: Sequence[str] = default_of("criteria"), verdict_alpha: float = default_of("verdict_alpha"),
+                  verdict_scope: str = default_of("verdict_scope"),
+                  criteria_replicates: int = default_of("criteria_replicates"),
+                  criteria_seed: int = default_of("criteria_seed"), resample_unit: str | None = None,
+                  settings=None, **kwargs) -> MetaEvaluation:
     """All of the workflow's experiments on one dataset: scores, intervals,
     ranking similarity, rank stability, class merging (three classes or
     more), significance and discriminative power, label noise and class
     priors, gameability, the Table-7 summary and the recommendation, in
-    the workflow's order and with its draws.  Keywords as ``recommend``.
+    the workflow's order and with its draws.  Keywords as ``recommend``,
+    and ``n_splits`` (rank stability's half-splits), ``bootstrap_replicates``
+    (the intervals') and ``tukey_trials`` (the significance test's).
 
     Examples
     --------
@@ -1078,6 +1237,13 @@ def meta_evaluate(gold, predictions=None, *, properties: pd.DataFrame | bool = T
     from .sensitivity import dataset_sensitivity
     from .significance import run_bootstrap, run_significance
 
+    kwargs = _options(meta_evaluate, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
+                                          weights=weights, baselines=baselines, n_splits=n_splits,
+                                          bootstrap_replicates=bootstrap_replicates, tukey_trials=tukey_trials,
+                                          criteria=criteria, verdict_alpha=verdict_alpha,
+                                          verdict_scope=verdict_scope, criteria_replicates=criteria_replicates,
+                                          criteria_seed=criteria_seed, resample_unit=resample_unit),
+                      settings, kwargs)
     ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
     spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements)
     _few_systems_warning(ds, st)
