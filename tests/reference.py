@@ -67,9 +67,9 @@ def cem_ord_loop(gold, pred, k):
 
     def prox(a, b):
         if a <= b:
-            between = sum(counts[l] for l in range(a + 1, b + 1))
+            between = sum(counts[c] for c in range(a + 1, b + 1))
         else:
-            between = sum(counts[l] for l in range(b, a))
+            between = sum(counts[c] for c in range(b, a))
         return -math.log2(max(0.5, counts[a] / 2 + between) / n)
 
     num = sum(prox(p, g) for g, p in zip(gold, pred))

@@ -763,7 +763,9 @@ def test_the_command_line_design_is_the_workflow_s(run, tmp_path):
     want = read_result_csv(work / "results/tiny/design.csv")
     common = sorted(set(got["metric"]) & set(want["metric"]))
     assert len(common) >= 12
-    pick = lambda df: df[df["metric"].isin(common)].sort_values(["metric", "size"]).reset_index(drop=True)
+    def pick(df):
+        return df[df["metric"].isin(common)].sort_values(["metric", "size"]).reset_index(drop=True)
+
     pd.testing.assert_frame_equal(pick(got), pick(want), check_exact=True, check_dtype=False)
 
 

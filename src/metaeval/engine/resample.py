@@ -192,7 +192,7 @@ def _fill(kind: str, indices, seed: int, n: int, strata=None, take=None, pos=Non
           stream: str | None = None) -> np.ndarray:
     words = _index_words(np.asarray(indices, dtype=np.int64), seed, stream or kind)
     pos = np.arange(n, dtype=np.int64) if pos is None else np.asarray(pos, dtype=np.int64)
-    out = np.empty((words.size, n), dtype=np.float32 if dtype == bool else dtype)
+    out = np.empty((words.size, n), dtype=np.float32 if np.dtype(dtype) == np.dtype(bool) else dtype)
     if kind == "bootstrap":
         units = np.arange(n, dtype=np.int64) if strata is None else np.asarray(strata, dtype=np.int64)
         _kernels().bootstrap(words, units, int(units.max()) + 1 if units.size else 0, pos, out)
@@ -207,7 +207,7 @@ def _fill(kind: str, indices, seed: int, n: int, strata=None, take=None, pos=Non
             seen[idx] = np.arange(idx.size)
         _kernels().select(words, strata, np.minimum(np.asarray(take(size), dtype=np.int64), size), size[strata] - seen,
                           pos, out)
-    return out.astype(bool) if dtype == bool else out
+    return out.astype(bool) if np.dtype(dtype) == np.dtype(bool) else out
 
 
 def split_masks(n: int, splits, seed: int, strata: np.ndarray | None = None, *, pos=None,

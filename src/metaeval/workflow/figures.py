@@ -7,18 +7,11 @@ from __future__ import annotations
 
 from typing import Mapping
 
-
 from ..config import DatasetSpec
 from ..dataset import Dataset
 from ..io import read_result_csv, write_text
 from ..steps import note as log_note
-from .common import write_markdown
-
-
-def _save_fig(fig, paths) -> None:
-    from ..plots import save_figure
-
-    save_figure(fig, paths)
+from .common import save_fig, write_markdown
 
 
 def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], out: Mapping[str, str]) -> None:
@@ -44,16 +37,16 @@ def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], 
     sim = read_result_csv(inp["similarity"], index_col="metric")
     groups = read_result_csv(inp["groups"])
     order = groups.sort_values("leaf_order")["metric"].tolist()
-    _save_fig(P.similarity_heatmap(sim, order, groups.set_index("metric")["group"],
+    save_fig(P.similarity_heatmap(sim, order, groups.set_index("metric")["group"],
                                    f"{spec.name}: Kendall's tau between metrics' rankings of {n} systems",
                                    method=settings.linkage), [out["similarity_png"], out["similarity_pdf"]])
     # rank stability
     kind = "stratified" if settings.stratified else "random"
-    _save_fig(P.stability_plot(stability, read_result_csv(inp["stability_splits"]),
+    save_fig(P.stability_plot(stability, read_result_csv(inp["stability_splits"]),
                                f"{spec.name}: rank stability over {settings.n_splits} {kind} half-splits "
                                f"(tau-{settings.tau_variant})"), [out["stability_png"], out["stability_pdf"]])
     if "merging_png" in out:
-        _save_fig(P.merging_heatmap(read_result_csv(inp["merging"]), read_result_csv(inp["merging_balanced"]),
+        save_fig(P.merging_heatmap(read_result_csv(inp["merging"]), read_result_csv(inp["merging_balanced"]),
                                     f"{spec.name}: class merging (low tau = metric distinguishes the merged classes)"),
                   [out["merging_png"], out["merging_pdf"]])
     # intervals
@@ -71,7 +64,7 @@ def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], 
                                                      caption=f"{spec.name}: scores with {how}.",
                                                      label=f"tab:{spec.name}-ci"))
     base = [s for s, k in zip(ds.systems, ds.kinds) if k == "baseline"]
-    _save_fig(P.interval_plot(iv, metrics, f"{spec.name}: {how}", baselines=base),
+    save_fig(P.interval_plot(iv, metrics, f"{spec.name}: {how}", baselines=base),
               [out["scores_png"], out["scores_pdf"]])
     # significance
     pairs, best = read_result_csv(inp["significance"]), read_result_csv(inp["significance_best"])
@@ -80,7 +73,7 @@ def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], 
     decisive = "p_value" if test == "tukey" or correction in ("none", TUKEY_CORRECTION) else f"p_{correction}"
     trials = settings.tukey_trials if test == "tukey" else settings.bootstrap_replicates
     label = test_label(test, correction, trials)
-    _save_fig(P.asl_curves(pairs, metrics, settings.alpha, f"{spec.name}: achieved significance levels ({label})",
+    save_fig(P.asl_curves(pairs, metrics, settings.alpha, f"{spec.name}: achieved significance levels ({label})",
                            column=decisive), [out["power_png"], out["power_pdf"]])
     title = f"{spec.name}: significance between the {len(systems)} ranked systems"
     values = iv.pivot(index="system", columns="metric", values="value").loc[systems, metrics]
@@ -93,9 +86,9 @@ def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], 
         title = f"{spec.name}: sensitivity of the rankings of {n} systems to label noise and class priors"
         write_markdown(out["sensitivity_md"], sensitivity_markdown(noise, priors, title), out.get("sensitivity_html"),
                        title)
-        _save_fig(P.noise_heatmap(noise, f"{spec.name}: label noise ({n} systems)"),
+        save_fig(P.noise_heatmap(noise, f"{spec.name}: label noise ({n} systems)"),
                   [out["noise_png"], out["noise_pdf"]])
-        _save_fig(P.priors_heatmap(priors, f"{spec.name}: class priors ({n} systems)"),
+        save_fig(P.priors_heatmap(priors, f"{spec.name}: class priors ({n} systems)"),
                   [out["priors_png"], out["priors_pdf"]])
     # test-set size design
     if "design_png" in out:
@@ -103,6 +96,6 @@ def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], 
 
         design, needed = read_result_csv(inp["design"]), read_result_csv(inp["design_needed"])
         title = f"{spec.name}: test-set size design ({n} ranked systems)"
-        _save_fig(P.design_plot(design, title), [out["design_png"], out["design_pdf"]])
+        save_fig(P.design_plot(design, title), [out["design_png"], out["design_pdf"]])
         write_markdown(out["design_md"], design_markdown(design, needed, title), out.get("design_html"), title)
     log_note(f"figures and tables of {n} ranked systems, {len(metrics)} metrics")

@@ -9,13 +9,7 @@ from ..config import DatasetSpec
 from ..dataset import Dataset
 from ..io import read_result_csv, write_csv, write_text
 from ..steps import note as log_note, warn
-from .common import write_markdown
-
-
-def _save_fig(fig, paths) -> None:
-    from ..plots import save_figure
-
-    save_figure(fig, paths)
+from .common import save_fig, write_markdown
 from .experiments import few_groups_note
 
 def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, out: Mapping[str, str],
@@ -50,7 +44,7 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
         size_note = design_note(read_result_csv(design_csvs[0]), read_result_csv(design_csvs[1]), rec.size_metrics())
     write_text(out["json"], recommendation_json(rec, resample_note=note, test_set_size=size_note))
     title = f"{spec.name}: which metric to report"
-    _save_fig(recommendation_figure(rec, spec.name), [out["png"], out["pdf"]])
+    save_fig(recommendation_figure(rec, spec.name), [out["png"], out["pdf"]])
     context = dataset_context(ds, spec) + (f"\n\n{size_note}" if size_note else "")
     import os
 

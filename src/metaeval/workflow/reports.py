@@ -11,13 +11,7 @@ from ..config import DatasetSpec
 from ..io import read_result_csv, write_csv, write_text
 from ..steps import note as log_note
 from ..tables import md_escape
-from .common import write_markdown
-
-
-def _save_fig(fig, paths) -> None:
-    from ..plots import save_figure
-
-    save_figure(fig, paths)
+from .common import save_fig, write_markdown
 from .params import step_settings, step_spec
 
 def _ranked_phrase(spec: DatasetSpec, settings) -> str:
@@ -134,5 +128,5 @@ def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
     title = "Formal properties of the metrics"
     write_markdown(out["md"], properties_markdown(df, PROPERTIES, domain, title), out.get("html"), title)
     write_text(out["tex"], properties_latex(df, caption=f"{title}, checked on {domain}.", label="tab:properties"))
-    _save_fig(properties_grid(df, PROPERTIES, f"{title} (3 classes, {n:,} matrices)"), [out["png"], out["pdf"]])
+    save_fig(properties_grid(df, PROPERTIES, f"{title} (3 classes, {n:,} matrices)"), [out["png"], out["pdf"]])
 
