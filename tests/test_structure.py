@@ -154,13 +154,20 @@ def test_the_import_reader_sees_imports_inside_functions_and_up_the_package():
     assert "engine.resample" in GRAPH["engine.scoring"]
 
 
+def _fresh(code: str) -> None:
+    """Run ``code`` in a fresh interpreter (a DeprecationWarning comes once
+    per process) and check that it printed ok."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
 def test_the_moved_modules_keep_their_old_names_with_a_warning():
     """``metaeval.resample`` and the others moved into ``metaeval.engine``
     (issue 30): the old import paths and attributes give the same module,
     with a DeprecationWarning (a fresh interpreter: the warning comes once)."""
-    import subprocess
-    import sys
-
     code = ("import warnings; warnings.simplefilter('error', DeprecationWarning)\n"
             "import metaeval, importlib\n"
             "for m in ('confusion', 'resample', 'kernels', 'ranking'):\n"
@@ -177,8 +184,7 @@ def test_the_moved_modules_keep_their_old_names_with_a_warning():
             "from metaeval.experiments import Scorer, select_systems\n"
             "assert Scorer is metaeval.engine.Scorer\n"
             "print('ok')\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+    _fresh(code)
 
 
 def test_metaeval_recommend_is_the_function_and_its_old_module_path_forwards():
@@ -186,9 +192,6 @@ def test_metaeval_recommend_is_the_function_and_its_old_module_path_forwards():
     "module is not callable" while the module had its name); the module is
     ``metaeval.recommendation``, and ``from metaeval.recommend import X``
     keeps working for one release, with a DeprecationWarning."""
-    import subprocess
-    import sys
-
     code = ("import inspect, warnings, metaeval\n"
             "import metaeval.api as api\n"
             "assert metaeval.recommend is api.recommend\n"
@@ -205,5 +208,4 @@ def test_metaeval_recommend_is_the_function_and_its_old_module_path_forwards():
             "assert recommend_dataset is N.recommend_dataset and callable(R)\n"
             "assert inspect.signature(R) == inspect.signature(api.recommend)\n"
             "print('ok')\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+    _fresh(code)

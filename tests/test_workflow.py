@@ -808,7 +808,7 @@ def test_a_step_s_code_is_every_module_it_imports():
             by_pattern = closure(m, lambda f: set(P._imports(f, root)))
             assert closure(m, parsed) <= by_pattern, m
             if m in ("workflow.experiments", "workflow.sensitivity", "workflow.reading"):
-                assert "plots.py" not in by_pattern and "recommend.py" not in by_pattern, m
+                assert "plots.py" not in by_pattern and "recommendation.py" not in by_pattern, m
 
 
 def test_the_cross_dataset_tables_are_the_datasets_own_results(run):

@@ -1,5 +1,6 @@
-"""What the steps share: a Markdown page and its HTML twin; a figure saved
-to each of its paths."""
+"""What the steps share: a Markdown page and its HTML twin (the drawing
+steps' figure helper is ``workflow.drawing``: the computations never
+import matplotlib's code, nor rerun when it changes)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,3 @@ def write_markdown(out_md, md: str, out_html=None, title: str = "") -> None:
 
         write_text(out_html, html_page(md, title))
 
-
-def save_fig(fig, paths) -> None:
-    """``fig`` saved to each of ``paths`` (PNG and PDF: ``plots.save_figure``);
-    matplotlib is imported by the steps that draw, and only then."""
-    from ..plots import save_figure
-
-    save_figure(fig, paths)

@@ -11,7 +11,8 @@ from ..config import DatasetSpec
 from ..dataset import Dataset
 from ..io import read_result_csv, write_text
 from ..steps import note as log_note
-from .common import save_fig, write_markdown
+from .common import write_markdown
+from .drawing import save_fig
 
 
 def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], out: Mapping[str, str]) -> None:

@@ -9,7 +9,8 @@ from ..config import DatasetSpec
 from ..dataset import Dataset
 from ..io import read_result_csv, write_csv, write_text
 from ..steps import note as log_note, warn
-from .common import save_fig, write_markdown
+from .common import write_markdown
+from .drawing import save_fig
 from .experiments import few_groups_note
 
 def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, out: Mapping[str, str],

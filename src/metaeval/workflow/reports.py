@@ -11,7 +11,8 @@ from ..config import DatasetSpec
 from ..io import read_result_csv, write_csv, write_text
 from ..steps import note as log_note
 from ..tables import md_escape
-from .common import save_fig, write_markdown
+from .common import write_markdown
+from .drawing import save_fig
 from .params import step_settings, step_spec
 
 def _ranked_phrase(spec: DatasetSpec, settings) -> str:
