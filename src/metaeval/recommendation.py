@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
-from .experiments import ALL_CRITERIA as _SETTINGS_CRITERIA
+from .settings import ALL_CRITERIA as _SETTINGS_CRITERIA
 from .tables import markdown_table, md_escape
 from .verdict import (SCHEME, SCOPES, EvidenceSets, closest_pair, evidence_sets, paired_interval, systems_needed,
                       units_needed)
@@ -74,8 +74,8 @@ CRITERIA = {
     "priors": "robustness to class priors",
 }
 ALL_CRITERIA = tuple(CRITERIA)
-if ALL_CRITERIA != _SETTINGS_CRITERIA:  # (one list of criteria: the settings check names against it)
-    raise ImportError("experiments.ALL_CRITERIA and recommend.CRITERIA must name the same criteria")
+if ALL_CRITERIA != _SETTINGS_CRITERIA:  # (one list of criteria: the settings tree checks names against it)
+    raise ImportError("settings.ALL_CRITERIA and recommendation.CRITERIA must name the same criteria")
 
 SCOPE_NAMES = {"these_systems": "these systems", "new_systems": "new systems"}
 _SCOPE_HOW = {"these_systems": "the test {unit} resampled, the systems kept",
