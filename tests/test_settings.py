@@ -130,6 +130,7 @@ NOT_THE_SETTING = {
     ("metaeval.criteria:CriteriaSpec", "criteria"): "the two criteria every dataset has; the workflow adds those its "
                                                     "classes allow",
     ("metaeval.criteria:CriteriaSpec", "noise_mode"): "the tree's 'auto' resolved for unordered classes",
+    ("metaeval.settings:Experiments", "criteria"): "the tree's branch of the criteria's settings",
     ("metaeval.recommendation:Standing", "criteria"): "a metric's standing per criterion, not the criteria's list",
     ("metaeval.workflow.scoring:confusion_figure", "include_baselines"): "whether the figure shows baselines",
     ("metaeval.workflow.scoring:span_figure", "include_baselines"): "whether the figure shows baselines",
@@ -186,3 +187,28 @@ def test_the_library_signatures_default_to_the_tree():
     assert wrong == []
     for key in ALIASES:
         assert any((w, p) == key for w, p, _, _ in found), key
+
+
+# -- a rule's params are the branches of the methods its step runs (issue 30, item 1) ----------------------------
+@pytest.mark.parametrize("labels", [["neg", "pos"], ["neg", "neu", "pos"]])
+def test_a_steps_settings_are_the_branches_it_reads(labels):
+    """Catches a step given a setting outside its branches, one left out of
+    a branch it reads, or a job-shaping setting (param=False) recorded as a
+    param; every branch and every recorded setting reaches some step."""
+    from dataclasses import fields
+
+    from metaeval.config import DatasetSpec
+    from metaeval.experiments import Settings
+    from metaeval.settings import GROUPS
+    from metaeval.workflow.params import STEPS, step_params
+
+    spec = DatasetSpec.from_config("d", {"gold": "g.csv", "predictions": ["p/*.csv"], "labels": labels})
+    params = step_params(spec, Settings.from_config({}))
+    seen = set()
+    for step, (_, branches) in STEPS.items():
+        read = [b for b in branches if not (b == "merging" and len(labels) < 3)]
+        want = {f.name for b in read for f in fields(GROUPS[b]) if f.metadata["param"]}
+        assert set(params[step]["settings"]) == want, step
+        seen |= set(branches)
+    assert seen == set(GROUPS)
+    assert {f.name for c in GROUPS.values() for f in fields(c) if not f.metadata["param"]} == {"shards", "min_systems"}

@@ -122,8 +122,9 @@ EDITS = [
     # read by the summary pages alone (the front page's job writes them)
     ("experiments.distinct_tau", 0.5, {("overview", None)}),
     ("experiments.tukey_trials", 50, _all(EXPS)),
-    # only the paired bootstrap test reads the correction (the Tukey test's p-values are family-wise)
-    ("experiments.significance_correction", "bh", _jobs(("recommendation",), *WITH_EXPS)),
+    # a method's steps read its whole branch of the settings tree: the correction is the significance
+    # experiment's, although only its paired bootstrap test applies it (the run says so when the test is Tukey's)
+    ("experiments.significance_correction", "bh", _all(EXPS)),
     # the bootstrap, and the gameability test of the scoring job (whose table the recommendation reads)
     ("experiments.bootstrap_seed", 5, _all(EXPS) | _all(SCORE, ALL_DATASETS)),
     ("datasets.spans_si.merge_overlapping_predictions", False, _all(SPAN_SI, ("spans_si",))),
@@ -146,7 +147,13 @@ EDITS = [
     ("experiments.design_differences", [0.03], _jobs(("recommendation",), *WITH_EXPS)),
     # the verdict's level: the sets and the gameability test (of every dataset's scoring job)
     ("experiments.verdict_alpha", 0.1, _jobs(("recommendation",), *WITH_EXPS) | _all(SCORE, ALL_DATASETS)),
-    ("experiments.verdict_scope", "new_systems", _jobs(("recommendation",), *WITH_EXPS)),
+    ("experiments.verdict_scope", "new_systems", _jobs(("recommendation",), *WITH_EXPS) | _all(SCORE, ALL_DATASETS)),
+    # the jobs of the half-splits: their gathering job's inputs change, and what follows it
+    ("experiments.shards", 2, _all(EXPS) | {("stability_shard", d) for d in WITH_EXPS}),
+    # which datasets have experiments, never a number: no computation of the others reruns (spans_si, with
+    # fewer than 6 systems, gains its experiments)
+    ("experiments.min_systems", 2, {("overview", None), ("experiments_no_merging", "spans_si"),
+                                    ("recommendation", "spans_si")}),
     ("datasets.tiny.experiments.criteria", ["stability", "power"], _jobs(("recommendation",), "tiny")),
     # the verdict's dataset keys: the recommendation alone
     ("datasets.tiny.official_metric", "macro_f1", _jobs(("recommendation",), "tiny")),

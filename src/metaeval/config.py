@@ -680,7 +680,8 @@ def restricted(cls: type, values: Mapping[str, Any]):
         def __getattribute__(self, name):
             if name in names and name not in object.__getattribute__(self, "_given"):
                 raise AttributeError(f"{cls.__name__}.{name} was not given to this step: list it among the "
-                                     f"step's fields in metaeval.workflow.STEPS, so that its rule records it")
+                                     f"step's fields, or its branch of the settings tree among the "
+                                     f"step's branches, in metaeval.workflow.STEPS, so that its rule records it")
             return object.__getattribute__(self, name)
 
         def __repr__(self):

@@ -1,7 +1,7 @@
 """The settings of every method, in one tree: the only place for their
 defaults, types, ranges and meanings.
 
-Each method has a frozen dataclass of its own (``Stability``, ``Merging``,
+Each method has a frozen dataclass of its own (``Ranking``, ``Stability``, ``Merging``,
 ``Bootstrap``, ``Significance``, ``Noise``, ``Priors``, ``Verdict``,
 ``Design``, ...); ``Experiments`` gathers them.  A field is declared once,
 with its default, the JSON-schema of its value (``config/schema.yaml``'s
@@ -40,11 +40,14 @@ PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
 ALL_CRITERIA = ("stability", "discrimination", "power", "noise", "priors")
 
 
-def _s(default: Any, meaning: str, **schema) -> Any:
+def _s(default: Any, meaning: str, *, param: bool = True, **schema) -> Any:
     """A setting: its default, one line of meaning, the JSON-schema of its
-    value (without ``type`` for a list: ``items`` says it)."""
+    value (without ``type`` for a list: ``items`` says it).  ``param=False``:
+    it shapes the workflow's jobs, never a number, and is no rule param of
+    the steps of its method (their inputs carry it), so changing it reruns
+    nothing that computes."""
     kw = {"default_factory": (lambda d=default: d)} if isinstance(default, (list, dict)) else {"default": default}
-    return field(metadata={"meaning": meaning, "schema": schema}, **kw)
+    return field(metadata={"meaning": meaning, "schema": schema, "param": param}, **kw)
 
 
 def _seed(default: int, what: str) -> Any:
@@ -53,22 +56,22 @@ def _seed(default: int, what: str) -> Any:
 
 
 @dataclass(frozen=True)
-class Systems:
-    """Which systems the experiments rank."""
+class Ranking:
+    """Which systems the experiments rank, and how two rankings are compared."""
 
     min_systems: int = _s(6, "a dataset whose experiments would rank fewer systems has no meta-evaluation "
-                             "(its scores are computed; the run says why)", type="integer", minimum=2)
+                             "(its scores are computed; the run says why)", param=False, type="integer", minimum=2)
     include_baselines: tuple[str, ...] = _s(("majority", "random"), "baselines ranked with the real systems "
                                             "(Amemiya & Sakai rank majority and random among their 14)",
                                             type="array", items={"type": "string"}, uniqueItems=True)
+    tau_variant: str = _s("b", "Kendall's tau-b (ties) or a, for every tau the experiments output",
+                          type="string", enum=["a", "b"])
 
 
 @dataclass(frozen=True)
 class Resampling:
-    """How every experiment compares rankings and draws its resamples."""
+    """How every experiment draws its resamples."""
 
-    tau_variant: str = _s("b", "Kendall's tau-b (ties) or a, for every tau the experiments output",
-                          type="string", enum=["a", "b"])
     resample_unit: str = _s("item", "what half-splits, replicates and permutations draw: items, or whole groups "
                                     "(span datasets: articles); not with stratified",
                             type="string", enum=["item", "group"])
@@ -84,8 +87,15 @@ class Similarity:
                        type="integer", minimum=1)
     linkage: str = _s("average", "linkage of that clustering", type="string",
                       enum=["single", "complete", "average", "weighted"])
-    distinct_tau: float = _s(0.9, "the summary calls two groups not distinct when the mean tau between their "
-                                  "metrics is at least this (Voorhees' 0.9)", type="number", minimum=-1, maximum=1)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the summary pages call distinct."""
+
+    distinct_tau: float = _s(0.9, "the summary calls two similarity groups not distinct when the mean tau "
+                                  "between their metrics is at least this (Voorhees' 0.9)", type="number",
+                             minimum=-1, maximum=1)
 
 
 @dataclass(frozen=True)
@@ -96,7 +106,7 @@ class Stability:
     split_seed: int = _seed(20210301, "the half-splits")
     stratified: bool = _s(False, "stratified halves: each takes half of every gold class", type="boolean")
     shards: int = _s(1, "with 2 or more, the splits run as this many independent jobs (byte-identical results)",
-                     type="integer", minimum=1)
+                     param=False, type="integer", minimum=1)
     tier_fractions: tuple[float, ...] = _s(PAPER_TIERS, "sizes of the top, middle and bottom tiers as fractions "
                                                         "of the ranked systems (14 systems: 5, 5, 4)",
                                            type="array", items={"type": "number", "exclusiveMinimum": 0},
@@ -165,8 +175,8 @@ class Priors:
 
 
 @dataclass(frozen=True)
-class Verdict:
-    """The recommendation's criteria and verdict (docs/recommendation.md)."""
+class Criteria:
+    """The recommendation's evidence criteria and their resamples (docs/recommendation.md)."""
 
     criteria: tuple[str, ...] = _s(ALL_CRITERIA, "the evidence criteria of the recommendation",
                                    type="array", items={"type": "string", "enum": list(ALL_CRITERIA) + ["properties"]},
@@ -176,6 +186,12 @@ class Verdict:
     criteria_splits: int = _s(4, "half-splits inside each resample for its rank stability", type="integer",
                               minimum=1)
     criteria_seed: int = _seed(20210306, "the criteria's resamples")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict on the criteria (docs/recommendation.md)."""
+
     verdict_alpha: float = _s(0.05, "the family's level: each criterion's Model Confidence Set at verdict_alpha / "
                                     "C (Bonferroni); also the gameability test's level", type="number",
                               exclusiveMinimum=0, exclusiveMaximum=0.5)
@@ -210,15 +226,17 @@ class Experiments:
     """Every method's settings (the config's ``experiments`` block, a
     dataset's own block overriding it key by key)."""
 
-    systems: Systems = field(default_factory=Systems)
+    ranking: Ranking = field(default_factory=Ranking)
     resampling: Resampling = field(default_factory=Resampling)
     similarity: Similarity = field(default_factory=Similarity)
+    summary: Summary = field(default_factory=Summary)
     stability: Stability = field(default_factory=Stability)
     merging: Merging = field(default_factory=Merging)
     bootstrap: Bootstrap = field(default_factory=Bootstrap)
     significance: Significance = field(default_factory=Significance)
     noise: Noise = field(default_factory=Noise)
     priors: Priors = field(default_factory=Priors)
+    criteria: Criteria = field(default_factory=Criteria)
     verdict: Verdict = field(default_factory=Verdict)
     design: Design = field(default_factory=Design)
 

@@ -2,9 +2,10 @@
 #
 # Every setting a job reads reaches it as a rule param built here from the
 # resolved config (plain values, which Snakemake records): `spec_of(step)` and
-# `settings_of(step)` give each step exactly the fields listed for it in
-# metaeval.workflow.STEPS, so editing a setting reruns the jobs that read it
-# and no others.  Job scripts never read `snakemake.config`.
+# `settings_of(step)` give each step exactly the dataset fields listed for it
+# in metaeval.workflow.STEPS and the branches of the settings tree of the
+# methods it runs, so editing a setting reruns the jobs that read it and no
+# others.  Job scripts never read `snakemake.config`.
 import re
 from pathlib import Path
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import fields
 from pathlib import Path
 from typing import Mapping
 
@@ -13,17 +14,20 @@ from ..config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_
 
 # ---------------------------------------------------------------------------
 # What every step reads.  Its rule passes exactly these fields of the dataset
-# spec and of the experiment settings as params, as plain values that
-# Snakemake records, so that editing a setting reruns the steps that read it
-# and no others.  A step sees a restricted view (``config.restricted``):
-# reading a field not listed here fails at once.  ``weights:default`` is the
-# default weight set only (scores.csv does not depend on the other sets).
+# spec and the branches of the settings tree (``metaeval.settings``) of the
+# methods it runs, as plain values that Snakemake records, so that editing a
+# setting reruns the steps whose methods read it and no others.  A setting
+# added to a branch reaches every step of its method with no edit here.  A
+# step sees a restricted view (``config.restricted``): reading a field not
+# given fails at once.  ``weights:default`` is the default weight set only
+# (scores.csv does not depend on the other sets).
 # ---------------------------------------------------------------------------
 _CLASSIFICATION_FIELDS = ("labels", "metrics", "weights:default", "default_weights", "f_avg_classes",
                           "unrelated_label")
 
 _METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("span_metrics",)
 
+# the methods each part of a step runs, as branches of the settings tree
 _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ingest": (("gold", "predictions", "labels", "gold_format", "prediction_format", "label_map",
                 "drop_gold_labels", "extra_labels", "extra_label_policy", "baselines", "random_seed",
@@ -31,54 +35,39 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "merge_overlapping_predictions", "synthetic", "offsets_past_end", "documents", "display_names",
                 "baseline_files"),
                ()),
-    # gameability.csv: the test of a degenerate system against the median real system resamples units and systems
-    "score": (_METRIC_FIELDS + ("span_task",), ("resample_unit", "bootstrap_replicates", "bootstrap_seed",
-                                                "verdict_alpha")),
+    # gameability.csv: the test of a degenerate system against the median real system, resampled like the
+    # bootstrap's replicates, at the verdict's level
+    "score": (_METRIC_FIELDS + ("span_task",), ("resampling", "bootstrap", "verdict")),
     "score_groups": (_CLASSIFICATION_FIELDS + ("primary_metric",), ()),
     "score_tables": (("labels", "metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
                      ()),
     "confusion_figure": (("labels", "primary_metric"), ()),
     "span_figure": (("span_metrics", "primary_metric"), ()),
     "chance": (_CLASSIFICATION_FIELDS, ()),
-    "similarity": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "n_groups", "linkage")),
-    "stability_shard": (_METRIC_FIELDS, ("include_baselines", "tau_variant", "n_splits", "split_seed",
-                                         "stratified", "tier_fractions", "chunk_size", "resample_unit")),
-    "stability": ((), ("n_splits", "stratified", "tau_variant", "resample_unit")),
-    "merging": (_CLASSIFICATION_FIELDS, ("include_baselines", "tau_variant", "balanced_repeats", "balanced_seed",
-                                         "chunk_size")),
+    "similarity": (_METRIC_FIELDS, ("ranking", "resampling", "similarity")),
+    "stability": (_METRIC_FIELDS, ("ranking", "resampling", "stability")),
+    "merging": (_CLASSIFICATION_FIELDS, ("ranking", "resampling", "merging")),
     "weights": (("labels", "metrics", "weights", "default_weights", "f_avg_classes", "unrelated_label"),
-                ("include_baselines", "tau_variant")),
-    "bootstrap": (_METRIC_FIELDS + ("span_task",),
-                  ("include_baselines", "resample_unit", "bootstrap_replicates", "bootstrap_seed", "confidence",
-                   "interval_method", "tau_variant", "chunk_size")),
+                ("ranking", "resampling")),
+    "bootstrap": (_METRIC_FIELDS + ("span_task",), ("ranking", "resampling", "bootstrap")),
     # the paired bootstrap test reads the bootstrap's replicates
-    "significance": (_METRIC_FIELDS, ("include_baselines", "resample_unit", "tukey_trials", "tukey_seed", "alpha",
-                                      "significance_test", "significance_correction", "bootstrap_replicates",
-                                      "bootstrap_seed", "chunk_size")),
-    # (it reuses the significance experiment's Tukey trials: a file, read when the test is Tukey's)
+    "significance": (_METRIC_FIELDS, ("ranking", "resampling", "significance", "bootstrap")),
+    # (they reuse the significance experiment's Tukey trials: a file, read when the test is Tukey's)
     "sensitivity": (_CLASSIFICATION_FIELDS + ("ordinal",),
-                    ("include_baselines", "tau_variant", "noise_rates", "noise_mode", "noise_repeats", "noise_seed",
-                     "noise_power_repeats", "prior_gammas", "tukey_trials", "tukey_seed", "alpha", "chunk_size",
-                     "resample_unit", "significance_test")),
+                    ("ranking", "resampling", "noise", "priors", "significance")),
     # the test-set size design (metaeval.design) reads the bootstrap's replicates (a file) and draws its subsets
-    "design": (_METRIC_FIELDS + ("span_task",),
-               ("include_baselines", "resample_unit", "alpha", "chunk_size", "design_power", "design_min_fraction",
-                "design_max_factor", "design_points", "design_draws", "design_seed", "design_bin_width",
-                "design_differences")),
+    "design": (_METRIC_FIELDS + ("span_task",), ("ranking", "resampling", "significance", "design")),
     # the experiments' figures and tables: what their titles say (the rest is in the files they draw)
     "figures": (("primary_metric", "span_task"),
-                ("linkage", "stratified", "n_splits", "tau_variant", "resample_unit", "interval_method", "confidence",
-                 "bootstrap_replicates", "tukey_trials", "alpha")),
+                ("resampling", "similarity", "stability", "bootstrap", "significance")),
     "summary": (("span_task", "synthetic", "predictions", "baselines", "baseline_files"),
-                ("n_splits", "distinct_tau", "alpha", "significance_test", "include_baselines")),
-    # the recommendation redraws every criterion (metaeval.criteria) and reads the settings of each, and the
+                ("ranking", "stability", "significance", "summary")),
+    # the recommendation redraws every criterion (metaeval.criteria) with the settings of each, and the
     # verdict's own (metaeval.verdict): the task's official metric, the papers' choices, the declared requirements
     "recommendation": (_METRIC_FIELDS + ("ordinal", "span_task", "official_metric", "official_source",
                                          "paper_choices", "requirements"),
-                       ("include_baselines", "resample_unit", "tau_variant", "n_splits", "split_seed", "stratified",
-                        "alpha", "significance_correction", "significance_test", "noise_rates", "noise_mode",
-                        "noise_repeats", "noise_seed", "prior_gammas", "confidence", "chunk_size", "criteria",
-                        "criteria_replicates", "criteria_splits", "criteria_seed", "verdict_alpha", "verdict_scope")),
+                       ("ranking", "resampling", "stability", "significance", "noise", "priors", "bootstrap",
+                        "criteria", "verdict")),
     # the formal properties on the dataset's own shape (its classes, order, weights; the class sizes from its data)
     "dataset_properties": (("labels", "ordinal", "metrics", "weights:default", "default_weights", "f_avg_classes",
                             "unrelated_label"), ()),
@@ -86,8 +75,8 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 def _union(*parts: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     spec_f = tuple(dict.fromkeys(f for p in parts for f in _STEP_PARTS[p][0]))
-    set_f = tuple(dict.fromkeys(f for p in parts for f in _STEP_PARTS[p][1]))
-    return spec_f, set_f
+    branches = tuple(dict.fromkeys(b for p in parts for b in _STEP_PARTS[p][1]))
+    return spec_f, branches
 
 # A job runs several parts at once: few, large jobs (each Python process
 # costs about a second to start), and a job reads the union of its parts'
@@ -96,7 +85,7 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ingest": _union("ingest"),
     "score": _union("score", "score_tables", "confusion_figure", "span_figure", "chance"),
     "score_groups": _union("score_groups"),
-    "stability_shard": _union("stability_shard"),
+    "stability_shard": _union("stability"),
     # (summary.csv is computed from the other parts' results; its page's settings are summary_page's)
     "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance"),
     "weights": _union("weights"),
@@ -107,24 +96,22 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dataset_properties": _union("dataset_properties"),
 }
 
-# With one shard (the default) there is no stability_shard job: the
-# experiments job draws the half-splits itself and reads their settings too.
-_ONE_SHARD_EXPERIMENTS = _union("similarity", "stability_shard", "stability", "merging", "bootstrap",
-                                "significance")
 
-# label noise and class priors need classes (not span identification)
-_SENSITIVITY_SETTINGS = ("noise_rates", "noise_mode", "noise_repeats", "noise_seed", "noise_power_repeats",
-                         "prior_gammas")
+def _branches_read(branches, k: int) -> list[str]:
+    """The branches a step of a dataset with ``k`` classes reads: class
+    merging needs three classes, label noise and class priors two."""
+    return [b for b in branches if not (b == "merging" and k < 3) and not (b in ("noise", "priors") and k < 2)]
+
 
 def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
     """``{step: {"spec": {...}, "settings": {...}}}``: the plain values each
-    step of a dataset reads (rule params)."""
+    step of a dataset reads (rule params): its dataset fields, and every
+    setting of the branches its methods read, except the ones that shape the
+    jobs and never the numbers (``shards``: the jobs' inputs carry it)."""
+    from ..settings import GROUPS
+
     out = {}
-    for step, (spec_fields, setting_fields) in STEPS.items():
-        if step == "experiments" and settings.shards == 1:
-            spec_fields, setting_fields = _ONE_SHARD_EXPERIMENTS
-        if step == "recommendation" and spec.k < 2:  # span identification: no label noise
-            spec_fields, setting_fields = _union("recommendation", "design", "figures")
+    for step, (spec_fields, branches) in STEPS.items():
         sp = {"name": spec.name}
         for f in spec_fields:
             if f == "random_seed" and not {"random", "random_spans"} & set(spec.baselines):
@@ -134,13 +121,8 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
                                  if spec.default_weights else {})
             else:
                 sp[f] = getattr(spec, f)
-        # class merging needs three classes: without it, its settings are not read
-        setting_fields = [f for f in setting_fields if spec.k >= 3 or f not in ("balanced_repeats", "balanced_seed")]
-        setting_fields = [f for f in setting_fields if spec.k >= 2 or f not in _SENSITIVITY_SETTINGS]
-        # the Tukey test's p-values are family-wise: only the bootstrap test reads the correction
-        # (and the recommendation's power, whose z-tests are corrected over each resample's pairs)
-        setting_fields = [f for f in setting_fields if settings.significance_test == "bootstrap"
-                          or f != "significance_correction" or step == "recommendation"]
+        setting_fields = [f.name for b in _branches_read(branches, spec.k) for f in fields(GROUPS[b])
+                          if f.metadata.get("param", True)]
         out[step] = {"spec": to_plain(sp), "settings": to_plain({f: getattr(settings, f) for f in setting_fields})}
     return out
 
