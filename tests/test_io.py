@@ -502,7 +502,7 @@ def test_copies_of_a_baseline_or_of_each_other_are_said_and_files_can_be_baselin
     assert groups == [[f"all_{major}", "baseline_false", "majority"], ["sys_a", "sys_a_again"]]
     assert sum("predict exactly the same on every item" in w for w in ds.info["warnings"]) == 2
     assert dict(zip(ds.systems, ds.kinds))["baseline_false"] == "system"
-    ds = load_dataset(_spec(baseline_files=["baseline_*"], display_names={"sys_a_again": "sys_a (rerun)"}), data)
+    ds = load_dataset(_spec(baseline_systems=["baseline_*"], display_names={"sys_a_again": "sys_a (rerun)"}), data)
     kinds = dict(zip(ds.systems, ds.kinds))
     assert kinds["baseline_false"] == "baseline" and kinds["sys_a (rerun)"] == "system"
     assert ds.info["supplied_baselines"] == ["baseline_false"]

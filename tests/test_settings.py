@@ -212,3 +212,18 @@ def test_a_steps_settings_are_the_branches_it_reads(labels):
         seen |= set(branches)
     assert seen == set(GROUPS)
     assert {f.name for c in GROUPS.values() for f in fields(c) if not f.metadata["param"]} == {"shards", "min_systems"}
+
+
+# -- one name per concept (issue 30, item 4): old names work for one release, with a warning ----------------------
+def test_baseline_files_is_the_old_name_of_baseline_systems():
+    """Catches the old key dropped in silence (its baselines ranked as
+    systems), accepted without a warning, or accepted beside the new one."""
+    from metaeval.config import DatasetSpec
+
+    raw = {"gold": "g.csv", "predictions": ["p/*.csv"], "labels": ["neg", "pos"]}
+    new = DatasetSpec.from_config("d", {**raw, "baseline_systems": ["bsl_*"]})
+    with pytest.warns(FutureWarning, match=r"datasets\.d\.baseline_files is now called baseline_systems"):
+        old = DatasetSpec.from_config("d", {**raw, "baseline_files": ["bsl_*"]})
+    assert old.baseline_systems == new.baseline_systems == ("bsl_*",)
+    with pytest.raises(ConfigError, match="baseline_files and baseline_systems are one key"):
+        DatasetSpec.from_config("d", {**raw, "baseline_files": ["a"], "baseline_systems": ["b"]})

@@ -356,7 +356,7 @@ def test_a_submission_that_predicts_nothing_and_copies_of_baselines_are_said():
 def test_display_names_and_supplied_baselines(tmp_path):
     from metaeval.config import ConfigError
 
-    spec, ds = _tsd(display_names={"__435053": "team_x"}, baseline_files=["organisers_*"])
+    spec, ds = _tsd(display_names={"__435053": "team_x"}, baseline_systems=["organisers_*"])
     kinds = dict(zip(ds.systems, ds.kinds))
     assert "team_x" in kinds and "__435053" not in kinds and kinds["team_x"] == "system"
     assert kinds["organisers_baseline"] == "baseline" and ds.info["supplied_baselines"] == ["organisers_baseline"]
@@ -368,8 +368,8 @@ def test_display_names_and_supplied_baselines(tmp_path):
     assert n_ranked_systems(spec, files, ("organisers_baseline", "no_spans")) == 8
     with pytest.raises(ConfigError, match="display_names: no prediction file is named 'nobody'"):
         _tsd(display_names={"nobody": "x"})
-    with pytest.raises(ConfigError, match="baseline_files: 'bsl_.*' matches no prediction file"):
-        _tsd(baseline_files=["bsl_*"])
+    with pytest.raises(ConfigError, match="baseline_systems: 'bsl_.*' matches no prediction file"):
+        _tsd(baseline_systems=["bsl_*"])
     with pytest.raises(ConfigError, match="two files give the system name 'close'"):
         _tsd(display_names={"tokens": "close"})
     with pytest.raises(DataError, match="system name 'no_spans' is reserved for a baseline"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import fnmatch
 import glob
 import os
+import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
@@ -256,7 +257,7 @@ class DatasetSpec:
     # the name shown for a prediction file (by its name without extension), and the
     # supplied files that are baselines (fnmatch patterns of those names)
     display_names: Mapping[str, str] = field(default_factory=dict)
-    baseline_files: tuple[str, ...] = ()
+    baseline_systems: tuple[str, ...] = ()
     # the verdict (metaeval.recommendation): the task's own metric and where it comes from, the metrics papers chose
     # on the same data (({"metrics": (...), "source": "..."}, ...)), the formal properties the user requires of
     # the answer, and the name of the test set (datasets with one name count once across datasets)
@@ -374,7 +375,7 @@ class DatasetSpec:
         if any(not v.strip() for v in shown) or len(set(shown)) != len(shown):
             raise err("display_names", "display names must be non-empty and distinct, got "
                                        + ", ".join(sorted(map(repr, shown))))
-        baseline_files = tuple(str(x) for x in raw.get("baseline_files") or ())
+        baseline_systems = tuple(str(x) for x in _renamed(name, raw, "baseline_files", "baseline_systems") or ())
 
         verdict = _verdict_keys(name, raw, metric_ids + span.get("span_metrics", ()), ordinal, params,
                                 span_task, labels)
@@ -392,7 +393,7 @@ class DatasetSpec:
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
             allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
             normalize_labels=_normalize_setting(name, raw.get("normalize_labels") or ()),
-            display_names=display, baseline_files=baseline_files, **span, **verdict,
+            display_names=display, baseline_systems=baseline_systems, **span, **verdict,
         )
 
     # ------------------------------------------------------------------
@@ -430,7 +431,7 @@ class DatasetSpec:
 
         The system name is the file name without its extension, or its
         ``display_names`` entry.  A glob that matches nothing, two files with
-        one name, a display name or a ``baseline_files`` pattern that names no
+        one name, a display name or a ``baseline_systems`` pattern that names no
         file are config errors.
         """
         out: dict[str, Path] = {}
@@ -454,17 +455,17 @@ class DatasetSpec:
         if unknown:
             raise ConfigError(f"datasets.{self.name}.display_names: no prediction file is named "
                               f"{', '.join(map(repr, unknown))} (keys are file names without extension)")
-        for pattern in self.baseline_files:
+        for pattern in self.baseline_systems:
             if not any(fnmatch.fnmatchcase(Path(p).stem, pattern) for p in out.values()):
-                raise ConfigError(f"datasets.{self.name}.baseline_files: {pattern!r} matches no prediction file "
+                raise ConfigError(f"datasets.{self.name}.baseline_systems: {pattern!r} matches no prediction file "
                                   f"(patterns match file names without extension)")
         return out
 
     def supplied_baselines(self, files: Mapping[str, Path]) -> set[str]:
         """The system names (of ``prediction_files``) whose files
-        ``baseline_files`` marks as baselines."""
+        ``baseline_systems`` marks as baselines."""
         return {name for name, p in files.items()
-                if any(fnmatch.fnmatchcase(Path(p).stem, pat) for pat in self.baseline_files)}
+                if any(fnmatch.fnmatchcase(Path(p).stem, pat) for pat in self.baseline_systems)}
 
 
 def _normalize_setting(name: str, value) -> tuple[str, ...]:
@@ -657,6 +658,18 @@ def from_plain(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(from_plain(v) for v in value)
     return value
+
+
+def _renamed(name: str, raw: Mapping[str, Any], old: str, new: str):
+    """The value of the dataset key ``new``, or of its old name ``old``
+    (a FutureWarning says to rename it; both at once are refused)."""
+    if old not in raw:
+        return raw.get(new)
+    if new in raw:
+        raise ConfigError(f"datasets.{name}: {old} and {new} are one key ({old} is its old name): keep {new}")
+    warnings.warn(f"datasets.{name}.{old} is now called {new} (the library's and the command line's name); the "
+                  f"old name works until the next release", FutureWarning, stacklevel=3)
+    return raw[old]
 
 
 _RESTRICTED: dict[type, type] = {}

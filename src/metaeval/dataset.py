@@ -793,4 +793,4 @@ def _identical_warnings(groups: list[list[str]]) -> list[str]:
     # (ingestion does not know which baselines an experiment ranks: include_baselines is the experiments')
     return [f"systems {', '.join(map(repr, g))} predict exactly the same on every item: each of them that is "
             f"ranked (a real system, or a baseline named in include_baselines) counts as a system of its own "
-            f"(drop the copies, or mark a supplied baseline with baseline_files)" for g in groups]
+            f"(drop the copies, or mark a supplied baseline with baseline_systems)" for g in groups]

@@ -33,7 +33,7 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "drop_gold_labels", "extra_labels", "extra_label_policy", "baselines", "random_seed",
                 "allow_unused_labels", "normalize_labels", "span_task", "span_format", "articles",
                 "merge_overlapping_predictions", "synthetic", "offsets_past_end", "documents", "display_names",
-                "baseline_files"),
+                "baseline_systems"),
                ()),
     # gameability.csv: the test of a degenerate system against the median real system, resampled like the
     # bootstrap's replicates, at the verdict's level
@@ -60,7 +60,7 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # the experiments' figures and tables: what their titles say (the rest is in the files they draw)
     "figures": (("primary_metric", "span_task"),
                 ("resampling", "similarity", "stability", "bootstrap", "significance")),
-    "summary": (("span_task", "synthetic", "predictions", "baselines", "baseline_files"),
+    "summary": (("span_task", "synthetic", "predictions", "baselines", "baseline_systems"),
                 ("ranking", "stability", "significance", "summary")),
     # the recommendation redraws every criterion (metaeval.criteria) with the settings of each, and the
     # verdict's own (metaeval.verdict): the task's official metric, the papers' choices, the declared requirements
@@ -242,7 +242,7 @@ def git_commit(path) -> str | None:
 
 def n_ranked_systems(spec: DatasetSpec, files: Mapping[str, Path], include_baselines) -> int:
     """Systems the experiments rank: the real (and synthetic) systems plus
-    the baselines (generated, or supplied files marked by ``baseline_files``)
+    the baselines (generated, or supplied files marked by ``baseline_systems``)
     named in ``include_baselines`` (``experiments.select_systems``);
     ``files``: ``spec.prediction_files``."""
     from ..dataset import baseline_names
