@@ -13,7 +13,7 @@ from sklearn.metrics import accuracy_score, f1_score
 
 import metaeval
 from metaeval import api
-from metaeval.api import dataset
+from metaeval.api import dataset, read_files
 from metaeval.config import ConfigError
 from metaeval.io import DataError
 
@@ -178,7 +178,7 @@ def test_spans_in_memory_give_the_tables_of_the_span_files(task):
     preds = {f.stem: _rows(f, tc) for f in files}
     labels = sorted({r[1] for r in gold}) if tc else None
     keys = dict(labels=labels) if tc else dict(merge_overlapping_predictions=True)
-    from_files = read_files(SPANS / task / "gold.labels", files, span_format=f"semeval2020_{task}",
+    from_files = read_files(SPANS / task / "gold.labels", files, format=f"semeval2020_{task}",
                             articles=SPANS / "articles", documents="all_articles", baselines=[], **keys)
     in_memory = span_dataset(gold, preds, texts=_texts(), **keys)
     frame = span_dataset(pd.DataFrame(gold, columns=["document", "label", "start", "end"] if tc else
@@ -247,7 +247,7 @@ def test_wrong_shapes_of_input_are_named():
     with pytest.raises(TypeError, match="did you mean 'labels'"):
         read_files(SPANS / "tc" / "gold.labels", [], labls=["x"])
     with pytest.raises(TypeError, match="did you mean 'merge_overlapping_predictions'"):
-        read_files(SPANS / "si" / "gold.labels", [], span_format="semeval2020_si", articles=SPANS / "articles",
+        read_files(SPANS / "si" / "gold.labels", [], format="semeval2020_si", articles=SPANS / "articles",
                    merge_overlaping_predictions=True)
 
 
@@ -258,7 +258,7 @@ def test_span_files_are_read_with_the_config_s_defaults_as_in_memory():
     from metaeval.api import read_files, span_dataset
 
     files = sorted((SPANS / "si" / "predictions").glob("*.txt"))
-    ff = read_files(SPANS / "si" / "gold.labels", files, span_format="semeval2020_si", articles=SPANS / "articles",
+    ff = read_files(SPANS / "si" / "gold.labels", files, format="semeval2020_si", articles=SPANS / "articles",
                     documents="all_articles", merge_overlapping_predictions=True)
     assert {"no_spans", "whole_text", "every_token", "random_spans"} <= set(ff[0].systems)
     mem = span_dataset(_rows(SPANS / "si" / "gold.labels", False), {f.stem: _rows(f, False) for f in files},
@@ -267,7 +267,7 @@ def test_span_files_are_read_with_the_config_s_defaults_as_in_memory():
     b = metaeval.evaluate(mem, intervals=False).loc["random_spans"]
     pd.testing.assert_series_equal(a, b)
     tc_files = sorted((SPANS / "tc" / "predictions").glob("*.txt"))
-    tc = read_files(SPANS / "tc" / "gold.labels", tc_files, span_format="semeval2020_tc", articles=SPANS / "articles")
+    tc = read_files(SPANS / "tc" / "gold.labels", tc_files, format="semeval2020_tc", articles=SPANS / "articles")
     gold = _rows(SPANS / "tc" / "gold.labels", True)
     assert tc[1].labels == tuple(sorted({r[1] for r in gold}))
     cols = ["document", "technique", "start", "end"]
@@ -338,3 +338,27 @@ def test_the_one_call_functions_list_their_parameters_and_take_a_settings_object
     assert (c["accuracy_high"] - c["accuracy_low"] < a["accuracy_high"] - a["accuracy_low"]).all()
     with pytest.raises(TypeError, match="settings= takes the experiment settings"):
         api.evaluate(gold, systems, settings={"confidence": 0.8})
+
+
+def test_read_files_format_is_the_configs_key_and_span_format_its_old_name(tmp_path):
+    """Catches ``format=`` ignored (a .txt file of SemEval-2016 Task 6's
+    format read by its ending and refused), its columns not applied, or the
+    old name dropped without a warning."""
+    gold = tmp_path / "gold.txt"
+    gold.write_text("ID\tTarget\tTweet\tStance\n1\tt1\tx\tFAVOR\n2\tt1\ty\tAGAINST\n3\tt2\tz\tNONE\n")
+    run = tmp_path / "run_a.txt"
+    run.write_text("ID\tTarget\tTweet\tStance\n1\tt1\tx\tFAVOR\n2\tt1\ty\tFAVOR\n3\tt2\tz\tNONE\n")
+    ds, spec = read_files(gold, [run], format="semeval_tsv", baselines=[])
+    assert ds.systems == ("run_a",) and ds.predictions.tolist() == [[1, 1, 2]]  # AGAINST FAVOR NONE
+    assert ds.gold.tolist() == [1, 0, 2] and ds.groups is None  # groups only when asked for
+    ds = read_files(gold, [run], format="semeval_tsv", group_column="Target", baselines=[])[0]
+    assert [ds.group_names[g] for g in ds.groups] == ["t1", "t1", "t2"]
+    with pytest.raises(ValueError, match="unknown format 'semeval_csv'"):
+        read_files(gold, [run], format="semeval_csv")
+    files = sorted((SPANS / "si" / "predictions").glob("*.txt"))
+    with pytest.warns(FutureWarning, match="span_format is now called format"):
+        old = read_files(SPANS / "si" / "gold.labels", files, span_format="semeval2020_si",
+                         articles=SPANS / "articles", baselines=["no_spans"], merge_overlapping_predictions=True)
+    new = read_files(SPANS / "si" / "gold.labels", files, format="semeval2020_si", articles=SPANS / "articles",
+                     baselines=["no_spans"], merge_overlapping_predictions=True)
+    assert old[1] == new[1] and old[0].systems == new[0].systems

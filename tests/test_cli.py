@@ -233,12 +233,12 @@ def test_technique_classification_reads_the_gold_s_techniques_and_names_with_com
     from metaeval.api import read_files
 
     gold, preds = SPANS / "tc" / "gold.labels", sorted((SPANS / "tc" / "predictions").glob("*.txt"))
-    args = ["score", gold, *preds, "--span-format", "semeval2020_tc", "--articles", SPANS / "articles",
+    args = ["score", gold, *preds, "--input-format", "semeval2020_tc", "--articles", SPANS / "articles",
             "--no-intervals", "--format", "csv", "--set", "documents=all_articles"]
     code, out, err = _run(*args)
     assert code == 0, err
     got = pd.read_csv(io.StringIO(out)).set_index("system").sort_index()
-    want = metaeval_evaluate(read_files(gold, preds, span_format="semeval2020_tc", articles=SPANS / "articles",
+    want = metaeval_evaluate(read_files(gold, preds, format="semeval2020_tc", articles=SPANS / "articles",
                                         documents="all_articles", baselines=[]))
     pd.testing.assert_frame_equal(got, want.sort_index(), check_exact=False, rtol=1e-14)
     techniques = sorted({line.split("\t")[1] for line in gold.read_text().splitlines()})
@@ -251,7 +251,7 @@ def test_technique_classification_reads_the_gold_s_techniques_and_names_with_com
 
 def test_span_identification_takes_span_metric_ids_and_merging_from_the_command_line():
     gold, preds = SPANS / "si" / "gold.labels", sorted((SPANS / "si" / "predictions").glob("*.txt"))
-    base = ["score", gold, *preds, "--span-format", "semeval2020_si", "--articles", SPANS / "articles", "--format",
+    base = ["score", gold, *preds, "--input-format", "semeval2020_si", "--articles", SPANS / "articles", "--format",
             "csv", "--no-intervals"]
     code, _, err = _run(*base)
     assert code == 2 and "overlap" in err and "--set merge_overlapping_predictions=true" in err
@@ -309,3 +309,31 @@ def test_design_prints_the_summary_and_recommend_the_test_set_size(files):
         assert code == 0 and "Test-set size: with 60 items" in out and "metaeval design" in out
         if fmt == "json":
             assert json.loads(out)["test_set_size"].startswith("Test-set size: with 60 items")
+
+
+def test_input_format_is_the_configs_format_and_span_format_its_old_name():
+    """Catches --input-format ignored (SemEval-2016 Task 6's .txt files read
+    by their ending and refused), or --span-format dropped or silent."""
+    gold, preds = SPANS / "si" / "gold.labels", sorted((SPANS / "si" / "predictions").glob("*.txt"))
+    base = ["score", gold, *preds, "--articles", SPANS / "articles", "--format", "csv", "--no-intervals",
+            "--set", "merge_overlapping_predictions=true"]
+    code, new, err = _run(*base, "--input-format", "semeval2020_si")
+    assert code == 0, err
+    code, old, err = _run(*base, "--span-format", "semeval2020_si")
+    assert code == 0 and old == new and "--span-format is now --input-format" in err
+    code, _, err = _run(*base, "--span-format", "semeval2020_si", "--input-format", "semeval2020_tc")
+    assert code == 2 and "give --input-format alone" in err
+
+
+def test_input_format_reads_semeval_2016_task_6_files(tmp_path):
+    rows = [("1", "t1", "FAVOR", "FAVOR"), ("2", "t1", "AGAINST", "FAVOR"), ("3", "t2", "NONE", "NONE")]
+    for name, col in (("gold.txt", 2), ("run_a.txt", 3)):
+        (tmp_path / name).write_text("ID\tTarget\tTweet\tStance\n" + "".join(
+            f"{r[0]}\t{r[1]}\ttweet\t{r[col]}\n" for r in rows))
+    args = ["score", tmp_path / "gold.txt", tmp_path / "run_a.txt", "--metrics", "accuracy", "--no-intervals",
+            "--format", "csv"]
+    code, _, err = _run(*args)
+    assert code == 2 and ".txt" in err  # by its ending, a .txt file is not a label file
+    code, out, err = _run(*args, "--input-format", "semeval_tsv")
+    assert code == 0, err
+    assert pd.read_csv(io.StringIO(out))["accuracy"].tolist() == [pytest.approx(2 / 3)]

@@ -475,19 +475,25 @@ def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
             {k: v for k, v in kwargs.items() if k not in data_keys})
 
 
-def read_files(gold, predictions: Sequence, *, id_column: str = "item_id", label_column: str = "label",
-               group_column: str | None = None, span_format: str | None = None, articles=None,
-               name: str | None = None, **keys) -> tuple[Dataset, DatasetSpec]:
+def read_files(gold, predictions: Sequence, *, format: str | None = None, id_column: str | None = None,
+               label_column: str | None = None, group_column: str | None = None, articles=None,
+               name: str | None = None, span_format: str | None = None, **keys) -> tuple[Dataset, DatasetSpec]:
     """``dataset`` of files: a gold file and one prediction file per system
     (the system's name is the file's name without its ending).
 
-    Classification files are read by their ending (``io.read_labels``:
-    ``.csv``, ``.tsv``, ``.jsonl``, ``.parquet``), with the columns (keys)
-    ``id_column``, ``label_column`` and, for groups, ``group_column`` of
-    the gold.  Span files: ``span_format`` (``semeval2020_si``,
-    ``semeval2020_tc``, ``semeval2021_tsd``) and, for the 2020 formats,
-    the folder of ``article<ID>.txt`` texts (``articles``), read by the
-    workflow's own reader.  Keywords as ``dataset`` (span files: as
+    ``format`` is the config's dataset key of that name.  Without it,
+    classification files are read by their ending (``io.read_labels``:
+    ``.csv``, ``.tsv``, ``.jsonl``, ``.parquet``) with the columns (keys)
+    ``id_column`` (default ``item_id``), ``label_column`` (``label``) and,
+    for groups, ``group_column`` of the gold.  ``csv`` and ``semeval_tsv``
+    read delimited files whatever their ending, with that format's
+    delimiter and columns (``io.FORMATS``; SemEval-2016 Task 6: tabs,
+    ``ID`` and ``Stance``) unless the columns are given; the gold's groups
+    only with ``group_column`` (they change what the calls resample).  The span
+    formats (``semeval2020_si``, ``semeval2020_tc``, ``semeval2021_tsd``)
+    read span files and, for the 2020 formats, the folder of
+    ``article<ID>.txt`` texts (``articles``), with the workflow's own
+    reader.  ``span_format``: the old name of ``format`` (it warns).  Keywords as ``dataset`` (span files: as
     ``span_dataset``, and ``documents``); the defaults are the config's, so
     that the files are read as the workflow reads them: every baseline of
     the task is generated (``baselines=[]`` for none), the random ones
@@ -514,9 +520,19 @@ def read_files(gold, predictions: Sequence, *, id_column: str = "item_id", label
       .../sys_b.csv: 1 problem (1 label(s) outside the label set)
         .../sys_b.csv:3: predicted label 'maybe' of item '2' is not one of 'neg', 'pos'
     """
-    from .config import ConfigError
-    from .io import read_labels
+    from .config import SPAN_FORMATS, ConfigError
+    from .io import FORMATS, read_labels, read_table
 
+    if span_format is not None:
+        if format is not None:
+            raise TypeError("read_files: span_format is the old name of format: give format alone")
+        warnings.warn("read_files: span_format is now called format (the config's key); the old name works until "
+                      "the next release", FutureWarning, stacklevel=2)
+        format = span_format
+    if format is not None and format not in FORMATS and format not in SPAN_FORMATS:
+        raise ValueError(f"read_files: unknown format {format!r}{closest([format], set(FORMATS) | set(SPAN_FORMATS))}"
+                         f"; known: {', '.join(list(FORMATS) + list(SPAN_FORMATS))}")
+    span_format = format if format in SPAN_FORMATS else None
     name = name or "data"
     stems: dict[str, str] = {}
     for f in predictions:
@@ -548,8 +564,18 @@ def read_files(gold, predictions: Sequence, *, id_column: str = "item_id", label
         spec = DatasetSpec.from_config(name, raw, random_seed=int(keys["random_seed"]))
         return load_dataset(spec, "/"), spec
     keys.setdefault("baselines", BASELINE_KINDS)  # as the config's default: every baseline
-    gold_t = read_labels(gold, id_column=id_column, label_column=label_column, group_column=group_column)
-    tables = {stem: read_labels(f, id_column=id_column, label_column=label_column) for stem, f in stems.items()}
+    if format is None:  # by the files' endings
+        def read(path, group=None):
+            return read_labels(path, id_column=id_column or "item_id", label_column=label_column or "label",
+                               group_column=group)
+    else:  # the format's delimiter and columns, whatever the ending
+        fmt = FORMATS[format]
+
+        def read(path, group=None):
+            return read_table(path, delimiter=fmt["delimiter"], id_column=id_column or fmt["id_column"],
+                              label_column=label_column or fmt["label_column"], group_column=group)
+    gold_t = read(gold, group_column)
+    tables = {stem: read(f) for stem, f in stems.items()}
     return from_tables(gold_t, tables, name=name, **keys)
 
 

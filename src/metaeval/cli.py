@@ -13,19 +13,22 @@ import argparse
 import sys
 import threading
 import time
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["main", "build_parser"]
 
 FORMATS_OUT = ("table", "csv", "json", "markdown", "latex")
+SPAN_INPUT_FORMATS = ("semeval2020_si", "semeval2020_tc", "semeval2021_tsd")
+INPUT_FORMATS = ("csv", "semeval_tsv") + SPAN_INPUT_FORMATS
 
 EXAMPLES = {
     "score": """examples:
   metaeval score gold.csv predictions/*.csv
   metaeval score gold.tsv a.tsv b.tsv --labels neg,neu,pos --ordinal --metrics macro_f1,mae_macro
   metaeval score gold.jsonl runs/*.jsonl --group-column target --format csv -o scores.csv
-  metaeval score gold.labels sys1.txt --span-format semeval2020_si --articles dev-articles/
+  metaeval score gold.labels sys1.txt --input-format semeval2020_si --articles dev-articles/
 
 Each file has one record per item with the columns (or JSON keys)
 item_id and label (--id-column, --label-column); a system is named after
@@ -139,15 +142,19 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                         "'Name_Calling,Labeling'); instead of --labels")
     d.add_argument("--ordinal", action="store_true", help="the labels are ordered (enables the ordinal metrics)")
     d.add_argument("--metrics", help="metric ids, comma-separated (default: every metric that applies)")
-    d.add_argument("--id-column", default="item_id", help="column or key of the item id (default: item_id)")
-    d.add_argument("--label-column", default="label", help="column or key of the label (default: label)")
+    d.add_argument("--id-column", help="column or key of the item id (default: item_id, or the input format's)")
+    d.add_argument("--label-column", help="column or key of the label (default: label, or the input format's)")
     d.add_argument("--group-column", help="column of the gold giving each item's group (e.g. target): "
                                           "intervals and tests then resample whole groups (use it with 20 "
                                           "groups or more: fewer give too narrow intervals)")
     d.add_argument("--baselines", help="generated baselines, comma-separated, of majority, all_class, random "
                                        "(span identification: no_spans, whole_text, every_token, random_spans)")
-    d.add_argument("--span-format", choices=("semeval2020_si", "semeval2020_tc", "semeval2021_tsd"),
-                   help="the files are in a span task's format")
+    d.add_argument("--input-format", dest="input_format", choices=INPUT_FORMATS,
+                   help="the files' format, the config's dataset key 'format' (--format is the output's): csv or "
+                        "semeval_tsv (SemEval-2016 Task 6's tab-separated ID, Stance, Target), whatever the "
+                        "files' ending; a span task's semeval2020_si, semeval2020_tc or semeval2021_tsd "
+                        "(default: classification files by their ending)")
+    d.add_argument("--span-format", dest="old_span_format", choices=SPAN_INPUT_FORMATS, help=argparse.SUPPRESS)
     d.add_argument("--articles", help="the folder of article<ID>.txt texts (the 2020 span formats)")
     d.add_argument("--name", default="data", help="the dataset's name in titles (default: data)")
     o = p.add_argument_group("output")
@@ -237,7 +244,7 @@ def _split_settings(a) -> tuple[dict, dict]:
     from .api import _keywords, dataset, span_dataset
 
     # (the dataset's name is --name; the labels --labels; no key twice)
-    data = ((_keywords(span_dataset) - {"texts", "baseline_systems"} | {"documents"}) if a.span_format else
+    data = ((_keywords(span_dataset) - {"texts", "baseline_systems"} | {"documents"}) if _span_format(a) else
             _keywords(dataset) - {"groups"}) - {"name", "labels", "ordinal", "metrics", "baselines"}
     from dataclasses import fields
 
@@ -263,7 +270,7 @@ def _read(a, default_baselines=()):
     keys = _data_keys(a)
     keys.setdefault("baselines", list(default_baselines))
     keys.update(_split_settings(a)[0])
-    if a.span_format:
+    if _span_format(a):
         keys.pop("ordinal", None)
         if keys.get("metrics") is not None:  # span metric ids among --metrics are the span metrics
             wanted = keys.pop("metrics")
@@ -272,10 +279,21 @@ def _read(a, default_baselines=()):
                 keys.setdefault("span_metrics", spans)
             if len(spans) < len(wanted):
                 keys["metrics"] = [m for m in wanted if m not in SPAN_METRIC_IDS]
-        return read_files(a.gold, a.predictions, span_format=a.span_format, articles=a.articles, name=a.name,
-                          **keys)
-    return read_files(a.gold, a.predictions, id_column=a.id_column, label_column=a.label_column,
-                      group_column=a.group_column, name=a.name, **keys)
+        return read_files(a.gold, a.predictions, format=_span_format(a), articles=a.articles, name=a.name, **keys)
+    return read_files(a.gold, a.predictions, format=a.input_format, id_column=a.id_column,
+                      label_column=a.label_column, group_column=a.group_column, name=a.name, **keys)
+
+
+def _span_format(a) -> str | None:
+    """The span format of the files (``--input-format``, or its old name
+    ``--span-format``, which warns), or None."""
+    if getattr(a, "old_span_format", None):
+        if a.input_format not in (None, a.old_span_format):
+            raise ValueError("--span-format is the old name of --input-format: give --input-format alone")
+        warnings.warn("--span-format is now --input-format (the config's 'format'); the old name works until the "
+                      "next release", FutureWarning, stacklevel=2)
+        a.input_format, a.old_span_format = a.old_span_format, None
+    return a.input_format if a.input_format in SPAN_INPUT_FORMATS else None
 
 
 def _render(df, fmt: str, title: str = "") -> str:
@@ -398,7 +416,7 @@ def _workflow_baselines(a) -> tuple[str, ...]:
     """The baselines the workflow ranks with the systems of this format."""
     from .config import BASELINE_KINDS, SPAN_BASELINE_KINDS
 
-    return SPAN_BASELINE_KINDS if a.span_format in ("semeval2020_si", "semeval2021_tsd") else BASELINE_KINDS
+    return SPAN_BASELINE_KINDS if _span_format(a) in ("semeval2020_si", "semeval2021_tsd") else BASELINE_KINDS
 
 
 def _design(a, progress) -> str:
@@ -480,18 +498,17 @@ def main(argv=None) -> int:
     if "format" in a and a.format is None:
         a.format = "table" if out_tty else "csv"
     progress = _Progress(enabled=sys.stderr.isatty() and not a.__dict__.get("quiet", False))
-    import warnings
-
     try:
         if a.command == "init":
             sys.stdout.write(_init(a))
             return 0
         with warnings.catch_warnings(record=True) as said:
             warnings.simplefilter("always", UserWarning)
+            warnings.simplefilter("always", FutureWarning)  # an old name, said once per use
             text = {"score": _score, "compare": _compare, "recommend": _recommend,
                     "design": _design}[a.command](a, progress)
         for w in said:  # what the workflow would print on its console
-            if issubclass(w.category, UserWarning):
+            if issubclass(w.category, (UserWarning, FutureWarning)):
                 sys.stderr.write(f"warning: {w.message}\n")
     except (DataError, ConfigError, ValueError, TypeError) as e:
         sys.stderr.write(f"metaeval {a.command}: {e}\n")
