@@ -25,6 +25,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
     ("engine", ("engine.scoring",)),
     ("methods", ("experiments", "design", "significance", "sensitivity", "criteria", "verdict", "gameability",
                  "crossdata", "recommendation", "reproduce")),
+    ("pipeline", ("pipeline",)),
     ("interfaces", ("api", "cli", "steps", "workflow", "workflow.")),
 ]
 # package entry points that import lazily by name (``__getattr__``), the

@@ -1258,10 +1258,7 @@ def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ord
     >>> paths = result.write(tempfile.mkdtemp(), figures=False)  # the workflow's files
     """
     from . import experiments as E
-    from .gameability import dataset_gameability
-    from .recommendation import dataset_context, recommend_dataset, recommendation_long
-    from .sensitivity import dataset_sensitivity
-    from .significance import run_bootstrap, run_significance
+    from .pipeline import meta_evaluation
 
     kwargs = _options(meta_evaluate, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
                                           weights=weights, baselines=baselines, n_splits=n_splits,
@@ -1276,38 +1273,5 @@ def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ord
     n_ranked = len(E.select_systems(ds, st.include_baselines))
     if n_ranked < 2:
         raise ValueError(f"{n_ranked} ranked system(s): the experiments compare rankings of systems")
-    t: dict[str, pd.DataFrame] = {}
-    t["scores.csv"] = scores = score_dataset(ds, spec)
-    sim, groups = E.similarity_tables(ds, spec, st)
-    t["similarity.csv"], t["similarity_groups.csv"] = sim.rename_axis("metric").reset_index(), groups
-    t["stability.csv"], t["stability_splits.csv"] = E.stability_summary(
-        [E.stability_splits(ds, spec, st, np.arange(st.n_splits))], st.n_splits)
-    if spec.k >= 3:
-        t["merging.csv"], t["merging_balanced.csv"] = E.merging(ds, spec, st), E.merging_balanced(ds, spec, st)
-    boot = run_bootstrap(ds, spec, st)
-    t["intervals.csv"], t["similarity_intervals.csv"] = boot["intervals"], boot["similarity"]
-    sig = run_significance(ds, spec, st, boot["boot"] if st.significance_test == "bootstrap" else None)
-    t["significance.csv"], t["significance_best.csv"], t["discriminative_power.csv"] = (
-        sig["significance"], sig["best"], sig["power"])
-    if spec.k >= 2:
-        power = (sig["power"].set_index("metric")["discriminative_power"].loc[list(spec.metrics)].to_numpy()
-                 if st.significance_test == "tukey" else None)
-        t["noise.csv"], t["priors.csv"] = dataset_sensitivity(ds, spec, st, sig.get("permuted_confusion"), power)
-    t["summary.csv"] = E.summary(groups.set_index("metric")["group"], t["stability.csv"], t.get("merging.csv"),
-                                 sig["power"])
-    t["gameability.csv"] = games = dataset_gameability(ds, spec, scores, unit=st.resample_unit,
-                                                       replicates=st.bootstrap_replicates, seed=st.bootstrap_seed,
-                                                       alpha=st.verdict_alpha)
-    props = _properties_of(ds, spec, properties)
-    if props is not None:
-        t["properties.csv"] = props
-    rec = recommend_dataset(ds, spec, st, properties=props, gameability=games)
-    t["recommendation.csv"] = recommendation_long(rec)
-    from .design import dataset_design, design_note
-
-    t["design.csv"], t["design_needed.csv"], t["design_swaps.csv"] = dataset_design(ds, spec, st, boot["value"],
-                                                                                     boot["boot"])
-    size_note = design_note(t["design.csv"], t["design_needed.csv"], rec.size_metrics())
-    notes = {"context": dataset_context(ds, spec) + (f"\n\n{size_note}" if size_note else ""),
-             "resample": E.few_groups_note(spec, st, ds), "test_set_size": size_note}
-    return MetaEvaluation(spec.name, t, rec, st, spec, {k: v for k, v in notes.items() if v})
+    tables, rec, notes = meta_evaluation(ds, spec, st, _properties_of(ds, spec, properties))
+    return MetaEvaluation(spec.name, tables, rec, st, spec, notes)

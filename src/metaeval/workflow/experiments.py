@@ -81,7 +81,7 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     the label-noise step), and the Table-7 summary.  Files only: the
     figures and tables are ``run_experiment_figures``'."""
     from .. import experiments as E
-    from ..significance import run_bootstrap, run_significance
+    from ..pipeline import experiment_tables
 
     note = few_groups_note(spec, settings, data_npz)
     if note:
@@ -92,45 +92,25 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     log_note(f"{len(sel)} ranked systems (baselines among them: {', '.join(ranked_base) or 'none'}), "
              f"{len(spec.all_metrics)} metrics, resampling "
              f"{'articles' if spec.span_task else settings.resample_unit + 's'}; Kendall's tau-{settings.tau_variant}")
-    with timed(f"similarity ({settings.n_groups} groups, {settings.linkage} linkage)"):
-        sim, groups = E.similarity_tables(ds, spec, settings)
-        write_csv(out["similarity"], sim.rename_axis("metric").reset_index())
-        write_csv(out["groups"], groups)
-    with timed(f"rank stability ({settings.n_splits} {'stratified ' if settings.stratified else ''}half-splits, "
-               + (f"gathered from {len(shard_paths)} shards)" if shard_paths else f"seed {settings.split_seed})")):
-        parts = []
-        for p in shard_paths:
-            with np.load(p, allow_pickle=False) as z:
-                parts.append({k: z[k] for k in z.files})
-        if not shard_paths:
-            parts.append(E.stability_splits(ds, spec, settings, shard_splits(settings, 0, 1)))
-        stability, per_split = E.stability_summary(parts, settings.n_splits)
-        write_csv(out["stability"], stability)
-        write_csv(out["stability_splits"], per_split)
-    merging = None
-    if "merging" in out:
-        with timed(f"class merging ({settings.balanced_repeats} balanced subsamples, seed {settings.balanced_seed})"):
-            merging = E.merging(ds, spec, settings)
-            write_csv(out["merging"], merging)
-            write_csv(out["merging_balanced"], E.merging_balanced(ds, spec, settings))
-    with timed(f"bootstrap intervals ({settings.bootstrap_replicates} replicates, seed {settings.bootstrap_seed}, "
-               f"{settings.interval_method}, {settings.confidence:g})"):
-        boot = run_bootstrap(ds, spec, settings)
-        write_csv(out["intervals"], boot["intervals"])
-        write_csv(out["similarity_intervals"], boot["similarity"])
-        _save_npz(out["bootstrap"], boot=boot["boot"], value=boot["value"],
-                  systems=np.array(boot["systems"], dtype=str), metrics=np.array(boot["metrics"], dtype=str))
-    test = (f"randomised Tukey HSD, {settings.tukey_trials} trials, seed {settings.tukey_seed}"
-            if settings.significance_test == "tukey" else
-            f"paired bootstrap test on the {settings.bootstrap_replicates} replicates, "
-            f"{settings.significance_correction} correction")
-    with timed(f"significance ({test}, alpha {settings.alpha:g})"):
-        sig = run_significance(ds, spec, settings, boot["boot"] if settings.significance_test == "bootstrap" else None)
-        write_csv(out["significance"], sig["significance"])
-        write_csv(out["significance_best"], sig["best"])
-        write_csv(out["power"], sig["power"])
-        if "trials" in out:  # the label-noise step scores these trials again on noisy golds
-            kept = sig.get("permuted_confusion")
-            _save_npz(out["trials"], permuted=kept if kept is not None else np.zeros((0,), dtype=np.int8))
-    with timed("summary"):
-        write_csv(out["summary"], E.summary(groups.set_index("metric")["group"], stability, merging, sig["power"]))
+    parts = []
+    for p in shard_paths:
+        with np.load(p, allow_pickle=False) as z:
+            parts.append({k: z[k] for k in z.files})
+    tables, arrays = experiment_tables(ds, spec, settings, stability_parts=parts or None, merging="merging" in out,
+                                       timed=timed)
+    for name, df in tables.items():
+        write_csv(out[_OUT[name]], df)
+    _save_npz(out["bootstrap"], boot=arrays["boot"], value=arrays["value"],
+              systems=np.array(arrays["systems"], dtype=str), metrics=np.array(arrays["metrics"], dtype=str))
+    if "trials" in out:  # the label-noise step scores these trials again on noisy golds
+        kept = arrays["permuted"]
+        _save_npz(out["trials"], permuted=kept if kept is not None else np.zeros((0,), dtype=np.int8))
+
+
+# the experiments rule's output of each table of the stage (metaeval.pipeline.experiment_tables)
+_OUT = {"similarity.csv": "similarity", "similarity_groups.csv": "groups", "stability.csv": "stability",
+        "stability_splits.csv": "stability_splits", "merging.csv": "merging",
+        "merging_balanced.csv": "merging_balanced", "intervals.csv": "intervals",
+        "similarity_intervals.csv": "similarity_intervals", "significance.csv": "significance",
+        "significance_best.csv": "significance_best", "discriminative_power.csv": "power",
+        "summary.csv": "summary"}

@@ -20,6 +20,7 @@ def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str
     ``noise.csv`` and ``priors.csv``.  ``trials_npz``, ``power_csv``: the
     significance experiment's Tukey trials and discriminative power, reused
     (the same trials, seed and units) instead of drawn again."""
+    from ..pipeline import sensitivity_power
     from ..sensitivity import dataset_sensitivity
 
     ds = Dataset.load(data_npz)
@@ -27,9 +28,7 @@ def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str
     if trials_npz and settings.significance_test == "tukey":
         with np.load(trials_npz, allow_pickle=False) as z:
             permuted = z["permuted"] if z["permuted"].ndim == 4 else None
-        if permuted is not None and power_csv:
-            pw = read_result_csv(power_csv).set_index("metric")["discriminative_power"]
-            power = pw.loc[list(spec.metrics)].to_numpy()
+        power = sensitivity_power(spec, settings, permuted, read_result_csv(power_csv) if power_csv else None)
     mode = settings.noise_mode if settings.noise_mode != "auto" else ("neighbour" if spec.ordinal else "uniform")
     with timed(f"label noise (rates {', '.join(f'{r:g}' for r in settings.noise_rates)}, "
                f"{settings.noise_repeats} repeats, {mode} noise; the significance experiment's "

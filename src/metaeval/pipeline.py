@@ -1,0 +1,130 @@
+"""The per-dataset sequence of the meta-evaluation, written once.
+
+Each stage takes a dataset, its spec and its settings (and what earlier
+stages returned) and returns tables, named by the workflow's file names
+(``similarity.csv``, ``stability.csv``, ...).  ``metaeval.meta_evaluate``
+runs every stage in memory (``meta_evaluation``); the workflow's jobs run
+one stage each and write its tables, so the two cannot drift apart: a
+change of the order, a draw or a table is made here, once.
+
+Stages, in order (the workflow's job in brackets):
+
+1. ``score_dataset`` and ``dataset_gameability`` [score]
+2. ``experiment_tables``: ranking similarity, rank stability, class
+   merging (three classes or more), bootstrap intervals, significance and
+   discriminative power, the Table-7 summary [experiments]
+3. ``dataset_sensitivity``: label noise and class priors (classes only),
+   reusing stage 2's Tukey trials [recommendation]
+4. ``recommend_dataset``, then ``dataset_design`` [recommendation]
+
+A stage is timed by ``timed(label)`` when given (the workflow's log), a
+context manager; the library's default says nothing.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from typing import Callable, ContextManager
+
+import numpy as np
+import pandas as pd
+
+from . import experiments as E
+from .significance import run_bootstrap, run_significance
+
+__all__ = ["experiment_tables", "sensitivity_power", "meta_evaluation"]
+
+
+def _quiet(label: str) -> ContextManager:
+    return nullcontext()
+
+
+def experiment_tables(ds, spec, settings, *, stability_parts=None, merging: bool | None = None,
+                      timed: Callable[[str], ContextManager] = _quiet) -> tuple[dict[str, pd.DataFrame], dict]:
+    """Stage 2: ``(tables, arrays)``.  ``tables``: ``similarity.csv``,
+    ``similarity_groups.csv``, ``stability.csv``, ``stability_splits.csv``,
+    ``merging.csv`` and ``merging_balanced.csv`` (``merging``; default:
+    three classes or more), ``intervals.csv``, ``similarity_intervals.csv``,
+    ``significance.csv``, ``significance_best.csv``,
+    ``discriminative_power.csv``, ``summary.csv``.  ``arrays``: the
+    bootstrap's (``boot``, ``value``, ``systems``, ``metrics``) and the
+    Tukey trials' confusion tensors (``permuted``, None with the bootstrap
+    test), which later stages reuse.  ``stability_parts``: the half-splits'
+    results drawn elsewhere (the workflow's shards), else drawn here."""
+    st = settings
+    merging = spec.k >= 3 if merging is None else merging
+    t: dict[str, pd.DataFrame] = {}
+    with timed(f"similarity ({st.n_groups} groups, {st.linkage} linkage)"):
+        sim, groups = E.similarity_tables(ds, spec, st)
+        t["similarity.csv"], t["similarity_groups.csv"] = sim.rename_axis("metric").reset_index(), groups
+    with timed(f"rank stability ({st.n_splits} {'stratified ' if st.stratified else ''}half-splits, "
+               + (f"gathered from {len(stability_parts)} shards)" if stability_parts else f"seed {st.split_seed})")):
+        parts = list(stability_parts) if stability_parts else [E.stability_splits(ds, spec, st, np.arange(st.n_splits))]
+        t["stability.csv"], t["stability_splits.csv"] = E.stability_summary(parts, st.n_splits)
+    if merging:
+        with timed(f"class merging ({st.balanced_repeats} balanced subsamples, seed {st.balanced_seed})"):
+            t["merging.csv"], t["merging_balanced.csv"] = E.merging(ds, spec, st), E.merging_balanced(ds, spec, st)
+    with timed(f"bootstrap intervals ({st.bootstrap_replicates} replicates, seed {st.bootstrap_seed}, "
+               f"{st.interval_method}, {st.confidence:g})"):
+        boot = run_bootstrap(ds, spec, st)
+        t["intervals.csv"], t["similarity_intervals.csv"] = boot["intervals"], boot["similarity"]
+    test = (f"randomised Tukey HSD, {st.tukey_trials} trials, seed {st.tukey_seed}"
+            if st.significance_test == "tukey" else
+            f"paired bootstrap test on the {st.bootstrap_replicates} replicates, {st.significance_correction} "
+            f"correction")
+    with timed(f"significance ({test}, alpha {st.alpha:g})"):
+        sig = run_significance(ds, spec, st, boot["boot"] if st.significance_test == "bootstrap" else None)
+        t["significance.csv"], t["significance_best.csv"], t["discriminative_power.csv"] = (
+            sig["significance"], sig["best"], sig["power"])
+    with timed("summary"):
+        t["summary.csv"] = E.summary(groups.set_index("metric")["group"], t["stability.csv"], t.get("merging.csv"),
+                                     sig["power"])
+    arrays = {"boot": boot["boot"], "value": boot["value"], "systems": boot["systems"], "metrics": boot["metrics"],
+              "permuted": sig.get("permuted_confusion")}
+    return t, arrays
+
+
+def sensitivity_power(spec, settings, permuted, power: pd.DataFrame | None) -> np.ndarray | None:
+    """Stage 3's reuse of stage 2: the discriminative power of the metrics
+    on the Tukey trials (``discriminative_power.csv``), which label noise
+    compares against; None when the trials are not Tukey's."""
+    if permuted is None or power is None or settings.significance_test != "tukey":
+        return None
+    return power.set_index("metric")["discriminative_power"].loc[list(spec.metrics)].to_numpy()
+
+
+def meta_evaluation(ds, spec, settings, properties: pd.DataFrame | None = None):
+    """Every stage on one dataset, in the workflow's order and with its
+    draws: ``(tables, rec, notes)``, the tables named by the workflow's
+    files, the recommendation, and the notes of its page (``context``,
+    ``resample``, ``test_set_size``)."""
+    from .dataset import score_dataset
+    from .design import dataset_design, design_note
+    from .gameability import dataset_gameability
+    from .recommendation import dataset_context, recommend_dataset, recommendation_long
+    from .sensitivity import dataset_sensitivity
+
+    st = settings
+    t: dict[str, pd.DataFrame] = {}
+    t["scores.csv"] = scores = score_dataset(ds, spec)
+    exp, arrays = experiment_tables(ds, spec, st)
+    t.update(exp)
+    if spec.k >= 2:
+        permuted = arrays["permuted"] if st.significance_test == "tukey" else None
+        t["noise.csv"], t["priors.csv"] = dataset_sensitivity(
+            ds, spec, st, permuted, sensitivity_power(spec, st, permuted, t["discriminative_power.csv"]))
+    # (the summary stays after label noise in the tables' order, as the workflow's files were listed)
+    t["summary.csv"] = t.pop("summary.csv")
+    t["gameability.csv"] = games = dataset_gameability(ds, spec, scores, unit=st.resample_unit,
+                                                       replicates=st.bootstrap_replicates, seed=st.bootstrap_seed,
+                                                       alpha=st.verdict_alpha)
+    if properties is not None:
+        t["properties.csv"] = properties
+    rec = recommend_dataset(ds, spec, st, properties=properties, gameability=games)
+    t["recommendation.csv"] = recommendation_long(rec)
+    t["design.csv"], t["design_needed.csv"], t["design_swaps.csv"] = dataset_design(
+        ds, spec, st, arrays["value"], arrays["boot"])
+    size_note = design_note(t["design.csv"], t["design_needed.csv"], rec.size_metrics())
+    notes = {"context": dataset_context(ds, spec) + (f"\n\n{size_note}" if size_note else ""),
+             "resample": E.few_groups_note(spec, st, ds), "test_set_size": size_note}
+    return t, rec, {k: v for k, v in notes.items() if v}
