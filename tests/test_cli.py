@@ -337,3 +337,15 @@ def test_input_format_reads_semeval_2016_task_6_files(tmp_path):
     code, out, err = _run(*args, "--input-format", "semeval_tsv")
     assert code == 0, err
     assert pd.read_csv(io.StringIO(out))["accuracy"].tolist() == [pytest.approx(2 / 3)]
+
+
+def test_the_title_says_what_the_intervals_resampled(files):
+    """Catches the title saying "of the groups" when --set resample_unit=item
+    made the intervals resample items (issue 30: a copied rule gone wrong)."""
+    gold, preds = files["csv"]
+    args = ["score", gold, *preds, "--group-column", "target", "--metrics", "accuracy", "--replicates", "50",
+            "--format", "markdown"]
+    by_group = _run(*args)[1]
+    by_item = _run(*args, "--set", "resample_unit=item")[1]
+    assert "bootstrap intervals of the groups" in by_group and "bootstrap intervals of the items" in by_item
+    assert by_group != by_item  # (and the numbers differ: other resamples)

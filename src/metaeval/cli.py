@@ -349,7 +349,9 @@ def _score(a, progress) -> str:
     primary = spec.primary_metric
     scores = scores.sort_values(["kind", primary], ascending=[False, not M.get(primary).higher_is_better],
                                 kind="stable")
-    unit = "groups" if ds.groups is not None and not spec.span_task else ("articles" if spec.span_task else "items")
+    # what the intervals resampled: as the library resolves it (groups given: whole groups, unless told items)
+    unit = ("articles" if spec.span_task else
+            "groups" if ds.groups is not None and opts.get("resample_unit", "group") == "group" else "items")
     size = (f"{ds.spans.n_articles:,} articles" if spec.span_task else f"{ds.n_items:,} items"
             + (f" in {len(ds.group_names):,} groups" if ds.groups is not None else ""))
     title = (f"{spec.name}: {len(ds.systems)} systems, {size}"

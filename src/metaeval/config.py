@@ -406,13 +406,6 @@ class DatasetSpec:
         """Classification metric ids, then span metric ids (scores.csv columns)."""
         return tuple(self.metrics) + tuple(self.span_metrics)
 
-    def article_files(self, data_dir: str | Path) -> list[Path]:
-        """The article texts of a span dataset (the files in its articles folder)."""
-        if not self.articles:
-            return []
-        folder = Path(data_dir) / self.articles
-        return sorted(p for p in folder.glob("article*.txt") if p.is_file())
-
     def article_folder(self, data_dir: str | Path) -> Path | None:
         """The folder of the article texts (a 2020 span format), or None."""
         return Path(data_dir) / self.articles if self.articles else None
