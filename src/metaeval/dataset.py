@@ -600,6 +600,8 @@ def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, table
     ``info["files"]``.  Raises ``DataError`` (listing every fault) before
     returning anything."""
     from . import spans as SP
+    from .spans.alignment import _keys, _rank_within  # the gold's repeated techniques on identical offsets
+    from .spans.readers import to_spans
 
     gpath = gold_t.path
     context = f"dataset {spec.name!r}" + (f" (gold file {gpath})" if gold_t.unit == "line" else "")
@@ -643,7 +645,7 @@ def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, table
     acode = {a: i for i, a in enumerate(doc_ids)}
     doc_texts = [texts[a] for a in doc_ids]
     alen = np.array([len(t) for t in doc_texts], dtype=np.int64)
-    gold = SP.to_spans(gold_t, acode, lcode)
+    gold = to_spans(gold_t, acode, lcode)
 
     # -- the predictions ---------------------------------------------------------
     problems: list[Problem] = []
@@ -658,14 +660,14 @@ def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, table
         if tc:
             if t.problems:
                 continue
-            lab, probs = SP.align_tc(gi, SP.to_spans(t, acode, lcode), doc_ids, t.path, t.lines, t.unit)
+            lab, probs = SP.align_tc(gi, to_spans(t, acode, lcode), doc_ids, t.path, t.lines, t.unit)
             problems += probs
             pred_rows.append(lab)
             read[system] = len(t)
             continue
         if any(p.kind == "file" for p in t.problems):
             continue
-        sp = SP.to_spans(t, acode)  # the rows that read cleanly are checked too (true counts)
+        sp = to_spans(t, acode)  # the rows that read cleanly are checked too (true counts)
         n_overlap = len(sp) - len(SP.merge_spans(sp))
         if n_overlap and not spec.merge_overlapping_predictions:
             # one problem counted per overlapping span; the pairs shown are examples of it
@@ -712,7 +714,7 @@ def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, table
             np.zeros((0, len(gi)), dtype=np.int8)
         systems = tuple(tables) + tuple(base_names)
         kinds = tuple("baseline" if s in supplied else "system" for s in tables) + ("baseline",) * len(base_names)
-        dup = SP._rank_within(SP._keys(gi.article, gi.start, gi.end))
+        dup = _rank_within(_keys(gi.article, gi.start, gi.end))
         item_ids = np.array([f"{doc_ids[a]}:{s}-{e}" + (f"#{d}" if d else "")
                              for a, s, e, d in zip(gi.article, gi.start, gi.end, dup)], dtype=str)
         view = SP.merge_spans(gi, by_label=True)
