@@ -1258,7 +1258,7 @@ def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ord
     >>> paths = result.write(tempfile.mkdtemp(), figures=False)  # the workflow's files
     """
     from . import experiments as E
-    from .pipeline import meta_evaluation
+    from .pipeline.sequence import meta_evaluation
 
     kwargs = _options(meta_evaluate, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
                                           weights=weights, baselines=baselines, n_splits=n_splits,

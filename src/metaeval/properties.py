@@ -112,6 +112,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
+from .declare import setting
 
 __all__ = ["Property", "PROPERTIES", "PUBLISHED", "Settings", "enumerate_matrices", "random_matrices",
            "sparse_matrices", "domain_matrices", "build", "check", "check_all", "recheck", "RESULTS"]
@@ -152,18 +153,31 @@ class Settings:
     (5, 2000, (0.5, 0.3, 0.2), 3, True)
     """
 
-    n_max: int = 8
-    random: int = 2000
-    random_n_max: int = 1000
-    random_sparse_n_max: int = 60
-    seed: int = 20211206
+    # the config's ``properties`` block: these declarations are its schema and config/README.md's table
+    # (metaeval.settings writes them; docs/settings-details.md says more of each)
+    n_max: int = setting(8, "every 3 x 3 matrix with at most this many items, every class in the gold (15,795 for "
+                            "8); fewer items for more classes", type="integer", minimum=3, maximum=14)
+    random: int = setting(2000, "random matrices checked besides, twice: mostly right ones, and as many whose cells "
+                                "are drawn alike, right or wrong", type="integer", minimum=0)
+    random_n_max: int = setting(1000, "items of the largest mostly-right random matrix (the smallest has K)",
+                                type="integer", minimum=3)
+    random_sparse_n_max: int = setting(60, "items of the largest right-or-wrong random matrix (Cohen's kappa "
+                                           "fails monotonicity from 16 items)", type="integer", minimum=3)
+    seed: int = setting(20211206, "seed of the random matrices", type="integer", minimum=0)
     # parameters of the parameterised metrics: unequal weights on purpose (a
     # weighted metric is checked as it is used); F_avg over the outer classes
     # (SemEval-2016 Task 6: FAVOR, AGAINST); the FNC-1 score with the last class
     # as 'unrelated'
-    weights: tuple[float, ...] = (0.5, 0.3, 0.2)
-    f_avg_classes: tuple[int, ...] = (0, 2)
-    unrelated: int | None = 2
+    weights: tuple[float, ...] = setting((0.5, 0.3, 0.2), "class weights of wAUC, wF1, wF2 in the generic case "
+                                                          "(a dataset's shape uses its own default weights)",
+                                         type="array", items={"type": "number", "minimum": 0}, minItems=3,
+                                         maxItems=3)
+    f_avg_classes: tuple[int, ...] = setting((0, 2), "the classes F_avg averages in the generic case (the outer "
+                                                     "ones, as FAVOR and AGAINST)", type="array",
+                                             items={"type": "integer", "minimum": 0, "maximum": 2}, minItems=1,
+                                             uniqueItems=True)
+    unrelated: int | None = setting(2, "the FNC-1 score's 'unrelated' class in the generic case", type="integer",
+                                    minimum=0, maximum=2)
     k: int = K
     ordinal: bool = True
     class_sizes: tuple[int, ...] | None = None

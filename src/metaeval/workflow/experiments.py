@@ -81,7 +81,7 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     the label-noise step), and the Table-7 summary.  Files only: the
     figures and tables are ``run_experiment_figures``'."""
     from .. import experiments as E
-    from ..pipeline import experiment_tables
+    from ..pipeline.stages import experiment_tables
 
     note = few_groups_note(spec, settings, data_npz)
     if note:

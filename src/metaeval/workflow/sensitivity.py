@@ -20,7 +20,7 @@ def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str
     ``noise.csv`` and ``priors.csv``.  ``trials_npz``, ``power_csv``: the
     significance experiment's Tukey trials and discriminative power, reused
     (the same trials, seed and units) instead of drawn again."""
-    from ..pipeline import sensitivity_power
+    from ..pipeline.stages import sensitivity_power
     from ..sensitivity import dataset_sensitivity
 
     ds = Dataset.load(data_npz)

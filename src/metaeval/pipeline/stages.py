@@ -1,25 +1,9 @@
-"""The per-dataset sequence of the meta-evaluation, written once.
-
-Each stage takes a dataset, its spec and its settings (and what earlier
-stages returned) and returns tables, named by the workflow's file names
-(``similarity.csv``, ``stability.csv``, ...).  ``metaeval.meta_evaluate``
-runs every stage in memory (``meta_evaluation``); the workflow's jobs run
-one stage each and write its tables, so the two cannot drift apart: a
-change of the order, a draw or a table is made here, once.
-
-Stages, in order (the workflow's job in brackets):
-
-1. ``score_dataset`` and ``dataset_gameability`` [score]
-2. ``experiment_tables``: ranking similarity, rank stability, class
-   merging (three classes or more), bootstrap intervals, significance and
-   discriminative power, the Table-7 summary [experiments]
-3. ``dataset_sensitivity``: label noise and class priors (classes only),
-   reusing stage 2's Tukey trials [recommendation]
-4. ``recommend_dataset``, then ``dataset_design`` [recommendation]
-
-A stage is timed by ``timed(label)`` when given (the workflow's log), a
-context manager; the library's default says nothing.
-"""
+"""The stages the workflow's jobs run, one per job: each takes a dataset,
+its spec and its settings (and what earlier stages returned) and returns
+tables named by the workflow's files.  This module imports only what its
+stages compute with, so a job's code fingerprint (``workflow.params``)
+holds no recommendation or figure code: editing those reruns no
+experiment."""
 
 from __future__ import annotations
 
@@ -29,10 +13,10 @@ from typing import Callable, ContextManager
 import numpy as np
 import pandas as pd
 
-from . import experiments as E
-from .significance import run_bootstrap, run_significance
+from .. import experiments as E
+from ..significance import run_bootstrap, run_significance
 
-__all__ = ["experiment_tables", "sensitivity_power", "meta_evaluation"]
+__all__ = ["experiment_tables", "sensitivity_power"]
 
 
 def _quiet(label: str) -> ContextManager:
@@ -91,40 +75,3 @@ def sensitivity_power(spec, settings, permuted, power: pd.DataFrame | None) -> n
     if permuted is None or power is None or settings.significance_test != "tukey":
         return None
     return power.set_index("metric")["discriminative_power"].loc[list(spec.metrics)].to_numpy()
-
-
-def meta_evaluation(ds, spec, settings, properties: pd.DataFrame | None = None):
-    """Every stage on one dataset, in the workflow's order and with its
-    draws: ``(tables, rec, notes)``, the tables named by the workflow's
-    files, the recommendation, and the notes of its page (``context``,
-    ``resample``, ``test_set_size``)."""
-    from .dataset import score_dataset
-    from .design import dataset_design, design_note
-    from .gameability import dataset_gameability
-    from .recommendation import dataset_context, recommend_dataset, recommendation_long
-    from .sensitivity import dataset_sensitivity
-
-    st = settings
-    t: dict[str, pd.DataFrame] = {}
-    t["scores.csv"] = scores = score_dataset(ds, spec)
-    exp, arrays = experiment_tables(ds, spec, st)
-    t.update(exp)
-    if spec.k >= 2:
-        permuted = arrays["permuted"] if st.significance_test == "tukey" else None
-        t["noise.csv"], t["priors.csv"] = dataset_sensitivity(
-            ds, spec, st, permuted, sensitivity_power(spec, st, permuted, t["discriminative_power.csv"]))
-    # (the summary stays after label noise in the tables' order, as the workflow's files were listed)
-    t["summary.csv"] = t.pop("summary.csv")
-    t["gameability.csv"] = games = dataset_gameability(ds, spec, scores, unit=st.resample_unit,
-                                                       replicates=st.bootstrap_replicates, seed=st.bootstrap_seed,
-                                                       alpha=st.verdict_alpha)
-    if properties is not None:
-        t["properties.csv"] = properties
-    rec = recommend_dataset(ds, spec, st, properties=properties, gameability=games)
-    t["recommendation.csv"] = recommendation_long(rec)
-    t["design.csv"], t["design_needed.csv"], t["design_swaps.csv"] = dataset_design(
-        ds, spec, st, arrays["value"], arrays["boot"])
-    size_note = design_note(t["design.csv"], t["design_needed.csv"], rec.size_metrics())
-    notes = {"context": dataset_context(ds, spec) + (f"\n\n{size_note}" if size_note else ""),
-             "resample": E.few_groups_note(spec, st, ds), "test_set_size": size_note}
-    return t, rec, {k: v for k, v in notes.items() if v}
