@@ -154,6 +154,41 @@ def test_each_set_is_the_plain_mcs_at_the_bonferroni_level(seed):
     assert np.array_equal(s.answer, adm & s.members.all(axis=0))
 
 
+@pytest.mark.parametrize("level", [0.0, 0.5, 0.99])
+def test_the_monte_carlo_level_is_the_margin_an_elimination_must_clear(level):
+    """verdict_mc_level: a candidate is kept when p + z sqrt(p (1 - p) / B)
+    reaches alpha / C, z the normal quantile of (1 + level) / 2 (0: the
+    p-value itself), written out here; a higher level keeps more."""
+    from statistics import NormalDist
+
+    v, b = _draw(1)
+    adm = np.ones(5, bool)
+    s = evidence_sets(v, b, adm, 0.05, criteria=("a", "b", "c"), mc_level=level)
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    part = ~np.isnan(s.p_value)
+    upper = np.minimum(1.0, s.p_value + z * np.sqrt(s.p_value * (1 - s.p_value) / b.shape[0]))
+    assert np.allclose(s.p_upper[part], upper[part], rtol=0, atol=1e-12) and s.mc_level == level
+    assert np.array_equal(s.members[part], (upper >= s.alpha_c)[part])
+    default = evidence_sets(v, b, adm, 0.05, criteria=("a", "b", "c"))
+    assert (s.members <= default.members).all() if level >= 0.95 else (s.members >= default.members).all()
+
+
+def test_the_monte_carlo_level_reaches_the_verdict_from_the_settings():
+    """The setting goes from the settings (library keyword, config) to
+    every evidence set of the recommendation."""
+    import metaeval
+
+    gold = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+    systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20, "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
+               "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
+    rec = metaeval.recommend(gold, systems, properties=False, criteria_replicates=20, baselines=[],
+                             verdict_mc_level=0.0, criteria=["stability"], n_splits=20, min_systems=3)
+    for sets in rec.sets.values():
+        assert sets.mc_level == 0.0
+        part = ~np.isnan(sets.p_value)
+        assert np.array_equal(sets.p_upper[part], sets.p_value[part])
+
+
 def test_an_exempt_metric_is_not_judged_on_that_criterion_and_bonferroni_counts_the_criteria_that_count():
     rng = np.random.default_rng(3)
     v = np.array([[0.9, 0.5, 0.89], [1.0, 0.7, 0.4]])

@@ -45,6 +45,7 @@ import pandas as pd
 
 from . import metrics as M
 from .settings import ALL_CRITERIA as _SETTINGS_CRITERIA
+from .settings import default_of
 from .tables import markdown_table, md_escape
 from .verdict import (SCHEME, SCOPES, EvidenceSets, closest_pair, evidence_sets, paired_interval, systems_needed,
                       units_needed)
@@ -289,7 +290,8 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
               baselines: Sequence[str] = (), alpha: float = 0.05, headline: str = "these_systems",
               official: str | None = None, official_source: str = "", not_computed: Mapping[str, str] | None = None,
               papers: Sequence[Mapping] = (), n_units: int = 0, unit: str = "items",
-              max_undefined: float = MAX_UNDEFINED, power_test: str = "", n_synthetic: int = 0) -> Recommendation:
+              max_undefined: float = MAX_UNDEFINED, power_test: str = "", n_synthetic: int = 0,
+              mc_level: float = default_of("verdict_mc_level")) -> Recommendation:
     """The verdict from the criteria's point values and replicates.
 
     ``results``: ``{(scheme, subset): criteria.CriteriaResult}`` with the
@@ -304,7 +306,9 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     ``headline``: the scope of the answer; ``official``,
     ``official_source``: the task's own metric; ``not_computed``: metric
     -> why it is not computed here (an official or paper metric the dataset
-    cannot compute); ``papers``: ``({"metrics": ..., "source": ...}, ...)``."""
+    cannot compute); ``papers``: ``({"metrics": ..., "source": ...}, ...)``;
+    ``mc_level``: the Monte Carlo doubt an elimination must be beyond
+    (``verdict_mc_level``, ``verdict.mc_upper``)."""
     from .gameability import gameable as game_rows
 
     real = {sc: results[sc, "real"] for sc in ("items", "both") if (sc, "real") in results}
@@ -365,7 +369,7 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
             exempt[c] = (value[c] == 1) & np.all([np.all((b[:, c] == 1) | np.isnan(b[:, c]), axis=0)
                                                   for b in boots.values()], axis=0)
 
-    sets = {scope: evidence_sets(value, b, admissible & ~ill[scope], alpha, exempt, crit)
+    sets = {scope: evidence_sets(value, b, admissible & ~ill[scope], alpha, exempt, crit, mc_level)
             for scope, b in boots.items()}
     hs, hb = sets[headline], boots[headline]
     selected = [mid for mid, a in zip(metrics, hs.answer) if a]
@@ -373,7 +377,7 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     reqs = []
     for r in dict.fromkeys(list(requirements) + list(offered)):
         ok = meets[r]
-        ans = evidence_sets(value, hb, admissible & ok, alpha, exempt, crit).answer
+        ans = evidence_sets(value, hb, admissible & ok, alpha, exempt, crit, mc_level).answer
         reqs.append(Requirement(r, r in requirements, [mid for mid, x in zip(metrics, ok) if x and candidate[
             metrics.index(mid)]], [mid for mid, x in zip(metrics, ok) if not x],
                                 [mid for mid, a in zip(metrics, ans) if a]))
@@ -391,7 +395,7 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     if (SCHEME[headline], "all") in results and baselines:
         ball = results[SCHEME[headline], "all"]
         bv, bb = _rows(ball, crit)
-        with_b = [mid for mid, a in zip(metrics, evidence_sets(bv, bb, admissible, alpha, exempt, crit).answer) if a]
+        with_b = [mid for mid, a in zip(metrics, evidence_sets(bv, bb, admissible, alpha, exempt, crit, mc_level).answer) if a]
 
     separation = None
     pair = closest_pair(hs, value, hb) if len(selected) >= 2 else None
@@ -766,7 +770,7 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
                                (_and([display_name(x) for x in rec.with_baselines], "or") or "no metric") + ".")), ""]
     from .verdict import mc_upper
 
-    floor = float(mc_upper(1.0 / (rec.replicates + 1), rec.replicates))
+    floor = float(mc_upper(1.0 / (rec.replicates + 1), rec.replicates, rec.sets[rec.headline].mc_level))
     if rec.criteria and floor >= rec.sets[rec.headline].alpha_c:
         lines += [md_escape(f"With {rec.replicates} resamples no metric can be eliminated: the smallest MCS p-value, "
                             f"1/{rec.replicates + 1}, is not below the level {rec.sets[rec.headline].alpha_c:.3g} "
@@ -1020,7 +1024,7 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
     n_syn = int(sum(ds.kinds[j] == "synthetic" for j in sel))
     rec = recommend(res, criteria=crit, left_out=left_out, properties=properties, offered=offered,
                     requirements=tuple(spec.requirements if requirements is None else requirements),
-                    gameability=gameability, baselines=baselines, alpha=settings.verdict_alpha,
+                    gameability=gameability, baselines=baselines, alpha=settings.verdict_alpha, mc_level=settings.verdict_mc_level,
                     headline=settings.verdict_scope, official=spec.official_metric,
                     official_source=spec.official_source, not_computed=not_computed, papers=spec.paper_choices,
                     n_units=int(scorer.n_units), unit=unit, power_test=power_test, n_synthetic=n_syn)

@@ -191,6 +191,9 @@ class Verdict:
                               exclusiveMinimum=0, exclusiveMaximum=0.5)
     verdict_scope: str = _s("these_systems", "the scope whose answer heads the page (both are shown)",
                             type="string", enum=["these_systems", "new_systems"])
+    verdict_mc_level: float = _s(0.95, "level of the Monte Carlo interval of each MCS p-value: a metric is eliminated "
+                                       "only when the interval's upper end is below the set's level (Gandy 2009); 0: "
+                                       "the p-value itself", type="number", minimum=0, exclusiveMaximum=1)
 
 
 @dataclass(frozen=True)

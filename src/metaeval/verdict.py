@@ -49,8 +49,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.special import ndtri
 
 from .mcs import copy_groups, critical_value, model_confidence_set
+from .settings import default_of
 
 __all__ = ["EVIDENCE", "SCOPES", "SCHEME", "EvidenceSets", "evidence_sets", "mc_upper", "Separation",
            "closest_pair", "units_needed", "systems_needed", "paired_interval", "MIN_EXPONENT"]
@@ -71,7 +73,8 @@ class EvidenceSets:
     ``counted`` (C,): the criteria with at least two distinct participants
     (those are tested, and Bonferroni counts them); ``p_value`` (C, M): the
     MCS p-values (NaN for non-participants; 1 on a criterion not counted);
-    ``p_upper`` (C, M): the upper end of their 95 % Monte Carlo interval;
+    ``p_upper`` (C, M): the upper end of their Monte Carlo interval at
+    ``mc_level``;
     ``members`` (C, M): kept at ``alpha_c`` (``p_upper >= alpha_c``: the
     resamples leave no doubt about an elimination); ``answer`` (M,): admissible
     and kept on every counted criterion it takes part in; ``critical``
@@ -89,6 +92,7 @@ class EvidenceSets:
     answer: np.ndarray
     critical: np.ndarray
     p_upper: np.ndarray | None = None
+    mc_level: float = 0.95
 
     @property
     def separable(self) -> bool:
@@ -96,25 +100,28 @@ class EvidenceSets:
         return bool((self.participants & ~self.members)[self.counted].any())
 
 
-# the upper end of a Monte Carlo p-value's interval: p + MC_Z sqrt(p (1 - p) / B)
-MC_Z = 1.959963984540054
-
-
-def mc_upper(p, replicates: int) -> np.ndarray:
-    """The upper end of the 95 % Monte Carlo interval of p-values estimated
-    from ``replicates`` resamples (NaN stays NaN).
+def mc_upper(p, replicates: int, level: float = default_of("verdict_mc_level")) -> np.ndarray:
+    """The upper end of the two-sided ``level`` Monte Carlo interval of
+    p-values estimated from ``replicates`` resamples,
+    ``p + z sqrt(p (1 - p) / B)`` with ``z`` the normal quantile of
+    ``(1 + level) / 2`` (1.96 at 0.95; 0 at level 0: the p-value itself).
+    NaN stays NaN.
 
     Examples
     --------
     >>> mc_upper([0.004, 0.02], 500).round(4).tolist()
     [0.0095, 0.0323]
+    >>> mc_upper([0.004, 0.02], 500, level=0).tolist()
+    [0.004, 0.02]
     """
+    z = float(ndtri(0.5 + level / 2))
     p = np.asarray(p, dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        return np.minimum(1.0, p + MC_Z * np.sqrt(np.clip(p * (1 - p), 0, None) / max(int(replicates), 1)))
+        return np.minimum(1.0, p + z * np.sqrt(np.clip(p * (1 - p), 0, None) / max(int(replicates), 1)))
 
 
-def evidence_sets(value, boot, admissible, alpha: float, exempt=None, criteria=EVIDENCE) -> EvidenceSets:
+def evidence_sets(value, boot, admissible, alpha: float, exempt=None, criteria=EVIDENCE,
+                  mc_level: float = default_of("verdict_mc_level")) -> EvidenceSets:
     """Per criterion, the Model Confidence Set of the admissible candidates
     at ``alpha / C``, and their intersection.
 
@@ -133,6 +140,10 @@ def evidence_sets(value, boot, admissible, alpha: float, exempt=None, criteria=E
         class priors by construction, on the priors criterion).
     criteria : sequence of str
         The criteria's names (rows).
+    mc_level : float
+        A candidate is eliminated only when the upper end of its MCS
+        p-value's Monte Carlo interval at this level (``mc_upper``) is
+        below ``alpha / C``.
 
     Returns
     -------
@@ -165,13 +176,13 @@ def evidence_sets(value, boot, admissible, alpha: float, exempt=None, criteria=E
     upper = np.where(part, 1.0, np.nan)
     for c in np.flatnonzero(counted):  # a loop over the criteria
         p[c] = model_confidence_set(v[c], b[:, c], part[c]).p_value
-        upper[c] = mc_upper(p[c], int((~np.isnan(b[:, c][:, part[c]])).any(axis=1).sum()))
+        upper[c] = mc_upper(p[c], int((~np.isnan(b[:, c][:, part[c]])).any(axis=1).sum()), mc_level)
         crit[c] = critical_value(v[c], b[:, c], np.nan_to_num(upper[c], nan=-1) >= alpha_c, alpha_c)
     members = part & (np.nan_to_num(upper, nan=-1.0) >= alpha_c)
     # with no criterion at all there is no evidence, and no answer
     answer = adm & (members | ~part)[counted].all(axis=0) if c_n else np.zeros(m, bool)
     return EvidenceSets(tuple(criteria), float(alpha), float(alpha_c), adm, part, counted, p, members, answer,
-                        crit, upper)
+                        crit, upper, float(mc_level))
 
 
 def paired_interval(value, boot, i: int, j: int, level: float) -> tuple[float, float, float, float]:
