@@ -18,7 +18,7 @@ from metaeval import metrics as M
 from metaeval import properties as P
 from metaeval.engine.confusion import confusion_tensor
 
-FAST = P.Settings(n_max=6, random=300, random_n_max=400, seed=5)
+FAST = P.PropertySettings(n_max=6, random=300, random_n_max=400, seed=5)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_enumeration_is_complete_ordered_and_unique():
 
 
 def test_domain_has_every_gold_class_and_the_right_count():
-    s = P.Settings(n_max=6, random=0)
+    s = P.PropertySettings(n_max=6, random=0)
     c = P.domain_matrices(s)
     assert (c.sum(axis=1) > 0).all()
     # plain count: columns are independent compositions; a column of size m has C(m+2, 2) fillings
@@ -272,9 +272,9 @@ def test_positions_must_increase():
 
 def test_settings_are_checked():
     with pytest.raises(ValueError, match="weights"):
-        P.Settings(weights=(0.5, 0.5, 0.5))
+        P.PropertySettings(weights=(0.5, 0.5, 0.5))
     with pytest.raises(ValueError, match="n_max"):
-        P.Settings(n_max=2)
+        P.PropertySettings(n_max=2)
     with pytest.raises(ValueError, match="unknown setting"):
         P.settings_from({"n_maximum": 5})
 
@@ -314,7 +314,7 @@ def test_the_first_counterexample_found_is_kept(monkeypatch):
         c = np.asarray(c, float)
         return M.accuracy(c) + 0.1 * (c == x).all(axis=(-2, -1))
 
-    s = P.Settings(n_max=5, random=0)
+    s = P.PropertySettings(n_max=5, random=0)
     domain = P.domain_matrices(s)
     # plain loop: matrices in domain order, then the class permutations in their order; the first pair whose
     # scores differ is the counterexample (smallest matrix first, then enumeration order)
@@ -346,7 +346,7 @@ def _shape(k, ordinal, weights, sizes, f_avg=(0,), unrelated=None, **base):
     params = {"weights": None if weights is None else np.asarray(weights, float), "f_avg_classes": list(f_avg),
               "unrelated": unrelated}
     spec = SimpleNamespace(k=k, ordinal=ordinal, metric_params=lambda: params)
-    return P.dataset_settings(spec, sizes, P.Settings(**{"n_max": 5, "random": 400, "seed": 5, **base}))
+    return P.dataset_settings(spec, sizes, P.PropertySettings(**{"n_max": 5, "random": 400, "seed": 5, **base}))
 
 
 def _kappa_2x2(a, b, c, d):
@@ -368,7 +368,7 @@ def test_two_classes_change_the_verdicts_where_they_should():
     from sklearn.metrics import balanced_accuracy_score
 
     metrics = ["accuracy", "macro_f1", "macro_recall", "wauc", "wf2", "kappa"]
-    generic = P.check_all(P.Settings(n_max=6, random=400, seed=5), metrics).set_index(["metric", "property"])
+    generic = P.check_all(P.PropertySettings(n_max=6, random=400, seed=5), metrics).set_index(["metric", "property"])
     two = P.check_all(_shape(2, False, (0.7, 0.3), (900, 100)), metrics).set_index(["metric", "property"])
     assert (two.xs("ordinal_invariance", level="property")["result"] == "not applicable").all()
     assert generic.loc[("wauc", "class_exchange"), "result"] == "fails"
@@ -412,7 +412,7 @@ def test_four_weighted_classes_follow_the_dataset_s_class_sizes():
 
     w = (0.40, 0.40, 0.15, 0.05)
     metrics = ["accuracy", "macro_f1", "wf2"]
-    generic = P.check_all(P.Settings(n_max=6, random=400, seed=5), metrics).set_index(["metric", "property"])
+    generic = P.check_all(P.PropertySettings(n_max=6, random=400, seed=5), metrics).set_index(["metric", "property"])
     assert generic.loc[("wf2", "imbalance"), "result"] == "fails"
 
     def wf2(sizes, wrong, to):  # the perfect output with one item of class `wrong` predicted as `to`
@@ -429,3 +429,9 @@ def test_four_weighted_classes_follow_the_dataset_s_class_sizes():
                  for t in range(4) if t not in (a, b))
         assert ok == holds, sizes
         assert (got.xs("ordinal_monotonicity", level="property")["result"] == "not applicable").all()
+
+
+def test_settings_is_the_old_name_of_property_settings():
+    with pytest.warns(FutureWarning, match="PropertySettings"):
+        old = P.Settings
+    assert old is P.PropertySettings

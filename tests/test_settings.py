@@ -229,7 +229,7 @@ def test_baseline_files_is_the_old_name_of_baseline_systems():
         DatasetSpec.from_config("d", {**raw, "baseline_files": ["a"], "baseline_systems": ["b"]})
 
 
-# -- the formal properties' block: declared once, in properties.Settings -------------------------------------------
+# -- the formal properties' block: declared once, in properties.PropertySettings -------------------------------------------
 def test_the_properties_block_is_its_declaration():
     """Catches the schema's, the README's or the config's ``properties``
     block holding a default or a bound of its own (before issue 30 the
@@ -240,6 +240,6 @@ def test_the_properties_block_is_its_declaration():
     assert schema["properties"]["properties"] == S.properties_schema()
     assert S.properties_table() in (ROOT / "config" / "README.md").read_text(encoding="utf-8")
     declared = {f.name: f.default for f in S.properties_fields()}
-    assert declared == {k: getattr(P.Settings(), k) for k in declared} and len(declared) == 8
+    assert declared == {k: getattr(P.PropertySettings(), k) for k in declared} and len(declared) == 8
     assert yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))["properties"] == {}
-    assert P.settings_from({}) == P.Settings()
+    assert P.settings_from({}) == P.PropertySettings()

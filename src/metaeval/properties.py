@@ -114,7 +114,7 @@ import pandas as pd
 from . import metrics as M
 from .declare import setting
 
-__all__ = ["Property", "PROPERTIES", "PUBLISHED", "Settings", "enumerate_matrices", "random_matrices",
+__all__ = ["Property", "PROPERTIES", "PUBLISHED", "PropertySettings", "enumerate_matrices", "random_matrices",
            "sparse_matrices", "domain_matrices", "build", "check", "check_all", "recheck", "RESULTS"]
 
 K = 3  # the generic shape: three ordered classes (Amigo et al.'s imbalance needs a middle class)
@@ -133,7 +133,7 @@ _GOESGENS = "Goesgens et al. (NeurIPS 2021), section 3"
 
 
 @dataclass(frozen=True)
-class Settings:
+class PropertySettings:
     """What the properties are checked on (config key ``properties``; a
     dataset's shape from ``dataset_settings``).
 
@@ -148,7 +148,7 @@ class Settings:
 
     Examples
     --------
-    >>> s = Settings(n_max=5)
+    >>> s = PropertySettings(n_max=5)
     >>> s.n_max, s.random, s.weights, s.k, s.ordinal
     (5, 2000, (0.5, 0.3, 0.2), 3, True)
     """
@@ -246,7 +246,7 @@ class Property:
     source: str
     statement: str
     build: Callable[..., list[Comparisons]]
-    not_applicable: Callable[[str, Settings], str | None] = lambda metric_id, settings: None
+    not_applicable: Callable[[str, PropertySettings], str | None] = lambda metric_id, settings: None
 
 
 # ---------------------------------------------------------------------------
@@ -371,12 +371,12 @@ def enumeration_limit(k: int, n_max: int, budget: int = ENUMERATION_BUDGET) -> i
     return n if n >= k else 0
 
 
-def domain_matrices(settings: Settings) -> np.ndarray:
+def domain_matrices(settings: PropertySettings) -> np.ndarray:
     """The matrices the properties are checked on: enumerated, random and sparse ones.
 
     Parameters
     ----------
-    settings : Settings
+    settings : PropertySettings
         ``n_max`` (every matrix up to that many items), ``random`` (random
         matrices of up to ``random_n_max`` items, mostly right, and as many of
         up to ``random_sparse_n_max`` items with cells drawn alike), ``seed``.
@@ -387,9 +387,9 @@ def domain_matrices(settings: Settings) -> np.ndarray:
 
     Examples
     --------
-    >>> domain_matrices(Settings(n_max=4, random=50)).shape
+    >>> domain_matrices(PropertySettings(n_max=4, random=50)).shape
     (278, 3, 3)
-    >>> domain_matrices(Settings(n_max=4, random=50, k=2, weights=(0.5, 0.5), f_avg_classes=(0,),
+    >>> domain_matrices(PropertySettings(n_max=4, random=50, k=2, weights=(0.5, 0.5), f_avg_classes=(0,),
     ...                          unrelated=None)).shape
     (127, 2, 2)
     """
@@ -564,7 +564,7 @@ def _uniform_change(c, settings):
     return [Comparisons(None, c * float(lam), "eq", idx) for lam in (2, 3)]
 
 
-def targets(metric_id: str, settings: Settings) -> list[int]:
+def targets(metric_id: str, settings: PropertySettings) -> list[int]:
     """The classes a metric averages over (its target classes)."""
     if metric_id == "f_avg":
         return sorted(set(settings.f_avg_classes))
@@ -747,7 +747,7 @@ def _counterexample(comp: Comparisons, a: np.ndarray, p: int, sa: float, sb: flo
     return json.dumps(out, separators=(", ", ": "))
 
 
-def check(metric_id: str, prop: Property, c: np.ndarray, settings: Settings, comps=None,
+def check(metric_id: str, prop: Property, c: np.ndarray, settings: PropertySettings, comps=None,
           domain_scores: np.ndarray | None = None) -> dict:
     """Check one property of one metric on the domain matrices.
 
@@ -759,7 +759,7 @@ def check(metric_id: str, prop: Property, c: np.ndarray, settings: Settings, com
         An entry of ``PROPERTIES``.
     c : ndarray, shape (D, 3, 3)
         The domain (``domain_matrices``).
-    settings : Settings
+    settings : PropertySettings
         The metric parameters of the check (weights, F_avg classes, unrelated).
     comps : list of Comparisons, optional
         The property's comparisons if already built (``build``).
@@ -790,7 +790,7 @@ def check(metric_id: str, prop: Property, c: np.ndarray, settings: Settings, com
 
     Examples
     --------
-    >>> st = Settings(n_max=4, random=50)
+    >>> st = PropertySettings(n_max=4, random=50)
     >>> c = domain_matrices(st)
     >>> check("accuracy", PROPERTIES["monotonicity"], c, st)["result"]
     'holds'
@@ -834,13 +834,13 @@ def check(metric_id: str, prop: Property, c: np.ndarray, settings: Settings, com
             "reason": ""}
 
 
-def build(prop: Property, c: np.ndarray, settings: Settings, metric_id: str | None = None) -> list[Comparisons]:
+def build(prop: Property, c: np.ndarray, settings: PropertySettings, metric_id: str | None = None) -> list[Comparisons]:
     """The comparisons of a property on the domain matrices ``c`` (the
     non-target cells depend on the metric's target classes).
 
     Examples
     --------
-    >>> st = Settings(n_max=3, random=0)
+    >>> st = PropertySettings(n_max=3, random=0)
     >>> comps = build(PROPERTIES["symmetry"], domain_matrices(st), st)
     >>> comps[0].relation, len(comps[0].b) > 0
     ('eq', True)
@@ -848,7 +848,7 @@ def build(prop: Property, c: np.ndarray, settings: Settings, metric_id: str | No
     return prop.build(c, settings, metric_id) if prop.id == "non_target_change" else prop.build(c, settings)
 
 
-def recheck(metric_id: str, counterexample: str, settings: Settings) -> bool:
+def recheck(metric_id: str, counterexample: str, settings: PropertySettings) -> bool:
     """Whether a printed counterexample is one: its matrices, scored afresh, violate its relation.
 
     Parameters
@@ -856,7 +856,7 @@ def recheck(metric_id: str, counterexample: str, settings: Settings) -> bool:
     metric_id : str
     counterexample : str
         The JSON of a ``check`` result.
-    settings : Settings
+    settings : PropertySettings
 
     Returns
     -------
@@ -865,7 +865,7 @@ def recheck(metric_id: str, counterexample: str, settings: Settings) -> bool:
 
     Examples
     --------
-    >>> st = Settings(n_max=4, random=50)
+    >>> st = PropertySettings(n_max=4, random=50)
     >>> r = check("gmr", PROPERTIES["monotonicity"], domain_matrices(st), st)
     >>> recheck("gmr", r["counterexample"], st)
     True
@@ -882,13 +882,13 @@ def recheck(metric_id: str, counterexample: str, settings: Settings) -> bool:
     return same and bool(_violations(np.array([sa]), np.array([sb]), ce["relation"], metric.higher_is_better)[0])
 
 
-def check_all(settings: Settings, metric_ids: Sequence[str] | None = None,
+def check_all(settings: PropertySettings, metric_ids: Sequence[str] | None = None,
               property_ids: Sequence[str] | None = None) -> pd.DataFrame:
     """Every classification metric against every formal property.
 
     Parameters
     ----------
-    settings : Settings
+    settings : PropertySettings
         The domain (``n_max``, ``random``, ...) and the metric parameters.
     metric_ids : sequence of str, optional
         Default: every metric of the registry.
@@ -904,7 +904,7 @@ def check_all(settings: Settings, metric_ids: Sequence[str] | None = None,
 
     Examples
     --------
-    >>> df = check_all(Settings(n_max=4, random=50), ["accuracy", "kappa"], ["monotonicity", "class_exchange"])
+    >>> df = check_all(PropertySettings(n_max=4, random=50), ["accuracy", "kappa"], ["monotonicity", "class_exchange"])
     >>> df[["metric", "property", "result", "published"]]
          metric        property result published
     0  accuracy    monotonicity  holds     holds
@@ -938,8 +938,8 @@ def check_all(settings: Settings, metric_ids: Sequence[str] | None = None,
     return pd.DataFrame(rows, columns=cols)
 
 
-def settings_from(block: Mapping | None) -> Settings:
-    """Settings from the config's ``properties`` block.
+def settings_from(block: Mapping | None) -> PropertySettings:
+    """The properties' settings from the config's ``properties`` block.
 
     Parameters
     ----------
@@ -949,7 +949,7 @@ def settings_from(block: Mapping | None) -> Settings:
 
     Returns
     -------
-    Settings
+    PropertySettings
 
     Raises
     ------
@@ -961,15 +961,15 @@ def settings_from(block: Mapping | None) -> Settings:
     >>> settings_from({"n_max": 5, "weights": [0.5, 0.3, 0.2]}).n_max
     5
     """
-    known = set(Settings.__dataclass_fields__)
+    known = set(PropertySettings.__dataclass_fields__)
     block = dict(block or {})
     unknown = set(block) - known - {"enabled"}
     if unknown:
         raise ValueError(f"properties: unknown setting(s) {sorted(unknown)}; known: {', '.join(sorted(known))}")
-    return Settings(**{k: tuple(v) if isinstance(v, list) else v for k, v in block.items() if k in known})
+    return PropertySettings(**{k: tuple(v) if isinstance(v, list) else v for k, v in block.items() if k in known})
 
 
-def dataset_settings(spec, class_sizes, base: Settings | None = None) -> Settings:
+def dataset_settings(spec, class_sizes, base: PropertySettings | None = None) -> PropertySettings:
     """The shape of a dataset (``config.DatasetSpec``) for the property
     checks: its number of classes, ordered or not, its default class
     weights (uniform without any), its F_avg classes and FNC-1 unrelated
@@ -993,6 +993,17 @@ def dataset_settings(spec, class_sizes, base: Settings | None = None) -> Setting
     weights = tuple(float(x) for x in w) if w is not None else tuple([1.0 / k] * k)
     f_avg = tuple(int(x) for x in params["f_avg_classes"]) if params.get("f_avg_classes") else (0,)
     unrelated = params.get("unrelated")
-    return replace(base or Settings(), k=k, ordinal=bool(spec.ordinal), weights=weights, f_avg_classes=f_avg,
+    return replace(base or PropertySettings(), k=k, ordinal=bool(spec.ordinal), weights=weights, f_avg_classes=f_avg,
                    unrelated=None if unrelated is None else int(unrelated),
                    class_sizes=tuple(int(x) for x in class_sizes))
+
+
+def __getattr__(name: str):
+    # the old name (two classes were called Settings: the experiments' and this one)
+    if name == "Settings":
+        import warnings
+
+        warnings.warn("metaeval.properties.Settings is now PropertySettings (metaeval.experiments.Settings is the "
+                      "experiments'); the old name works until the next release", FutureWarning, stacklevel=2)
+        return PropertySettings
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -437,15 +437,15 @@ def readme_table() -> str:
     return "\n".join(lines + [README_END])
 
 
-# -- the formal properties' block (its declarations: metaeval.properties.Settings) ---------------------------
+# -- the formal properties' block (its declarations: metaeval.properties.PropertySettings) ---------------------------
 PROPERTIES_ENABLED = ("false leaves the formal properties out; the recommendations then offer no requirement "
                       "(declaring one is refused) and read the invariance to class priors from the data")
 
 
 def properties_fields() -> list[Field]:
-    """The declared fields of ``properties.Settings``: the keys of the
+    """The declared fields of ``properties.PropertySettings``: the keys of the
     config's ``properties`` block (besides ``enabled``), with their defaults."""
-    from .properties import Settings as PropertySettings
+    from .properties import PropertySettings
 
     return [f for f in fields(PropertySettings) if "meaning" in f.metadata]
 
