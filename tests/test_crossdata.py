@@ -120,3 +120,17 @@ def test_the_floor_of_the_count_is_per_metric():
     assert int(rep.set_index("metric").loc["macro_f1", "k_short_bonferroni"]) == 1
     page = X.cross_tables(short, rep, X.cross_recommendation(short), 0.05)
     assert "no metric can be counted short" not in page
+
+
+@pytest.mark.parametrize("level", [0.0, 0.95, 0.99])
+def test_the_floor_reads_the_datasets_monte_carlo_level(level):
+    """The smallest attainable p-value is 1 / (B + 1) read at the upper end
+    of the datasets' Monte Carlo interval (verdict_mc_level), as their sets
+    are: written out here (4 test sets judge accuracy; Bonferroni x 4)."""
+    from statistics import NormalDist
+
+    p = np.full((4, 1, 2), 1.0)
+    long = _long(p).assign(replicates=500, level=0.0125)
+    s = 1 / 501
+    upper = s + NormalDist().inv_cdf(0.5 + level / 2) * np.sqrt(s * (1 - s) / 500)
+    assert X._smallest_count_p(long, 0.05, level) == pytest.approx(4 * 0.05 / 0.0125 * upper, rel=1e-12)

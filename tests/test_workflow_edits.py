@@ -147,6 +147,8 @@ EDITS = [
     ("experiments.design_differences", [0.03], _jobs(("recommendation",), *WITH_EXPS)),
     # the verdict's level: the sets and the gameability test (of every dataset's scoring job)
     ("experiments.verdict_alpha", 0.1, _jobs(("recommendation",), *WITH_EXPS) | _all(SCORE, ALL_DATASETS)),
+    # (and the cross-dataset job, which gets the verdict's branch: the recommendations rerun anyway)
+    ("experiments.verdict_mc_level", 0.5, _jobs(("recommendation",), *WITH_EXPS) | _all(SCORE, ALL_DATASETS)),
     ("experiments.verdict_scope", "new_systems", _jobs(("recommendation",), *WITH_EXPS) | _all(SCORE, ALL_DATASETS)),
     # the jobs of the half-splits: their gathering job's inputs change, and what follows it
     ("experiments.shards", 2, _all(EXPS) | {("stability_shard", d) for d in WITH_EXPS}),

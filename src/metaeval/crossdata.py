@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
+from .settings import default_of
 
 __all__ = ["KINDS", "dataset_kind", "gather", "partial_conjunction", "pvalues_by_test_set", "replicability",
            "cross_recommendation", "cross_tables", "cross_answer"]
@@ -338,10 +339,12 @@ def cross_answer(rec: pd.DataFrame, kind: str, datasets: Sequence[str], test_set
     return text + "."
 
 
-def _smallest_count_p(g: pd.DataFrame, alpha: float) -> float | None:
+def _smallest_count_p(g: pd.DataFrame, alpha: float, mc_level: float = default_of("verdict_mc_level")
+                      ) -> float | None:
     """The smallest p-value the replicability count of one kind can reach
     for any metric: the smallest MCS p-value a dataset can give, 1 /
-    (replicates + 1) read at the upper end of its Monte Carlo interval, on
+    (replicates + 1) read at the upper end of its Monte Carlo interval
+    (``verdict.mc_upper`` at ``mc_level``, as the datasets' sets are), on
     alpha's scale and over the views of a test set (``pvalues_by_test_set``),
     times the test sets that judge the metric (the Bonferroni count's first
     step: a metric judged on one test set is multiplied by 1, not by all of
@@ -359,12 +362,11 @@ def _smallest_count_p(g: pd.DataFrame, alpha: float) -> float | None:
     """
     if not {"replicates", "level"} <= set(g.columns) or g.empty:
         return None
-    from .verdict import MC_Z
+    from .verdict import mc_upper
 
     per = g.drop_duplicates("dataset")
     b = per["replicates"].to_numpy(float)
-    smallest = 1.0 / (b + 1)
-    smallest = smallest + MC_Z * np.sqrt(smallest * (1 - smallest) / b)  # read at the upper end, as the sets are
+    smallest = np.array([float(mc_upper(1.0 / (n + 1), int(n), mc_level)) for n in b])  # (a loop over datasets)
     p = pd.Series(np.minimum(1.0, alpha / per["level"].to_numpy(float) * smallest), index=per["dataset"])
     views = per.groupby("test_set")["dataset"].transform("size").to_numpy()
     floor_ts = (p * views).groupby(per["test_set"].to_numpy()).min()  # per test set
@@ -381,13 +383,14 @@ def _and(items, word: str = "and") -> str:
 
 
 def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha: float,
-                 skipped: Mapping[str, str] | None = None) -> str:
+                 skipped: Mapping[str, str] | None = None, mc_level: float = default_of("verdict_mc_level")) -> str:
     """The Markdown page: per kind the answer, then per criterion the
     metric x dataset table (``✔ value [low, high]``: kept; ``(N
     undefined)``: resamples left out of the interval; ``‡``: not a
     candidate there; ``exempt``: invariant to the priors), then the counts
     and the replicability of the shortfalls.  ``skipped``: the configured
-    datasets without a meta-evaluation, with why.
+    datasets without a meta-evaluation, with why; ``mc_level``: the
+    datasets' ``verdict_mc_level`` (the smallest attainable count).
 
     Examples
     --------
@@ -436,7 +439,7 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
         free = set(g.loc[g["exempt"].astype(bool), "metric"]) if "exempt" in g.columns else set()
         lines += [f"## {({'spans': 'span identification'}.get(kind, kind)).capitalize()} tasks", "",
                   f"**{md_escape(cross_answer(rec, kind, datasets, sets, free))}**", ""]
-        floor = _smallest_count_p(g, alpha)
+        floor = _smallest_count_p(g, alpha, mc_level)
         if floor is not None and floor > alpha:
             lines += [f"(With these resamples no metric can be counted short on any test set: the smallest "
                       f"attainable p-value of any metric's count is {floor:.3g} > {alpha:g}. More "

@@ -416,11 +416,17 @@ def cross_skipped():
             for d in sorted(DATASETS) if not runs_experiments(d)}
 
 
-def cross_alpha(names):
-    """The level of the cross-dataset replicability counts: the datasets'
-    verdict_alpha (the level of the sets whose MCS p-values they combine;
-    the first dataset's when they differ)."""
-    return SETTINGS[names[0]].verdict_alpha if names else 0.05
+def cross_verdict(names):
+    """The verdict's branch of the settings tree that the cross-dataset
+    counts read: the datasets' (their verdict_alpha is the level of the sets
+    whose MCS p-values they combine; the first dataset's when they differ)."""
+    from dataclasses import fields
+
+    from metaeval.experiments import Settings
+    from metaeval.settings import GROUPS
+
+    s = SETTINGS[names[0]] if names else Settings()
+    return {f.name: getattr(s, f.name) for f in fields(GROUPS["verdict"])}
 
 
 def cross_test_sets(names):

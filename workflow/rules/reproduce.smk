@@ -81,7 +81,7 @@ rule cross_dataset:
         datasets=CROSS_DATASETS,
         kinds={d: cross_kind(d) for d in CROSS_DATASETS},
         skipped=cross_skipped(),
-        alpha=lambda wildcards: cross_alpha(CROSS_DATASETS),
+        verdict=lambda wildcards: cross_verdict(CROSS_DATASETS),
         test_sets=cross_test_sets(CROSS_DATASETS),
         code=CODE_OF["cross_dataset"],
     log:

@@ -5,7 +5,7 @@ smk = snakemake  # noqa: F821 (injected by Snakemake)
 
 
 def step():
-    run_cross_dataset(smk.params.kinds, smk.params.alpha, dict(zip(smk.params.datasets, smk.input.recommendations)),
+    run_cross_dataset(smk.params.kinds, smk.params.verdict, dict(zip(smk.params.datasets, smk.input.recommendations)),
                       dict(smk.output.items()), skipped=smk.params.skipped, test_sets=smk.params.test_sets)
 
 

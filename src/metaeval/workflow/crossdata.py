@@ -10,26 +10,28 @@ from ..steps import note as log_note
 from .common import write_markdown
 
 
-def run_cross_dataset(kinds: Mapping[str, str], alpha: float, recommendation_csvs: Mapping[str, str],
+def run_cross_dataset(kinds: Mapping[str, str], verdict: Mapping, recommendation_csvs: Mapping[str, str],
                       out: Mapping[str, str], skipped: Mapping[str, str] | None = None,
                       test_sets: Mapping[str, str] | None = None) -> None:
     """``results/cross_dataset/``: ``criteria.csv`` (every dataset's
     recommendation table, gathered), ``replicability.csv``,
     ``recommendation.csv`` (per kind of task), the page and the heatmap.
-    ``kinds``: the kind of task of each dataset; ``alpha``: the level of the
-    replicability counts; ``skipped``: the configured datasets without a
+    ``kinds``: the kind of task of each dataset; ``verdict``: the verdict's
+    branch of the settings (``verdict_alpha``, the level of the
+    replicability counts; ``verdict_mc_level``); ``skipped``: the configured datasets without a
     meta-evaluation, with why (the page names them); ``test_sets``: each
     dataset's test set (those that share one count once)."""
     from .. import crossdata as X
     from ..plots import cross_dataset_heatmap, save_figure
 
+    alpha, mc_level = verdict["verdict_alpha"], verdict["verdict_mc_level"]
     long = X.gather({name: read_result_csv(path) for name, path in recommendation_csvs.items()}, kinds, test_sets)
     rep = X.replicability(long, alpha)
     rec = X.cross_recommendation(long, rep, alpha)
     write_csv(out["criteria"], long)
     write_csv(out["replicability"], rep)
     write_csv(out["recommendation"], rec)
-    write_markdown(out["md"], X.cross_tables(long, rep, rec, alpha, skipped), out.get("html"), "Across datasets")
+    write_markdown(out["md"], X.cross_tables(long, rep, rec, alpha, skipped, mc_level), out.get("html"), "Across datasets")
     save_figure(cross_dataset_heatmap(long, f"Across {long['dataset'].nunique()} datasets: the criteria on which "
                                             f"each metric is kept"), [out["png"], out["pdf"]])
     if skipped:
