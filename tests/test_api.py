@@ -116,13 +116,20 @@ def test_settings_and_dataset_keys_are_checked_as_in_the_config():
         dataset(GOLD, SYSTEMS, groups=["t"] * 89)
 
 
-def test_groups_resample_whole_groups():
+def test_groups_resample_whole_groups_when_asked_and_items_by_default():
+    """As in the workflow, a dataset with groups resamples items unless
+    resample_unit is "group" (the trial of issue 30: the library resampled
+    groups by default, the workflow items, and rumoureval2019's answer
+    differed)."""
     groups = [f"t{k % 12}" for k in range(len(GOLD))]
     ds, _ = dataset(GOLD, SYSTEMS, groups=groups)
     assert len(ds.group_names) == 12
-    by_group = metaeval.evaluate(GOLD, SYSTEMS, groups=groups, metrics=["accuracy"], bootstrap_replicates=100)
+    by_group = metaeval.evaluate(GOLD, SYSTEMS, groups=groups, metrics=["accuracy"], bootstrap_replicates=100,
+                                 resample_unit="group")
     by_item = metaeval.evaluate(GOLD, SYSTEMS, metrics=["accuracy"], bootstrap_replicates=100)
+    default = metaeval.evaluate(GOLD, SYSTEMS, groups=groups, metrics=["accuracy"], bootstrap_replicates=100)
     assert not np.allclose(by_group["accuracy_low"], by_item["accuracy_low"])
+    pd.testing.assert_frame_equal(default, by_item)
     # a plain loop: each replicate draws 12 groups with replacement, every item of a group drawn with it
     from metaeval.engine.resample import bootstrap_weights
 
@@ -362,3 +369,18 @@ def test_read_files_format_is_the_configs_key_and_span_format_its_old_name(tmp_p
     new = read_files(SPANS / "si" / "gold.labels", files, format="semeval2020_si", articles=SPANS / "articles",
                      baselines=["no_spans"], merge_overlapping_predictions=True)
     assert old[1] == new[1] and old[0].systems == new[0].systems
+
+
+def test_a_dataset_read_already_names_what_it_cannot_take(tmp_path):
+    """The trial of issue 30: dataset keywords with a read dataset were
+    refused as "experiments.metrics: unknown setting", and a Dataset alone
+    (``read_files(...)[0]``) as a mapping of predictions."""
+    (tmp_path / "gold.csv").write_text("item_id,label\n1,pos\n2,neg\n3,neg\n4,pos\n")
+    (tmp_path / "a.csv").write_text("item_id,label\n1,pos\n2,neg\n3,pos\n4,pos\n")
+    data = read_files(tmp_path / "gold.csv", [tmp_path / "a.csv"], baselines=[])
+    with pytest.raises(TypeError, match="'metrics': keywords of the dataset, which was read already: give them to "
+                                        "read_files"):
+        metaeval.evaluate(data, metrics=["accuracy"], intervals=False)
+    with pytest.raises(TypeError, match=r"gold is a Dataset alone: pass the \(dataset, spec\) pair"):
+        metaeval.evaluate(data[0], intervals=False)
+    assert list(metaeval.evaluate(data, intervals=False).index) == ["a"]

@@ -76,7 +76,7 @@ def test_score_equals_the_api_with_intervals_by_group(files):
     assert code == 0
     got = pd.read_csv(io.StringIO(out)).set_index("system")
     data = read_files(gold, preds, group_column="target", metrics=["accuracy", "macro_f1"], baselines=[])  # as score
-    want = metaeval.evaluate(data, bootstrap_replicates=200)
+    want = metaeval.evaluate(data, bootstrap_replicates=200, resample_unit="group")  # as --group-column says
     pd.testing.assert_frame_equal(got.sort_index(), want.sort_index(), check_exact=False, rtol=1e-14)
     assert data[0].group_names == ("t0", "t1", "t2")
 
@@ -349,3 +349,14 @@ def test_the_title_says_what_the_intervals_resampled(files):
     by_item = _run(*args, "--set", "resample_unit=item")[1]
     assert "bootstrap intervals of the groups" in by_group and "bootstrap intervals of the items" in by_item
     assert by_group != by_item  # (and the numbers differ: other resamples)
+
+
+def test_set_reads_a_comma_list_for_a_list_key():
+    """The trial of issue 30: --set f_avg_classes=FAVOR,AGAINST was split
+    into characters."""
+    from metaeval.cli import _setting
+
+    assert _setting("f_avg_classes=FAVOR,AGAINST") == ("f_avg_classes", ["FAVOR", "AGAINST"])
+    assert _setting("noise_rates=0.05, 0.1") == ("noise_rates", [0.05, 0.1])
+    assert _setting("criteria=[stability, power]") == ("criteria", ["stability", "power"])
+    assert _setting("official_source=Scarton et al., 2020") == ("official_source", "Scarton et al., 2020")

@@ -243,3 +243,18 @@ def test_the_properties_block_is_its_declaration():
     assert declared == {k: getattr(P.PropertySettings(), k) for k in declared} and len(declared) == 8
     assert yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))["properties"] == {}
     assert P.settings_from({}) == P.PropertySettings()
+
+
+def test_settings_a_step_does_not_apply_are_said():
+    """The trial of issue 30: stratified halves on a span dataset were
+    dropped without a word; the correction with the Tukey test is said to
+    reach the recommendation's power only."""
+    from metaeval.workflow.params import experiment_settings, unused_settings
+
+    config = {"experiments": {"stratified": True, "significance_correction": "bh"},
+              "datasets": {"si": {"format": "semeval2020_si", "gold": "g", "predictions": ["p/*"]},
+                           "cls": {"gold": "g.csv", "predictions": ["p/*.csv"]}}}
+    said = {n: unused_settings(n, experiment_settings(config, n), config) for n in ("si", "cls")}
+    assert any("stratified is not used" in m for m in said["si"])
+    assert not any("stratified" in m for m in said["cls"])
+    assert all(any("recommendation's power criterion" in m for m in ms) for ms in said.values())

@@ -47,7 +47,7 @@ except PackageNotFoundError:  # a source tree that is not installed
 __all__ = ["__version__", "evaluate", "compare", "recommend", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "engine", "io", "config", "dataset", "tables",
            "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow",
            "gameability", "sensitivity", "properties", "criteria", "mcs", "verdict", "recommendation", "crossdata",
-           "design"]
+           "design", "settings", "declare", "pipeline"]
 
 # the one-call functions of ``metaeval.api`` (plain labels in, pandas out); ``metaeval.recommend`` is the
 # function (its module, ``metaeval.recommend`` until issue 30, is ``metaeval.recommendation``)

@@ -161,8 +161,9 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     ordinal : bool
         Whether ``labels`` are ordered (enables the ordinal metrics).
     groups : sequence, optional
-        A group per item (e.g. target or source): intervals and tests then
-        resample whole groups (``resample_unit: group``).
+        A group per item (e.g. target or source): per-group scores, and
+        whole groups resampled with ``resample_unit="group"`` (items by
+        default, as the workflow does with a dataset's ``group_column``).
     metrics, weights, f_avg_classes, unrelated_label, primary_metric
         As the dataset keys of the config (``config/README.md``); ``weights``
         is one ``{label: weight}`` set or ``{name: {label: weight}}`` sets.
@@ -428,21 +429,20 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
 
 def settings(groups=None, **options):
     """The experiment settings (``experiments.Settings``) from config keys,
-    checked as the config's are; ``groups`` given: resample whole groups
-    unless ``resample_unit`` says otherwise.
+    checked as the config's are, with the workflow's defaults (``groups``
+    is accepted for the calls' convenience: items are resampled unless
+    ``resample_unit="group"``, as in the workflow).
 
     Examples
     --------
     >>> s = settings(bootstrap_replicates=500, alpha=0.01)
     >>> s.bootstrap_replicates, s.alpha, s.tukey_trials
     (500, 0.01, 5000)
-    >>> settings(groups=["t1", "t2"]).resample_unit
-    'group'
+    >>> settings(groups=["t1", "t2"]).resample_unit, settings(resample_unit="group").resample_unit
+    ('item', 'group')
     """
     from .experiments import Settings
 
-    if groups is not None:
-        options.setdefault("resample_unit", "group")
     return Settings.from_config({k: list(v) if isinstance(v, tuple) else v for k, v in options.items()})
 
 
@@ -624,11 +624,19 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
     """The dataset and settings of a call: ``all_baselines``: generate every
     baseline of the task unless ``baselines`` says otherwise (as the
     config's default does)."""
+    if isinstance(gold, Dataset):
+        raise TypeError("gold is a Dataset alone: pass the (dataset, spec) pair that read_files(), dataset() or "
+                        "span_dataset() return, as it is")
     if isinstance(gold, tuple) and len(gold) == 2 and isinstance(gold[0], Dataset):  # read already
         if predictions is not None:
             raise TypeError("a dataset read already (dataset(), span_dataset(), read_files()) takes no predictions")
         (ds, spec), opts = gold, dict(kwargs)
         data = {}
+        given = sorted(k for k, v in _split(opts)[0].items() if v is not None and v is not False)
+        if given:  # (the dataset's keys were decided when it was read)
+            raise TypeError(f"{', '.join(map(repr, given))}: keywords of the dataset, which was read already: give "
+                            f"them to read_files(), dataset() or span_dataset()")
+        opts = _split(opts)[1]
     else:
         data, opts = _split(kwargs)
         spans = "texts" in data
@@ -696,8 +704,8 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
     confidence, bootstrap_replicates, bootstrap_seed, interval_method
         The intervals' settings (``config/README.md``).
     resample_unit : {None, "item", "group"}
-        What the resamples draw; None: whole groups when ``groups`` is
-        given (and the documents of a span task), else items.
+        What the resamples draw; None: the workflow's default, items (the
+        documents of a span task); ``"group"`` needs ``groups``.
     settings : experiments.Settings, optional
         Every other experiment setting (``settings(n_splits=2000)``); the
         explicit keywords above that differ from their defaults override
@@ -813,8 +821,9 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
     significance_test, alpha, tukey_trials, tukey_seed, significance_correction, bootstrap_replicates
         The test (above) and its settings (``config/README.md``).
     resample_unit : {None, "item", "group"}
-        What the permutations and resamples draw; None: whole groups when
-        ``groups`` is given (and the documents of a span task), else items.
+        What the permutations and resamples draw; None: the workflow's
+        default, items (the documents of a span task); ``"group"`` needs
+        ``groups``.
     settings : experiments.Settings, optional
         Every other experiment setting; the explicit keywords that differ
         from their defaults override it.
@@ -960,8 +969,8 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
         The verdict's settings: the evidence criteria, the family's level,
         the scope that heads the answer, the resamples and their seed.
     resample_unit : {None, "item", "group"}
-        What the resamples draw; None: whole groups when ``groups`` is
-        given (and the documents of a span task), else items.
+        What the resamples draw; None: the workflow's default, items (the
+        documents of a span task); ``"group"`` needs ``groups``.
     settings : experiments.Settings, optional
         Every other experiment setting (``settings(n_splits=2000)``); the
         explicit keywords above that differ from their defaults override
@@ -1086,8 +1095,8 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
         (``design_min_fraction``, ``design_points``, ...) and
         ``bootstrap_replicates`` through ``settings`` or ``**kwargs``.
     resample_unit : {None, "item", "group"}
-        What the resamples draw; None: whole groups when ``groups`` is
-        given (and the documents of a span task), else items.
+        What the resamples draw; None: the workflow's default, items (the
+        documents of a span task); ``"group"`` needs ``groups``.
     settings : experiments.Settings, optional
         Every other experiment setting (``settings(n_splits=2000)``); the
         explicit keywords above that differ from their defaults override

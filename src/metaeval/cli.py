@@ -129,7 +129,22 @@ def _setting(text: str):
     if "=" not in text:
         raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=VALUE, e.g. tukey_trials=1000")
     key, value = text.split("=", 1)
-    return key.strip(), yaml.safe_load(value)
+    key, value = key.strip(), yaml.safe_load(value)
+    if isinstance(value, str) and "," in value and key in _list_keys():  # f_avg_classes=FAVOR,AGAINST: a list
+        value = [yaml.safe_load(x) for x in value.split(",")]
+    return key, value
+
+
+def _list_keys() -> frozenset:
+    """The settings and dataset keys whose value is a list (``--set`` reads
+    ``a,b`` as ``[a, b]`` for them; a YAML list, ``[a, b]``, always works)."""
+    from dataclasses import fields
+
+    from .config import DatasetSpec
+    from .settings import flat_fields
+
+    return frozenset([name for name, _, f in flat_fields() if f.metadata["schema"].get("type") == "array"]
+                     + [f.name for f in fields(DatasetSpec) if str(f.type).startswith("tuple")])
 
 
 def _common(p: argparse.ArgumentParser, formats=True) -> None:
@@ -260,7 +275,10 @@ def _split_settings(a) -> tuple[dict, dict]:
     if unknown:  # said before any file is read
         raise ValueError(f"--set {unknown[0]}: unknown key{closest(unknown, known)}; the experiment settings are "
                          f"config/README.md's, the dataset keys {', '.join(sorted(data))}")
-    return {k: v for k, v in pairs.items() if k in data}, {k: v for k, v in pairs.items() if k not in data}
+    settings = {k: v for k, v in pairs.items() if k not in data}
+    if getattr(a, "group_column", None):  # --group-column: the intervals and tests resample whole groups
+        settings.setdefault("resample_unit", "group")
+    return {k: v for k, v in pairs.items() if k in data}, settings
 
 
 def _read(a, default_baselines=()):

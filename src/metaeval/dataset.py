@@ -672,7 +672,8 @@ def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, table
         if n_overlap and not spec.merge_overlapping_predictions:
             # one problem counted per overlapping span; the pairs shown are examples of it
             how = (f"set datasets.{spec.name}.merge_overlapping_predictions: true in the config (on the command "
-                   f"line: --set merge_overlapping_predictions=true)" if t.unit == "line" else
+                   f"line: --set merge_overlapping_predictions=true; in the library: read_files(..., "
+                   f"merge_overlapping_predictions=True))" if t.unit == "line" else
                    "pass merge_overlapping_predictions=True")
             problems.append(Problem(
                 t.path, None, f"{n_overlap:,} span(s) overlap an earlier one: the official scorer refuses "

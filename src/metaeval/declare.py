@@ -30,7 +30,8 @@ def setting(default: Any, meaning: str, *, param: bool = True, **schema) -> Any:
     """A setting: its default, one line of meaning, the JSON-schema of its
     value (without ``type`` for a list: ``items`` says it).  ``param=False``:
     it shapes the workflow's jobs, never a number, and is no rule param of
-    the steps of its method (their inputs carry it), so changing it reruns
-    nothing that computes."""
+    the steps of its method: a change reruns only the jobs whose inputs it
+    changes (``shards``: the experiments job gathers other files) and what
+    follows them, and the numbers stay the same."""
     kw = {"default_factory": (lambda d=default: d)} if isinstance(default, (list, dict)) else {"default": default}
     return field(metadata={"meaning": meaning, "schema": schema, "param": param}, **kw)

@@ -183,12 +183,18 @@ class Criteria:
 
 
 @dataclass(frozen=True)
-class Verdict:
-    """The verdict on the criteria (docs/recommendation.md)."""
+class Level:
+    """The family's error level, of the verdict and of the gameability test."""
 
     verdict_alpha: float = _s(0.05, "the family's level: each criterion's Model Confidence Set at verdict_alpha / "
                                     "C (Bonferroni); also the gameability test's level", type="number",
                               exclusiveMinimum=0, exclusiveMaximum=0.5)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict on the criteria (docs/recommendation.md)."""
+
     verdict_scope: str = _s("these_systems", "the scope whose answer heads the page (both are shown)",
                             type="string", enum=["these_systems", "new_systems"])
     verdict_mc_level: float = _s(0.95, "level of the Monte Carlo interval of each MCS p-value: a metric is eliminated "
@@ -234,6 +240,7 @@ class Experiments:
     noise: Noise = field(default_factory=Noise)
     priors: Priors = field(default_factory=Priors)
     criteria: Criteria = field(default_factory=Criteria)
+    level: Level = field(default_factory=Level)
     verdict: Verdict = field(default_factory=Verdict)
     design: Design = field(default_factory=Design)
 
@@ -532,4 +539,9 @@ if __name__ == "__main__":  # python -m metaeval.settings [repository root]
     import sys
     from pathlib import Path
 
-    print("\n".join(write_generated(sys.argv[1] if len(sys.argv) > 1 else Path.cwd())) or "nothing to change")
+    where = Path(sys.argv[1] if len(sys.argv) > 1 else Path.cwd())
+    if len(sys.argv) > 2 or not all((where / "config" / f).is_file() for f in ("README.md", "schema.yaml")):
+        sys.exit("usage: python -m metaeval.settings [REPOSITORY]: rewrites config/schema.yaml's generated blocks and "
+                 f"config/README.md's generated tables from the settings tree; {str(where)!r} has no "
+                 "config/README.md and config/schema.yaml (run it in the repository's root, or name the root)")
+    print("\n".join(write_generated(where)) or "nothing to change")

@@ -99,7 +99,7 @@ def runs_experiments(name):
 # said at every start, not left for the user to notice a missing table
 from metaeval.workflow.params import unused_settings
 
-for _msg in [m for _name in DATASETS for m in unused_settings(_name, SETTINGS[_name])]:
+for _msg in [m for _name in DATASETS for m in unused_settings(_name, SETTINGS[_name], config)]:
     from snakemake.logging import logger
 
     logger.warning(_msg)
@@ -417,7 +417,7 @@ def cross_skipped():
 
 
 def cross_verdict(names):
-    """The verdict's branch of the settings tree that the cross-dataset
+    """The verdict's branches of the settings tree (level, verdict) that the cross-dataset
     counts read: the datasets' (their verdict_alpha is the level of the sets
     whose MCS p-values they combine; the first dataset's when they differ)."""
     from dataclasses import fields
@@ -426,7 +426,7 @@ def cross_verdict(names):
     from metaeval.settings import GROUPS
 
     s = SETTINGS[names[0]] if names else Settings()
-    return {f.name: getattr(s, f.name) for f in fields(GROUPS["verdict"])}
+    return {f.name: getattr(s, f.name) for branch in ("level", "verdict") for f in fields(GROUPS[branch])}
 
 
 def cross_test_sets(names):

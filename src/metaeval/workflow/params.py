@@ -36,8 +36,8 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "baseline_systems"),
                ()),
     # gameability.csv: the test of a degenerate system against the median real system, resampled like the
-    # bootstrap's replicates, at the verdict's level
-    "score": (_METRIC_FIELDS + ("span_task",), ("resampling", "bootstrap", "verdict")),
+    # bootstrap's replicates, at the family's level (the verdict's)
+    "score": (_METRIC_FIELDS + ("span_task",), ("resampling", "bootstrap", "level")),
     "score_groups": (_CLASSIFICATION_FIELDS + ("primary_metric",), ()),
     "score_tables": (("labels", "metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
                      ()),
@@ -67,7 +67,7 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "recommendation": (_METRIC_FIELDS + ("ordinal", "span_task", "official_metric", "official_source",
                                          "paper_choices", "requirements"),
                        ("ranking", "resampling", "stability", "significance", "noise", "priors", "bootstrap",
-                        "criteria", "verdict")),
+                        "criteria", "level", "verdict")),
     # the formal properties on the dataset's own shape (its classes, order, weights; the class sizes from its data)
     "dataset_properties": (("labels", "ordinal", "metrics", "weights:default", "default_weights", "f_avg_classes",
                             "unrelated_label"), ()),
@@ -303,16 +303,28 @@ def experiment_settings(config: Mapping, dataset: str):
         raise ConfigError(f"datasets.{dataset}: resample_unit 'group' needs a group column (group_column)")
     return s
 
-def unused_settings(name: str, settings) -> list[str]:
-    """Settings of a dataset that none of its steps reads, as configured
-    (said at the start of every run, not dropped in silence): a correction
-    for multiple comparisons other than the default with the Tukey test,
-    whose p-values are family-wise by construction."""
+def unused_settings(name: str, settings, config: Mapping | None = None) -> list[str]:
+    """Settings of a dataset that a step does not apply as configured (said
+    at the start of every run, not dropped in silence): a correction for
+    multiple comparisons other than the default with the Tukey test, whose
+    p-values are family-wise by construction; stratified halves asked for a
+    span dataset (``config``: the run's config), which resamples whole
+    articles."""
     out = []
     if settings.significance_test == "tukey" and settings.significance_correction != "holm":
-        out.append(f"dataset {name}: significance_correction {settings.significance_correction!r} is not used: the "
-                   f"randomised Tukey HSD test's p-values are family-wise already (the range statistic); it applies "
-                   f"to significance_test: bootstrap")
+        out.append(f"dataset {name}: significance_correction {settings.significance_correction!r} does not change "
+                   f"the significance experiment: the randomised Tukey HSD test's p-values are family-wise already "
+                   f"(the range statistic); it applies to significance_test: bootstrap, and to the recommendation's "
+                   f"power criterion (its z-tests)")
+    if config is not None:
+        from ..config import SPAN_FORMATS
+        from ..experiments import Settings
+
+        raw = config["datasets"][name]
+        asked = Settings.from_config(config.get("experiments"), raw.get("experiments") or {})
+        if raw.get("format") in SPAN_FORMATS and asked.stratified:
+            out.append(f"dataset {name}: stratified is not used: a span dataset's half-splits draw whole articles "
+                       f"(stratified halves take half of every gold class of the items)")
     return out
 
 def requirement_problems(specs: Mapping[str, DatasetSpec], properties_enabled: bool) -> list[str]:
