@@ -694,6 +694,33 @@ def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
         assert iv.loc[row["system"], row["metric"] + "_high"] == row["high"]
 
 
+def test_the_library_reads_and_resamples_a_grouped_dataset_as_the_workflow(run, tmp_path):
+    """tiny_tsv (SemEval-2016 Task 6's format, a Target group column): read
+    by read_files(format="semeval_tsv", group_column=...) and meta-evaluated
+    with the library's defaults and the .test settings, every table it
+    writes is the workflow's file, byte for byte.  The trial of issue 30:
+    the library resampled whole groups whenever the data had groups, the
+    workflow items, and the answers differed."""
+    import filecmp
+
+    from metaeval.io import read_result_csv
+
+    work, data = run
+    settings = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["experiments"]
+    preds = sorted((data / "tiny_tsv/predictions").glob("*.tsv"))
+    read = metaeval_api().read_files(data / "tiny_tsv/gold.tsv", preds, format="semeval_tsv", group_column="Target",
+                                     labels=["FAVOR", "NONE", "AGAINST"], ordinal=True,
+                                     f_avg_classes=["FAVOR", "AGAINST"], primary_metric="f_avg", random_seed=7,
+                                     name="tiny_tsv")
+    assert read[0].groups is not None
+    res = metaeval_api().meta_evaluate(read, properties=read_result_csv(work / "results/tiny_tsv/properties.csv"),
+                                       **settings)
+    written = [p for p in res.write(tmp_path, figures=False) if p.suffix == ".csv"]
+    assert len(written) == 21
+    for p in written:
+        assert filecmp.cmp(p, work / "results/tiny_tsv" / p.name, shallow=False), p.name
+
+
 def _tiny_files(data, folder):
     """The tiny dataset as the command line reads it: folder/gold.csv and
     one CSV per system (returned), 'other' mapped to 'neu'."""
