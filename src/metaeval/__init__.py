@@ -44,20 +44,22 @@ try:
 except PackageNotFoundError:  # a source tree that is not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "evaluate", "compare", "recommend", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "engine", "io", "config", "dataset", "tables",
+__all__ = ["__version__", "score", "evaluate", "compare", "recommend", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "engine", "io", "config", "dataset", "tables",
            "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow",
            "gameability", "sensitivity", "properties", "criteria", "mcs", "verdict", "recommendation", "crossdata",
-           "design", "settings", "declare", "pipeline"]
+           "design", "settings", "declare", "pipeline", "label_scores"]
 
 # the one-call functions of ``metaeval.api`` (plain labels in, pandas out); ``metaeval.recommend`` is the
 # function (its module, ``metaeval.recommend`` until issue 30, is ``metaeval.recommendation``)
 _API = frozenset({"evaluate", "compare", "recommend", "meta_evaluate", "size_design", "read_files", "span_dataset"})
-_MODULES = frozenset(__all__) - {"__version__"} - _API
+_MODULES = frozenset(__all__) - {"__version__", "score"} - _API
 # modules that moved (issue 30): their old names work for one release, with a DeprecationWarning
 _MOVED = frozenset({"confusion", "resample", "kernels", "ranking"})
 
 
 def __getattr__(name: str):
+    if name == "score":  # one call on label lists (metaeval.label_scores)
+        return importlib.import_module(".label_scores", __name__).score
     if name in _API:  # (by name, like the modules: importing metaeval imports none of them)
         return getattr(importlib.import_module(".api", __name__), name)
     if name in _MOVED:  # the shim warns and hands over the module's new home
@@ -70,4 +72,4 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(set(globals()) | _MODULES | _API)
+    return sorted(set(globals()) | _MODULES | _API | {"score"})

@@ -1,0 +1,128 @@
+"""metaeval.score: one call on label lists, equal to scikit-learn for every
+metric scikit-learn has (random label lists, hypothesis), and a confusion
+matrix taken only with its orientation named (issue 31, item 4)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+from sklearn import metrics as skm
+
+import metaeval
+from metaeval.label_scores import score
+
+
+def _kappa(g, p, labels, weights=None):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            return float(skm.cohen_kappa_score(g, p, labels=labels, weights=weights))
+
+
+# metric id -> scikit-learn on (y_true, y_pred, labels); zero_division=0 is metaeval's convention (a class never
+# predicted has precision 0)
+SKLEARN = {
+    "accuracy": lambda g, p, L: skm.accuracy_score(g, p),
+    "macro_f1": lambda g, p, L: skm.f1_score(g, p, labels=L, average="macro", zero_division=0),
+    "macro_f2": lambda g, p, L: skm.fbeta_score(g, p, beta=2.0, labels=L, average="macro", zero_division=0),
+    "f1_weighted": lambda g, p, L: skm.f1_score(g, p, labels=L, average="weighted", zero_division=0),
+    "macro_recall": lambda g, p, L: skm.recall_score(g, p, labels=L, average="macro", zero_division=0),
+    "kappa": lambda g, p, L: _kappa(g, p, L),
+    "kappa_linear": lambda g, p, L: _kappa(g, p, L, "linear"),
+    "mae_micro": lambda g, p, L: skm.mean_absolute_error([L.index(x) for x in g], [L.index(x) for x in p]),
+}
+
+
+@st.composite
+def label_lists(draw):
+    k = draw(st.integers(2, 5))
+    names = ["neg", "neu", "pos", "other", "x"][:k]
+    n = draw(st.integers(1, 40))
+    g = draw(st.lists(st.sampled_from(names), min_size=n, max_size=n))
+    p = draw(st.lists(st.sampled_from(names), min_size=n, max_size=n))
+    return g, p
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(label_lists())
+def test_score_equals_scikit_learn_on_random_label_lists(lists):
+    g, p = lists
+    labels = sorted(set(g) | set(p))
+    got = score(g, p, list(SKLEARN), labels=labels)
+    for mid, ref in SKLEARN.items():
+        want = ref(g, p, labels)
+        if np.isnan(want):
+            assert np.isnan(got[mid]), mid
+        else:
+            assert got[mid] == pytest.approx(want, abs=1e-12, rel=1e-10), (mid, g, p)
+    # the default labels are scikit-learn's: the sorted labels of both lists
+    assert score(g, p, "macro_f1") == got["macro_f1"]
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(label_lists())
+def test_a_scikit_learn_matrix_with_its_orientation_named_gives_the_lists_score(lists):
+    g, p = lists
+    labels = sorted(set(g) | set(p))
+    cm = skm.confusion_matrix(g, p, labels=labels)  # rows: the true classes
+    for mid in ("macro_recall", "macro_f1_hm", "gmr", "alpha_nominal"):
+        want = score(g, p, mid, labels=labels)
+        for got in (score(confusion=cm, metric=mid, orientation="true_rows", labels=labels),
+                    score(confusion=cm, metric=mid, orientation="sklearn"),
+                    score(confusion=cm.T, metric=mid, orientation="pred_rows")):
+            assert got == pytest.approx(want, abs=1e-12, nan_ok=True), mid
+
+
+def test_a_transposed_matrix_is_macro_precision_so_the_orientation_is_required():
+    """The issue's case: macro_recall of scikit-learn's matrix read as
+    metaeval's is macro precision."""
+    g = ["a", "a", "a", "b", "b", "c"]
+    p = ["a", "b", "b", "b", "c", "c"]
+    cm = skm.confusion_matrix(g, p)
+    assert score(confusion=cm, metric="macro_recall", orientation="sklearn") == pytest.approx(
+        skm.recall_score(g, p, average="macro"))
+    assert score(confusion=cm, metric="macro_recall", orientation="pred_rows") == pytest.approx(
+        skm.precision_score(g, p, average="macro"))
+    with pytest.raises(ValueError, match="does not say which way it reads"):
+        score(confusion=cm, metric="macro_recall")
+    with pytest.raises(ValueError, match="orientation: one of"):
+        score(confusion=cm, metric="macro_recall", orientation="rows")
+
+
+def test_parameterised_metrics_take_their_parameters_by_label():
+    g = ["FAVOR", "AGAINST", "NONE", "FAVOR", "AGAINST", "NONE", "FAVOR"]
+    p = ["FAVOR", "NONE", "NONE", "AGAINST", "AGAINST", "FAVOR", "FAVOR"]
+    f = skm.f1_score(g, p, labels=["FAVOR", "AGAINST"], average=None, zero_division=0)
+    assert score(g, p, "f_avg", f_avg_classes=["FAVOR", "AGAINST"]) == pytest.approx(f.mean())
+    w = {"AGAINST": 0.5, "FAVOR": 0.3, "NONE": 0.2}
+    fb = skm.f1_score(g, p, labels=["AGAINST", "FAVOR", "NONE"], average=None, zero_division=0)
+    assert score(g, p, "wf1", weights=w) == pytest.approx(float(np.dot([0.5, 0.3, 0.2], fb)))
+    with pytest.raises(ValueError, match="needs parameter 'weights'"):
+        score(g, p, "wf1")
+    with pytest.raises(ValueError, match="f_avg_classes: 'PRO' is not one of the labels"):
+        score(g, p, "f_avg", f_avg_classes=["PRO"])
+
+
+def test_bad_calls_are_refused_with_what_to_do():
+    with pytest.raises(ValueError, match="one label per item each, got 2 and 1"):
+        score(["a", "b"], ["a"], "accuracy")
+    with pytest.raises(ValueError, match=r"labels \['c'\] of y_true or y_pred are not in labels"):
+        score(["a", "b"], ["a", "c"], "accuracy", labels=["a", "b"])
+    with pytest.raises(KeyError, match="did you mean 'accuracy'"):
+        score(["a", "b"], ["a", "b"], "acuracy")
+    with pytest.raises(ValueError, match="give labels="):
+        score([1, "a"], ["a", 1], "accuracy")
+    with pytest.raises(ValueError, match="a square K x K matrix"):
+        score(confusion=[[1, 2, 3]], metric="accuracy", orientation="sklearn")
+    with pytest.raises(ValueError, match="is a span metric"):
+        score(["a", "b"], ["a", "b"], "span_f1")
+
+
+def test_metaeval_score_is_the_function():
+    assert metaeval.score is score
+    assert metaeval.score([0, 1, 1], [0, 1, 0], "accuracy") == pytest.approx(2 / 3)
