@@ -126,3 +126,32 @@ def test_bad_calls_are_refused_with_what_to_do():
 def test_metaeval_score_is_the_function():
     assert metaeval.score is score
     assert metaeval.score([0, 1, 1], [0, 1, 0], "accuracy") == pytest.approx(2 / 3)
+
+
+def test_balanced_accuracy_is_a_name_of_macro_recall_everywhere(tmp_path):
+    """Issue 31: --metrics balanced_accuracy answered "did you mean
+    'accuracy'?", although balanced accuracy is R^M."""
+    import subprocess
+    import sys
+
+    from metaeval.config import DatasetSpec
+
+    g = ["a", "a", "b", "b", "b", "c"]
+    p = ["a", "b", "b", "b", "c", "c"]
+    assert score(g, p, "balanced_accuracy") == pytest.approx(skm.balanced_accuracy_score(g, p))
+    assert metaeval.metrics.get("balanced_accuracy") is metaeval.metrics.REGISTRY["macro_recall"]
+    spec = DatasetSpec.from_config("d", {"gold": "g.csv", "predictions": ["p/*.csv"], "labels": ["a", "b", "c"],
+                                         "metrics": ["accuracy", "balanced_accuracy"],
+                                         "primary_metric": "balanced_accuracy",
+                                         "official_metric": "balanced_accuracy"})
+    assert spec.metrics == ("accuracy", "macro_recall") and spec.primary_metric == "macro_recall"
+    assert spec.official_metric == "macro_recall"
+    got = metaeval.evaluate(g, {"s": p}, metrics=["balanced_accuracy"], intervals=False, baselines=[])
+    assert list(got.columns) == ["kind", "macro_recall"]
+    (tmp_path / "gold.csv").write_text("item_id,label\n" + "".join(f"{i},{x}\n" for i, x in enumerate(g)))
+    (tmp_path / "s.csv").write_text("item_id,label\n" + "".join(f"{i},{x}\n" for i, x in enumerate(p)))
+    out = subprocess.run([sys.executable, "-m", "metaeval.cli", "score", str(tmp_path / "gold.csv"),
+                          str(tmp_path / "s.csv"), "--metrics", "balanced_accuracy", "--no-intervals", "--format",
+                          "csv"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "system,kind,macro_recall"

@@ -341,6 +341,8 @@ class DatasetSpec:
             raise err("ordinal", "the techniques of a span task are not ordered")
         params = _params(labels, weights, default_weights, f_avg_classes, unrelated)
         wanted = raw.get("metrics")
+        if wanted is not None and not isinstance(wanted, str):  # other names of a metric read as its id
+            wanted = list(dict.fromkeys(M.canonical(m) if isinstance(m, str) else m for m in wanted))
         if span_task == "si" and wanted:
             raise err("metrics", "span identification has no classification metrics; use span_metrics")
         try:
@@ -359,6 +361,7 @@ class DatasetSpec:
         listed = [m for m in list(wanted or ()) + list(raw.get("span_metrics") or ()) if m in all_ids]
         primary = raw.get("primary_metric", default if default in all_ids or not all_ids else
                           (listed or list(all_ids))[0])
+        primary = M.canonical(primary) if isinstance(primary, str) else primary
         if primary not in all_ids:
             raise err("primary_metric", f"{primary!r} is not among this dataset's metrics {list(all_ids)}")
 
@@ -540,7 +543,7 @@ def _span_settings(name: str, raw: Mapping[str, Any], task: str | None, random_s
 def _known_metric(mid) -> bool:
     from .spans import SPAN_REGISTRY
 
-    return mid in M.REGISTRY or mid in SPAN_REGISTRY
+    return M.canonical(mid) in M.REGISTRY or mid in SPAN_REGISTRY
 
 
 def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dict[str, Any]:
@@ -555,6 +558,7 @@ def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dic
         return ConfigError(f"datasets.{name}.{key}: {msg}")
 
     def check(key, mid):
+        mid = M.canonical(mid) if isinstance(mid, str) else mid
         if not isinstance(mid, str) or not _known_metric(mid):
             from .spans import SPAN_REGISTRY
 
@@ -577,7 +581,7 @@ def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dic
             out["official_source"] = str(om.get("source", ""))
             om = om["metric"]
         check("official_metric", om)
-        out["official_metric"] = str(om)
+        out["official_metric"] = M.canonical(str(om))
     choices = []
     for i, ch in enumerate(raw.get("paper_choices") or []):
         key = f"paper_choices[{i}]"
@@ -587,7 +591,7 @@ def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dic
         ids = [ch["metrics"]] if isinstance(ch["metrics"], str) else list(ch["metrics"])
         for mid in ids:
             check(key, mid)
-        choices.append({"metrics": tuple(map(str, ids)), "source": str(ch["source"])})
+        choices.append({"metrics": tuple(M.canonical(str(x)) for x in ids), "source": str(ch["source"])})
     out["paper_choices"] = tuple(choices)
     req = raw.get("requirements") or ()
     req = (req,) if isinstance(req, str) else tuple(str(r) for r in req)

@@ -1035,6 +1035,19 @@ _ENTRIES = [
 REGISTRY: dict[str, Metric] = {m.id: m for m in _ENTRIES}
 METRIC_IDS: tuple[str, ...] = tuple(REGISTRY)
 
+# other names people know a metric by: accepted wherever an id is (config, library, command line), and read as
+# the id (its tables' columns carry the id)
+ALIASES: dict[str, str] = {"balanced_accuracy": "macro_recall"}
+
+
+def canonical(metric_id: str) -> str:
+    """The registry id of a metric id or of another name of it.
+
+    >>> canonical("balanced_accuracy"), canonical("macro_f1")
+    ('macro_recall', 'macro_f1')
+    """
+    return ALIASES.get(metric_id, metric_id)
+
 
 def get(metric_id: str) -> Metric:
     """The registry entry of a metric id.
@@ -1062,9 +1075,11 @@ def get(metric_id: str) -> Metric:
     ('MAE^M', 'lower', True)
     >>> get("span_f1").name
     'span-F1'
+    >>> get("balanced_accuracy").id   # another name (``ALIASES``)
+    'macro_recall'
     """
     try:
-        return REGISTRY[metric_id]
+        return REGISTRY[canonical(metric_id)]
     except KeyError:
         from .spans import SPAN_REGISTRY  # a module of the same floor: span metrics on span statistics
 
@@ -1121,7 +1136,7 @@ def applicable_metrics(ordinal: bool, params: Mapping[str, object] | None = None
     ['accuracy', 'cem_ord']
     """
     params = params or {}
-    chosen = set(METRIC_IDS if only is None else only)
+    chosen = set(METRIC_IDS if only is None else map(canonical, only))
     unknown = chosen - set(METRIC_IDS)
     if unknown:
         raise KeyError(f"unknown metric(s) {sorted(unknown)}{closest(unknown, METRIC_IDS)}; known: "
