@@ -113,6 +113,10 @@ def test_bad_calls_are_refused_with_what_to_do():
         score(["a", "b"], ["a"], "accuracy")
     with pytest.raises(ValueError, match=r"labels \['c'\] of y_true or y_pred are not in labels"):
         score(["a", "b"], ["a", "c"], "accuracy", labels=["a", "b"])
+    with pytest.raises(ValueError, match=r"labels \['c'\] of y_true or y_pred are not in labels"):
+        score(["c", "b"], ["a", "b"], "accuracy", labels=["a", "b"])
+    with pytest.raises(ValueError, match=r"labels \[1\] of y_true or y_pred"):  # 1 is not '1': no silent match
+        score([1, "2"], ["1", "2"], "accuracy", labels=["1", "2"])
     with pytest.raises(KeyError, match="did you mean 'accuracy'"):
         score(["a", "b"], ["a", "b"], "acuracy")
     with pytest.raises(ValueError, match="give labels="):

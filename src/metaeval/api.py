@@ -632,11 +632,11 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
             raise TypeError("a dataset read already (dataset(), span_dataset(), read_files()) takes no predictions")
         (ds, spec), opts = gold, dict(kwargs)
         data = {}
-        given = sorted(k for k, v in _split(opts)[0].items() if v is not None and v is not False)
+        data_given, opts = _split(opts)
+        given = sorted(k for k, v in data_given.items() if v is not None and v is not False)
         if given:  # (the dataset's keys were decided when it was read)
             raise TypeError(f"{', '.join(map(repr, given))}: keywords of the dataset, which was read already: give "
                             f"them to read_files(), dataset() or span_dataset()")
-        opts = _split(opts)[1]
     else:
         data, opts = _split(kwargs)
         spans = "texts" in data
@@ -707,7 +707,7 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
         What the resamples draw; None: the workflow's default, items (the
         documents of a span task); ``"group"`` needs ``groups``.
     settings : experiments.Settings, optional
-        Every other experiment setting (``settings(n_splits=2000)``); the
+        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
         explicit keywords above that differ from their defaults override
         it.  The defaults are the workflow's (``metaeval.settings``,
         ``config/README.md``).
@@ -972,7 +972,7 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
         What the resamples draw; None: the workflow's default, items (the
         documents of a span task); ``"group"`` needs ``groups``.
     settings : experiments.Settings, optional
-        Every other experiment setting (``settings(n_splits=2000)``); the
+        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
         explicit keywords above that differ from their defaults override
         it.  The defaults are the workflow's (``metaeval.settings``,
         ``config/README.md``).
@@ -1098,7 +1098,7 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
         What the resamples draw; None: the workflow's default, items (the
         documents of a span task); ``"group"`` needs ``groups``.
     settings : experiments.Settings, optional
-        Every other experiment setting (``settings(n_splits=2000)``); the
+        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
         explicit keywords above that differ from their defaults override
         it.  The defaults are the workflow's (``metaeval.settings``,
         ``config/README.md``).

@@ -45,7 +45,7 @@ def _labels(y_true, y_pred, labels) -> list:
         labels = list(labels)
         if len(set(labels)) != len(labels):
             raise ValueError(f"labels: each label once, got {labels}")
-        unknown = sorted({str(x) for x in list(y_true) + list(y_pred)} - {str(x) for x in labels})
+        unknown = sorted((set(y_true) | set(y_pred)) - set(labels), key=repr)
         if unknown:
             raise ValueError(f"labels {unknown} of y_true or y_pred are not in labels={labels}")
         return labels
@@ -176,8 +176,7 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
             raise ValueError(f"y_true and y_pred: one label per item each, got {len(y_true)} and {len(y_pred)}")
         labels = _labels(y_true, y_pred, labels)
         index = {lab: i for i, lab in enumerate(labels)}
-        index.update({str(lab): i for i, lab in enumerate(labels) if str(lab) not in index})
-        code = np.array([index[x] if x in index else index[str(x)] for x in y_true + y_pred], dtype=np.int64)
+        code = np.array([index[x] for x in y_true + y_pred], dtype=np.int64)
         c = confusion_tensor(code[:len(y_true)], code[len(y_true):], len(labels))
     params = _params(labels, weights, f_avg_classes, unrelated_label, positions)
     out = {}
