@@ -124,8 +124,12 @@ def test_fnc_score_by_hand():
 def test_registry_metadata():
     assert M.get("mae_macro").higher_is_better is False and M.get("mae_macro").ordinal
     assert not M.get("kappa").ordinal and M.get("kappa_linear").ordinal
-    assert M.applicable_metrics(False) == [m for m in M.METRIC_IDS
+    assert M.applicable_metrics(False) == [m for m in M.DEFAULT_METRIC_IDS
                                            if not M.get(m).ordinal and not M.get(m).params]
+    # the metrics added beside the papers' are computed when named, never by default
+    assert set(M.METRIC_IDS) - set(M.DEFAULT_METRIC_IDS) == {"mcc", "informedness", "markedness", "f1_class",
+                                                             "precision_class", "recall_class"}
+    assert M.applicable_metrics(False, {"positive": 1}, only=["mcc", "f1_class"]) == ["mcc", "f1_class"]
     assert "wf2" in M.applicable_metrics(False, {"weights": [0.5, 0.5]})
     with pytest.raises(KeyError, match="unknown metric"):
         M.get("nope")

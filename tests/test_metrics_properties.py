@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from metaeval import metrics as M
 from metaeval.engine.confusion import confusion_tensor, merge_classes
 
-ALL_PARAMS = lambda k: dict(weights=np.full(k, 1.0 / k), f_avg_classes=[0, k - 1], unrelated=k - 1)  # noqa: E731
+ALL_PARAMS = lambda k: dict(weights=np.full(k, 1.0 / k), f_avg_classes=[0, k - 1], unrelated=k - 1,
+                                 positive=k - 1)  # noqa: E731
 
 
 @st.composite
@@ -57,8 +58,13 @@ def test_perfect_prediction_is_best(case):
         for mid in ("macro_f1", "macro_f1_hm", "macro_f2", "f1_weighted", "macro_recall", "gmr", "wauc",
                     "wf1", "wf2", "f_avg"):
             assert abs(s[mid] - 1.0) < 1e-12, mid
+        for mid in ("informedness", "markedness"):
+            assert abs(s[mid] - 1.0) < 1e-12, mid
     if present >= 2:
-        for mid in ("kappa", "kappa_linear", "alpha_nominal", "alpha_ordinal", "alpha_interval"):
+        for mid in ("kappa", "kappa_linear", "alpha_nominal", "alpha_ordinal", "alpha_interval", "mcc"):
+            assert abs(s[mid] - 1.0) < 1e-12, mid
+    if (gold == k - 1).any():  # the one-class metrics' class (positive = k - 1) occurs
+        for mid in ("f1_class", "precision_class", "recall_class"):
             assert abs(s[mid] - 1.0) < 1e-12, mid
 
 
@@ -73,7 +79,9 @@ def test_item_permutation_invariance(case, rnd):
         np.testing.assert_allclose(a[mid], b[mid], rtol=0, atol=1e-12, equal_nan=True)
 
 
-NOMINAL = [m for m in M.METRIC_IDS if not M.get(m).ordinal and m not in ("f_avg", "fnc_score")]
+# (the metrics of named classes move with their class)
+NOMINAL = [m for m in M.METRIC_IDS if not M.get(m).ordinal
+           and not set(M.get(m).params) & {"f_avg_classes", "unrelated", "positive"}]
 
 
 @settings(max_examples=200, deadline=None)

@@ -182,6 +182,75 @@ def test_fnc_score_vs_official_rules():
     _check("fnc_score", lambda k, g, p: ref.fnc_score_loop(list(g), list(p), k - 1), unrelated=lambda k: k - 1)
 
 
+def test_mcc_vs_sklearn():
+    """R_K of Gorodkin (2004), Matthews' coefficient for two classes."""
+    def m_ref(k, g, p):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return float(skm.matthews_corrcoef(g, p))
+    _check("mcc", m_ref)
+
+
+def _one_vs_rest_loop(k, g, p):
+    """Per class (tp, fp, fn, tn), counted item by item."""
+    out = []
+    for c in range(k):
+        tp = sum(1 for a, b in zip(g, p) if a == c and b == c)
+        fp = sum(1 for a, b in zip(g, p) if a != c and b == c)
+        fn = sum(1 for a, b in zip(g, p) if a == c and b != c)
+        out.append((tp, fp, fn, len(g) - tp - fp - fn))
+    return out
+
+
+def _div(a, b):
+    return a / b if b else 0.0
+
+
+def test_informedness_vs_loop_and_youden_j():
+    """Powers (2011): the mean over classes of TPR_c + TNR_c - 1; for two
+    classes Youden's J, scikit-learn's adjusted balanced accuracy."""
+    _check("informedness", lambda k, g, p: float(np.mean([_div(tp, tp + fn) - _div(fp, fp + tn)
+                                                           for tp, fp, fn, tn in _one_vs_rest_loop(k, g, p)])))
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        n = int(rng.integers(2, 40))
+        g, p = rng.integers(0, 2, n), rng.integers(0, 2, n)
+        if len(set(g)) < 2:
+            continue
+        ours = float(M.informedness(confusion_tensor(g, p, 2)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert ours == pytest.approx(skm.balanced_accuracy_score(g, p, adjusted=True), abs=1e-12)
+
+
+def test_markedness_vs_loop_and_mcc_identity():
+    """Powers (2011): the mean over classes of P_c + NPV_c - 1; for two
+    classes MCC^2 = informedness x markedness where both classes occur in
+    the gold and in the predictions (elsewhere the zero-division
+    conventions decide each)."""
+    _check("markedness", lambda k, g, p: float(np.mean([_div(tp, tp + fp) + _div(tn, tn + fn) - 1
+                                                         for tp, fp, fn, tn in _one_vs_rest_loop(k, g, p)])))
+    binary = [(g, p) for k, g, p in CASES if k == 2 and len(set(g)) == len(set(p)) == 2]
+    c = np.stack([confusion_tensor(g, p, 2) for g, p in binary])
+    both = (M.informedness(c) * M.markedness(c))
+    np.testing.assert_allclose(M.mcc(c) ** 2, both, atol=1e-12)
+    assert len(binary) > 200
+
+
+@pytest.mark.parametrize("metric_id,sk", [("f1_class", "f1"), ("precision_class", "precision"),
+                                          ("recall_class", "recall")])
+def test_one_class_metrics_vs_sklearn_pos_label(metric_id, sk):
+    """The class is the last one (``pos_label`` for two classes; the class's
+    entry of ``average=None`` for more)."""
+    fn = {"f1": skm.f1_score, "precision": skm.precision_score, "recall": skm.recall_score}[sk]
+
+    def c_ref(k, g, p):
+        if k == 2:
+            return float(fn(g, p, pos_label=1, average="binary", zero_division=0))
+        return float(fn(g, p, labels=_labels(k), average=None, zero_division=0)[k - 1])
+    _check(metric_id, c_ref, positive=lambda k: k - 1 if k > 2 else 1)
+
+
 def test_every_metric_has_a_reference_test():
     """A new registry entry must get a reference test in this module."""
     import inspect

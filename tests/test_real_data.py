@@ -232,6 +232,38 @@ def test_real_data_against_references(dataset, loaded):
                 assert row[mid] == pytest.approx(v, abs=1e-12), (dataset, system, mid)
 
 
+@pytest.mark.parametrize("dataset", ["fnc1", "fnc1_4class", "rumoureval2017", "rumoureval2019", "semeval2016t6",
+                                     "semeval2020t11_tc"])
+def test_real_data_added_metrics_against_references(dataset, loaded):
+    """Issue 31: MCC equals scikit-learn's matthews_corrcoef, the one-class
+    metrics equal scikit-learn's with pos_label (every class in turn),
+    informedness and markedness a plain loop, on every real system."""
+    spec, ds, _ = loaded(dataset)
+    k, labels = ds.k, list(range(ds.k))
+    c = ds.confusion()
+    ours = {m: M.get(m)(c) for m in ("mcc", "informedness", "markedness")}
+    for s, system in enumerate(ds.systems):
+        g, p = ds.gold.astype(int), ds.predictions[s].astype(int)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert ours["mcc"][s] == pytest.approx(skm.matthews_corrcoef(g, p), abs=1e-12), (system, "mcc")
+            f1 = skm.f1_score(g, p, labels=labels, average=None, zero_division=0)
+            pr = skm.precision_score(g, p, labels=labels, average=None, zero_division=0)
+            rc = skm.recall_score(g, p, labels=labels, average=None, zero_division=0)
+        inf = mk = 0.0
+        for j in labels:
+            tp, fp = int(np.sum((g == j) & (p == j))), int(np.sum((g != j) & (p == j)))
+            fn, tn = int(np.sum((g == j) & (p != j))), int(np.sum((g != j) & (p != j)))
+            inf += ((tp / (tp + fn) if tp + fn else 0.0) - (fp / (fp + tn) if fp + tn else 0.0)) / k
+            mk += ((tp / (tp + fp) if tp + fp else 0.0) + (tn / (tn + fn) if tn + fn else 0.0) - 1) / k
+        assert ours["informedness"][s] == pytest.approx(inf, abs=1e-12), system
+        assert ours["markedness"][s] == pytest.approx(mk, abs=1e-12), system
+        for j in labels:
+            assert float(M.get("f1_class")(c[s], positive=j)) == pytest.approx(f1[j], abs=1e-12)
+            assert float(M.get("precision_class")(c[s], positive=j)) == pytest.approx(pr[j], abs=1e-12)
+            assert float(M.get("recall_class")(c[s], positive=j)) == pytest.approx(rc[j], abs=1e-12)
+
+
 # -- SemEval-2020 Task 11: the figures of SOURCES.md and the scorer's logs ------------
 def test_semeval2020_tc_official_micro_f1_and_per_technique_f1(specs, data_dir):
     """Every TC file against its logged official figure: DiSaster 0.614299,

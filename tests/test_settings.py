@@ -240,7 +240,7 @@ def test_the_properties_block_is_its_declaration():
     assert schema["properties"]["properties"] == S.properties_schema()
     assert S.properties_table() in (ROOT / "config" / "README.md").read_text(encoding="utf-8")
     declared = {f.name: f.default for f in S.properties_fields()}
-    assert declared == {k: getattr(P.PropertySettings(), k) for k in declared} and len(declared) == 8
+    assert declared == {k: getattr(P.PropertySettings(), k) for k in declared} and len(declared) == 9
     assert yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))["properties"] == {}
     assert P.settings_from({}) == P.PropertySettings()
 

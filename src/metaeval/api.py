@@ -135,8 +135,8 @@ def _weights(weights) -> dict | None:
 
 def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool = False, groups=None,
             metrics: Sequence[str] | None = None, weights: Mapping | None = None,
-            f_avg_classes: Sequence | None = None, unrelated_label=None, baselines: Sequence[str] = (),
-            baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
+            f_avg_classes: Sequence | None = None, unrelated_label=None, positive_class=None,
+            baselines: Sequence[str] = (), baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
             allow_unused_labels: bool = False, label_map: Mapping | None = None,
             normalize_labels: Sequence[str] = (), random_seed: int = RANDOM_SEED,
             name: str = "data") -> tuple[Dataset, DatasetSpec]:
@@ -164,7 +164,7 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
         A group per item (e.g. target or source): per-group scores, and
         whole groups resampled with ``resample_unit="group"`` (items by
         default, as the workflow does with a dataset's ``group_column``).
-    metrics, weights, f_avg_classes, unrelated_label, primary_metric
+    metrics, weights, f_avg_classes, unrelated_label, positive_class, primary_metric
         As the dataset keys of the config (``config/README.md``); ``weights``
         is one ``{label: weight}`` set or ``{name: {label: weight}}`` sets.
     baselines : sequence of str
@@ -240,7 +240,8 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     tables = {system: _table(_source(system), values, gold_ids if _by_position(gold, values) else None)
               for system, values in predictions.items()}
     return from_tables(gold_t, tables, labels=labels, ordinal=ordinal, metrics=metrics, weights=weights,
-                       f_avg_classes=f_avg_classes, unrelated_label=unrelated_label, baselines=baselines,
+                       f_avg_classes=f_avg_classes, unrelated_label=unrelated_label,
+                       positive_class=positive_class, baselines=baselines,
                        baseline_systems=baseline_systems, primary_metric=primary_metric,
                        allow_unused_labels=allow_unused_labels, label_map=label_map,
                        normalize_labels=normalize_labels, random_seed=random_seed, name=name)
@@ -370,7 +371,8 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
 
 def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels: Sequence | None = None,
                 ordinal: bool = False, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
-                f_avg_classes: Sequence | None = None, unrelated_label=None, baselines: Sequence[str] = (),
+                f_avg_classes: Sequence | None = None, unrelated_label=None, positive_class=None,
+                baselines: Sequence[str] = (),
                 baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
                 allow_unused_labels: bool = False, label_map: Mapping | None = None,
                 normalize_labels: Sequence[str] = (), random_seed: int = RANDOM_SEED,
@@ -410,6 +412,8 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
         raw["f_avg_classes"] = [str(x) for x in f_avg_classes]
     if unrelated_label is not None:
         raw["unrelated_label"] = str(unrelated_label)
+    if positive_class is not None:
+        raw["positive_class"] = str(positive_class)
     if label_map:
         raw["label_map"] = {str(k): str(v) for k, v in label_map.items()}
     if normalize_labels:
@@ -874,7 +878,7 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
 
 
 @lru_cache(maxsize=8)
-def _shape_properties(k: int, ordinal: bool, weights, f_avg, unrelated, sizes, metrics) -> pd.DataFrame:
+def _shape_properties(k: int, ordinal: bool, weights, f_avg, unrelated, positive, sizes, metrics) -> pd.DataFrame:
     """``properties.csv`` of one dataset shape at the config's default
     domain (``properties.dataset_settings``; cached per shape)."""
     from types import SimpleNamespace
@@ -882,7 +886,7 @@ def _shape_properties(k: int, ordinal: bool, weights, f_avg, unrelated, sizes, m
     from .properties import check_all, dataset_settings, settings_from
 
     params = {"weights": None if weights is None else np.asarray(weights), "f_avg_classes": f_avg,
-              "unrelated": unrelated}
+              "unrelated": unrelated, "positive": positive}
     shape = SimpleNamespace(k=k, ordinal=ordinal, metric_params=lambda: params)
     return check_all(dataset_settings(shape, sizes, settings_from({})), list(metrics))
 
@@ -897,6 +901,7 @@ def _properties_of(ds, spec, properties):
     w = p.get("weights")
     return _shape_properties(spec.k, bool(spec.ordinal), None if w is None else tuple(map(float, w)),
                              None if not p.get("f_avg_classes") else tuple(p["f_avg_classes"]), p.get("unrelated"),
+                             p.get("positive"),
                              tuple(int(x) for x in np.bincount(ds.gold, minlength=ds.k)), tuple(spec.metrics))
 
 

@@ -131,7 +131,7 @@ def label_scalars(cfg: Mapping) -> list[str]:
     a label (``labels: [0, 1]`` means the labels ``"0"`` and ``"1"``); a
     boolean's spelling is lost (``false`` or ``False`` or ``no``), so it is
     refused with the way out: quote it as the files spell it.  Applies to
-    ``labels``, ``drop_gold_labels``, ``f_avg_classes``, ``unrelated_label``,
+    ``labels``, ``drop_gold_labels``, ``f_avg_classes``, ``unrelated_label``, ``positive_class``,
     the keys and values of ``label_map`` and ``extra_labels`` and the keys of
     every weight set."""
     problems: list[str] = []
@@ -153,8 +153,9 @@ def label_scalars(cfg: Mapping) -> list[str]:
         for key in _LABEL_LISTS:
             if isinstance(block.get(key), list):
                 block[key] = [fix(x, f"{where}.{key}") for x in block[key]]
-        if "unrelated_label" in block:
-            block["unrelated_label"] = fix(block["unrelated_label"], f"{where}.unrelated_label")
+        for key in ("unrelated_label", "positive_class"):
+            if key in block:
+                block[key] = fix(block[key], f"{where}.{key}")
         for key in _LABEL_MAPS:
             if isinstance(block.get(key), dict):
                 block[key] = {fix(k, f"{where}.{key}"): fix(v, f"{where}.{key}.{k}") for k, v in block[key].items()}
@@ -237,6 +238,7 @@ class DatasetSpec:
     default_weights: str | None = None
     f_avg_classes: tuple[str, ...] | None = None
     unrelated_label: str | None = None
+    positive_class: str | None = None
     metrics: tuple[str, ...] = ()
     primary_metric: str = "accuracy"
     baselines: tuple[str, ...] = BASELINE_KINDS
@@ -335,11 +337,14 @@ class DatasetSpec:
         unrelated = raw.get("unrelated_label")
         if unrelated is not None and unrelated not in lab:
             raise err("unrelated_label", f"{unrelated!r} is not in labels {list(labels)}")
+        positive = raw.get("positive_class")
+        if positive is not None and positive not in lab:
+            raise err("positive_class", f"{positive!r} is not in labels {list(labels)}{M.closest([positive], lab)}")
 
         ordinal = bool(raw.get("ordinal", False))
         if span_task and ordinal:
             raise err("ordinal", "the techniques of a span task are not ordered")
-        params = _params(labels, weights, default_weights, f_avg_classes, unrelated)
+        params = _params(labels, weights, default_weights, f_avg_classes, unrelated, positive)
         wanted = raw.get("metrics")
         if wanted is not None and not isinstance(wanted, str):  # other names of a metric read as its id
             wanted = list(dict.fromkeys(M.canonical(m) if isinstance(m, str) else m for m in wanted))
@@ -392,6 +397,7 @@ class DatasetSpec:
             gold_format=gold_format, prediction_format=prediction_format, label_map=label_map,
             drop_gold_labels=drop, extra_labels=extra, extra_label_policy=policy, weights=weights,
             default_weights=default_weights, f_avg_classes=f_avg_classes, unrelated_label=unrelated,
+            positive_class=positive,
             metrics=metric_ids, primary_metric=primary, baselines=baselines,
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
             allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
@@ -415,9 +421,9 @@ class DatasetSpec:
 
     def metric_params(self, weight_set: str | None = None) -> dict[str, Any]:
         """Keyword parameters for ``metrics.evaluate`` (``weights``,
-        ``f_avg_classes``, ``unrelated``) with a chosen weight set."""
+        ``f_avg_classes``, ``unrelated``, ``positive``) with a chosen weight set."""
         return _params(self.labels, self.weights, weight_set or self.default_weights,
-                       self.f_avg_classes, self.unrelated_label)
+                       self.f_avg_classes, self.unrelated_label, self.positive_class)
 
     def gold_path(self, data_dir: str | Path) -> Path:
         return Path(data_dir) / self.gold
@@ -475,7 +481,8 @@ _SPAN_ONLY = ("articles", "merge_overlapping_predictions", "synthetic", "span_me
               "documents")
 _CSV_ONLY = ("id_column", "label_column", "group_column", "delimiter", "prediction_format", "label_map",
              "normalize_labels",
-             "drop_gold_labels", "extra_labels", "weights", "default_weights", "f_avg_classes", "unrelated_label")
+             "drop_gold_labels", "extra_labels", "weights", "default_weights", "f_avg_classes", "unrelated_label",
+             "positive_class")
 
 
 def _span_settings(name: str, raw: Mapping[str, Any], task: str | None, random_seed: int) -> dict[str, Any]:
@@ -615,12 +622,13 @@ def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dic
     return out
 
 
-def _params(labels, weights, weight_set, f_avg_classes, unrelated) -> dict[str, Any]:
+def _params(labels, weights, weight_set, f_avg_classes, unrelated, positive=None) -> dict[str, Any]:
     index = {lab: i for i, lab in enumerate(labels)}
     return {
         "weights": np.asarray(weights[weight_set]) if weight_set else None,
         "f_avg_classes": [index[x] for x in f_avg_classes] if f_avg_classes else None,
         "unrelated": index[unrelated] if unrelated is not None else None,
+        "positive": index[positive] if positive is not None else None,
     }
 
 

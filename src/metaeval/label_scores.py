@@ -56,7 +56,7 @@ def _labels(y_true, y_pred, labels) -> list:
                          "in their order") from None
 
 
-def _params(labels: Sequence, weights, f_avg_classes, unrelated_label, positions) -> dict:
+def _params(labels: Sequence, weights, f_avg_classes, unrelated_label, positions, positive_class=None) -> dict:
     """The metrics' parameters, given by label, as class positions."""
     index = {lab: i for i, lab in enumerate(labels)}
 
@@ -77,6 +77,8 @@ def _params(labels: Sequence, weights, f_avg_classes, unrelated_label, positions
         out["f_avg_classes"] = tuple(pos(lab, "f_avg_classes") for lab in f_avg_classes)
     if unrelated_label is not None:
         out["unrelated"] = pos(unrelated_label, "unrelated_label")
+    if positive_class is not None:
+        out["positive"] = pos(positive_class, "positive_class")
     if positions is not None:
         out["positions"] = np.asarray(positions, dtype=np.float64)
     return out
@@ -84,7 +86,8 @@ def _params(labels: Sequence, weights, f_avg_classes, unrelated_label, positions
 
 def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *, labels: Sequence | None = None,
           confusion=None, orientation: str | None = None, weights=None, f_avg_classes: Sequence | None = None,
-          unrelated_label=None, positions: Sequence[float] | None = None) -> float | dict[str, float]:
+          unrelated_label=None, positive_class=None,
+          positions: Sequence[float] | None = None) -> float | dict[str, float]:
     """The score of one system on label lists (or on a confusion matrix).
 
     Parameters
@@ -113,6 +116,10 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
         The labels F_avg averages (``f_avg``).
     unrelated_label : optional
         The FNC-1 score's unrelated class (``fnc_score``).
+    positive_class : optional
+        The class of the one-class metrics (``f1_class``,
+        ``precision_class``, ``recall_class``), as scikit-learn's
+        ``pos_label``.
     positions : sequence of float, optional
         The classes' numeric positions (MAE, linear kappa, interval alpha);
         default 0 .. K-1.
@@ -133,6 +140,8 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
     --------
     >>> score([0, 1, 1, 2], [0, 1, 2, 2], "macro_f1")
     0.7777777777777777
+    >>> score(["yes", "no", "yes"], ["yes", "yes", "yes"], "f1_class", positive_class="yes")
+    0.8
     >>> score(confusion=[[2, 1], [0, 3]], metric="accuracy")
     Traceback (most recent call last):
     ...
@@ -178,7 +187,7 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
         index = {lab: i for i, lab in enumerate(labels)}
         code = np.array([index[x] for x in y_true + y_pred], dtype=np.int64)
         c = confusion_tensor(code[:len(y_true)], code[len(y_true):], len(labels))
-    params = _params(labels, weights, f_avg_classes, unrelated_label, positions)
+    params = _params(labels, weights, f_avg_classes, unrelated_label, positions, positive_class)
     out = {}
     with np.errstate(invalid="ignore", divide="ignore"):
         for mid in ids:

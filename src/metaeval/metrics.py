@@ -86,6 +86,15 @@ __all__ = [
     "cem_ord",
     "f_avg",
     "fnc_score",
+    "mcc",
+    "informedness",
+    "markedness",
+    "fbeta_class",
+    "precision_class",
+    "recall_class",
+    "DEFAULT_METRIC_IDS",
+    "ALIASES",
+    "canonical",
 ]
 
 
@@ -939,6 +948,255 @@ def fnc_score(c, unrelated: int) -> np.ndarray:
     return _ratio((s * c).sum((-2, -1)), (np.diagonal(s) * gold).sum(-1), np.nan)
 
 
+def mcc(c) -> np.ndarray:
+    """Matthews correlation coefficient; for K > 2 classes Gorodkin's R_K.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        In [-1, 1]; 0 when the predictions or the gold are all of one class
+        (the denominator is 0: no correlation can be measured, scikit-learn's
+        convention); NaN on an empty matrix.
+
+    Notes
+    -----
+    R_K = (N sum_c tp_c - sum_c c_c. c_.c) /
+          sqrt((N^2 - sum_c c_c.^2) (N^2 - sum_c c_.c^2)),
+    the Pearson correlation of the one-hot gold and prediction vectors; for
+    K = 2 it is Matthews' (TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)).
+    Equals ``sklearn.metrics.matthews_corrcoef`` (tested).
+
+    References
+    ----------
+    Matthews (1975), Biochimica et Biophysica Acta 405(2); Gorodkin (2004),
+    "Comparing two K-category assignments by a K-category correlation
+    coefficient", Computational Biology and Chemistry 28(5-6).
+
+    Examples
+    --------
+    >>> from metaeval.engine.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(mcc(c)), 4)
+    0.3908
+    """
+    c = _as_confusion(c)
+    tp, pred, gold, n = _margins(c)
+    cov = n * tp.sum(axis=-1) - np.einsum("...k,...k->...", pred, gold)
+    den = np.sqrt((n * n - np.einsum("...k,...k->...", pred, pred)) * (n * n - np.einsum("...k,...k->...", gold, gold)))
+    return np.where(n > 0, _ratio(cov, den), np.nan)
+
+
+def _one_vs_rest(c):
+    """Per-class (tp, fp, fn, tn) of a confusion tensor, each (..., K)."""
+    tp, pred, gold, n = _margins(c)
+    return tp, pred - tp, gold - tp, n[..., None] - pred - gold + tp
+
+
+def informedness(c) -> np.ndarray:
+    """Informedness (bookmaker informedness; Youden's J for two classes).
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        In [-1, 1]; 0 for a constant or random predictor; NaN on an empty matrix.
+
+    Notes
+    -----
+    INF = (1/K) sum_c (R_c - FPR_c), the mean over the classes of each
+    class's one-vs-rest informedness TPR_c + TNR_c - 1 (R_c = 0 for a class
+    absent from the gold, FPR_c = 0 for a class every item belongs to).
+    For K = 2 with both classes in the gold, both classes have the same
+    value, Youden's J, which equals
+    ``sklearn.metrics.balanced_accuracy_score(adjusted=True)``; for K > 2
+    this macro form differs from scikit-learn's adjusted balanced accuracy
+    (which rescales R^M by its chance level 1/K).  Tested against a plain
+    loop and, for K = 2, against scikit-learn.
+
+    References
+    ----------
+    Youden (1950), "Index for rating diagnostic tests", Cancer 3(1);
+    Powers (2011), "Evaluation: from precision, recall and F-measure to ROC,
+    informedness, markedness and correlation", JMLT 2(1), section 3.
+
+    Examples
+    --------
+    >>> from metaeval.engine.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(informedness(c)), 4)
+    0.3913
+    """
+    c = _as_confusion(c)
+    tp, fp, fn, tn = _one_vs_rest(c)
+    j = _ratio(tp, tp + fn) - _ratio(fp, fp + tn)
+    return np.where(c.sum(axis=(-2, -1)) > 0, j.mean(axis=-1), np.nan)
+
+
+def markedness(c) -> np.ndarray:
+    """Markedness: informedness with the roles of gold and predictions swapped.
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        In [-1, 1]; NaN on an empty matrix.
+
+    Notes
+    -----
+    MK = (1/K) sum_c (P_c + NPV_c - 1), NPV_c = tn_c / (tn_c + fn_c) the
+    one-vs-rest negative predictive value (P_c = 0 for a class never
+    predicted, NPV_c = 0 for a class every item is predicted as).  For
+    K = 2 with both classes in the gold and the predictions, both classes
+    have the same value and MCC^2 = INF * MK.  Tested against a plain loop.
+
+    References
+    ----------
+    Powers (2011), "Evaluation: from precision, recall and F-measure to ROC,
+    informedness, markedness and correlation", JMLT 2(1), section 3.
+
+    Examples
+    --------
+    >>> from metaeval.engine.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(markedness(c)), 4)
+    0.377
+    """
+    c = _as_confusion(c)
+    tp, fp, fn, tn = _one_vs_rest(c)
+    m = _ratio(tp, tp + fp) + _ratio(tn, tn + fn) - 1.0
+    return np.where(c.sum(axis=(-2, -1)) > 0, m.mean(axis=-1), np.nan)
+
+
+def _class_index(positive, k: int) -> int:
+    if isinstance(positive, (bool, np.bool_)) or not isinstance(positive, (int, np.integer)) \
+            or not 0 <= int(positive) < k:
+        raise ValueError(f"positive must be a class index in 0..{k - 1}, got {positive!r}")
+    return int(positive)
+
+
+def fbeta_class(c, positive, beta: float = 1.0) -> np.ndarray:
+    """F-beta of one named class (a binary task's usual official score).
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    positive : int
+        The index of the class (the dataset key ``positive_class``).
+    beta : float, default 1.0
+        Weight of recall.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``fbeta_per_class(c, beta)[..., positive]``; NaN on an empty matrix.
+
+    Notes
+    -----
+    F_b = (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp) of the class, 0 when
+    it is absent from both gold and predictions.  Equals
+    ``sklearn.metrics.fbeta_score(..., pos_label=positive, average="binary")``
+    for two classes and ``average=None`` at the class for more (tested).
+
+    References
+    ----------
+    van Rijsbergen (1979), Information Retrieval, ch. 7; e.g. SemEval-2016
+    Task 3 and SemEval-2019 Task 6A report the F1 of one class.
+
+    Examples
+    --------
+    >>> from metaeval.engine.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(fbeta_class(c, positive=1)), 4)
+    0.4
+    """
+    c = _as_confusion(c)
+    i = _class_index(positive, c.shape[-1])
+    return np.where(c.sum(axis=(-2, -1)) > 0, fbeta_per_class(c, beta)[..., i], np.nan)
+
+
+def precision_class(c, positive) -> np.ndarray:
+    """Precision of one named class, P_c = tp_c / c_c. (0 when the class is never predicted).
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    positive : int
+        The index of the class (the dataset key ``positive_class``).
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN on an empty matrix.  Equals ``sklearn.metrics.precision_score``
+        with ``pos_label`` (tested).
+
+    Examples
+    --------
+    >>> from metaeval.engine.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(precision_class(c, positive=2)), 4)
+    0.75
+    """
+    c = _as_confusion(c)
+    i = _class_index(positive, c.shape[-1])
+    return np.where(c.sum(axis=(-2, -1)) > 0, precision_recall(c)[0][..., i], np.nan)
+
+
+def recall_class(c, positive) -> np.ndarray:
+    """Recall of one named class, R_c = tp_c / c_.c (0 when the class is absent from the gold).
+
+    Parameters
+    ----------
+    c : array_like, shape (..., K, K)
+        Confusion tensor(s), ``c[..., i, j]`` = items predicted i whose gold class is j.
+    positive : int
+        The index of the class (the dataset key ``positive_class``).
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN on an empty matrix.  Equals ``sklearn.metrics.recall_score`` with
+        ``pos_label`` (tested).
+
+    Examples
+    --------
+    >>> from metaeval.engine.confusion import confusion_tensor
+    >>> gold = [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    >>> pred = [0, 0, 1, 1, 2, 2, 2, 2, 0, 1]
+    >>> c = confusion_tensor(gold, pred, 3)  # c[i, j]: predicted i, gold j
+    >>> round(float(recall_class(c, positive=2)), 4)
+    0.6
+    """
+    c = _as_confusion(c)
+    i = _class_index(positive, c.shape[-1])
+    return np.where(c.sum(axis=(-2, -1)) > 0, precision_recall(c)[1][..., i], np.nan)
+
+
+
 # --------------------------------------------------------------------------
 # Registry
 # --------------------------------------------------------------------------
@@ -948,7 +1206,7 @@ class Metric:
 
     ``params`` names the keyword arguments the metric needs from the dataset
     (``weights``: class-weight vector; ``f_avg_classes``: class indices;
-    ``unrelated``: class index); a metric whose parameters a dataset does not
+    ``unrelated``, ``positive``: class index); a metric whose parameters a dataset does not
     provide is not applicable to it.  ``uses_positions``: the metric reads
     the numeric class positions (MAE, linear kappa, interval alpha) and takes
     an optional ``positions`` parameter (default 0 .. K-1).
@@ -974,6 +1232,9 @@ class Metric:
     uses_positions: bool = False
     # the name people also know the metric by (said beside ``name`` in sentences)
     alias: str = ""
+    # among the candidates a dataset judges when its config lists no ``metrics:`` (the papers' set);
+    # the others are computed when listed by id
+    default: bool = True
 
     def __call__(self, c, **params) -> np.ndarray:
         kwargs = {}
@@ -991,7 +1252,7 @@ class Metric:
 
 
 # dataset-level parameter name -> keyword of the metric function
-_PARAM_ARG = {"weights": "weights", "f_avg_classes": "classes", "unrelated": "unrelated"}
+_PARAM_ARG = {"weights": "weights", "f_avg_classes": "classes", "unrelated": "unrelated", "positive": "positive"}
 
 _SCARTON = "Scarton, Silva & Bontcheva (AACL 2020), section 2"
 _AMEMIYA = "Amemiya & Sakai (DEIM), section 3"
@@ -1030,10 +1291,26 @@ _ENTRIES = [
            reference="Mohammad et al. (SemEval-2016 Task 6)"),
     Metric("fnc_score", "FNC score", r"FNC score", fnc_score, True, params=("unrelated",),
            reference="Fake News Challenge FNC-1 official scorer"),
+    # the metrics people expect beside the papers' ones: computed when listed in ``metrics:`` (``default=False``
+    # keeps the papers' candidate set, and so their reproductions and verdicts, as they were)
+    Metric("mcc", "MCC", r"MCC", mcc, True, reference="Matthews 1975; Gorodkin 2004 (R_K)", bounds=(-1.0, 1.0),
+           alias="R_K", default=False),
+    Metric("informedness", "Informedness", r"Inf", informedness, True, reference="Youden 1950; Powers 2011",
+           bounds=(-1.0, 1.0), alias="Youden's J", default=False),
+    Metric("markedness", "Markedness", r"Mk", markedness, True, reference="Powers 2011", bounds=(-1.0, 1.0),
+           default=False),
+    Metric("f1_class", "F1(class)", r"$F_1^{c}$", partial(fbeta_class, beta=1.0), True, params=("positive",),
+           reference="van Rijsbergen 1979", default=False),
+    Metric("precision_class", "P(class)", r"$P^{c}$", precision_class, True, params=("positive",),
+           reference="van Rijsbergen 1979", default=False),
+    Metric("recall_class", "R(class)", r"$R^{c}$", recall_class, True, params=("positive",),
+           reference="van Rijsbergen 1979", default=False),
 ]
 
 REGISTRY: dict[str, Metric] = {m.id: m for m in _ENTRIES}
 METRIC_IDS: tuple[str, ...] = tuple(REGISTRY)
+# the candidates a dataset judges when its config lists no ``metrics:``
+DEFAULT_METRIC_IDS: tuple[str, ...] = tuple(m.id for m in _ENTRIES if m.default)
 
 # other names people know a metric by: accepted wherever an id is (config, library, command line), and read as
 # the id (its tables' columns carry the id)
@@ -1122,7 +1399,9 @@ def applicable_metrics(ordinal: bool, params: Mapping[str, object] | None = None
         The dataset's metric parameters (``weights``, ``f_avg_classes``,
         ``unrelated``): a parameterised metric needs its parameter.
     only : iterable of str, optional
-        Restrict to these ids.
+        Restrict to these ids; default the papers' candidates
+        (``DEFAULT_METRIC_IDS``: the metrics added beside them, such as
+        ``mcc``, are computed only when named).
 
     Returns
     -------
@@ -1136,16 +1415,17 @@ def applicable_metrics(ordinal: bool, params: Mapping[str, object] | None = None
     ['accuracy', 'cem_ord']
     """
     params = params or {}
-    chosen = set(METRIC_IDS if only is None else map(canonical, only))
+    chosen = set(DEFAULT_METRIC_IDS if only is None else map(canonical, only))
     unknown = chosen - set(METRIC_IDS)
     if unknown:
         raise KeyError(f"unknown metric(s) {sorted(unknown)}{closest(unknown, METRIC_IDS)}; known: "
                        f"{', '.join(METRIC_IDS)}")
-    return [m.id for m in _ENTRIES if m.id in chosen and why_not_applicable(m.id, ordinal, params) is None]
+    return [m.id for m in REGISTRY.values() if m.id in chosen and why_not_applicable(m.id, ordinal, params) is None]
 
 
 # the dataset key that provides each parameter (for messages)
-_PARAM_KEY = {"weights": "weights", "f_avg_classes": "f_avg_classes", "unrelated": "unrelated_label"}
+_PARAM_KEY = {"weights": "weights", "f_avg_classes": "f_avg_classes", "unrelated": "unrelated_label",
+              "positive": "positive_class"}
 
 
 def why_not_applicable(metric_id: str, ordinal: bool, params: Mapping[str, object] | None = None) -> str | None:
@@ -1192,7 +1472,7 @@ def evaluate(c, metric_ids: Iterable[str], **params) -> dict[str, np.ndarray]:
         Registry ids (``METRIC_IDS``).
     **params
         The dataset-level parameters the metrics need: ``weights``,
-        ``f_avg_classes``, ``unrelated``, ``positions``.
+        ``f_avg_classes``, ``unrelated``, ``positive``, ``positions``.
 
     Returns
     -------

@@ -178,6 +178,8 @@ class PropertySettings:
                                              uniqueItems=True)
     unrelated: int | None = setting(2, "the FNC-1 score's 'unrelated' class in the generic case", type="integer",
                                     minimum=0, maximum=2)
+    positive: int = setting(0, "the class of the one-class metrics (f1_class, precision_class, recall_class) in the "
+                               "generic case", type="integer", minimum=0, maximum=2)
     k: int = K
     ordinal: bool = True
     class_sizes: tuple[int, ...] | None = None
@@ -197,12 +199,14 @@ class PropertySettings:
             raise ValueError(f"properties.f_avg_classes: class indices in 0..{k - 1}")
         if self.unrelated is not None and self.unrelated not in range(k):
             raise ValueError(f"properties.unrelated: a class index in 0..{k - 1}")
+        if self.positive not in range(k):
+            raise ValueError(f"properties.positive: a class index in 0..{k - 1}")
         if self.class_sizes is not None and len(self.class_sizes) != k:
             raise ValueError(f"properties: {k} class sizes, got {self.class_sizes!r}")
 
     def metric_params(self) -> dict:
         return {"weights": np.asarray(self.weights, float), "f_avg_classes": list(self.f_avg_classes),
-                "unrelated": None if self.unrelated is None else int(self.unrelated)}
+                "unrelated": None if self.unrelated is None else int(self.unrelated), "positive": int(self.positive)}
 
     @property
     def random_count(self) -> int:
@@ -570,6 +574,8 @@ def targets(metric_id: str, settings: PropertySettings) -> list[int]:
         return sorted(set(settings.f_avg_classes))
     if M.get(metric_id).params == ("weights",):
         return [i for i, w in enumerate(settings.weights) if w > 0]
+    if M.get(metric_id).params == ("positive",):
+        return [settings.positive]
     return list(range(settings.k))
 
 
@@ -992,9 +998,9 @@ def dataset_settings(spec, class_sizes, base: PropertySettings | None = None) ->
     w = params.get("weights")
     weights = tuple(float(x) for x in w) if w is not None else tuple([1.0 / k] * k)
     f_avg = tuple(int(x) for x in params["f_avg_classes"]) if params.get("f_avg_classes") else (0,)
-    unrelated = params.get("unrelated")
+    unrelated, positive = params.get("unrelated"), params.get("positive")
     return replace(base or PropertySettings(), k=k, ordinal=bool(spec.ordinal), weights=weights, f_avg_classes=f_avg,
-                   unrelated=None if unrelated is None else int(unrelated),
+                   unrelated=None if unrelated is None else int(unrelated), positive=int(positive or 0),
                    class_sizes=tuple(int(x) for x in class_sizes))
 
 

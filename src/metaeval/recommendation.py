@@ -1009,7 +1009,8 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
     not_computed = {}
     needs = {"unrelated": "an unrelated class, which this dataset's classes do not have",
              "weights": "class weights, which this dataset does not set",
-             "f_avg_classes": "the classes it averages, which this dataset does not set"}
+             "f_avg_classes": "the classes it averages, which this dataset does not set",
+             "positive": "a named class (positive_class), which this dataset does not set"}
     for mid in named:
         if mid not in spec.all_metrics:
             m_ = M.REGISTRY.get(mid)

@@ -23,7 +23,7 @@ from ..config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_
 # (scores.csv does not depend on the other sets).
 # ---------------------------------------------------------------------------
 _CLASSIFICATION_FIELDS = ("labels", "metrics", "weights:default", "default_weights", "f_avg_classes",
-                          "unrelated_label")
+                          "unrelated_label", "positive_class")
 
 _METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("span_metrics",)
 
@@ -47,8 +47,8 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "similarity": (_METRIC_FIELDS, ("ranking", "resampling", "similarity")),
     "stability": (_METRIC_FIELDS, ("ranking", "resampling", "stability")),
     "merging": (_CLASSIFICATION_FIELDS, ("ranking", "resampling", "merging")),
-    "weights": (("labels", "metrics", "weights", "default_weights", "f_avg_classes", "unrelated_label"),
-                ("ranking", "resampling")),
+    "weights": (("labels", "metrics", "weights", "default_weights", "f_avg_classes", "unrelated_label",
+                 "positive_class"), ("ranking", "resampling")),
     "bootstrap": (_METRIC_FIELDS + ("span_task",), ("ranking", "resampling", "bootstrap")),
     # the paired bootstrap test reads the bootstrap's replicates
     "significance": (_METRIC_FIELDS, ("ranking", "resampling", "significance", "bootstrap")),
@@ -70,7 +70,7 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                         "criteria", "level", "verdict")),
     # the formal properties on the dataset's own shape (its classes, order, weights; the class sizes from its data)
     "dataset_properties": (("labels", "ordinal", "metrics", "weights:default", "default_weights", "f_avg_classes",
-                            "unrelated_label"), ()),
+                            "unrelated_label", "positive_class"), ()),
 }
 
 def _union(*parts: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
