@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from metaeval import metrics as M
 from metaeval.engine.confusion import confusion_tensor, merge_classes
 
-ALL_PARAMS = lambda k: dict(weights=np.full(k, 1.0 / k), f_avg_classes=[0, k - 1], unrelated=k - 1,
-                                 positive=k - 1)  # noqa: E731
+def ALL_PARAMS(k):
+    return dict(weights=np.full(k, 1.0 / k), f_avg_classes=[0, k - 1], unrelated=k - 1, positive=k - 1)
 
 
 @st.composite

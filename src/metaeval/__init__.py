@@ -4,6 +4,8 @@ The library behind the Snakemake workflow (see README.md).  Its modules, from
 the ground floor up:
 
 * ``metrics``: the metric registry, pure functions of confusion tensors (..., K, K)
+* ``custom_metrics``: metrics users bring (``metaeval.register_metric``, the
+  config's ``custom_metrics``), held to their declared contract
 * ``engine``: confusion tensors of items and of item subsets
   (``engine.confusion``, ``engine.resample``), rankings and Kendall's tau
   (``engine.ranking``), the scores of the systems on thousands of resamples
@@ -44,15 +46,15 @@ try:
 except PackageNotFoundError:  # a source tree that is not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "score", "evaluate", "compare", "recommend", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "engine", "io", "config", "dataset", "tables",
+__all__ = ["__version__", "score", "register_metric", "evaluate", "compare", "recommend", "meta_evaluate", "size_design", "read_files", "span_dataset", "api", "cli", "metrics", "engine", "io", "config", "dataset", "tables",
            "plots", "experiments", "significance", "chance", "spans", "report", "reproduce", "steps", "workflow",
            "gameability", "sensitivity", "properties", "criteria", "mcs", "verdict", "recommendation", "crossdata",
-           "design", "settings", "declare", "pipeline", "label_scores"]
+           "design", "settings", "declare", "pipeline", "label_scores", "custom_metrics"]
 
 # the one-call functions of ``metaeval.api`` (plain labels in, pandas out); ``metaeval.recommend`` is the
 # function (its module, ``metaeval.recommend`` until issue 30, is ``metaeval.recommendation``)
 _API = frozenset({"evaluate", "compare", "recommend", "meta_evaluate", "size_design", "read_files", "span_dataset"})
-_MODULES = frozenset(__all__) - {"__version__", "score"} - _API
+_MODULES = frozenset(__all__) - {"__version__", "score", "register_metric"} - _API
 # modules that moved (issue 30): their old names work for one release, with a DeprecationWarning
 _MOVED = frozenset({"confusion", "resample", "kernels", "ranking"})
 
@@ -60,6 +62,8 @@ _MOVED = frozenset({"confusion", "resample", "kernels", "ranking"})
 def __getattr__(name: str):
     if name == "score":  # one call on label lists (metaeval.label_scores)
         return importlib.import_module(".label_scores", __name__).score
+    if name == "register_metric":  # a metric users bring (metaeval.custom_metrics)
+        return importlib.import_module(".custom_metrics", __name__).register_metric
     if name in _API:  # (by name, like the modules: importing metaeval imports none of them)
         return getattr(importlib.import_module(".api", __name__), name)
     if name in _MOVED:  # the shim warns and hands over the module's new home
@@ -72,4 +76,4 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(set(globals()) | _MODULES | _API | {"score"})
+    return sorted(set(globals()) | _MODULES | _API | {"score", "register_metric"})

@@ -403,7 +403,7 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
                            "baselines": list(baselines), "allow_unused_labels": bool(allow_unused_labels),
                            "random_seed": int(random_seed)}
     if metrics is not None:
-        raw["metrics"] = list(metrics)
+        raw["metrics"] = _given_metrics(metrics, len(labels))
     if weights is not None:
         raw["weights"] = _weights(weights)
     if primary_metric is not None:
@@ -428,7 +428,41 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
         names, codes = np.unique(np.asarray([of[i] for i in ds.item_ids], dtype=str), return_inverse=True)
         ds.groups = codes.astype(np.int16 if names.size < 2 ** 15 else np.int32)
         ds.group_names = tuple(names.tolist())
+    from .custom_metrics import check_registered
+
+    # a custom metric is held to its contract on the systems' own matrices before any work
+    check_registered(spec.metrics, ds.confusion(), spec.metric_params(), where=f"the systems of dataset {name!r}")
     return ds, spec
+
+
+def _given_metrics(metrics, k: int) -> list[str]:
+    """The metric ids of a ``metrics`` argument; a mapping registers its
+    custom metrics first: ``{"mine": fn}`` (higher is better, any finite
+    value), ``{"mine": {"function": fn, "higher_is_better": False,
+    "range": [0, 1], ...}}`` (the config's keys; ``function`` a callable or
+    ``file.py:name``) or ``{"accuracy": None}`` (a known id)."""
+    if not isinstance(metrics, Mapping):
+        return [metrics] if isinstance(metrics, str) else list(metrics)
+    from .custom_metrics import KEYS, register_metric, resolve
+
+    for mid, given in metrics.items():
+        if given is None:
+            continue
+        if callable(given):
+            register_metric(str(mid), given, k=k)
+            continue
+        if not isinstance(given, Mapping):
+            raise TypeError(f"metrics[{mid!r}]: a function, a mapping of its declaration ({', '.join(KEYS)}) or "
+                            f"None for a known metric, got {type(given).__name__}")
+        decl = dict(given)
+        fn = decl.pop("function", None)
+        if isinstance(fn, str):
+            fn = resolve(fn)[0]
+        unknown = sorted(set(decl) - set(KEYS))
+        if unknown:
+            raise TypeError(f"metrics[{mid!r}]: unknown key(s) {unknown}; known: {', '.join(KEYS)}")
+        register_metric(str(mid), fn, k=k, **decl)
+    return [str(m) for m in metrics]
 
 
 def settings(groups=None, **options):

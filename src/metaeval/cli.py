@@ -157,6 +157,9 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                         "'Name_Calling,Labeling'); instead of --labels")
     d.add_argument("--ordinal", action="store_true", help="the labels are ordered (enables the ordinal metrics)")
     d.add_argument("--metrics", help="metric ids, comma-separated (default: every metric that applies)")
+    d.add_argument("--metric-module", action="append", default=[], metavar="FILE.py|MODULE",
+                   help="a Python file or module of custom metrics (its METRICS dict, as the config's "
+                        "custom_metrics block; metaeval.custom_metrics), then listed by id in --metrics; repeatable")
     d.add_argument("--id-column", help="column or key of the item id (default: item_id, or the input format's)")
     d.add_argument("--label-column", help="column or key of the label (default: label, or the input format's)")
     d.add_argument("--group-column", help="column of the gold giving each item's group (e.g. target): "
@@ -283,8 +286,11 @@ def _split_settings(a) -> tuple[dict, dict]:
 
 def _read(a, default_baselines=()):
     from .api import read_files
+    from .custom_metrics import load_module
     from .spans import SPAN_METRIC_IDS
 
+    for module in getattr(a, "metric_module", None) or ():
+        load_module(module)
     keys = _data_keys(a)
     keys.setdefault("baselines", list(default_baselines))
     keys.update(_split_settings(a)[0])

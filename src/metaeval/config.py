@@ -268,12 +268,28 @@ class DatasetSpec:
     paper_choices: tuple[Mapping[str, Any], ...] = ()
     requirements: tuple[str, ...] = ()
     test_set: str = ""
+    # the custom metrics the dataset computes (metaeval.custom_metrics.declare's plain declarations: the function,
+    # the SHA-256 of its file, its contract), a rule param of every step that reads metrics
+    custom_metrics: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     # ------------------------------------------------------------------
     @classmethod
-    def from_config(cls, name: str, raw: Mapping[str, Any], *, random_seed: int = 0) -> "DatasetSpec":
+    def from_config(cls, name: str, raw: Mapping[str, Any], *, random_seed: int = 0,
+                    custom: Mapping[str, Mapping[str, Any]] | None = None,
+                    base_dir: str | Path = ".") -> "DatasetSpec":
+        """The spec of one dataset block; ``custom``: the config's
+        top-level custom metrics (declared), ``base_dir``: the folder the
+        paths of the dataset's own ``custom_metrics`` are relative to."""
         def err(key, msg):
             return ConfigError(f"datasets.{name}.{key}: {msg}")
+
+        custom = dict(custom or {})
+        own = declare_custom_metrics(raw.get("custom_metrics"), base_dir, f"datasets.{name}.custom_metrics")
+        twice = sorted(set(own) & set(custom))
+        if twice:
+            raise err("custom_metrics", f"{twice} are declared at the top level too: a metric id names one "
+                                        f"metric in the whole config; give this one another id")
+        custom.update(own)
 
         fmt = raw.get("format", "csv")
         span_task = SPAN_FORMATS.get(fmt)
@@ -360,6 +376,7 @@ class DatasetSpec:
             if reasons:
                 raise err("metrics", "; ".join(reasons) + " (remove it from the list or add what it needs)")
         all_ids = metric_ids + span.get("span_metrics", ())
+        custom = {m: custom[m] for m in metric_ids if m in custom}
         default = {"semeval2021_tsd": "char_f1_macro", "semeval2020_si": "span_f1"}.get(fmt, "accuracy")
         # without a primary metric of its own, a dataset whose metric list leaves out the default sorts its
         # tables by the first metric listed (the primary metric orders tables; it changes no score)
@@ -397,7 +414,7 @@ class DatasetSpec:
             gold_format=gold_format, prediction_format=prediction_format, label_map=label_map,
             drop_gold_labels=drop, extra_labels=extra, extra_label_policy=policy, weights=weights,
             default_weights=default_weights, f_avg_classes=f_avg_classes, unrelated_label=unrelated,
-            positive_class=positive,
+            positive_class=positive, custom_metrics=custom,
             metrics=metric_ids, primary_metric=primary, baselines=baselines,
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
             allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
@@ -632,10 +649,30 @@ def _params(labels, weights, weight_set, f_avg_classes, unrelated, positive=None
     }
 
 
-def dataset_specs(config: Mapping[str, Any], *, enabled_only: bool = True) -> dict[str, DatasetSpec]:
-    """All dataset specs of a (schema-validated) config, in config order."""
+def declare_custom_metrics(block: Mapping[str, Any] | None, base_dir: str | Path, where: str) -> dict[str, dict]:
+    """The plain declarations of a ``custom_metrics`` block, each metric
+    loaded, registered and held to its contract
+    (``metaeval.custom_metrics.declare``); a fault is a ConfigError naming
+    its place."""
+    from .custom_metrics import MetricContractError, declare
+
+    out = {}
+    for mid, entry in (block or {}).items():
+        try:
+            out[str(mid)] = declare(str(mid), entry if isinstance(entry, Mapping) else {}, base_dir)
+        except MetricContractError as e:
+            raise ConfigError(f"{where}.{mid}: {e}") from None
+    return out
+
+
+def dataset_specs(config: Mapping[str, Any], *, enabled_only: bool = True,
+                  base_dir: str | Path = ".") -> dict[str, DatasetSpec]:
+    """All dataset specs of a (schema-validated) config, in config order;
+    ``base_dir``: the folder of the config file, which the paths of its
+    custom metrics are relative to."""
     seed = int(config.get("random_seed", 0))
-    specs = {name: DatasetSpec.from_config(name, raw, random_seed=seed)
+    custom = declare_custom_metrics(config.get("custom_metrics"), base_dir, "custom_metrics")
+    specs = {name: DatasetSpec.from_config(name, raw, random_seed=seed, custom=custom, base_dir=base_dir)
              for name, raw in (config.get("datasets") or {}).items()}
     return {n: s for n, s in specs.items() if s.enabled or not enabled_only}
 

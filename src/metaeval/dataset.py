@@ -480,8 +480,15 @@ def score_table(c: np.ndarray, systems, kinds, spec: DatasetSpec) -> pd.DataFram
 def score_dataset(ds: Dataset, spec: DatasetSpec) -> pd.DataFrame:
     """``system, kind, <metric ids...>``: every metric of the dataset, the
     classification metrics from its confusion tensors and, for a span
-    dataset, the span metrics from its per-article statistics."""
-    df = score_table(ds.confusion(), ds.systems, ds.kinds, spec)
+    dataset, the span metrics from its per-article statistics.  A custom
+    metric is first held to its contract on the systems' matrices
+    (``custom_metrics.check``): a fault stops the step before it writes."""
+    from .custom_metrics import check_registered
+
+    c = ds.confusion()
+    if spec.metrics:
+        check_registered(spec.metrics, c, spec.metric_params(), where=f"the systems of dataset {spec.name!r}")
+    df = score_table(c, ds.systems, ds.kinds, spec)
     if spec.span_metrics:
         from .spans import evaluate_spans
 

@@ -1235,6 +1235,9 @@ class Metric:
     # among the candidates a dataset judges when its config lists no ``metrics:`` (the papers' set);
     # the others are computed when listed by id
     default: bool = True
+    # where a custom metric's function comes from (``file.py:name``; ``metaeval.custom_metrics``); empty for
+    # the built-in ones
+    source: str = ""
 
     def __call__(self, c, **params) -> np.ndarray:
         kwargs = {}
@@ -1244,7 +1247,8 @@ class Metric:
             kwargs[_PARAM_ARG[p]] = params[p]
         if self.uses_positions and params.get("positions") is not None:
             kwargs["positions"] = params["positions"]
-        return self.fn(c, **kwargs)
+        # float64 (..., K, K) for every function, a custom one included (a no-op on the engine's tensors)
+        return self.fn(_as_confusion(c), **kwargs)
 
     @property
     def direction(self) -> str:
@@ -1416,10 +1420,10 @@ def applicable_metrics(ordinal: bool, params: Mapping[str, object] | None = None
     """
     params = params or {}
     chosen = set(DEFAULT_METRIC_IDS if only is None else map(canonical, only))
-    unknown = chosen - set(METRIC_IDS)
+    unknown = chosen - set(REGISTRY)
     if unknown:
-        raise KeyError(f"unknown metric(s) {sorted(unknown)}{closest(unknown, METRIC_IDS)}; known: "
-                       f"{', '.join(METRIC_IDS)}")
+        raise KeyError(f"unknown metric(s) {sorted(unknown)}{closest(unknown, REGISTRY)}; known: "
+                       f"{', '.join(REGISTRY)}")
     return [m.id for m in REGISTRY.values() if m.id in chosen and why_not_applicable(m.id, ordinal, params) is None]
 
 

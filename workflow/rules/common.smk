@@ -22,7 +22,10 @@ try:
     DATA_DIR = resolve_data_dir(config["data_dir"])
     PROPERTY_SETTINGS = property_settings(config.get("properties"))
     DATASET_PROPERTY_SETTINGS = dataset_property_settings(config.get("properties"))
-    SPECS = dataset_specs(config)
+    # the paths of custom metrics are relative to the config file's folder (the one given with --configfile)
+    CONFIG_DIR = Path((workflow.overwrite_configfiles or [Path(workflow.basedir) / "config" / "config.yaml"])[-1]
+                      ).resolve().parent
+    SPECS = dataset_specs(config, base_dir=CONFIG_DIR)
     SETTINGS = {name: experiment_settings(config, name) for name in SPECS}
     PREDICTION_FILES = {name: spec.prediction_files(DATA_DIR) for name, spec in SPECS.items()}
     _req = requirement_problems(SPECS, PROPERTY_SETTINGS is not None)
@@ -414,6 +417,12 @@ def cross_skipped():
     cross-dataset page names them)."""
     return {d: f"{N_RANKED[d]} ranked systems, fewer than min_systems = {SETTINGS[d].min_systems}"
             for d in sorted(DATASETS) if not runs_experiments(d)}
+
+
+def cross_custom_metrics(names):
+    """Rule param of cross_dataset: the custom metrics of the datasets (their
+    declarations, with the SHA-256 of their files)."""
+    return {m: d for n in names for m, d in SPECS[n].custom_metrics.items()}
 
 
 def cross_verdict(names):

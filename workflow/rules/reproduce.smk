@@ -83,6 +83,7 @@ rule cross_dataset:
         skipped=cross_skipped(),
         verdict=lambda wildcards: cross_verdict(CROSS_DATASETS),
         test_sets=cross_test_sets(CROSS_DATASETS),
+        custom_metrics=cross_custom_metrics(CROSS_DATASETS),
         code=CODE_OF["cross_dataset"],
     log:
         f"{RESULTS}/logs/cross_dataset.log",

@@ -12,7 +12,8 @@ from .common import write_markdown
 
 def run_cross_dataset(kinds: Mapping[str, str], verdict: Mapping, recommendation_csvs: Mapping[str, str],
                       out: Mapping[str, str], skipped: Mapping[str, str] | None = None,
-                      test_sets: Mapping[str, str] | None = None) -> None:
+                      test_sets: Mapping[str, str] | None = None,
+                      custom_metrics: Mapping[str, Mapping] | None = None) -> None:
     """``results/cross_dataset/``: ``criteria.csv`` (every dataset's
     recommendation table, gathered), ``replicability.csv``,
     ``recommendation.csv`` (per kind of task), the page and the heatmap.
@@ -20,8 +21,12 @@ def run_cross_dataset(kinds: Mapping[str, str], verdict: Mapping, recommendation
     branch of the settings (``verdict_alpha``, the level of the
     replicability counts; ``verdict_mc_level``); ``skipped``: the configured datasets without a
     meta-evaluation, with why (the page names them); ``test_sets``: each
-    dataset's test set (those that share one count once)."""
+    dataset's test set (those that share one count once); ``custom_metrics``:
+    the datasets' custom metrics (their names are printed)."""
     from .. import crossdata as X
+    from ..custom_metrics import register_declared
+
+    register_declared(custom_metrics or {})
     from ..plots import cross_dataset_heatmap, save_figure
 
     alpha, mc_level = verdict["verdict_alpha"], verdict["verdict_mc_level"]

@@ -97,6 +97,12 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+# the fields by which a step reads metrics: such a step of a dataset with custom metrics gets their declarations
+_READS_METRICS = {"metrics", "primary_metric", "official_metric", "paper_choices"}
+# steps that print the names of the metrics of their input files (the summary page)
+_NAMES_METRICS = {"summary_page"}
+
+
 def _branches_read(branches, k: int) -> list[str]:
     """The branches a step of a dataset with ``k`` classes reads: class
     merging needs three classes, label noise and class priors two."""
@@ -121,13 +127,21 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
                                  if spec.default_weights else {})
             else:
                 sp[f] = getattr(spec, f)
+        if spec.custom_metrics and (_READS_METRICS & set(sp) or step in _NAMES_METRICS):
+            # a custom metric's function and the SHA-256 of its file: an edit reruns the steps that compute it
+            sp["custom_metrics"] = spec.custom_metrics
         setting_fields = [f.name for b in _branches_read(branches, spec.k) for f in fields(GROUPS[b])
                           if f.metadata.get("param", True)]
         out[step] = {"spec": to_plain(sp), "settings": to_plain({f: getattr(settings, f) for f in setting_fields})}
     return out
 
 def step_spec(plain: Mapping) -> DatasetSpec:
-    """The restricted dataset spec a step is given (from its rule param)."""
+    """The restricted dataset spec a step is given (from its rule param);
+    the custom metrics it reads are registered (loaded from their files)."""
+    if plain.get("custom_metrics"):
+        from ..custom_metrics import register_declared
+
+        register_declared(plain["custom_metrics"])
     return restricted(DatasetSpec, from_plain(dict(plain)))
 
 def step_settings(plain: Mapping):

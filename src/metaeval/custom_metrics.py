@@ -1,0 +1,444 @@
+"""Metrics that users bring: declared, registered beside the built-in ones,
+and held to their contract before any work.
+
+A custom metric is a function of confusion tensors, as every built-in one
+(``metaeval.metrics``)::
+
+    def my_metric(c, **params):      # c: (..., K, K) floats, c[..., i, j] = items predicted i, gold j
+        ...                          # returns (...): one score per matrix, no loop over matrices
+
+with a declared contract: which way is better (``higher_is_better``), the
+range of its values (``range``, ``[low, high]``, ``None`` for an open
+end), what it needs (``needs``: ``ordinal`` for ordered classes, and the
+dataset keys it reads, passed as keywords: ``weights`` -> ``weights=``,
+``positive_class`` -> ``positive=``, ``f_avg_classes`` -> ``classes=``,
+``unrelated_label`` -> ``unrelated=``; ``positions`` -> ``positions=``, the
+classes' numeric positions, default 0 .. K-1), a display ``name``, a
+``latex`` name and a ``reference``.
+
+It is registered from the config (a ``custom_metrics:`` block, for all
+datasets or in one dataset's block: ``function`` is ``path/to/file.py:name``,
+absolute or relative to the config file, or ``package.module:name``), from
+the library (``register_metric``, or ``metrics={"mine": fn}`` in the
+one-call functions) or from the command line (``--metric-module``), and
+listed in ``metrics:`` by its id.  From then on it is a metric like the
+others: scores, intervals, significance, every experiment, formal
+properties, chance levels, gameability, the verdict and the report.
+
+The contract is checked (``check``) on matrices made for the purpose
+(every class present, one missing, a perfect and a constant system) when
+the metric is registered, and on the dataset's own matrices before any
+result is written.  A function that returns the wrong shape, a value
+outside its range or an infinite one, NaN on a matrix where no class is
+missing from the gold or the predictions, that answers differently
+batched and one matrix at a time, or raises, is refused with the metric's
+name, what was expected and what was found.
+
+The workflow reruns exactly what reads a custom metric when its file
+changes: the SHA-256 of the file that defines the function (``fingerprint``)
+is part of the rule params of every step of the datasets that compute it.
+A file the function imports is not followed: edit the defining file, or
+``snakemake --forcerun``, after changing a helper module.
+
+Examples
+--------
+>>> import numpy as np
+>>> def worst_recall(c):
+...     tp = np.diagonal(c, axis1=-2, axis2=-1)
+...     gold = c.sum(axis=-2)
+...     return np.where(gold > 0, tp / np.where(gold > 0, gold, 1), 1.0).min(axis=-1)
+>>> m = register_metric("worst_recall", worst_recall, higher_is_better=True, range=(0, 1), name="min R")
+>>> from metaeval import metrics as M
+>>> float(M.get("worst_recall")([[5, 1], [0, 4]]))
+0.8
+>>> unregister_metric("worst_recall")
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from . import metrics as M
+
+__all__ = ["register_metric", "unregister_metric", "declare", "register_declared", "load_module", "check",
+           "check_registered",
+           "is_custom", "resolve", "fingerprint", "MetricContractError", "NEEDS", "KEYS"]
+
+# what a metric may need: ordered classes, and the dataset keys it reads (the metric parameter each gives)
+NEEDS = {"ordinal": None, "positions": None, "weights": "weights", "positive_class": "positive",
+         "f_avg_classes": "f_avg_classes", "unrelated_label": "unrelated"}
+# the keys of a declaration (the config's ``custom_metrics`` entries)
+KEYS = ("function", "higher_is_better", "name", "latex", "reference", "needs", "range")
+_TOL = 1e-9
+
+
+class MetricContractError(ValueError):
+    """A custom metric that breaks its declared contract (or cannot be loaded)."""
+
+
+def is_custom(metric_id: str) -> bool:
+    """Whether ``metric_id`` is a registered custom metric."""
+    m = M.REGISTRY.get(metric_id)
+    return m is not None and bool(getattr(m, "source", ""))
+
+
+def _check_id(metric_id) -> None:
+    from .spans import SPAN_REGISTRY  # (a module of the same floor)
+
+    if not isinstance(metric_id, str) or not metric_id.isidentifier() or not metric_id[0].isalpha():
+        raise MetricContractError(f"custom metric {metric_id!r}: an id is a name of letters, digits and _, "
+                                  f"starting with a letter")
+    if metric_id in M.METRIC_IDS or metric_id in M.ALIASES or metric_id in SPAN_REGISTRY:
+        raise MetricContractError(f"custom metric {metric_id!r}: a built-in metric has this id; choose another")
+
+
+def _range(value, metric_id) -> tuple[float, float]:
+    if value is None:
+        return (-np.inf, np.inf)
+    try:
+        lo, hi = value
+        lo = -np.inf if lo is None else float(lo)
+        hi = np.inf if hi is None else float(hi)
+    except (TypeError, ValueError):
+        raise MetricContractError(f"custom metric {metric_id!r}: range is [low, high] (null for an open end), "
+                                  f"got {value!r}") from None
+    if not lo < hi:
+        raise MetricContractError(f"custom metric {metric_id!r}: range [{lo:g}, {hi:g}] is empty")
+    return lo, hi
+
+
+def register_metric(metric_id: str, fn: Callable[..., Any], *, higher_is_better: bool = True,
+                    name: str | None = None, latex: str | None = None, reference: str = "",
+                    range: Sequence[float | None] | None = None, needs: Sequence[str] = (),  # noqa: A002
+                    source: str = "", k: int | None = None) -> M.Metric:
+    """Register a metric function beside the built-in ones.
+
+    Parameters
+    ----------
+    metric_id : str
+        The id it is listed by (``metrics=[...]``, the config's
+        ``metrics:``, ``--metrics``); not an id of a built-in metric.
+        Registering an id again replaces its metric.
+    fn : callable
+        ``fn(c, **params) -> scores``: confusion tensors (..., K, K),
+        ``c[..., i, j]`` = items predicted i whose gold class is j, to one
+        score per matrix (...).
+    higher_is_better : bool
+        The metric's direction.
+    name, latex : str, optional
+        Its names in tables and figures (default: the id).
+    reference : str
+        Where it is defined (printed beside it).
+    range : (low, high), optional
+        The values it can take (``None`` for an open end); default: any
+        finite number.
+    needs : sequence of str
+        ``ordinal`` (ordered classes), ``positions``, and the dataset keys
+        it reads: ``weights``, ``positive_class``, ``f_avg_classes``,
+        ``unrelated_label`` (``NEEDS``).
+    source : str
+        Where the function comes from (``file.py:name``), for messages.
+    k : int, optional
+        Check the contract on matrices of ``k`` classes now (default 3).
+
+    Returns
+    -------
+    metaeval.metrics.Metric
+
+    Raises
+    ------
+    MetricContractError
+        A built-in id, an unknown need, an empty range, or a function that
+        breaks its contract on the probe matrices (``check``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> m = register_metric("err", lambda c: 1 - np.trace(c, axis1=-2, axis2=-1) / c.sum((-2, -1)),
+    ...                     higher_is_better=False, range=(0, 1))
+    >>> m.direction, round(float(m([[3, 1], [1, 5]])), 6)
+    ('lower', 0.2)
+    >>> register_metric("bad", lambda c: c.sum(-1))
+    Traceback (most recent call last):
+    ...
+    metaeval.custom_metrics.MetricContractError: custom metric 'bad' (<lambda>): expected one score per matrix, shape (6,) for confusion tensors of shape (6, 3, 3); found shape (6, 3) on the probe matrices
+    >>> unregister_metric("err")
+    """
+    _check_id(metric_id)
+    if not callable(fn):
+        raise MetricContractError(f"custom metric {metric_id!r}: the function is not callable ({fn!r})")
+    unknown = sorted(set(needs) - set(NEEDS))
+    if unknown:
+        raise MetricContractError(f"custom metric {metric_id!r}: unknown need(s) {unknown}{M.closest(unknown, NEEDS)}; "
+                                  f"known: {', '.join(NEEDS)}")
+    lo, hi = _range(range, metric_id)
+    metric = M.Metric(metric_id, name or metric_id, latex or name or metric_id, fn, bool(higher_is_better),
+                      ordinal="ordinal" in needs or "positions" in needs,
+                      params=tuple(NEEDS[n] for n in needs if NEEDS[n]), reference=reference, bounds=(lo, hi),
+                      uses_positions="positions" in needs, default=False,
+                      source=source or getattr(fn, "__qualname__", repr(fn)))
+    check(metric, _probe(k or 3, metric), _probe_params(k or 3), where="the probe matrices")
+    M.REGISTRY[metric_id] = metric
+    return metric
+
+
+def unregister_metric(metric_id: str) -> None:
+    """Remove a custom metric from the registry (a built-in one stays)."""
+    if is_custom(metric_id):
+        del M.REGISTRY[metric_id]
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The contract
+# ------------------------------------------------------------------------------------------------------------
+def _probe_params(k: int) -> dict:
+    return {"weights": np.full(k, 1.0 / k), "f_avg_classes": [0, k - 1], "unrelated": k - 1, "positive": k - 1}
+
+
+def _probe(k: int, metric: M.Metric | None = None) -> np.ndarray:
+    """Matrices of ``k`` classes the contract is tried on: a perfect
+    system, mostly right ones, random ones with every class in the gold and
+    the predictions, one with a class missing from both, a constant system."""
+    rng = np.random.default_rng(20261127)
+    eye = np.eye(k)
+    mats = [eye * 10, eye * 20 + 1, rng.integers(1, 9, (k, k)).astype(float),
+            rng.integers(1, 9, (k, k)) + eye * 30]
+    missing = rng.integers(1, 9, (k, k)).astype(float)
+    missing[-1, :] = missing[:, -1] = 0  # the last class neither predicted nor in the gold
+    constant = np.zeros((k, k))
+    constant[0, :] = rng.integers(1, 9, k)
+    return np.stack(mats + [missing, constant])
+
+
+def _fn_name(metric: M.Metric) -> str:
+    return getattr(metric, "source", "") or getattr(metric.fn, "__qualname__", "?")
+
+
+def check(metric: M.Metric, c, params: Mapping[str, Any] | None = None, *, where: str = "") -> None:
+    """Hold a metric to its contract on confusion tensors ``c`` (S, K, K).
+
+    The metric must return one finite score per matrix (NaN only where a
+    class is missing from the gold or the predictions), within its declared
+    range, the same batched as one matrix at a time, without raising.
+
+    Raises
+    ------
+    MetricContractError
+        Naming the metric, what was expected and what was found.
+    """
+    c = np.asarray(c, dtype=np.float64)
+    params = dict(params or {})
+    head = f"custom metric {metric.id!r} ({_fn_name(metric)})"
+    on = f" on {where}" if where else ""
+
+    def call(x):
+        try:
+            with np.errstate(all="ignore"):
+                return np.asarray(metric(x, **params))
+        except MetricContractError:
+            raise
+        except Exception as e:  # noqa: BLE001 (any fault of the user's function is reported as such)
+            raise MetricContractError(f"{head} raised {type(e).__name__}: {e}{on}, called on confusion tensors "
+                                      f"of shape {x.shape}") from e
+
+    out = call(c)
+    if out.shape != c.shape[:-2]:
+        raise MetricContractError(f"{head}: expected one score per matrix, shape {c.shape[:-2]} for confusion "
+                                  f"tensors of shape {c.shape}; found shape {out.shape}{on}")
+    if not (np.issubdtype(out.dtype, np.floating) or np.issubdtype(out.dtype, np.integer)
+            or out.dtype == np.bool_):
+        raise MetricContractError(f"{head}: expected numbers, found {out.dtype}{on}")
+    out = out.astype(np.float64)
+    missing = (c.sum(axis=-2) == 0).any(axis=-1) | (c.sum(axis=-1) == 0).any(axis=-1)
+    bad_nan = np.isnan(out) & ~missing
+    if bad_nan.any():
+        i = int(np.flatnonzero(bad_nan)[0])
+        raise MetricContractError(f"{head}: expected a number where every class is in the gold and the predictions; "
+                                  f"found NaN{on} (matrix {i}, predicted x gold: {c[i].astype(int).tolist()})")
+    lo, hi = metric.bounds
+    infinite = np.isinf(out)
+    outside = infinite | (out < lo - _TOL) | (out > hi + _TOL)
+    if outside.any():
+        i = int(np.flatnonzero(outside)[0])
+        what = "finite values" if infinite[i] else f"values in its range [{lo:g}, {hi:g}]"
+        raise MetricContractError(f"{head}: expected {what}; found {float(out[i]):.17g}{on} "
+                                  f"(matrix {i}, predicted x gold: {c[i].astype(int).tolist()})")
+    one = np.array([call(c[i]) for i in range(len(c))], dtype=np.float64).reshape(out.shape)
+    twice = call(np.stack([c, c]))
+    if twice.shape != (2,) + out.shape or not np.allclose(one, out, rtol=1e-9, atol=1e-12, equal_nan=True) \
+            or not np.allclose(twice.astype(np.float64), np.stack([out, out]), rtol=1e-9, atol=1e-12, equal_nan=True):
+        raise MetricContractError(f"{head}: expected the same scores for a stack of matrices as for each matrix "
+                                  f"alone (a function of the last two axes, vectorised over the others); found "
+                                  f"otherwise{on}")
+
+
+def check_registered(metric_ids: Sequence[str], c, params: Mapping[str, Any], *, where: str) -> None:
+    """``check`` every custom metric among ``metric_ids`` on a dataset's
+    confusion tensors ``c`` (S, K, K) with its parameters."""
+    for mid in metric_ids:
+        if is_custom(mid):
+            check(M.REGISTRY[mid], c, params, where=where)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Declarations (the config's custom_metrics block) and the files they name
+# ------------------------------------------------------------------------------------------------------------
+def fingerprint(path: str | Path) -> str:
+    """The SHA-256 of a file (a custom metric's defining file)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _source_file(function: str, base_dir: Path) -> tuple[Path | None, str, str]:
+    """(the file, the module part, the function's name) of ``file.py:name``
+    or ``package.module:name``."""
+    if ":" not in function:
+        raise MetricContractError(f"function {function!r}: write path/to/file.py:function or "
+                                  f"package.module:function")
+    mod, _, attr = function.rpartition(":")
+    if not attr.isidentifier():
+        raise MetricContractError(f"function {function!r}: {attr!r} is not a function name")
+    if mod.endswith(".py") or "/" in mod or "\\" in mod:
+        path = Path(mod).expanduser()
+        path = path if path.is_absolute() else (base_dir / path)
+        if not path.is_file():
+            raise MetricContractError(f"function {function!r}: no file {path}")
+        return path.resolve(), mod, attr
+    try:
+        spec = importlib.util.find_spec(mod)
+    except (ImportError, ValueError) as e:
+        raise MetricContractError(f"function {function!r}: cannot find module {mod!r} ({e})") from None
+    if spec is None:
+        raise MetricContractError(f"function {function!r}: no module {mod!r} on the Python path")
+    return (Path(spec.origin).resolve() if spec.origin and Path(spec.origin).is_file() else None), mod, attr
+
+
+def _is_path(mod: str) -> bool:
+    return mod.endswith(".py") or "/" in mod or "\\" in mod
+
+
+def _import(path: Path | None, mod: str, what: str):
+    """The module of a file (loaded afresh, under a name of its own) or of a dotted name."""
+    try:
+        if path is not None:
+            name = "metaeval_custom_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+            return module
+        return importlib.import_module(mod)
+    except Exception as e:  # noqa: BLE001 (the user's module failed to import: say so, with the fault)
+        raise MetricContractError(f"{what}: importing {path or mod} raised {type(e).__name__}: {e}") from e
+
+
+def load_module(module: str, base_dir: str | Path = ".") -> list[str]:
+    """Import a file (``path/to/file.py``) or module (``package.module``) of
+    custom metrics, the command line's ``--metric-module``, and register
+    them: the entries of its ``METRICS`` dict (``{id: {"function": fn,
+    "higher_is_better": ..., ...}}``, the config's keys; ``function`` a
+    callable or a name in the module), or the ``register_metric`` calls it
+    makes when imported.
+
+    Returns
+    -------
+    list of str
+        The ids it registered.
+    """
+    path = None
+    if _is_path(module):
+        path = Path(module).expanduser()
+        path = (path if path.is_absolute() else Path(base_dir) / path).resolve()
+        if not path.is_file():
+            raise MetricContractError(f"metric module {module!r}: no file {path}")
+    before = {m: M.REGISTRY[m] for m in M.REGISTRY if is_custom(m)}
+    mod = _import(path, module, f"metric module {module!r}")
+    declared = getattr(mod, "METRICS", None) or {}
+    if not isinstance(declared, Mapping):
+        raise MetricContractError(f"metric module {module!r}: METRICS is a dict of id -> declaration, got "
+                                  f"{type(declared).__name__}")
+    for mid, d in declared.items():
+        d = dict(d) if isinstance(d, Mapping) else {"function": d}
+        fn = d.pop("function", None)
+        fn = getattr(mod, fn, None) if isinstance(fn, str) else fn
+        unknown = sorted(set(d) - set(KEYS))
+        if unknown:
+            raise MetricContractError(f"custom metric {mid!r} of {module!r}: unknown key(s) {unknown}"
+                                      f"{M.closest(unknown, KEYS)}; known: {', '.join(KEYS)}")
+        register_metric(str(mid), fn, source=f"{path or module}:{getattr(fn, '__name__', mid)}", **d)
+    ids = [m for m in M.REGISTRY if is_custom(m) and before.get(m) is not M.REGISTRY[m]]
+    if not ids:
+        raise MetricContractError(f"metric module {module!r} defines no metric: give it a METRICS dict "
+                                  f"({{id: {{'function': ..., 'higher_is_better': ...}}}}) or call "
+                                  f"metaeval.custom_metrics.register_metric when it is imported")
+    return ids
+
+
+def resolve(function: str, base_dir: str | Path = ".") -> tuple[Callable[..., Any], Path | None]:
+    """The callable a ``function`` entry names, and its defining file.
+
+    ``path/to/file.py:name`` is loaded from its file (relative to
+    ``base_dir``) under a module name of its own; ``package.module:name``
+    is imported.
+    """
+    path, mod, attr = _source_file(function, Path(base_dir))
+    module = _import(path if _is_path(mod) else None, mod, f"function {function!r}")
+    fn = getattr(module, attr, None)
+    if not callable(fn):
+        raise MetricContractError(f"function {function!r}: {path or mod} has no function {attr!r}")
+    return fn, path
+
+
+def declare(metric_id: str, block: Mapping[str, Any], base_dir: str | Path = ".") -> dict[str, Any]:
+    """The plain declaration of one ``custom_metrics`` entry: its function
+    as an absolute ``file.py:name`` (or ``package.module:name``) with the
+    file's SHA-256, and its contract; checked (the function is loaded and
+    tried on the probe matrices).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "mine.py").write_text("def acc(c):\\n    return c.trace(axis1=-2, axis2=-1) / c.sum((-2, -1))\\n")
+    >>> decl = declare("acc2", {"function": "mine.py:acc", "higher_is_better": True, "range": [0, 1]}, d)
+    >>> decl["function"].endswith("mine.py:acc"), len(decl["fingerprint"])
+    (True, 64)
+    """
+    unknown = sorted(set(block) - set(KEYS))
+    if unknown:
+        raise MetricContractError(f"custom metric {metric_id!r}: unknown key(s) {unknown}"
+                                  f"{M.closest(unknown, KEYS)}; known: {', '.join(KEYS)}")
+    for key in ("function", "higher_is_better"):
+        if key not in block:
+            raise MetricContractError(f"custom metric {metric_id!r}: {key} is required")
+    function = str(block["function"])
+    fn, path = resolve(function, base_dir)
+    _, mod, attr = _source_file(function, Path(base_dir))
+    out = {"function": f"{path}:{attr}" if path is not None and (mod.endswith(".py") or "/" in mod) else function,
+           "fingerprint": fingerprint(path) if path is not None else "",
+           "higher_is_better": bool(block["higher_is_better"]), "name": str(block.get("name") or metric_id),
+           "latex": str(block.get("latex") or block.get("name") or metric_id),
+           "reference": str(block.get("reference") or ""), "needs": [str(n) for n in block.get("needs") or ()],
+           "range": None if block.get("range") is None else [None if x is None or np.isinf(float(x)) else float(x)
+                                                              for x in block["range"]]}
+    register_metric(metric_id, fn, higher_is_better=out["higher_is_better"], name=out["name"], latex=out["latex"],
+                    reference=out["reference"], range=out["range"], needs=out["needs"], source=function)
+    return out
+
+
+def register_declared(declared: Mapping[str, Mapping[str, Any]]) -> list[M.Metric]:
+    """Register plain declarations (``declare``'s, as a step's rule param
+    carries them): a job of the workflow gets the custom metrics it reads."""
+    out = []
+    for mid, d in declared.items():
+        fn, _ = resolve(d["function"])
+        out.append(register_metric(mid, fn, higher_is_better=d["higher_is_better"], name=d["name"],
+                                   latex=d["latex"], reference=d["reference"], range=d["range"], needs=d["needs"],
+                                   source=d["function"]))
+    return out
