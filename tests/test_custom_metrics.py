@@ -193,6 +193,11 @@ def test_a_config_block_declares_the_metric_with_its_file_s_fingerprint(tmp_path
     with pytest.raises(ConfigError, match=r"datasets\.d\.metrics: unknown metric\(s\) \['worst_recal'\].*did you "
                                           r"mean 'worst_recall'"):
         dataset_specs(_config(tmp_path, metrics=["worst_recal"]), base_dir=tmp_path)
+    # "default": the papers' candidates that apply, then the ones named
+    both = dataset_specs(_config(tmp_path, metrics=["default", "worst_recall"]), base_dir=tmp_path)["d"]
+    assert both.metrics == tuple(M.applicable_metrics(False)) + ("worst_recall",)
+    with pytest.raises(MetricContractError, match="stands for the default candidates"):
+        register_metric("default", _fn(module))
     # a dataset's own block; an id declared twice is refused
     cfg = _config(tmp_path)
     cfg["datasets"]["d"]["custom_metrics"] = cfg.pop("custom_metrics")

@@ -90,3 +90,25 @@ def test_every_public_function_has_a_runnable_example(module):
     lacking = [n for n in m.__all__ if (inspect.isfunction(getattr(m, n, None)) or inspect.isclass(getattr(m, n, None)))
                and ">>>" not in (getattr(m, n).__doc__ or "")]
     assert not lacking
+
+
+def test_the_metrics_page_lists_every_id_with_its_function_and_other_names():
+    """Issue 31: every metric id links to the function that computes it
+    (an anchor of the generated reference), and every other name is said."""
+    import re
+
+    from metaeval import metrics as M
+
+    page = (DOCS / "metrics.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in page.splitlines():
+        m = re.match(r"\| \[(`[^]]+`)\]\(reference/metrics\.md#metaeval\.metrics\.(\w+)\)", line)
+        if m:
+            for mid in re.findall(r"`(\w+)`", m.group(1)):
+                rows[mid] = m.group(2)
+    assert set(rows) == set(M.METRIC_IDS)
+    for mid, fn in rows.items():
+        target = M.get(mid).fn
+        assert getattr(target, "func", target).__name__ == fn, mid  # (functools.partial: its function)
+    for alias in M.ALIASES:
+        assert f"`{alias}`" in page

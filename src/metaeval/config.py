@@ -364,6 +364,9 @@ class DatasetSpec:
         wanted = raw.get("metrics")
         if wanted is not None and not isinstance(wanted, str):  # other names of a metric read as its id
             wanted = list(dict.fromkeys(M.canonical(m) if isinstance(m, str) else m for m in wanted))
+            if M.DEFAULT_ENTRY in wanted and span_task != "si":  # the default candidates, then the ones named
+                at = wanted.index(M.DEFAULT_ENTRY)
+                wanted = list(dict.fromkeys(wanted[:at] + M.applicable_metrics(ordinal, params) + wanted[at + 1:]))
         if span_task == "si" and wanted:
             raise err("metrics", "span identification has no classification metrics; use span_metrics")
         try:

@@ -97,6 +97,9 @@ def _check_id(metric_id) -> None:
                                   f"starting with a letter")
     if metric_id in M.METRIC_IDS or metric_id in M.ALIASES or metric_id in SPAN_REGISTRY:
         raise MetricContractError(f"custom metric {metric_id!r}: a built-in metric has this id; choose another")
+    if metric_id == M.DEFAULT_ENTRY:
+        raise MetricContractError(f"custom metric {metric_id!r}: in a list of metrics this id stands for the "
+                                  f"default candidates; choose another")
 
 
 def _range(value, metric_id) -> tuple[float, float]:

@@ -1315,6 +1315,9 @@ REGISTRY: dict[str, Metric] = {m.id: m for m in _ENTRIES}
 METRIC_IDS: tuple[str, ...] = tuple(REGISTRY)
 # the candidates a dataset judges when its config lists no ``metrics:``
 DEFAULT_METRIC_IDS: tuple[str, ...] = tuple(m.id for m in _ENTRIES if m.default)
+# in a list of metric ids (the config's ``metrics:``, ``--metrics``), the default candidates that apply to the
+# dataset: ``[default, mcc, my_metric]`` judges those beside the papers' set
+DEFAULT_ENTRY = "default"
 
 # other names people know a metric by: accepted wherever an id is (config, library, command line), and read as
 # the id (its tables' columns carry the id)
