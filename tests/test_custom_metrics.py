@@ -33,6 +33,16 @@ def worst_recall(c):
     recall = np.divide(tp, gold, out=np.ones_like(tp), where=gold > 0)
     return recall.min(axis=-1)
 '''
+ITEMS = '''
+
+def acc_terms(gold, pred, items):
+    right = (pred == gold[None, :]).astype(float)
+    return np.stack([right, np.ones_like(right)], axis=-1)
+
+
+def ratio(t):
+    return t[..., 0] / t[..., 1]
+'''
 
 
 def worst_recall_loop(gold, pred, k):
@@ -113,7 +123,7 @@ FAULTS = {"shape": "expected one score per matrix", "range": "expected values in
 @pytest.mark.parametrize("kind", list(FAULTS))
 def test_each_contract_violation_is_refused_with_the_metric_and_the_fault(kind):
     with pytest.raises(MetricContractError) as e:
-        register_metric("mine", _bad(kind), range=(0, 1))
+        register_metric("mine", _bad(kind), range=(0, 1), k=3)
     assert "custom metric 'mine'" in str(e.value) and FAULTS[kind] in str(e.value), str(e.value)
     assert "mine" not in M.REGISTRY  # refused: not registered
 
@@ -224,9 +234,34 @@ def test_a_config_with_a_metric_that_breaks_its_contract_stops_the_workflow_befo
                           "--directory", str(work), "--cores", "1"], capture_output=True, text=True, timeout=300)
     assert res.returncode != 0
     out = res.stdout + res.stderr
-    assert "custom_metrics.worst_recall: custom metric 'worst_recall'" in out, out
+    # (each is held to its contract on the shape of the datasets that list it: tiny's 3 classes)
+    assert "datasets.tiny.metrics: custom metric 'worst_recall'" in out and "the probe matrices of dataset 'tiny' (3 " \
+        "classes)" in out, out
     assert FAULTS.get(kind, "raised AttributeError") in out or kind == "exception" and "AttributeError" in out, out
     assert not (work / "results").exists() or not any(p.is_file() for p in (work / "results").rglob("*"))
+
+
+def test_a_metric_that_breaks_its_contract_on_the_data_alone_leaves_no_result_of_it(tmp_path):
+    """The probe matrices pass (none has 40 items); tiny's systems (40
+    items each) do not: every job that scores the metric refuses before it
+    writes, so no table carries it (the trial of issue 31: the experiments
+    job, in parallel with the scoring job, wrote intervals of 7.0)."""
+    from .workflow_helpers import _run
+
+    (tmp_path / "my_metrics.py").write_text("import numpy as np\n\n\ndef odd(c):\n"
+                                            "    return np.where(c.sum((-2, -1)) == 40, 7.0, 0.5)\n")
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    cfg["datasets"] = {"tiny": {**cfg["datasets"]["tiny"], "metrics": ["accuracy", "macro_f1", "odd"]}}
+    cfg["custom_metrics"] = {"odd": {"function": "my_metrics.py:odd", "higher_is_better": True, "range": [0, 1]}}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
+    work = tmp_path / "work"
+    work.mkdir()
+    res = _run(work, ROOT / "tests" / "fixtures", "--keep-going", check=False, configfile=tmp_path / "config.yaml")
+    assert res.returncode != 0
+    assert "custom metric 'odd'" in res.stdout + res.stderr and "found 7 on the systems of dataset 'tiny'" in \
+        res.stdout + res.stderr
+    written = [p for p in (work / "results").rglob("*.csv") if "odd" in p.read_text()]
+    assert not written, written
 
 
 # -- the command line --------------------------------------------------------------------------------------------
@@ -269,15 +304,22 @@ def custom_run(tmp_path_factory, run):
     work, data = run
     base = tmp_path_factory.mktemp("custom")
     work = _copy_of(work, base)
-    (base / "my_metrics.py").write_text(MODULE)
+    (base / "my_metrics.py").write_text(MODULE + ITEMS)
     cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
     cfg["custom_metrics"] = {"worst_recall": {"function": "my_metrics.py:worst_recall", "higher_is_better": True,
-                                              "range": [0, 1], "name": "min-R", "reference": "the tests"}}
-    cfg["datasets"]["tiny"]["metrics"] = ["accuracy", "macro_f1", "macro_recall", "gmr", "kappa", "worst_recall"]
+                                              "range": [0, 1], "name": "min-R", "reference": "the tests"},
+                             # accuracy as per-item terms (metaeval.item_metrics): accuracy in every table
+                             "item_acc": {"terms": "my_metrics.py:acc_terms", "combine": "my_metrics.py:ratio",
+                                          "higher_is_better": True, "range": [0, 1]}}
+    cfg["datasets"]["tiny"]["metrics"] = ["accuracy", "macro_f1", "macro_recall", "gmr", "kappa", "worst_recall",
+                                          "item_acc"]
     (base / "config.yaml").write_text(yaml.safe_dump(cfg))
     _run(work, data, configfile=base / "config.yaml")
     yield work, data, base
     unregister_metric("worst_recall")
+    from metaeval.item_metrics import unregister_item_metric
+
+    unregister_item_metric("item_acc")
 
 
 def test_a_config_metric_is_in_every_table_figure_and_the_verdict(custom_run):
@@ -303,6 +345,16 @@ def test_a_config_metric_is_in_every_table_figure_and_the_verdict(custom_run):
     assert "worst_recall" in pd.read_csv(res / "properties.csv")["metric"].tolist()
     assert "worst_recall" in pd.read_csv(work / "results" / "cross_dataset" / "criteria.csv")["metric"].tolist()
     assert "min-R" in (res / "tables" / "summary.md").read_text()
+    # the metric of per-item terms is accuracy, in the workflow's every table and criterion
+    assert scores["item_acc"].tolist() == scores["accuracy"].tolist()
+    for name in ("intervals.csv", "significance.csv", "stability.csv", "discriminative_power.csv",
+                 "recommendation.csv"):
+        df = pd.read_csv(res / name)
+        a = df[df["metric"] == "accuracy"].drop(columns="metric").reset_index(drop=True)
+        b = df[df["metric"] == "item_acc"].drop(columns="metric").reset_index(drop=True)
+        num = [c for c in a.columns if a[c].dtype.kind == "f"]
+        assert len(a) and np.allclose(a[num].to_numpy(float), b[num].to_numpy(float), rtol=0, atol=1e-12,
+                                      equal_nan=True), name
 
 
 def test_the_library_and_the_command_line_give_the_workflow_s_numbers(custom_run, tmp_path):
@@ -354,10 +406,10 @@ def test_editing_the_metric_s_file_reruns_exactly_the_jobs_that_read_it(custom_r
         work, data, "-n", configfile=base / "config.yaml").stdout
     path = base / "my_metrics.py"
     try:
-        path.write_text(MODULE + "\n# an edit\n")
+        path.write_text(MODULE + ITEMS + "\n# an edit\n")
         planned = _planned(work, data, base / "config.yaml")
     finally:
-        path.write_text(MODULE)
+        path.write_text(MODULE + ITEMS)
     assert planned == {("score", "tiny"), ("experiments", "tiny"), ("recommendation", "tiny"),
                        ("dataset_properties", "tiny"), ("overview", None), ("cross_dataset", None),
                        ("provenance", "tiny")}, planned

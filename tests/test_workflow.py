@@ -111,7 +111,7 @@ def test_scores_csv_layout(run):
     work, _ = run
     df = pd.read_csv(work / "results/tiny/scores.csv", dtype={"system": str})
     assert list(df.columns[:2]) == ["system", "kind"]
-    assert list(df.columns[2:]) == [m for m in M.METRIC_IDS if m not in ("f_avg", "fnc_score")]
+    assert list(df.columns[2:]) == [m for m in M.DEFAULT_METRIC_IDS if m not in ("f_avg", "fnc_score")]
     assert df["system"].tolist() == ["sys_a", "sys_b", "sys_c", "sys_d", "majority", "all_neg", "all_neu",
                                      "all_pos", "random"]
     assert df["kind"].tolist() == ["system"] * 4 + ["baseline"] * 5

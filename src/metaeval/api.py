@@ -432,6 +432,10 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
 
     # a custom metric is held to its contract on the systems' own matrices before any work
     check_registered(spec.metrics, ds.confusion(), spec.metric_params(), where=f"the systems of dataset {name!r}")
+    if spec.item_metrics:
+        from .item_metrics import check_items
+
+        check_items(spec.item_metrics, ds.gold, ds.predictions, ds.item_ids, where=f"the systems of dataset {name!r}")
     return ds, spec
 
 
@@ -449,19 +453,22 @@ def _given_metrics(metrics, k: int) -> list[str]:
         if given is None:
             continue
         if callable(given):
-            register_metric(str(mid), given, k=k)
+            register_metric(str(mid), given)
             continue
         if not isinstance(given, Mapping):
             raise TypeError(f"metrics[{mid!r}]: a function, a mapping of its declaration ({', '.join(KEYS)}) or "
                             f"None for a known metric, got {type(given).__name__}")
-        decl = dict(given)
-        fn = decl.pop("function", None)
-        if isinstance(fn, str):
-            fn = resolve(fn)[0]
+        decl = {key: resolve(v)[0] if key in ("function", "terms", "combine") and isinstance(v, str) else v
+                for key, v in given.items()}
         unknown = sorted(set(decl) - set(KEYS))
         if unknown:
             raise TypeError(f"metrics[{mid!r}]: unknown key(s) {unknown}; known: {', '.join(KEYS)}")
-        register_metric(str(mid), fn, k=k, **decl)
+        if "terms" in decl or "combine" in decl:  # a metric of per-item terms (metaeval.item_metrics)
+            from .item_metrics import register_item_metric
+
+            register_item_metric(str(mid), decl.pop("terms", None), decl.pop("combine", None), **decl)
+        else:
+            register_metric(str(mid), decl.pop("function", None), **decl)
     return [str(m) for m in metrics]
 
 

@@ -271,6 +271,8 @@ class DatasetSpec:
     # the custom metrics the dataset computes (metaeval.custom_metrics.declare's plain declarations: the function,
     # the SHA-256 of its file, its contract), a rule param of every step that reads metrics
     custom_metrics: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # the metrics of per-item terms the dataset computes (metaeval.item_metrics: not of confusion matrices)
+    item_metrics: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------
     @classmethod
@@ -369,6 +371,11 @@ class DatasetSpec:
                 wanted = list(dict.fromkeys(wanted[:at] + M.applicable_metrics(ordinal, params) + wanted[at + 1:]))
         if span_task == "si" and wanted:
             raise err("metrics", "span identification has no classification metrics; use span_metrics")
+        from .item_metrics import ITEM_REGISTRY  # metrics of per-item terms: not of confusion matrices
+
+        item_ids = tuple(m for m in (wanted or ()) if m in ITEM_REGISTRY)
+        if item_ids:
+            wanted = [m for m in wanted if m not in ITEM_REGISTRY]
         try:
             metric_ids = tuple(M.applicable_metrics(ordinal, params, wanted)) if span_task != "si" else ()
         except KeyError as e:
@@ -378,8 +385,15 @@ class DatasetSpec:
             reasons = [f"{m!r} {M.why_not_applicable(m, ordinal, params)}" for m in wanted if m not in metric_ids]
             if reasons:
                 raise err("metrics", "; ".join(reasons) + " (remove it from the list or add what it needs)")
-        all_ids = metric_ids + span.get("span_metrics", ())
-        custom = {m: custom[m] for m in metric_ids if m in custom}
+        all_ids = metric_ids + item_ids + span.get("span_metrics", ())
+        custom = {m: custom[m] for m in metric_ids + item_ids if m in custom}
+        if custom:  # held to their contract on this dataset's shape before any job (its own data: when scored)
+            from .custom_metrics import MetricContractError, check_shape
+
+            try:
+                check_shape(metric_ids, len(labels), params, where=f"dataset {name!r}")
+            except MetricContractError as e:
+                raise err("metrics", str(e)) from None
         default = {"semeval2021_tsd": "char_f1_macro", "semeval2020_si": "span_f1"}.get(fmt, "accuracy")
         # without a primary metric of its own, a dataset whose metric list leaves out the default sorts its
         # tables by the first metric listed (the primary metric orders tables; it changes no score)
@@ -417,7 +431,7 @@ class DatasetSpec:
             gold_format=gold_format, prediction_format=prediction_format, label_map=label_map,
             drop_gold_labels=drop, extra_labels=extra, extra_label_policy=policy, weights=weights,
             default_weights=default_weights, f_avg_classes=f_avg_classes, unrelated_label=unrelated,
-            positive_class=positive, custom_metrics=custom,
+            positive_class=positive, custom_metrics=custom, item_metrics=item_ids,
             metrics=metric_ids, primary_metric=primary, baselines=baselines,
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
             allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
@@ -432,8 +446,9 @@ class DatasetSpec:
 
     @property
     def all_metrics(self) -> tuple[str, ...]:
-        """Classification metric ids, then span metric ids (scores.csv columns)."""
-        return tuple(self.metrics) + tuple(self.span_metrics)
+        """Classification metric ids, metrics of per-item terms, then span
+        metric ids (scores.csv columns)."""
+        return tuple(self.metrics) + tuple(self.item_metrics) + tuple(self.span_metrics)
 
     def article_folder(self, data_dir: str | Path) -> Path | None:
         """The folder of the article texts (a 2020 span format), or None."""

@@ -235,8 +235,40 @@ class _Engine:
         self.sc = scorer
         self.ids = list(scorer.metric_ids)
         self.cls = [m for m in self.ids if m in set(scorer.cls_ids)]
+        # the metrics of per-item terms (metaeval.item_metrics): label noise and class priors move or re-weight
+        # their items' terms, class merging relabels them
+        self.items = [m for m in self.ids if m in set(scorer.item_ids)]
         self.dirs = directions(self.ids)
         self.params = dict(params)
+
+    def with_items(self, out, sums) -> np.ndarray:
+        """``out`` (..., M, S) with the rows of the metrics of per-item terms
+        scored (oriented) from their sums of terms (..., S, F)."""
+        sc = self.sc.item_scores(sums)
+        for m in self.items:
+            r = self.ids.index(m)
+            out[..., r, :] = orient(np.asarray(sc[m], dtype=np.float64), self.dirs[r])
+        return out
+
+    def noisy_items(self, sums, w_items, rank, new, m) -> np.ndarray:
+        """The sums of terms (b, S, F) with the m items of smallest ``rank``
+        moved to the gold class ``new`` (per row b), as ``noisy`` moves
+        their counts: each moved item's terms (weighted by ``w_items``)
+        leave its gold's slot and take the new class's."""
+        out = np.array(sums, dtype=np.float64, copy=True)
+        r, i = np.nonzero(rank < m)
+        w = np.ones(r.size) if w_items is None else np.asarray(w_items, dtype=np.float64)[r, i]
+        keep = w != 0
+        r, i, w = r[keep], i[keep], w[keep]
+        if r.size:
+            t = self.sc.item_terms_by_gold()  # (N, S, K, F)
+            d = t[i, :, new[r, i]] - t[i, :, self.sc.eng.gold[i]]  # (moved, S, F)
+            np.add.at(out, r, w[:, None, None] * d)
+        return out
+
+    def empty(self, lead: tuple, s: int) -> np.ndarray:
+        """NaN scores (*lead, M, S)."""
+        return np.full(tuple(lead) + (len(self.ids), s), np.nan)
 
     def oriented(self, w_units):
         """(b, M, S) oriented scores of (b, units) weights, and the counts
@@ -355,18 +387,42 @@ def _arrays(eng: _Engine, spec: CriteriaSpec, w_units, split_ids, split_seed, sp
     y = eng.sc.score(counts.repeat(r) - half, oriented=True)
     out = {"full": full, "x": x.reshape((bw, r) + x.shape[1:]), "y": y.reshape((bw, r) + y.shape[1:])}
     if "discrimination" in spec.criteria:  # a loop over the K-1 class pairs
-        out["merged"] = np.stack([eng.merged(c, pair) for pair in spec.merge_pairs], axis=1)
+        merged = []
+        for pair in spec.merge_pairs:
+            mg = eng.merged(c, pair) if eng.cls else eng.empty((bw,), eng.sc.n_systems)
+            if eng.items:  # the terms of the merged task, summed with the resample's unit weights
+                st = eng.sc.item_merged_stats(tuple(pair))
+                u, s, f = st.shape
+                eng.with_items(mg, (np.asarray(w_units, dtype=np.float64) @ st.reshape(u, -1)).reshape(-1, s, f))
+            merged.append(mg)
+        out["merged"] = np.stack(merged, axis=1)
     if "noise" in spec.criteria:  # a loop over the rates
         rank, new = noise
         w_items = eng.sc.item_weights(w_units)
         # (bw, rates, repeats, M, S_all): the repeats of one row share its unit counts
         reps = rank.shape[0] // bw
-        noisy = [eng.cls_oriented(eng.noisy(c.repeat(reps, axis=0), w_items.repeat(reps, axis=0), rank, new, m))
-                 for m in _flip_counts(rank.shape[1], spec.noise_rates)]
+        noisy = []
+        for m in _flip_counts(rank.shape[1], spec.noise_rates):
+            n_ = eng.cls_oriented(eng.noisy(c.repeat(reps, axis=0), w_items.repeat(reps, axis=0), rank, new, m)) \
+                if eng.cls else eng.empty((rank.shape[0],), eng.sc.n_systems)
+            if eng.items:
+                eng.with_items(n_, eng.noisy_items(counts.items.repeat(reps, axis=0), w_items.repeat(reps, axis=0),
+                                                   rank, new, m))
+            noisy.append(n_)
         out["noisy"] = np.stack([n.reshape((bw, reps) + n.shape[1:]) for n in noisy], axis=1)
     if "priors" in spec.criteria:
-        wk = prior_weights(c[:, 0].sum(axis=-2), spec.prior_gammas)  # (bw, G, K): each resample's own gold
-        out["priors"] = eng.cls_oriented(c[:, None].astype(np.float64) * wk[:, :, None, None, :])  # (bw, G, M, S_all)
+        gold = c[:, 0].sum(axis=-2) if c is not None else \
+            np.stack([np.bincount(eng.sc.eng.gold, weights=w, minlength=eng.sc.eng.k)
+                      for w in eng.sc.item_weights(w_units).astype(np.float64)])
+        wk = prior_weights(gold, spec.prior_gammas)  # (bw, G, K): each resample's own gold
+        pri = eng.cls_oriented(c[:, None].astype(np.float64) * wk[:, :, None, None, :]) if eng.cls else \
+            eng.empty((bw, wk.shape[1]), eng.sc.n_systems)  # (bw, G, M, S_all)
+        if eng.items:  # the terms summed by gold class, then re-weighted as the confusion's gold columns
+            cs = eng.sc.item_class_stats()
+            u, s, k, f = cs.shape
+            by_class = (np.asarray(w_units, dtype=np.float64) @ cs.reshape(u, -1)).reshape(bw, s, k, f)
+            eng.with_items(pri, np.einsum("bgk,bskf->bgsf", wk, by_class))
+        out["priors"] = pri
     return out
 
 
@@ -448,8 +504,8 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=
     if scorer.n_units is None:
         raise ValueError("the scorer needs a resampling unit ('item' or 'group')")
     eng = _Engine(scorer, scorer.params if params is None else params)
-    if {"discrimination", "noise", "priors"} & set(spec.criteria) and not eng.cls:
-        raise ValueError("discrimination, noise and priors need classification metrics")
+    if {"discrimination", "noise", "priors"} & set(spec.criteria) and not (eng.cls or eng.items):
+        raise ValueError("discrimination, noise and priors need classes")
     crit, m, u, s_all = list(spec.criteria), len(eng.ids), scorer.n_units, scorer.n_systems
     subsets = {"all": np.arange(s_all)} if subsets is None else {k: np.asarray(v, dtype=np.int64)
                                                                    for k, v in subsets.items()}

@@ -68,14 +68,14 @@ import numpy as np
 from . import metrics as M
 
 __all__ = ["register_metric", "unregister_metric", "declare", "register_declared", "load_module", "check",
-           "check_registered",
+           "check_registered", "check_shape",
            "is_custom", "resolve", "fingerprint", "MetricContractError", "NEEDS", "KEYS"]
 
 # what a metric may need: ordered classes, and the dataset keys it reads (the metric parameter each gives)
 NEEDS = {"ordinal": None, "positions": None, "weights": "weights", "positive_class": "positive",
          "f_avg_classes": "f_avg_classes", "unrelated_label": "unrelated"}
 # the keys of a declaration (the config's ``custom_metrics`` entries)
-KEYS = ("function", "higher_is_better", "name", "latex", "reference", "needs", "range")
+KEYS = ("function", "terms", "combine", "higher_is_better", "name", "latex", "reference", "needs", "range")
 _TOL = 1e-9
 
 
@@ -149,7 +149,9 @@ def register_metric(metric_id: str, fn: Callable[..., Any], *, higher_is_better:
     source : str
         Where the function comes from (``file.py:name``), for messages.
     k : int, optional
-        Check the contract on matrices of ``k`` classes now (default 3).
+        Check the contract now, on probe matrices of ``k`` classes (the
+        contract is checked anyway, on a dataset's shape and its systems'
+        matrices, before the metric scores it: ``check_dataset``).
 
     Returns
     -------
@@ -168,13 +170,17 @@ def register_metric(metric_id: str, fn: Callable[..., Any], *, higher_is_better:
     ...                     higher_is_better=False, range=(0, 1))
     >>> m.direction, round(float(m([[3, 1], [1, 5]])), 6)
     ('lower', 0.2)
-    >>> register_metric("bad", lambda c: c.sum(-1))
+    >>> register_metric("bad", lambda c: c.sum(-1), k=3)
     Traceback (most recent call last):
     ...
-    metaeval.custom_metrics.MetricContractError: custom metric 'bad' (<lambda>): expected one score per matrix, shape (6,) for confusion tensors of shape (6, 3, 3); found shape (6, 3) on the probe matrices
+    metaeval.custom_metrics.MetricContractError: custom metric 'bad' (<lambda>): expected one score per matrix, shape (6,) for confusion tensors of shape (6, 3, 3); found shape (6, 3) on the probe matrices of 3 classes
     >>> unregister_metric("err")
     """
     _check_id(metric_id)
+    from .item_metrics import ITEM_REGISTRY  # (built on this module)
+
+    if metric_id in ITEM_REGISTRY:
+        raise MetricContractError(f"custom metric {metric_id!r}: a metric of per-item terms has this id")
     if not callable(fn):
         raise MetricContractError(f"custom metric {metric_id!r}: the function is not callable ({fn!r})")
     unknown = sorted(set(needs) - set(NEEDS))
@@ -187,7 +193,8 @@ def register_metric(metric_id: str, fn: Callable[..., Any], *, higher_is_better:
                       params=tuple(NEEDS[n] for n in needs if NEEDS[n]), reference=reference, bounds=(lo, hi),
                       uses_positions="positions" in needs, default=False,
                       source=source or getattr(fn, "__qualname__", repr(fn)))
-    check(metric, _probe(k or 3, metric), _probe_params(k or 3), where="the probe matrices")
+    if k is not None:
+        check(metric, _probe(k), _probe_params(k), where=f"the probe matrices of {k} classes")
     M.REGISTRY[metric_id] = metric
     return metric
 
@@ -203,6 +210,16 @@ def unregister_metric(metric_id: str) -> None:
 # ------------------------------------------------------------------------------------------------------------
 def _probe_params(k: int) -> dict:
     return {"weights": np.full(k, 1.0 / k), "f_avg_classes": [0, k - 1], "unrelated": k - 1, "positive": k - 1}
+
+
+def check_shape(metric_ids: Sequence[str], k: int, params: Mapping[str, Any], *, where: str) -> None:
+    """``check`` every custom metric among ``metric_ids`` on the probe
+    matrices of a dataset's ``k`` classes with its parameters (before any
+    data is read: the config's check)."""
+    for mid in metric_ids:
+        if is_custom(mid):
+            p = {**_probe_params(k), **{key: v for key, v in params.items() if v is not None}}
+            check(M.REGISTRY[mid], _probe(k), p, where=f"the probe matrices of {where} ({k} classes)")
 
 
 def _probe(k: int, metric: M.Metric | None = None) -> np.ndarray:
@@ -293,9 +310,40 @@ def check_registered(metric_ids: Sequence[str], c, params: Mapping[str, Any], *,
 # ------------------------------------------------------------------------------------------------------------
 # Declarations (the config's custom_metrics block) and the files they name
 # ------------------------------------------------------------------------------------------------------------
+def local_imports(path: str | Path) -> list[Path]:
+    """The file and, at any depth, the modules it imports from its own
+    folder (``import helpers``, ``from helpers import f``, ``from . import
+    x``): what a custom metric's code is, besides installed packages."""
+    import ast
+
+    todo, seen = [Path(path).resolve()], []
+    while todo:
+        f = todo.pop()
+        if f in seen or not f.is_file():
+            continue
+        seen.append(f)
+        try:
+            tree = ast.parse(f.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError):
+            continue
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                ([node.module or ""] + [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                first = name.split(".")[0]
+                if first:
+                    todo += [f.parent / f"{first}.py", f.parent / first / "__init__.py"]
+    return sorted(seen)
+
+
 def fingerprint(path: str | Path) -> str:
-    """The SHA-256 of a file (a custom metric's defining file)."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """The SHA-256 of a custom metric's code: its defining file and the
+    modules it imports from its own folder (``local_imports``), so that an
+    edit of a helper module next to it reruns what reads the metric too."""
+    h = hashlib.sha256()
+    for f in local_imports(path):
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def _source_file(function: str, base_dir: Path) -> tuple[Path | None, str, str]:
@@ -330,6 +378,8 @@ def _import(path: Path | None, mod: str, what: str):
     """The module of a file (loaded afresh, under a name of its own) or of a dotted name."""
     try:
         if path is not None:
+            if str(path.parent) not in sys.path:  # (the file imports its neighbours, as a script would)
+                sys.path.insert(0, str(path.parent))
             name = "metaeval_custom_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
             spec = importlib.util.spec_from_file_location(name, path)
             module = importlib.util.module_from_spec(spec)
@@ -360,7 +410,9 @@ def load_module(module: str, base_dir: str | Path = ".") -> list[str]:
         path = (path if path.is_absolute() else Path(base_dir) / path).resolve()
         if not path.is_file():
             raise MetricContractError(f"metric module {module!r}: no file {path}")
-    before = {m: M.REGISTRY[m] for m in M.REGISTRY if is_custom(m)}
+    from .item_metrics import ITEM_REGISTRY
+
+    before = {**{m: M.REGISTRY[m] for m in M.REGISTRY if is_custom(m)}, **ITEM_REGISTRY}
     mod = _import(path, module, f"metric module {module!r}")
     declared = getattr(mod, "METRICS", None) or {}
     if not isinstance(declared, Mapping):
@@ -368,14 +420,23 @@ def load_module(module: str, base_dir: str | Path = ".") -> list[str]:
                                   f"{type(declared).__name__}")
     for mid, d in declared.items():
         d = dict(d) if isinstance(d, Mapping) else {"function": d}
-        fn = d.pop("function", None)
-        fn = getattr(mod, fn, None) if isinstance(fn, str) else fn
+        for key in ("function", "terms", "combine"):  # a name in the module, or the function itself
+            if isinstance(d.get(key), str):
+                d[key] = getattr(mod, d[key], None)
         unknown = sorted(set(d) - set(KEYS))
         if unknown:
             raise MetricContractError(f"custom metric {mid!r} of {module!r}: unknown key(s) {unknown}"
                                       f"{M.closest(unknown, KEYS)}; known: {', '.join(KEYS)}")
-        register_metric(str(mid), fn, source=f"{path or module}:{getattr(fn, '__name__', mid)}", **d)
-    ids = [m for m in M.REGISTRY if is_custom(m) and before.get(m) is not M.REGISTRY[m]]
+        if "terms" in d or "combine" in d:
+            from .item_metrics import register_item_metric  # (built on this module)
+
+            register_item_metric(str(mid), d.pop("terms", None), d.pop("combine", None),
+                                 source=f"{path or module}", **d)
+        else:
+            fn = d.pop("function", None)
+            register_metric(str(mid), fn, source=f"{path or module}:{getattr(fn, '__name__', mid)}", **d)
+    now = {**{m: M.REGISTRY[m] for m in M.REGISTRY if is_custom(m)}, **ITEM_REGISTRY}
+    ids = [m for m in now if before.get(m) is not now[m]]
     if not ids:
         raise MetricContractError(f"metric module {module!r} defines no metric: give it a METRICS dict "
                                   f"({{id: {{'function': ..., 'higher_is_better': ...}}}}) or call "
@@ -400,9 +461,10 @@ def resolve(function: str, base_dir: str | Path = ".") -> tuple[Callable[..., An
 
 def declare(metric_id: str, block: Mapping[str, Any], base_dir: str | Path = ".") -> dict[str, Any]:
     """The plain declaration of one ``custom_metrics`` entry: its function
-    as an absolute ``file.py:name`` (or ``package.module:name``) with the
-    file's SHA-256, and its contract; checked (the function is loaded and
-    tried on the probe matrices).
+    (or, for a metric of per-item terms, its ``terms`` and ``combine``
+    functions: ``metaeval.item_metrics``) as an absolute ``file.py:name``
+    (or ``package.module:name``) with the SHA-256 of the files, and its
+    contract; checked (the functions are loaded and tried on probe data).
 
     Examples
     --------
@@ -412,36 +474,55 @@ def declare(metric_id: str, block: Mapping[str, Any], base_dir: str | Path = "."
     >>> decl = declare("acc2", {"function": "mine.py:acc", "higher_is_better": True, "range": [0, 1]}, d)
     >>> decl["function"].endswith("mine.py:acc"), len(decl["fingerprint"])
     (True, 64)
+    >>> unregister_metric("acc2")
     """
     unknown = sorted(set(block) - set(KEYS))
     if unknown:
         raise MetricContractError(f"custom metric {metric_id!r}: unknown key(s) {unknown}"
                                   f"{M.closest(unknown, KEYS)}; known: {', '.join(KEYS)}")
-    for key in ("function", "higher_is_better"):
+    per_item = "terms" in block or "combine" in block
+    required = ("terms", "combine", "higher_is_better") if per_item else ("function", "higher_is_better")
+    for key in required:
         if key not in block:
-            raise MetricContractError(f"custom metric {metric_id!r}: {key} is required")
-    function = str(block["function"])
-    fn, path = resolve(function, base_dir)
-    _, mod, attr = _source_file(function, Path(base_dir))
-    out = {"function": f"{path}:{attr}" if path is not None and (mod.endswith(".py") or "/" in mod) else function,
-           "fingerprint": fingerprint(path) if path is not None else "",
-           "higher_is_better": bool(block["higher_is_better"]), "name": str(block.get("name") or metric_id),
-           "latex": str(block.get("latex") or block.get("name") or metric_id),
-           "reference": str(block.get("reference") or ""), "needs": [str(n) for n in block.get("needs") or ()],
-           "range": None if block.get("range") is None else [None if x is None or np.isinf(float(x)) else float(x)
-                                                              for x in block["range"]]}
-    register_metric(metric_id, fn, higher_is_better=out["higher_is_better"], name=out["name"], latex=out["latex"],
-                    reference=out["reference"], range=out["range"], needs=out["needs"], source=function)
+            raise MetricContractError(f"custom metric {metric_id!r}: {key} is required"
+                                      + (" (a metric of per-item terms has terms and combine, no function)"
+                                         if per_item and key != "higher_is_better" else ""))
+    if per_item and ("function" in block or block.get("needs")):
+        raise MetricContractError(f"custom metric {metric_id!r}: a metric of per-item terms (terms, combine) has no "
+                                  f"function and no needs")
+    out: dict[str, Any] = {}
+    fns, prints = {}, []
+    for key in (("terms", "combine") if per_item else ("function",)):
+        function = str(block[key])
+        fn, path = resolve(function, base_dir)
+        _, mod, attr = _source_file(function, Path(base_dir))
+        out[key] = f"{path}:{attr}" if path is not None and _is_path(mod) else function
+        fns[key] = fn
+        prints.append(fingerprint(path) if path is not None else "")
+    out.update({"fingerprint": "+".join(dict.fromkeys(prints)),
+                "higher_is_better": bool(block["higher_is_better"]), "name": str(block.get("name") or metric_id),
+                "latex": str(block.get("latex") or block.get("name") or metric_id),
+                "reference": str(block.get("reference") or ""), "needs": [str(n) for n in block.get("needs") or ()],
+                "range": None if block.get("range") is None else [None if x is None or np.isinf(float(x)) else float(x)
+                                                                   for x in block["range"]]})
+    _register(metric_id, out, fns)
     return out
 
 
-def register_declared(declared: Mapping[str, Mapping[str, Any]]) -> list[M.Metric]:
+def _register(metric_id: str, d: Mapping[str, Any], fns: Mapping[str, Callable[..., Any]]):
+    """Register a declaration with its loaded functions."""
+    common = dict(higher_is_better=d["higher_is_better"], name=d["name"], latex=d["latex"],
+                  reference=d["reference"], range=d["range"])
+    if "terms" in d:
+        from .item_metrics import register_item_metric  # (built on this module)
+
+        return register_item_metric(metric_id, fns["terms"], fns["combine"], source=f"{d['terms']}, {d['combine']}",
+                                    **common)
+    return register_metric(metric_id, fns["function"], needs=d["needs"], source=d["function"], **common)
+
+
+def register_declared(declared: Mapping[str, Mapping[str, Any]]) -> list:
     """Register plain declarations (``declare``'s, as a step's rule param
     carries them): a job of the workflow gets the custom metrics it reads."""
-    out = []
-    for mid, d in declared.items():
-        fn, _ = resolve(d["function"])
-        out.append(register_metric(mid, fn, higher_is_better=d["higher_is_better"], name=d["name"],
-                                   latex=d["latex"], reference=d["reference"], range=d["range"], needs=d["needs"],
-                                   source=d["function"]))
-    return out
+    return [_register(mid, d, {k: resolve(d[k])[0] for k in ("function", "terms", "combine") if k in d})
+            for mid, d in declared.items()]

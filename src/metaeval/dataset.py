@@ -489,6 +489,14 @@ def score_dataset(ds: Dataset, spec: DatasetSpec) -> pd.DataFrame:
     if spec.metrics:
         check_registered(spec.metrics, c, spec.metric_params(), where=f"the systems of dataset {spec.name!r}")
     df = score_table(c, ds.systems, ds.kinds, spec)
+    if spec.item_metrics:  # metrics of per-item terms: held to their contract on the items, then summed
+        from .item_metrics import check_items, evaluate_items, item_statistics
+
+        check_items(spec.item_metrics, ds.gold, ds.predictions, ds.item_ids,
+                    where=f"the systems of dataset {spec.name!r}")
+        terms, slices = item_statistics(spec.item_metrics, ds.gold, ds.predictions, ds.item_ids)
+        for m, v in evaluate_items(terms.sum(axis=1), slices).items():
+            df[m] = v
     if spec.span_metrics:
         from .spans import evaluate_spans
 

@@ -228,6 +228,27 @@ def identical_to_degenerate(ds) -> dict[str, str]:
     return out
 
 
+def _constant_item_terms(ds, spec, units=None):
+    """The terms of the metrics of per-item terms for the ``all_<label>``
+    systems (exact: a constant prediction per item), summed per unit
+    (``units``: a code per item; None: every item its own unit): ((U, K, F),
+    the slice of each metric), or None without such metrics.  (The
+    guessers' expected scores are not the metrics of expected sums: they are
+    left out, as for span metrics.)"""
+    if not spec.item_metrics or not ds.k:
+        return None
+    from .item_metrics import item_statistics
+
+    const = np.repeat(np.arange(ds.k)[:, None], ds.gold.size, axis=1)
+    terms, slices = item_statistics(spec.item_metrics, ds.gold, const, ds.item_ids)  # (K, N, F)
+    terms = terms.transpose(1, 0, 2)
+    if units is not None:
+        per = np.zeros((int(np.max(units)) + 1,) + terms.shape[1:])
+        np.add.at(per, np.asarray(units, dtype=np.int64), terms)
+        terms = per
+    return terms, slices
+
+
 def _degenerate_unit_stats(ds, spec):
     """(names, per-unit statistics (A, D, F) of the span degenerates) or None."""
     if ds.spans is None or not ds.spans.degenerate or not spec.span_metrics:
@@ -267,7 +288,7 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
                     dtype=np.intp)
     metric_ids = list(spec.all_metrics)
     cls_ids, span_ids = list(spec.metrics), list(spec.span_metrics)
-    names_cls = class_degenerates(np.ones(ds.k), spec.labels)[0] if ds.k and cls_ids else []
+    names_cls = class_degenerates(np.ones(ds.k), spec.labels)[0] if ds.k and (cls_ids or spec.item_metrics) else []
     span_deg = _degenerate_unit_stats(ds, spec)
     names = list(dict.fromkeys(list(names_cls) + (span_deg[0] if span_deg else [])))
     rows = []
@@ -277,6 +298,7 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
                       "set_aside": "; ".join(sorted(same))} for g in names]
         return pd.DataFrame(rows)
     scorer = Scorer(ds, spec, real, unit)
+    item_deg = _constant_item_terms(ds, spec, scorer.item_unit)
     hib = np.array([M.get(m).higher_is_better for m in metric_ids])
     below = np.zeros((len(metric_ids), len(names)), dtype=np.int64)  # replicates with D*_b <= 0
     defined = np.zeros((len(metric_ids), len(names)), dtype=np.int64)
@@ -297,6 +319,14 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
             for mi, mid in enumerate(metric_ids):
                 if mid in ev:
                     deg[:, mi, :len(names_cls)] = np.asarray(ev[mid], dtype=np.float64)
+        if item_deg is not None:  # the all_<label> systems (the first K degenerates)
+            from .item_metrics import evaluate_items
+
+            u, k, f = item_deg[0].shape
+            ev = evaluate_items((w.astype(np.float64) @ item_deg[0].reshape(u, k * f)).reshape(-1, k, f), item_deg[1])
+            for mi, mid in enumerate(metric_ids):
+                if mid in ev:
+                    deg[:, mi, :k] = ev[mid]
         if span_deg:
             st = np.einsum("ba,adf->bdf", w.astype(np.float64), span_deg[1])  # units are the documents
             ev = evaluate_spans(st, span_ids)
@@ -346,6 +376,15 @@ def dataset_gameability(ds, spec, scores: pd.DataFrame | None = None, *, unit: s
     deg = degenerate_scores(np.bincount(ds.gold, minlength=ds.k) if ds.k else [], spec.labels if ds.k else (),
                             spec.metrics, spec.metric_params(),
                             ds.spans.degenerate_statistics() if ds.spans is not None else None, spec.span_metrics)
+    item_deg = _constant_item_terms(ds, spec)
+    if item_deg is not None:  # the all_<label> systems' scores of the metrics of per-item terms; NaN for guessers
+        from .item_metrics import evaluate_items
+
+        ev = evaluate_items(item_deg[0].sum(axis=0), item_deg[1])
+        if deg.empty:
+            deg = pd.DataFrame({"degenerate": [f"all_{lab}" for lab in spec.labels]})
+        for mid in spec.item_metrics:
+            deg[mid] = deg["degenerate"].map(dict(zip([f"all_{lab}" for lab in spec.labels], ev[mid]))).astype(float)
     df = score_dataset(ds, spec) if scores is None else scores
     same = identical_to_degenerate(ds)
     real = df[df["kind"].isin(RANKED_KINDS) & ~df["system"].isin(list(same))]

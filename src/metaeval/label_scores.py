@@ -87,7 +87,7 @@ def _params(labels: Sequence, weights, f_avg_classes, unrelated_label, positions
 def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *, labels: Sequence | None = None,
           confusion=None, orientation: str | None = None, weights=None, f_avg_classes: Sequence | None = None,
           unrelated_label=None, positive_class=None,
-          positions: Sequence[float] | None = None) -> float | dict[str, float]:
+          positions: Sequence[float] | None = None, items: Sequence | None = None) -> float | dict[str, float]:
     """The score of one system on label lists (or on a confusion matrix).
 
     Parameters
@@ -123,6 +123,9 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
     positions : sequence of float, optional
         The classes' numeric positions (MAE, linear kappa, interval alpha);
         default 0 .. K-1.
+    items : sequence, optional
+        The item ids, for a metric of per-item terms
+        (``metaeval.item_metrics``; default ``"0"`` .. ``"N-1"``).
 
     Returns
     -------
@@ -187,11 +190,22 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
         index = {lab: i for i, lab in enumerate(labels)}
         code = np.array([index[x] for x in y_true + y_pred], dtype=np.int64)
         c = confusion_tensor(code[:len(y_true)], code[len(y_true):], len(labels))
+        gold_codes, pred_codes = code[:len(y_true)], code[len(y_true):]
     params = _params(labels, weights, f_avg_classes, unrelated_label, positions, positive_class)
+    from .item_metrics import ItemMetric  # (a module of the measures floor)
+
     out = {}
     with np.errstate(invalid="ignore", divide="ignore"):
         for mid in ids:
             m = M.get(mid)
+            if isinstance(m, ItemMetric):  # per-item terms: of the label lists, not of a matrix
+                if confusion is not None:
+                    raise ValueError(f"{mid!r} is a metric of per-item terms: give y_true and y_pred, not a matrix")
+                ids_ = [str(i) for i in range(len(y_true))] if items is None else [str(i) for i in items]
+                if len(ids_) != len(y_true):
+                    raise ValueError(f"items: one id per item, got {len(ids_)} for {len(y_true)} items")
+                out[mid] = float(m(m.statistics(gold_codes, pred_codes[None, :], ids_).sum(axis=1))[0])
+                continue
             if not isinstance(m, M.Metric):
                 raise ValueError(f"{mid!r} is a span metric: it scores spans (metaeval.spans), not labels")
             out[mid] = float(m(c, **params))

@@ -1243,7 +1243,7 @@ class Metric:
         kwargs = {}
         for p in self.params:
             if params.get(p) is None:
-                raise ValueError(f"metric {self.id!r} needs parameter {p!r}")
+                raise ValueError(f"metric {self.id!r} needs parameter {p!r} (the dataset key {_PARAM_KEY[p]!r})")
             kwargs[_PARAM_ARG[p]] = params[p]
         if self.uses_positions and params.get("positions") is not None:
             kwargs["positions"] = params["positions"]
@@ -1365,12 +1365,16 @@ def get(metric_id: str) -> Metric:
     try:
         return REGISTRY[canonical(metric_id)]
     except KeyError:
-        from .spans import SPAN_REGISTRY  # a module of the same floor: span metrics on span statistics
+        from .item_metrics import ITEM_REGISTRY  # modules of the same floor: metrics of per-item terms,
+        from .spans import SPAN_REGISTRY  # span metrics on span statistics
 
         if metric_id in SPAN_REGISTRY:
             return SPAN_REGISTRY[metric_id]
-        raise KeyError(f"unknown metric {metric_id!r}; known: {', '.join(METRIC_IDS + tuple(SPAN_REGISTRY))}") \
-            from None
+        if metric_id in ITEM_REGISTRY:
+            return ITEM_REGISTRY[metric_id]
+        known = tuple(REGISTRY) + tuple(SPAN_REGISTRY) + tuple(ITEM_REGISTRY)
+        raise KeyError(f"unknown metric {metric_id!r}{closest([metric_id], known + tuple(ALIASES))}; known: "
+                       f"{', '.join(known)} (and {', '.join(f'{a} for {i}' for a, i in ALIASES.items())})") from None
 
 
 def closest(wrong, known) -> str:

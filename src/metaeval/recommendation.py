@@ -164,6 +164,9 @@ class Requirement:
     holds: list[str]
     fails: list[str]
     answer: list[str]
+    # the metrics the properties were not checked for (metrics of per-item terms, span metrics): they cannot be
+    # shown to meet it, so requiring it leaves them out
+    unchecked: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -352,8 +355,10 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     if missing:
         raise ValueError(f"requirements {missing}: the formal properties of this dataset's shape are not "
                          "available (properties.enabled: false, or properties=False)")
-    meets = {r: np.array([held.get((mid, r), True) is not False for mid in metrics]) for r in offered}
-    meets.update({r: np.array([held.get((mid, r), True) is not False for mid in metrics]) for r in requirements})
+    # a metric the properties were not checked for (a metric of per-item terms) cannot be shown to meet one
+    unchecked = [mid for mid in metrics if checked and mid not in checked]
+    meets = {r: np.array([held.get((mid, r), True) is not False and mid not in unchecked for mid in metrics])
+             for r in list(offered) + list(requirements)}
     declared = np.ones(m, bool)
     for r in requirements:
         declared &= meets[r]
@@ -379,8 +384,8 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
         ok = meets[r]
         ans = evidence_sets(value, hb, admissible & ok, alpha, exempt, crit, mc_level).answer
         reqs.append(Requirement(r, r in requirements, [mid for mid, x in zip(metrics, ok) if x and candidate[
-            metrics.index(mid)]], [mid for mid, x in zip(metrics, ok) if not x],
-                                [mid for mid, a in zip(metrics, ans) if a]))
+            metrics.index(mid)]], [mid for mid, x in zip(metrics, ok) if not x and mid not in unchecked],
+                                [mid for mid, a in zip(metrics, ans) if a], [m_ for m_ in unchecked]))
 
     nc = dict(not_computed or {})
 
@@ -602,10 +607,14 @@ def _requirement_line(rec: Recommendation, r: Requirement) -> tuple[str, str]:
     head = f"{what}{p.name}"
     fails = [display_name(x) for x in r.fails]
     body = (f"({r.id}; {p.source}; {'declared' if r.declared else 'not declared'}) "
-            + (f"fails for {_and(fails)}" if fails else "every metric holds it"))
+            + (f"fails for {_and(fails)}" if fails else "every metric checked holds it" if r.unchecked
+               else "every metric holds it")
+            + (f"; not checked for {_and([display_name(x) for x in r.unchecked])} (the properties are of confusion "
+               f"matrices), so requiring it leaves {'them' if len(r.unchecked) > 1 else 'it'} out"
+               if r.unchecked else ""))
     if r.declared:
         tail = "the answer above meets it"
-    elif not [x for x in r.fails if rec.candidate[rec.metrics.index(x)]]:
+    elif not [x for x in list(r.fails) + list(r.unchecked) if rec.candidate[rec.metrics.index(x)]]:
         tail = "requiring it changes nothing" + (" (no candidate fails it)" if r.fails else "")
     elif set(r.answer) == set(rec.selected):
         tail = "if required, the same answer" + ("" if r.answer else " (no metric)")
@@ -688,8 +697,10 @@ def criteria_table(rec: Recommendation, scope: str | None = None) -> pd.DataFram
         elif mid in rec.excluded:
             status = "excluded: " + rec.excluded[mid]
         elif not rec.admissible[i]:
-            status = "fails a declared requirement (" + _and([r.id for r in rec.requirements
-                                                             if r.declared and mid in r.fails]) + ")"
+            failed_req = [r.id for r in rec.requirements if r.declared and mid in r.fails]
+            status = ("fails a declared requirement (" + _and(failed_req) + ")") if failed_req else \
+                ("not checked for a declared requirement (" + _and([r.id for r in rec.requirements if r.declared])
+                 + ": its properties are of confusion matrices)")
         else:
             status = "eliminated on " + _and([CRITERIA[rec.criteria[c]] for c in np.flatnonzero(s.counted)
                                               if s.participants[c, i] and not s.members[c, i]])
@@ -875,7 +886,8 @@ def recommendation_json(rec: Recommendation, **extra) -> str:
         "official_metric": None if rec.official is None else {**_standing_json(rec.official),
                                                               "source": rec.official_source or None},
         "requirements": [r.id for r in rec.requirements if r.declared],
-        "requirements_offered": {r.id: {"fails": r.fails, "answer_if_required": r.answer, "declared": r.declared}
+        "requirements_offered": {r.id: {"fails": r.fails, "answer_if_required": r.answer, "declared": r.declared,
+                                        **({"not_checked": r.unchecked} if r.unchecked else {})}
                                  for r in rec.requirements},
         "evidence": evidence,
         "sets": {scope: {rec.criteria[c]: [rec.metrics[i] for i in np.flatnonzero(s.members[c])]

@@ -25,7 +25,11 @@ def run_dataset_properties(spec, block: Mapping | None, data_npz, out_csv) -> No
     from ..dataset import Dataset
     from ..properties import check_all, dataset_settings, domain_matrices, settings_from
 
+    from ..custom_metrics import check_registered
+
     ds = Dataset.load(data_npz)
+    # a custom metric that breaks its contract on the systems' matrices has no result anywhere
+    check_registered(spec.metrics, ds.confusion(), spec.metric_params(), where=f"the systems of dataset {spec.name!r}")
     sizes = np.bincount(ds.gold, minlength=ds.k)
     settings = dataset_settings(spec, sizes, settings_from(block))
     df = check_all(settings, list(spec.metrics))

@@ -25,7 +25,9 @@ from ..config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_
 _CLASSIFICATION_FIELDS = ("labels", "metrics", "weights:default", "default_weights", "f_avg_classes",
                           "unrelated_label", "positive_class")
 
-_METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("span_metrics",)
+# (the metrics of per-item terms: read by the steps that score every metric, not by the analyses of confusion
+# matrices: chance levels, class merging and weights, label noise and priors, formal properties)
+_METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("item_metrics", "span_metrics")
 
 # the methods each part of a step runs, as branches of the settings tree
 _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -38,8 +40,8 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # gameability.csv: the test of a degenerate system against the median real system, resampled like the
     # bootstrap's replicates, at the family's level (the verdict's)
     "score": (_METRIC_FIELDS + ("span_task",), ("resampling", "bootstrap", "level")),
-    "score_groups": (_CLASSIFICATION_FIELDS + ("primary_metric",), ()),
-    "score_tables": (("labels", "metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
+    "score_groups": (_CLASSIFICATION_FIELDS + ("item_metrics", "primary_metric"), ()),
+    "score_tables": (("labels", "metrics", "item_metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
                      ()),
     "confusion_figure": (("labels", "primary_metric"), ()),
     "span_figure": (("span_metrics", "primary_metric"), ()),
@@ -98,8 +100,9 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 
 # the fields by which a step reads metrics: such a step of a dataset with custom metrics gets their declarations
-_READS_METRICS = {"metrics", "primary_metric", "official_metric", "paper_choices"}
-# steps that print the names of the metrics of their input files (the summary page)
+_READS_METRICS = {"metrics", "item_metrics", "primary_metric", "official_metric", "paper_choices"}
+# steps that print the names of the metrics of their input files (the summary page); the class-weights step
+# reads the metric list for the built-in weighted metrics alone, not the custom ones
 _NAMES_METRICS = {"summary_page"}
 
 
@@ -127,7 +130,7 @@ def step_params(spec: DatasetSpec, settings) -> dict[str, dict[str, dict]]:
                                  if spec.default_weights else {})
             else:
                 sp[f] = getattr(spec, f)
-        if spec.custom_metrics and (_READS_METRICS & set(sp) or step in _NAMES_METRICS):
+        if spec.custom_metrics and (_READS_METRICS & set(sp) or step in _NAMES_METRICS) and step != "weights":
             # a custom metric's function and the SHA-256 of its file: an edit reruns the steps that compute it
             sp["custom_metrics"] = spec.custom_metrics
         setting_fields = [f.name for b in _branches_read(branches, spec.k) for f in fields(GROUPS[b])

@@ -76,17 +76,25 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=Non
     ds = Dataset.load(data_npz)
     cg = ds.confusion_by_group()  # (G, S, K, K)
     scores = M.evaluate(cg, spec.metrics, **spec.metric_params())
+    if spec.item_metrics:  # metrics of per-item terms: their terms summed per group
+        from ..item_metrics import evaluate_items, item_statistics
+
+        terms, slices = item_statistics(spec.item_metrics, ds.gold, ds.predictions, ds.item_ids)  # (S, N, F)
+        per = np.zeros((len(ds.group_names),) + terms.shape[:1] + terms.shape[2:])
+        np.add.at(per, np.asarray(ds.groups, dtype=np.int64), terms.transpose(1, 0, 2))
+        scores.update(evaluate_items(per, slices))
+    ids = list(spec.metrics) + list(spec.item_metrics)
     sizes = np.bincount(ds.groups, minlength=len(ds.group_names)).astype(float)
     frames = []
     for g, gname in enumerate(ds.group_names):
         frames.append(pd.DataFrame({"group": gname, "system": ds.systems, "kind": ds.kinds,
-                                    **{m: scores[m][g] for m in spec.metrics}}))
+                                    **{m: scores[m][g] for m in ids}}))
     frames.append(pd.DataFrame({"group": "mean", "system": ds.systems, "kind": ds.kinds,
-                                **{m: np.nanmean(scores[m], axis=0) for m in spec.metrics}}))
+                                **{m: np.nanmean(scores[m], axis=0) for m in ids}}))
     frames.append(pd.DataFrame({"group": "weighted_mean", "system": ds.systems, "kind": ds.kinds,
-                                **{m: (scores[m] * sizes[:, None]).sum(0) / sizes.sum() for m in spec.metrics}}))
+                                **{m: (scores[m] * sizes[:, None]).sum(0) / sizes.sum() for m in ids}}))
     df = pd.concat(frames, ignore_index=True)
-    log_note(f"scored {len(ds.systems)} systems in {len(ds.group_names)} groups with {len(spec.metrics)} metrics")
+    log_note(f"scored {len(ds.systems)} systems in {len(ds.group_names)} groups with {len(ids)} metrics")
     write_csv(out_csv, df)
     if out_md:
         from ..tables import groups_markdown
