@@ -19,7 +19,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "metaeval"
 FLOORS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation", ("io", "declare", "mcs", "report", "engine.confusion", "engine.kernels", "engine.resample",
                     "engine.ranking")),
-    ("measures", ("metrics", "custom_metrics", "spans", "spans.", "chance", "properties")),
+    ("measures", ("metrics", "custom_metrics", "item_metrics", "spans", "spans.", "chance", "properties")),
     ("formatting", ("tables", "plots")),
     ("data", ("config", "settings", "dataset")),
     ("engine", ("engine.scoring",)),
