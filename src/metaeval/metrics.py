@@ -1086,11 +1086,14 @@ def markedness(c) -> np.ndarray:
     return np.where(c.sum(axis=(-2, -1)) > 0, m.mean(axis=-1), np.nan)
 
 
-def _class_index(positive, k: int) -> int:
+def _of_class(c, positive, per_class) -> np.ndarray:
+    """``per_class(c)[..., positive]`` of confusion tensors, NaN on an empty matrix."""
+    c = _as_confusion(c)
+    k = c.shape[-1]
     if isinstance(positive, (bool, np.bool_)) or not isinstance(positive, (int, np.integer)) \
             or not 0 <= int(positive) < k:
         raise ValueError(f"positive must be a class index in 0..{k - 1}, got {positive!r}")
-    return int(positive)
+    return np.where(c.sum(axis=(-2, -1)) > 0, per_class(c)[..., int(positive)], np.nan)
 
 
 def fbeta_class(c, positive, beta: float = 1.0) -> np.ndarray:
@@ -1131,9 +1134,7 @@ def fbeta_class(c, positive, beta: float = 1.0) -> np.ndarray:
     >>> round(float(fbeta_class(c, positive=1)), 4)
     0.4
     """
-    c = _as_confusion(c)
-    i = _class_index(positive, c.shape[-1])
-    return np.where(c.sum(axis=(-2, -1)) > 0, fbeta_per_class(c, beta)[..., i], np.nan)
+    return _of_class(c, positive, partial(fbeta_per_class, beta=beta))
 
 
 def precision_class(c, positive) -> np.ndarray:
@@ -1161,9 +1162,7 @@ def precision_class(c, positive) -> np.ndarray:
     >>> round(float(precision_class(c, positive=2)), 4)
     0.75
     """
-    c = _as_confusion(c)
-    i = _class_index(positive, c.shape[-1])
-    return np.where(c.sum(axis=(-2, -1)) > 0, precision_recall(c)[0][..., i], np.nan)
+    return _of_class(c, positive, lambda x: precision_recall(x)[0])
 
 
 def recall_class(c, positive) -> np.ndarray:
@@ -1191,9 +1190,7 @@ def recall_class(c, positive) -> np.ndarray:
     >>> round(float(recall_class(c, positive=2)), 4)
     0.6
     """
-    c = _as_confusion(c)
-    i = _class_index(positive, c.shape[-1])
-    return np.where(c.sum(axis=(-2, -1)) > 0, precision_recall(c)[1][..., i], np.nan)
+    return _of_class(c, positive, lambda x: precision_recall(x)[1])
 
 
 
