@@ -113,7 +113,7 @@ def test_every_metric_takes_an_expected_confusion_matrix():
     n = np.array([120, 40, 15, 300])
     c = expected_confusion(n)
     ids = [m for m in M.REGISTRY if m not in ("f_avg", "fnc_score")]
-    out = M.evaluate(c, ids, weights=[0.4, 0.4, 0.15, 0.05])
+    out = M.evaluate(c, ids, weights=[0.4, 0.4, 0.15, 0.05], positive=1)
     for mid in ids:
         v = np.asarray(out[mid], dtype=float)
         assert v.shape == (3,) and np.isfinite(v[:2]).all(), mid

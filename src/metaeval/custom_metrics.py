@@ -60,6 +60,7 @@ import hashlib
 import importlib
 import importlib.util
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -67,7 +68,7 @@ import numpy as np
 
 from . import metrics as M
 
-__all__ = ["register_metric", "unregister_metric", "declare", "register_declared", "load_module", "check",
+__all__ = ["register_metric", "unregister_metric", "register_item_metric", "unregister_item_metric", "ItemMetric", "declare", "register_declared", "load_module", "check",
            "check_registered", "check_shape",
            "is_custom", "resolve", "fingerprint", "MetricContractError", "NEEDS", "KEYS"]
 
@@ -177,9 +178,7 @@ def register_metric(metric_id: str, fn: Callable[..., Any], *, higher_is_better:
     >>> unregister_metric("err")
     """
     _check_id(metric_id)
-    from .item_metrics import ITEM_REGISTRY  # (built on this module)
-
-    if metric_id in ITEM_REGISTRY:
+    if metric_id in M.ITEM_REGISTRY:
         raise MetricContractError(f"custom metric {metric_id!r}: a metric of per-item terms has this id")
     if not callable(fn):
         raise MetricContractError(f"custom metric {metric_id!r}: the function is not callable ({fn!r})")
@@ -308,6 +307,138 @@ def check_registered(metric_ids: Sequence[str], c, params: Mapping[str, Any], *,
 
 
 # ------------------------------------------------------------------------------------------------------------
+# Metrics of per-item terms (metaeval.item_metrics: the engine's side)
+# ------------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ItemMetric:
+    """A metric of per-item terms: ``terms(gold, pred, items) -> (S, N,
+    F)``, ``combine(sums (..., F)) -> (...)``, with the descriptive fields
+    of ``metrics.Metric``."""
+
+    id: str
+    name: str
+    latex: str
+    terms: Callable[..., Any]
+    combine: Callable[..., Any]
+    higher_is_better: bool
+    reference: str = ""
+    bounds: tuple[float, float] = (-np.inf, np.inf)
+    source: str = ""
+    ordinal: bool = False
+    params: tuple[str, ...] = ()
+    uses_positions: bool = False
+    alias: str = ""
+    default: bool = False
+
+    @property
+    def direction(self) -> str:
+        return "higher" if self.higher_is_better else "lower"
+
+    def statistics(self, gold, pred, items) -> np.ndarray:
+        """(S, N, F) float64 terms of systems ``pred`` (S, N) on items of ``gold`` (N,)."""
+        gold = np.asarray(gold, dtype=np.int64)
+        pred = np.atleast_2d(np.asarray(pred, dtype=np.int64))
+        return np.asarray(self.terms(gold, pred, np.asarray(items, dtype=str)), dtype=np.float64)
+
+    def __call__(self, sums) -> np.ndarray:
+        """The scores of sums of terms (..., F)."""
+        return np.asarray(self.combine(np.asarray(sums, dtype=np.float64)), dtype=np.float64)
+
+
+def register_item_metric(metric_id: str, terms: Callable[..., Any], combine: Callable[..., Any], *,
+                         higher_is_better: bool = True, name: str | None = None, latex: str | None = None,
+                         reference: str = "", range: Sequence[float | None] | None = None,  # noqa: A002
+                         source: str = "") -> ItemMetric:
+    """Register a metric of per-item terms (see the module's docstring).
+
+    Parameters
+    ----------
+    metric_id : str
+        The id it is listed by in ``metrics``; not a built-in id.
+    terms : callable
+        ``terms(gold, pred, items) -> (S, N, F)``.
+    combine : callable
+        ``combine(sums) -> scores``: sums (..., F) to scores (...).
+    higher_is_better, name, latex, reference, range
+        As ``custom_metrics.register_metric``.
+    source : str
+        Where the functions come from, for messages.
+
+    Returns
+    -------
+    ItemMetric
+
+    Raises
+    ------
+    MetricContractError
+        A built-in id, or functions that are not callable.  The contract is
+        checked on a dataset's own items (``check_items``: the terms may
+        read item ids), before any score.
+    """
+    _check_id(metric_id)
+    if metric_id in M.REGISTRY:
+        raise MetricContractError(f"custom metric {metric_id!r}: a metric of confusion matrices has this id")
+    for what, fn in (("terms", terms), ("combine", combine)):
+        if not callable(fn):
+            raise MetricContractError(f"custom metric {metric_id!r}: {what} is not callable ({fn!r})")
+    lo, hi = _range(range, metric_id)
+    m = ItemMetric(metric_id, name or metric_id, latex or name or metric_id, terms, combine, bool(higher_is_better),
+                   reference=reference, bounds=(lo, hi),
+                   source=source or f"{getattr(terms, '__qualname__', '?')}, {getattr(combine, '__qualname__', '?')}")
+    # (no probe on made-up items: the terms may read the dataset's own item ids; ``check_items`` holds the
+    # metric to its contract on the dataset's items before any score)
+    M.ITEM_REGISTRY[metric_id] = m
+    return m
+
+
+def unregister_item_metric(metric_id: str) -> None:
+    """Remove a metric of per-item terms from the registry."""
+    M.ITEM_REGISTRY.pop(metric_id, None)
+
+
+def _check_item_metric(m: ItemMetric, gold, pred, items, where: str) -> int:
+    """Hold ``m`` to the contract on systems ``pred`` of ``gold``; return F."""
+    head = f"custom metric {m.id!r} ({m.source})"
+    on = f" on {where}" if where else ""
+
+    def call(what, fn, *args):
+        try:
+            with np.errstate(all="ignore"):
+                return np.asarray(fn(*args))
+        except Exception as e:  # noqa: BLE001 (any fault of the user's function is reported as such)
+            raise MetricContractError(f"{head}: {what} raised {type(e).__name__}: {e}{on}") from e
+
+    s, n = pred.shape
+    t = call("terms", m.terms, np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64),
+             np.asarray(items, dtype=str))
+    if t.ndim != 3 or t.shape[:2] != (s, n) or t.shape[2] < 1:
+        raise MetricContractError(f"{head}: expected terms of shape (systems, items, F) = ({s}, {n}, F); found shape "
+                                  f"{t.shape}{on}")
+    t = t.astype(np.float64)
+    if not np.isfinite(t).all():
+        raise MetricContractError(f"{head}: expected finite terms; found {t[~np.isfinite(t)][0]}{on}")
+    f = t.shape[2]
+    sums = t.sum(axis=1)  # (S, F)
+    out = call("combine", m.combine, sums)
+    if out.shape != (s,):
+        raise MetricContractError(f"{head}: expected one score per system from sums of shape {sums.shape}; found "
+                                  f"shape {out.shape}{on}")
+    out = out.astype(np.float64)
+    lo, hi = m.bounds
+    bad = ~np.isfinite(out) | (out < lo - _TOL) | (out > hi + _TOL)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise MetricContractError(f"{head}: expected finite values in its range [{lo:g}, {hi:g}]; found "
+                                  f"{float(out[i]):.17g}{on} (system {i})")
+    twice = call("combine", m.combine, np.stack([sums, sums]))
+    if twice.shape != (2, s) or not np.allclose(twice.astype(np.float64), np.stack([out, out]), rtol=1e-9,
+                                                  atol=1e-12):
+        raise MetricContractError(f"{head}: expected combine to give the same scores for a stack of sums as for "
+                                  f"each alone (a function of the last axis); found otherwise{on}")
+    return f
+
+
+# ------------------------------------------------------------------------------------------------------------
 # Declarations (the config's custom_metrics block) and the files they name
 # ------------------------------------------------------------------------------------------------------------
 def local_imports(path: str | Path) -> list[Path]:
@@ -410,9 +541,7 @@ def load_module(module: str, base_dir: str | Path = ".") -> list[str]:
         path = (path if path.is_absolute() else Path(base_dir) / path).resolve()
         if not path.is_file():
             raise MetricContractError(f"metric module {module!r}: no file {path}")
-    from .item_metrics import ITEM_REGISTRY
-
-    before = {**{m: M.REGISTRY[m] for m in M.REGISTRY if is_custom(m)}, **ITEM_REGISTRY}
+    before = {**{m: M.REGISTRY[m] for m in M.REGISTRY if is_custom(m)}, **M.ITEM_REGISTRY}
     mod = _import(path, module, f"metric module {module!r}")
     declared = getattr(mod, "METRICS", None) or {}
     if not isinstance(declared, Mapping):
@@ -428,14 +557,12 @@ def load_module(module: str, base_dir: str | Path = ".") -> list[str]:
             raise MetricContractError(f"custom metric {mid!r} of {module!r}: unknown key(s) {unknown}"
                                       f"{M.closest(unknown, KEYS)}; known: {', '.join(KEYS)}")
         if "terms" in d or "combine" in d:
-            from .item_metrics import register_item_metric  # (built on this module)
-
             register_item_metric(str(mid), d.pop("terms", None), d.pop("combine", None),
                                  source=f"{path or module}", **d)
         else:
             fn = d.pop("function", None)
             register_metric(str(mid), fn, source=f"{path or module}:{getattr(fn, '__name__', mid)}", **d)
-    now = {**{m: M.REGISTRY[m] for m in M.REGISTRY if is_custom(m)}, **ITEM_REGISTRY}
+    now = {**{m: M.REGISTRY[m] for m in M.REGISTRY if is_custom(m)}, **M.ITEM_REGISTRY}
     ids = [m for m in now if before.get(m) is not now[m]]
     if not ids:
         raise MetricContractError(f"metric module {module!r} defines no metric: give it a METRICS dict "
@@ -514,8 +641,6 @@ def _register(metric_id: str, d: Mapping[str, Any], fns: Mapping[str, Callable[.
     common = dict(higher_is_better=d["higher_is_better"], name=d["name"], latex=d["latex"],
                   reference=d["reference"], range=d["range"])
     if "terms" in d:
-        from .item_metrics import register_item_metric  # (built on this module)
-
         return register_item_metric(metric_id, fns["terms"], fns["combine"], source=f"{d['terms']}, {d['combine']}",
                                     **common)
     return register_metric(metric_id, fns["function"], needs=d["needs"], source=d["function"], **common)

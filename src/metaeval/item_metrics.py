@@ -67,158 +67,22 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
-from . import metrics as M
-from .custom_metrics import MetricContractError, _check_id, _range
+from .custom_metrics import ItemMetric, _check_item_metric, register_item_metric, unregister_item_metric
+from .metrics import ITEM_REGISTRY
 
 __all__ = ["ItemMetric", "ITEM_REGISTRY", "register_item_metric", "unregister_item_metric", "item_statistics",
            "evaluate_items", "check_items"]
-
-_TOL = 1e-9
-
-
-@dataclass(frozen=True)
-class ItemMetric:
-    """A metric of per-item terms: ``terms(gold, pred, items) -> (S, N,
-    F)``, ``combine(sums (..., F)) -> (...)``, with the descriptive fields
-    of ``metrics.Metric``."""
-
-    id: str
-    name: str
-    latex: str
-    terms: Callable[..., Any]
-    combine: Callable[..., Any]
-    higher_is_better: bool
-    reference: str = ""
-    bounds: tuple[float, float] = (-np.inf, np.inf)
-    source: str = ""
-    ordinal: bool = False
-    params: tuple[str, ...] = ()
-    uses_positions: bool = False
-    alias: str = ""
-    default: bool = False
-
-    @property
-    def direction(self) -> str:
-        return "higher" if self.higher_is_better else "lower"
-
-    def statistics(self, gold, pred, items) -> np.ndarray:
-        """(S, N, F) float64 terms of systems ``pred`` (S, N) on items of ``gold`` (N,)."""
-        gold = np.asarray(gold, dtype=np.int64)
-        pred = np.atleast_2d(np.asarray(pred, dtype=np.int64))
-        return np.asarray(self.terms(gold, pred, np.asarray(items, dtype=str)), dtype=np.float64)
-
-    def __call__(self, sums) -> np.ndarray:
-        """The scores of sums of terms (..., F)."""
-        return np.asarray(self.combine(np.asarray(sums, dtype=np.float64)), dtype=np.float64)
-
-
-ITEM_REGISTRY: dict[str, ItemMetric] = {}
-
-
-def register_item_metric(metric_id: str, terms: Callable[..., Any], combine: Callable[..., Any], *,
-                         higher_is_better: bool = True, name: str | None = None, latex: str | None = None,
-                         reference: str = "", range: Sequence[float | None] | None = None,  # noqa: A002
-                         source: str = "") -> ItemMetric:
-    """Register a metric of per-item terms (see the module's docstring).
-
-    Parameters
-    ----------
-    metric_id : str
-        The id it is listed by in ``metrics``; not a built-in id.
-    terms : callable
-        ``terms(gold, pred, items) -> (S, N, F)``.
-    combine : callable
-        ``combine(sums) -> scores``: sums (..., F) to scores (...).
-    higher_is_better, name, latex, reference, range
-        As ``custom_metrics.register_metric``.
-    source : str
-        Where the functions come from, for messages.
-
-    Returns
-    -------
-    ItemMetric
-
-    Raises
-    ------
-    MetricContractError
-        A built-in id, or functions that are not callable.  The contract is
-        checked on a dataset's own items (``check_items``: the terms may
-        read item ids), before any score.
-    """
-    _check_id(metric_id)
-    if metric_id in M.REGISTRY:
-        raise MetricContractError(f"custom metric {metric_id!r}: a metric of confusion matrices has this id")
-    for what, fn in (("terms", terms), ("combine", combine)):
-        if not callable(fn):
-            raise MetricContractError(f"custom metric {metric_id!r}: {what} is not callable ({fn!r})")
-    lo, hi = _range(range, metric_id)
-    m = ItemMetric(metric_id, name or metric_id, latex or name or metric_id, terms, combine, bool(higher_is_better),
-                   reference=reference, bounds=(lo, hi),
-                   source=source or f"{getattr(terms, '__qualname__', '?')}, {getattr(combine, '__qualname__', '?')}")
-    # (no probe on made-up items: the terms may read the dataset's own item ids; ``check_items`` holds the
-    # metric to its contract on the dataset's items before any score)
-    ITEM_REGISTRY[metric_id] = m
-    return m
-
-
-def unregister_item_metric(metric_id: str) -> None:
-    """Remove a metric of per-item terms from the registry."""
-    ITEM_REGISTRY.pop(metric_id, None)
-
-
-def _check(m: ItemMetric, gold, pred, items, where: str) -> int:
-    """Hold ``m`` to the contract on systems ``pred`` of ``gold``; return F."""
-    head = f"custom metric {m.id!r} ({m.source})"
-    on = f" on {where}" if where else ""
-
-    def call(what, fn, *args):
-        try:
-            with np.errstate(all="ignore"):
-                return np.asarray(fn(*args))
-        except Exception as e:  # noqa: BLE001 (any fault of the user's function is reported as such)
-            raise MetricContractError(f"{head}: {what} raised {type(e).__name__}: {e}{on}") from e
-
-    s, n = pred.shape
-    t = call("terms", m.terms, np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64),
-             np.asarray(items, dtype=str))
-    if t.ndim != 3 or t.shape[:2] != (s, n) or t.shape[2] < 1:
-        raise MetricContractError(f"{head}: expected terms of shape (systems, items, F) = ({s}, {n}, F); found shape "
-                                  f"{t.shape}{on}")
-    t = t.astype(np.float64)
-    if not np.isfinite(t).all():
-        raise MetricContractError(f"{head}: expected finite terms; found {t[~np.isfinite(t)][0]}{on}")
-    f = t.shape[2]
-    sums = t.sum(axis=1)  # (S, F)
-    out = call("combine", m.combine, sums)
-    if out.shape != (s,):
-        raise MetricContractError(f"{head}: expected one score per system from sums of shape {sums.shape}; found "
-                                  f"shape {out.shape}{on}")
-    out = out.astype(np.float64)
-    lo, hi = m.bounds
-    bad = ~np.isfinite(out) | (out < lo - _TOL) | (out > hi + _TOL)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise MetricContractError(f"{head}: expected finite values in its range [{lo:g}, {hi:g}]; found "
-                                  f"{float(out[i]):.17g}{on} (system {i})")
-    twice = call("combine", m.combine, np.stack([sums, sums]))
-    if twice.shape != (2, s) or not np.allclose(twice.astype(np.float64), np.stack([out, out]), rtol=1e-9,
-                                                  atol=1e-12):
-        raise MetricContractError(f"{head}: expected combine to give the same scores for a stack of sums as for "
-                                  f"each alone (a function of the last axis); found otherwise{on}")
-    return f
-
 
 def check_items(metric_ids: Sequence[str], gold, pred, items, *, where: str) -> None:
     """Hold every metric of per-item terms among ``metric_ids`` to its
     contract on a dataset's systems (``pred`` (S, N)) before any work."""
     for mid in metric_ids:
         if mid in ITEM_REGISTRY:
-            _check(ITEM_REGISTRY[mid], gold, np.atleast_2d(pred), items, where)
+            _check_item_metric(ITEM_REGISTRY[mid], gold, np.atleast_2d(pred), items, where)
 
 
 def item_statistics(metric_ids: Sequence[str], gold, pred, items) -> tuple[np.ndarray, dict[str, slice]]:

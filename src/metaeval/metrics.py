@@ -1310,6 +1310,8 @@ _ENTRIES = [
 
 REGISTRY: dict[str, Metric] = {m.id: m for m in _ENTRIES}
 METRIC_IDS: tuple[str, ...] = tuple(REGISTRY)
+# the metrics of per-item terms users register (metaeval.item_metrics: not functions of confusion tensors)
+ITEM_REGISTRY: dict = {}
 # the candidates a dataset judges when its config lists no ``metrics:``
 DEFAULT_METRIC_IDS: tuple[str, ...] = tuple(m.id for m in _ENTRIES if m.default)
 # in a list of metric ids (the config's ``metrics:``, ``--metrics``), the default candidates that apply to the
@@ -1362,8 +1364,7 @@ def get(metric_id: str) -> Metric:
     try:
         return REGISTRY[canonical(metric_id)]
     except KeyError:
-        from .item_metrics import ITEM_REGISTRY  # modules of the same floor: metrics of per-item terms,
-        from .spans import SPAN_REGISTRY  # span metrics on span statistics
+        from .spans import SPAN_REGISTRY  # a module of the same floor: span metrics on span statistics
 
         if metric_id in SPAN_REGISTRY:
             return SPAN_REGISTRY[metric_id]
