@@ -413,3 +413,43 @@ def test_editing_the_metric_s_file_reruns_exactly_the_jobs_that_read_it(custom_r
     assert planned == {("score", "tiny"), ("experiments", "tiny"), ("recommendation", "tiny"),
                        ("dataset_properties", "tiny"), ("overview", None), ("cross_dataset", None),
                        ("provenance", "tiny")}, planned
+
+
+def test_a_metric_for_four_classes_is_undefined_after_a_merge_not_a_crash():
+    """A 4 x 4 cost matrix (the docs' case): scored on a 4-class dataset,
+    its merged scores (3 classes) are NaN in merging.csv and the run goes
+    on (the trial of issue 31 crashed the experiments job)."""
+    cost = np.ones((4, 4)) - np.eye(4)
+    cost[0, 1] = cost[1, 0] = 5
+
+    def cost4(c):
+        return (c * cost).sum((-2, -1)) / c.sum((-2, -1))
+
+    rng = np.random.default_rng(2)
+    g = rng.choice(list("abcd"), 200)
+    systems = {f"s{i}": np.where(rng.random(200) < 0.4 + 0.1 * i, g, rng.choice(list("abcd"), 200)) for i in range(5)}
+    try:
+        res = metaeval.meta_evaluate(g, systems, labels=list("abcd"), metrics={
+            "accuracy": None, "cost4": {"function": cost4, "higher_is_better": False, "range": [0, 5]}},
+            n_splits=20, tukey_trials=100, bootstrap_replicates=100, criteria_replicates=30, min_systems=4,
+            properties=False)
+        merging = res.tables["merging.csv"]
+        assert merging[merging["metric"] == "cost4"]["tau"].isna().all()
+        assert merging[merging["metric"] == "accuracy"]["tau"].notna().all()
+        with pytest.raises(ConfigError, match=r"custom metric 'cost4'.*probe matrices of dataset 'data' \(3 classes\)"):
+            metaeval.evaluate(g[g != "d"], {s: np.where(p == "d", "a", p)[g != "d"] for s, p in systems.items()},
+                              metrics=["cost4"])
+    finally:
+        unregister_metric("cost4")
+
+
+def test_the_class_weights_table_without_a_weighted_metric_is_empty():
+    """A dataset with weight sets whose metrics list has no weighted metric
+    (the trial: KeyError 'rank')."""
+    from metaeval.experiments import weight_sensitivity
+
+    g = ["a", "b", "c"] * 20
+    ds, spec = metaeval.api.dataset(g, {"s": ["a", "a", "c"] * 20, "t": ["b", "b", "c"] * 20}, metrics=["accuracy"],
+                                    weights={"x": {"a": 0.2, "b": 0.3, "c": 0.5}, "y": {"a": 0.5, "b": 0.3, "c": 0.2}})
+    long, taus = weight_sensitivity(ds, spec, metaeval.api.settings())
+    assert long.empty and taus.empty and "rank" in long.columns and "tau" in taus.columns

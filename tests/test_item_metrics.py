@@ -113,3 +113,46 @@ def test_the_contract_is_held_on_the_dataset_s_items():
             register_item_metric("conf", acc_terms, ratio)
     finally:
         metaeval.custom_metrics.unregister_metric("conf")
+
+
+def test_score_takes_the_item_ids_from_a_series_index():
+    weight = {"a": 1.0, "b": 3.0, "c": 1.0}
+
+    def terms(g, p, items):
+        w = np.array([weight[i] for i in items])
+        return np.stack([(p == g[None, :]) * w, np.broadcast_to(w, p.shape)], axis=-1)
+
+    register_item_metric("w_acc", terms, ratio)
+    y_true = pd.Series(["x", "y", "y"], index=["a", "b", "c"])
+    y_pred = pd.Series(["x", "x", "y"], index=["a", "b", "c"])
+    assert metaeval.score(y_true, y_pred, "w_acc") == pytest.approx(2 / 5)
+    assert metaeval.score(list(y_true), list(y_pred), "w_acc", items=["a", "b", "c"]) == pytest.approx(2 / 5)
+
+
+def test_gameability_says_not_computed_where_a_degenerate_system_has_no_score():
+    """The guessers' expected terms are not computed for a metric of
+    per-item terms: its rows say so instead of "not gameable"."""
+    gold, systems, _ = _data(n=120)
+    res = metaeval.meta_evaluate(gold, systems, metrics={"accuracy": None, "item_acc": {
+        "terms": acc_terms, "combine": ratio, "range": [0, 1]}}, n_splits=20, tukey_trials=100,
+        bootstrap_replicates=100, criteria_replicates=30, min_systems=4, properties=False)
+    g = res.tables["gameability.csv"]
+    rows = g[g["metric"] == "item_acc"].set_index("degenerate")
+    assert rows.loc["prior_guesser", "verdict"] == rows.loc["uniform_guesser", "verdict"] == "not computed"
+    assert rows.loc["all_a", "score"] == pytest.approx(g[(g["metric"] == "accuracy") &
+                                                         (g["degenerate"] == "all_a")]["score"].iloc[0])
+    assert (g[g["metric"] == "accuracy"]["verdict"] != "not computed").all()
+
+
+def test_the_scores_per_group_hold_an_item_metric_to_its_contract(tmp_path):
+    from metaeval.workflow.scoring import score_groups
+
+    gold, systems, grp = _data(n=90, groups=True)
+    register_item_metric("bad", acc_terms, lambda t: 2 + ratio(t), range=(0, 1))
+    ds, spec = metaeval.api.dataset(gold, systems, groups=grp, metrics=["accuracy"])
+    ds.save(tmp_path / "data.npz")
+    from dataclasses import replace
+
+    with pytest.raises(MetricContractError, match="custom metric 'bad'.*expected finite values in its range"):
+        score_groups(replace(spec, item_metrics=("bad",)), tmp_path / "data.npz", tmp_path / "g.csv")
+    assert not (tmp_path / "g.csv").exists()

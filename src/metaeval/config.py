@@ -387,9 +387,10 @@ class DatasetSpec:
                 raise err("metrics", "; ".join(reasons) + " (remove it from the list or add what it needs)")
         all_ids = metric_ids + item_ids + span.get("span_metrics", ())
         custom = {m: custom[m] for m in metric_ids + item_ids if m in custom}
-        if custom:  # held to their contract on this dataset's shape before any job (its own data: when scored)
-            from .custom_metrics import MetricContractError, check_shape
+        from .custom_metrics import MetricContractError, check_shape, is_custom
 
+        # a custom metric is held to its contract on this dataset's shape before any job (on its data: when scored)
+        if any(map(is_custom, metric_ids)):
             try:
                 check_shape(metric_ids, len(labels), params, where=f"dataset {name!r}")
             except MetricContractError as e:

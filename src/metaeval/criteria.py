@@ -298,7 +298,10 @@ class _Engine:
 
         g = merge_groups(c.shape[-1], pair)
         mp = merged_params(self.params, g)
-        ok = [m for m in self.cls if all(mp.get(p) is not None for p in M.get(m).params)]
+        from .custom_metrics import defined_on
+
+        ok = [m for m in self.cls if all(mp.get(p) is not None for p in M.get(m).params)
+              and defined_on(m, c.shape[-1] - 1, mp)]
         return self.cls_oriented(merge_classes(c, g), ok, mp)
 
     def noisy(self, c, w_items, rank, new, m) -> np.ndarray:

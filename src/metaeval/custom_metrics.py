@@ -211,6 +211,30 @@ def _probe_params(k: int) -> dict:
     return {"weights": np.full(k, 1.0 / k), "f_avg_classes": [0, k - 1], "unrelated": k - 1, "positive": k - 1}
 
 
+_DEFINED: dict = {}
+
+
+def defined_on(metric_id: str, k: int, params: Mapping[str, Any] | None = None) -> bool:
+    """Whether a metric holds its contract on matrices of ``k`` classes
+    (always, for a built-in one): a custom metric written for a number of
+    classes (a K x K cost matrix) is not defined after two classes are
+    merged, and its merged scores are then left undefined (NaN), as those of
+    a metric whose parameter a merge removes.  Tried once per metric and
+    ``k`` on the probe matrices."""
+    if not is_custom(metric_id):
+        return True
+    m = M.REGISTRY[metric_id]
+    key = (metric_id, id(m.fn), k)
+    if key not in _DEFINED:
+        try:
+            p = {**_probe_params(k), **{key_: v for key_, v in dict(params or {}).items() if v is not None}}
+            check(m, _probe(k), p)
+            _DEFINED[key] = True
+        except MetricContractError:
+            _DEFINED[key] = False
+    return _DEFINED[key]
+
+
 def check_shape(metric_ids: Sequence[str], k: int, params: Mapping[str, Any], *, where: str) -> None:
     """``check`` every custom metric among ``metric_ids`` on the probe
     matrices of a dataset's ``k`` classes with its parameters (before any
@@ -264,8 +288,8 @@ def check(metric: M.Metric, c, params: Mapping[str, Any] | None = None, *, where
         except MetricContractError:
             raise
         except Exception as e:  # noqa: BLE001 (any fault of the user's function is reported as such)
-            raise MetricContractError(f"{head} raised {type(e).__name__}: {e}{on}, called on confusion tensors "
-                                      f"of shape {x.shape}") from e
+            raise MetricContractError(f"{head} raised {type(e).__name__}: {str(e).strip()}{on}, called on "
+                                      f"confusion tensors of shape {x.shape}") from e
 
     out = call(c)
     if out.shape != c.shape[:-2]:
@@ -406,7 +430,7 @@ def _check_item_metric(m: ItemMetric, gold, pred, items, where: str) -> int:
             with np.errstate(all="ignore"):
                 return np.asarray(fn(*args))
         except Exception as e:  # noqa: BLE001 (any fault of the user's function is reported as such)
-            raise MetricContractError(f"{head}: {what} raised {type(e).__name__}: {e}{on}") from e
+            raise MetricContractError(f"{head}: {what} raised {type(e).__name__}: {str(e).strip()}{on}") from e
 
     s, n = pred.shape
     t = call("terms", m.terms, np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64),
@@ -421,8 +445,8 @@ def _check_item_metric(m: ItemMetric, gold, pred, items, where: str) -> int:
     sums = t.sum(axis=1)  # (S, F)
     out = call("combine", m.combine, sums)
     if out.shape != (s,):
-        raise MetricContractError(f"{head}: expected one score per system from sums of shape {sums.shape}; found "
-                                  f"shape {out.shape}{on}")
+        raise MetricContractError(f"{head}: expected one score per system, shape ({s},), from sums of shape "
+                                  f"{sums.shape}; found shape {out.shape}{on}")
     out = out.astype(np.float64)
     lo, hi = m.bounds
     bad = ~np.isfinite(out) | (out < lo - _TOL) | (out > hi + _TOL)

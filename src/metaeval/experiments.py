@@ -292,14 +292,19 @@ def class_pairs(k: int) -> list[tuple[int, int]]:
 
 
 def _merge_taus(c: np.ndarray, metric_ids, params, variant) -> tuple[list[tuple[int, int]], np.ndarray]:
-    """tau(original ranking, merged ranking) per pair: (..., P, M)."""
+    """tau(original ranking, merged ranking) per pair: (..., P, M); NaN for
+    a metric not defined on the merged task (its parameter merged away, or a
+    custom metric written for K classes: ``custom_metrics.defined_on``)."""
+    from .custom_metrics import defined_on
+
     k = c.shape[-1]
     base = oriented(c, metric_ids, params)  # (..., M, S)
     out = []
     for pair in class_pairs(k):
         g = merge_groups(k, pair)
         mp = merged_params(params, g)
-        ids_ok = [mid for mid in metric_ids if all(mp.get(p) is not None for p in M.get(mid).params)]
+        ids_ok = [mid for mid in metric_ids if all(mp.get(p) is not None for p in M.get(mid).params)
+                  and defined_on(mid, k - 1, mp)]
         merged = np.full(base.shape, np.nan)
         if ids_ok:
             sel = [metric_ids.index(mid) for mid in ids_ok]
@@ -393,9 +398,10 @@ def weight_sensitivity(ds: Dataset, spec: DatasetSpec, settings: Settings) -> tu
             taus.append({"metric": mid, "weight_set_a": a, "weight_set_b": b,
                          "tau": float(kendall_tau(orient(by_set[a][mid][sel]), orient(by_set[b][mid][sel]),
                                                   settings.tau_variant))})
-    long = pd.DataFrame(rows)
+    # (no weighted metric among the dataset's metrics: empty tables with their columns)
+    long = pd.DataFrame(rows, columns=["system", "kind", "metric", "weight_set", "score", "rank"])
     long["rank"] = long["rank"].astype("Int64")
-    return long, pd.DataFrame(taus)
+    return long, pd.DataFrame(taus, columns=["metric", "weight_set_a", "weight_set_b", "tau"])
 
 
 # ---------------------------------------------------------------------------

@@ -53,7 +53,9 @@ __all__ = ["class_degenerates", "degenerate_scores", "gameability", "gameable", 
            "gameability_markdown", "dataset_gameability", "gameability_test", "identical_to_degenerate", "VERDICTS"]
 
 # the verdict of a row (metric, degenerate system) of gameability.csv, worst first
-VERDICTS = ("gameable", "borderline", "not gameable")
+# ("not computed": a degenerate system the metric has no score for, e.g. a guesser's expected span statistics
+# or the expected terms of a metric of per-item terms)
+VERDICTS = ("gameable", "borderline", "not gameable", "not computed")
 
 GUESSER_NAMES = {"prior": "prior_guesser", "uniform": "uniform_guesser"}
 
@@ -174,7 +176,7 @@ def gameability_markdown(table: pd.DataFrame, title: str) -> str:
     from .tables import markdown_table, md_escape
 
     best = best_degenerate(table)
-    shown = {"gameable": "**gameable**", "borderline": "borderline", "not gameable": "no"}
+    shown = {"gameable": "**gameable**", "borderline": "borderline", "not gameable": "no", "not computed": "n/a"}
     rows = [{"metric": f"{M.get(r.metric).name} ({M.get(r.metric).direction})",
              "gameable": shown[r.verdict], "degenerate system": md_escape(r.degenerate),
              "its score": r.score, "median real system": r.median_real,
@@ -394,7 +396,8 @@ def dataset_gameability(ds, spec, scores: pd.DataFrame | None = None, *, unit: s
     test = gameability_test(ds, spec, unit=unit, replicates=replicates, seed=seed, alpha=alpha, same=same)
     table = table.merge(test.drop(columns=["n_real"]), on=["metric", "degenerate"], how="left")
     sig = table["p_holm"].to_numpy(dtype=float) < alpha
-    table["verdict"] = np.where(sig & table["beats_median"].astype(bool), "gameable",
-                                np.where(table["beats_median"].astype(bool), "borderline", "not gameable"))
+    table["verdict"] = np.where(table["score"].isna(), "not computed",
+                                np.where(sig & table["beats_median"].astype(bool), "gameable",
+                                         np.where(table["beats_median"].astype(bool), "borderline", "not gameable")))
     table["set_aside"] = table["set_aside"].fillna("")
     return table

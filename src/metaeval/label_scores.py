@@ -125,7 +125,8 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
         default 0 .. K-1.
     items : sequence, optional
         The item ids, for a metric of per-item terms
-        (``metaeval.item_metrics``; default ``"0"`` .. ``"N-1"``).
+        (``metaeval.item_metrics``; default: the index of a pandas Series
+        ``y_true``, else ``"0"`` .. ``"N-1"``).
 
     Returns
     -------
@@ -159,6 +160,7 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
         except KeyError:
             raise KeyError(f"unknown metric {mid!r}{M.closest([mid], M.METRIC_IDS)}; known: "
                            f"{', '.join(M.METRIC_IDS)}") from None
+    y_true_index = None
     if confusion is not None:
         if y_true is not None or y_pred is not None:
             raise ValueError("give y_true and y_pred, or confusion, not both")
@@ -183,6 +185,8 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
     else:
         if y_true is None or y_pred is None:
             raise ValueError("give y_true and y_pred (or confusion= with its orientation)")
+        y_true_index = list(y_true.index) if hasattr(y_true, "index") and not isinstance(y_true, (list, tuple)) \
+            else None
         y_true, y_pred = list(y_true), list(y_pred)
         if len(y_true) != len(y_pred) or not y_true:
             raise ValueError(f"y_true and y_pred: one label per item each, got {len(y_true)} and {len(y_pred)}")
@@ -201,7 +205,9 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
             if isinstance(m, ItemMetric):  # per-item terms: of the label lists, not of a matrix
                 if confusion is not None:
                     raise ValueError(f"{mid!r} is a metric of per-item terms: give y_true and y_pred, not a matrix")
-                ids_ = [str(i) for i in range(len(y_true))] if items is None else [str(i) for i in items]
+                if items is None:  # a Series' index gives the item ids (as evaluate's), else their positions
+                    items = y_true_index if y_true_index is not None else range(len(y_true))
+                ids_ = [str(i) for i in items]
                 if len(ids_) != len(y_true):
                     raise ValueError(f"items: one id per item, got {len(ids_)} for {len(y_true)} items")
                 out[mid] = float(m(m.statistics(gold_codes, pred_codes[None, :], ids_).sum(axis=1))[0])

@@ -73,7 +73,13 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=Non
     ``group, system, kind, <metrics>``, plus the unweighted mean over groups
     (``group = "mean"``, Kaushal et al.'s avgF1) and the mean weighted by
     group size (``group = "weighted_mean"``, their avg_wF1)."""
+    from ..custom_metrics import check_registered
+    from ..item_metrics import check_items
+
     ds = Dataset.load(data_npz)
+    where = f"the systems of dataset {spec.name!r}"  # (a custom metric is held to its contract before any score)
+    check_registered(spec.metrics, ds.confusion(), spec.metric_params(), where=where)
+    check_items(spec.item_metrics, ds.gold, ds.predictions, ds.item_ids, where=where)
     cg = ds.confusion_by_group()  # (G, S, K, K)
     scores = M.evaluate(cg, spec.metrics, **spec.metric_params())
     if spec.item_metrics:  # metrics of per-item terms: their terms summed per group
