@@ -198,6 +198,13 @@ def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, dat
                               noise_repeats=20, criteria_replicates=50, design_draws=20)
     cfg["properties"].update(yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["properties"])
     cfg["reproduction"]["published"] = str(ROOT / cfg["reproduction"]["published"])
+    # a metric of the user's own module, registered by config, beside a default dataset's metrics (issue 31)
+    from .test_custom_metrics import MODULE, worst_recall_loop
+
+    (tmp_path / "my_metrics.py").write_text(MODULE)
+    cfg["custom_metrics"] = {"worst_recall": {"function": "my_metrics.py:worst_recall", "higher_is_better": True,
+                                              "range": [0, 1], "name": "min-R"}}
+    cfg["datasets"]["rumoureval2017"]["metrics"] = ["default", "worst_recall"]
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
     cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(tmp_path / "config.yaml"),
                        "--config", f"data_dir={data_dir}", "--directory", str(tmp_path), "--cores", "8"]
@@ -230,6 +237,21 @@ def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, dat
         for f in ("similarity.csv", "stability.csv", "tables/summary.md", "figures/stability.png"):
             assert (tmp_path / "results" / ds / f).exists(), (ds, f)
     assert not (tmp_path / "results/semeval2020t11_si/stability.csv").exists()  # 3 files: too few to rank
+    # the custom metric: its own reference on every system, in every table of metrics and in the verdict
+    res17 = tmp_path / "results/rumoureval2017"
+    scores = pd.read_csv(res17 / "scores.csv").set_index("system")
+    conf = pd.read_csv(res17 / "confusion.csv")
+    labels = ["support", "deny", "query", "comment"]
+    for system, c in conf.groupby("system"):
+        gold = [labels.index(x) for x, n in zip(c["gold"], c["count"]) for _ in range(n)]
+        pred = [labels.index(x) for x, n in zip(c["predicted"], c["count"]) for _ in range(n)]
+        assert scores.loc[system, "worst_recall"] == pytest.approx(worst_recall_loop(gold, pred, 4), abs=1e-12)
+    for name in ("intervals.csv", "significance.csv", "stability.csv", "similarity.csv", "discriminative_power.csv",
+                 "chance.csv", "gameability.csv", "noise.csv", "priors.csv", "merging.csv", "design.csv",
+                 "properties.csv", "recommendation.csv", "summary.csv"):
+        assert "worst_recall" in (res17 / name).read_text(), name
+    assert "min-R" in (res17 / "recommendation.md").read_text()
+    assert "worst_recall" in (tmp_path / "results/cross_dataset/criteria.csv").read_text()
 
 
 # -- a config edit reruns exactly the jobs that read the setting ------------------
