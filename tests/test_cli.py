@@ -360,3 +360,58 @@ def test_set_reads_a_comma_list_for_a_list_key():
     assert _setting("noise_rates=0.05, 0.1") == ("noise_rates", [0.05, 0.1])
     assert _setting("criteria=[stability, power]") == ("criteria", ["stability", "power"])
     assert _setting("official_source=Scarton et al., 2020") == ("official_source", "Scarton et al., 2020")
+
+
+# -- issue 32: a command line that behaves like sacrebleu's ------------------------------------------------------
+def test_standard_input_stands_for_one_file(files):
+    """`cat gold.csv | metaeval score - preds...`: the scores of the gold read from a file."""
+    gold, preds = files["csv"]
+    argv = ["score", "-", *map(str, preds), "--no-intervals", "--format", "csv", "--quiet"]
+    res = subprocess.run([sys.executable, "-m", "metaeval", *argv], input=gold.read_text(), capture_output=True,
+                         text=True)
+    assert res.returncode == 0, res.stderr
+    code, want, _ = _run("score", gold, *preds, "--no-intervals", "--format", "csv", "--quiet")
+    assert code == 0 and res.stdout == want
+    res = subprocess.run([sys.executable, "-m", "metaeval", "score", "-", "-", "--quiet"], input="",
+                         capture_output=True, text=True)
+    assert res.returncode == 2 and "one file only" in res.stderr
+
+
+def test_python_dash_m_metaeval_is_the_command_line():
+    res = subprocess.run([sys.executable, "-m", "metaeval", "--help"], capture_output=True, text=True)
+    assert res.returncode == 0 and res.stdout.startswith("usage: metaeval")
+
+
+def test_metaeval_metrics_lists_every_id_with_its_name_and_direction(tmp_path):
+    from metaeval import metrics as M
+    from metaeval.spans import SPAN_METRIC_IDS
+
+    code, out, _ = _run("metrics", "--format", "csv")
+    df = pd.read_csv(io.StringIO(out))
+    assert code == 0 and df["id"].tolist() == list(M.METRIC_IDS) + list(SPAN_METRIC_IDS)
+    row = df.set_index("id").loc["macro_recall"]
+    assert row["better"] == "higher" and "balanced_accuracy" in row["other names"]
+    assert df.set_index("id").loc["f1_class", "needs"] == "positive_class"
+    assert df.set_index("id").loc["mcc", "default"] == "no"
+    (tmp_path / "mine.py").write_text("import numpy as np\nMETRICS = {'mine': {'function': lambda c: "
+                                      "np.trace(c, axis1=-2, axis2=-1) / c.sum((-2, -1)), 'higher_is_better': False}}\n")
+    try:
+        code, out, _ = _run("metrics", "--format", "csv", "--metric-module", tmp_path / "mine.py")
+        assert pd.read_csv(io.StringIO(out)).set_index("id").loc["mine", "better"] == "lower"
+    finally:
+        from metaeval.custom_metrics import unregister_metric
+
+        unregister_metric("mine")
+
+
+def test_the_terminal_table_aligns_text_left_under_pandas_3(files):
+    """Names read from the left whatever the text columns' dtype (pandas 3's
+    "str", pandas 2's object): the first column's cells start at the line's
+    start (the trial: right-aligned names)."""
+    from metaeval.cli import _render
+
+    df = pd.DataFrame({"system": pd.array(["a", "long_name"], dtype="string"), "score": [0.5, 0.25]})
+    lines = _render(df, "table").splitlines()
+    assert lines[1].startswith("a ") and lines[2].startswith("long_name")
+    obj = pd.DataFrame({"system": np.array(["a", "long_name"], dtype=object), "score": [0.5, 0.25]})
+    assert _render(obj, "table") == _render(df, "table")

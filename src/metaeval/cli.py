@@ -24,6 +24,11 @@ SPAN_INPUT_FORMATS = ("semeval2020_si", "semeval2020_tc", "semeval2021_tsd")
 INPUT_FORMATS = ("csv", "semeval_tsv") + SPAN_INPUT_FORMATS
 
 EXAMPLES = {
+    "metrics": """examples:
+  metaeval metrics
+  metaeval metrics --format markdown
+  metaeval metrics --metric-module my_metrics.py
+""",
     "score": """examples:
   metaeval score gold.csv predictions/*.csv
   metaeval score gold.tsv a.tsv b.tsv --labels neg,neu,pos --ordinal --metrics macro_f1,mae_macro
@@ -148,8 +153,10 @@ def _list_keys() -> frozenset:
 
 
 def _common(p: argparse.ArgumentParser, formats=True) -> None:
-    p.add_argument("gold", help="the gold file (.csv, .tsv, .jsonl, .parquet; or a span format's gold file)")
-    p.add_argument("predictions", nargs="+", help="one file per system, named after the file")
+    p.add_argument("gold", help="the gold file (.csv, .tsv, .jsonl, .parquet; or a span format's gold file); - reads "
+                                "it from standard input (CSV, or --input-format's)")
+    p.add_argument("predictions", nargs="+", help="one file per system, named after the file (one of them may be -, "
+                                                  "standard input, if the gold is not)")
     d = p.add_argument_group("data")
     d.add_argument("--labels", help="the classes, comma-separated, in order (default: the gold's, sorted)")
     d.add_argument("--label", action="append", dest="label_list", metavar="LABEL",
@@ -232,6 +239,14 @@ def build_parser() -> argparse.ArgumentParser:
                                    "a smaller one needs.")
     _common(g)
     g.add_argument("--long", action="store_true", help="every size of the design (design.csv) instead of the summary")
+    m = sub.add_parser("metrics", help="every metric id, its name, direction, what it needs and its reference",
+                       epilog=EXAMPLES["metrics"], formatter_class=fmt,
+                       description="The metric ids --metrics takes (and the config's metrics:), with their names.")
+    m.add_argument("--format", choices=FORMATS_OUT, default=None, help="table (the default on a terminal), csv, "
+                                                                        "json, markdown, latex")
+    m.add_argument("--metric-module", action="append", default=[], metavar="FILE.py|MODULE",
+                   help="list the custom metrics of this file or module too")
+    m.add_argument("-o", "--output", help="write to this file instead of standard output")
     i = sub.add_parser("init", help="write a workflow config for a folder of gold and prediction files",
                        epilog=EXAMPLES["init"], formatter_class=fmt,
                        description="Write a config block the workflow runs as is.")
@@ -284,6 +299,59 @@ def _split_settings(a) -> tuple[dict, dict]:
     return {k: v for k, v in pairs.items() if k in data}, settings
 
 
+def metric_table():
+    """Every metric id the tool knows, one row each: ``id, name, kind
+    (classification, per-item terms, span), better, default (judged without a
+    metrics list), needs, other names, reference``."""
+    import pandas as pd
+
+    from . import metrics as M
+    from .spans import SPAN_REGISTRY
+
+    other = {}
+    for alias, mid in M.ALIASES.items():
+        other.setdefault(mid, []).append(alias)
+    rows = []
+    for kind, reg in (("classification", M.REGISTRY), ("per-item terms", M.ITEM_REGISTRY), ("span", SPAN_REGISTRY)):
+        for mid, m in reg.items():
+            needs = (["ordered classes"] if getattr(m, "ordinal", False) else []) + \
+                [M._PARAM_KEY.get(p, p) for p in getattr(m, "params", ())]
+            rows.append({"id": mid, "name": m.name, "kind": kind, "better": m.direction,
+                         "default": "yes" if getattr(m, "default", kind == "span") else "no",
+                         "needs": ", ".join(needs), "other names": ", ".join(other.get(mid, []) + (
+                             [m.alias] if getattr(m, "alias", "") else [])),
+                         "reference": getattr(m, "reference", "") or getattr(m, "source", "")})
+    return pd.DataFrame(rows)
+
+
+def _metrics(a) -> str:
+    from .custom_metrics import load_module
+
+    for module in a.metric_module:
+        load_module(module)
+    fmt = a.format or ("table" if a.output is None and sys.stdout.isatty() else "csv")
+    return _render(metric_table(), fmt, "metaeval metrics (ids for --metrics and the config's metrics:)")
+
+
+def _stdin_file(a, tmp) -> None:
+    """``-`` among the files: standard input, saved once as a file of the
+    input format (the readers name it ``stdin.<ending>`` in messages)."""
+    names = [a.gold] + list(a.predictions)
+    if names.count("-") > 1:
+        raise ValueError("'-' (standard input) may stand for one file only")
+    if "-" not in names:
+        return
+    ending = {"semeval_tsv": ".tsv", "semeval2021_tsd": ".csv"}.get(a.input_format or "", ".csv")
+    if a.input_format in ("semeval2020_si", "semeval2020_tc"):
+        ending = ".labels"
+    path = Path(tmp) / f"stdin{ending}"
+    path.write_text(sys.stdin.read(), encoding="utf-8")
+    if a.gold == "-":
+        a.gold = str(path)
+    else:
+        a.predictions = [str(path) if p == "-" else p for p in a.predictions]
+
+
 def _read(a, default_baselines=()):
     from .api import read_files
     from .custom_metrics import load_module
@@ -334,7 +402,8 @@ def _render(df, fmt: str, title: str = "") -> str:
     if fmt == "latex":
         return latex_table(df, caption=title)
     df = df.copy()
-    text_cols = [c for c in df.columns if df[c].dtype == object]
+    # (text: object columns under pandas 2, the "str" dtype under pandas 3)
+    text_cols = [c for c in df.columns if pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])]
     for c in text_cols:  # text reads from the left: names, statuses
         width = max([len(str(c))] + [len(str(v)) for v in df[c]])
         df[c] = [str(v).ljust(width) for v in df[c]]
@@ -528,9 +597,16 @@ def main(argv=None) -> int:
         if a.command == "init":
             sys.stdout.write(_init(a))
             return 0
-        with warnings.catch_warnings(record=True) as said:
+        if a.command == "metrics":
+            text = _metrics(a)
+            (write_text(a.output, text) if a.output else sys.stdout.write(text))
+            return 0
+        import tempfile
+
+        with warnings.catch_warnings(record=True) as said, tempfile.TemporaryDirectory() as tmp:
             warnings.simplefilter("always", UserWarning)
             warnings.simplefilter("always", FutureWarning)  # an old name, said once per use
+            _stdin_file(a, tmp)
             text = {"score": _score, "compare": _compare, "recommend": _recommend,
                     "design": _design}[a.command](a, progress)
         for w in said:  # what the workflow would print on its console

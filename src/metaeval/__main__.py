@@ -1,0 +1,7 @@
+"""``python -m metaeval``: the command line (``metaeval.cli``)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
