@@ -135,12 +135,13 @@ def test_recommend_prints_the_answer_and_the_criteria(files):
     ("jsonl", '{"item_id": "i000", "label": "neg"}\n{"item_id": "i001"}\n', ":2: no 'label'"),
     ("tsv", "item_id\tlabel\ni000\tneg\ni000\tpos\n", ":3: duplicated item 'i000' (first seen on line 2)"),
 ])
-def test_bad_input_exits_2_with_file_line_and_fault(files, tmp_path, kind, content, fault):
+def test_bad_input_exits_1_with_file_line_and_fault(files, tmp_path, kind, content, fault):
+    """Bad data exits 1, a usage error 2 (argparse's, and a wrong option's value)."""
     gold, preds = files[kind]
     bad = tmp_path / f"broken.{kind}"
     bad.write_text(content)
     code, out, err = _run("score", gold, *preds, bad, "--no-intervals")
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert f"{bad}{fault}" in err
 
 
@@ -149,10 +150,10 @@ def test_a_parquet_file_without_the_columns_is_refused(files, tmp_path):
     bad = tmp_path / "broken.parquet"
     pd.DataFrame({"id": ["i000"], "label": ["neg"]}).to_parquet(bad)
     code, _, err = _run("score", gold, *preds, bad, "--no-intervals")
-    assert code == 2 and f"{bad}: missing column(s) 'item_id'" in err
+    assert code == 1 and f"{bad}: missing column(s) 'item_id'" in err
     (tmp_path / "junk.parquet").write_text("not parquet")
     code, _, err = _run("score", gold, *preds, tmp_path / "junk.parquet", "--no-intervals")
-    assert code == 2 and "cannot read as Parquet" in err
+    assert code == 1 and "cannot read as Parquet" in err
 
 
 def test_every_subcommand_s_help_teaches_with_examples():
@@ -189,7 +190,7 @@ def test_init_writes_a_config_the_workflow_runs_as_is(tmp_path):
     scores = pd.read_csv(folder / "run" / "results/my_data/scores.csv")
     assert list(scores["system"][:4]) == ["sys_a", "sys_b", "sys_c", "sys_d"]
     code, _, err = _run("init", tmp_path / "nothing")
-    assert code == 2 and "no such folder" in err
+    assert code == 1 and "no such folder" in err
     code, _, err = _run("init", folder, "--labels", "neg,neu,pos")
     assert code == 2 and "exists: give --force" in err
     code, _, err = _run("init", folder, "--ordinal", "--force")
@@ -246,7 +247,7 @@ def test_technique_classification_reads_the_gold_s_techniques_and_names_with_com
     labelled = _run(*args, *[x for t in techniques for x in ("--label", t)])
     assert labelled[0] == 0 and labelled[1] == out
     code, _, err = _run(*args, "--labels", ",".join(techniques))  # a comma splits: the names are refused
-    assert code == 2 and "unknown technique" in err
+    assert code == 1 and "unknown technique" in err
 
 
 def test_span_identification_takes_span_metric_ids_and_merging_from_the_command_line():
@@ -254,7 +255,7 @@ def test_span_identification_takes_span_metric_ids_and_merging_from_the_command_
     base = ["score", gold, *preds, "--input-format", "semeval2020_si", "--articles", SPANS / "articles", "--format",
             "csv", "--no-intervals"]
     code, _, err = _run(*base)
-    assert code == 2 and "overlap" in err and "--set merge_overlapping_predictions=true" in err
+    assert code == 1 and "overlap" in err and "--set merge_overlapping_predictions=true" in err
     code, out, err = _run(*base, "--set", "merge_overlapping_predictions=true", "--metrics", "span_f1,char_f1")
     assert code == 0, err
     assert list(pd.read_csv(io.StringIO(out)).columns) == ["system", "kind", "span_f1", "char_f1"]
@@ -333,7 +334,7 @@ def test_input_format_reads_semeval_2016_task_6_files(tmp_path):
     args = ["score", tmp_path / "gold.txt", tmp_path / "run_a.txt", "--metrics", "accuracy", "--no-intervals",
             "--format", "csv"]
     code, _, err = _run(*args)
-    assert code == 2 and ".txt" in err  # by its ending, a .txt file is not a label file
+    assert code == 1 and ".txt" in err  # by its ending, a .txt file is not a label file
     code, out, err = _run(*args, "--input-format", "semeval_tsv")
     assert code == 0, err
     assert pd.read_csv(io.StringIO(out))["accuracy"].tolist() == [pytest.approx(2 / 3)]

@@ -3,8 +3,9 @@
 Every subcommand reads a gold file and one prediction file per system
 (``metaeval.api.read_files``), calls one function of ``metaeval.api`` and
 prints its table: aligned text on a terminal, or ``--format csv | json |
-markdown | latex``.  Bad input exits with status 2 and names the file, the
-line and the fault; nothing is written then.
+markdown | latex``.  Bad data exits with status 1 and names the file, the
+line and the fault; a usage error (an option, a setting) exits with 2, as
+argparse's; nothing is written then.
 """
 
 from __future__ import annotations
@@ -586,8 +587,9 @@ def _problem(path: str, message: str):
 
 
 def main(argv=None) -> int:
-    """The ``metaeval`` command; returns the exit status (0, 2 on bad input)."""
+    """The ``metaeval`` command; returns the exit status (0; 1 for bad data; 2 for a usage error)."""
     from .config import ConfigError
+    from .custom_metrics import MetricContractError
     from .io import DataError, write_text
 
     parser = build_parser()
@@ -615,7 +617,10 @@ def main(argv=None) -> int:
         for w in said:  # what the workflow would print on its console
             if issubclass(w.category, (UserWarning, FutureWarning)):
                 sys.stderr.write(f"warning: {w.message}\n")
-    except (DataError, ConfigError, ValueError, TypeError) as e:
+    except (DataError, MetricContractError) as e:  # the files (or a metric) are at fault: 1
+        sys.stderr.write(f"metaeval {a.command}: {e}\n")
+        return 1
+    except (ConfigError, ValueError, TypeError) as e:  # the options are: 2, as argparse's usage errors
         sys.stderr.write(f"metaeval {a.command}: {e}\n")
         return 2
     if a.output:
