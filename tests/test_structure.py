@@ -28,7 +28,7 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
     # the papers' tables, apart from the core: nothing below reads them
     ("reproduction", ("reproduce",)),
     ("pipeline", ("pipeline", "pipeline.")),
-    ("interfaces", ("api", "label_scores", "cli", "steps", "workflow", "workflow.")),
+    ("interfaces", ("api", "label_scores", "cli", "__main__", "steps", "workflow", "workflow.")),
 ]
 # package entry points that import lazily by name (``__getattr__``), the
 # modules that moved (their old names forward to the new home for one release)
