@@ -245,7 +245,7 @@ def check_shape(metric_ids: Sequence[str], k: int, params: Mapping[str, Any], *,
             check(M.REGISTRY[mid], _probe(k), p, where=f"the probe matrices of {where} ({k} classes)")
 
 
-def _probe(k: int, metric: M.Metric | None = None) -> np.ndarray:
+def _probe(k: int) -> np.ndarray:
     """Matrices of ``k`` classes the contract is tried on: a perfect
     system, mostly right ones, random ones with every class in the gold and
     the predictions, one with a class missing from both, a constant system."""
