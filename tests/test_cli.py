@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -177,15 +178,17 @@ def test_init_writes_a_config_the_workflow_runs_as_is(tmp_path):
     assert code == 0, err
     cfg = folder / "metaeval.yaml"
     assert cfg.is_file()
-    # the command it prints, as printed (with a target, to keep the test short), from the checkout
+    # the command it prints, as printed (with a target, to keep the test short), from another folder
+    # (paths with spaces are quoted for the shell)
     import shlex
 
     command = next(line.strip() for line in out.splitlines() if line.strip().startswith("snakemake "))
-    assert f"--configfile {cfg}" in command and f"--directory {folder / 'run'}" in command
-    argv = shlex.split(command.replace(str(folder), "FOLDER"))
-    argv = [a.replace("FOLDER", str(folder)) for a in argv]
+    argv = shlex.split(command)
+    assert argv[argv.index("--configfile") + 1] == str(cfg)
+    assert argv[argv.index("--directory") + 1] == str(folder / "run")
+    assert Path(argv[argv.index("-s") + 1]).name == "Snakefile"
     res = subprocess.run([sys.executable, "-m", *argv, "--cores", "2", "results/my_data/scores.csv"],
-                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert res.returncode == 0, res.stderr[-3000:]
     scores = pd.read_csv(folder / "run" / "results/my_data/scores.csv")
     assert list(scores["system"][:4]) == ["sys_a", "sys_b", "sys_c", "sys_d"]

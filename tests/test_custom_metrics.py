@@ -229,7 +229,7 @@ def test_a_config_with_a_metric_that_breaks_its_contract_stops_the_workflow_befo
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
     work = tmp_path / "work"
     work.mkdir()
-    res = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--configfile",
+    res = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "workflow" / "Snakefile"), "--configfile",
                           str(tmp_path / "config.yaml"), "--config", f"data_dir={ROOT / 'tests' / 'fixtures'}",
                           "--directory", str(work), "--cores", "1"], capture_output=True, text=True, timeout=300)
     assert res.returncode != 0

@@ -430,7 +430,7 @@ def test_unknown_config_keys_are_named_with_the_closest_known_one():
     from metaeval.config import unknown_keys
 
     root = FIXTURES.parents[1]
-    schema = yaml.safe_load((root / "config/schema.yaml").read_text())
+    schema = yaml.safe_load((root / "workflow/schemas/config.schema.yaml").read_text())
     for cfg in (root / "config/config.yaml", root / ".test/config.yaml"):
         assert unknown_keys(yaml.safe_load(cfg.read_text()), schema) == [], cfg
     cfg = {"experimnets": {}, "properties": {"n_maxx": 3},
@@ -452,7 +452,7 @@ def test_a_key_in_the_wrong_place_says_where_it_belongs():
 
     from metaeval.config import unknown_keys
 
-    schema = yaml.safe_load((FIXTURES.parents[1] / "config/schema.yaml").read_text())
+    schema = yaml.safe_load((FIXTURES.parents[1] / "workflow/schemas/config.schema.yaml").read_text())
     cfg = {"n_splits": 5, "datasets": {"mine": {**RAW, "resample_unit": "group", "experiments": {"ordinal": True}}}}
     got = unknown_keys(cfg, schema)
     assert got[0].startswith("n_splits: unknown key here: it belongs under 'experiments' or "

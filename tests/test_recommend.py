@@ -408,7 +408,7 @@ def test_old_and_impossible_settings_are_refused_when_the_workflow_starts():
 
     from .conftest import ROOT
 
-    schema = yaml.safe_load((ROOT / "config/schema.yaml").read_text())
+    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
     raw = dict(gold="g.csv", predictions=["p/*.csv"], labels=["a", "b", "c"])
     got = unknown_keys({"experiments": {"tier_alpha": 0.1}, "datasets": {"d": {**raw, "experiments": {
         "min_difference": {"stability": 0.01}}}}}, schema)

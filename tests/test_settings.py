@@ -37,9 +37,9 @@ def test_the_flat_settings_are_the_tree():
 
 
 def test_the_schema_is_the_tree():
-    """``config/schema.yaml``'s experiments block is the tree's
+    """``workflow/schemas/config.schema.yaml``'s experiments block is the tree's
     (``python -m metaeval.settings`` writes it)."""
-    schema = yaml.safe_load((ROOT / "config" / "schema.yaml").read_text(encoding="utf-8"))
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text(encoding="utf-8"))
     assert schema["$defs"]["experiments"] == S.experiments_schema()
 
 
@@ -236,7 +236,7 @@ def test_the_properties_block_is_its_declaration():
     README and config.yaml repeated every default by hand)."""
     from metaeval import properties as P
 
-    schema = yaml.safe_load((ROOT / "config" / "schema.yaml").read_text(encoding="utf-8"))
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text(encoding="utf-8"))
     assert schema["properties"]["properties"] == S.properties_schema()
     assert S.properties_table() in (ROOT / "config" / "README.md").read_text(encoding="utf-8")
     declared = {f.name: f.default for f in S.properties_fields()}

@@ -17,7 +17,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "metaeval"
 
 # from the ground up; a name ending in "." is a package prefix
 FLOORS: list[tuple[str, tuple[str, ...]]] = [
-    ("foundation", ("io", "declare", "mcs", "report", "engine.confusion", "engine.kernels", "engine.resample",
+    ("foundation", ("io", "resources", "declare", "mcs", "report", "engine.confusion", "engine.kernels", "engine.resample",
                     "engine.ranking")),
     ("measures", ("metrics", "custom_metrics", "item_metrics", "spans", "spans.", "chance", "properties")),
     ("formatting", ("tables", "plots")),
@@ -212,3 +212,22 @@ def test_metaeval_recommend_is_the_function_and_its_old_module_path_forwards():
             "assert inspect.signature(R) == inspect.signature(api.recommend)\n"
             "print('ok')\n")
     _fresh(code)
+
+
+def test_every_subpackage_is_shipped():
+    """pyproject.toml lists the packages explicitly (it maps workflow/ into
+    the package): a new subpackage of src/metaeval is listed there, and the
+    workflow's files are package data."""
+    import tomllib
+
+    from setuptools import find_packages
+
+    root = SRC.parents[1]
+    tool = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert sorted(p for p in tool["packages"] if not p.startswith("metaeval._workflow")) == sorted(
+        find_packages(str(root / "src")))
+    assert tool["package-dir"]["metaeval._workflow"] == "workflow"
+    shipped = {f for pkg, globs in tool["package-data"].items() if pkg.startswith("metaeval._workflow")
+               for g in globs for f in (root / "workflow" / pkg[len("metaeval._workflow."):].replace(".", "/")).glob(g)}
+    wanted = {f for f in (root / "workflow").rglob("*") if f.is_file() and "__pycache__" not in f.parts}
+    assert wanted - shipped == set()

@@ -180,7 +180,7 @@ def test_missing_data_dir_is_a_clear_error(tmp_path):
 
 def test_lint_is_clean():
     # the small config and its fixtures: linting needs no shared data
-    res = subprocess.run(SNAKEMAKE + ["--lint", "-s", str(ROOT / "Snakefile"), "--directory", str(ROOT),
+    res = subprocess.run(SNAKEMAKE + ["--lint", "-s", str(ROOT / "workflow" / "Snakefile"), "--directory", str(ROOT),
                                       "--configfile", str(ROOT / ".test" / "config.yaml"),
                                       "--config", f"data_dir={FIXTURES}"],
                          capture_output=True, text=True, timeout=300)
@@ -206,12 +206,29 @@ def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, dat
                                               "range": [0, 1], "name": "min-R"}}
     cfg["datasets"]["rumoureval2017"]["metrics"] = ["default", "worst_recall"]
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
-    cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(tmp_path / "config.yaml"),
+    cmd = SNAKEMAKE + ["-s", str(ROOT / "workflow" / "Snakefile"), "--configfile", str(tmp_path / "config.yaml"),
                        "--config", f"data_dir={data_dir}", "--directory", str(tmp_path), "--cores", "8"]
     res = subprocess.run(cmd + ["results/reproduction.md"], capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stdout + res.stderr
+    first = res
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stdout + res.stderr
+    # no raw Python warning reaches the console (numpy's, pandas', matplotlib's): said in words or prevented
+    for r in (first, res):
+        raw = re.findall(r"^.*\b\w+Warning\b.*$", r.stdout + r.stderr, flags=re.M)
+        assert not raw, raw
+    # the data folder copied elsewhere (new paths, new modification times): the same contents plan no job
+    copy = tmp_path / "data copy"
+    shutil.copytree(data_dir, copy, copy_function=shutil.copy)
+    moved = [a if not a.startswith("data_dir=") else f"data_dir={copy}" for a in cmd]
+    dry = subprocess.run(moved + ["-n"], capture_output=True, text=True, timeout=300)
+    assert dry.returncode == 0 and "Nothing to be done" in dry.stdout + dry.stderr, dry.stdout[-3000:]
+    # an edited prediction file reruns its datasets' jobs only
+    edited = copy / "rumoureval2017/predictions_other/theosdoor_llama3.2-3b_cot.csv"
+    edited.write_bytes(edited.read_bytes().replace(b",comment\r\n", b",support\r\n", 1))
+    dry = subprocess.run(moved + ["-n"], capture_output=True, text=True, timeout=300)
+    planned = set(re.findall(r"wildcards: dataset=(\w+)", dry.stdout))
+    assert planned == {"rumoureval2017"}, planned
     cells = pd.read_csv(tmp_path / "results/reproduction.csv")
     scarton = cells[cells.table.isin(["scarton2020_table2", "scarton2020_table3"])
                     & (cells.status != "not reproducible")]
@@ -460,7 +477,7 @@ def test_the_cluster_path_gives_byte_identical_results(run, tmp_path):
     other = tmp_path / "cluster"
     other.mkdir()
     submitted = tmp_path / "submitted.txt"
-    cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(tmp_path / "sharded.yaml"),
+    cmd = SNAKEMAKE + ["-s", str(ROOT / "workflow" / "Snakefile"), "--configfile", str(tmp_path / "sharded.yaml"),
                        "--config", f"data_dir={data}", "--directory", str(other),
                        "--workflow-profile", str(ROOT / "profiles" / "local-cluster"),
                        "--cluster-generic-submit-cmd", str(ROOT / "profiles" / "local-cluster" / "submit.sh"),

@@ -204,7 +204,7 @@ def test_a_change_of_the_library_reruns_the_steps_by_itself(run, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
 
     def dry():
-        cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(ROOT / ".test" / "config.yaml"),
+        cmd = SNAKEMAKE + ["-s", str(ROOT / "workflow" / "Snakefile"), "--configfile", str(ROOT / ".test" / "config.yaml"),
                            "--config", f"data_dir={data}", "--directory", str(work), "--cores", "2", "-n"]
         return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env).stdout
 
@@ -249,7 +249,7 @@ def _check_plots_comment(work, data, conf, tmp_path, drawn_rules, noise_rules):
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
 
     def planned():
-        cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(conf), "--config",
+        cmd = SNAKEMAKE + ["-s", str(ROOT / "workflow" / "Snakefile"), "--configfile", str(conf), "--config",
                            f"data_dir={data}", "--directory", str(work), "--cores", "2", "-n"]
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env).stdout
         return {m for m in re.findall(r"^(?:local)?rule (\w+):", out, flags=re.M)} - {"all"}
@@ -276,7 +276,7 @@ def sharded(run, tmp_path_factory):
     cfg = _tiny_only(base, shards=4, chunk_size=7)
     other = base / "other"
     other.mkdir()
-    res = subprocess.run(SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(cfg), "--config",
+    res = subprocess.run(SNAKEMAKE + ["-s", str(ROOT / "workflow" / "Snakefile"), "--configfile", str(cfg), "--config",
                                       f"data_dir={data}", "--directory", str(other), "--cores", "8"],
                          capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stdout + res.stderr
@@ -305,7 +305,7 @@ def interruptible(run, tmp_path_factory):
     _, data = run
     base = tmp_path_factory.mktemp("interrupt")
     cfg = _tiny_only(base, n_splits=40000, chunk_size=2000, shards=2)
-    cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile", str(cfg), "--config", f"data_dir={data}",
+    cmd = SNAKEMAKE + ["-s", str(ROOT / "workflow" / "Snakefile"), "--configfile", str(cfg), "--config", f"data_dir={data}",
                        "--cores", "2"]
     clean = base / "clean"
     clean.mkdir()

@@ -16,7 +16,7 @@ SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
 
 def _run(workdir: Path, data: Path, *extra, check=True, configfile=None):
-    cmd = SNAKEMAKE + ["-s", str(ROOT / "Snakefile"), "--configfile",
+    cmd = SNAKEMAKE + ["-s", str(ROOT / "workflow" / "Snakefile"), "--configfile",
                        str(configfile or ROOT / ".test" / "config.yaml"),
                        "--config", f"data_dir={data}", "--directory", str(workdir), "--cores", "2", *extra]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)

@@ -567,17 +567,25 @@ def _init(a) -> str:
     out = Path(a.output) if a.output else folder / "metaeval.yaml"
     if out.exists() and not a.force:
         raise ValueError(f"{out} exists: give --force to replace it, or -o another file")
-    run = f"snakemake --cores 8 --configfile {out.resolve()} --directory {folder / 'run'}"
-    text = ("# written by `metaeval init`; run it from the metaeval checkout with\n"
+    import shlex
+
+    from .resources import snakefile
+
+    # the installed workflow (or the checkout's, for an editable install):
+    # the command runs from any folder
+    run = (f"snakemake -s {shlex.quote(str(snakefile()))} --cores 8 --configfile {shlex.quote(str(out.resolve()))} "
+           f"--directory {shlex.quote(str(folder / 'run'))}")
+    text = ("# written by `metaeval init`; run it with\n"
             f"#   {run}\n"
-            "# (--directory: the results go to its results/, apart from the default config's)\n"
-            "# every key: config/README.md (labels are in the order of the scale when ordinal is true)\n"
+            "# (--directory: the results go to its results/)\n"
+            "# every key: the Configuration page of the documentation (labels are in the order of the scale when\n"
+            "# ordinal is true)\n"
             + yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
     from .io import write_text
 
     write_text(out, text)
-    return f"wrote {out} ({len(preds)} systems, labels {', '.join(labels)}); run it from the metaeval checkout " \
-           f"with\n  {run}\n(the results go to {folder / 'run' / 'results'})\n"
+    return f"wrote {out} ({len(preds)} systems, labels {', '.join(labels)}); run it with\n  {run}\n" \
+           f"(the results go to {folder / 'run' / 'results'})\n"
 
 
 def _problem(path: str, message: str):

@@ -1,6 +1,6 @@
 """Dataset specifications: one block of config per dataset, checked up front.
 
-The JSON schema (``config/schema.yaml``) checks the shape of the config;
+The JSON schema (``workflow/schemas/config.schema.yaml``) checks the shape of the config;
 ``DatasetSpec.from_config`` checks what a schema cannot (labels referred to
 by other keys exist, weights sum to 1, ...) and fills in defaults, so the
 same checks run under Snakemake and in a notebook.
@@ -170,8 +170,9 @@ def label_scalars(cfg: Mapping) -> list[str]:
 
 
 def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
-    """Read a YAML config; validate it against ``schema`` when given (or
-    against ``config/schema.yaml`` beside the config file when it exists)."""
+    """Read a YAML config; validate it against ``schema`` (by default the
+    workflow's, ``metaeval.resources.config_schema()``) and fill in the
+    schema's defaults."""
     import yaml
 
     path = Path(path)
@@ -181,8 +182,9 @@ def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
     if bad:
         raise ConfigError(f"{path}: " + "\n  ".join(bad))
     if schema is None:
-        candidate = path.parent / "schema.yaml"
-        schema = candidate if candidate.exists() else None
+        from .resources import config_schema
+
+        schema = config_schema()
     if schema is not None:
         import jsonschema
 

@@ -116,19 +116,16 @@ class timed:
 
 
 def write_provenance(out_json, dataset: str, config_block: Mapping, settings: Mapping, code: str,
-                     commit: str | None, data_dir, input_files, properties: Mapping | None = None) -> dict:
+                     commit: str | None, data_dir, inputs: Mapping[str, str],
+                     properties: Mapping | None = None) -> dict:
     """``provenance.json`` of a dataset's results: the dataset's resolved
     config and experiment settings, the settings of the formal property
     checks (its recommendation counts them; None when they are off), the
     package version and source hash, the workflow's git commit, the seeds,
-    and the SHA-256 of every input file (of a folder: of its article texts'
-    names and contents, ``io.folder_sha256``)."""
+    and ``inputs``, the SHA-256 of every input file by its path relative to
+    ``data_dir`` (of a folder: of its article texts' names and contents;
+    ``metaeval.workflow.params.data_fingerprint``)."""
     import platform
-
-    from .io import file_sha256, folder_sha256
-
-    def sha(p):  # a folder of article texts: one hash of their names and contents
-        return folder_sha256(p) if Path(p).is_dir() else file_sha256(p)
 
     seeds = {k: v for k, v in {**config_block, **settings}.items() if k.endswith("seed")}
     if isinstance(config_block.get("synthetic"), Mapping):
@@ -136,10 +133,7 @@ def write_provenance(out_json, dataset: str, config_block: Mapping, settings: Ma
     doc = {"dataset": dataset, "metaeval": code, "workflow_commit": commit, "python": platform.python_version(),
            "config": dict(config_block), "experiments": dict(settings),
            "properties": dict(properties) if properties is not None else None, "seeds": seeds,
-           "data_dir": str(data_dir),
-           "inputs": {str(Path(f).resolve().relative_to(Path(data_dir).resolve())) if
-                      Path(f).resolve().is_relative_to(Path(data_dir).resolve()) else str(f): sha(f)
-                      for f in sorted(map(str, input_files))}}
+           "data_dir": str(data_dir), "inputs": dict(sorted(inputs.items()))}
     write_text(out_json, json.dumps(doc, indent=2, sort_keys=False) + "\n")
     note(f"hashed {len(doc['inputs'])} inputs of {dataset}")
     return doc

@@ -13,6 +13,8 @@ from snakemake.exceptions import WorkflowError
 
 from dataclasses import asdict
 
+import functools
+
 from metaeval.config import ConfigError, dataset_specs, resolve_data_dir, to_plain
 from metaeval.workflow.params import (code_fingerprint, dataset_property_settings, experiment_settings, git_commit,
                                       n_ranked_systems, path_problems, property_settings, requirement_problems,
@@ -23,7 +25,7 @@ try:
     PROPERTY_SETTINGS = property_settings(config.get("properties"))
     DATASET_PROPERTY_SETTINGS = dataset_property_settings(config.get("properties"))
     # the paths of custom metrics are relative to the config file's folder (the one given with --configfile)
-    CONFIG_DIR = Path((workflow.overwrite_configfiles or [Path(workflow.basedir) / "config" / "config.yaml"])[-1]
+    CONFIG_DIR = Path((workflow.overwrite_configfiles or [Path(workflow.basedir).parent / "config" / "config.yaml"])[-1]
                       ).resolve().parent
     SPECS = dataset_specs(config, base_dir=CONFIG_DIR)
     SETTINGS = {name: experiment_settings(config, name) for name in SPECS}
@@ -70,25 +72,22 @@ def settings_of(step):
     return lambda wildcards: STEP_PARAMS[wildcards.dataset][step]["settings"]
 
 
-def dataset_inputs(wildcards):
-    """Gold file, every prediction file and the folder of article texts of a
-    dataset (so that adding a prediction file reruns that dataset's jobs,
-    and only them).  The folder, not its thousands of files: the console
-    lists a job's inputs; `articles_fingerprint` reruns on an edited text."""
-    spec = SPECS[wildcards.dataset]
-    folder = spec.article_folder(DATA_DIR)
-    return ([str(spec.gold_path(DATA_DIR))] + [str(p) for p in PREDICTION_FILES[wildcards.dataset].values()]
-            + ([str(folder)] if folder else []))
+@functools.cache
+def _data_fingerprint(name):
+    from metaeval.workflow.params import data_fingerprint
+
+    return data_fingerprint(SPECS[name], DATA_DIR, PREDICTION_FILES[name])
 
 
-def articles_fingerprint(wildcards):
-    """Rule param: the SHA-256 of the dataset's article texts (names and
-    contents), so that editing a text reruns its ingestion (a folder's
-    modification time changes only when files are added or removed)."""
-    from metaeval.io import folder_sha256
-
-    folder = SPECS[wildcards.dataset].article_folder(DATA_DIR)
-    return folder_sha256(folder) if folder else None
+def data_fingerprint_of(wildcards):
+    """Rule param: the SHA-256 of every input file of the dataset (its gold,
+    each prediction file, one hash of its article texts), keyed by their
+    paths relative to data_dir.  The data files are not the rules' inputs:
+    Snakemake would rerun on their paths and times, and moving or copying
+    the data folder would redo every job; their contents are what counts
+    (a file added, removed, renamed or edited reruns the dataset's jobs, and
+    only them)."""
+    return _data_fingerprint(wildcards.dataset)
 
 
 N_RANKED = {name: n_ranked_systems(SPECS[name], PREDICTION_FILES[name], SETTINGS[name].include_baselines)
@@ -206,7 +205,8 @@ def dataset_targets():
 
 
 REPRO = config.get("reproduction", {})
-PUBLISHED = Path(workflow.basedir) / REPRO.get("published", "config/published/tables.yaml")
+# relative to the checkout's root (the folder of config/ and workflow/)
+PUBLISHED = Path(workflow.basedir).parent / REPRO.get("published", "config/published/tables.yaml")
 
 
 def reproduction_inputs():

@@ -4,8 +4,6 @@
 
 rule ingest:
     """Read and check the gold and every prediction file of a dataset."""
-    input:
-        dataset_inputs,
     output:
         npz=f"{RESULTS}/{{dataset}}/data.npz",
         info=f"{RESULTS}/{{dataset}}/dataset.json",
@@ -13,10 +11,12 @@ rule ingest:
         spec=spec_of("ingest"),
         settings=settings_of("ingest"),
         code=CODE_OF["ingest"],
-        data_dir=str(DATA_DIR),
+        # the files' contents, not their folder: a Path is not a value Snakemake records (only plain
+        # values are), so moving or copying the data folder reruns nothing (tests/test_workflow.py)
+        data=data_fingerprint_of,
+        data_dir=DATA_DIR,
         results_dir=lambda wc: f"{RESULTS}/{wc.dataset}",
         logs_dir=lambda wc: f"{RESULTS}/logs/{wc.dataset}",
-        articles=articles_fingerprint,
     log:
         f"{RESULTS}/logs/{{dataset}}/ingest.log",
     resources:
@@ -32,7 +32,6 @@ rule provenance:
     """Where a dataset's results come from: config, code, commit, seeds, input hashes
     (after ingestion: no provenance of a dataset whose input was refused)."""
     input:
-        files=dataset_inputs,
         checked=rules.ingest.output.npz,
     output:
         f"{RESULTS}/{{dataset}}/provenance.json",
@@ -42,7 +41,8 @@ rule provenance:
         properties=PROPERTY_SETTINGS,
         code=CODE,
         commit=COMMIT,
-        data_dir=str(DATA_DIR),
+        data=data_fingerprint_of,
+        data_dir=DATA_DIR,  # not recorded (a Path): see rule ingest
     log:
         f"{RESULTS}/logs/{{dataset}}/provenance.log",
     resources:

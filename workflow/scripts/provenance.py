@@ -3,5 +3,5 @@ from metaeval.steps import run_step, write_provenance
 
 smk = snakemake  # noqa: F821 (injected by Snakemake)
 run_step(smk, lambda: write_provenance(smk.output[0], smk.wildcards.dataset, smk.params.config, smk.params.settings,
-                                       smk.params.code, smk.params.commit, smk.params.data_dir, list(smk.input.files),
+                                       smk.params.code, smk.params.commit, str(smk.params.data_dir), smk.params.data,
                                        properties=smk.params.properties))

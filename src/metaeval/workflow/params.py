@@ -269,6 +269,28 @@ def n_ranked_systems(spec: DatasetSpec, files: Mapping[str, Path], include_basel
     return (len(files) - len(supplied - set(include_baselines)) + synthetic
             + len(set(baseline_names(spec.labels, spec.baselines)) & set(include_baselines)))
 
+def data_fingerprint(spec: DatasetSpec, data_dir, prediction_files: Mapping[str, Path]) -> dict[str, str]:
+    """The SHA-256 of every input of a dataset, by its path relative to
+    ``data_dir`` (as configured when it lies outside): the gold file, each
+    prediction file, and one hash of the article texts' names and contents
+    (``io.folder_sha256``).  What the workflow's jobs depend on: the same
+    files in another folder give the same fingerprint."""
+    from .. import io
+
+    root = Path(data_dir).resolve()
+
+    def key(p: Path) -> str:
+        r = Path(p).resolve()
+        return r.relative_to(root).as_posix() if r.is_relative_to(root) else str(p)
+
+    out = {key(spec.gold_path(data_dir)): io.file_sha256(spec.gold_path(data_dir))}
+    out.update({key(p): io.file_sha256(p) for p in prediction_files.values()})
+    folder = spec.article_folder(data_dir)
+    if folder is not None:
+        out[key(folder) + "/"] = io.folder_sha256(folder)
+    return dict(sorted(out.items()))
+
+
 def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
     """Input files of a dataset that the workflow cannot use, each with what
     to do (checked when the workflow starts, before any job runs)."""
