@@ -211,8 +211,12 @@ PUBLISHED = Path(workflow.basedir).parent / REPRO.get("published", "config/publi
 
 def reproduction_inputs():
     """Every result file the reproduction report reads (of the configured
-    datasets whose experiments run); the report refuses to read others."""
+    datasets whose experiments run); the report refuses to read others.
+    None without the published tables (an installed workflow has none)."""
     from metaeval.reproduce import Published, required_results
+
+    if not PUBLISHED.exists():
+        return []
 
     made = set(dataset_targets()) | {f"{RESULTS}/{ds}/dataset.json" for ds in DATASETS}
     pub = Published.load(PUBLISHED)
@@ -222,6 +226,9 @@ def reproduction_inputs():
 
 def published_files():
     from metaeval.reproduce import Published
+
+    if not PUBLISHED.exists():
+        return []
 
     pub = Published.load(PUBLISHED)
     files = {str(PUBLISHED)} | {str(pub.folder / t["file"]) for t in pub.spec["tables"]}

@@ -18,8 +18,6 @@ rule kernels:
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/kernels.py"
 
@@ -42,8 +40,6 @@ rule stability_shard:
         mem_mb=4000,
         runtime=60,
         cpus_per_task=2,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/stability_shard.py"
 
@@ -150,8 +146,6 @@ rule experiments:
         mem_mb=4000,
         runtime=60,
         cpus_per_task=2,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/experiments.py"
 
@@ -190,8 +184,6 @@ rule weights:
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/weights.py"
 
@@ -230,8 +222,6 @@ rule recommendation:
     resources:
         mem_mb=4000,
         runtime=30,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/recommendation.py"
 

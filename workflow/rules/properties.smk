@@ -27,8 +27,6 @@ rule properties:
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/properties.py"
 
@@ -51,7 +49,5 @@ rule dataset_properties:
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/dataset_properties.py"

@@ -21,8 +21,6 @@ rule reproduce:
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/reproduce.py"
 
@@ -46,8 +44,6 @@ rule overview:
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/overview.py"
 
@@ -90,7 +86,5 @@ rule cross_dataset:
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/cross_dataset.py"

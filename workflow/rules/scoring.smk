@@ -22,8 +22,6 @@ rule ingest:
     resources:
         mem_mb=4000,
         runtime=20,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/ingest.py"
 
@@ -48,8 +46,6 @@ rule provenance:
     resources:
         mem_mb=500,
         runtime=5,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/provenance.py"
 
@@ -106,8 +102,6 @@ rule score:
     resources:
         mem_mb=2000,
         runtime=20,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/score.py"
 
@@ -152,7 +146,5 @@ rule score_groups:
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/score_groups.py"
