@@ -134,7 +134,7 @@ def test_interval_figure_names_every_system_in_each_metrics_order(tmp_path):
         renderer = fig.canvas.get_renderer()
         left = ax.get_window_extent(renderer).x0
         assert all(t.get_window_extent(renderer).x1 < left for t in names)  # outside, left of the axes
-    # readable at page width: one column of panels, at most 1,000 px wide at 150 dpi, names of 7 pt
+    # two metrics, readable at page width: one column of panels, at most 1,000 px wide at 150 dpi, names of 7 pt
     assert fig.get_figwidth() * 150 <= 1000 and len({round(ax.get_position().x0, 6) for ax in fig.axes}) == 1
     assert min(t.get_fontsize() for ax in fig.axes for t in ax.texts) >= 7
     save_figure(fig, [tmp_path / "f.png"])
@@ -160,6 +160,9 @@ def test_interval_figure_title_clears_the_panel_titles_on_a_tall_figure():
     iv["low"], iv["high"] = iv["value"] - 0.05, iv["value"] + 0.05
     fig = interval_plot(iv, metrics, title="a long title of the figure")
     assert fig.get_size_inches()[1] > 21
+    # a grid of three columns of panels (not a column of eight), each panel's names left of its axes
+    assert len({round(ax.get_position().x0, 6) for ax in fig.axes}) == 3
+    assert fig.get_size_inches()[1] * 150 < 6000 and fig.get_size_inches()[0] * 150 <= 2100
     renderer = fig.canvas.get_renderer()
     title = fig._suptitle.get_window_extent(renderer)
     assert all(ax.title.get_window_extent(renderer).y1 < title.y0 for ax in fig.axes if ax.get_title())

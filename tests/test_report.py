@@ -187,13 +187,27 @@ def test_hostile_names_show_as_text_in_every_html_table(hostile):
     d = hostile / "results/tiny/tables"
     for page in ("scores.html", "intervals.html", "significance.html"):
         _assert_names_are_text((d / page).read_text(encoding="utf-8"), HOSTILE)
-    front = (hostile / "results/report/overview.html").read_text(encoding="utf-8")
+    front = (hostile / "results/report/front.html").read_text(encoding="utf-8")
     _assert_names_are_text(front, ["'perfect'"])
     assert "suspicious perfect score" in front
     assert "tiny_tsv</b>" in front and "fewer than min_systems = 50" in front
     n_items = json.loads((hostile / "results/tiny/dataset.json").read_text())["n_items"]
     assert f"<b>tiny</b> (classification, 3 classes, {n_items:,} items, " in front
     assert "Toy table" in front and "<b>1 match</b>" in front
+    # the stand-alone overview: a styled document whose links all resolve, to each dataset's pages and figures
+    page = (hostile / "results/report/overview.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in page and "<style>" in page
+    _assert_names_are_text(page, ["'perfect'"])
+    parsed = _parse(page)
+    hrefs = [a["href"] for tag, a in parsed.elements if tag == "a"]
+    ids = {a["id"] for _, a in parsed.elements if "id" in a}
+    files = [h for h in hrefs if not h.startswith("#")]
+    assert all(h[1:] in ids for h in hrefs if h.startswith("#"))
+    assert all((hostile / "results/report" / h).resolve().is_file() for h in files), files
+    for f in ("../tiny/tables/recommendation.html", "../tiny/figures/scores.png", "../tiny/tables/summary.html",
+              "../tiny_tsv/tables/scores.html", "../reproduction.html", "../figures/properties.png"):
+        assert f in files, f
+    assert not any("tiny_tsv/figures/stability" in h for h in files)  # no meta-evaluation: no such figure
 
 
 # -- headless Chromium -------------------------------------------------------------

@@ -48,9 +48,31 @@ def plain_text(fn):
 _METADATA = {"pdf": {"CreationDate": None, "Producer": "metaeval"}, "png": {"Software": "metaeval"}}
 
 
-# zlib level 3, not PIL's 6: the run's 66 PNGs encode in 3.9 s of CPU instead
-# of 6.7 s, for files 13 % larger
-_PNG_OPTIONS = {"compress_level": 3}
+# PNGs are written with a palette of 256 colours (Pillow's fast octree
+# quantiser) at zlib level 6: a quarter of the bytes of full-colour ones
+# (the default run's figures: 18.1 MB -> 4.4 MB; the report embeds them all
+# and must stay mailable) for about as much CPU, since the palette image is a
+# quarter the data to compress (benchmarks/README.md).  Figures use few
+# colours (the Okabe-Ito palette, cividis for values): the palette keeps them.
+_PNG_PALETTE = 256
+_PNG_OPTIONS = {"compress_level": 6}
+
+
+def _write_png(fig, path, dpi, bbox) -> None:
+    """The figure as a palette PNG (see ``_PNG_PALETTE``)."""
+    import io
+
+    from PIL import Image, PngImagePlugin
+
+    raw = io.BytesIO()  # rendered once, stored uncompressed, then quantised
+    fig.savefig(raw, dpi=dpi, bbox_inches=bbox, format="png", pil_kwargs={"compress_level": 0})
+    raw.seek(0)
+    with Image.open(raw) as im:
+        pal = im.convert("RGB").quantize(colors=_PNG_PALETTE, method=Image.Quantize.FASTOCTREE)
+    info = PngImagePlugin.PngInfo()
+    for k, v in _METADATA["png"].items():
+        info.add_text(k, v)
+    pal.save(path, format="png", pnginfo=info, dpi=(dpi, dpi), **_PNG_OPTIONS)
 
 
 def save_figure(fig, paths, dpi: int = 150) -> None:
@@ -72,9 +94,11 @@ def save_figure(fig, paths, dpi: int = 150) -> None:
                 fig.get_tightbbox(fig.canvas.get_renderer()).padded(matplotlib.rcParams["savefig.pad_inches"]))
         for p in paths:
             fmt = Path(p).suffix.lstrip(".")
-            extra = {"pil_kwargs": dict(_PNG_OPTIONS)} if fmt == "png" else {}
             with atomic_path(p) as tmp:
-                fig.savefig(tmp, dpi=dpi, bbox_inches=bbox, format=fmt, metadata=_METADATA.get(fmt), **extra)
+                if fmt == "png":
+                    _write_png(fig, tmp, dpi, bbox)
+                else:
+                    fig.savefig(tmp, dpi=dpi, bbox_inches=bbox, format=fmt, metadata=_METADATA.get(fmt))
     plt.close(fig)
 
 
@@ -391,18 +415,21 @@ def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
 _LABEL_PAD = 0.05  # inches between a system name and its axes
 
 
-# the interval figure: one column of panels, a page wide (6.4 in = 960 px at
-# 150 dpi), so that a report that fits it to the page shows its text near full
-# size (four columns were 2,460 px wide: a fifth of the size at page width)
-_PANEL_WIDTH = 6.4
+# the interval figure: panels of 4.6 in (690 px at 150 dpi) in a grid of up
+# to three columns (one column of 15 metrics x 34 systems was 960 x 9,877 px,
+# a page no report could show); one or two metrics: a column a page wide
+_PANEL_WIDTH = 4.6
+_COLUMN_WIDTH = 6.4
+_GRID_COLUMNS = 3
 _NAME_SIZE = 7.0
 
 
 @plain_text
-def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 1, baselines=()):
+def interval_plot(intervals, metric_ids, title: str = "", ncols: int | None = None, baselines=()):
     """One panel per metric: every system's score with its interval, systems
-    sorted by that metric (best on top); one column of panels by default,
-    readable at page width.  ``baselines``: the systems named "(baseline)"."""
+    sorted by that metric (best on top), in a grid of ``ncols`` columns
+    (default: one for one or two metrics, else three).  ``baselines``: the
+    systems named "(baseline)"."""
     import textwrap
 
     from matplotlib.font_manager import FontProperties
@@ -410,13 +437,14 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int = 1, baseli
     from . import metrics as M
 
     n = len(metric_ids)
-    ncols = min(ncols, n)
+    ncols = min(ncols or (1 if n <= 2 else _GRID_COLUMNS), n)
+    panel_width = _COLUMN_WIDTH if ncols == 1 else _PANEL_WIDTH
     nrows = math.ceil(n / ncols)
     n_sys = intervals["system"].nunique()
     h = 0.17 * n_sys + 1.1
-    title = textwrap.fill(title or "Scores with intervals", int(11 * _PANEL_WIDTH * ncols))  # about 11 characters an inch
+    title = textwrap.fill(title or "Scores with intervals", int(11 * panel_width * ncols))  # about 11 characters an inch
     extra = 0.2 * title.count("\n")  # each further line of the title
-    width, height = _PANEL_WIDTH * ncols, h * nrows + 0.9 + extra
+    width, height = panel_width * ncols, h * nrows + 0.9 + extra
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False)
     systems = intervals["system"].unique()
     names = dict(zip(systems, _wrap_names(systems, 36, 1)))

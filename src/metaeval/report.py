@@ -21,12 +21,15 @@ from typing import Iterable, Mapping
 import pandas as pd
 
 
-__all__ = ["markdown_html", "html_page", "overview_html"]
+__all__ = ["markdown_html", "html_page", "overview_html", "overview_page"]
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.2em; color: #1b1b1b;
        font-size: 14px; line-height: 1.45; }
-table { border-collapse: collapse; margin: 0.6em 0 1.2em; }
+/* a table wider than the frame scrolls inside itself (the page keeps its width) */
+table { border-collapse: collapse; margin: 0.6em 0 1.2em; display: block; max-width: 100%; overflow-x: auto; }
+img { max-width: 100%; height: auto; }
+pre { white-space: pre-wrap; }
 th, td { border: 1px solid #c8c8c8; padding: 0.25em 0.6em; }
 th { background: #eef1f5; position: sticky; top: 0; }
 th[data-sort] { cursor: pointer; }
@@ -89,7 +92,8 @@ def html_page(md: str, title: str) -> str:
     )
 
 
-def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None) -> str:
+def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None,
+                  links: Mapping[str, list] | None = None) -> str:
     """The report's front page (an HTML fragment).
 
     ``datasets``: one mapping per dataset with ``name``, ``n_systems``
@@ -98,8 +102,11 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
     is no recommendation) and ``warnings`` (list of text).  ``reproduction``:
     cells per status of every published table
     (``reproduce.reproduction_summary``; None when the reproduction is
-    off)."""
+    off).  ``links``: per dataset its pages (``[subcategory, label,
+    relative path]``; see ``overview_page``): the dataset's name links to
+    its list, and the answer to its recommendation page."""
     e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
+    links = links or {}
     out = []
     items = []
     for d in datasets:
@@ -108,8 +115,14 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
         else:
             size = f"{int(d['n_items']):,} items, " if d.get("n_items") is not None else ""
         ranked = "systems ranked" if d.get("recommendation") else "systems"
-        head = f"<b>{e(d['name'])}</b> ({e(d['task'])}, {size}{int(d['n_systems'])} {ranked}): "
-        if d.get("recommendation"):
+        name = f"<b>{e(d['name'])}</b>"
+        if d["name"] in links:
+            name = f'<a href="#{_anchor(d["name"])}">{name}</a>'
+        head = f"{name} ({e(d['task'])}, {size}{int(d['n_systems'])} {ranked}): "
+        page = next((p for _, _, p in links.get(d["name"], []) if p.endswith("tables/recommendation.html")), None)
+        if d.get("recommendation") and page:
+            body = e(d["recommendation"]) + f' (<a href="{e(page)}">the whole argument</a>)'
+        elif d.get("recommendation"):
             body = (e(d["recommendation"]) + " <span>(the whole argument: recommendation.html in the dataset's "
                     "<i>0 Summary</i>)</span>")
         else:
@@ -145,3 +158,56 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
             "<table><thead><tr><th>table</th><th>match</th><th>differs</th><th>not reproducible</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>")
     return "\n".join(out) + "\n"
+
+
+def _anchor(name: str) -> str:
+    """An id for a dataset's section (its name, with anything but letters,
+    digits, "-" and "_" replaced)."""
+    import re
+
+    return "dataset-" + re.sub(r"[^A-Za-z0-9_-]", "-", str(name))
+
+
+_OVERVIEW_CSS = """
+body { max-width: 72em; margin: 1.2em auto; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #d6dbe3; }
+h3 { font-size: 1.05em; margin: 1.2em 0 0.3em; }
+li { margin: 0.35em 0; }
+a { color: #0b57a4; }
+dl.pages { margin: 0.2em 0 0.8em 1em; }
+dl.pages dt { font-weight: 600; margin-top: 0.4em; }
+dl.pages dd { margin: 0.1em 0 0 1.2em; }
+"""
+
+
+def overview_page(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None,
+                  links: Mapping[str, list]) -> str:
+    """The stand-alone front page (``results/report/overview.html``): a
+    styled HTML document, readable without the report, with the front
+    (``overview_html``) and, per dataset, a link to each of its pages and
+    figures grouped as in the report's menu.  ``links``: per dataset name
+    (and "" for the pages across datasets) ``[subcategory, label, path]``,
+    paths relative to the page."""
+    e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
+    datasets = list(datasets)
+    parts = ["<h1>metaeval: which metric, per dataset</h1>",
+             "<p class=\"hint\">The front page of the results. Each dataset's pages and figures are listed below "
+             "it; <code>snakemake --report results/report.html</code> gathers all of them, with captions, in one "
+             "file.</p>",
+             overview_html(datasets, reproduction, links)]
+    sections = []
+    for name in [d["name"] for d in datasets if d["name"] in links] + ([""] if links.get("") else []):
+        groups: dict[str, list] = {}
+        for sub, label, path in links[name]:
+            groups.setdefault(sub, []).append(f'<a href="{e(path)}">{e(label)}</a>')
+        body = "".join(f"<dt>{e(sub or 'Results')}</dt>" + "".join(f"<dd>{a}</dd>" for a in items)
+                       for sub, items in groups.items())
+        title = e(name) if name else "Across datasets"
+        sections.append(f'<h3 id="{_anchor(name) if name else "across"}">{title}</h3><dl class="pages">{body}</dl>')
+    if sections:
+        parts.append("<h2>Every page and figure</h2>" + "".join(sections))
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>metaeval: overview</title>\n<style>{_CSS}{_OVERVIEW_CSS}</style>\n</head>\n<body>\n"
+            + "\n".join(parts) + "\n</body>\n</html>\n")

@@ -123,9 +123,15 @@ def runs_merging(name):
     return SPECS[name].k >= 3
 
 
+# every dataset's output shown in the report: (path with {dataset}, subcategory, label); the
+# stand-alone overview page links them
+REPORTED = []
+
+
 def reported(path, caption, subcategory, label):
     """An output shown in the report (`snakemake --report`): category = the
     dataset, subcategory = the experiment, caption workflow/report/<caption>.rst."""
+    REPORTED.append((path, subcategory, label))
     return report(path, caption=f"../report/{caption}.rst", category="{dataset}", subcategory=subcategory,
                   labels={"result": label})
 
@@ -260,7 +266,7 @@ def remove_stale_reports():
             for f in recommendation_outputs(name):
                 Path(f).unlink(missing_ok=True)
     if not all(Path(f).exists() for files in overview_inputs().values() for f in files):
-        for f in [OVERVIEW, *summary_pages()]:
+        for f in [OVERVIEW, FRONT, *summary_pages()]:
             Path(f).unlink(missing_ok=True)
 
 
@@ -306,7 +312,36 @@ def report_warnings():
                          + "\n".join(lines) + "\n")
 
 
+# the stand-alone front page (a styled page with a link to every dataset's pages and figures), and
+# the same front as a fragment that the report's front page includes (workflow/report/workflow.rst)
 OVERVIEW = f"{RESULTS}/report/overview.html"
+FRONT = f"{RESULTS}/report/front.html"
+
+
+def overview_links():
+    """Rule param of overview: per dataset, [subcategory, label, path] of
+    each page and figure the run writes, as in the report's menu; and under
+    "" the pages across datasets."""
+    made = set(all_targets())
+    out = {}
+    for name in sorted(DATASETS):
+        files = [(sub, label, path.replace("{dataset}", name)) for path, sub, label in REPORTED]
+        files += [("0 Summary", "summary (Table 7 reproduced) and the answer", f"{RESULTS}/{name}/tables/summary.html")]
+        out[name] = sorted([sub, label, f] for sub, label, f in files if f in made)
+    across = [("Across datasets", "which metric holds up across the datasets", f"{RESULTS}/cross_dataset/cross_dataset.html"),
+              ("Across datasets", "the criteria on which every metric is kept, per dataset",
+               f"{RESULTS}/cross_dataset/figures/cross_dataset.png"),
+              ("Metric properties", "the formal properties of every metric (table)", f"{RESULTS}/tables/properties.html"),
+              ("Metric properties", "the formal properties of every metric (figure)", f"{RESULTS}/figures/properties.png"),
+              ("Overview", "the papers' tables beside ours", f"{RESULTS}/reproduction.html")]
+    out[""] = [[sub, label, f] for sub, label, f in across if f in made]
+    return out
+
+
+def overview_linked():
+    """The files the overview page links (inputs of its job: no link to a
+    file that is not there)."""
+    return sorted({f for files in overview_links().values() for _, _, f in files} - set(summary_pages()))
 
 
 def overview_datasets():
@@ -337,6 +372,7 @@ def overview_inputs():
         groups=[f"{RESULTS}/{d}/similarity_groups.csv" for d in DATASETS if runs_experiments(d)],
         reproduction=[f"{RESULTS}/reproduction.csv"] if REPRODUCTION_ENABLED else [],
         published=[str(PUBLISHED)] if REPRODUCTION_ENABLED else [],
+        linked=overview_linked(),
     )
 
 
@@ -465,4 +501,4 @@ def all_targets():
     if REPRODUCTION_ENABLED:
         out += REPORT_FILES
     cross = [f"{RESULTS}/cross_dataset/cross_dataset.md"] if any(runs_experiments(d) for d in DATASETS) else []
-    return out + [OVERVIEW] + [str(f) for f in summary_pages()] + recommendation_outputs() + cross
+    return out + [OVERVIEW, FRONT] + [str(f) for f in summary_pages()] + recommendation_outputs() + cross

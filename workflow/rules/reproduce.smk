@@ -34,9 +34,11 @@ rule overview:
         **overview_inputs(),
     output:
         overview=OVERVIEW,
+        front=FRONT,
         summaries=summary_pages(),
     params:
         datasets=overview_datasets(),
+        links=overview_links(),
         summaries=summary_params(),
         code=CODE_OF["overview"],
     log:

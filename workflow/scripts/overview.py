@@ -14,4 +14,5 @@ summaries = {name: {"csv": by_dataset(smk.input.summaries)[name], "similarity": 
 run_step(smk, lambda: write_overview(smk.output.overview, smk.params.datasets, by_dataset(smk.input.info),
                                      by_dataset(smk.input.recommendations),
                                      smk.input.reproduction[0] if smk.input.reproduction else None,
-                                     smk.input.published[0] if smk.input.published else None, summaries))
+                                     smk.input.published[0] if smk.input.published else None, summaries,
+                                     front_html=smk.output.front, links=smk.params.links))

@@ -59,5 +59,9 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
     if out.get("html"):
         from ..report import html_page
 
-        write_text(out["html"], html_page(recommendation_markdown(rec, title, context, figure_from(out["html"])),
-                                          title))
+        import base64
+
+        # the figure inside the page (a data URI): a relative path does not resolve in Snakemake's
+        # report, which shows the page apart from the results folder
+        inline = "data:image/png;base64," + base64.b64encode(Path(out["png"]).read_bytes()).decode("ascii")
+        write_text(out["html"], html_page(recommendation_markdown(rec, title, context, inline), title))

@@ -51,7 +51,8 @@ def write_summary_page(spec: DatasetSpec, settings, summary_csv, similarity_csv,
 
 def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, str],
                    recommendation_jsons: Mapping[str, str], reproduction_csv=None, published_yaml=None,
-                   summaries: Mapping[str, Mapping] | None = None) -> None:
+                   summaries: Mapping[str, Mapping] | None = None, front_html=None,
+                   links: Mapping[str, list] | None = None) -> None:
     """The report's front page (``results/report/overview.html``): the
     reproduction summary and, per dataset, the answer of its recommendation
     (``recommendation.json``, written by ``run_recommendation``) and the
@@ -61,8 +62,12 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
     ``summaries``: per dataset its summary page to write
     (``write_summary_page``: ``csv``, ``similarity``, ``groups``, ``md``,
     ``html`` paths and the ``spec`` and ``settings`` of the step), which
-    ends with the same answer."""
-    from ..report import overview_html
+    ends with the same answer.  ``front_html``: the same front as an HTML
+    fragment, which the report's front page includes; ``links``: per
+    dataset (and "" for the pages across datasets) ``[subcategory, label,
+    path]`` of each page and figure, which ``out_html`` links (a stand-alone
+    page: ``report.overview_page``)."""
+    from ..report import overview_html, overview_page
 
     for name, page in (summaries or {}).items():
         spec, settings = step_spec(page["spec"]), step_settings(page["settings"])
@@ -84,7 +89,14 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
         from ..reproduce import Published, reproduction_summary
 
         summary = reproduction_summary(read_result_csv(reproduction_csv), Published.load(published_yaml))
-    write_text(out_html, overview_html(entries, summary))
+    import os
+
+    here = Path(out_html).parent
+    rel = {name: [(sub, label, Path(os.path.relpath(f, here)).as_posix()) for sub, label, f in files]
+           for name, files in (links or {}).items()}
+    write_text(out_html, overview_page(entries, summary, rel))
+    if front_html is not None:
+        write_text(front_html, overview_html(entries, summary))
     log_note(f"front page of {len(entries)} datasets, {sum('recommendation' in e for e in entries)} recommendations")
 
 def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None, out_html=None) -> None:
