@@ -109,8 +109,14 @@ def mathml(tex: str, display: bool = False) -> str:
     >>> mathml(r"\alpha^{NOM}")[:45]
     '<math xmlns="http://www.w3.org/1998/Math/Math'
     """
+    tex = _upright(tex.strip())
+    # |x| as a fence: no operator's spacing around its bars inside a longer formula
+    tex = re.sub(r"(?<!\\left)\\lvert\b", r"\\left\\lvert", tex)
+    tex = re.sub(r"(?<!\\right)\\rvert\b", r"\\right\\rvert", tex)
+    if display:  # a sum's or a product's limits below and above it, as LaTeX sets them in display
+        tex = re.sub(r"\\(sum|prod)(?=\s*[_^])", r"\\\1\\limits", tex)
     try:
-        out = convert(_upright(tex.strip()), display="block" if display else "inline")
+        out = convert(tex, display="block" if display else "inline")
     except Exception as e:  # (the converter's own errors: an unbalanced brace, a missing argument, ...)
         raise ValueError(f"the formula {tex!r} does not convert to MathML: {type(e).__name__} {e}") from None
     unknown = re.findall(r">(\\[A-Za-z]+)<", out)
