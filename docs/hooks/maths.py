@@ -37,7 +37,7 @@ from mkdocs.plugins import event_priority
 # reStructuredText in docstrings -> what arithmatex and Markdown read
 # --------------------------------------------------------------------------
 _DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\. math::[ \t]*(?P<first>.*)$")
-_ROLE = re.compile(r":math:`([^`]+)`")
+_ROLE = re.compile(r"(?<![`\w]):math:`([^`]+)`")
 _LITERAL = re.compile(r"(?<!`)``([^`]+?)``(?!`)")
 
 
