@@ -1,4 +1,4 @@
-"""Classification metrics as pure, vectorised functions of confusion tensors.
+r"""Classification metrics as pure, vectorised functions of confusion tensors.
 
 Every metric takes a confusion tensor ``c`` of shape ``(..., K, K)`` where
 
@@ -10,15 +10,16 @@ are gold), and returns an array of shape ``(...)``.  One system, all systems
 or all systems on 10,000 resampled splits are therefore scored by the same
 call, without any Python loop over items, systems or splits.
 
-Notation used throughout (all computed along the last two axes):
+Notation used throughout (all computed along the last two axes), for the
+classes i, j, k:
 
-    tp_c    = c[c, c]               true positives of class c
-    c_i.    = sum_j c[i, j]         items predicted as i        (``pred``)
-    c_.j    = sum_i c[i, j]         items whose gold class is j (``gold``)
-    N       = sum_ij c[i, j]
-    P_c     = tp_c / c_c.           precision
-    R_c     = tp_c / c_.c           recall
-    FPR_c   = (c_c. - tp_c) / (N - c_.c)
+* :math:`c_{ij}` = ``c[..., i, j]``; :math:`c_{kk}` the true positives of class k
+* :math:`c_{i\cdot} = \sum_j c_{ij}`: the items predicted as i (``pred``)
+* :math:`c_{\cdot j} = \sum_i c_{ij}`: the items whose gold class is j (``gold``)
+* :math:`N = \sum_{ij} c_{ij}`
+* :math:`P_k = c_{kk} / c_{k\cdot}`: the precision of class k
+* :math:`R_k = c_{kk} / c_{\cdot k}`: its recall
+* :math:`FPR_k = (c_{k\cdot} - c_{kk}) / (N - c_{\cdot k})`: its false positive rate
 
 Conventions (decided once here, tested in ``tests/test_metrics_conventions.py``)
 ------------------------------------------------------------------------------
@@ -154,7 +155,7 @@ def _check_weights(weights, k: int) -> np.ndarray:
 # Metrics
 # --------------------------------------------------------------------------
 def accuracy(c) -> np.ndarray:
-    """Accuracy: the share of items whose predicted class is the gold class.
+    r"""Accuracy: the share of items whose predicted class is the gold class.
 
     Parameters
     ----------
@@ -168,7 +169,9 @@ def accuracy(c) -> np.ndarray:
 
     Notes
     -----
-    Acc = sum_j c_jj / N.  Equals ``sklearn.metrics.accuracy_score`` (tested).
+    .. math:: Acc = \frac{1}{N} \sum_k c_{kk}
+
+    Equals ``sklearn.metrics.accuracy_score`` (tested).
 
     References
     ----------
@@ -191,7 +194,7 @@ def accuracy(c) -> np.ndarray:
 
 
 def precision_recall(c):
-    """Per-class precision and recall.
+    r"""Per-class precision and recall.
 
     Parameters
     ----------
@@ -205,9 +208,11 @@ def precision_recall(c):
 
     Notes
     -----
-    P_c = tp_c / c_c. (items predicted c), R_c = tp_c / c_.c (gold items of
-    class c).  A class never predicted has P_c = 0; a class absent from the gold
-    has R_c = 0 (scikit-learn's ``zero_division=0``).
+    .. math:: P_k = \frac{c_{kk}}{c_{k\cdot}}, \qquad R_k = \frac{c_{kk}}{c_{\cdot k}}
+
+    over the items predicted k and the gold items of class k.  A class never
+    predicted has :math:`P_k = 0`; a class absent from the gold has
+    :math:`R_k = 0` (scikit-learn's ``zero_division=0``).
 
     Examples
     --------
@@ -225,7 +230,7 @@ def precision_recall(c):
 
 
 def fbeta_per_class(c, beta: float = 1.0) -> np.ndarray:
-    """Per-class F-beta.
+    r"""Per-class F-beta.
 
     Parameters
     ----------
@@ -240,7 +245,9 @@ def fbeta_per_class(c, beta: float = 1.0) -> np.ndarray:
 
     Notes
     -----
-    F_b,c = (1 + b^2) P_c R_c / (b^2 P_c + R_c) = (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp),
+    .. math:: F_{\beta,k} = \frac{(1 + \beta^2) P_k R_k}{\beta^2 P_k + R_k}
+        = \frac{(1 + \beta^2)\, tp_k}{(1 + \beta^2)\, tp_k + \beta^2 fn_k + fp_k}
+
     0 when the denominator is 0 (scikit-learn's ``zero_division=0``).
 
     Examples
@@ -263,7 +270,7 @@ def fbeta_per_class(c, beta: float = 1.0) -> np.ndarray:
 
 
 def macro_fbeta(c, beta: float = 1.0) -> np.ndarray:
-    """Macro F-beta: the mean over the K classes of the per-class F-beta.
+    r"""Macro F-beta: the mean over the K classes of the per-class F-beta.
 
     Parameters
     ----------
@@ -277,8 +284,10 @@ def macro_fbeta(c, beta: float = 1.0) -> np.ndarray:
 
     Notes
     -----
-    macro-F_b = (1/K) sum_c F_b,c over all K classes, present or not (the
-    calligraphic F1 of Amemiya & Sakai for b = 1; scikit-learn's
+    .. math:: \text{macro-}F_\beta = \frac{1}{K} \sum_{k=1}^{K} F_{\beta,k}
+
+    over all K classes, present or not (the calligraphic :math:`\mathcal{F}_1`
+    of Amemiya & Sakai for :math:`\beta = 1`; scikit-learn's
     ``f1_score(average="macro", labels=all classes)``).  Registry ids
     ``macro_f1`` and ``macro_f2``.
 
@@ -301,7 +310,7 @@ def macro_fbeta(c, beta: float = 1.0) -> np.ndarray:
 
 
 def macro_f1_hm(c) -> np.ndarray:
-    """F1 of the macro averages: the harmonic mean of macro-precision and macro-recall.
+    r"""F1 of the macro averages: the harmonic mean of macro-precision and macro-recall.
 
     Parameters
     ----------
@@ -315,9 +324,12 @@ def macro_f1_hm(c) -> np.ndarray:
 
     Notes
     -----
-    F1(P^M, R^M) = 2 P^M R^M / (P^M + R^M), with P^M, R^M the means of the
-    per-class precisions and recalls (Amemiya & Sakai's blackboard F1).  It
-    differs from the mean of the per-class F1 (``macro_fbeta``).
+    .. math:: \mathbb{F}_1 = \frac{2 P^M R^M}{P^M + R^M}, \qquad
+        P^M = \frac{1}{K} \sum_k P_k, \quad R^M = \frac{1}{K} \sum_k R_k
+
+    the F1 of the means of the per-class precisions and recalls (Amemiya &
+    Sakai's blackboard F1).  It differs from the mean of the per-class F1
+    (``macro_fbeta``).
 
     References
     ----------
@@ -338,7 +350,7 @@ def macro_f1_hm(c) -> np.ndarray:
 
 
 def f1_weighted(c) -> np.ndarray:
-    """Support-weighted F1: per-class F1 weighted by the gold share of each class.
+    r"""Support-weighted F1: per-class F1 weighted by the gold share of each class.
 
     Parameters
     ----------
@@ -352,7 +364,9 @@ def f1_weighted(c) -> np.ndarray:
 
     Notes
     -----
-    F1_Wtd = sum_c (c_.c / N) F1_c (scikit-learn's ``average="weighted"``).
+    .. math:: F1_{Wtd} = \sum_k \frac{c_{\cdot k}}{N} F_{1,k}
+
+    (scikit-learn's ``average="weighted"``).
 
     References
     ----------
@@ -374,7 +388,7 @@ def f1_weighted(c) -> np.ndarray:
 
 
 def macro_recall(c) -> np.ndarray:
-    """Macro-averaged recall (balanced accuracy when every class is in the gold).
+    r"""Macro-averaged recall (balanced accuracy when every class is in the gold).
 
     Parameters
     ----------
@@ -387,7 +401,7 @@ def macro_recall(c) -> np.ndarray:
 
     Notes
     -----
-    R^M = (1/K) sum_c R_c.
+    .. math:: R^M = \frac{1}{K} \sum_k R_k
 
     References
     ----------
@@ -406,7 +420,7 @@ def macro_recall(c) -> np.ndarray:
 
 
 def gmr(c) -> np.ndarray:
-    """Geometric mean of the per-class recalls.
+    r"""Geometric mean of the per-class recalls.
 
     Parameters
     ----------
@@ -419,7 +433,9 @@ def gmr(c) -> np.ndarray:
 
     Notes
     -----
-    GMR = (prod_c R_c)^(1/K): 0 as soon as one class has recall 0, so a system
+    .. math:: GMR = \left( \prod_k R_k \right)^{1/K}
+
+    0 as soon as one class has recall 0, so a system
     that never predicts a class scores 0 (the RumourEval 2017 accuracy winner,
     which never predicts ``deny``).
 
@@ -443,7 +459,7 @@ def gmr(c) -> np.ndarray:
 
 
 def auc_per_class(c) -> np.ndarray:
-    """Per-class AUC of a hard classifier (one ROC point per class).
+    r"""Per-class AUC of a hard classifier (one ROC point per class).
 
     Parameters
     ----------
@@ -456,9 +472,11 @@ def auc_per_class(c) -> np.ndarray:
 
     Notes
     -----
-    The ROC polygon (0,0), (FPR_c, R_c), (1,1), (1,0) has the area
-    AUC_c = (1 + R_c - FPR_c) / 2, with FPR_c = fp_c / (N - c_.c) (0 when the
-    class has no negatives).
+    The ROC polygon (0,0), :math:`(FPR_k, R_k)`, (1,1), (1,0) has the area
+
+    .. math:: AUC_k = \frac{1 + R_k - FPR_k}{2}, \qquad FPR_k = \frac{fp_k}{N - c_{\cdot k}}
+
+    (:math:`FPR_k = 0` when the class has no negatives).
 
     References
     ----------
@@ -481,7 +499,7 @@ def auc_per_class(c) -> np.ndarray:
 
 
 def wauc(c, weights) -> np.ndarray:
-    """Weighted AUC: the class-weighted sum of the per-class AUCs.
+    r"""Weighted AUC: the class-weighted sum of the per-class AUCs.
 
     Parameters
     ----------
@@ -496,7 +514,9 @@ def wauc(c, weights) -> np.ndarray:
 
     Notes
     -----
-    wAUC = sum_c w_c AUC_c (``auc_per_class``).
+    .. math:: \mathrm{wAUC} = \sum_k w_k \, AUC_k
+
+    (``auc_per_class``).
 
     References
     ----------
@@ -517,7 +537,7 @@ def wauc(c, weights) -> np.ndarray:
 
 
 def weighted_fbeta(c, weights, beta: float = 1.0) -> np.ndarray:
-    """Weighted F-beta: the class-weighted sum of the per-class F-beta.
+    r"""Weighted F-beta: the class-weighted sum of the per-class F-beta.
 
     Parameters
     ----------
@@ -533,7 +553,9 @@ def weighted_fbeta(c, weights, beta: float = 1.0) -> np.ndarray:
 
     Notes
     -----
-    wF_b = sum_c w_c F_b,c (registry ids ``wf1``, ``wf2``).
+    .. math:: \mathrm{w}F_\beta = \sum_k w_k \, F_{\beta,k}
+
+    (registry ids ``wf1``, ``wf2``).
 
     References
     ----------
@@ -562,7 +584,7 @@ def _weighted_kappa(c: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def kappa(c) -> np.ndarray:
-    """Cohen's kappa: agreement beyond chance between gold and predictions.
+    r"""Cohen's kappa: agreement beyond chance between gold and predictions.
 
     Parameters
     ----------
@@ -576,8 +598,12 @@ def kappa(c) -> np.ndarray:
 
     Notes
     -----
-    kappa = 1 - sum_ij w_ij c_ij / sum_ij w_ij e_ij with w_ij = 1 - [i = j] and
-    e_ij = c_i. c_.j / N.  Equals ``sklearn.metrics.cohen_kappa_score`` (tested).
+    .. math:: \kappa = 1 - \frac{\sum_{ij} w_{ij} c_{ij}}{\sum_{ij} w_{ij} e_{ij}}
+        = \frac{p_o - p_e}{1 - p_e}
+
+    with :math:`w_{ij} = [i \neq j]`, :math:`e_{ij} = c_{i\cdot} c_{\cdot j} / N`,
+    :math:`p_o = \sum_k c_{kk} / N` and :math:`p_e = \sum_k c_{k\cdot} c_{\cdot k} / N^2`.
+    Equals ``sklearn.metrics.cohen_kappa_score`` (tested).
 
     References
     ----------
@@ -598,7 +624,7 @@ def kappa(c) -> np.ndarray:
 
 
 def kappa_linear(c, positions=None) -> np.ndarray:
-    """Linearly weighted kappa (ordered classes).
+    r"""Linearly weighted kappa (ordered classes).
 
     Parameters
     ----------
@@ -613,8 +639,12 @@ def kappa_linear(c, positions=None) -> np.ndarray:
 
     Notes
     -----
-    As ``kappa`` with w_ij = |x_i - x_j| on the class positions x.  Equals
-    ``cohen_kappa_score(weights="linear")`` (tested).
+    As ``kappa`` with the weights :math:`w_{ij} = \lvert x_i - x_j \rvert` on the class positions x:
+
+    .. math:: \kappa_{\mathrm{lin}} = 1 - \frac{\sum_{ij} \lvert x_i - x_j \rvert \, c_{ij}}
+        {\sum_{ij} \lvert x_i - x_j \rvert \, e_{ij}}
+
+    Equals ``cohen_kappa_score(weights="linear")`` (tested).
 
     References
     ----------
@@ -634,7 +664,7 @@ def kappa_linear(c, positions=None) -> np.ndarray:
 
 
 def krippendorff_alpha(c, level: str = "nominal", positions=None) -> np.ndarray:
-    """Krippendorff's alpha with gold and system as two coders.
+    r"""Krippendorff's alpha with gold and system as two coders.
 
     Parameters
     ----------
@@ -653,14 +683,16 @@ def krippendorff_alpha(c, level: str = "nominal", positions=None) -> np.ndarray:
 
     Notes
     -----
-    Coincidences o = c + c^T, value counts n_v = c_v. + c_.v, n = 2N:
+    With the coincidences :math:`o = c + c^T`, the value counts
+    :math:`n_v = c_{v\cdot} + c_{\cdot v}` and :math:`n = 2N`:
 
-        alpha = 1 - (n - 1) sum_uv o_uv d_uv / sum_uv n_u n_v d_uv
+    .. math:: \alpha = 1 - (n - 1) \frac{\sum_{uv} o_{uv} d_{uv}}{\sum_{uv} n_u n_v d_{uv}}
 
-    with the squared distance d_uv of the level: nominal ``[u != v]``; interval
-    ``(x_u - x_v)^2``; ordinal ``(sum_{g=u..v} n_g - (n_u + n_v)/2)^2``, i.e.
-    ``(m_v - m_u)^2`` with the mid-rank m_g = cumsum(n)_g - n_g / 2.  Equals
-    the ``krippendorff`` package (tested).
+    with the squared distance :math:`d_{uv}` of the level: nominal
+    :math:`[u \neq v]`; interval :math:`(x_u - x_v)^2`; ordinal
+    :math:`\big(\sum_{g=u}^{v} n_g - (n_u + n_v)/2\big)^2`, i.e.
+    :math:`(m_v - m_u)^2` with the mid-rank :math:`m_g = \sum_{h \le g} n_h - n_g / 2`.
+    Equals the ``krippendorff`` package (tested).
 
     References
     ----------
@@ -701,7 +733,7 @@ def krippendorff_alpha(c, level: str = "nominal", positions=None) -> np.ndarray:
 
 
 def mae_macro(c, positions=None) -> np.ndarray:
-    """Macro-averaged mean absolute error (ordered classes; lower is better).
+    r"""Macro-averaged mean absolute error (ordered classes; lower is better).
 
     Parameters
     ----------
@@ -717,8 +749,10 @@ def mae_macro(c, positions=None) -> np.ndarray:
 
     Notes
     -----
-    MAE^M = (1/|C|) sum_j (sum_i |x_i - x_j| c_ij) / c_.j, the mean running over
-    the classes C present in the gold.
+    .. math:: MAE^M = \frac{1}{\lvert C \rvert} \sum_{j \in C}
+        \frac{\sum_i \lvert x_i - x_j \rvert \, c_{ij}}{c_{\cdot j}}
+
+    the mean running over the classes C present in the gold.
 
     References
     ----------
@@ -743,7 +777,7 @@ def mae_macro(c, positions=None) -> np.ndarray:
 
 
 def mae_micro(c, positions=None) -> np.ndarray:
-    """Micro-averaged mean absolute error (ordered classes; lower is better).
+    r"""Micro-averaged mean absolute error (ordered classes; lower is better).
 
     Parameters
     ----------
@@ -759,7 +793,7 @@ def mae_micro(c, positions=None) -> np.ndarray:
 
     Notes
     -----
-    MAE^mu = sum_ij |x_i - x_j| c_ij / N.
+    .. math:: MAE^\mu = \frac{1}{N} \sum_{ij} \lvert x_i - x_j \rvert \, c_{ij}
 
     References
     ----------
@@ -780,7 +814,7 @@ def mae_micro(c, positions=None) -> np.ndarray:
 
 
 def cem_proximity(gold_counts) -> np.ndarray:
-    """CEM^ORD proximities of every (predicted, gold) pair of classes.
+    r"""CEM^ORD proximities of every (predicted, gold) pair of classes.
 
     Parameters
     ----------
@@ -794,9 +828,16 @@ def cem_proximity(gold_counts) -> np.ndarray:
 
     Notes
     -----
-    K_ij = c_.i / 2 + sum_{l=i+1..j} c_.l (i <= j), c_.i / 2 + sum_{l=j..i-1} c_.l
-    (i > j); prox_ij = -log2(max(0.5, K_ij) / N) (Amigo et al. 2020, with
-    Sakai's max{0.5, .} smoothing).
+    .. math::
+
+        \mathrm{prox}_{ij} = -\log_2 \frac{\max(0.5, K_{ij})}{N}
+
+        K_{ij} = \frac{c_{\cdot i}}{2} + \begin{cases}
+            \sum_{l=i+1}^{j} c_{\cdot l} & i \le j \\
+            \sum_{l=j}^{i-1} c_{\cdot l} & i > j
+        \end{cases}
+
+    (Amigo et al. 2020, with Sakai's :math:`\max(0.5, \cdot)` smoothing).
 
     References
     ----------
@@ -823,7 +864,7 @@ def cem_proximity(gold_counts) -> np.ndarray:
 
 
 def cem_ord(c) -> np.ndarray:
-    """CEM^ORD, the closeness evaluation measure for ordinal classification.
+    r"""CEM^ORD, the closeness evaluation measure for ordinal classification.
 
     Parameters
     ----------
@@ -837,9 +878,10 @@ def cem_ord(c) -> np.ndarray:
 
     Notes
     -----
-    CEM^ORD = sum_ij prox_ij c_ij / sum_j prox_jj c_.j (``cem_proximity``), the
-    proximities taken from the gold distribution of ``c`` itself: a half-split
-    is scored with the half's own distribution.
+    .. math:: CEM^{ORD} = \frac{\sum_{ij} \mathrm{prox}_{ij} \, c_{ij}}{\sum_j \mathrm{prox}_{jj} \, c_{\cdot j}}
+
+    (``cem_proximity``), the proximities taken from the gold distribution of
+    ``c`` itself: a half-split is scored with the half's own distribution.
 
     References
     ----------
@@ -865,7 +907,7 @@ def cem_ord(c) -> np.ndarray:
 
 
 def f_avg(c, classes) -> np.ndarray:
-    """Mean F1 over a subset of classes (SemEval-2016 Task 6's official F_avg).
+    r"""Mean F1 over a subset of classes (SemEval-2016 Task 6's official F_avg).
 
     Parameters
     ----------
@@ -880,7 +922,9 @@ def f_avg(c, classes) -> np.ndarray:
 
     Notes
     -----
-    F_avg = (1/|A|) sum_{c in A} F1_c, e.g. (F1_FAVOR + F1_AGAINST) / 2.
+    .. math:: F_{\mathrm{avg}} = \frac{1}{\lvert A \rvert} \sum_{k \in A} F_{1,k}
+
+    over the classes A, e.g. :math:`(F_{1,\mathrm{FAVOR}} + F_{1,\mathrm{AGAINST}}) / 2`.
 
     References
     ----------
@@ -902,7 +946,7 @@ def f_avg(c, classes) -> np.ndarray:
 
 
 def fnc_score(c, unrelated: int) -> np.ndarray:
-    """The official FNC-1 weighted score, as a fraction of the best possible score.
+    r"""The official FNC-1 weighted score, as a fraction of the best possible score.
 
     Parameters
     ----------
@@ -921,7 +965,11 @@ def fnc_score(c, unrelated: int) -> np.ndarray:
     Per item (the official ``scorer.py``): +0.25 when gold and prediction are
     both ``unrelated`` or both related; +0.75 more when the gold is related and
     the prediction exactly right.  Divided by the maximum,
-    0.25 #unrelated + 1.0 #related.
+    0.25 #unrelated + 1.0 #related:
+
+    .. math:: FNC = \frac{\sum_{ij} s_{ij} c_{ij}}{\sum_j s_{jj} c_{\cdot j}}
+
+    with :math:`s_{ij}` the points of prediction i for gold j (0.25, 1 or 0).
 
     References
     ----------
@@ -949,7 +997,7 @@ def fnc_score(c, unrelated: int) -> np.ndarray:
 
 
 def mcc(c) -> np.ndarray:
-    """Matthews correlation coefficient; for K > 2 classes Gorodkin's R_K.
+    r"""Matthews correlation coefficient; for K > 2 classes Gorodkin's R_K.
 
     Parameters
     ----------
@@ -965,10 +1013,12 @@ def mcc(c) -> np.ndarray:
 
     Notes
     -----
-    R_K = (N sum_c tp_c - sum_c c_c. c_.c) /
-          sqrt((N^2 - sum_c c_c.^2) (N^2 - sum_c c_.c^2)),
+    .. math:: R_K = \frac{N \sum_k c_{kk} - \sum_k c_{k\cdot} c_{\cdot k}}
+        {\sqrt{\big(N^2 - \sum_k c_{k\cdot}^2\big) \big(N^2 - \sum_k c_{\cdot k}^2\big)}}
+
     the Pearson correlation of the one-hot gold and prediction vectors; for
-    K = 2 it is Matthews' (TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)).
+    K = 2 it is Matthews'
+    :math:`(TP \cdot TN - FP \cdot FN) / \sqrt{(TP+FP)(TP+FN)(TN+FP)(TN+FN)}`.
     Equals ``sklearn.metrics.matthews_corrcoef`` (tested).
 
     References
@@ -1000,7 +1050,7 @@ def _one_vs_rest(c):
 
 
 def informedness(c) -> np.ndarray:
-    """Informedness (bookmaker informedness; Youden's J for two classes).
+    r"""Informedness (bookmaker informedness; Youden's J for two classes).
 
     Parameters
     ----------
@@ -1014,9 +1064,11 @@ def informedness(c) -> np.ndarray:
 
     Notes
     -----
-    INF = (1/K) sum_c (R_c - FPR_c), the mean over the classes of each
-    class's one-vs-rest informedness TPR_c + TNR_c - 1 (R_c = 0 for a class
-    absent from the gold, FPR_c = 0 for a class every item belongs to).
+    .. math:: Inf = \frac{1}{K} \sum_k (R_k - FPR_k)
+
+    the mean over the classes of each class's one-vs-rest informedness
+    :math:`TPR_k + TNR_k - 1` (:math:`R_k = 0` for a class absent from the
+    gold, :math:`FPR_k = 0` for a class every item belongs to).
     For K = 2 with both classes in the gold, both classes have the same
     value, Youden's J, which equals
     ``sklearn.metrics.balanced_accuracy_score(adjusted=True)``; for K > 2
@@ -1046,7 +1098,7 @@ def informedness(c) -> np.ndarray:
 
 
 def markedness(c) -> np.ndarray:
-    """Markedness: informedness with the roles of gold and predictions swapped.
+    r"""Markedness: informedness with the roles of gold and predictions swapped.
 
     Parameters
     ----------
@@ -1060,9 +1112,11 @@ def markedness(c) -> np.ndarray:
 
     Notes
     -----
-    MK = (1/K) sum_c (P_c + NPV_c - 1), NPV_c = tn_c / (tn_c + fn_c) the
-    one-vs-rest negative predictive value (P_c = 0 for a class never
-    predicted, NPV_c = 0 for a class every item is predicted as).  For
+    .. math:: Mk = \frac{1}{K} \sum_k (P_k + NPV_k - 1), \qquad NPV_k = \frac{tn_k}{tn_k + fn_k}
+
+    with :math:`NPV_k` the one-vs-rest negative predictive value
+    (:math:`P_k = 0` for a class never predicted, :math:`NPV_k = 0` for a
+    class every item is predicted as).  For
     K = 2 with both classes in the gold and the predictions, both classes
     have the same value and MCC^2 = INF * MK.  Tested against a plain loop.
 
@@ -1097,7 +1151,7 @@ def _of_class(c, positive, per_class) -> np.ndarray:
 
 
 def fbeta_class(c, positive, beta: float = 1.0) -> np.ndarray:
-    """F-beta of one named class (a binary task's usual official score).
+    r"""F-beta of one named class (a binary task's usual official score).
 
     Parameters
     ----------
@@ -1115,8 +1169,9 @@ def fbeta_class(c, positive, beta: float = 1.0) -> np.ndarray:
 
     Notes
     -----
-    F_b = (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp) of the class, 0 when
-    it is absent from both gold and predictions.  Equals
+    .. math:: F_\beta = \frac{(1 + \beta^2)\, tp}{(1 + \beta^2)\, tp + \beta^2 fn + fp}
+
+    of the class, 0 when it is absent from both gold and predictions.  Equals
     ``sklearn.metrics.fbeta_score(..., pos_label=positive, average="binary")``
     for two classes and ``average=None`` at the class for more (tested).
 
@@ -1486,13 +1541,13 @@ def evaluate(c, metric_ids: Iterable[str], **params) -> dict[str, np.ndarray]:
     Returns
     -------
     dict of str to ndarray
-    ``{metric_id: scores of shape (...)}``.
+        ``{metric_id: scores of shape (...)}``.
 
     Raises
     ------
     ValueError
-    For a span metric id (span metrics score span statistics:
-    ``metaeval.spans.evaluate_spans``).
+        For a span metric id (span metrics score span statistics:
+        ``metaeval.spans.evaluate_spans``).
 
     Examples
     --------
