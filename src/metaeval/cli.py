@@ -91,37 +91,86 @@ runs as is, with the labels found in the gold.""",
 
 
 class _Progress:
-    """On a terminal, a line on stderr with the elapsed time of work that
-    takes more than ``delay`` seconds (the engine's passes are vectorised:
-    they report no fraction done, so the line says what runs and for how
-    long)."""
+    """On a terminal, a line on stderr for work that takes more than
+    ``delay`` seconds: what runs, and once the library's pass reports
+    (``metaeval.engine.progress``) the pass, its fraction done, the elapsed
+    time and the time left, e.g. ``scoring ... bootstrap replicates 43 %
+    (430/1000) 3.2 s, about 4 s left``.  Nothing when not enabled."""
 
-    def __init__(self, enabled: bool, delay: float = 2.0):
-        self.enabled, self.delay = enabled, delay
+    def __init__(self, enabled: bool, delay: float = 2.0, interval: float = 0.5, stream=None):
+        self.enabled, self.delay, self.interval, self._stream = enabled, delay, interval, stream
+        self._pass = None  # (what, total, start, done, time of the report) of the pass that reported last
+        self._start = 0.0
+        self._width = 0
+
+    @property
+    def stream(self):
+        return self._stream or sys.stderr
+
+    def listen(self, done: int, total: int, what: str) -> None:
+        """The library's report (``engine.progress.reporting``): a pass
+        starts again when its name or total changes or its count goes
+        back; it started when the pass before it last reported."""
+        now, p = time.perf_counter(), self._pass
+        if p is not None and (p[0], p[1]) == (what, total) and done >= p[3]:
+            start = p[2]
+        else:
+            start = p[4] if p is not None else self._start
+        self._pass = (what, total, start, done, now)
+
+    def line(self, what: str, now: float) -> str:
+        """The progress line at ``now`` (``time.perf_counter``)."""
+        text = f"{what} ... "
+        p = self._pass
+        if p is not None and p[1] > 0:
+            name, total, start, done, at = p
+            text += f"{name} {100 * done / total:.0f} % ({done:,}/{total:,}) "
+        text += f"{now - self._start:.1f} s"
+        if p is not None and p[1] > 0 and 0 < p[3] < p[1]:
+            left = max(0.0, (p[4] - p[2]) / p[3] * (p[1] - p[3]) - (now - p[4]))
+            text += f", about {_duration(left)} left"
+        return text
+
+    def _write(self, text: str, end: str = "") -> None:
+        self.stream.write("\r" + text.ljust(self._width) + end)  # (spaces cover a longer line before)
+        self.stream.flush()
+        self._width = 0 if end else len(text)
 
     @contextmanager
     def step(self, what: str):
         if not self.enabled:
             yield
             return
-        start, done = time.perf_counter(), threading.Event()
+        from .engine.progress import reporting
+
+        self._start, self._pass, done = time.perf_counter(), None, threading.Event()
 
         def tick():
             if done.wait(self.delay):
                 return
-            while not done.wait(0.5):
-                sys.stderr.write(f"\r{what} ... {time.perf_counter() - start:5.1f} s")
-                sys.stderr.flush()
+            while not done.is_set():
+                self._write(self.line(what, time.perf_counter()))
+                done.wait(self.interval)
 
         t = threading.Thread(target=tick, daemon=True)
         t.start()
         try:
-            yield
+            with reporting(self.listen):
+                yield
         finally:
             done.set()
             t.join()
-            if time.perf_counter() - start > self.delay:
-                sys.stderr.write(f"\r{what} ... {time.perf_counter() - start:5.1f} s, done\n")
+            if time.perf_counter() - self._start > self.delay:
+                self._write(f"{what} ... {time.perf_counter() - self._start:.1f} s, done", "\n")
+
+
+def _duration(seconds: float) -> str:
+    """``4 s``, ``2 min``, ``1.5 h``: a time left, as precise as it can be."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _csv_list(text: str | None):
