@@ -22,6 +22,12 @@ RNG = np.random.default_rng(11)
 LABELS = ["neg", "neu", "pos"]
 
 
+def _csv(out: str) -> pd.DataFrame:
+    """An output in CSV, its first line the signature (a # comment)."""
+    assert out.startswith("# metaeval ")
+    return pd.read_csv(io.StringIO(out), comment="#")
+
+
 def _run(*argv) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
@@ -74,7 +80,7 @@ def test_score_equals_the_api_with_intervals_by_group(files):
     code, out, _ = _run("score", gold, *preds, "--group-column", "target", "--replicates", "200", "--format", "csv",
                         "--metrics", "accuracy,macro_f1")
     assert code == 0
-    got = pd.read_csv(io.StringIO(out)).set_index("system")
+    got = _csv(out).set_index("system")
     data = read_files(gold, preds, group_column="target", metrics=["accuracy", "macro_f1"], baselines=[])  # as score
     want = metaeval.evaluate(data, bootstrap_replicates=200, resample_unit="group")  # as --group-column says
     pd.testing.assert_frame_equal(got.sort_index(), want.sort_index(), check_exact=False, rtol=1e-14)
@@ -84,7 +90,7 @@ def test_score_equals_the_api_with_intervals_by_group(files):
 def test_the_output_formats(files):
     gold, preds = files["csv"]
     args = ["score", gold, *preds, "--metrics", "accuracy", "--replicates", "50"]
-    assert json.loads(_run(*args, "--format", "json")[1])[0]["system"] == "sys_a"
+    assert json.loads(_run(*args, "--format", "json")[1])["rows"][0]["system"] == "sys_a"
     md = _run(*args, "--format", "markdown")[1]
     assert "| system | kind | accuracy |" in md and "95% percentile bootstrap intervals of the items" in md
     tex = _run(*args, "--format", "latex")[1]
@@ -95,10 +101,10 @@ def test_the_output_formats(files):
     assert code == 0 and "discriminative_power" in out and "randomised Tukey HSD, 200 trials" in out
     code, out, _ = _run("compare", gold, *preds, "--metrics", "accuracy", "--test", "bootstrap", "--pairs",
                         "--format", "csv", "--set", "bootstrap_replicates=100")
-    assert code == 0 and len(pd.read_csv(io.StringIO(out))) == 10  # 5 systems: 10 pairs
+    assert code == 0 and len(_csv(out)) == 10  # 5 systems: 10 pairs
     code, out, _ = _run("compare", gold, *preds, "--metrics", "accuracy,macro_f1", "--trials", "100", "--format",
                         "csv")  # the summary in every format (csv printed every pair without --pairs)
-    assert code == 0 and list(pd.read_csv(io.StringIO(out))["metric"]) == ["accuracy", "macro_f1"]
+    assert code == 0 and list(_csv(out)["metric"]) == ["accuracy", "macro_f1"]
     code, _, err = _run("compare", gold, *preds, "--set", "tukey_trials=abc")
     assert code == 2 and "experiments.tukey_trials: expected an integer, got 'abc'" in err
 
@@ -121,6 +127,7 @@ def test_recommend_prints_the_answer_and_the_criteria(files):
     rec = json.loads(out)
     assert rec["official_metric"]["metric"] == "macro_f1" and rec["requirements"] == ["monotonicity"]
     assert "kappa" not in rec["recommended"] and "monotonicity" in rec["failed_properties"]["kappa"]
+    assert "| property matrices 2000 (seed 20211206) |" in rec["signature"]  # the properties were checked
     code, _, err = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--require", "monotonic")
     assert code == 2 and "'monotonic' is not a formal property (did you mean 'monotonicity'?)" in err
     code, _, err = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--no-properties",
@@ -238,7 +245,7 @@ def test_technique_classification_reads_the_gold_s_techniques_and_names_with_com
             "--no-intervals", "--format", "csv", "--set", "documents=all_articles"]
     code, out, err = _run(*args)
     assert code == 0, err
-    got = pd.read_csv(io.StringIO(out)).set_index("system").sort_index()
+    got = _csv(out).set_index("system").sort_index()
     want = metaeval_evaluate(read_files(gold, preds, format="semeval2020_tc", articles=SPANS / "articles",
                                         documents="all_articles", baselines=[]))
     pd.testing.assert_frame_equal(got, want.sort_index(), check_exact=False, rtol=1e-14)
@@ -258,7 +265,7 @@ def test_span_identification_takes_span_metric_ids_and_merging_from_the_command_
     assert code == 1 and "overlap" in err and "--set merge_overlapping_predictions=true" in err
     code, out, err = _run(*base, "--set", "merge_overlapping_predictions=true", "--metrics", "span_f1,char_f1")
     assert code == 0, err
-    assert list(pd.read_csv(io.StringIO(out)).columns) == ["system", "kind", "span_f1", "char_f1"]
+    assert list(_csv(out).columns) == ["system", "kind", "span_f1", "char_f1"]
     code, _, err = _run(*base, "--set", "merge_overlaping_predictions=true")
     assert code == 2 and "did you mean 'merge_overlapping_predictions'" in err
 
@@ -294,10 +301,10 @@ def test_design_prints_the_summary_and_recommend_the_test_set_size(files):
     fast = ["--set", "bootstrap_replicates=100", "--set", "design_draws=10"]
     code, out, err = _run("design", gold, *preds, "--metrics", "accuracy,macro_f1", *fast, "--format", "json")
     assert code == 0, err
-    rows = json.loads(out)
+    rows = json.loads(out)["rows"]
     assert {r["metric"] for r in rows} == {"Acc", "macro-F1"} and "MDD with 60 items" in rows[0]
     code, out, _ = _run("design", gold, *preds, "--metrics", "accuracy", *fast, "--long", "--format", "csv")
-    long = pd.read_csv(io.StringIO(out))
+    long = _csv(out)
     assert code == 0 and 60 in set(long["size"]) and {"min_detectable_difference", "within_range"} <= set(long)
     code, out, _ = _run("design", gold, *preds, *fast, "--format", "markdown")
     assert code == 0 and out.startswith("**data: test-set size design, 60 items; power 0.8")
@@ -337,7 +344,7 @@ def test_input_format_reads_semeval_2016_task_6_files(tmp_path):
     assert code == 1 and ".txt" in err  # by its ending, a .txt file is not a label file
     code, out, err = _run(*args, "--input-format", "semeval_tsv")
     assert code == 0, err
-    assert pd.read_csv(io.StringIO(out))["accuracy"].tolist() == [pytest.approx(2 / 3)]
+    assert _csv(out)["accuracy"].tolist() == [pytest.approx(2 / 3)]
 
 
 def test_the_title_says_what_the_intervals_resampled(files):
@@ -416,3 +423,92 @@ def test_the_terminal_table_aligns_text_left_under_pandas_3(files):
     assert lines[1].startswith("a ") and lines[2].startswith("long_name")
     obj = pd.DataFrame({"system": np.array(["a", "long_name"], dtype=object), "score": [0.5, 0.25]})
     assert _render(obj, "table") == _render(df, "table")
+
+
+# -- the signature: every output says what it was computed with (issue 32) -------------------------------------------
+FAST = {"score": ["--replicates", "60"],
+        "compare": ["--trials", "60"],
+        "recommend": ["--labels", "neg,neu,pos", "--no-properties", "--set", "criteria_replicates=20", "--set",
+                      "criteria_splits=2", "--set", "n_splits=20", "--set", "noise_repeats=5", "--set",
+                      "bootstrap_replicates=60", "--set", "design_draws=10", "--set", "min_systems=2"],
+        "design": ["--set", "bootstrap_replicates=60", "--set", "design_draws=10"]}
+
+
+def _signature_of(out: str, fmt: str) -> str:
+    """The signature line of an output in ``fmt``, where that format puts it."""
+    lines = out.rstrip("\n").splitlines()
+    if fmt == "json":
+        return json.loads(out)["signature"]
+    if fmt in ("csv", "latex"):
+        mark = {"csv": "# ", "latex": "% "}[fmt]
+        assert lines[0].startswith(mark + "metaeval ")
+        return lines[0][len(mark):]
+    assert lines[-2] == ""  # a line of its own, after the table
+    return lines[-1].strip("`") if fmt == "markdown" else lines[-1]
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "recommend", "design"])
+def test_every_command_signs_every_output_format(files, command):
+    """The same one-line signature in the table, CSV (a first # line that
+    pandas skips with comment="#"), JSON (with its values), Markdown and
+    LaTeX (a % line), from the settings used."""
+    from metaeval import __version__
+    from metaeval.cli import FORMATS_OUT, signature_text
+
+    gold, preds = files["csv"]
+    args = [command, gold, *preds, "--metrics", "accuracy,macro_f1", *FAST[command]]
+    signatures = {}
+    for fmt in FORMATS_OUT:
+        code, out, err = _run(*args, "--format", fmt)
+        assert code == 0, err
+        signatures[fmt] = _signature_of(out, fmt)
+        if fmt == "json":
+            fields = json.loads(out)["signature_fields"]
+            assert signature_text(fields) == signatures[fmt]
+        if fmt == "csv":
+            assert len(pd.read_csv(io.StringIO(out), comment="#")) >= 2
+    assert len(set(signatures.values())) == 1, signatures
+    sig = signatures["csv"]
+    assert sig.startswith(f"metaeval {__version__} | {command} | metrics accuracy,macro_f1 | unit items | ")
+    assert fields["version"] == __version__ and fields["metrics"] == ["accuracy", "macro_f1"]
+    want = {"score": ("bootstrap", 60, 20210303), "compare": ("tukey", 60, 20210304),
+            "recommend": ("criteria", 20, 20210306), "design": ("bootstrap", 60, 20210303)}[command]
+    assert (fields["resampling"][0]["method"], fields["resampling"][0]["resamples"],
+            fields["resampling"][0]["seed"]) == want
+    if command in ("score", "recommend"):  # the outputs with intervals say how they are made
+        assert "intervals " in sig and fields["intervals"]["confidence"] == 0.95
+
+
+@pytest.mark.parametrize("command, options, wanted", [
+    ("score", ["--set", "bootstrap_replicates=70"], "bootstrap 70 (seed 20210303) | intervals percentile 95%"),
+    ("score", ["--replicates", "80", "--set", "bootstrap_seed=5", "--interval-method", "bca", "--confidence", "0.9"],
+     "bootstrap 80 (seed 5) | intervals bca 90%"),
+    ("score", ["--no-intervals"], "metrics accuracy,macro_f1 | no resampling"),
+    ("score", ["--group-column", "target"], "unit groups | bootstrap 60"),
+    ("compare", ["--trials", "70", "--set", "tukey_seed=9", "--alpha", "0.1"],
+     "Tukey trials 70 (seed 9) | test randomised Tukey HSD | alpha 0.1"),
+    ("compare", ["--test", "bootstrap", "--correction", "bh", "--set", "bootstrap_replicates=90"],
+     "bootstrap 90 (seed 20210303) | test paired bootstrap, bh correction | alpha 0.05"),
+    ("recommend", ["--set", "criteria_seed=3", "--set", "criteria_splits=3", "--set", "confidence=0.9"],
+     "criteria resamples 20 (seed 3, 3 half-splits each) | half-splits 20 (seed 20210301)"),
+    ("recommend", ["--set", "verdict_alpha=0.1"], "intervals centred percentile 95% | alpha 0.05 | verdict alpha 0.1"),
+    ("design", ["--set", "design_power=0.9", "--set", "design_seed=4"],
+     "bootstrap 60 (seed 20210303) | design subsets 10 (seed 4) | power 0.9 | alpha 0.05"),
+])
+def test_the_signature_says_the_settings_used(files, command, options, wanted):
+    """Catches a signature of the defaults: each value follows its option or --set."""
+    gold, preds = files["csv"]
+    code, out, err = _run(command, gold, *preds, "--metrics", "accuracy,macro_f1", *FAST[command], *options,
+                          "--format", "csv")
+    assert code == 0, err
+    assert wanted in out.splitlines()[0], out.splitlines()[0]
+
+
+def test_a_cell_with_a_hash_survives_the_comment_line(files, tmp_path):
+    """A system named run#2: its cells are quoted, so that comment="#" keeps them whole."""
+    gold, preds = files["csv"]
+    (tmp_path / "run#2.csv").write_text(preds[0].read_text())
+    code, out, err = _run("score", gold, tmp_path / "run#2.csv", preds[1], "--metrics", "accuracy",
+                          "--no-intervals", "--format", "csv")
+    assert code == 0, err
+    assert sorted(pd.read_csv(io.StringIO(out), comment="#")["system"]) == ["run#2", "sys_b"]

@@ -441,19 +441,110 @@ def _span_format(a) -> str | None:
     return a.input_format if a.input_format in SPAN_INPUT_FORMATS else None
 
 
-def _render(df, fmt: str, title: str = "") -> str:
+# -- the signature: what a result was computed with, in one line (as sacrebleu's) ------------------------------------
+_RESAMPLING_NAMES = {"bootstrap": "bootstrap", "tukey": "Tukey trials", "criteria": "criteria resamples",
+                     "half_splits": "half-splits", "noisy_golds": "noisy golds", "design_subsets": "design subsets",
+                     "property_matrices": "property matrices"}
+
+
+def _used(data, opts: dict):
+    """The experiment settings the library resolves from ``opts`` for this
+    dataset (``api._prepare``'s: a span task resamples whole documents), as
+    the call that computes the result does; its notes are silenced here
+    (the call says them)."""
+    from .api import _prepare
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _prepare(data, None, dict(opts))[2]
+
+
+def _signature(command: str, metrics, spec, st, resampling=(), **more) -> dict:
+    """The signature's values: the version, the command, the metric ids,
+    the resampling unit, each resampling method used with its number of
+    resamples and its seed (``(method, n, seed, extra)``), then ``more``
+    (``intervals``, ``test``, ``alpha``, ...), all from the settings used."""
+    from . import __version__
+
+    unit = ("documents" if spec.span_task else "groups") if st.resample_unit == "group" else "items"
+    return {"version": __version__, "command": command, "metrics": [str(m) for m in metrics], "unit": unit,
+            "resampling": [{"method": m, "resamples": int(n), "seed": int(s), **extra} for m, n, s, extra in resampling],
+            **more}
+
+
+def signature_text(sig: dict) -> str:
+    """The signature in one line: ``metaeval 0.1.0 | score | metrics
+    accuracy,macro_f1 | unit items | bootstrap 1000 (seed 20210303) |
+    intervals percentile 95%``."""
+    parts = [f"metaeval {sig['version']}", sig["command"], "metrics " + ",".join(sig["metrics"])]
+    if sig.get("criteria"):
+        parts.append("criteria " + ",".join(sig["criteria"]))
+    parts.append(f"unit {sig['unit']}" if sig["resampling"] else "no resampling")
+    for r in sig["resampling"]:
+        per = " per rate" if r["method"] == "noisy_golds" else ""
+        each = f", {r['half_splits']} half-splits each" if "half_splits" in r else ""
+        parts.append(f"{_RESAMPLING_NAMES[r['method']]} {r['resamples']}{per} (seed {r['seed']}{each})")
+    if sig.get("intervals"):
+        iv = sig["intervals"]
+        parts.append(f"intervals {iv['method']} {iv['confidence'] * 100:g}%")
+    if sig.get("test"):
+        parts.append("test " + {"tukey": "randomised Tukey HSD", "bootstrap": "paired bootstrap"}[sig["test"]]
+                     + (f", {sig['correction']} correction" if sig.get("correction") else ""))
+    for key in ("power", "alpha", "verdict_alpha"):
+        if key in sig:
+            parts.append(f"{key.replace('_', ' ')} {sig[key]:g}")
+    return " | ".join(parts)
+
+
+def _signed(text: str, fmt: str, sig: dict | None) -> str:
+    """``text`` (an output in ``fmt``) with the signature: CSV a first
+    ``# `` line (``pandas.read_csv(..., comment="#")`` skips it), LaTeX a
+    first ``% `` line, Markdown and the terminal table a last line (JSON:
+    ``_render``)."""
+    if sig is None:
+        return text
+    line = signature_text(sig)
+    if fmt == "csv":
+        return f"# {line}\n" + text
+    if fmt == "latex":
+        return f"% {line}\n" + text
+    if fmt == "markdown":
+        return text.rstrip("\n") + f"\n\n`{line}`\n"
+    return text.rstrip("\n") + f"\n\n{line}\n"
+
+
+def _csv(df, quote_hash: bool) -> str:
+    """``df`` as CSV; with ``quote_hash``, every text cell quoted when one
+    holds a ``#`` (a system named ``run#2``), so that ``pandas.read_csv(...,
+    comment="#")``, which skips the signature line, keeps the cell whole."""
+    import csv
+
+    import pandas as pd
+
+    text = [str(c) for c in df.columns] + [str(v) for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])
+                                           for v in df[c]]
+    quoting = csv.QUOTE_NONNUMERIC if quote_hash and any("#" in x for x in text) else csv.QUOTE_MINIMAL
+    return df.to_csv(index=False, lineterminator="\n", quoting=quoting)
+
+
+def _render(df, fmt: str, title: str = "", sig: dict | None = None) -> str:
     import pandas as pd
 
     from .tables import latex_table, markdown_table
 
     if fmt == "csv":
-        return df.to_csv(index=False, lineterminator="\n")
+        return _signed(_csv(df, quote_hash=sig is not None), fmt, sig)
     if fmt == "json":
-        return df.to_json(orient="records", indent=2) + "\n"
+        if sig is None:
+            return df.to_json(orient="records", indent=2) + "\n"
+        import json
+
+        return json.dumps({"signature": signature_text(sig), "signature_fields": sig,
+                           "rows": json.loads(df.to_json(orient="records"))}, indent=2) + "\n"
     if fmt == "markdown":
-        return (f"**{title}**\n\n" if title else "") + markdown_table(df)
+        return _signed((f"**{title}**\n\n" if title else "") + markdown_table(df), fmt, sig)
     if fmt == "latex":
-        return latex_table(df, caption=title)
+        return _signed(latex_table(df, caption=title), fmt, sig)
     df = df.copy()
     # (text: object columns under pandas 2, the "str" dtype under pandas 3)
     text_cols = [c for c in df.columns if pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])]
@@ -464,7 +555,7 @@ def _render(df, fmt: str, title: str = "") -> str:
                            "display.max_colwidth", 200):
         text = df.to_string(index=False, float_format=lambda v: f"{v:.3f}", justify="left")
     text = "\n".join(line.rstrip() for line in text.split("\n"))
-    return (f"{title}\n\n" if title else "") + text + "\n"
+    return _signed((f"{title}\n\n" if title else "") + text + "\n", fmt, sig)
 
 
 def _interval_cells(scores, metric_ids):
@@ -489,23 +580,26 @@ def _score(a, progress) -> str:
     opts.setdefault("bootstrap_replicates", a.replicates)
     opts.setdefault("confidence", a.confidence)
     opts.setdefault("interval_method", a.interval_method)
-    with progress.step(f"scoring{'' if a.no_intervals else ' with ' + str(opts['bootstrap_replicates']) + ' bootstrap replicates'}"):
+    st = _used(data, opts)
+    with progress.step(f"scoring{'' if a.no_intervals else f' with {st.bootstrap_replicates} bootstrap replicates'}"):
         scores = api.evaluate(data, intervals=not a.no_intervals, **opts)
     ids = list(spec.all_metrics)
     primary = spec.primary_metric
     scores = scores.sort_values(["kind", primary], ascending=[False, not M.get(primary).higher_is_better],
                                 kind="stable")
     # what the intervals resampled: as the library resolves it (groups given: whole groups, unless told items)
-    unit = ("articles" if spec.span_task else
-            "groups" if ds.groups is not None and opts.get("resample_unit", "group") == "group" else "items")
+    unit = ("articles" if spec.span_task else "groups" if st.resample_unit == "group" else "items")
     size = (f"{ds.spans.n_articles:,} articles" if spec.span_task else f"{ds.n_items:,} items"
             + (f" in {len(ds.group_names):,} groups" if ds.groups is not None else ""))
     title = (f"{spec.name}: {len(ds.systems)} systems, {size}"
-             + ("" if a.no_intervals else f"; {opts['confidence']:.0%} {opts['interval_method']} bootstrap intervals "
-                                          f"of the {unit}, {opts['bootstrap_replicates']} replicates"))
+             + ("" if a.no_intervals else f"; {st.confidence:.0%} {st.interval_method} bootstrap intervals "
+                                          f"of the {unit}, {st.bootstrap_replicates} replicates"))
+    sig = (_signature("score", ids, spec, st) if a.no_intervals else
+           _signature("score", ids, spec, st, [("bootstrap", st.bootstrap_replicates, st.bootstrap_seed, {})],
+                      intervals={"method": st.interval_method, "confidence": st.confidence}))
     if a.format == "table" and not a.no_intervals:
-        return _render(_interval_cells(scores, ids), "table", title)
-    return _render(scores.reset_index(), a.format, title)
+        return _render(_interval_cells(scores, ids), "table", title, sig)
+    return _render(scores.reset_index(), a.format, title, sig)
 
 
 def _compare(a, progress) -> str:
@@ -518,15 +612,22 @@ def _compare(a, progress) -> str:
     opts.setdefault("tukey_trials", a.trials)
     opts.setdefault("alpha", a.alpha)
     opts.setdefault("significance_correction", a.correction)
-    test = (f"randomised Tukey HSD, {opts['tukey_trials']} trials" if opts["significance_test"] == "tukey" else
-            f"paired bootstrap test, {opts['significance_correction']} correction")
+    st = _used(data, opts)
+    tukey = st.significance_test == "tukey"
+    test = (f"randomised Tukey HSD, {st.tukey_trials} trials" if tukey else
+            f"paired bootstrap test, {st.significance_correction} correction")
     with progress.step(f"testing every pair ({test})"):
         c = api.compare(data, **opts)
     title = f"{data[1].name}: {test}, alpha {c.alpha:g}"
+    sig = _signature("compare", data[1].all_metrics, data[1], st,
+                     [("tukey", st.tukey_trials, st.tukey_seed, {}) if tukey else
+                      ("bootstrap", st.bootstrap_replicates, st.bootstrap_seed, {})],
+                     test=st.significance_test, **({} if tukey else {"correction": st.significance_correction}),
+                     alpha=st.alpha)
     if a.pairs:
-        return _render(c.pairs, a.format, title)
+        return _render(c.pairs, a.format, title, sig)
     summary = c.best.merge(c.power[["metric", "n_pairs", "n_significant", "discriminative_power"]], on="metric")
-    return _render(summary, a.format, title)
+    return _render(summary, a.format, title, sig)
 
 
 def _recommend(a, progress) -> str:
@@ -545,19 +646,43 @@ def _recommend(a, progress) -> str:
     with progress.step("the test-set size design"):
         size = (api.size_design(data, **opts).sentence(rec.size_metrics(), where="every size: metaeval design")
                 if rec.size_metrics() else None)
+    sig = _recommend_signature(a, data, _used(data, opts), rec, designed=size is not None)
     if a.format == "json":
-        return recommendation_json(rec, test_set_size=size)
+        return recommendation_json(rec, test_set_size=size, signature=signature_text(sig), signature_fields=sig)
     if a.format == "csv":
-        return _render(recommendation_long(rec), "csv")
+        return _render(recommendation_long(rec), "csv", sig=sig)
     text = answer_sentence(rec) + (f" {size}" if size else "")
     table = criteria_table(rec)
     if a.format == "markdown":
-        return f"{text}\n\n" + _render(table, "markdown")
+        return f"{text}\n\n" + _render(table, "markdown", sig=sig)
     if a.format == "latex":
-        return _render(table, "latex", text)
+        return _render(table, "latex", text, sig)
     import textwrap
 
-    return textwrap.fill(text, 100) + "\n\n" + _render(table, "table")
+    return textwrap.fill(text, 100) + "\n\n" + _render(table, "table", sig=sig)
+
+
+def _recommend_signature(a, data, st, rec, designed: bool) -> dict:
+    """What the recommendation drew: the criteria's resamples (each with
+    its half-splits), the half-splits and noisy golds of the point values,
+    the gameability test's bootstrap (the design's too), the design's
+    subsets, the formal properties' random matrices."""
+    spec = data[1]
+    draws = [("criteria", st.criteria_replicates, st.criteria_seed, {"half_splits": st.criteria_splits}),
+             ("half_splits", st.n_splits, st.split_seed, {})]
+    if "noise" in rec.criteria:
+        draws.append(("noisy_golds", st.noise_repeats, st.noise_seed, {}))
+    draws.append(("bootstrap", st.bootstrap_replicates, st.bootstrap_seed, {}))
+    if designed:
+        draws.append(("design_subsets", st.design_draws, st.design_seed, {}))
+    if not a.no_properties and spec.k >= 2:
+        from .properties import settings_from
+
+        ps = settings_from({})
+        draws.append(("property_matrices", ps.random, ps.seed, {}))
+    return _signature("recommend", rec.metrics, spec, st, draws, criteria=list(rec.criteria),
+                      intervals={"method": "centred percentile", "confidence": st.confidence}, alpha=st.alpha,
+                      verdict_alpha=st.verdict_alpha)
 
 
 def _workflow_baselines(a) -> tuple[str, ...]:
@@ -579,7 +704,11 @@ def _design(a, progress) -> str:
     n, unit = int(full["size"].iloc[0]), full["unit"].iloc[0]
     title = (f"{data[1].name}: test-set size design, {n:,} {unit}; power {full['target_power'].iloc[0]:g} of a "
              f"two-sided z-test at alpha {full['alpha'].iloc[0]:g}")
-    return _render(d.design if a.long else d.summary, a.format, title)
+    st = _used(data, opts)
+    sig = _signature("design", data[1].all_metrics, data[1], st,
+                     [("bootstrap", st.bootstrap_replicates, st.bootstrap_seed, {}),
+                      ("design_subsets", st.design_draws, st.design_seed, {})], power=st.design_power, alpha=st.alpha)
+    return _render(d.design if a.long else d.summary, a.format, title, sig)
 
 
 def _init(a) -> str:
