@@ -512,3 +512,28 @@ def test_a_cell_with_a_hash_survives_the_comment_line(files, tmp_path):
                           "--no-intervals", "--format", "csv")
     assert code == 0, err
     assert sorted(pd.read_csv(io.StringIO(out), comment="#")["system"]) == ["run#2", "sys_b"]
+
+
+def test_metaeval_settings_lists_every_setting_and_the_messages_point_to_it(files):
+    """A pip install has no config/README.md: the help and the messages name
+    `metaeval settings`, which prints every setting with its default and
+    meaning (the Configuration page's table, from the same declarations)."""
+    import metaeval
+    from metaeval.settings import GROUP_OF
+
+    code, out, _ = _run("settings", "--format", "csv")
+    df = pd.read_csv(io.StringIO(out), dtype=str).set_index("key")
+    assert code == 0 and sorted(df.index) == sorted(GROUP_OF)
+    assert df.loc["bootstrap_replicates", "default"] == "1000" and df.loc["tukey_seed", "method"] == "significance"
+    assert df.loc["interval_method", "value"] == "'percentile' or 'bca'" and df["meaning"].str.len().min() > 10
+    gold, preds = files["csv"]
+    code, _, err = _run("score", gold, *preds, "--set", "bootstrap_replicate=3")
+    assert code == 2 and "did you mean 'bootstrap_replicates'" in err and "'metaeval settings'" in err
+    with pytest.raises(TypeError, match="metaeval settings") as e:
+        metaeval.evaluate(["a", "b"], {"x": ["a", "b"]}, bootstrap_replicate=3)
+    assert "config/README" not in str(e.value) and "bootstrap_replicates" in str(e.value)
+    for cmd in ("score", "compare", "recommend", "design", "init", "metrics", "settings"):
+        res = subprocess.run([sys.executable, "-m", "metaeval", cmd, "--help"], capture_output=True, text=True)
+        assert res.returncode == 0 and "config/README" not in res.stdout, cmd
+        if cmd in ("score", "compare", "recommend", "design"):  # --set's help names the listing
+            assert "'metaeval settings' lists each with its default and meaning" in " ".join(res.stdout.split())

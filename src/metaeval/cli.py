@@ -1,4 +1,4 @@
-"""The command line: ``metaeval score | compare | recommend | design | init``.
+"""The command line: ``metaeval score | compare | recommend | design | init | metrics | settings``.
 
 Every subcommand reads a gold file and one prediction file per system
 (``metaeval.api.read_files``), calls one function of ``metaeval.api`` and
@@ -30,6 +30,15 @@ EXAMPLES = {
   metaeval metrics --format markdown
   metaeval metrics --metric-module my_metrics.py
 """,
+    "settings": """examples:
+  metaeval settings
+  metaeval settings --format markdown
+  metaeval score gold.csv predictions/*.csv --set bootstrap_replicates=2000 --set bootstrap_seed=7
+
+Every experiment setting --set takes (the config's experiments: block), with
+its default, what its value must be and what it does. --set also takes the
+dataset keys of the files read (normalize_labels, label_map, ...): an
+unknown key's message lists them.""",
     "score": """examples:
   metaeval score gold.csv predictions/*.csv
   metaeval score gold.tsv a.tsv b.tsv --labels neg,neu,pos --ordinal --metrics macro_f1,mae_macro
@@ -38,8 +47,10 @@ EXAMPLES = {
 
 Each file has one record per item with the columns (or JSON keys)
 item_id and label (--id-column, --label-column); a system is named after
-its file. Intervals: percentile bootstrap of the items (of whole groups
-with --group-column), --replicates resamples.""",
+its file. Intervals: bootstrap of the items (of whole groups with
+--group-column), --replicates resamples, percentile (or --interval-method
+bca). Every output carries a signature line: the version, the metrics, the
+resamples, seeds and interval method used.""",
     "compare": """examples:
   metaeval compare gold.csv predictions/*.csv
   metaeval compare gold.csv predictions/*.csv --test bootstrap --correction holm --pairs --format csv
@@ -213,7 +224,8 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                    help="one class, in order, repeated for each (for names with commas, e.g. the technique "
                         "'Name_Calling,Labeling'); instead of --labels")
     d.add_argument("--ordinal", action="store_true", help="the labels are ordered (enables the ordinal metrics)")
-    d.add_argument("--metrics", help="metric ids, comma-separated (default: every metric that applies)")
+    d.add_argument("--metrics", help="metric ids, comma-separated ('metaeval metrics' lists them; default: those "
+                                     "it marks default that apply to the labels; 'default,mcc' adds one)")
     d.add_argument("--metric-module", action="append", default=[], metavar="FILE.py|MODULE",
                    help="a Python file or module of custom metrics (its METRICS dict, as the config's "
                         "custom_metrics block; metaeval.custom_metrics), then listed by id in --metrics; repeatable")
@@ -223,7 +235,9 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                                           "intervals and tests then resample whole groups (use it with 20 "
                                           "groups or more: fewer give too narrow intervals)")
     d.add_argument("--baselines", help="generated baselines, comma-separated, of majority, all_class, random "
-                                       "(span identification: no_spans, whole_text, every_token, random_spans)")
+                                       "(span identification: no_spans, whole_text, every_token, random_spans); "
+                                       "default: none for score and compare, all for recommend and design (as the "
+                                       "workflow, which ranks majority and random with the systems)")
     d.add_argument("--input-format", dest="input_format", choices=INPUT_FORMATS,
                    help="the files' format, the config's dataset key 'format' (--format is the output's): csv or "
                         "semeval_tsv (SemEval-2016 Task 6's tab-separated ID, Stance, Target), whatever the "
@@ -235,14 +249,19 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
     o = p.add_argument_group("output")
     if formats:
         o.add_argument("--format", choices=FORMATS_OUT, default=None,
-                       help="table (aligned text, the default on a terminal), csv (the default otherwise), json, "
-                            "markdown, latex")
+                       help="table (aligned text: the default when standard output is a terminal and no -o), csv "
+                            "(the default otherwise), json, markdown, latex; each carries the signature line (the "
+                            "version, metrics, resamples, seeds and interval method used; CSV: a first '# ' line, "
+                            "read it with pandas.read_csv(..., comment='#'))")
     o.add_argument("-o", "--output", help="write to this file instead of standard output")
     o.add_argument("--set", dest="settings", type=_setting, action="append", default=[], metavar="KEY=VALUE",
-                   help="any experiment setting of the config (config/README.md), e.g. --set tukey_trials=1000, "
-                        "or a dataset key of the files read, e.g. --set normalize_labels=[case], "
-                        "--set merge_overlapping_predictions=true, --set documents=all_articles")
-    o.add_argument("--quiet", action="store_true", help="no progress line on standard error")
+                   help="an experiment setting ('metaeval settings' lists each with its default and meaning), "
+                        "e.g. --set tukey_trials=1000, or a dataset key of the files read, e.g. --set "
+                        "normalize_labels=[case], --set merge_overlapping_predictions=true, --set "
+                        "documents=all_articles; repeatable; it wins over the option of the same setting "
+                        "(--replicates, --trials, ...)")
+    o.add_argument("--quiet", action="store_true", help="no progress line (shown only when standard error is a "
+                                                        "terminal); warnings and errors are still printed")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -258,20 +277,28 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("score", help="every metric of every system, with bootstrap intervals", epilog=EXAMPLES["score"],
                        formatter_class=fmt, description="Score every system with every metric, with intervals.")
     _common(s)
-    s.add_argument("--no-intervals", action="store_true", help="scores only")
-    s.add_argument("--replicates", type=int, default=1000, help="bootstrap replicates (default: 1000)")
-    s.add_argument("--confidence", type=float, default=0.95, help="interval level (default: 0.95)")
-    s.add_argument("--interval-method", choices=("percentile", "bca"), default="percentile")
+    s.add_argument("--no-intervals", action="store_true", help="scores only (no resampling)")
+    s.add_argument("--replicates", type=int, default=1000, help="bootstrap replicates of the intervals (default: "
+                                                                "1000; the setting bootstrap_replicates)")
+    s.add_argument("--confidence", type=float, default=0.95, help="the intervals' level (default: 0.95; the "
+                                                                  "setting confidence)")
+    s.add_argument("--interval-method", choices=("percentile", "bca"), default="percentile",
+                   help="percentile (default) or bca: bias-corrected and accelerated (Efron & Tibshirani 1993), "
+                        "which adds a jackknife pass over the units")
     c = sub.add_parser("compare", help="significance of every pair of systems, per metric",
                        epilog=EXAMPLES["compare"], formatter_class=fmt,
                        description="Which systems a test can tell apart, per metric.")
     _common(c)
     c.add_argument("--test", choices=("tukey", "bootstrap"), default="tukey",
                    help="randomised Tukey HSD (default) or the paired bootstrap test")
-    c.add_argument("--trials", type=int, default=5000, help="Tukey trials (default: 5000)")
-    c.add_argument("--alpha", type=float, default=0.05)
+    c.add_argument("--trials", type=int, default=5000, help="permutations of the randomised Tukey HSD (default: "
+                                                            "5000; the setting tukey_trials); its p-values are "
+                                                            "multiples of 1/trials (0: below 1/trials)")
+    c.add_argument("--alpha", type=float, default=0.05, help="significance level: a pair is told apart when its "
+                                                             "p-value is below it (default: 0.05)")
     c.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
-                   help="multiple comparisons, for the bootstrap test (default: holm)")
+                   help="multiple comparisons over each metric's pairs, for the bootstrap test only (default: holm; "
+                        "the Tukey test's p-values are family-wise already)")
     c.add_argument("--pairs", action="store_true", help="print every pair instead of the summary per metric")
     r = sub.add_parser("recommend", help="which metric to report, with the evidence", epilog=EXAMPLES["recommend"],
                        formatter_class=fmt, description="Which metric to report on this data, and why.")
@@ -291,7 +318,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Test-set size design: the smallest difference each metric detects, and the size "
                                    "a smaller one needs.")
     _common(g)
-    g.add_argument("--long", action="store_true", help="every size of the design (design.csv) instead of the summary")
+    g.add_argument("--long", action="store_true", help="every size of the design (the workflow's design.csv) "
+                                                       "instead of the summary at the test set's size")
     m = sub.add_parser("metrics", help="every metric id, its name, direction, what it needs and its reference",
                        epilog=EXAMPLES["metrics"], formatter_class=fmt,
                        description="The metric ids --metrics takes (and the config's metrics:), with their names.")
@@ -300,6 +328,12 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--metric-module", action="append", default=[], metavar="FILE.py|MODULE",
                    help="list the custom metrics of this file or module too")
     m.add_argument("-o", "--output", help="write to this file instead of standard output")
+    e = sub.add_parser("settings", help="every experiment setting --set takes, its default and meaning",
+                       epilog=EXAMPLES["settings"], formatter_class=fmt,
+                       description="The experiment settings (--set KEY=VALUE, and the config's experiments: block).")
+    e.add_argument("--format", choices=FORMATS_OUT, default=None, help="table (the default on a terminal), csv, "
+                                                                        "json, markdown, latex")
+    e.add_argument("-o", "--output", help="write to this file instead of standard output")
     i = sub.add_parser("init", help="write a workflow config for a folder of gold and prediction files",
                        epilog=EXAMPLES["init"], formatter_class=fmt,
                        description="Write a config block the workflow runs as is.")
@@ -345,7 +379,8 @@ def _split_settings(a) -> tuple[dict, dict]:
     unknown = sorted(set(pairs) - known)
     if unknown:  # said before any file is read
         raise ValueError(f"--set {unknown[0]}: unknown key{closest(unknown, known)}; the experiment settings are "
-                         f"config/README.md's, the dataset keys {', '.join(sorted(data))}")
+                         f"listed by 'metaeval settings' with their defaults and meanings, the dataset keys are "
+                         f"{', '.join(sorted(data))}")
     settings = {k: v for k, v in pairs.items() if k not in data}
     if getattr(a, "group_column", None):  # --group-column: the intervals and tests resample whole groups
         settings.setdefault("resample_unit", "group")
@@ -384,6 +419,26 @@ def _metrics(a) -> str:
         load_module(module)
     fmt = a.format or ("table" if a.output is None and sys.stdout.isatty() else "csv")
     return _render(metric_table(), fmt, "metaeval metrics (ids for --metrics and the config's metrics:)")
+
+
+def settings_table():
+    """Every experiment setting, one row each: ``key, method (its branch of
+    metaeval.settings), default, value (what it must be), meaning``: the
+    table of the documentation's Configuration page, from the same
+    declarations."""
+    from dataclasses import fields
+
+    import pandas as pd
+
+    from .settings import GROUPS, _default, _default_text, describe
+
+    return pd.DataFrame([{"key": f.name, "method": name, "default": _default_text(_default(f)), "value": describe(f),
+                          "meaning": f.metadata["meaning"]} for name, cls in GROUPS.items() for f in fields(cls)])
+
+
+def _settings(a) -> str:
+    fmt = a.format or ("table" if a.output is None and sys.stdout.isatty() else "csv")
+    return _render(settings_table(), fmt, "metaeval settings (--set KEY=VALUE; the config's experiments: block)")
 
 
 def _stdin_file(a, tmp) -> None:
@@ -749,7 +804,8 @@ def _init(a) -> str:
     text = ("# written by `metaeval init`; run it from the metaeval checkout with\n"
             f"#   {run}\n"
             "# (--directory: the results go to its results/, apart from the default config's)\n"
-            "# every key: config/README.md (labels are in the order of the scale when ordinal is true)\n"
+            "# the experiment settings: `metaeval settings`; every key: the documentation's Configuration page\n"
+            "# (config/README.md in the checkout; labels are in the order of the scale when ordinal is true)\n"
             + yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
     from .io import write_text
 
@@ -780,8 +836,8 @@ def main(argv=None) -> int:
         if a.command == "init":
             sys.stdout.write(_init(a))
             return 0
-        if a.command == "metrics":
-            text = _metrics(a)
+        if a.command in ("metrics", "settings"):
+            text = _metrics(a) if a.command == "metrics" else _settings(a)
             (write_text(a.output, text) if a.output else sys.stdout.write(text))
             return 0
         import tempfile
