@@ -425,6 +425,92 @@ def test_the_terminal_table_aligns_text_left_under_pandas_3(files):
     assert _render(obj, "table") == _render(df, "table")
 
 
+def _on_a_terminal(argv, delay: float = 0.0) -> tuple[int, str, str]:
+    """``python -m metaeval ARGV`` with standard output and standard error
+    each on a pseudo-terminal of its own (what a terminal shows: ``\r\n``
+    line ends), the progress line shown after ``delay`` seconds."""
+    import os
+    import pty
+    import select
+
+    code = ("import runpy, sys; import metaeval.cli as c; "
+            f"c._Progress.DELAY, c._Progress.INTERVAL = {delay}, 0.01; "
+            "runpy.run_module('metaeval', run_name='__main__', alter_sys=True)")
+    (out_m, out_s), (err_m, err_s) = pty.openpty(), pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-c", code, *map(str, argv)], stdin=subprocess.DEVNULL, stdout=out_s,
+                            stderr=err_s)
+    os.close(out_s)
+    os.close(err_s)
+    got, reading = {out_m: b"", err_m: b""}, {out_m, err_m}
+    while reading:
+        ready, _, _ = select.select(sorted(reading), [], [], 60)
+        assert ready, "no output for a minute"
+        for fd in ready:
+            try:
+                data = os.read(fd, 1 << 16)
+            except OSError:  # (Linux: EIO once the other end is closed)
+                data = b""
+            got[fd] += data
+            if not data:
+                reading.discard(fd)
+                os.close(fd)
+    return proc.wait(timeout=60), got[out_m].decode(), got[err_m].decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals: POSIX")
+def test_on_a_terminal_the_table_aligns_and_the_progress_goes_to_standard_error(files):
+    """The command as a user runs it in a terminal (stdout and stderr on
+    pseudo-terminals, the installed pandas): the columns of the table line
+    up, the names read from the left, the signature ends it; the progress
+    line, with the fraction done, is on standard error only."""
+    import re
+
+    gold, preds = files["csv"]
+    code, out, err = _on_a_terminal(["score", gold, *preds, "--metrics", "accuracy,macro_f1", "--replicates",
+                                      "10000"])
+    assert code == 0, err
+    out = re.sub(r"\x1b\[[0-9;]*m", "", out)  # (a colour reset some libraries write at exit)
+    lines = out.replace("\r\n", "\n").rstrip("\n").split("\n")
+    assert "\r" not in out.replace("\r\n", "") and "%" not in out.replace("95%", "")  # no progress here
+    head = next(i for i, line in enumerate(lines) if line.startswith("system "))
+    rows = lines[head + 1:head + 1 + len(preds)]
+    starts = [m.start() for m in re.finditer(r"(?<=\s)\S+|^\S+", lines[head])]  # each column's first character
+    assert len(starts) == 4
+    for row in rows:
+        assert row[0] != " " and row.split()[0].startswith("sys_")  # the name column, left-aligned
+        assert all(row[s] != " " and (s == 0 or row[s - 1] == " ") for s in starts), (lines[head], row)
+    assert len({len(row) for row in rows}) == 1  # (the value [low, high] cells have one width)
+    assert lines[-2] == "" and lines[-1].startswith("metaeval ") and "| bootstrap 10000 (seed " in lines[-1]
+    # standard error: the progress line, redrawn in place, then 'done'
+    assert "scoring with 10000 bootstrap replicates ... " in err and err.rstrip().endswith("done")
+    assert re.search(r"bootstrap replicates \d+ % \([\d,]+/10,000\) \d+\.\d s", err), err[-500:]
+    assert "sys_a" not in err and "metaeval 0" not in err
+    # --quiet: nothing on standard error
+    code, out_quiet, err = _on_a_terminal(["score", gold, *preds, "--metrics", "accuracy", "--replicates", "200",
+                                           "--quiet"])
+    assert code == 0 and err == "" and "sys_a" in out_quiet
+
+
+def test_the_progress_line_says_the_fraction_done_and_the_time_left():
+    """The line of a pass that reported 430 of 1000 in 3.2 s: about 4 s left."""
+    from metaeval.cli import _duration, _Progress
+
+    p = _Progress(True)
+    p._start = 100.0
+    p.listen(100, 1000, "bootstrap replicates")  # a pass starts: it began when the step did
+    p._pass = ("bootstrap replicates", 1000, 100.0, 430, 103.2)  # (its later report, at a known time)
+    assert p.line("scoring", 103.2) == "scoring ... bootstrap replicates 43 % (430/1,000) 3.2 s, about 4 s left"
+    p.listen(5, 20, "design subsets")  # another pass: it began at the last report of the one before
+    assert p._pass[2] == 103.2
+    assert p.line("x", 103.2).startswith("x ... design subsets 25 % (5/20)")
+    assert _duration(0.2) == "1 s" and _duration(150) == "2 min" and _duration(7200) == "2.0 h"
+    quiet = _Progress(False)
+    with quiet.step("nothing"):  # not enabled: no listener, no thread
+        from metaeval.engine.progress import _LISTENER
+
+        assert _LISTENER.get() is None
+
+
 # -- the signature: every output says what it was computed with (issue 32) -------------------------------------------
 FAST = {"score": ["--replicates", "60"],
         "compare": ["--trials", "60"],

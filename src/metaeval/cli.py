@@ -108,8 +108,12 @@ class _Progress:
     time and the time left, e.g. ``scoring ... bootstrap replicates 43 %
     (430/1000) 3.2 s, about 4 s left``.  Nothing when not enabled."""
 
-    def __init__(self, enabled: bool, delay: float = 2.0, interval: float = 0.5, stream=None):
-        self.enabled, self.delay, self.interval, self._stream = enabled, delay, interval, stream
+    DELAY, INTERVAL = 2.0, 0.5  # seconds before the first line, and between two lines
+
+    def __init__(self, enabled: bool, delay: float | None = None, interval: float | None = None, stream=None):
+        self.enabled, self._stream = enabled, stream
+        self.delay = self.DELAY if delay is None else delay
+        self.interval = self.INTERVAL if interval is None else interval
         self._pass = None  # (what, total, start, done, time of the report) of the pass that reported last
         self._start = 0.0
         self._width = 0
