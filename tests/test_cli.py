@@ -555,7 +555,8 @@ def test_every_command_signs_every_output_format(files, command):
             assert len(pd.read_csv(io.StringIO(out), comment="#")) >= 2
     assert len(set(signatures.values())) == 1, signatures
     sig = signatures["csv"]
-    assert sig.startswith(f"metaeval {__version__} | {command} | metrics accuracy,macro_f1 | unit items | ")
+    assert sig.startswith(f"metaeval {__version__} | {command} | metrics accuracy,macro_f1 | ")
+    assert "| unit items | " in sig and ("| criteria stability,power" in sig) == (command == "recommend")
     assert fields["version"] == __version__ and fields["metrics"] == ["accuracy", "macro_f1"]
     want = {"score": ("bootstrap", 60, 20210303), "compare": ("tukey", 60, 20210304),
             "recommend": ("criteria", 20, 20210306), "design": ("bootstrap", 60, 20210303)}[command]
