@@ -23,6 +23,12 @@ RNG = np.random.default_rng(11)
 LABELS = ["neg", "neu", "pos"]
 
 
+def _csv(out: str) -> pd.DataFrame:
+    """An output in CSV, its first line the signature (a # comment)."""
+    assert out.startswith("# metaeval ")
+    return pd.read_csv(io.StringIO(out), comment="#")
+
+
 def _run(*argv) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
@@ -75,7 +81,7 @@ def test_score_equals_the_api_with_intervals_by_group(files):
     code, out, _ = _run("score", gold, *preds, "--group-column", "target", "--replicates", "200", "--format", "csv",
                         "--metrics", "accuracy,macro_f1")
     assert code == 0
-    got = pd.read_csv(io.StringIO(out)).set_index("system")
+    got = _csv(out).set_index("system")
     data = read_files(gold, preds, group_column="target", metrics=["accuracy", "macro_f1"], baselines=[])  # as score
     want = metaeval.evaluate(data, bootstrap_replicates=200, resample_unit="group")  # as --group-column says
     pd.testing.assert_frame_equal(got.sort_index(), want.sort_index(), check_exact=False, rtol=1e-14)
@@ -85,7 +91,7 @@ def test_score_equals_the_api_with_intervals_by_group(files):
 def test_the_output_formats(files):
     gold, preds = files["csv"]
     args = ["score", gold, *preds, "--metrics", "accuracy", "--replicates", "50"]
-    assert json.loads(_run(*args, "--format", "json")[1])[0]["system"] == "sys_a"
+    assert json.loads(_run(*args, "--format", "json")[1])["rows"][0]["system"] == "sys_a"
     md = _run(*args, "--format", "markdown")[1]
     assert "| system | kind | accuracy |" in md and "95% percentile bootstrap intervals of the items" in md
     tex = _run(*args, "--format", "latex")[1]
@@ -96,10 +102,10 @@ def test_the_output_formats(files):
     assert code == 0 and "discriminative_power" in out and "randomised Tukey HSD, 200 trials" in out
     code, out, _ = _run("compare", gold, *preds, "--metrics", "accuracy", "--test", "bootstrap", "--pairs",
                         "--format", "csv", "--set", "bootstrap_replicates=100")
-    assert code == 0 and len(pd.read_csv(io.StringIO(out))) == 10  # 5 systems: 10 pairs
+    assert code == 0 and len(_csv(out)) == 10  # 5 systems: 10 pairs
     code, out, _ = _run("compare", gold, *preds, "--metrics", "accuracy,macro_f1", "--trials", "100", "--format",
                         "csv")  # the summary in every format (csv printed every pair without --pairs)
-    assert code == 0 and list(pd.read_csv(io.StringIO(out))["metric"]) == ["accuracy", "macro_f1"]
+    assert code == 0 and list(_csv(out)["metric"]) == ["accuracy", "macro_f1"]
     code, _, err = _run("compare", gold, *preds, "--set", "tukey_trials=abc")
     assert code == 2 and "experiments.tukey_trials: expected an integer, got 'abc'" in err
 
@@ -122,6 +128,7 @@ def test_recommend_prints_the_answer_and_the_criteria(files):
     rec = json.loads(out)
     assert rec["official_metric"]["metric"] == "macro_f1" and rec["requirements"] == ["monotonicity"]
     assert "kappa" not in rec["recommended"] and "monotonicity" in rec["failed_properties"]["kappa"]
+    assert "| property matrices 2000 (seed 20211206) |" in rec["signature"]  # the properties were checked
     code, _, err = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--require", "monotonic")
     assert code == 2 and "'monotonic' is not a formal property (did you mean 'monotonicity'?)" in err
     code, _, err = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--no-properties",
@@ -241,7 +248,7 @@ def test_technique_classification_reads_the_gold_s_techniques_and_names_with_com
             "--no-intervals", "--format", "csv", "--set", "documents=all_articles"]
     code, out, err = _run(*args)
     assert code == 0, err
-    got = pd.read_csv(io.StringIO(out)).set_index("system").sort_index()
+    got = _csv(out).set_index("system").sort_index()
     want = metaeval_evaluate(read_files(gold, preds, format="semeval2020_tc", articles=SPANS / "articles",
                                         documents="all_articles", baselines=[]))
     pd.testing.assert_frame_equal(got, want.sort_index(), check_exact=False, rtol=1e-14)
@@ -261,7 +268,7 @@ def test_span_identification_takes_span_metric_ids_and_merging_from_the_command_
     assert code == 1 and "overlap" in err and "--set merge_overlapping_predictions=true" in err
     code, out, err = _run(*base, "--set", "merge_overlapping_predictions=true", "--metrics", "span_f1,char_f1")
     assert code == 0, err
-    assert list(pd.read_csv(io.StringIO(out)).columns) == ["system", "kind", "span_f1", "char_f1"]
+    assert list(_csv(out).columns) == ["system", "kind", "span_f1", "char_f1"]
     code, _, err = _run(*base, "--set", "merge_overlaping_predictions=true")
     assert code == 2 and "did you mean 'merge_overlapping_predictions'" in err
 
@@ -297,10 +304,10 @@ def test_design_prints_the_summary_and_recommend_the_test_set_size(files):
     fast = ["--set", "bootstrap_replicates=100", "--set", "design_draws=10"]
     code, out, err = _run("design", gold, *preds, "--metrics", "accuracy,macro_f1", *fast, "--format", "json")
     assert code == 0, err
-    rows = json.loads(out)
+    rows = json.loads(out)["rows"]
     assert {r["metric"] for r in rows} == {"Acc", "macro-F1"} and "MDD with 60 items" in rows[0]
     code, out, _ = _run("design", gold, *preds, "--metrics", "accuracy", *fast, "--long", "--format", "csv")
-    long = pd.read_csv(io.StringIO(out))
+    long = _csv(out)
     assert code == 0 and 60 in set(long["size"]) and {"min_detectable_difference", "within_range"} <= set(long)
     code, out, _ = _run("design", gold, *preds, *fast, "--format", "markdown")
     assert code == 0 and out.startswith("**data: test-set size design, 60 items; power 0.8")
@@ -340,7 +347,7 @@ def test_input_format_reads_semeval_2016_task_6_files(tmp_path):
     assert code == 1 and ".txt" in err  # by its ending, a .txt file is not a label file
     code, out, err = _run(*args, "--input-format", "semeval_tsv")
     assert code == 0, err
-    assert pd.read_csv(io.StringIO(out))["accuracy"].tolist() == [pytest.approx(2 / 3)]
+    assert _csv(out)["accuracy"].tolist() == [pytest.approx(2 / 3)]
 
 
 def test_the_title_says_what_the_intervals_resampled(files):
@@ -419,3 +426,204 @@ def test_the_terminal_table_aligns_text_left_under_pandas_3(files):
     assert lines[1].startswith("a ") and lines[2].startswith("long_name")
     obj = pd.DataFrame({"system": np.array(["a", "long_name"], dtype=object), "score": [0.5, 0.25]})
     assert _render(obj, "table") == _render(df, "table")
+
+
+def _on_a_terminal(argv, delay: float = 0.0) -> tuple[int, str, str]:
+    """``python -m metaeval ARGV`` with standard output and standard error
+    each on a pseudo-terminal of its own (what a terminal shows: ``\r\n``
+    line ends), the progress line shown after ``delay`` seconds."""
+    import os
+    import pty
+    import select
+
+    code = ("import runpy, sys; import metaeval.cli as c; "
+            f"c._Progress.DELAY, c._Progress.INTERVAL = {delay}, 0.01; "
+            "runpy.run_module('metaeval', run_name='__main__', alter_sys=True)")
+    (out_m, out_s), (err_m, err_s) = pty.openpty(), pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-c", code, *map(str, argv)], stdin=subprocess.DEVNULL, stdout=out_s,
+                            stderr=err_s)
+    os.close(out_s)
+    os.close(err_s)
+    got, reading = {out_m: b"", err_m: b""}, {out_m, err_m}
+    while reading:
+        ready, _, _ = select.select(sorted(reading), [], [], 60)
+        assert ready, "no output for a minute"
+        for fd in ready:
+            try:
+                data = os.read(fd, 1 << 16)
+            except OSError:  # (Linux: EIO once the other end is closed)
+                data = b""
+            got[fd] += data
+            if not data:
+                reading.discard(fd)
+                os.close(fd)
+    return proc.wait(timeout=60), got[out_m].decode(), got[err_m].decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals: POSIX")
+def test_on_a_terminal_the_table_aligns_and_the_progress_goes_to_standard_error(files):
+    """The command as a user runs it in a terminal (stdout and stderr on
+    pseudo-terminals, the installed pandas): the columns of the table line
+    up, the names read from the left, the signature ends it; the progress
+    line, with the fraction done, is on standard error only."""
+    import re
+
+    gold, preds = files["csv"]
+    code, out, err = _on_a_terminal(["score", gold, *preds, "--metrics", "accuracy,macro_f1", "--replicates",
+                                      "10000"])
+    assert code == 0, err
+    out = re.sub(r"\x1b\[[0-9;]*m", "", out)  # (a colour reset some libraries write at exit)
+    lines = out.replace("\r\n", "\n").rstrip("\n").split("\n")
+    assert "\r" not in out.replace("\r\n", "") and "%" not in out.replace("95%", "")  # no progress here
+    head = next(i for i, line in enumerate(lines) if line.startswith("system "))
+    rows = lines[head + 1:head + 1 + len(preds)]
+    starts = [m.start() for m in re.finditer(r"(?<=\s)\S+|^\S+", lines[head])]  # each column's first character
+    assert len(starts) == 4
+    for row in rows:
+        assert row[0] != " " and row.split()[0].startswith("sys_")  # the name column, left-aligned
+        assert all(row[s] != " " and (s == 0 or row[s - 1] == " ") for s in starts), (lines[head], row)
+    assert len({len(row) for row in rows}) == 1  # (the value [low, high] cells have one width)
+    assert lines[-2] == "" and lines[-1].startswith("metaeval ") and "| bootstrap 10000 (seed " in lines[-1]
+    # standard error: the progress line, redrawn in place, then 'done'
+    assert "scoring with 10000 bootstrap replicates ... " in err and err.rstrip().endswith("done")
+    assert re.search(r"bootstrap replicates \d+ % \([\d,]+/10,000\) \d+\.\d s", err), err[-500:]
+    assert "sys_a" not in err and "metaeval 0" not in err
+    # --quiet: nothing on standard error
+    code, out_quiet, err = _on_a_terminal(["score", gold, *preds, "--metrics", "accuracy", "--replicates", "200",
+                                           "--quiet"])
+    assert code == 0 and err == "" and "sys_a" in out_quiet
+
+
+def test_the_progress_line_says_the_fraction_done_and_the_time_left():
+    """The line of a pass that reported 430 of 1000 in 3.2 s: about 4 s left."""
+    from metaeval.cli import _duration, _Progress
+
+    p = _Progress(True)
+    p._start = 100.0
+    p.listen(100, 1000, "bootstrap replicates")  # a pass starts: it began when the step did
+    p._pass = ("bootstrap replicates", 1000, 100.0, 430, 103.2)  # (its later report, at a known time)
+    assert p.line("scoring", 103.2) == "scoring ... bootstrap replicates 43 % (430/1,000) 3.2 s, about 4 s left"
+    p.listen(5, 20, "design subsets")  # another pass: it began at the last report of the one before
+    assert p._pass[2] == 103.2
+    assert p.line("x", 103.2).startswith("x ... design subsets 25 % (5/20)")
+    assert _duration(0.2) == "1 s" and _duration(150) == "2 min" and _duration(7200) == "2.0 h"
+    quiet = _Progress(False)
+    with quiet.step("nothing"):  # not enabled: no listener, no thread
+        from metaeval.engine.progress import _LISTENER
+
+        assert _LISTENER.get() is None
+
+
+# -- the signature: every output says what it was computed with (issue 32) -------------------------------------------
+FAST = {"score": ["--replicates", "60"],
+        "compare": ["--trials", "60"],
+        "recommend": ["--labels", "neg,neu,pos", "--no-properties", "--set", "criteria_replicates=20", "--set",
+                      "criteria_splits=2", "--set", "n_splits=20", "--set", "noise_repeats=5", "--set",
+                      "bootstrap_replicates=60", "--set", "design_draws=10", "--set", "min_systems=2"],
+        "design": ["--set", "bootstrap_replicates=60", "--set", "design_draws=10"]}
+
+
+def _signature_of(out: str, fmt: str) -> str:
+    """The signature line of an output in ``fmt``, where that format puts it."""
+    lines = out.rstrip("\n").splitlines()
+    if fmt == "json":
+        return json.loads(out)["signature"]
+    if fmt in ("csv", "latex"):
+        mark = {"csv": "# ", "latex": "% "}[fmt]
+        assert lines[0].startswith(mark + "metaeval ")
+        return lines[0][len(mark):]
+    assert lines[-2] == ""  # a line of its own, after the table
+    return lines[-1].strip("`") if fmt == "markdown" else lines[-1]
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "recommend", "design"])
+def test_every_command_signs_every_output_format(files, command):
+    """The same one-line signature in the table, CSV (a first # line that
+    pandas skips with comment="#"), JSON (with its values), Markdown and
+    LaTeX (a % line), from the settings used."""
+    from metaeval import __version__
+    from metaeval.cli import FORMATS_OUT, signature_text
+
+    gold, preds = files["csv"]
+    args = [command, gold, *preds, "--metrics", "accuracy,macro_f1", *FAST[command]]
+    signatures = {}
+    for fmt in FORMATS_OUT:
+        code, out, err = _run(*args, "--format", fmt)
+        assert code == 0, err
+        signatures[fmt] = _signature_of(out, fmt)
+        if fmt == "json":
+            fields = json.loads(out)["signature_fields"]
+            assert signature_text(fields) == signatures[fmt]
+        if fmt == "csv":
+            assert len(pd.read_csv(io.StringIO(out), comment="#")) >= 2
+    assert len(set(signatures.values())) == 1, signatures
+    sig = signatures["csv"]
+    assert sig.startswith(f"metaeval {__version__} | {command} | metrics accuracy,macro_f1 | ")
+    assert "| unit items | " in sig and ("| criteria stability,power" in sig) == (command == "recommend")
+    assert fields["version"] == __version__ and fields["metrics"] == ["accuracy", "macro_f1"]
+    want = {"score": ("bootstrap", 60, 20210303), "compare": ("tukey", 60, 20210304),
+            "recommend": ("criteria", 20, 20210306), "design": ("bootstrap", 60, 20210303)}[command]
+    assert (fields["resampling"][0]["method"], fields["resampling"][0]["resamples"],
+            fields["resampling"][0]["seed"]) == want
+    if command in ("score", "recommend"):  # the outputs with intervals say how they are made
+        assert "intervals " in sig and fields["intervals"]["confidence"] == 0.95
+
+
+@pytest.mark.parametrize("command, options, wanted", [
+    ("score", ["--set", "bootstrap_replicates=70"], "bootstrap 70 (seed 20210303) | intervals percentile 95%"),
+    ("score", ["--replicates", "80", "--set", "bootstrap_seed=5", "--interval-method", "bca", "--confidence", "0.9"],
+     "bootstrap 80 (seed 5) | intervals bca 90%"),
+    ("score", ["--no-intervals"], "metrics accuracy,macro_f1 | no resampling"),
+    ("score", ["--group-column", "target"], "unit groups | bootstrap 60"),
+    ("compare", ["--trials", "70", "--set", "tukey_seed=9", "--alpha", "0.1"],
+     "Tukey trials 70 (seed 9) | test randomised Tukey HSD | alpha 0.1"),
+    ("compare", ["--test", "bootstrap", "--correction", "bh", "--set", "bootstrap_replicates=90"],
+     "bootstrap 90 (seed 20210303) | test paired bootstrap, bh correction | alpha 0.05"),
+    ("recommend", ["--set", "criteria_seed=3", "--set", "criteria_splits=3", "--set", "confidence=0.9"],
+     "criteria resamples 20 (seed 3, 3 half-splits each) | half-splits 20 (seed 20210301)"),
+    ("recommend", ["--set", "verdict_alpha=0.1"], "intervals centred percentile 95% | alpha 0.05 | verdict alpha 0.1"),
+    ("design", ["--set", "design_power=0.9", "--set", "design_seed=4"],
+     "bootstrap 60 (seed 20210303) | design subsets 10 (seed 4) | power 0.9 | alpha 0.05"),
+])
+def test_the_signature_says_the_settings_used(files, command, options, wanted):
+    """Catches a signature of the defaults: each value follows its option or --set."""
+    gold, preds = files["csv"]
+    code, out, err = _run(command, gold, *preds, "--metrics", "accuracy,macro_f1", *FAST[command], *options,
+                          "--format", "csv")
+    assert code == 0, err
+    assert wanted in out.splitlines()[0], out.splitlines()[0]
+
+
+def test_a_cell_with_a_hash_survives_the_comment_line(files, tmp_path):
+    """A system named run#2: its cells are quoted, so that comment="#" keeps them whole."""
+    gold, preds = files["csv"]
+    (tmp_path / "run#2.csv").write_text(preds[0].read_text())
+    code, out, err = _run("score", gold, tmp_path / "run#2.csv", preds[1], "--metrics", "accuracy",
+                          "--no-intervals", "--format", "csv")
+    assert code == 0, err
+    assert sorted(pd.read_csv(io.StringIO(out), comment="#")["system"]) == ["run#2", "sys_b"]
+
+
+def test_metaeval_settings_lists_every_setting_and_the_messages_point_to_it(files):
+    """A pip install has no config/README.md: the help and the messages name
+    `metaeval settings`, which prints every setting with its default and
+    meaning (the Configuration page's table, from the same declarations)."""
+    import metaeval
+    from metaeval.settings import GROUP_OF
+
+    code, out, _ = _run("settings", "--format", "csv")
+    df = pd.read_csv(io.StringIO(out), dtype=str).set_index("key")
+    assert code == 0 and sorted(df.index) == sorted(GROUP_OF)
+    assert df.loc["bootstrap_replicates", "default"] == "1000" and df.loc["tukey_seed", "method"] == "significance"
+    assert df.loc["interval_method", "value"] == "'percentile' or 'bca'" and df["meaning"].str.len().min() > 10
+    gold, preds = files["csv"]
+    code, _, err = _run("score", gold, *preds, "--set", "bootstrap_replicate=3")
+    assert code == 2 and "did you mean 'bootstrap_replicates'" in err and "'metaeval settings'" in err
+    with pytest.raises(TypeError, match="metaeval settings") as e:
+        metaeval.evaluate(["a", "b"], {"x": ["a", "b"]}, bootstrap_replicate=3)
+    assert "config/README" not in str(e.value) and "bootstrap_replicates" in str(e.value)
+    for cmd in ("score", "compare", "recommend", "design", "init", "metrics", "settings"):
+        res = subprocess.run([sys.executable, "-m", "metaeval", cmd, "--help"], capture_output=True, text=True)
+        assert res.returncode == 0 and "config/README" not in res.stdout, cmd
+        if cmd in ("score", "compare", "recommend", "design"):  # --set's help names the listing
+            assert "'metaeval settings' lists each with its default and meaning" in " ".join(res.stdout.split())

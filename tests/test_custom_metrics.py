@@ -277,7 +277,7 @@ def test_the_command_line_module_option_gives_the_library_s_numbers(tmp_path, mo
     res = subprocess.run(cmd, capture_output=True, text=True, env={"PYTHONPATH": f"{tmp_path}:{ROOT / 'src'}",
                                                                      "PATH": "/usr/bin:/bin"})
     assert res.returncode == 0, res.stderr
-    cli = pd.read_csv(__import__("io").StringIO(res.stdout)).set_index("system")
+    cli = pd.read_csv(__import__("io").StringIO(res.stdout), comment="#").set_index("system")  # (the signature)
     register_metric("worst_recall", _fn(module), range=(0, 1))
     lib = metaeval.evaluate(metaeval.read_files(fx / "gold.csv", preds, labels=["neg", "neu", "pos"],
                                                 label_map={"other": "neu"}, metrics=["accuracy", "worst_recall"],
@@ -391,7 +391,7 @@ def test_the_library_and_the_command_line_give_the_workflow_s_numbers(custom_run
         assert main(["score", str(tmp_path / "gold.csv"), *map(str, files), "--labels", "neg,neu,pos", "--ordinal",
                      "--baselines", "majority", "--replicates", "200", "--metric-module", str(tmp_path / "mod.py"), "--metrics",
                      ",".join(metrics), "--format", "csv", "--quiet"]) == 0
-    cli = pd.read_csv(io.StringIO(out.getvalue())).set_index("system")
+    cli = pd.read_csv(io.StringIO(out.getvalue()), comment="#").set_index("system")  # (the signature)
     for system in ["sys_a", "sys_b", "sys_c", "sys_d", "majority"]:
         assert cli.loc[system, "worst_recall"] == pytest.approx(scores.loc[system, "worst_recall"], abs=1e-15)
         assert cli.loc[system, "worst_recall_low"] == pytest.approx(iv.loc[system, "low"], abs=1e-15)

@@ -17,8 +17,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "metaeval"
 
 # from the ground up; a name ending in "." is a package prefix
 FLOORS: list[tuple[str, tuple[str, ...]]] = [
-    ("foundation", ("io", "resources", "declare", "mcs", "report", "engine.confusion", "engine.kernels", "engine.resample",
-                    "engine.ranking")),
+    ("foundation", ("io", "resources", "declare", "mcs", "report", "engine.confusion", "engine.kernels",
+                    "engine.resample", "engine.ranking", "engine.progress")),
     ("measures", ("metrics", "custom_metrics", "item_metrics", "spans", "spans.", "chance", "properties")),
     ("formatting", ("tables", "plots")),
     ("data", ("config", "settings", "dataset")),

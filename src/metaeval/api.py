@@ -515,7 +515,8 @@ def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
             close = difflib.get_close_matches(k, sorted(data_keys | setting_keys), n=1)
             hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
         raise TypeError(f"unknown keyword(s) {', '.join(hints)}; the dataset's: {', '.join(sorted(data_keys))}; "
-                        f"the experiment settings: config/README.md ({', '.join(sorted(setting_keys))})")
+                        f"the experiment settings (each with its default and meaning: `metaeval settings`, or the "
+                        f"documentation's Configuration page): {', '.join(sorted(setting_keys))}")
     return ({k: v for k, v in kwargs.items() if k in data_keys},
             {k: v for k, v in kwargs.items() if k not in data_keys})
 

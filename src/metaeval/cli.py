@@ -1,4 +1,4 @@
-"""The command line: ``metaeval score | compare | recommend | design | init``.
+"""The command line: ``metaeval score | compare | recommend | design | init | metrics | settings``.
 
 Every subcommand reads a gold file and one prediction file per system
 (``metaeval.api.read_files``), calls one function of ``metaeval.api`` and
@@ -30,6 +30,15 @@ EXAMPLES = {
   metaeval metrics --format markdown
   metaeval metrics --metric-module my_metrics.py
 """,
+    "settings": """examples:
+  metaeval settings
+  metaeval settings --format markdown
+  metaeval score gold.csv predictions/*.csv --set bootstrap_replicates=2000 --set bootstrap_seed=7
+
+Every experiment setting --set takes (the config's experiments: block), with
+its default, what its value must be and what it does. --set also takes the
+dataset keys of the files read (normalize_labels, label_map, ...): an
+unknown key's message lists them.""",
     "score": """examples:
   metaeval score gold.csv predictions/*.csv
   metaeval score gold.tsv a.tsv b.tsv --labels neg,neu,pos --ordinal --metrics macro_f1,mae_macro
@@ -38,8 +47,10 @@ EXAMPLES = {
 
 Each file has one record per item with the columns (or JSON keys)
 item_id and label (--id-column, --label-column); a system is named after
-its file. Intervals: percentile bootstrap of the items (of whole groups
-with --group-column), --replicates resamples.""",
+its file. Intervals: bootstrap of the items (of whole groups with
+--group-column), --replicates resamples, percentile (or --interval-method
+bca). Every output carries a signature line: the version, the metrics, the
+resamples, seeds and interval method used.""",
     "compare": """examples:
   metaeval compare gold.csv predictions/*.csv
   metaeval compare gold.csv predictions/*.csv --test bootstrap --correction holm --pairs --format csv
@@ -91,37 +102,90 @@ runs as is, with the labels found in the gold.""",
 
 
 class _Progress:
-    """On a terminal, a line on stderr with the elapsed time of work that
-    takes more than ``delay`` seconds (the engine's passes are vectorised:
-    they report no fraction done, so the line says what runs and for how
-    long)."""
+    """On a terminal, a line on stderr for work that takes more than
+    ``delay`` seconds: what runs, and once the library's pass reports
+    (``metaeval.engine.progress``) the pass, its fraction done, the elapsed
+    time and the time left, e.g. ``scoring ... bootstrap replicates 43 %
+    (430/1000) 3.2 s, about 4 s left``.  Nothing when not enabled."""
 
-    def __init__(self, enabled: bool, delay: float = 2.0):
-        self.enabled, self.delay = enabled, delay
+    DELAY, INTERVAL = 2.0, 0.5  # seconds before the first line, and between two lines
+
+    def __init__(self, enabled: bool, delay: float | None = None, interval: float | None = None, stream=None):
+        self.enabled, self._stream = enabled, stream
+        self.delay = self.DELAY if delay is None else delay
+        self.interval = self.INTERVAL if interval is None else interval
+        self._pass = None  # (what, total, start, done, time of the report) of the pass that reported last
+        self._start = 0.0
+        self._width = 0
+
+    @property
+    def stream(self):
+        return self._stream or sys.stderr
+
+    def listen(self, done: int, total: int, what: str) -> None:
+        """The library's report (``engine.progress.reporting``): a pass
+        starts again when its name or total changes or its count goes
+        back; it started when the pass before it last reported."""
+        now, p = time.perf_counter(), self._pass
+        if p is not None and (p[0], p[1]) == (what, total) and done >= p[3]:
+            start = p[2]
+        else:
+            start = p[4] if p is not None else self._start
+        self._pass = (what, total, start, done, now)
+
+    def line(self, what: str, now: float) -> str:
+        """The progress line at ``now`` (``time.perf_counter``)."""
+        text = f"{what} ... "
+        p = self._pass
+        if p is not None and p[1] > 0:
+            name, total, start, done, at = p
+            text += f"{name} {100 * done / total:.0f} % ({done:,}/{total:,}) "
+        text += f"{now - self._start:.1f} s"
+        if p is not None and p[1] > 0 and 0 < p[3] < p[1]:
+            left = max(0.0, (p[4] - p[2]) / p[3] * (p[1] - p[3]) - (now - p[4]))
+            text += f", about {_duration(left)} left"
+        return text
+
+    def _write(self, text: str, end: str = "") -> None:
+        self.stream.write("\r" + text.ljust(self._width) + end)  # (spaces cover a longer line before)
+        self.stream.flush()
+        self._width = 0 if end else len(text)
 
     @contextmanager
     def step(self, what: str):
         if not self.enabled:
             yield
             return
-        start, done = time.perf_counter(), threading.Event()
+        from .engine.progress import reporting
+
+        self._start, self._pass, done = time.perf_counter(), None, threading.Event()
 
         def tick():
             if done.wait(self.delay):
                 return
-            while not done.wait(0.5):
-                sys.stderr.write(f"\r{what} ... {time.perf_counter() - start:5.1f} s")
-                sys.stderr.flush()
+            while not done.is_set():
+                self._write(self.line(what, time.perf_counter()))
+                done.wait(self.interval)
 
         t = threading.Thread(target=tick, daemon=True)
         t.start()
         try:
-            yield
+            with reporting(self.listen):
+                yield
         finally:
             done.set()
             t.join()
-            if time.perf_counter() - start > self.delay:
-                sys.stderr.write(f"\r{what} ... {time.perf_counter() - start:5.1f} s, done\n")
+            if time.perf_counter() - self._start > self.delay:
+                self._write(f"{what} ... {time.perf_counter() - self._start:.1f} s, done", "\n")
+
+
+def _duration(seconds: float) -> str:
+    """``4 s``, ``2 min``, ``1.5 h``: a time left, as precise as it can be."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _csv_list(text: str | None):
@@ -164,7 +228,8 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                    help="one class, in order, repeated for each (for names with commas, e.g. the technique "
                         "'Name_Calling,Labeling'); instead of --labels")
     d.add_argument("--ordinal", action="store_true", help="the labels are ordered (enables the ordinal metrics)")
-    d.add_argument("--metrics", help="metric ids, comma-separated (default: every metric that applies)")
+    d.add_argument("--metrics", help="metric ids, comma-separated ('metaeval metrics' lists them; default: those "
+                                     "it marks default that apply to the labels; 'default,mcc' adds one)")
     d.add_argument("--metric-module", action="append", default=[], metavar="FILE.py|MODULE",
                    help="a Python file or module of custom metrics (its METRICS dict, as the config's "
                         "custom_metrics block; metaeval.custom_metrics), then listed by id in --metrics; repeatable")
@@ -174,7 +239,9 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                                           "intervals and tests then resample whole groups (use it with 20 "
                                           "groups or more: fewer give too narrow intervals)")
     d.add_argument("--baselines", help="generated baselines, comma-separated, of majority, all_class, random "
-                                       "(span identification: no_spans, whole_text, every_token, random_spans)")
+                                       "(span identification: no_spans, whole_text, every_token, random_spans); "
+                                       "default: none for score and compare, all for recommend and design (as the "
+                                       "workflow, which ranks majority and random with the systems)")
     d.add_argument("--input-format", dest="input_format", choices=INPUT_FORMATS,
                    help="the files' format, the config's dataset key 'format' (--format is the output's): csv or "
                         "semeval_tsv (SemEval-2016 Task 6's tab-separated ID, Stance, Target), whatever the "
@@ -186,14 +253,19 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
     o = p.add_argument_group("output")
     if formats:
         o.add_argument("--format", choices=FORMATS_OUT, default=None,
-                       help="table (aligned text, the default on a terminal), csv (the default otherwise), json, "
-                            "markdown, latex")
+                       help="table (aligned text: the default when standard output is a terminal and no -o), csv "
+                            "(the default otherwise), json, markdown, latex; each carries the signature line (the "
+                            "version, metrics, resamples, seeds and interval method used; CSV: a first '# ' line, "
+                            "read it with pandas.read_csv(..., comment='#'))")
     o.add_argument("-o", "--output", help="write to this file instead of standard output")
     o.add_argument("--set", dest="settings", type=_setting, action="append", default=[], metavar="KEY=VALUE",
-                   help="any experiment setting of the config (config/README.md), e.g. --set tukey_trials=1000, "
-                        "or a dataset key of the files read, e.g. --set normalize_labels=[case], "
-                        "--set merge_overlapping_predictions=true, --set documents=all_articles")
-    o.add_argument("--quiet", action="store_true", help="no progress line on standard error")
+                   help="an experiment setting ('metaeval settings' lists each with its default and meaning), "
+                        "e.g. --set tukey_trials=1000, or a dataset key of the files read, e.g. --set "
+                        "normalize_labels=[case], --set merge_overlapping_predictions=true, --set "
+                        "documents=all_articles; repeatable; it wins over the option of the same setting "
+                        "(--replicates, --trials, ...)")
+    o.add_argument("--quiet", action="store_true", help="no progress line (shown only when standard error is a "
+                                                        "terminal); warnings and errors are still printed")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -209,20 +281,28 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("score", help="every metric of every system, with bootstrap intervals", epilog=EXAMPLES["score"],
                        formatter_class=fmt, description="Score every system with every metric, with intervals.")
     _common(s)
-    s.add_argument("--no-intervals", action="store_true", help="scores only")
-    s.add_argument("--replicates", type=int, default=1000, help="bootstrap replicates (default: 1000)")
-    s.add_argument("--confidence", type=float, default=0.95, help="interval level (default: 0.95)")
-    s.add_argument("--interval-method", choices=("percentile", "bca"), default="percentile")
+    s.add_argument("--no-intervals", action="store_true", help="scores only (no resampling)")
+    s.add_argument("--replicates", type=int, default=1000, help="bootstrap replicates of the intervals (default: "
+                                                                "1000; the setting bootstrap_replicates)")
+    s.add_argument("--confidence", type=float, default=0.95, help="the intervals' level (default: 0.95; the "
+                                                                  "setting confidence)")
+    s.add_argument("--interval-method", choices=("percentile", "bca"), default="percentile",
+                   help="percentile (default) or bca: bias-corrected and accelerated (Efron & Tibshirani 1993), "
+                        "which adds a jackknife pass over the units")
     c = sub.add_parser("compare", help="significance of every pair of systems, per metric",
                        epilog=EXAMPLES["compare"], formatter_class=fmt,
                        description="Which systems a test can tell apart, per metric.")
     _common(c)
     c.add_argument("--test", choices=("tukey", "bootstrap"), default="tukey",
                    help="randomised Tukey HSD (default) or the paired bootstrap test")
-    c.add_argument("--trials", type=int, default=5000, help="Tukey trials (default: 5000)")
-    c.add_argument("--alpha", type=float, default=0.05)
+    c.add_argument("--trials", type=int, default=5000, help="permutations of the randomised Tukey HSD (default: "
+                                                            "5000; the setting tukey_trials); its p-values are "
+                                                            "multiples of 1/trials (0: below 1/trials)")
+    c.add_argument("--alpha", type=float, default=0.05, help="significance level: a pair is told apart when its "
+                                                             "p-value is below it (default: 0.05)")
     c.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
-                   help="multiple comparisons, for the bootstrap test (default: holm)")
+                   help="multiple comparisons over each metric's pairs, for the bootstrap test only (default: holm; "
+                        "the Tukey test's p-values are family-wise already)")
     c.add_argument("--pairs", action="store_true", help="print every pair instead of the summary per metric")
     r = sub.add_parser("recommend", help="which metric to report, with the evidence", epilog=EXAMPLES["recommend"],
                        formatter_class=fmt, description="Which metric to report on this data, and why.")
@@ -242,7 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Test-set size design: the smallest difference each metric detects, and the size "
                                    "a smaller one needs.")
     _common(g)
-    g.add_argument("--long", action="store_true", help="every size of the design (design.csv) instead of the summary")
+    g.add_argument("--long", action="store_true", help="every size of the design (the workflow's design.csv) "
+                                                       "instead of the summary at the test set's size")
     m = sub.add_parser("metrics", help="every metric id, its name, direction, what it needs and its reference",
                        epilog=EXAMPLES["metrics"], formatter_class=fmt,
                        description="The metric ids --metrics takes (and the config's metrics:), with their names.")
@@ -251,6 +332,12 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--metric-module", action="append", default=[], metavar="FILE.py|MODULE",
                    help="list the custom metrics of this file or module too")
     m.add_argument("-o", "--output", help="write to this file instead of standard output")
+    e = sub.add_parser("settings", help="every experiment setting --set takes, its default and meaning",
+                       epilog=EXAMPLES["settings"], formatter_class=fmt,
+                       description="The experiment settings (--set KEY=VALUE, and the config's experiments: block).")
+    e.add_argument("--format", choices=FORMATS_OUT, default=None, help="table (the default on a terminal), csv, "
+                                                                        "json, markdown, latex")
+    e.add_argument("-o", "--output", help="write to this file instead of standard output")
     i = sub.add_parser("init", help="write a workflow config for a folder of gold and prediction files",
                        epilog=EXAMPLES["init"], formatter_class=fmt,
                        description="Write a config block the workflow runs as is.")
@@ -296,7 +383,8 @@ def _split_settings(a) -> tuple[dict, dict]:
     unknown = sorted(set(pairs) - known)
     if unknown:  # said before any file is read
         raise ValueError(f"--set {unknown[0]}: unknown key{closest(unknown, known)}; the experiment settings are "
-                         f"config/README.md's, the dataset keys {', '.join(sorted(data))}")
+                         f"listed by 'metaeval settings' with their defaults and meanings, the dataset keys are "
+                         f"{', '.join(sorted(data))}")
     settings = {k: v for k, v in pairs.items() if k not in data}
     if getattr(a, "group_column", None):  # --group-column: the intervals and tests resample whole groups
         settings.setdefault("resample_unit", "group")
@@ -335,6 +423,26 @@ def _metrics(a) -> str:
         load_module(module)
     fmt = a.format or ("table" if a.output is None and sys.stdout.isatty() else "csv")
     return _render(metric_table(), fmt, "metaeval metrics (ids for --metrics and the config's metrics:)")
+
+
+def settings_table():
+    """Every experiment setting, one row each: ``key, method (its branch of
+    metaeval.settings), default, value (what it must be), meaning``: the
+    table of the documentation's Configuration page, from the same
+    declarations."""
+    from dataclasses import fields
+
+    import pandas as pd
+
+    from .settings import GROUPS, _default, _default_text, describe
+
+    return pd.DataFrame([{"key": f.name, "method": name, "default": _default_text(_default(f)), "value": describe(f),
+                          "meaning": f.metadata["meaning"]} for name, cls in GROUPS.items() for f in fields(cls)])
+
+
+def _settings(a) -> str:
+    fmt = a.format or ("table" if a.output is None and sys.stdout.isatty() else "csv")
+    return _render(settings_table(), fmt, "metaeval settings (--set KEY=VALUE; the config's experiments: block)")
 
 
 def _stdin_file(a, tmp) -> None:
@@ -392,19 +500,110 @@ def _span_format(a) -> str | None:
     return a.input_format if a.input_format in SPAN_INPUT_FORMATS else None
 
 
-def _render(df, fmt: str, title: str = "") -> str:
+# -- the signature: what a result was computed with, in one line (as sacrebleu's) ------------------------------------
+_RESAMPLING_NAMES = {"bootstrap": "bootstrap", "tukey": "Tukey trials", "criteria": "criteria resamples",
+                     "half_splits": "half-splits", "noisy_golds": "noisy golds", "design_subsets": "design subsets",
+                     "property_matrices": "property matrices"}
+
+
+def _used(data, opts: dict):
+    """The experiment settings the library resolves from ``opts`` for this
+    dataset (``api._prepare``'s: a span task resamples whole documents), as
+    the call that computes the result does; its notes are silenced here
+    (the call says them)."""
+    from .api import _prepare
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _prepare(data, None, dict(opts))[2]
+
+
+def _signature(command: str, metrics, spec, st, resampling=(), **more) -> dict:
+    """The signature's values: the version, the command, the metric ids,
+    the resampling unit, each resampling method used with its number of
+    resamples and its seed (``(method, n, seed, extra)``), then ``more``
+    (``intervals``, ``test``, ``alpha``, ...), all from the settings used."""
+    from . import __version__
+
+    unit = ("documents" if spec.span_task else "groups") if st.resample_unit == "group" else "items"
+    return {"version": __version__, "command": command, "metrics": [str(m) for m in metrics], "unit": unit,
+            "resampling": [{"method": m, "resamples": int(n), "seed": int(s), **extra} for m, n, s, extra in resampling],
+            **more}
+
+
+def signature_text(sig: dict) -> str:
+    """The signature in one line: ``metaeval 0.1.0 | score | metrics
+    accuracy,macro_f1 | unit items | bootstrap 1000 (seed 20210303) |
+    intervals percentile 95%``."""
+    parts = [f"metaeval {sig['version']}", sig["command"], "metrics " + ",".join(sig["metrics"])]
+    if sig.get("criteria"):
+        parts.append("criteria " + ",".join(sig["criteria"]))
+    parts.append(f"unit {sig['unit']}" if sig["resampling"] else "no resampling")
+    for r in sig["resampling"]:
+        per = " per rate" if r["method"] == "noisy_golds" else ""
+        each = f", {r['half_splits']} half-splits each" if "half_splits" in r else ""
+        parts.append(f"{_RESAMPLING_NAMES[r['method']]} {r['resamples']}{per} (seed {r['seed']}{each})")
+    if sig.get("intervals"):
+        iv = sig["intervals"]
+        parts.append(f"intervals {iv['method']} {iv['confidence'] * 100:g}%")
+    if sig.get("test"):
+        parts.append("test " + {"tukey": "randomised Tukey HSD", "bootstrap": "paired bootstrap"}[sig["test"]]
+                     + (f", {sig['correction']} correction" if sig.get("correction") else ""))
+    for key in ("power", "alpha", "verdict_alpha"):
+        if key in sig:
+            parts.append(f"{key.replace('_', ' ')} {sig[key]:g}")
+    return " | ".join(parts)
+
+
+def _signed(text: str, fmt: str, sig: dict | None) -> str:
+    """``text`` (an output in ``fmt``) with the signature: CSV a first
+    ``# `` line (``pandas.read_csv(..., comment="#")`` skips it), LaTeX a
+    first ``% `` line, Markdown and the terminal table a last line (JSON:
+    ``_render``)."""
+    if sig is None:
+        return text
+    line = signature_text(sig)
+    if fmt == "csv":
+        return f"# {line}\n" + text
+    if fmt == "latex":
+        return f"% {line}\n" + text
+    if fmt == "markdown":
+        return text.rstrip("\n") + f"\n\n`{line}`\n"
+    return text.rstrip("\n") + f"\n\n{line}\n"
+
+
+def _csv(df, quote_hash: bool) -> str:
+    """``df`` as CSV; with ``quote_hash``, every text cell quoted when one
+    holds a ``#`` (a system named ``run#2``), so that ``pandas.read_csv(...,
+    comment="#")``, which skips the signature line, keeps the cell whole."""
+    import csv
+
+    import pandas as pd
+
+    text = [str(c) for c in df.columns] + [str(v) for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])
+                                           for v in df[c]]
+    quoting = csv.QUOTE_NONNUMERIC if quote_hash and any("#" in x for x in text) else csv.QUOTE_MINIMAL
+    return df.to_csv(index=False, lineterminator="\n", quoting=quoting)
+
+
+def _render(df, fmt: str, title: str = "", sig: dict | None = None) -> str:
     import pandas as pd
 
     from .tables import latex_table, markdown_table
 
     if fmt == "csv":
-        return df.to_csv(index=False, lineterminator="\n")
+        return _signed(_csv(df, quote_hash=sig is not None), fmt, sig)
     if fmt == "json":
-        return df.to_json(orient="records", indent=2) + "\n"
+        if sig is None:
+            return df.to_json(orient="records", indent=2) + "\n"
+        import json
+
+        return json.dumps({"signature": signature_text(sig), "signature_fields": sig,
+                           "rows": json.loads(df.to_json(orient="records"))}, indent=2) + "\n"
     if fmt == "markdown":
-        return (f"**{title}**\n\n" if title else "") + markdown_table(df)
+        return _signed((f"**{title}**\n\n" if title else "") + markdown_table(df), fmt, sig)
     if fmt == "latex":
-        return latex_table(df, caption=title)
+        return _signed(latex_table(df, caption=title), fmt, sig)
     df = df.copy()
     # (text: object columns under pandas 2, the "str" dtype under pandas 3)
     text_cols = [c for c in df.columns if pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])]
@@ -415,7 +614,7 @@ def _render(df, fmt: str, title: str = "") -> str:
                            "display.max_colwidth", 200):
         text = df.to_string(index=False, float_format=lambda v: f"{v:.3f}", justify="left")
     text = "\n".join(line.rstrip() for line in text.split("\n"))
-    return (f"{title}\n\n" if title else "") + text + "\n"
+    return _signed((f"{title}\n\n" if title else "") + text + "\n", fmt, sig)
 
 
 def _interval_cells(scores, metric_ids):
@@ -440,23 +639,26 @@ def _score(a, progress) -> str:
     opts.setdefault("bootstrap_replicates", a.replicates)
     opts.setdefault("confidence", a.confidence)
     opts.setdefault("interval_method", a.interval_method)
-    with progress.step(f"scoring{'' if a.no_intervals else ' with ' + str(opts['bootstrap_replicates']) + ' bootstrap replicates'}"):
+    st = _used(data, opts)
+    with progress.step(f"scoring{'' if a.no_intervals else f' with {st.bootstrap_replicates} bootstrap replicates'}"):
         scores = api.evaluate(data, intervals=not a.no_intervals, **opts)
     ids = list(spec.all_metrics)
     primary = spec.primary_metric
     scores = scores.sort_values(["kind", primary], ascending=[False, not M.get(primary).higher_is_better],
                                 kind="stable")
     # what the intervals resampled: as the library resolves it (groups given: whole groups, unless told items)
-    unit = ("articles" if spec.span_task else
-            "groups" if ds.groups is not None and opts.get("resample_unit", "group") == "group" else "items")
+    unit = ("articles" if spec.span_task else "groups" if st.resample_unit == "group" else "items")
     size = (f"{ds.spans.n_articles:,} articles" if spec.span_task else f"{ds.n_items:,} items"
             + (f" in {len(ds.group_names):,} groups" if ds.groups is not None else ""))
     title = (f"{spec.name}: {len(ds.systems)} systems, {size}"
-             + ("" if a.no_intervals else f"; {opts['confidence']:.0%} {opts['interval_method']} bootstrap intervals "
-                                          f"of the {unit}, {opts['bootstrap_replicates']} replicates"))
+             + ("" if a.no_intervals else f"; {st.confidence:.0%} {st.interval_method} bootstrap intervals "
+                                          f"of the {unit}, {st.bootstrap_replicates} replicates"))
+    sig = (_signature("score", ids, spec, st) if a.no_intervals else
+           _signature("score", ids, spec, st, [("bootstrap", st.bootstrap_replicates, st.bootstrap_seed, {})],
+                      intervals={"method": st.interval_method, "confidence": st.confidence}))
     if a.format == "table" and not a.no_intervals:
-        return _render(_interval_cells(scores, ids), "table", title)
-    return _render(scores.reset_index(), a.format, title)
+        return _render(_interval_cells(scores, ids), "table", title, sig)
+    return _render(scores.reset_index(), a.format, title, sig)
 
 
 def _compare(a, progress) -> str:
@@ -469,15 +671,22 @@ def _compare(a, progress) -> str:
     opts.setdefault("tukey_trials", a.trials)
     opts.setdefault("alpha", a.alpha)
     opts.setdefault("significance_correction", a.correction)
-    test = (f"randomised Tukey HSD, {opts['tukey_trials']} trials" if opts["significance_test"] == "tukey" else
-            f"paired bootstrap test, {opts['significance_correction']} correction")
+    st = _used(data, opts)
+    tukey = st.significance_test == "tukey"
+    test = (f"randomised Tukey HSD, {st.tukey_trials} trials" if tukey else
+            f"paired bootstrap test, {st.significance_correction} correction")
     with progress.step(f"testing every pair ({test})"):
         c = api.compare(data, **opts)
     title = f"{data[1].name}: {test}, alpha {c.alpha:g}"
+    sig = _signature("compare", data[1].all_metrics, data[1], st,
+                     [("tukey", st.tukey_trials, st.tukey_seed, {}) if tukey else
+                      ("bootstrap", st.bootstrap_replicates, st.bootstrap_seed, {})],
+                     test=st.significance_test, **({} if tukey else {"correction": st.significance_correction}),
+                     alpha=st.alpha)
     if a.pairs:
-        return _render(c.pairs, a.format, title)
+        return _render(c.pairs, a.format, title, sig)
     summary = c.best.merge(c.power[["metric", "n_pairs", "n_significant", "discriminative_power"]], on="metric")
-    return _render(summary, a.format, title)
+    return _render(summary, a.format, title, sig)
 
 
 def _recommend(a, progress) -> str:
@@ -496,19 +705,43 @@ def _recommend(a, progress) -> str:
     with progress.step("the test-set size design"):
         size = (api.size_design(data, **opts).sentence(rec.size_metrics(), where="every size: metaeval design")
                 if rec.size_metrics() else None)
+    sig = _recommend_signature(a, data, _used(data, opts), rec, designed=size is not None)
     if a.format == "json":
-        return recommendation_json(rec, test_set_size=size)
+        return recommendation_json(rec, test_set_size=size, signature=signature_text(sig), signature_fields=sig)
     if a.format == "csv":
-        return _render(recommendation_long(rec), "csv")
+        return _render(recommendation_long(rec), "csv", sig=sig)
     text = answer_sentence(rec) + (f" {size}" if size else "")
     table = criteria_table(rec)
     if a.format == "markdown":
-        return f"{text}\n\n" + _render(table, "markdown")
+        return f"{text}\n\n" + _render(table, "markdown", sig=sig)
     if a.format == "latex":
-        return _render(table, "latex", text)
+        return _render(table, "latex", text, sig)
     import textwrap
 
-    return textwrap.fill(text, 100) + "\n\n" + _render(table, "table")
+    return textwrap.fill(text, 100) + "\n\n" + _render(table, "table", sig=sig)
+
+
+def _recommend_signature(a, data, st, rec, designed: bool) -> dict:
+    """What the recommendation drew: the criteria's resamples (each with
+    its half-splits), the half-splits and noisy golds of the point values,
+    the gameability test's bootstrap (the design's too), the design's
+    subsets, the formal properties' random matrices."""
+    spec = data[1]
+    draws = [("criteria", st.criteria_replicates, st.criteria_seed, {"half_splits": st.criteria_splits}),
+             ("half_splits", st.n_splits, st.split_seed, {})]
+    if "noise" in rec.criteria:
+        draws.append(("noisy_golds", st.noise_repeats, st.noise_seed, {}))
+    draws.append(("bootstrap", st.bootstrap_replicates, st.bootstrap_seed, {}))
+    if designed:
+        draws.append(("design_subsets", st.design_draws, st.design_seed, {}))
+    if not a.no_properties and spec.k >= 2:
+        from .properties import settings_from
+
+        ps = settings_from({})
+        draws.append(("property_matrices", ps.random, ps.seed, {}))
+    return _signature("recommend", rec.metrics, spec, st, draws, criteria=list(rec.criteria),
+                      intervals={"method": "centred percentile", "confidence": st.confidence}, alpha=st.alpha,
+                      verdict_alpha=st.verdict_alpha)
 
 
 def _workflow_baselines(a) -> tuple[str, ...]:
@@ -530,7 +763,11 @@ def _design(a, progress) -> str:
     n, unit = int(full["size"].iloc[0]), full["unit"].iloc[0]
     title = (f"{data[1].name}: test-set size design, {n:,} {unit}; power {full['target_power'].iloc[0]:g} of a "
              f"two-sided z-test at alpha {full['alpha'].iloc[0]:g}")
-    return _render(d.design if a.long else d.summary, a.format, title)
+    st = _used(data, opts)
+    sig = _signature("design", data[1].all_metrics, data[1], st,
+                     [("bootstrap", st.bootstrap_replicates, st.bootstrap_seed, {}),
+                      ("design_subsets", st.design_draws, st.design_seed, {})], power=st.design_power, alpha=st.alpha)
+    return _render(d.design if a.long else d.summary, a.format, title, sig)
 
 
 def _init(a) -> str:
@@ -578,8 +815,8 @@ def _init(a) -> str:
     text = ("# written by `metaeval init`; run it with\n"
             f"#   {run}\n"
             "# (--directory: the results go to its results/)\n"
-            "# every key: the Configuration page of the documentation (labels are in the order of the scale when\n"
-            "# ordinal is true)\n"
+            "# the experiment settings: `metaeval settings`; every key: the documentation's Configuration page\n"
+            "# (labels are in the order of the scale when ordinal is true)\n"
             + yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
     from .io import write_text
 
@@ -610,8 +847,8 @@ def main(argv=None) -> int:
         if a.command == "init":
             sys.stdout.write(_init(a))
             return 0
-        if a.command == "metrics":
-            text = _metrics(a)
+        if a.command in ("metrics", "settings"):
+            text = _metrics(a) if a.command == "metrics" else _settings(a)
             (write_text(a.output, text) if a.output else sys.stdout.write(text))
             return 0
         import tempfile

@@ -70,6 +70,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .engine.confusion import merge_classes
+from .engine.progress import report
 from .engine.ranking import kendall_tau, orient, system_pairs
 from .engine.resample import MAX_MASK_ELEMENTS, chunk_indices, split_masks, system_counts, system_draws, unit_draws
 from .sensitivity import _draws, _flip_counts, _new_class, prior_weights
@@ -537,6 +538,7 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=
                         value[k][i] = t[c][0]
         if first is None:
             first = a["full"]
+        report(int(ids[-1]) + 1, spec.point_splits, "half-splits")
     for k in subsets:
         stab = _nanmean(np.concatenate(splits[k]), 0)
         for i, c in enumerate(crit):
@@ -566,6 +568,7 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=
             for i, c in enumerate(crit):
                 if c in t:
                     boot[key][lo:lo + per, i] = t[c]
+        report(lo + rb.size, spec.replicates, "criteria resamples")
     if "power" in crit:  # the pairs' standard errors from the item resamples, then each replicate's pairs
         se = _pair_se(fulls)
         i = crit.index("power")

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .engine.progress import report
 from .engine.ranking import system_pairs
 from .engine.resample import chunk_indices, random_keys
 from .settings import default_of
@@ -298,6 +299,7 @@ def swap_curves(scorer, sizes, spec: DesignSpec = DesignSpec(), sigma: np.ndarra
             crit = z * sigma[:, None, None, :] / np.sqrt(sizes)[None, :, None, None]
             with np.errstate(invalid="ignore"):
                 separated += (ok & (np.abs(d1) > crit)).sum(axis=(2, 3))
+        report(int(idx[-1]) + 1, spec.draws, "design subsets")
     return {"sizes": sizes, "swaps": swaps, "comparisons": comps, "separated": separated,
             "draws": np.array(spec.draws), "n_pairs": np.array(pairs.shape[0])}
 

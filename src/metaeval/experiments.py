@@ -35,6 +35,7 @@ from . import metrics as M
 from .config import SUPERSEDED_SETTINGS, ConfigError, DatasetSpec
 from .dataset import RANKED_KINDS, Dataset
 from .engine.confusion import merge_classes
+from .engine.progress import report
 from .engine.ranking import competition_rank, kendall_tau, orient, tau_matrix
 from .engine.resample import SubsetConfusion, balanced_masks, chunk_indices, split_masks
 # the engine's scorer, here before it had a package of its own (``metaeval.engine``): these names keep working
@@ -208,6 +209,7 @@ def stability_splits(ds: Dataset, spec: DatasetSpec, settings: Settings, splits,
                 tier_tau[sl, m, t] = (kendall_tau(x[:, m, members], y[:, m, members], settings.tau_variant)
                                       if members.size >= 2 else np.nan)
         pos += idx.size
+        report(pos, splits.size, "half-splits")
     return {"splits": splits, "tau": tau, "tier_tau": tier_tau, "metrics": np.array(metric_ids),
             "n_systems": np.array(len(sel))}
 
@@ -351,10 +353,11 @@ def merging_balanced(ds: Dataset, spec: DatasetSpec, settings: Settings) -> pd.D
     eng = SubsetConfusion(ds.gold, ds.predictions[sel], ds.k)
     reps = np.arange(settings.balanced_repeats)
     taus = []
-    for _, c in eng.chunks(lambda r: balanced_masks(ds.gold, r, settings.balanced_seed, pos=eng.pos,
+    for r, c in eng.chunks(lambda r: balanced_masks(ds.gold, r, settings.balanced_seed, pos=eng.pos,
                                                     dtype=np.float32), reps, settings.chunk_size, ordered=True):
         pairs, t = _merge_taus(c, list(spec.metrics), spec.metric_params(), settings.tau_variant)
         taus.append(t)  # (R, P, M)
+        report(int(r[-1]) + 1, reps.size, "balanced subsamples")
     t = np.concatenate(taus)
     with _quiet():
         mean = np.nanmean(t, axis=0)

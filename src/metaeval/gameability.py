@@ -46,6 +46,7 @@ import pandas as pd
 
 from . import metrics as M
 from .chance import expected_confusion, guesser_distributions
+from .engine.progress import report
 from .engine.ranking import competition_rank, orient
 from .settings import default_of
 
@@ -342,6 +343,7 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
         ok = ~np.isnan(d)
         below += (ok & (d <= 0)).sum(axis=0)
         defined += ok.sum(axis=0)
+        report(lo + rb.size, replicates, "gameability resamples")
     with np.errstate(invalid="ignore", divide="ignore"):
         p = np.where(defined > 0, (1 + below) / (defined + 1), np.nan)
     for mi, mid in enumerate(metric_ids):

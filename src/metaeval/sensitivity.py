@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
+from .engine.progress import report
 from .engine.ranking import kendall_tau, orient
 from .engine.resample import SubsetConfusion, chunk_indices, count_dtype, permuted_confusion, random_keys
 from .settings import default_of
@@ -187,6 +188,7 @@ def noise_sensitivity(gold, predictions, k: int, metric_ids, params, *, rates, r
         noisy = orient(scores(noisy_confusion(eng, rates, idx, seed, mode)), dirs)  # (rates, R, M, S)
         taus.append(kendall_tau(clean, noisy, tau_variant))
         kept.append((_winners(noisy) & _winners(clean)).any(axis=-1))
+        report(int(idx[-1]) + 1, repeats, "noisy golds")
     tau = np.concatenate(taus, axis=1)  # (rates, R, M)
     kept = np.concatenate(kept, axis=1)
 

@@ -61,6 +61,7 @@ import pandas as pd
 
 from . import metrics as M
 from .engine.ranking import TIE_DECIMALS, kendall_tau, orient, system_pairs, tau_matrix
+from .engine.progress import report
 from .engine.resample import bootstrap_weights, chunk_indices, count_dtype
 
 __all__ = ["bootstrap_scores", "intervals", "CORRECTIONS", "TUKEY_CORRECTION", "BORDERLINE_Z", "PairTests",
@@ -110,6 +111,7 @@ def bootstrap_scores(scorer, replicates: int, seed: int, chunk_size: int = 200) 
     for idx in chunk_indices(np.arange(replicates), chunk_size, scorer.n_units * 4):
         w = bootstrap_weights(scorer.n_units, idx, seed, pos=scorer.draw_pos, dtype=np.float32)
         out.append(scorer.score(scorer.counts(w, engine_order=True)))
+        report(int(idx[-1]) + 1, replicates, "bootstrap replicates")
     return np.concatenate(out)
 
 
@@ -1034,6 +1036,7 @@ def run_significance(ds, spec, settings, boot: np.ndarray | None = None) -> dict
                 if kept is None:
                     kept = np.empty((trials.size,) + counts.confusion.shape[1:], dtype=count_dtype(ds.n_items))
                 kept[idx] = counts.confusion
+            report(int(idx[-1]) + 1, trials.size, "Tukey trials")
         tests = tukey_test(value, np.concatenate(scores), settings.alpha)
     else:
         if boot is None:

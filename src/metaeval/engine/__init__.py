@@ -3,7 +3,8 @@
 confusion tensors (``resample``, with the compiled ``kernels``), rankings and
 Kendall's tau (``ranking``), and the scores of a dataset's systems on the
 whole test set or on thousands of resamples at once (``scoring``: ``Counts``,
-``Scorer``, ``select_systems``).
+``Scorer``, ``select_systems``); the optional hook the long passes report
+their progress to (``progress``).
 
 The metrics never know they are scoring a resample: the engine hands them
 confusion tensors ``(..., K, K)`` or span statistics ``(..., F)``.
@@ -20,10 +21,10 @@ from __future__ import annotations
 import importlib
 
 __all__ = ["Counts", "Scorer", "select_systems", "directions", "oriented",
-           "confusion", "resample", "kernels", "ranking", "scoring"]
+           "confusion", "resample", "kernels", "ranking", "scoring", "progress"]
 
 _SCORING = frozenset({"Counts", "Scorer", "select_systems", "directions", "oriented"})
-_MODULES = frozenset({"confusion", "resample", "kernels", "ranking", "scoring"})
+_MODULES = frozenset({"confusion", "resample", "kernels", "ranking", "scoring", "progress"})
 
 
 def __getattr__(name: str):

@@ -15,6 +15,7 @@ import numpy as np
 from .. import metrics as M
 from ..config import ConfigError, DatasetSpec
 from ..dataset import RANKED_KINDS, Dataset
+from .progress import report
 from .ranking import orient
 from .resample import SubsetConfusion
 
@@ -260,6 +261,7 @@ class Scorer:
                 st = self.total.spans[None] - self._unit_stats[lo:hi]
             it = self.total.items[None] - self._item_stats[lo:hi] if self.item_ids else None
             yield Counts(c, st, it)
+            report(hi, n, "jackknife (BCa)")
 
     # -- scores ---------------------------------------------------------------
     def score(self, counts: Counts, *, oriented: bool = False) -> np.ndarray:
