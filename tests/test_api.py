@@ -378,9 +378,26 @@ def test_a_dataset_read_already_names_what_it_cannot_take(tmp_path):
     (tmp_path / "gold.csv").write_text("item_id,label\n1,pos\n2,neg\n3,neg\n4,pos\n")
     (tmp_path / "a.csv").write_text("item_id,label\n1,pos\n2,neg\n3,pos\n4,pos\n")
     data = read_files(tmp_path / "gold.csv", [tmp_path / "a.csv"], baselines=[])
-    with pytest.raises(TypeError, match="'metrics': keywords of the dataset, which was read already: give them to "
+    with pytest.raises(TypeError, match="'labels': keywords of the dataset, which was read already: give them to "
                                         "read_files"):
-        metaeval.evaluate(data, metrics=["accuracy"], intervals=False)
+        metaeval.evaluate(data, labels=["neg", "pos"], intervals=False)
     with pytest.raises(TypeError, match=r"gold is a Dataset alone: pass the \(dataset, spec\) pair"):
         metaeval.evaluate(data[0], intervals=False)
     assert list(metaeval.evaluate(data, intervals=False).index) == ["a"]
+
+
+def test_a_dataset_read_already_takes_a_choice_of_its_metrics():
+    """`evaluate(read_files(...), metrics=[...])`, as docs/library.md shows:
+    the metrics are chosen among those the dataset was read with (other
+    names taken); a metric it was not read with is refused with where to ask
+    for it (not "unknown setting")."""
+    from .conftest import FIXTURES
+
+    data = read_files(FIXTURES / "tiny" / "gold.csv", sorted((FIXTURES / "tiny" / "predictions").glob("*.csv")),
+                      label_map={"other": "neu"})
+    out = metaeval.evaluate(data, metrics=["accuracy", "balanced_accuracy"], intervals=False)
+    whole = metaeval.evaluate(data, intervals=False)
+    assert [c for c in out.columns if c != "kind"] == ["accuracy", "macro_recall"]
+    assert out[["accuracy", "macro_recall"]].equals(whole[["accuracy", "macro_recall"]])
+    with pytest.raises(TypeError, match="'mcc': not among the metrics this dataset was read with"):
+        metaeval.evaluate(data, metrics=["mcc"])

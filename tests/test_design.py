@@ -6,6 +6,7 @@ formulas against each other."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn import metrics as skm
 
@@ -189,3 +190,24 @@ def test_a_bad_design_setting_is_refused_with_its_key_and_value(key, value):
 
     with pytest.raises(ConfigError, match=rf"^experiments\.{key} must be .*, got {re.escape(repr(value))}$"):
         settings(**{key: value})
+
+
+def test_a_pooled_mdd_above_its_quartile_pairs_is_said():
+    """The brackets of the design table are the pairs at the first and third
+    quartiles of the variance, not an interval of the pooled MDD: where the
+    pooled value lies above them (GMR on 14 classes: most pairs never vary),
+    the row and the paragraph say so; a value inside its bracket has no note."""
+    from metaeval.tables import design_markdown
+
+    design = pd.DataFrame({"metric": ["gmr", "accuracy"], "size": [75, 75], "fraction": [1.0, 1.0],
+                           "min_detectable_difference": [0.122, 0.053], "mdd_low": [0.0, 0.034],
+                           "mdd_high": [0.0, 0.066], "within_range": [True, True], "power": [0.14, 0.77],
+                           "unit": "articles", "alpha": 0.05, "target_power": 0.8})
+    needed = pd.DataFrame({"metric": ["gmr", "accuracy"], "difference": [0.05, 0.05], "needed": [447, 85],
+                           "needed_low": [0, 36], "needed_high": [0, 130]})
+    md = design_markdown(design, needed)
+    rows = {line.split("|")[1].strip(): line for line in md.splitlines() if line.startswith("| ") and "MDD" not in line}
+    assert "(above the quartile pairs)" in rows["GMR"] and "above the quartile" not in rows["Acc"]
+    assert "*Above the quartile pairs*" in md
+    assert "Above the quartile" not in design_markdown(design[design.metric == "accuracy"],
+                                                        needed[needed.metric == "accuracy"])

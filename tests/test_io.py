@@ -501,8 +501,14 @@ def test_copies_of_a_baseline_or_of_each_other_are_said_and_files_can_be_baselin
     groups = sorted(sorted(g) for g in ds.info["identical_systems"])
     assert groups == [[f"all_{major}", "baseline_false", "majority"], ["sys_a", "sys_a_again"]]
     assert sum("predict exactly the same on every item" in w for w in ds.info["warnings"]) == 2
+    # the advice names the unmarked files (a generated baseline cannot be marked)
+    assert any("if 'baseline_false' is a baseline, mark it with baseline_systems" in w for w in ds.info["warnings"])
+    assert any("if 'sys_a', 'sys_a_again' are baselines, mark them" in w for w in ds.info["warnings"])
     assert dict(zip(ds.systems, ds.kinds))["baseline_false"] == "system"
     ds = load_dataset(_spec(baseline_systems=["baseline_*"], display_names={"sys_a_again": "sys_a (rerun)"}), data)
+    # a file already marked is never told to be marked
+    copy = next(w for w in ds.info["warnings"] if "'baseline_false'" in w and "exactly the same" in w)
+    assert "baseline_systems" not in copy and "name at most one of them in include_baselines" in copy
     kinds = dict(zip(ds.systems, ds.kinds))
     assert kinds["baseline_false"] == "baseline" and kinds["sys_a (rerun)"] == "system"
     assert ds.info["supplied_baselines"] == ["baseline_false"]

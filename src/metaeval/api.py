@@ -666,6 +666,29 @@ def _setting_keys() -> frozenset:
 _SETTING_KEYS = _setting_keys()
 
 
+def _choose_metrics(spec: DatasetSpec, metrics) -> DatasetSpec:
+    """``spec`` computing only ``metrics`` (ids or other names), which must
+    be among the metrics it was read with (those were checked against the
+    dataset when it was read; another one is refused with where to ask for
+    it)."""
+    from dataclasses import replace
+
+    from . import metrics as M
+
+    wanted = [metrics] if isinstance(metrics, str) else list(metrics)
+    ids = list(dict.fromkeys(M.canonical(str(m)) for m in wanted))
+    have = spec.all_metrics
+    missing = [m for m in ids if m not in have]
+    if missing:
+        raise TypeError(f"metrics {', '.join(map(repr, missing))}: not among the metrics this dataset was read with "
+                        f"({', '.join(have)}); give metrics=[...] to read_files(), dataset() or span_dataset() to "
+                        "compute them")
+    span_ids = set(spec.span_metrics)
+    return replace(spec, metrics=tuple(m for m in ids if m in spec.metrics),
+                   item_metrics=tuple(m for m in ids if m in spec.item_metrics),
+                   span_metrics=tuple(m for m in ids if m in span_ids))
+
+
 def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all_baselines: bool = False):
     """The dataset and settings of a call: ``all_baselines``: generate every
     baseline of the task unless ``baselines`` says otherwise (as the
@@ -679,6 +702,8 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
         (ds, spec), opts = gold, dict(kwargs)
         data = {}
         data_given, opts = _split(opts)
+        if data_given.get("metrics") is not None:  # a choice among the metrics the dataset was read with
+            spec = _choose_metrics(spec, data_given.pop("metrics"))
         given = sorted(k for k, v in data_given.items() if v is not None and v is not False)
         if given:  # (the dataset's keys were decided when it was read)
             raise TypeError(f"{', '.join(map(repr, given))}: keywords of the dataset, which was read already: give "

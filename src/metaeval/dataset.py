@@ -446,7 +446,8 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
     # scoring steps' params, and this file must not change when they do)
     info = {
         "dataset": spec.name,
-        "warnings": _perfect_warnings(gold_codes, pred_codes, list(sources)) + _identical_warnings(identical),
+        "warnings": _perfect_warnings(gold_codes, pred_codes, list(sources)) + _identical_warnings(identical,
+                                                                                                   sources, supplied),
         "labels": list(labels),
         "n_gold_rows": len(gold_t),
         "n_items": int(keep.sum()),
@@ -771,7 +772,9 @@ def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, table
                                    if not tc else [row.tobytes() for row in ds.predictions], set(tables))
     ds.info = {
         "dataset": spec.name, "task": spec.span_task, "format": spec.span_format,
-        "warnings": _perfect_warnings([0], [[0]] * len(same), same, "span") + _identical_warnings(identical)
+        "warnings": _perfect_warnings([0], [[0]] * len(same), same, "span")
+        + _identical_warnings(identical, set(tables),
+                              {s for s, k in zip(ds.systems, ds.kinds) if k == "baseline" and s in tables})
         + warnings,
         "labels": list(labels), "n_articles": len(doc_ids), "documents": documents,
         "n_gold_spans": len(gold), "n_gold_spans_scored": len(ds.spans.gold),
@@ -807,8 +810,22 @@ def _identical_systems(systems, outputs, supplied: set[str]) -> list[list[str]]:
     return [g for g in groups.values() if len(g) > 1 and any(s in supplied for s in g)]
 
 
-def _identical_warnings(groups: list[list[str]]) -> list[str]:
+def _identical_warnings(groups: list[list[str]], files=(), marked=()) -> list[str]:
+    """One warning per group of identical systems, with the advice that
+    fits it: ``files`` are the supplied files (the others are generated
+    baselines), ``marked`` those already marked as baselines
+    (``baseline_systems``), which are never told to be marked again."""
     # (ingestion does not know which baselines an experiment ranks: include_baselines is the experiments')
-    return [f"systems {', '.join(map(repr, g))} predict exactly the same on every item: each of them that is "
-            f"ranked (a real system, or a baseline named in include_baselines) counts as a system of its own "
-            f"(drop the copies, or mark a supplied baseline with baseline_systems)" for g in groups]
+    out = []
+    for g in groups:
+        systems = [s for s in g if s in files and s not in marked]
+        if not systems:
+            advice = "name at most one of them in include_baselines, or drop the copies"
+        else:
+            names = ", ".join(map(repr, systems))
+            advice = (f"drop the copies, or, if {names} {'is a baseline' if len(systems) == 1 else 'are baselines'},"
+                      f" mark {'it' if len(systems) == 1 else 'them'} with baseline_systems")
+        out.append(f"systems {', '.join(map(repr, g))} predict exactly the same on every item: each of them that "
+                   f"is ranked (a real system, or a baseline named in include_baselines) counts as a system of its "
+                   f"own ({advice})")
+    return out

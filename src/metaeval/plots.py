@@ -75,7 +75,13 @@ def _write_png(fig, path, dpi, bbox) -> None:
     pal.save(path, format="png", pnginfo=info, dpi=(dpi, dpi), **_PNG_OPTIONS)
 
 
-def save_figure(fig, paths, dpi: int = 150) -> None:
+# PNGs at 100 dpi, a screen's (150 made every report over 10 MB: the
+# default run's figures at 150 dpi were 4.8 MB even as palette images); the
+# PDFs are vector graphics, for print
+PNG_DPI = 100
+
+
+def save_figure(fig, paths, dpi: int = PNG_DPI) -> None:
     """Write ``fig`` to every path (format from the suffix), atomically and
     reproducibly, then close it."""
     from .io import atomic_path
@@ -415,7 +421,7 @@ def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
 _LABEL_PAD = 0.05  # inches between a system name and its axes
 
 
-# the interval figure: panels of 4.6 in (690 px at 150 dpi) in a grid of up
+# the interval figure: panels of 4.6 in (460 px at 100 dpi) in a grid of up
 # to three columns (one column of 15 metrics x 34 systems was 960 x 9,877 px,
 # a page no report could show); one or two metrics: a column a page wide
 _PANEL_WIDTH = 4.6
