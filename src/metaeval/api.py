@@ -1277,8 +1277,7 @@ class MetaEvaluation:
         the recommendation's figure, ``figures/recommendation.png`` and
         ``.pdf``; returns the paths written."""
         from .io import write_csv, write_text
-        from .plots import save_figure
-        from .recommendation import recommendation_figure, recommendation_json, recommendation_markdown
+        from .recommendation import recommendation_json, recommendation_markdown
 
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
@@ -1290,7 +1289,10 @@ class MetaEvaluation:
         write_text(out[-2], recommendation_json(self.rec, resample_note=self.notes.get("resample"),
                                                 test_set_size=self.notes.get("test_set_size")))
         figure = None
-        if figures:
+        if figures:  # (matplotlib is imported only then)
+            from .plots import save_figure
+            from .recommendation import recommendation_figure
+
             (folder / "figures").mkdir(exist_ok=True)
             paths = [folder / "figures" / "recommendation.png", folder / "figures" / "recommendation.pdf"]
             save_figure(recommendation_figure(self.rec, self.name), paths)

@@ -821,8 +821,13 @@ def _init(a) -> str:
     from .io import write_text
 
     write_text(out, text)
+    import importlib.util
+
+    missing = ("" if importlib.util.find_spec("snakemake") else
+               "Snakemake is not installed here: install the workflow first with "
+               "pip install '<the metaeval checkout>[workflow]' (or pip install snakemake[reports]).\n")
     return f"wrote {out} ({len(preds)} systems, labels {', '.join(labels)}); run it with\n  {run}\n" \
-           f"(the results go to {folder / 'run' / 'results'})\n"
+           f"(the results go to {folder / 'run' / 'results'})\n" + missing
 
 
 def _problem(path: str, message: str):
