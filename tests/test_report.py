@@ -230,13 +230,41 @@ def _render(page: Path, tmp_path: Path, script: str | None = None, screenshot: P
         page.write_text(html[:i] + f"<script>setTimeout(function () {{ {script} }}, 300);</script>" + html[i:],
                         encoding="utf-8")
     cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           "--window-size=1400,1000", "--virtual-time-budget=10000"]
+           "--window-size=1400,1000", "--virtual-time-budget=10000", "--allow-file-access-from-files"]
     if screenshot:
         subprocess.run(cmd + [f"--screenshot={screenshot}", str(page)], capture_output=True, timeout=120)
         assert screenshot.stat().st_size > 10_000
     res = subprocess.run(cmd + ["--dump-dom", str(page)], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     return res.stdout
+
+
+_MEASURE = """
+var out = {width: document.documentElement.clientWidth, broken: [], wide: [], images: 0, tables: 0};
+document.querySelectorAll('img').forEach(function (im) {
+  out.images += 1;
+  if (!im.complete || im.naturalWidth === 0) out.broken.push((im.getAttribute('src') || '').slice(0, 60));
+});
+document.querySelectorAll('table').forEach(function (t) {
+  out.tables += 1;
+  var r = t.getBoundingClientRect();
+  if (r.right > out.width + 1) out.wide.push(Math.round(r.width));
+});
+document.body.setAttribute('data-measure', JSON.stringify(out));
+"""
+
+
+def measure(page: Path, tmp_path: Path, screenshot: Path | None = None, before: str = "") -> dict:
+    """In headless Chromium at a 1400 px window: the images that did not
+    load, the tables wider than the page, and the counts of both (``before``:
+    a script run first, e.g. to open a result in Snakemake's report)."""
+    import html as H
+
+    dom = _render(page, tmp_path, before + "; setTimeout(function () {" + _MEASURE + "}, 1500);",
+                  screenshot=screenshot)
+    m = re.search(r'data-measure="([^"]*)"', dom)
+    assert m, dom[-2000:]
+    return json.loads(H.unescape(m.group(1)))
 
 
 def test_the_report_renders_in_headless_chromium(hostile, tmp_path):

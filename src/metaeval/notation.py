@@ -1,0 +1,229 @@
+"""A metric's name as people read it: typeset in each output format.
+
+The registry gives every metric an ASCII ``name`` (``R^M``, ``alpha^NOM``:
+what a CSV cell or a log line holds) and a LaTeX one (``latex``:
+``$R^M$``, ``$\\alpha^{NOM}$``).  Pages and figures show the typeset form,
+made here from ``latex`` once for every format:
+
+* ``latex``: abbreviations of two letters or more set upright
+  (``\\mathrm{MAE}``: LaTeX would set M, A and E as three italic variables);
+  for LaTeX tables;
+* ``mathtext``: the same string, for matplotlib's mathtext (figures);
+* ``html``: ``R<sup>M</sup>``, Greek and script letters as Unicode
+  (``α``, ``κ``, ``𝓕``, ``𝔽``), single letters in italics; for HTML pages
+  and the Markdown files (CommonMark takes inline HTML; GitHub shows it);
+* ``unicode``: plain text with Unicode super- and subscripts where every
+  character has one (``Rᴹ``, ``κₗᵢₙ``), else ``^``/``_`` (``MAE^μ``); for
+  terminals.
+
+Ids stay ASCII everywhere (``macro_recall``).  Names of metrics that have
+another common name carry it in pages (``R^M (balanced accuracy)``:
+``long=True``).
+"""
+
+from __future__ import annotations
+
+import html as _html
+import re
+
+__all__ = ["latex", "mathtext", "html", "unicode", "is_mathtext", "html_tags"]
+
+# other common names shown beside the typeset one in pages
+_ALSO = {"macro_recall": "balanced accuracy"}
+
+_GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "kappa": "κ", "mu": "μ", "tau": "τ",
+          "rho": "ρ", "sigma": "σ", "phi": "φ", "chi": "χ", "omega": "ω", "pi": "π", "lambda": "λ"}
+_SCRIPT = {"F": "𝓕", "A": "𝓐", "C": "𝓒", "R": "𝓡", "P": "𝓟", "M": "𝓜"}
+_DOUBLE = {"F": "𝔽", "R": "ℝ", "N": "ℕ", "P": "ℙ"}
+_SUP = dict(zip("0123456789+-=()ABDEGHIJKLMNOPRTUVWabcdefghijklmnoprstuvwxyzβγδθιφχ",
+                "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᵝᵞᵟᶿᶥᵠᵡ"))
+_SUB = dict(zip("0123456789+-=()aehijklmnoprstuvxβγρφχ", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ"))
+
+
+def _metric(mid):
+    from . import metrics as M
+
+    return M.get(mid) if isinstance(mid, str) else mid
+
+
+def _source(mid) -> str:
+    """The metric's LaTeX (``latex``), or its name when it has none."""
+    m = _metric(mid)
+    return getattr(m, "latex", None) or m.name
+
+
+def _upright(math: str) -> str:
+    """Runs of two letters or more in a maths string set upright
+    (``\\mathrm``), commands (``\\alpha``) and their arguments left alone."""
+    out, i = [], 0
+    while i < len(math):
+        if math[i] == "\\":  # a command and, for a font command, its braced argument
+            j = i + 1
+            while j < len(math) and math[j].isalpha():
+                j += 1
+            if math[i + 1:j] in ("mathcal", "mathbb", "mathrm", "mathit", "mathbf") and j < len(math) \
+                    and math[j] == "{":
+                j = math.index("}", j) + 1
+            out.append(math[i:j])
+            i = j
+            continue
+        m = re.match(r"[A-Za-z]{2,}", math[i:])
+        if m:
+            out.append(r"\mathrm{" + m.group(0) + "}")
+            i += len(m.group(0))
+            continue
+        out.append(math[i])
+        i += 1
+    return "".join(out)
+
+
+def _pieces(source: str):
+    """(is_math, text) pieces of a string with ``$...$`` parts."""
+    parts = source.split("$")
+    return [(k % 2 == 1, p) for k, p in enumerate(parts) if p]
+
+
+def latex(mid) -> str:
+    """The metric's name for LaTeX (maths in ``$...$``, abbreviations upright).
+
+    >>> latex("mae_micro"), latex("accuracy"), latex("macro_f2")
+    ('$\\\\mathrm{MAE}^\\\\mu$', 'Acc', 'macro-$F_2$')
+    """
+    return "".join(f"${_upright(p)}$" if is_math else p for is_math, p in _pieces(_source(mid)))
+
+
+def mathtext(mid) -> str:
+    """The metric's name for a matplotlib figure (mathtext: the same maths
+    as ``latex``).  Only these strings are drawn as maths
+    (``is_mathtext``): a system's name with a ``$`` is drawn as written."""
+    s = latex(mid)
+    _MATHTEXT.add(s)
+    return s
+
+
+_MATHTEXT: set[str] = set()
+
+
+def is_mathtext(text: str) -> bool:
+    """Whether ``text`` is a metric's name made by ``mathtext``."""
+    return text in _MATHTEXT
+
+
+def _group(s: str, i: int) -> tuple[str, int]:
+    """The argument at ``s[i]``: a braced group or one token (``\\mu`` or a character)."""
+    if s[i] == "{":
+        depth, j = 1, i + 1
+        while depth:
+            depth += {"{": 1, "}": -1}.get(s[j], 0)
+            j += 1
+        return s[i + 1:j - 1], j
+    if s[i] == "\\":
+        j = i + 1
+        while j < len(s) and s[j].isalpha():
+            j += 1
+        return s[i:j], j
+    return s[i], i + 1
+
+
+def _math_html(s: str) -> str:
+    out, i = [], 0
+    while i < len(s):
+        c = s[i]
+        if c in "^_":
+            arg, i = _group(s, i + 1)
+            tag = "sup" if c == "^" else "sub"
+            out.append(f"<{tag}>{_math_html(arg)}</{tag}>")
+        elif c == "\\":
+            j = i + 1
+            while j < len(s) and s[j].isalpha():
+                j += 1
+            cmd = s[i + 1:j]
+            if cmd in ("mathcal", "mathbb", "mathrm", "mathit", "mathbf"):
+                arg, j = _group(s, j)
+                table = {"mathcal": _SCRIPT, "mathbb": _DOUBLE}.get(cmd)
+                out.append("".join(table.get(ch, ch) for ch in arg) if table else _html.escape(arg))
+            else:
+                out.append(_GREEK.get(cmd, _html.escape(cmd)))
+            i = j
+        elif c in "{}":
+            i += 1
+        else:
+            m = re.match(r"[A-Za-z]+", s[i:])
+            if m:
+                w = m.group(0)
+                out.append(f"<i>{w}</i>" if len(w) == 1 else w)
+                i += len(w)
+            else:
+                out.append(_html.escape(c))
+                i += 1
+    return "".join(out)
+
+
+def html(mid, long: bool = False) -> str:
+    """The metric's name in HTML (also the Markdown files' form): super- and
+    subscripts as ``<sup>``/``<sub>``, single letters in italics; with
+    ``long``, its other common name beside it.
+
+    >>> html("macro_recall", long=True)
+    '<i>R</i><sup><i>M</i></sup> (balanced accuracy)'
+    >>> html("alpha_nominal"), html("macro_f1")
+    ('α<sup>NOM</sup>', '𝓕<sub>1</sub>')
+    """
+    m = _metric(mid)
+    out = "".join(_math_html(p) if is_math else _html.escape(p) for is_math, p in _pieces(_source(m)))
+    also = _ALSO.get(getattr(m, "id", None) or "") if long else None
+    return out + (f" ({also})" if also else "")
+
+
+def html_tags(text: str) -> str:
+    """``text`` (HTML escaped from Markdown with raw HTML off) with the tags
+    ``html`` writes (``<sup>``, ``<sub>``, ``<i>``, without attributes)
+    restored, so that a Markdown table's names show typeset; nothing else is
+    restored (a system's name stays text)."""
+    return re.sub(r"&lt;(/?)(sup|sub|i)&gt;", r"<\1\2>", text)
+
+
+def _script(arg: str, table: dict, mark: str) -> str:
+    flat = re.sub(r"\\(\w+)", lambda m: _GREEK.get(m.group(1), m.group(1)), arg).replace("{", "").replace("}", "")
+    flat = re.sub(r"mathrm|mathit", "", flat)
+    return "".join(table[c] for c in flat) if all(c in table for c in flat) else mark + flat
+
+
+def _math_unicode(s: str) -> str:
+    out, i = [], 0
+    while i < len(s):
+        c = s[i]
+        if c in "^_":
+            arg, i = _group(s, i + 1)
+            out.append(_script(arg, _SUP if c == "^" else _SUB, c))
+        elif c == "\\":
+            j = i + 1
+            while j < len(s) and s[j].isalpha():
+                j += 1
+            cmd = s[i + 1:j]
+            if cmd in ("mathcal", "mathbb", "mathrm", "mathit", "mathbf"):
+                arg, j = _group(s, j)
+                table = {"mathcal": _SCRIPT, "mathbb": _DOUBLE}.get(cmd, {})
+                out.append("".join(table.get(ch, ch) for ch in arg))
+            else:
+                out.append(_GREEK.get(cmd, cmd))
+            i = j
+        elif c in "{}":
+            i += 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def unicode(mid, long: bool = False) -> str:
+    """The metric's name as plain Unicode text (terminals): super- and
+    subscripts where every character has one, else ``^``/``_``.
+
+    >>> unicode("macro_recall"), unicode("kappa_linear"), unicode("mae_micro"), unicode("f_avg")
+    ('Rᴹ', 'κₗᵢₙ', 'MAE^μ', 'F_avg')
+    """
+    m = _metric(mid)
+    out = "".join(_math_unicode(p) if is_math else p for is_math, p in _pieces(_source(m)))
+    also = _ALSO.get(getattr(m, "id", None) or "") if long else None
+    return out + (f" ({also})" if also else "")
