@@ -17,10 +17,10 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "metaeval"
 
 # from the ground up; a name ending in "." is a package prefix
 FLOORS: list[tuple[str, tuple[str, ...]]] = [
-    ("foundation", ("io", "resources", "declare", "mcs", "report", "engine.confusion", "engine.kernels",
+    ("foundation", ("io", "resources", "declare", "mcs", "engine.confusion", "engine.kernels",
                     "engine.resample", "engine.ranking", "engine.progress")),
     ("measures", ("metrics", "custom_metrics", "item_metrics", "spans", "spans.", "chance", "properties")),
-    ("formatting", ("tables", "plots")),
+    ("formatting", ("notation", "report", "tables", "plots")),
     ("data", ("config", "settings", "dataset")),
     ("engine", ("engine.scoring",)),
     ("methods", ("experiments", "design", "significance", "sensitivity", "criteria", "verdict", "gameability",

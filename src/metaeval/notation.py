@@ -26,10 +26,8 @@ from __future__ import annotations
 import html as _html
 import re
 
-__all__ = ["latex", "mathtext", "html", "unicode", "is_mathtext", "html_tags"]
-
-# other common names shown beside the typeset one in pages
-_ALSO = {"macro_recall": "balanced accuracy"}
+__all__ = ["latex", "mathtext", "html", "unicode", "is_mathtext", "mark", "html_tags", "typeset_html",
+           "typeset_markdown"]
 
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "kappa": "κ", "mu": "μ", "tau": "τ",
           "rho": "ρ", "sigma": "σ", "phi": "φ", "chi": "χ", "omega": "ω", "pi": "π", "lambda": "λ"}
@@ -105,8 +103,15 @@ _MATHTEXT: set[str] = set()
 
 
 def is_mathtext(text: str) -> bool:
-    """Whether ``text`` is a metric's name made by ``mathtext``."""
+    """Whether ``text`` was made with ``mathtext`` or ``mark`` (drawn as maths)."""
     return text in _MATHTEXT
+
+
+def mark(text: str) -> str:
+    """``text``, which holds metric names made by ``mathtext`` (a title such
+    as ``"$R^M$ (higher is better)"``), to be drawn with its maths."""
+    _MATHTEXT.add(text)
+    return text
 
 
 def _group(s: str, i: int) -> tuple[str, int]:
@@ -171,7 +176,7 @@ def html(mid, long: bool = False) -> str:
     """
     m = _metric(mid)
     out = "".join(_math_html(p) if is_math else _html.escape(p) for is_math, p in _pieces(_source(m)))
-    also = _ALSO.get(getattr(m, "id", None) or "") if long else None
+    also = getattr(m, "alias", "") if long else ""
     return out + (f" ({also})" if also else "")
 
 
@@ -225,5 +230,75 @@ def unicode(mid, long: bool = False) -> str:
     """
     m = _metric(mid)
     out = "".join(_math_unicode(p) if is_math else p for is_math, p in _pieces(_source(m)))
-    also = _ALSO.get(getattr(m, "id", None) or "") if long else None
+    also = getattr(m, "alias", "") if long else ""
     return out + (f" ({also})" if also else "")
+
+
+def _ascii_names() -> dict[str, str]:
+    """Every registered metric's ASCII name that its typeset form changes,
+    and that form in HTML: the names with a super- or subscript, a Greek or
+    script letter (``R^M``, ``kappa_lin``, ``macro-F1``, ``kappa``); names
+    that are words as they are (``Acc``, ``GMR``) are left alone."""
+    from . import metrics as M
+
+    out = {}
+    for reg in (M.REGISTRY, getattr(M, "ITEM_REGISTRY", {})):
+        for m in list(reg.values()):
+            typeset = html(m)
+            stand_in = bool(re.search(r"[\^_(]", m.name)) or m.name.lower() in _GREEK
+            # a name that is a word (Acc, Informedness) or a known one (macro-F1) stays; F1(class) would lose its
+            # class in the typeset form
+            if not stand_in or "(class)" in m.name:
+                continue
+            plain = re.sub(r"</?i>", "", typeset)
+            if typeset != _html.escape(m.name) and plain != _html.escape(m.name):
+                out[m.name] = typeset
+    return out
+
+
+def _names_pattern(names) -> re.Pattern:
+    alts = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w^]){'(?:' + alts + ')' if alts else '(?!)'}(?![\w^])")
+
+
+def typeset_html(page: str) -> str:
+    """``page`` (HTML) with the metrics' ASCII names in its text typeset
+    (``R^M`` as ``<i>R</i><sup><i>M</i></sup>``); tags, attributes and
+    ``<code>``/``<pre>`` content are left as they are."""
+    names = {_html.escape(k): v for k, v in _ascii_names().items()}
+    pattern = _names_pattern(names)
+    out, code = [], 0
+    for part in re.split(r"(<[^>]*>)", page):
+        if part.startswith("<"):
+            tag = re.match(r"</?(\w+)", part)
+            if tag and tag.group(1).lower() in ("code", "pre", "script", "style"):
+                code += -1 if part.startswith("</") else 1
+            out.append(part)
+        else:
+            out.append(part if code else pattern.sub(lambda m: names[m.group(0)], part))
+    return "".join(out)
+
+
+def typeset_markdown(md: str) -> str:
+    """``md`` (Markdown) with the metrics' ASCII names typeset as inline HTML
+    (``R<sup>M</sup>``, which CommonMark and GitHub show), outside code spans
+    and fenced blocks; escaped Markdown (``kappa\\_lin``) is matched too."""
+    names = _ascii_names()
+    variants = {}
+    for k, v in names.items():
+        variants[k] = v
+        variants[k.replace("_", "\\_").replace("(", "\\(").replace(")", "\\)")] = v
+    pattern = _names_pattern(variants)
+    out, fenced = [], False
+    for line in md.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            out.append(line)
+            continue
+        if fenced:
+            out.append(line)
+            continue
+        parts = re.split(r"(`[^`]*`)", line)
+        out.append("".join(p if p.startswith("`") else pattern.sub(lambda m: variants[m.group(0)], p)
+                           for p in parts))
+    return "\n".join(out)

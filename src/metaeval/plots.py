@@ -86,8 +86,11 @@ def save_figure(fig, paths, dpi: int = PNG_DPI) -> None:
     reproducibly, then close it."""
     from .io import atomic_path
 
+    from .notation import is_mathtext
+
+    # maths only in the metrics' typeset names (notation.mathtext, mark): a system's name is drawn as written
     for t in fig.findobj(matplotlib.text.Text):
-        t.set_parse_math(False)
+        t.set_parse_math(is_mathtext(t.get_text()))
     # tick labels can be made at draw time: mathtext must be off then too
     with matplotlib.rc_context({"text.parse_math": False}):
         # the tight bounding box once for all formats: savefig(bbox_inches=
@@ -260,9 +263,17 @@ def confusion_grid(c: np.ndarray, systems, labels, title: str = "", subtitles=No
 
 
 def _metric_labels(ids):
-    from . import metrics as M
+    """The metrics' names typeset (``notation.mathtext``: drawn as maths)."""
+    from .notation import mathtext
 
-    return [M.get(m).name for m in ids]
+    return [mathtext(m) for m in ids]
+
+
+def _mark(text: str) -> str:
+    """A label holding typeset metric names, drawn with its maths."""
+    from .notation import mark
+
+    return mark(text)
 
 
 @plain_text
@@ -291,7 +302,7 @@ def similarity_heatmap(sim, order, groups, title: str = "", method: str = "avera
         for j in range(n):
             ax.text(j, i, "n/a" if np.isnan(m[i, j]) else f"{m[i, j]:.2f}", ha="center", va="center",
                     fontsize=6.5, color="white" if abs(np.nan_to_num(m[i, j])) > 0.6 else "black")
-    labels = [f"{lab} [{groups[i]}]" for lab, i in zip(_metric_labels(ids), ids)]
+    labels = [_mark(f"{lab} [{groups[i]}]") for lab, i in zip(_metric_labels(ids), ids)]
     ax.set_xticks(range(n), labels, rotation=60, ha="right", fontsize=7.5)
     ax.set_yticks(range(n), labels, fontsize=7.5)
     ax.set_xlabel("metric [group]")
@@ -403,7 +414,7 @@ def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
         ax.axhspan(yi - 0.5, yi + 0.5, color="0.9", zorder=0, lw=0)
     for i, m in enumerate(metric_ids):
         ax.scatter(df[m], y, s=26, marker=MARKERS[i % len(MARKERS)], color=OKABE_ITO[i % len(OKABE_ITO)],
-                   edgecolor="black", linewidth=0.3, zorder=3, label=M.get(m).name)
+                   edgecolor="black", linewidth=0.3, zorder=3, label=_metric_labels([m])[0])
     names = _wrap_names(df["system"], 40, 1)
     ax.set_yticks(y, [f"{w} (baseline)" if b else w for w, b in zip(names, base)], fontsize=7)
     ax.set_ylim(-0.7, n - 0.3)
@@ -411,7 +422,7 @@ def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
     ax.set_xlim(-0.02, max(1.0, top) + 0.02)  # span-F1 min can exceed 1: never hide a point
     ax.grid(axis="x", alpha=0.3)
     ax.set_xlabel("score (all higher is better)")
-    ax.set_ylabel(f"system (sorted by {prim.name})")
+    ax.set_ylabel(_mark(f"system (sorted by {_metric_labels([primary])[0]})"))
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7.5, frameon=False, title="metric",
               title_fontsize=8)
     ax.set_title(title or "Span metrics", fontsize=11)
@@ -470,7 +481,7 @@ def interval_plot(intervals, metric_ids, title: str = "", ncols: int | None = No
         transform = ax.get_yaxis_transform() + label_at
         for yi, system in zip(y, d["system"]):
             ax.text(0, yi, names[system], transform=transform, ha="right", va="center", fontsize=_NAME_SIZE)
-        ax.set_title(f"{info.name} ({info.direction} is better)", fontsize=9)
+        ax.set_title(_mark(f"{_metric_labels([mid])[0]} ({info.direction} is better)"), fontsize=9)
         ax.tick_params(axis="x", labelsize=7.5)
         ax.grid(axis="x", alpha=0.3)
         ax.set_xlabel("score", fontsize=7)
@@ -503,14 +514,13 @@ def asl_curves(significance, metric_ids, alpha: float, title: str = "", column: 
     bootstrap test), so that the share of a curve below alpha is the
     metric's discriminative power; the title should name the test and the
     correction."""
-    from . import metrics as M
 
     fig, ax = plt.subplots(figsize=(8.5, 5.2))
     styles = ("-", "--", ":", "-.")
     for i, mid in enumerate(metric_ids):
         p = np.sort(significance.loc[significance["metric"] == mid, column].to_numpy(dtype=float))
         ax.plot(np.arange(1, p.size + 1), p, color=OKABE_ITO[i % len(OKABE_ITO)],
-                linestyle=styles[(i // len(OKABE_ITO)) % len(styles)], lw=1.4, label=M.get(mid).name)
+                linestyle=styles[(i // len(OKABE_ITO)) % len(styles)], lw=1.4, label=_metric_labels([mid])[0])
     ax.axhline(alpha, color="black", lw=0.8)
     ax.text(1, alpha, f" alpha = {alpha:g}", va="bottom", fontsize=8)
     ax.set_xlabel("system pairs, sorted by p-value")
@@ -534,7 +544,6 @@ def properties_grid(df, properties: dict, title: str = ""):
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch, Rectangle
 
-    from . import metrics as M
 
     metrics = list(dict.fromkeys(df["metric"]))
     props = list(dict.fromkeys(df["property"]))
@@ -554,7 +563,7 @@ def properties_grid(df, properties: dict, title: str = ""):
                 ax.add_patch(Rectangle((j - 0.45, i - 0.45), 0.9, 0.9, fill=False, lw=1.4,
                                        edgecolor="#D55E00" if r["agrees"] == "no" else "black"))
     ax.set_xticks(range(len(props)), [properties[p].name for p in props], rotation=50, ha="right", fontsize=8)
-    ax.set_yticks(range(len(metrics)), [M.get(m).name for m in metrics], fontsize=8)
+    ax.set_yticks(range(len(metrics)), _metric_labels(metrics), fontsize=8)
     ax.set_xlabel("property")
     ax.set_ylabel("metric")
     ax.set_xticks(np.arange(len(props) + 1) - 0.5, minor=True)
@@ -699,7 +708,7 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
         ax.set_axisbelow(True)
         ax.set_xlabel("value (higher is better)" if c == "properties" else "value, 95% interval", fontsize=7)
     axes[0].set_yticks(y)
-    axes[0].set_yticklabels([names.get(m, m) for m in metrics], fontsize=7)
+    axes[0].set_yticklabels([_mark(names[m]) if m in names else m for m in metrics], fontsize=7)
     for lab, m in zip(axes[0].get_yticklabels(), metrics):
         if m in set(recommended):
             lab.set_fontweight("bold")
@@ -718,7 +727,8 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
     fig.suptitle(title, fontsize=9)
     # fixed margins (tight_layout measures every label: half the figure's cost): room for the names on the left
     width, height = fig.get_size_inches()
-    longest = max((len(names.get(m, m)) for m in metrics), default=4)
+    # (the characters drawn: a typeset name's markup takes no room)
+    longest = max((len(re.sub(r"\\math\w+|\\|[{}$^_]", "", names.get(m, m))) for m in metrics), default=4)
     fig.subplots_adjust(left=min(0.4, (0.25 + 0.055 * longest) / width), right=0.98, wspace=0.12,
                         top=1 - 0.55 / height, bottom=0.75 / height)
     return fig

@@ -937,7 +937,9 @@ def recommendation_figure(rec: Recommendation, name: str):
     long = long[long["scope"] == rec.headline].copy()
     long["candidate"] = long["admissible"]  # a metric failing a declared requirement is greyed too
     level = 100 * (1 - rec.sets[rec.headline].alpha_c)
-    return criteria_plot(long, {m: _name(m) for m in rec.metrics},
+    from .notation import mathtext
+
+    return criteria_plot(long, {m: mathtext(m) for m in rec.metrics},
                          f"{name}: the criteria with their {conf:.0%} intervals ({SCOPE_NAMES[rec.headline]}; filled: "
                          f"kept in the criterion's {level:.4g}% confidence set; bold: the answer)", rec.selected,
                          CRITERIA)

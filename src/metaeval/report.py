@@ -76,13 +76,19 @@ def _markdown():
 
 
 def markdown_html(md: str) -> str:
-    """The HTML of ``md`` (CommonMark and tables, raw HTML off).  A column's
+    """The HTML of ``md`` (CommonMark and tables, raw HTML off but for the
+    tags of typeset metric names, ``notation.html_tags``; the metrics' ASCII
+    names typeset, ``notation.typeset_html``).  A column's
     alignment is one CSS rule per table, not an attribute on every cell
     (which made the significance pages five times their Markdown)."""
     import re
 
+    from .notation import html_tags, typeset_html
+
     out, n = [], 0
-    for part in re.split(r"(<table>.*?</table>)", _markdown().render(md), flags=re.S):
+    # the metrics' names typeset (the Markdown's inline <sup>/<sub>/<i>, and the ASCII names of the text)
+    rendered = typeset_html(html_tags(_markdown().render(md)))
+    for part in re.split(r"(<table>.*?</table>)", rendered, flags=re.S):
         if not part.startswith("<table>"):
             out.append(part)
             continue

@@ -1,0 +1,63 @@
+"""A metric's name typeset where people read it (metaeval.notation): LaTeX,
+matplotlib's mathtext, HTML and the Markdown files, Unicode on terminals;
+ids and a system's name never touched."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from metaeval import metrics as M  # noqa: E402
+from metaeval import notation as N  # noqa: E402
+
+
+@pytest.mark.parametrize("mid", list(M.REGISTRY))
+def test_every_metric_has_each_form_and_its_mathtext_draws(mid):
+    import matplotlib.mathtext as mt
+
+    for form in (N.latex(mid), N.html(mid), N.unicode(mid)):
+        assert form and "$" not in N.html(mid) and "\\" not in N.html(mid) and "\\" not in N.unicode(mid)
+    parser = mt.MathTextParser("agg")
+    for piece in N.mathtext(mid).split("$")[1::2]:  # the maths parses (an error raises)
+        parser.parse(f"${piece}$", dpi=72)
+
+
+def test_the_forms_of_a_few_names():
+    assert N.latex("mae_micro") == r"$\mathrm{MAE}^\mu$" and N.latex("accuracy") == "Acc"
+    assert N.html("macro_recall", long=True) == "<i>R</i><sup><i>M</i></sup> (balanced accuracy)"
+    assert N.html("alpha_nominal") == "α<sup>NOM</sup>" and N.html("kappa_linear") == "κ<sub>lin</sub>"
+    assert N.unicode("macro_recall") == "Rᴹ" and N.unicode("alpha_ordinal") == "αᴼᴿᴰ"
+    assert N.unicode("mae_micro") == "MAE^μ"  # no superscript mu in Unicode: said with ^
+
+
+def test_pages_typeset_names_but_never_code_tags_or_a_system_s_name():
+    page = N.typeset_html('<p>R^M and F1(P^M,R^M); kappa_lin <code>R^M</code></p><a title="R^M">x</a>')
+    assert page == ('<p><i>R</i><sup><i>M</i></sup> and 𝔽<sub>1</sub>; κ<sub>lin</sub> <code>R^M</code></p>'
+                    '<a title="R^M">x</a>')
+    assert N.typeset_html("<p>my_R^Mx kappa_model</p>") == "<p>my_R^Mx kappa_model</p>"  # within words: no
+    md = N.typeset_markdown("| R^M | kappa\\_lin | `alpha^NOM` |\n```\nMAE^M\n```")
+    assert md == "| <i>R</i><sup><i>M</i></sup> | κ<sub>lin</sub> | `alpha^NOM` |\n```\nMAE^M\n```"
+    # the report's pages: a Markdown table's typeset names become tags, a hostile name stays text
+    from metaeval.report import html_page
+
+    html = html_page(md + "\n\n| system |\n|---|\n| <img src=x onerror=alert(1)> |\n", "t")
+    assert "<i>R</i><sup><i>M</i></sup>" in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "<img" not in html
+
+
+def test_figures_draw_metric_names_as_maths_and_system_names_as_written(tmp_path):
+    from metaeval.plots import interval_plot, save_figure
+
+    iv = pd.DataFrame({"system": ["a", "$b$"] * 2, "metric": ["macro_recall"] * 2 + ["mae_micro"] * 2,
+                       "value": [0.5, 0.7, 0.3, 0.2]})
+    iv["low"], iv["high"] = iv["value"] - 0.05, iv["value"] + 0.05
+    fig = interval_plot(iv, ["macro_recall", "mae_micro"], title="t $x$")
+    texts = fig.findobj(matplotlib.text.Text)
+    save_figure(fig, [tmp_path / "f.png"])
+    math = {t.get_text() for t in texts if t.get_parse_math()}
+    assert "$R^M$ (higher is better)" in math and r"$\mathrm{MAE}^\mu$ (lower is better)" in math
+    assert not any(t.get_parse_math() for t in texts if t.get_text() in ("$b$", "t $x$"))
