@@ -403,6 +403,7 @@ def test_metaeval_metrics_lists_every_id_with_its_name_and_direction(tmp_path):
     assert code == 0 and df["id"].tolist() == list(M.METRIC_IDS) + list(SPAN_METRIC_IDS)
     row = df.set_index("id").loc["macro_recall"]
     assert row["better"] == "higher" and "balanced_accuracy" in row["other names"]
+    assert row["name"] == "Rᴹ" and df.set_index("id").loc["alpha_nominal", "name"] == "αᴺᴼᴹ"  # typeset, ids ASCII
     assert df.set_index("id").loc["f1_class", "needs"] == "positive_class"
     assert df.set_index("id").loc["mcc", "default"] == "no"
     (tmp_path / "mine.py").write_text("import numpy as np\nMETRICS = {'mine': {'function': lambda c: "

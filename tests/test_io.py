@@ -517,3 +517,22 @@ def test_copies_of_a_baseline_or_of_each_other_are_said_and_files_can_be_baselin
     sel = [ds.systems[i] for i in select_systems(ds, ("majority",))]
     assert "baseline_false" not in sel and "majority" in sel
     assert "baseline_false" in [ds.systems[i] for i in select_systems(ds, ("baseline_false",))]
+
+
+def test_the_units_have_the_nouns_of_the_data():
+    """Titles and sentences name the units as the data do (posts, threads,
+    articles), not "items" for everything (issue 32)."""
+    from metaeval.config import DatasetSpec
+
+    spec = DatasetSpec.from_config("r", {"gold": "g.csv", "predictions": [], "labels": ["a", "b"],
+                                         "unit_names": {"items": "posts", "groups": "threads"}})
+    assert spec.unit_noun("item") == "posts" and spec.unit_noun("group") == "threads"
+    plain = DatasetSpec.from_config("p", {"gold": "g.csv", "predictions": [], "labels": ["a", "b"]})
+    assert plain.unit_noun("item") == "items" and plain.unit_noun("group") == "groups"
+    tc = DatasetSpec.from_config("t", {"gold": "g.labels", "predictions": [], "format": "semeval2020_tc",
+                                       "labels": ["x", "y"], "articles": "texts"})
+    tsd = DatasetSpec.from_config("s", {"gold": "g.csv", "predictions": [], "format": "semeval2021_tsd"})
+    assert tc.unit_noun("group") == "articles" and tsd.unit_noun("group") == "posts"
+    with pytest.raises(ConfigError, match="unit_names"):
+        DatasetSpec.from_config("e", {"gold": "g.csv", "predictions": [], "labels": ["a", "b"],
+                                      "unit_names": {"items": " "}})

@@ -398,6 +398,7 @@ def metric_table():
     import pandas as pd
 
     from . import metrics as M
+    from .notation import unicode as unicode_name
     from .spans import SPAN_REGISTRY
 
     other = {}
@@ -408,7 +409,7 @@ def metric_table():
         for mid, m in reg.items():
             needs = (["ordered classes"] if getattr(m, "ordinal", False) else []) + \
                 [M._PARAM_KEY.get(p, p) for p in getattr(m, "params", ())]
-            rows.append({"id": mid, "name": m.name, "kind": kind, "better": m.direction,
+            rows.append({"id": mid, "name": unicode_name(m), "kind": kind, "better": m.direction,
                          "default": "yes" if getattr(m, "default", kind == "span") else "no",
                          "needs": ", ".join(needs), "other names": ", ".join(other.get(mid, []) + (
                              [m.alias] if getattr(m, "alias", "") else [])),
@@ -647,7 +648,7 @@ def _score(a, progress) -> str:
     scores = scores.sort_values(["kind", primary], ascending=[False, not M.get(primary).higher_is_better],
                                 kind="stable")
     # what the intervals resampled: as the library resolves it (groups given: whole groups, unless told items)
-    unit = ("articles" if spec.span_task else "groups" if st.resample_unit == "group" else "items")
+    unit = spec.unit_noun(st.resample_unit)
     size = (f"{ds.spans.n_articles:,} articles" if spec.span_task else f"{ds.n_items:,} items"
             + (f" in {len(ds.group_names):,} groups" if ds.groups is not None else ""))
     title = (f"{spec.name}: {len(ds.systems)} systems, {size}"

@@ -261,6 +261,9 @@ class DatasetSpec:
     # the name shown for a prediction file (by its name without extension), and the
     # supplied files that are baselines (fnmatch patterns of those names)
     display_names: Mapping[str, str] = field(default_factory=dict)
+    # the nouns of the units in titles and sentences (plural): the items (posts, comments), the groups of a
+    # grouped resampling (threads, questions) and a span task's documents (articles, posts); filled in
+    unit_names: Mapping[str, str] = field(default_factory=dict)
     baseline_systems: tuple[str, ...] = ()
     # the verdict (metaeval.recommendation): the task's own metric and where it comes from, the metrics papers chose
     # on the same data (({"metrics": (...), "source": "..."}, ...)), the formal properties the user requires of
@@ -421,6 +424,13 @@ class DatasetSpec:
             raise err("display_names", "display names must be non-empty and distinct, got "
                                        + ", ".join(sorted(map(repr, shown))))
         baseline_systems = tuple(str(x) for x in _renamed(name, raw, "baseline_files", "baseline_systems") or ())
+        given = {str(k): str(v).strip() for k, v in (raw.get("unit_names") or {}).items()}
+        if any(not v for v in given.values()):
+            raise err("unit_names", "a unit's noun cannot be empty")
+        fmt = span.get("span_format")
+        unit_names = {"items": given.get("items", "items"), "groups": given.get("groups", "groups"),
+                      "documents": given.get("documents", "articles" if fmt in ARTICLE_FORMATS else
+                                             "posts" if fmt == "semeval2021_tsd" else "documents")}
 
         verdict = _verdict_keys(name, raw, metric_ids + span.get("span_metrics", ()), ordinal, params,
                                 span_task, labels)
@@ -439,8 +449,17 @@ class DatasetSpec:
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
             allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
             normalize_labels=_normalize_setting(name, raw.get("normalize_labels") or ()),
-            display_names=display, baseline_systems=baseline_systems, **span, **verdict,
+            display_names=display, baseline_systems=baseline_systems, unit_names=unit_names, **span, **verdict,
         )
+
+    def unit_noun(self, resample_unit: str = "item") -> str:
+        """The noun (plural) of the units a resampling draws: a span task's
+        documents, else the groups (``resample_unit`` "group") or the items
+        (``unit_names``)."""
+        names = self.unit_names or {}
+        if self.span_task:
+            return names.get("documents", "documents")
+        return names.get("groups", "groups") if resample_unit == "group" else names.get("items", "items")
 
     # ------------------------------------------------------------------
     @property

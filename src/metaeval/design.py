@@ -139,7 +139,7 @@ def dataset_design(ds, spec, settings, value: np.ndarray, boot: np.ndarray
     sizes = grid[(2 * grid <= n) & (grid >= 1)]
     sigma = pair_sigma(value, boot, n)
     swap = swap_curves(scorer, sizes, ds_spec, sigma, chunk_size=settings.chunk_size)
-    unit = "items" if settings.resample_unit == "item" else ("articles" if spec.span_task else "groups")
+    unit = spec.unit_noun(settings.resample_unit)
     return design_tables(list(scorer.metric_ids), value, boot, n, swap, ds_spec, unit)
 
 

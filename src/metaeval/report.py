@@ -133,9 +133,10 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
     items = []
     for d in datasets:
         if d.get("n_gold_spans") is not None and not d.get("n_items"):  # span identification: no items
-            size = f"{int(d['n_gold_spans']):,} gold spans in {int(d.get('n_articles') or 0):,} articles, "
+            size = f"{int(d['n_gold_spans']):,} gold spans in {int(d.get('n_articles') or 0):,} " \
+                   f"{e(d.get('unit') or 'articles')}, "
         else:
-            size = f"{int(d['n_items']):,} items, " if d.get("n_items") is not None else ""
+            size = f"{int(d['n_items']):,} {e(d.get('unit') or 'items')}, " if d.get("n_items") is not None else ""
         ranked = "systems ranked" if d.get("recommendation") else "systems"
         name = f"<b>{e(d['name'])}</b>"
         if d["name"] in links:

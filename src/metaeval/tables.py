@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
+from .notation import latex as latex_name
 from .engine.ranking import competition_rank, orient
 
 __all__ = ["rank", "rank_table", "test_label", "test_short", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table", "latex_table",
@@ -118,7 +119,7 @@ def scores_latex(df: pd.DataFrame, metric_ids, primary: str, digits: int = 3, ca
     cols = "l" + "r" * len(metric_ids)
     out = [r"\begin{table*}[t]", r"\centering", r"\small", r"\resizebox{\textwidth}{!}{%",
            rf"\begin{{tabular}}{{{cols}}}", r"\toprule",
-           " & ".join(["System"] + [(r"\textbf{" + M.get(m).latex + "}") if m == primary else M.get(m).latex
+           " & ".join(["System"] + [(r"\textbf{" + latex_name(m) + "}") if m == primary else latex_name(m)
                                     for m in metric_ids]) + r" \\", r"\midrule"]
     for (_, row), (_, rk) in zip(sysrows.iterrows(), ranks.iterrows()):
         cells = [f"{_fmt(row[m], digits)} ({rk[m]})" for m in metric_ids]
@@ -378,7 +379,7 @@ def intervals_latex(df: pd.DataFrame, metric_ids, primary: str, caption: str = "
     systems, cell = _interval_cells(df, metric_ids, primary, digits)
     out = [r"\begin{table*}[t]", r"\centering", r"\small", r"\resizebox{\textwidth}{!}{%",
            rf"\begin{{tabular}}{{l{'r' * len(metric_ids)}}}", r"\toprule",
-           " & ".join(["System"] + [(r"\textbf{" + M.get(m).latex + "}") if m == primary else M.get(m).latex
+           " & ".join(["System"] + [(r"\textbf{" + latex_name(m) + "}") if m == primary else latex_name(m)
                                     for m in metric_ids]) + r" \\", r"\midrule"]
     for i, s_ in enumerate(systems):
         out.append(" & ".join([tex_escape(s_)] + [tex_escape(cell[m][i]) for m in metric_ids]) + r" \\")
@@ -468,7 +469,7 @@ def properties_latex(df: pd.DataFrame, caption: str = "", label: str = "") -> st
            " & ".join(["Metric"] + [r"\rotatebox{90}{" + tex_escape(p.replace("_", " ")) + "}" for p in props])
            + r" \\", r"\midrule"]
     for m in metrics:
-        out.append(" & ".join([M.get(m).latex] + [cell[m, p] for p in props]) + r" \\")
+        out.append(" & ".join([latex_name(m)] + [cell[m, p] for p in props]) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}}",
             rf"\caption{{{tex_escape(caption)} \checkmark{{}} holds, $\times$ fails, -- not applicable; "
             r"(!) contradicts a published statement.}"]

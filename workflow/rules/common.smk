@@ -357,7 +357,7 @@ def overview_datasets():
             why = (f"no meta-evaluation: {N_RANKED[name]} ranked systems, fewer than min_systems = "
                    f"{settings.min_systems} (the experiments compare rankings of systems).")
         out.append({"name": name, "task": task, "n_systems": N_RANKED[name], "why_not": why,
-                    "ordinal": spec.ordinal, "primary": spec.primary_metric})
+                    "ordinal": spec.ordinal, "primary": spec.primary_metric, "unit": spec.unit_noun("item")})
     return out
 
 

@@ -91,7 +91,7 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     ranked_base = [ds.systems[i] for i in sel if ds.kinds[i] == "baseline"]
     log_note(f"{len(sel)} ranked systems (baselines among them: {', '.join(ranked_base) or 'none'}), "
              f"{len(spec.all_metrics)} metrics, resampling "
-             f"{'articles' if spec.span_task else settings.resample_unit + 's'}; Kendall's tau-{settings.tau_variant}")
+             f"{spec.unit_noun(settings.resample_unit)}; Kendall's tau-{settings.tau_variant}")
     parts = []
     for p in shard_paths:
         with np.load(p, allow_pickle=False) as z:

@@ -54,7 +54,7 @@ def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], 
     iv = read_result_csv(inp["intervals"])
     metrics = list(dict.fromkeys(iv["metric"]))
     systems = list(dict.fromkeys(iv["system"]))
-    unit = "articles" if spec.span_task else ("groups" if settings.resample_unit == "group" else "items")
+    unit = spec.unit_noun(settings.resample_unit)
     method = {"bca": "BCa"}.get(settings.interval_method, settings.interval_method)
     how = (f"{settings.confidence:.0%} {method} bootstrap intervals, "
            f"{settings.bootstrap_replicates} replicates of the {unit}")

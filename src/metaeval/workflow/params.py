@@ -47,7 +47,7 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "span_figure": (("span_metrics", "primary_metric"), ()),
     "chance": (_CLASSIFICATION_FIELDS, ()),
     "similarity": (_METRIC_FIELDS, ("ranking", "resampling", "similarity")),
-    "stability": (_METRIC_FIELDS, ("ranking", "resampling", "stability")),
+    "stability": (_METRIC_FIELDS + ("unit_names",), ("ranking", "resampling", "stability")),
     "merging": (_CLASSIFICATION_FIELDS, ("ranking", "resampling", "merging")),
     "weights": (("labels", "metrics", "weights", "default_weights", "f_avg_classes", "unrelated_label",
                  "positive_class"), ("ranking", "resampling")),
@@ -58,16 +58,16 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "sensitivity": (_CLASSIFICATION_FIELDS + ("ordinal",),
                     ("ranking", "resampling", "noise", "priors", "significance")),
     # the test-set size design (metaeval.design) reads the bootstrap's replicates (a file) and draws its subsets
-    "design": (_METRIC_FIELDS + ("span_task",), ("ranking", "resampling", "significance", "design")),
+    "design": (_METRIC_FIELDS + ("span_task", "unit_names"), ("ranking", "resampling", "significance", "design")),
     # the experiments' figures and tables: what their titles say (the rest is in the files they draw)
-    "figures": (("primary_metric", "span_task"),
+    "figures": (("primary_metric", "span_task", "unit_names"),
                 ("resampling", "similarity", "stability", "bootstrap", "significance")),
     "summary": (("span_task", "synthetic", "predictions", "baselines", "baseline_systems"),
                 ("ranking", "stability", "significance", "summary")),
     # the recommendation redraws every criterion (metaeval.criteria) with the settings of each, and the
     # verdict's own (metaeval.verdict): the task's official metric, the papers' choices, the declared requirements
     "recommendation": (_METRIC_FIELDS + ("ordinal", "span_task", "official_metric", "official_source",
-                                         "paper_choices", "requirements"),
+                                         "paper_choices", "requirements", "unit_names"),
                        ("ranking", "resampling", "stability", "significance", "noise", "priors", "bootstrap",
                         "criteria", "level", "verdict")),
     # the formal properties on the dataset's own shape (its classes, order, weights; the class sizes from its data)
