@@ -130,37 +130,57 @@ def _group(s: str, i: int) -> tuple[str, int]:
     return s[i], i + 1
 
 
-def _math_html(s: str) -> str:
-    out, i = [], 0
+_FONTS = ("mathcal", "mathbb", "mathrm", "mathit", "mathbf")
+
+
+def _tokens(s: str):
+    """The tokens of a maths string: ("script", "^" or "_", argument),
+    ("font", command, argument), ("command", name) and ("text", a run of
+    letters or one other character); braces only group."""
+    i = 0
     while i < len(s):
         c = s[i]
         if c in "^_":
             arg, i = _group(s, i + 1)
-            tag = "sup" if c == "^" else "sub"
-            out.append(f"<{tag}>{_math_html(arg)}</{tag}>")
+            yield "script", c, arg
         elif c == "\\":
             j = i + 1
             while j < len(s) and s[j].isalpha():
                 j += 1
             cmd = s[i + 1:j]
-            if cmd in ("mathcal", "mathbb", "mathrm", "mathit", "mathbf"):
+            if cmd in _FONTS:
                 arg, j = _group(s, j)
-                table = {"mathcal": _SCRIPT, "mathbb": _DOUBLE}.get(cmd)
-                out.append("".join(table.get(ch, ch) for ch in arg) if table else _html.escape(arg))
+                yield "font", cmd, arg
             else:
-                out.append(_GREEK.get(cmd, _html.escape(cmd)))
+                yield "command", cmd, ""
             i = j
         elif c in "{}":
             i += 1
         else:
             m = re.match(r"[A-Za-z]+", s[i:])
-            if m:
-                w = m.group(0)
-                out.append(f"<i>{w}</i>" if len(w) == 1 else w)
-                i += len(w)
-            else:
-                out.append(_html.escape(c))
-                i += 1
+            w = m.group(0) if m else c
+            yield "text", w, ""
+            i += len(w)
+
+
+def _letters(cmd: str, arg: str) -> str:
+    """A font command's argument in Unicode (script and double-struck letters)."""
+    table = {"mathcal": _SCRIPT, "mathbb": _DOUBLE}.get(cmd, {})
+    return "".join(table.get(ch, ch) for ch in arg)
+
+
+def _math_html(s: str) -> str:
+    out = []
+    for kind, a, arg in _tokens(s):
+        if kind == "script":
+            tag = "sup" if a == "^" else "sub"
+            out.append(f"<{tag}>{_math_html(arg)}</{tag}>")
+        elif kind == "font":
+            out.append(_html.escape(_letters(a, arg)))
+        elif kind == "command":
+            out.append(_GREEK.get(a, _html.escape(a)))
+        else:
+            out.append(f"<i>{a}</i>" if len(a) == 1 and a.isalpha() else _html.escape(a))
     return "".join(out)
 
 
@@ -195,29 +215,16 @@ def _script(arg: str, table: dict, mark: str) -> str:
 
 
 def _math_unicode(s: str) -> str:
-    out, i = [], 0
-    while i < len(s):
-        c = s[i]
-        if c in "^_":
-            arg, i = _group(s, i + 1)
-            out.append(_script(arg, _SUP if c == "^" else _SUB, c))
-        elif c == "\\":
-            j = i + 1
-            while j < len(s) and s[j].isalpha():
-                j += 1
-            cmd = s[i + 1:j]
-            if cmd in ("mathcal", "mathbb", "mathrm", "mathit", "mathbf"):
-                arg, j = _group(s, j)
-                table = {"mathcal": _SCRIPT, "mathbb": _DOUBLE}.get(cmd, {})
-                out.append("".join(table.get(ch, ch) for ch in arg))
-            else:
-                out.append(_GREEK.get(cmd, cmd))
-            i = j
-        elif c in "{}":
-            i += 1
+    out = []
+    for kind, a, arg in _tokens(s):
+        if kind == "script":
+            out.append(_script(arg, _SUP if a == "^" else _SUB, a))
+        elif kind == "font":
+            out.append(_letters(a, arg))
+        elif kind == "command":
+            out.append(_GREEK.get(a, a))
         else:
-            out.append(c)
-            i += 1
+            out.append(a)
     return "".join(out)
 
 
