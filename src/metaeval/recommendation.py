@@ -951,10 +951,11 @@ def dataset_context(ds, spec) -> str:
     if spec.span_task == "si":
         return f"{spec.name}: span identification."
     counts = np.bincount(ds.gold, minlength=ds.k)
+    noun = "spans" if spec.span_task == "tc" else (spec.unit_names or {}).get("items", "items")
     return (f"{spec.name}: {'technique ' if spec.span_task == 'tc' else ''}classification, {ds.k} "
             f"{'ordered' if spec.ordinal else 'unordered'} classes, "
             + ("imbalanced" if is_imbalanced(counts) else "not imbalanced")
-            + f" (largest class {counts.max():,} items, smallest {counts[counts > 0].min():,}; imbalanced "
+            + f" (largest class {counts.max():,} {noun}, smallest {counts[counts > 0].min():,}; imbalanced "
             f"means a ratio of {IMBALANCE_RATIO:g} or more).")
 
 
