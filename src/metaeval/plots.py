@@ -49,11 +49,12 @@ _METADATA = {"pdf": {"CreationDate": None, "Producer": "metaeval"}, "png": {"Sof
 
 
 # PNGs are written with a palette of 256 colours (Pillow's fast octree
-# quantiser) at zlib level 6: a quarter of the bytes of full-colour ones
-# (the default run's figures: 18.1 MB -> 4.4 MB; the report embeds them all
-# and must stay mailable) for about as much CPU, since the palette image is a
-# quarter the data to compress (benchmarks/README.md).  Figures use few
-# colours (the Okabe-Ito palette, cividis for values): the palette keeps them.
+# quantiser) at zlib level 6: a quarter of the bytes of full-colour ones (the
+# default run's 150-dpi figures: 18.1 MB -> 4.8 MB; the report embeds them
+# all and must stay mailable).  On fnc1's ten figures the quantiser took
+# 0.66 s and the palette encoding 0.2-0.5 s, against 0.58 s for the
+# full-colour encoding (2026-11-27, under load).  Figures use few colours
+# (the Okabe-Ito palette, cividis for values): the palette keeps them.
 _PNG_PALETTE = 256
 _PNG_OPTIONS = {"compress_level": 6}
 
