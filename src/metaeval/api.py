@@ -1298,8 +1298,10 @@ class MetaEvaluation:
             save_figure(recommendation_figure(self.rec, self.name), paths)
             out += paths
             figure = "figures/recommendation.png"
-        write_text(out[-1 if not figures else -3], recommendation_markdown(
-            self.rec, f"{self.name}: which metric to report", self.notes.get("context", ""), figure))
+        from .notation import typeset_markdown
+
+        write_text(out[-1 if not figures else -3], typeset_markdown(recommendation_markdown(
+            self.rec, f"{self.name}: which metric to report", self.notes.get("context", ""), figure)))
         return out
 
 

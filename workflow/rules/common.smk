@@ -320,8 +320,10 @@ FRONT = f"{RESULTS}/report/front.html"
 
 def overview_links():
     """Rule param of overview: per dataset, [subcategory, label, path] of
-    each page and figure the run writes, as in the report's menu; and under
-    "" the pages across datasets."""
+    each page and figure the run writes (every one a target of the run:
+    the link list is the DAG's, whatever the order the jobs run in; they
+    are not inputs, so a figure redrawn does not redo the page), as in the
+    report's menu; and under "" the pages across datasets."""
     made = set(all_targets())
     out = {}
     for name in sorted(DATASETS):
@@ -338,10 +340,6 @@ def overview_links():
     return out
 
 
-def overview_linked():
-    """The files the overview page links (inputs of its job: no link to a
-    file that is not there)."""
-    return sorted({f for files in overview_links().values() for _, _, f in files} - set(summary_pages()))
 
 
 def overview_datasets():
@@ -372,7 +370,6 @@ def overview_inputs():
         groups=[f"{RESULTS}/{d}/similarity_groups.csv" for d in DATASETS if runs_experiments(d)],
         reproduction=[f"{RESULTS}/reproduction.csv"] if REPRODUCTION_ENABLED else [],
         published=[str(PUBLISHED)] if REPRODUCTION_ENABLED else [],
-        linked=overview_linked(),
     )
 
 
