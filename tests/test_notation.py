@@ -61,3 +61,19 @@ def test_figures_draw_metric_names_as_maths_and_system_names_as_written(tmp_path
     math = {t.get_text() for t in texts if t.get_parse_math()}
     assert "$R^M$ (higher is better)" in math and r"$\mathrm{MAE}^\mu$ (lower is better)" in math
     assert not any(t.get_parse_math() for t in texts if t.get_text() in ("$b$", "t $x$"))
+
+
+def test_the_criteria_figure_highlights_the_answer_even_where_a_name_is_maths(tmp_path):
+    """Bold alone did not reach a typeset name's maths (R^M, alpha^NOM were
+    drawn like the eliminated metrics): the answer's names have a box."""
+    from metaeval.plots import criteria_plot, save_figure
+
+    metrics = ["accuracy", "macro_recall", "alpha_nominal"]
+    long = pd.DataFrame([{"metric": m, "criterion": "stability", "value": v, "low": v - 0.1, "high": v + 0.1,
+                          "in_set": True, "candidate": True, "exempt": False}
+                         for m, v in zip(metrics, [0.8, 0.7, 0.6])])
+    fig = criteria_plot(long, {m: N.mathtext(m) for m in metrics}, "t", recommended=["macro_recall"])
+    labels = {t.get_text(): t for t in fig.axes[0].get_yticklabels()}
+    assert labels["$R^M$"].get_bbox_patch() is not None
+    assert labels["Acc"].get_bbox_patch() is None and labels[r"$\alpha^{\mathrm{NOM}}$"].get_bbox_patch() is None
+    save_figure(fig, [tmp_path / "c.png"])

@@ -360,6 +360,7 @@ def test_every_default_dataset_shows_one_answer_and_its_official_metric(project_
     from metaeval.engine import select_systems
     from metaeval.experiments import Settings
     from metaeval.gameability import dataset_gameability
+    from metaeval.notation import typeset_html
     from metaeval.report import overview_html
     from metaeval.workflow import experiment_settings
 
@@ -384,7 +385,7 @@ def test_every_default_dataset_shows_one_answer_and_its_official_metric(project_
         assert md.splitlines()[2] == md_escape(answer) and js["answer"] == answer
         front = overview_html([{"name": name, "task": "t", "n_systems": len(sel), "recommendation": js["answer"]}],
                               None)
-        assert H.escape(answer, quote=True) in front
+        assert typeset_html(H.escape(answer, quote=True)) in front  # the names typeset (metaeval.notation)
         assert len(answer.split()) <= 40, (name, answer)
         assert rec.official is not None and "official" in answer and "Official metric (" in md, name
         if 1 <= len(rec.selected) <= 4:

@@ -1315,7 +1315,7 @@ _AMEMIYA = "Amemiya & Sakai (DEIM), section 3"
 
 _ENTRIES = [
     Metric("accuracy", "Acc", r"Acc", accuracy, True, reference=_AMEMIYA),
-    Metric("macro_f1", "macro-F1", r"$\mathcal{F}_1$", partial(macro_fbeta, beta=1.0), True,
+    Metric("macro_f1", "macro-F1", r"macro-$F_1$", partial(macro_fbeta, beta=1.0), True,
            reference=_AMEMIYA + " (calligraphic F1); " + _SCARTON),
     Metric("macro_f1_hm", "F1(P^M,R^M)", r"$\mathbb{F}_1$", macro_f1_hm, True,
            reference=_AMEMIYA + " (blackboard F1); Opitz & Burst 2019"),

@@ -191,8 +191,8 @@ def html(mid, long: bool = False) -> str:
 
     >>> html("macro_recall", long=True)
     '<i>R</i><sup><i>M</i></sup> (balanced accuracy)'
-    >>> html("alpha_nominal"), html("macro_f1")
-    ('α<sup>NOM</sup>', '𝓕<sub>1</sub>')
+    >>> html("alpha_nominal"), html("macro_f1_hm"), html("macro_f1")
+    ('α<sup>NOM</sup>', '𝔽<sub>1</sub>', 'macro-<i>F</i><sub>1</sub>')
     """
     m = _metric(mid)
     out = "".join(_math_html(p) if is_math else _html.escape(p) for is_math, p in _pieces(_source(m)))

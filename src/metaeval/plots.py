@@ -710,9 +710,11 @@ def criteria_plot(long, names: dict, title: str = "", recommended=(), criterion_
         ax.set_xlabel("value (higher is better)" if c == "properties" else "value, 95% interval", fontsize=7)
     axes[0].set_yticks(y)
     axes[0].set_yticklabels([_mark(names[m]) if m in names else m for m in metrics], fontsize=7)
+    # the answer highlighted: a box behind the name (a typeset name's maths takes no bold weight)
     for lab, m in zip(axes[0].get_yticklabels(), metrics):
         if m in set(recommended):
             lab.set_fontweight("bold")
+            lab.set_bbox(dict(facecolor="#FFE08A", edgecolor="none", pad=1.2))
     axes[0].set_ylim(-0.7, n - 0.3)
     from matplotlib.lines import Line2D
 

@@ -539,6 +539,9 @@ def _scope_answer(rec: Recommendation, scope: str, lead: bool) -> str:
         lost = [f"{_and(names)} (on {_and(list(crit))})" for crit, names in by.items()]
         return (f"the evidence does not separate {len(ans)} of the {n_c} candidates for {where}: it eliminates "
                 f"only {_and(lost)}")
+    if len(ans) <= 8:  # named: the answer is in the sentence, wherever the sentence is read
+        return (f"the evidence keeps {len(ans)} of the {n_c} candidates on every criterion for {where}: "
+                f"{_and([display_name(x) for x in ans])}")
     return (f"the evidence keeps {len(ans)} of the {n_c} candidates on every criterion for {where} "
             + ("(the table lists them)" if lead else "(recommendation.csv lists them)"))
 
@@ -941,7 +944,7 @@ def recommendation_figure(rec: Recommendation, name: str):
 
     return criteria_plot(long, {m: mathtext(m) for m in rec.metrics},
                          f"{name}: the criteria with their {conf:.0%} intervals ({SCOPE_NAMES[rec.headline]}; filled: "
-                         f"kept in the criterion's {level:.4g}% confidence set; bold: the answer)", rec.selected,
+                         f"kept in the criterion's {level:.4g}% confidence set; highlighted: the answer)", rec.selected,
                          CRITERIA)
 
 

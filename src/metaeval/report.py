@@ -180,7 +180,9 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
             "checked on our data, is <i>reproduction.html</i> in the <i>Overview</i> category.</p>"
             "<table><thead><tr><th>table</th><th>match</th><th>differs</th><th>not reproducible</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>")
-    return "\n".join(out) + "\n"
+    from .notation import typeset_html
+
+    return typeset_html("\n".join(out) + "\n")  # the answers' metric names typeset
 
 
 def _anchor(name: str) -> str:

@@ -825,7 +825,9 @@ def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], p
             show["difference"] = show["difference"].map(_fmt)
             lines.append(markdown_table(show.astype(str)))
         lines.append("")
-    write_text(out_md, "\n".join(lines))
+    from .notation import typeset_markdown
+
+    write_text(out_md, typeset_markdown("\n".join(lines)))  # metric names typeset, as every Markdown file
     if out_html:
         from .report import html_page
 
