@@ -428,6 +428,15 @@ def test_the_terminal_table_aligns_text_left_under_pandas_3(files):
     assert lines[1].startswith("a ") and lines[2].startswith("long_name")
     obj = pd.DataFrame({"system": np.array(["a", "long_name"], dtype=object), "score": [0.5, 0.25]})
     assert _render(obj, "table") == _render(df, "table")
+    # every column starts at the same place in the header and the rows, after a text column too (the trial:
+    # compare's headers one character right of their cells from the third column on); numbers end together
+    wide = pd.DataFrame({"metric": ["accuracy", "kappa"], "best": ["BUT-FIT_TOP-N_avg", "x"],
+                         "n": [1, 12], "other": ["t", "theosdoor"], "power": [0.905, np.nan]})
+    lines = _render(wide, "table").splitlines()
+    starts = [lines[0].index(h) for h in ("best", "other")]
+    assert all(line[s - 2:s] == "  " and line[s] != " " for line in lines[1:] for s in starts), lines
+    ends = {len(line) for line in lines[:2]}
+    assert len(ends) == 1 and lines[1].endswith("0.905") and lines[2].rstrip().endswith("theosdoor"), lines
 
 
 def _on_a_terminal(argv, delay: float = 0.0) -> tuple[int, str, str]:
@@ -618,6 +627,11 @@ def test_metaeval_settings_lists_every_setting_and_the_messages_point_to_it(file
     assert code == 0 and sorted(df.index) == sorted(GROUP_OF)
     assert df.loc["bootstrap_replicates", "default"] == "1000" and df.loc["tukey_seed", "method"] == "significance"
     assert df.loc["interval_method", "value"] == "'percentile' or 'bca'" and df["meaning"].str.len().min() > 10
+    # on a terminal: a block per setting, no line wider than the terminal (a table ran to 341 characters)
+    code, out, _ = _on_a_terminal(["settings"])
+    lines = out.replace("\r\n", "\n").splitlines()
+    assert code == 0 and max(map(len, lines)) <= 104 and "  bootstrap_replicates = 1000   (" in out
+    assert sum(line.startswith("  ") and " = " in line for line in lines) == len(GROUP_OF)
     gold, preds = files["csv"]
     code, _, err = _run("score", gold, *preds, "--set", "bootstrap_replicate=3")
     assert code == 2 and "did you mean 'bootstrap_replicates'" in err and "'metaeval settings'" in err

@@ -443,7 +443,24 @@ def settings_table():
 
 def _settings(a) -> str:
     fmt = a.format or ("table" if a.output is None and sys.stdout.isatty() else "csv")
-    return _render(settings_table(), fmt, "metaeval settings (--set KEY=VALUE; the config's experiments: block)")
+    title = "metaeval settings (--set KEY=VALUE; the config's experiments: block)"
+    if fmt != "table":
+        return _render(settings_table(), fmt, title)
+    # a terminal: one block per setting, the meaning wrapped to the terminal's width (a table of five columns
+    # ran to 341 characters a line: the long defaults padded every row)
+    import shutil
+    import textwrap
+
+    width = max(40, min(100, shutil.get_terminal_size((100, 24)).columns))
+    out, method = [title, ""], None
+    for _, r in settings_table().iterrows():
+        if r["method"] != method:
+            method = r["method"]
+            out += ([""] if len(out) > 2 else []) + [f"[{method}]"]
+        out += textwrap.wrap(f"{r['key']} = {r['default']}   ({r['value']})", width + 4, initial_indent="  ",
+                             subsequent_indent="      ")
+        out += textwrap.wrap(str(r["meaning"]), width, initial_indent="      ", subsequent_indent="      ")
+    return "\n".join(out) + "\n"
 
 
 def _stdin_file(a, tmp) -> None:
@@ -605,17 +622,23 @@ def _render(df, fmt: str, title: str = "", sig: dict | None = None) -> str:
         return _signed((f"**{title}**\n\n" if title else "") + markdown_table(df), fmt, sig)
     if fmt == "latex":
         return _signed(latex_table(df, caption=title), fmt, sig)
-    df = df.copy()
-    # (text: object columns under pandas 2, the "str" dtype under pandas 3)
-    text_cols = [c for c in df.columns if pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])]
-    for c in text_cols:  # text reads from the left: names, statuses
-        width = max([len(str(c))] + [len(str(v)) for v in df[c]])
-        df[c] = [str(v).ljust(width) for v in df[c]]
-    with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200,
-                           "display.max_colwidth", 200):
-        text = df.to_string(index=False, float_format=lambda v: f"{v:.3f}", justify="left")
-    text = "\n".join(line.rstrip() for line in text.split("\n"))
-    return _signed((f"{title}\n\n" if title else "") + text + "\n", fmt, sig)
+    # the terminal's table, laid out here (pandas' to_string shifted a header by one character after a text
+    # column): text columns (object under pandas 2, "str" under pandas 3) read from the left, numbers from
+    # the right, floats with three decimals, missing values blank
+    def cell(v) -> str:
+        if v is None or (isinstance(v, float) and v != v) or v is pd.NA:
+            return ""
+        return f"{v:.3f}" if isinstance(v, float) else str(v)
+
+    columns = []
+    for c in df.columns:
+        text = pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])
+        cells = [cell(v) for v in df[c]]
+        width = max([len(str(c))] + [len(x) for x in cells])
+        pad = str.ljust if text else str.rjust
+        columns.append([pad(str(c), width)] + [pad(x, width) for x in cells])
+    rows = ["  ".join(parts).rstrip() for parts in zip(*columns)] if columns else []
+    return _signed((f"{title}\n\n" if title else "") + "\n".join(rows) + "\n", fmt, sig)
 
 
 def _interval_cells(scores, metric_ids):
