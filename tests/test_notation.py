@@ -77,3 +77,15 @@ def test_the_criteria_figure_highlights_the_answer_even_where_a_name_is_maths(tm
     assert labels["$R^M$"].get_bbox_patch() is not None
     assert labels["Acc"].get_bbox_patch() is None and labels[r"$\alpha^{\mathrm{NOM}}$"].get_bbox_patch() is None
     save_figure(fig, [tmp_path / "c.png"])
+
+
+def test_latex_tables_typeset_names_and_the_check_mark():
+    """The command line's LaTeX (`recommend --format latex`) printed
+    R\\textasciicircum{}M and a raw check mark pdflatex refuses."""
+    from metaeval.tables import latex_table
+
+    tex = latex_table(pd.DataFrame({"metric": ["R^M (balanced accuracy)", "alpha^NOM", "kappa", "my_R^M"],
+                                    "stability": ["\u2714 0.9 [0.8, 1.0]", "0.5", "0.4", "0.3"]}))
+    assert "$R^M$ (balanced accuracy) & $\\checkmark$ 0.9 " in tex
+    assert "$\\alpha^{\\mathrm{NOM}}$ &" in tex and "$\\kappa$ &" in tex
+    assert "my\\_R\\textasciicircum{}M" in tex and "\u2714" not in tex

@@ -723,7 +723,7 @@ def _recommend(a, progress) -> str:
     with progress.step("reading"):
         data = _read(a, _workflow_baselines(a))
     opts = _split_settings(a)[1]
-    with progress.step("the criteria, resampling the items and the systems together"):
+    with progress.step("judging the metrics"):
         rec = api.recommend(data, properties=not a.no_properties, requirements=a.require,
                             official_metric=a.official, **opts)
     with progress.step("the test-set size design"):

@@ -27,7 +27,7 @@ import html as _html
 import re
 
 __all__ = ["latex", "mathtext", "html", "unicode", "is_mathtext", "mark", "html_tags", "typeset_html",
-           "typeset_markdown"]
+           "typeset_markdown", "typeset_latex"]
 
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "kappa": "κ", "mu": "μ", "tau": "τ",
           "rho": "ρ", "sigma": "σ", "phi": "φ", "chi": "χ", "omega": "ω", "pi": "π", "lambda": "λ"}
@@ -309,3 +309,20 @@ def typeset_markdown(md: str) -> str:
         out.append("".join(p if p.startswith("`") else pattern.sub(lambda m: variants[m.group(0)], p)
                            for p in parts))
     return "\n".join(out)
+
+
+def typeset_latex(text: str, escape) -> str:
+    """``text`` already escaped for LaTeX by ``escape`` (``tables.tex_escape``)
+    with the metrics' escaped ASCII names as their LaTeX (``R^M`` written
+    ``R\\textasciicircum{}M`` becomes ``$R^M$``) and the check mark of the
+    recommendation's cells as ``$\\checkmark$`` (``amssymb``, which the
+    LaTeX tables need for the blackboard F1 too)."""
+    from . import metrics as M
+
+    names = {}
+    for reg in (M.REGISTRY, getattr(M, "ITEM_REGISTRY", {})):
+        for m in reg.values():
+            if m.name in _ascii_names():
+                names[escape(m.name)] = latex(m)
+    out = _names_pattern(names).sub(lambda m: names[m.group(0)], text) if names else text
+    return out.replace("\u2714", r"$\checkmark$")

@@ -154,11 +154,14 @@ def markdown_table(df: pd.DataFrame, digits: int = 3, escape: bool = True) -> st
 
 def latex_table(df: pd.DataFrame, digits: int = 3, caption: str = "", label: str = "") -> str:
     """A booktabs LaTeX table of a DataFrame (floats to ``digits``; every
-    text cell escaped)."""
+    text cell escaped, the metrics' names in it typeset:
+    ``notation.typeset_latex``; needs ``booktabs`` and ``amssymb``)."""
+    from .notation import typeset_latex
+
     def cell(v):
         if isinstance(v, (float, np.floating)):
             return "--" if np.isnan(v) else f"{v:.{digits}f}"
-        return tex_escape(v)
+        return typeset_latex(tex_escape(v), tex_escape)
     cols = "".join("r" if pd.api.types.is_numeric_dtype(df[c]) else "l" for c in df.columns)
     out = [r"\begin{table}[t]", r"\centering", r"\small", rf"\begin{{tabular}}{{{cols}}}", r"\toprule",
            " & ".join(tex_escape(c) for c in df.columns) + r" \\", r"\midrule"]
