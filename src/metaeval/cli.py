@@ -618,17 +618,21 @@ def _render(df, fmt: str, title: str = "", sig: dict | None = None) -> str:
 
         return json.dumps({"signature": signature_text(sig), "signature_fields": sig,
                            "rows": json.loads(df.to_json(orient="records"))}, indent=2) + "\n"
-    if fmt == "markdown":
-        return _signed((f"**{title}**\n\n" if title else "") + markdown_table(df), fmt, sig)
+    if fmt == "markdown":  # (the metrics' names typeset as in the workflow's Markdown files)
+        from .notation import typeset_markdown
+
+        return _signed(typeset_markdown((f"**{title}**\n\n" if title else "") + markdown_table(df)), fmt, sig)
     if fmt == "latex":
         return _signed(latex_table(df, caption=title), fmt, sig)
     # the terminal's table, laid out here (pandas' to_string shifted a header by one character after a text
     # column): text columns (object under pandas 2, "str" under pandas 3) read from the left, numbers from
     # the right, floats with three decimals, missing values blank
-    def cell(v) -> str:
+    from .notation import typeset_unicode
+
+    def cell(v) -> str:  # (a metric's name in Unicode: Rᴹ, αᴺᴼᴹ)
         if v is None or (isinstance(v, float) and v != v) or v is pd.NA:
             return ""
-        return f"{v:.3f}" if isinstance(v, float) else str(v)
+        return f"{v:.3f}" if isinstance(v, float) else typeset_unicode(v)
 
     columns = []
     for c in df.columns:
@@ -737,12 +741,16 @@ def _recommend(a, progress) -> str:
     text = answer_sentence(rec) + (f" {size}" if size else "")
     table = criteria_table(rec)
     if a.format == "markdown":
-        return f"{text}\n\n" + _render(table, "markdown", sig=sig)
+        from .notation import typeset_markdown
+
+        return typeset_markdown(text) + "\n\n" + _render(table, "markdown", sig=sig)
     if a.format == "latex":
         return _render(table, "latex", text, sig)
     import textwrap
 
-    return textwrap.fill(text, 100) + "\n\n" + _render(table, "table", sig=sig)
+    from .notation import typeset_unicode
+
+    return textwrap.fill(typeset_unicode(text), 100) + "\n\n" + _render(table, "table", sig=sig)
 
 
 def _recommend_signature(a, data, st, rec, designed: bool) -> dict:

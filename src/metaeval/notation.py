@@ -27,7 +27,7 @@ import html as _html
 import re
 
 __all__ = ["latex", "mathtext", "html", "unicode", "is_mathtext", "mark", "html_tags", "typeset_html",
-           "typeset_markdown", "typeset_latex"]
+           "typeset_markdown", "typeset_latex", "typeset_unicode"]
 
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "kappa": "κ", "mu": "μ", "tau": "τ",
           "rho": "ρ", "sigma": "σ", "phi": "φ", "chi": "χ", "omega": "ω", "pi": "π", "lambda": "λ"}
@@ -326,3 +326,16 @@ def typeset_latex(text: str, escape) -> str:
                 names[escape(m.name)] = latex(m)
     out = _names_pattern(names).sub(lambda m: names[m.group(0)], text) if names else text
     return out.replace("\u2714", r"$\checkmark$")
+
+
+def typeset_unicode(text: str) -> str:
+    """Plain ``text`` (a terminal's) with the metrics' ASCII names in
+    Unicode (``R^M`` as ``Rᴹ``, ``kappa_lin`` as ``κₗᵢₙ``)."""
+    from . import metrics as M
+
+    names = {}
+    for reg in (M.REGISTRY, getattr(M, "ITEM_REGISTRY", {})):
+        for m in reg.values():
+            if m.name in _ascii_names():
+                names[m.name] = unicode(m)
+    return _names_pattern(names).sub(lambda m: names[m.group(0)], str(text)) if names else str(text)

@@ -168,7 +168,7 @@ def latex_table(df: pd.DataFrame, digits: int = 3, caption: str = "", label: str
     out += [" & ".join(cell(v) for v in row) + r" \\" for row in df.itertuples(index=False)]
     out += [r"\bottomrule", r"\end{tabular}"]
     if caption:
-        out.append(rf"\caption{{{tex_escape(caption)}}}")
+        out.append(rf"\caption{{{typeset_latex(tex_escape(caption), tex_escape)}}}")
     if label:
         out.append(rf"\label{{{label}}}")
     out.append(r"\end{table}")
