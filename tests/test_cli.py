@@ -201,6 +201,13 @@ def test_init_writes_a_config_the_workflow_runs_as_is(tmp_path):
     assert list(scores["system"][:4]) == ["sys_a", "sys_b", "sys_c", "sys_d"]
     code, _, err = _run("init", tmp_path / "nothing")
     assert code == 1 and "no such folder" in err
+    # a prediction file with a fault is named, with its line, before any config is written
+    bad = tmp_path / "bad data"
+    (bad / "predictions").mkdir(parents=True)
+    (bad / "gold.csv").write_text("item_id,label\n1,pos\n2,neg\n3,neg\n")
+    (bad / "predictions" / "a.csv").write_text("item_id,label\n1,pos\n2,neutral\n3,neg\n")
+    code, _, err = _run("init", bad)
+    assert code == 1 and "a.csv:3" in err and "'neutral'" in err and not (bad / "metaeval.yaml").exists()
     code, _, err = _run("init", folder, "--labels", "neg,neu,pos")
     assert code == 2 and "exists: give --force" in err
     code, _, err = _run("init", folder, "--ordinal", "--force")

@@ -828,6 +828,11 @@ def _init(a) -> str:
     if a.ordinal and not a.labels and not all(_number(x) is not None for x in labels):
         raise ValueError("--ordinal needs --labels in the order of the scale: text labels have no order of their "
                          "own (found " + ", ".join(labels) + ")")
+    # every file read as the workflow's ingestion will read it: a fault (a missing item, an unknown label, a
+    # header typo, an empty file) is named now, with its file and line, not when the run starts
+    from .api import read_files
+
+    read_files(gold, preds, labels=labels, name=a.name or folder.name.replace(" ", "_"))
     block = {"description": f"{folder.name}: written by metaeval init", "gold": gold.name,
              "predictions": [f"predictions/*{gold.suffix}"], "labels": labels, "ordinal": bool(a.ordinal)}
     if gold.suffix == ".tsv":
