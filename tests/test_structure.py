@@ -19,7 +19,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "metaeval"
 FLOORS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation", ("io", "resources", "declare", "mcs", "engine.confusion", "engine.kernels",
                     "engine.resample", "engine.ranking", "engine.progress")),
-    ("measures", ("metrics", "custom_metrics", "item_metrics", "spans", "spans.", "chance", "properties")),
+    ("measures", ("metrics", "custom_metrics", "item_metrics", "score_metrics", "spans", "spans.", "chance",
+                  "properties")),
     ("formatting", ("notation", "report", "tables", "plots")),
     ("data", ("config", "settings", "dataset")),
     ("engine", ("engine.scoring",)),
