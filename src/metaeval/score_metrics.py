@@ -8,8 +8,9 @@ vector ``w`` (bootstrap counts, a half-split's 0/1 mask, item weights): every
 function takes ``weights`` of shape ``(..., N)`` and returns ``(..., S)``,
 the same call for one system or all of them, on the full data or on 10,000
 resamples.  Rank-based metrics sort each system's scores once; a resample
-then only sums its weights over the groups of tied scores
-(``np.add.reduceat``): no loop over resamples or items.
+then only sums its weights over the groups of tied scores in one compiled
+pass (``engine.kernels.ranked_weights``): no Python loop over resamples or
+items.
 
 Conventions, decided once (each checked against scikit-learn with
 ``sample_weight`` in ``tests/test_score_metrics.py``):
@@ -60,16 +61,24 @@ def _check(scores, y, weights):
     return s, y.astype(float), w
 
 
-def _groups(scores_row, y, w, descending: bool):
-    """The positive and negative weight of each group of tied scores, in
-    increasing (or decreasing) order of the score: two (..., G) arrays."""
-    order = np.argsort(-scores_row if descending else scores_row, kind="stable")
-    sv = scores_row[order]
-    starts = np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]])
-    ws = w[..., order]
-    pos = np.add.reduceat(ws * y[order], starts, axis=-1)
-    neg = np.add.reduceat(ws * (1.0 - y[order]), starts, axis=-1)
-    return pos, neg
+def _ranked(scores, y, weights) -> np.ndarray:
+    """ROC-AUC and average precision of every system on every weight row:
+    (..., S, 2).  Each system's items sorted once (decreasing score, stable),
+    then one compiled pass per row (``engine.kernels.ranked_weights``)."""
+    from .engine.kernels import ranked_weights
+
+    s, y, w = _check(scores, y, weights)
+    lead = w.shape[:-1]
+    rows = np.ascontiguousarray(w.reshape(-1, w.shape[-1]), dtype=np.float64)
+    out = np.empty((rows.shape[0], s.shape[0], 2))
+    for k, row in enumerate(s):  # a loop over the systems (few), never over items or resamples
+        order = np.argsort(-row, kind="stable")
+        sv = row[order]
+        starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), sv.size].astype(np.int64)
+        res = np.empty((rows.shape[0], 2))
+        ranked_weights(rows, order.astype(np.int64), y[order] == 1, starts, res)
+        out[:, k] = res
+    return out.reshape(*lead, s.shape[0], 2)
 
 
 def roc_auc(scores, y, weights=None) -> np.ndarray:
@@ -94,16 +103,7 @@ def roc_auc(scores, y, weights=None) -> np.ndarray:
     >>> roc_auc([0.9, 0.8, 0.3, 0.3], [1, 0, 1, 0])
     array([0.625])
     """
-    s, y, w = _check(scores, y, weights)
-    out = []
-    for row in s:  # a loop over the systems (few), never over items or resamples
-        pos, neg = _groups(row, y, w, descending=False)
-        below = np.cumsum(neg, axis=-1) - neg
-        p_tot, n_tot = pos.sum(-1), neg.sum(-1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            auc = (pos * (below + 0.5 * neg)).sum(-1) / (p_tot * n_tot)
-        out.append(np.where((p_tot > 0) & (n_tot > 0), auc, np.nan))
-    return np.stack(out, axis=-1)
+    return _ranked(scores, y, weights)[..., 0]
 
 
 def average_precision(scores, y, weights=None) -> np.ndarray:
@@ -115,17 +115,7 @@ def average_precision(scores, y, weights=None) -> np.ndarray:
     >>> average_precision([0.9, 0.8, 0.3, 0.3], [1, 0, 1, 0])
     array([0.75])
     """
-    s, y, w = _check(scores, y, weights)
-    out = []
-    for row in s:
-        pos, neg = _groups(row, y, w, descending=True)
-        tp, fp = np.cumsum(pos, axis=-1), np.cumsum(neg, axis=-1)
-        p_tot = tp[..., -1]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            precision = np.where(tp + fp > 0, tp / (tp + fp), 0.0)
-            ap = (pos * precision).sum(-1) / p_tot  # (R_k - R_{k-1}) = pos_k / P
-        out.append(np.where(p_tot > 0, ap, np.nan))
-    return np.stack(out, axis=-1)
+    return _ranked(scores, y, weights)[..., 1]
 
 
 def _mean(values, w) -> np.ndarray:

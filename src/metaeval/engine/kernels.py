@@ -196,3 +196,34 @@ def tau_rows(x, y, variant_b, out):  # pragma: no cover - compiled
                 ny += dy != 0
         den = np.sqrt(float(nx) * float(ny)) if variant_b else s * (s - 1) / 2.0
         out[r] = num / den if den > 0 else np.nan
+
+
+@nb.njit(parallel=True, cache=True)
+def ranked_weights(w, order, positive, starts, out):  # pragma: no cover - compiled
+    """ROC-AUC and average precision of one system on each row of ``w``
+    (B, N) weights: the items in ``order`` (decreasing score), ``positive``
+    the gold of the ordered items, ``starts`` the first position of each group
+    of tied scores (and N at the end); ``out`` (B, 2) gets AUC (ties one
+    half; NaN without a positive or a negative) and AP (scikit-learn's; NaN
+    without a positive).  One pass per row, no temporary of the row's size."""
+    for b in nb.prange(w.shape[0]):
+        tp = 0.0
+        fp = 0.0
+        auc = 0.0
+        ap = 0.0
+        for g in range(starts.size - 1):
+            pg = 0.0
+            ng = 0.0
+            for k in range(starts[g], starts[g + 1]):
+                v = w[b, order[k]]
+                if positive[k]:
+                    pg += v
+                else:
+                    ng += v
+            auc += ng * (tp + 0.5 * pg)  # a negative counts the positives above it, ties one half
+            tp += pg
+            fp += ng
+            if tp + fp > 0.0:
+                ap += pg * tp / (tp + fp)
+        out[b, 0] = auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan
+        out[b, 1] = ap / tp if tp > 0.0 else np.nan
