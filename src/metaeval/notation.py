@@ -242,8 +242,13 @@ def unicode(mid, long: bool = False) -> str:
 
 
 def _ascii_names() -> dict[str, str]:
-    """Every registered metric's ASCII name that its typeset form changes,
-    and that form in HTML: the names with a super- or subscript, a Greek or
+    """``_stand_ins`` with each name's HTML form."""
+    return {name: html(m) for name, m in _stand_ins().items()}
+
+
+def _stand_ins() -> dict:
+    """Every registered metric whose ASCII name its typeset form changes, by
+    that name: the names with a super- or subscript, a Greek or
     script letter (``R^M``, ``kappa_lin``, ``macro-F1``, ``kappa``); names
     that are words as they are (``Acc``, ``GMR``) are left alone."""
     from . import metrics as M
@@ -259,7 +264,7 @@ def _ascii_names() -> dict[str, str]:
                 continue
             plain = re.sub(r"</?i>", "", typeset)
             if typeset != _html.escape(m.name) and plain != _html.escape(m.name):
-                out[m.name] = typeset
+                out[m.name] = m
     return out
 
 
@@ -317,13 +322,8 @@ def typeset_latex(text: str, escape) -> str:
     ``R\\textasciicircum{}M`` becomes ``$R^M$``) and the check mark of the
     recommendation's cells as ``$\\checkmark$`` (``amssymb``, which the
     LaTeX tables need for the blackboard F1 too)."""
-    from . import metrics as M
 
-    names = {}
-    for reg in (M.REGISTRY, getattr(M, "ITEM_REGISTRY", {})):
-        for m in reg.values():
-            if m.name in _ascii_names():
-                names[escape(m.name)] = latex(m)
+    names = {escape(name): latex(m) for name, m in _stand_ins().items()}
     out = _names_pattern(names).sub(lambda m: names[m.group(0)], text) if names else text
     return out.replace("\u2714", r"$\checkmark$")
 
@@ -331,11 +331,6 @@ def typeset_latex(text: str, escape) -> str:
 def typeset_unicode(text: str) -> str:
     """Plain ``text`` (a terminal's) with the metrics' ASCII names in
     Unicode (``R^M`` as ``Rᴹ``, ``kappa_lin`` as ``κₗᵢₙ``)."""
-    from . import metrics as M
 
-    names = {}
-    for reg in (M.REGISTRY, getattr(M, "ITEM_REGISTRY", {})):
-        for m in reg.values():
-            if m.name in _ascii_names():
-                names[m.name] = unicode(m)
+    names = {name: unicode(m) for name, m in _stand_ins().items()}
     return _names_pattern(names).sub(lambda m: names[m.group(0)], str(text)) if names else str(text)
