@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from metaeval import score_metrics as SM
+from metaeval.scores import binary as SM
 
 ROOT = Path(__file__).resolve().parents[1]
 

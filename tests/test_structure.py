@@ -19,10 +19,10 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "metaeval"
 FLOORS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation", ("io", "resources", "declare", "mcs", "engine.confusion", "engine.kernels",
                     "engine.resample", "engine.ranking", "engine.progress")),
-    ("measures", ("metrics", "custom_metrics", "item_metrics", "score_metrics", "spans", "spans.", "chance",
+    ("measures", ("metrics", "custom_metrics", "item_metrics", "scores", "scores.", "spans", "spans.", "chance",
                   "properties")),
     ("formatting", ("notation", "report", "tables", "plots")),
-    ("data", ("config", "settings", "dataset")),
+    ("data", ("config", "settings", "dataset", "score_data")),
     ("engine", ("engine.scoring",)),
     ("methods", ("experiments", "design", "significance", "sensitivity", "criteria", "verdict", "gameability",
                  "crossdata", "recommendation")),

@@ -278,6 +278,15 @@ class DatasetSpec:
     custom_metrics: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # the metrics of per-item terms the dataset computes (metaeval.item_metrics: not of confusion matrices)
     item_metrics: tuple[str, ...] = ()
+    # scores and probabilities (metaeval.scores): the score files' patterns and how to read them, the labels of a
+    # system given by its scores only (binary: score >= threshold; else argmax), the tolerance of a probability
+    # row's sum, and the metrics of scores the dataset computes
+    scores: tuple[str, ...] = ()
+    score_format: Mapping[str, Any] = field(default_factory=dict)
+    score_threshold: float | None = None
+    probability_tolerance: float = 1e-4
+    normalize_probabilities: bool = False
+    score_metrics: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------
     @classmethod
@@ -381,6 +390,12 @@ class DatasetSpec:
         item_ids = tuple(m for m in (wanted or ()) if m in ITEM_REGISTRY)
         if item_ids:
             wanted = [m for m in wanted if m not in ITEM_REGISTRY]
+        from .scores.registry import SCORE_REGISTRY  # metrics of scores and probabilities (metaeval.scores)
+
+        score_ids = tuple(m for m in (wanted or ()) if isinstance(m, str) and m in SCORE_REGISTRY)
+        if score_ids:
+            wanted = [m for m in wanted if m not in SCORE_REGISTRY]
+        score = _score_settings(name, raw, labels, score_ids, positive, span_task, gold_format)
         try:
             metric_ids = tuple(M.applicable_metrics(ordinal, params, wanted)) if span_task != "si" else ()
         except KeyError as e:
@@ -390,7 +405,7 @@ class DatasetSpec:
             reasons = [f"{m!r} {M.why_not_applicable(m, ordinal, params)}" for m in wanted if m not in metric_ids]
             if reasons:
                 raise err("metrics", "; ".join(reasons) + " (remove it from the list or add what it needs)")
-        all_ids = metric_ids + item_ids + span.get("span_metrics", ())
+        all_ids = metric_ids + item_ids + score_ids + span.get("span_metrics", ())
         custom = {m: custom[m] for m in metric_ids + item_ids if m in custom}
         from .custom_metrics import MetricContractError, check_shape, is_custom
 
@@ -432,7 +447,7 @@ class DatasetSpec:
                       "documents": given.get("documents", "articles" if fmt in ARTICLE_FORMATS else
                                              "posts" if fmt == "semeval2021_tsd" else "documents")}
 
-        verdict = _verdict_keys(name, raw, metric_ids + span.get("span_metrics", ()), ordinal, params,
+        verdict = _verdict_keys(name, raw, metric_ids + score_ids + span.get("span_metrics", ()), ordinal, params,
                                 span_task, labels)
 
         preds = raw.get("predictions") or []
@@ -450,6 +465,7 @@ class DatasetSpec:
             allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
             normalize_labels=_normalize_setting(name, raw.get("normalize_labels") or ()),
             display_names=display, baseline_systems=baseline_systems, unit_names=unit_names, **span, **verdict,
+            **score,
         )
 
     def unit_noun(self, resample_unit: str = "item") -> str:
@@ -468,9 +484,9 @@ class DatasetSpec:
 
     @property
     def all_metrics(self) -> tuple[str, ...]:
-        """Classification metric ids, metrics of per-item terms, then span
-        metric ids (scores.csv columns)."""
-        return tuple(self.metrics) + tuple(self.item_metrics) + tuple(self.span_metrics)
+        """Classification metric ids, metrics of per-item terms, metrics of
+        scores, then span metric ids (scores.csv columns)."""
+        return tuple(self.metrics) + tuple(self.item_metrics) + tuple(self.score_metrics) + tuple(self.span_metrics)
 
     def article_folder(self, data_dir: str | Path) -> Path | None:
         """The folder of the article texts (a 2020 span format), or None."""
@@ -493,31 +509,51 @@ class DatasetSpec:
         one name, a display name or a ``baseline_systems`` pattern that names no
         file are config errors.
         """
+        out = self._matched(self.predictions, "predictions", data_dir)
+        stems = {p.stem for p in out.values()}
+        unknown = sorted(set(self.display_names) - stems)
+        if unknown and not self.scores:
+            raise ConfigError(f"datasets.{self.name}.display_names: no prediction file is named "
+                              f"{', '.join(map(repr, unknown))} (keys are file names without extension)")
+        for pattern in self.baseline_systems:
+            if not self.scores and not any(fnmatch.fnmatchcase(Path(p).stem, pattern) for p in out.values()):
+                raise ConfigError(f"datasets.{self.name}.baseline_systems: {pattern!r} matches no prediction file "
+                                  f"(patterns match file names without extension)")
+        return out
+
+    def score_files(self, data_dir: str | Path) -> dict[str, Path]:
+        """``{system name: path}`` from the score globs (``scores``), named
+        as ``prediction_files`` names them; a display name or a baseline
+        pattern that names neither a prediction nor a score file is a config
+        error."""
+        out = self._matched(self.scores, "scores", data_dir)
+        if self.scores:
+            stems = {p.stem for p in out.values()} | {p.stem for p in self.prediction_files(data_dir).values()}
+            unknown = sorted(set(self.display_names) - stems)
+            if unknown:
+                raise ConfigError(f"datasets.{self.name}.display_names: no prediction or score file is named "
+                                  f"{', '.join(map(repr, unknown))} (keys are file names without extension)")
+            for pattern in self.baseline_systems:
+                if not any(fnmatch.fnmatchcase(s, pattern) for s in stems):
+                    raise ConfigError(f"datasets.{self.name}.baseline_systems: {pattern!r} matches no prediction "
+                                      f"or score file (patterns match file names without extension)")
+        return out
+
+    def _matched(self, patterns, key: str, data_dir) -> dict[str, Path]:
         out: dict[str, Path] = {}
-        stems: set[str] = set()
-        for pattern in self.predictions:
+        for pattern in patterns:
             matches = sorted(glob.glob(str(Path(data_dir) / pattern)))
             matches = [m for m in matches if os.path.isfile(m)]
             if not matches:
-                raise ConfigError(f"datasets.{self.name}.predictions: {pattern!r} matches no file "
-                                  f"under {data_dir}")
+                raise ConfigError(f"datasets.{self.name}.{key}: {pattern!r} matches no file under {data_dir}")
             for m in matches:
                 stem = Path(m).stem
                 system = self.display_names.get(stem, stem)
                 if system in out:
-                    raise ConfigError(f"datasets.{self.name}.predictions: two files give the system name "
+                    raise ConfigError(f"datasets.{self.name}.{key}: two files give the system name "
                                       f"{system!r}: {out[system]} and {m}"
                                       + (" (after display_names)" if self.display_names else ""))
                 out[system] = Path(m)
-                stems.add(stem)
-        unknown = sorted(set(self.display_names) - stems)
-        if unknown:
-            raise ConfigError(f"datasets.{self.name}.display_names: no prediction file is named "
-                              f"{', '.join(map(repr, unknown))} (keys are file names without extension)")
-        for pattern in self.baseline_systems:
-            if not any(fnmatch.fnmatchcase(Path(p).stem, pattern) for p in out.values()):
-                raise ConfigError(f"datasets.{self.name}.baseline_systems: {pattern!r} matches no prediction file "
-                                  f"(patterns match file names without extension)")
         return out
 
     def supplied_baselines(self, files: Mapping[str, Path]) -> set[str]:
@@ -540,6 +576,82 @@ _CSV_ONLY = ("id_column", "label_column", "group_column", "delimiter", "predicti
              "normalize_labels",
              "drop_gold_labels", "extra_labels", "weights", "default_weights", "f_avg_classes", "unrelated_label",
              "positive_class")
+
+
+def _score_settings(name: str, raw: Mapping[str, Any], labels: tuple[str, ...], score_ids: tuple[str, ...],
+                    positive: str | None, span_task: str | None, gold_format: Mapping[str, Any]) -> dict[str, Any]:
+    """The score fields of a DatasetSpec (``scores``, ``score_format``,
+    ``score_threshold``, ``probability_tolerance``,
+    ``normalize_probabilities``), checked against the dataset's labels and
+    its metrics of scores."""
+    def err(key, msg):
+        return ConfigError(f"datasets.{name}.{key}: {msg}")
+
+    from .scores.readers import SCORE_FORMATS
+    from .scores.registry import SCORE_REGISTRY
+
+    files = raw.get("scores") or ()
+    files = (files,) if isinstance(files, str) else tuple(map(str, files))
+    keys = ("scores", "score_format", "score_threshold", "probability_tolerance", "normalize_probabilities")
+    if span_task:
+        given = [k for k in keys if k in raw] + (["metrics"] if score_ids else [])
+        if given:
+            raise err(given[0], "a span task has no scores per item")
+        return {}
+    if score_ids and not files:
+        raise err("metrics", f"{list(score_ids)} are metrics of scores: give the score files (datasets.{name}.scores)")
+    if not files:
+        extra = [k for k in keys[1:] if k in raw]
+        if extra:
+            raise err(extra[0], "set without score files (datasets.{name}.scores)".replace("{name}", name))
+        return {}
+    fmt = dict(raw.get("score_format") or {})
+    unknown = sorted(set(fmt) - {"format", "id_column", "column", "columns"})
+    if unknown:
+        raise err("score_format", f"unknown key(s) {unknown}; known: format, id_column, column, columns")
+    kind = fmt.get("format", "tsv" if raw.get("delimiter") == "\t" else "csv")
+    if kind not in SCORE_FORMATS:
+        raise err("score_format.format", f"{kind!r}: one of {', '.join(SCORE_FORMATS)}")
+    out_fmt: dict[str, Any] = {"format": kind}
+    k = len(labels)
+    if kind != "semeval2016t3":
+        out_fmt["id_column"] = str(fmt.get("id_column", gold_format.get("id_column", "item_id")))
+    columns = fmt.get("columns")
+    if columns is not None:
+        if kind == "semeval2016t3":
+            raise err("score_format.columns", "a SemEval-2016 Task 3 run file has one score per item")
+        columns = {str(a): str(b) for a, b in dict(columns).items()}
+        if set(columns) != set(labels):
+            raise err("score_format.columns", f"one probability column per label {list(labels)}, got {sorted(columns)}")
+        out_fmt["columns"] = {lab: columns[lab] for lab in labels}
+        if k == 2 and positive is None:
+            raise err("positive_class", "a binary task's metrics of scores read the positive class's probability: "
+                                        f"name it (one of {list(labels)})")
+    else:
+        if k > 2:
+            raise err("score_format", f"a {k}-class dataset needs one probability column per class "
+                                      f"(score_format.columns: {{label: column}})")
+        if positive is None:
+            raise err("positive_class", "one score per item is the score of the positive class: name it "
+                                        f"(one of {list(labels)})")
+        if kind != "semeval2016t3":
+            out_fmt["column"] = str(fmt.get("column", "score"))
+    needs_groups = [m for m in score_ids if SCORE_REGISTRY[m].kind == "groups"]
+    if needs_groups and k != 2:
+        raise err("metrics", f"{needs_groups} rank the positive class of a binary task; this dataset has {k} classes")
+    if needs_groups and not gold_format.get("group_column"):
+        raise err("metrics", f"{needs_groups} rank the items of each group: name the gold's group column "
+                             f"(datasets.{name}.group_column)")
+    threshold = raw.get("score_threshold")
+    if threshold is not None:
+        if columns is not None:
+            raise err("score_threshold", "class probabilities give labels by their argmax, not by a threshold")
+        threshold = float(threshold)
+    tol = float(raw.get("probability_tolerance", 1e-4))
+    if not 0 <= tol <= 0.5:
+        raise err("probability_tolerance", f"between 0 and 0.5, got {tol}")
+    return {"scores": files, "score_format": out_fmt, "score_threshold": threshold, "probability_tolerance": tol,
+            "normalize_probabilities": bool(raw.get("normalize_probabilities", False)), "score_metrics": score_ids}
 
 
 def _span_settings(name: str, raw: Mapping[str, Any], task: str | None, random_seed: int) -> dict[str, Any]:

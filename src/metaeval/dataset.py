@@ -59,6 +59,7 @@ class Dataset:
     group_names: tuple[str, ...] = ()
     info: dict[str, Any] = field(default_factory=dict)
     spans: "SpanView | None" = None  # span tasks: the spans of the gold and of every system
+    scores: "ScoreView | None" = None  # the systems' scores or probabilities (metaeval.score_data)
 
     @property
     def k(self) -> int:
@@ -89,6 +90,8 @@ class Dataset:
             arrays.update(groups=self.groups, group_names=np.array(self.group_names, dtype=str))
         if self.spans is not None:
             arrays.update(self.spans.arrays())
+        if self.scores is not None:
+            arrays.update(self.scores.arrays())
         with open(path, "wb") as fh:
             np.savez_compressed(fh, **arrays)
 
@@ -102,7 +105,14 @@ class Dataset:
                 predictions=z["predictions"], groups=z["groups"] if has_groups else None,
                 group_names=tuple(z["group_names"].tolist()) if has_groups else (),
                 info=json.loads(str(z["info"])), spans=SpanView.from_arrays(z) if "span_gold" in z else None,
+                scores=_score_view(z) if "score_values" in z else None,
             )
+
+
+def _score_view(z):
+    from .score_data import ScoreView
+
+    return ScoreView.from_arrays(z)
 
 
 @dataclass
@@ -306,14 +316,49 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     data_dir = Path(data_dir)
     gpath = spec.gold_path(data_dir)
     files: dict[str, Path] = {}
+    score_tables: dict = {}
+    score_files: dict[str, Path] = {}
+    derived: dict[str, str] = {}
 
     def tables():  # the prediction files are listed and read once the gold can be read
-        files.update(spec.prediction_files(data_dir))
-        for system, path in files.items():
-            yield system, read_table(path, **spec.prediction_format)
+        files.update(spec.prediction_files(data_dir) if spec.predictions else {})
+        if spec.scores:
+            from .score_data import labels_from_scores, read_score_tables
 
-    return code_dataset(spec, read_table(gpath, **spec.gold_format), tables(),
-                        supplied=lambda: spec.supplied_baselines(files), files=lambda: _file_hashes(gpath, files))
+            st, sf = read_score_tables(spec, data_dir)
+            score_tables.update(st)
+            score_files.update(sf)
+        for system, path in files.items():
+            t = read_table(path, **spec.prediction_format)
+            if spec.scores and system not in score_files:
+                t.problems.insert(0, Problem(str(path), None, f"system {system!r} has labels but no score file "
+                                             f"(datasets.{spec.name}.scores: {', '.join(spec.scores)}); its scores "
+                                             f"cannot be made up: give them, or leave the file out", "file"))
+            yield system, t
+        for system in score_files:  # systems given by their scores only: labels from the scores, said
+            if system not in files:
+                lt, how = labels_from_scores(spec, score_tables[system])
+                derived[system] = how
+                yield system, lt
+
+    gold_t = read_table(gpath, **spec.gold_format)
+    ds = code_dataset(spec, gold_t, tables(), supplied=lambda: spec.supplied_baselines({**score_files, **files}),
+                      files=lambda: _file_hashes(gpath, files))
+    if spec.scores:
+        from .score_data import code_scores
+
+        ds.scores = code_scores(spec, ds, score_tables, score_files, gold_t.ids)
+        ds.info["scores"] = {**ds.scores.info, "derived_labels": derived}
+        if derived:
+            ways = sorted(set(derived.values()))
+            ds.info["warnings"].append(
+                f"the labels of {len(derived)} system(s) come from their scores, "
+                + "; ".join(f"by {w}: {', '.join(s for s, h in derived.items() if h == w)}" for w in ways))
+        norm = ds.scores.info.get("normalized_rows") or {}
+        if norm:
+            ds.info["warnings"].append("class probabilities divided by their row's sum (normalize_probabilities): "
+                                       + ", ".join(f"{s} {n:,} row(s)" for s, n in norm.items()))
+    return ds
 
 
 def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None, files=None) -> Dataset:
@@ -407,7 +452,7 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
             shown = ", ".join(f"{scored_ids[i]!r}" + (f" (gold line {gold_t.lines[keep_rows[i]]})"
                                                       if gold_t.lines[keep_rows[i]] is not None else "")
                               for i in lacking[:5])
-            file_problems.insert(0, Problem(t.path, None, f"{len(lacking):,} gold item(s) have no prediction, "
+            file_problems.insert(0, Problem(t.path, None, f"{len(lacking):,} gold item(s) have no {t.noun}, "
                                                           f"e.g. {shown}" + (", ..." if len(lacking) > 5 else ""),
                                             "missing", len(lacking)))
         problems += file_problems

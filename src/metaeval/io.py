@@ -157,6 +157,7 @@ class LabelTable:
     groups: list[str] | None = None
     problems: list[Problem] = field(default_factory=list)
     skipped_ids: set[str] = field(default_factory=set)  # ids of rows refused (so not also "missing")
+    noun: str = "prediction"  # what a row gives ("score" for labels read from a score file), in messages
 
     @property
     def unreadable(self) -> bool:

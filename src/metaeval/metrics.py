@@ -1425,7 +1425,11 @@ def get(metric_id: str) -> Metric:
             return SPAN_REGISTRY[metric_id]
         if metric_id in ITEM_REGISTRY:
             return ITEM_REGISTRY[metric_id]
-        known = tuple(REGISTRY) + tuple(SPAN_REGISTRY) + tuple(ITEM_REGISTRY)
+        from .scores.registry import SCORE_REGISTRY  # metrics of scores and probabilities, same floor
+
+        if metric_id in SCORE_REGISTRY:
+            return SCORE_REGISTRY[metric_id]
+        known = tuple(REGISTRY) + tuple(SPAN_REGISTRY) + tuple(ITEM_REGISTRY) + tuple(SCORE_REGISTRY)
         raise KeyError(f"unknown metric {metric_id!r}{closest([metric_id], known + tuple(ALIASES))}; known: "
                        f"{', '.join(known)} (and {', '.join(f'{a} for {i}' for a, i in ALIASES.items())})") from None
 

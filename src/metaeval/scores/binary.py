@@ -65,7 +65,7 @@ def _ranked(scores, y, weights) -> np.ndarray:
     """ROC-AUC and average precision of every system on every weight row:
     (..., S, 2).  Each system's items sorted once (decreasing score, stable),
     then one compiled pass per row (``engine.kernels.ranked_weights``)."""
-    from .engine.kernels import ranked_weights
+    from ..engine.kernels import ranked_weights
 
     s, y, w = _check(scores, y, weights)
     lead = w.shape[:-1]

@@ -1,0 +1,241 @@
+r"""Metrics of class probabilities (K >= 2 classes) on thousands of
+resamples at once, built on the binary ones (``scores.binary``): a system's
+output is ``P`` (S, N, C), with C = 1 (the positive class's score or
+probability of a binary task) or C = K (one probability per class, in the
+dataset's label order); a resample is a weight vector (..., N).
+
+Conventions (each checked against scikit-learn in
+``tests/test_score_metrics.py``):
+
+* **One-vs-rest ROC-AUC**: the AUC of class k's column against "gold is k",
+  averaged over the classes, unweighted (``roc_auc``, scikit-learn's
+  ``multi_class="ovr", average="macro"``) or weighted by each class's
+  (resampled) prevalence (``roc_auc_weighted``, ``average="weighted"``).
+  NaN when a resample lacks a class.  With C = 1 both are the binary AUC.
+* **Hand & Till's M** (2001): the mean over the K(K-1)/2 pairs of classes
+  of :math:`(A(i|j) + A(j|i)) / 2`, :math:`A(i|j)` the AUC of column i on
+  the items of classes i and j, i positive (scikit-learn's
+  ``multi_class="ovo"``).  With C = 1 it is the binary AUC.
+* **Average precision**: binary, or the unweighted mean of each class's
+  one-vs-rest AP (scikit-learn's ``average_precision_score`` of the
+  binarised gold, ``average="macro"``).
+* **Brier score**: binary :math:`(p - y)^2` of the positive class, range
+  [0, 1]; multi-class :math:`\sum_k (p_k - y_k)^2` (Brier 1950), range
+  [0, 2]: scikit-learn's ``brier_score_loss`` (not halved).
+* **Log loss**: :math:`-\log p_{y}` with p clipped to
+  :math:`[\epsilon, 1 - \epsilon]`, :math:`\epsilon` the float64 machine
+  epsilon; no renormalisation after clipping (scikit-learn's ``log_loss``).
+* **ECE**: binary, of the positive class's probability (``scores.binary``);
+  multi-class, top-label (Guo et al. 2017): the confidence
+  :math:`\max_k p_k`, correct when the argmax (first on ties) is the gold,
+  in ``bins`` equal-width bins of [0, 1].
+
+The probabilistic metrics are sums of per-item terms (``item_terms``,
+``combine_items``), so a resample's value is its weights times the terms.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import metaeval.scores.binary as B
+
+__all__ = ["roc_auc", "roc_auc_weighted", "hand_till_m", "average_precision", "item_terms", "combine_items",
+           "ITEM_METRICS", "n_item_terms", "brier", "log_loss", "ece"]
+
+ITEM_METRICS = ("brier", "log_loss", "ece")
+BINS = 10  # ECE's equal-width bins
+
+
+def _as3(values) -> np.ndarray:
+    p = np.asarray(values, dtype=np.float64)
+    if p.ndim == 1:
+        p = p[None, :, None]
+    elif p.ndim == 2:
+        p = p[:, :, None]
+    if p.ndim != 3:
+        raise ValueError(f"values (S, N, C), (S, N) or (N,): got shape {np.shape(values)}")
+    return p
+
+
+def _weights(w, n: int) -> np.ndarray:
+    w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
+    if w.shape[-1] != n:
+        raise ValueError(f"weights (..., N) with N = {n}: got {w.shape}")
+    return w
+
+
+def _ovr(values, y, weights, fn):
+    """(..., S, C): ``fn`` (``binary.roc_auc`` or ``average_precision``) of
+    each class's column against "gold is that class" (C = 1: the binary
+    metric of the positive class, y in {0, 1})."""
+    p, y = _as3(values), np.asarray(y)
+    if p.shape[2] == 1:
+        return fn(p[:, :, 0], y, weights)[..., None]
+    return np.stack([fn(p[:, :, k], (y == k).astype(int), weights) for k in range(p.shape[2])], axis=-1)
+
+
+def roc_auc(values, y, weights=None) -> np.ndarray:
+    """ROC-AUC, binary or one-vs-rest macro-averaged: (..., S).
+
+    Examples
+    --------
+    >>> P = [[[.7, .2, .1], [.2, .5, .3], [.1, .2, .7], [.3, .4, .3], [.5, .1, .4]]]
+    >>> roc_auc(P, [0, 1, 2, 0, 2])
+    array([0.94444444])
+    """
+    with np.errstate(invalid="ignore"):
+        return _ovr(values, y, weights, B.roc_auc).mean(-1)
+
+
+def _prevalence(y, k: int, weights, n: int) -> np.ndarray:
+    """(..., K): each class's share of the (weighted) items."""
+    w = _weights(weights, n)
+    onehot = (np.asarray(y)[:, None] == np.arange(k)).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (w @ onehot) / w.sum(-1)[..., None]
+
+
+def roc_auc_weighted(values, y, weights=None) -> np.ndarray:
+    """ROC-AUC, binary or one-vs-rest weighted by class prevalence: (..., S).
+
+    Examples
+    --------
+    >>> P = [[[.7, .2, .1], [.2, .5, .3], [.1, .2, .7], [.3, .4, .3], [.5, .1, .4]]]
+    >>> roc_auc_weighted(P, [0, 1, 2, 0, 2])
+    array([0.93333333])
+    """
+    p = _as3(values)
+    per = _ovr(p, y, weights, B.roc_auc)
+    if p.shape[2] == 1:
+        return per[..., 0]
+    share = _prevalence(y, p.shape[2], weights, p.shape[1])[..., None, :]  # (..., 1, K)
+    return (per * share).sum(-1)
+
+
+def hand_till_m(values, y, weights=None) -> np.ndarray:
+    """Hand & Till's M (multi-class AUC over pairs of classes): (..., S).
+
+    Examples
+    --------
+    >>> P = [[[.7, .2, .1], [.2, .5, .3], [.1, .2, .7], [.3, .4, .3], [.5, .1, .4]]]
+    >>> hand_till_m(P, [0, 1, 2, 0, 2])
+    array([0.95833333])
+    """
+    p, y = _as3(values), np.asarray(y)
+    if p.shape[2] == 1:
+        return B.roc_auc(p[:, :, 0], y, weights)
+    k, n = p.shape[2], p.shape[1]
+    w = _weights(weights, n)
+    total = 0.0
+    for i in range(k):  # K(K-1) passes, each on every system and resample at once
+        for j in range(k):
+            if i != j:
+                pair = np.isin(y, (i, j))
+                total = total + B.roc_auc(p[:, :, i], (y == i).astype(int), w * pair)
+    return total / (k * (k - 1))
+
+
+def average_precision(values, y, weights=None) -> np.ndarray:
+    """Average precision, binary or one-vs-rest macro-averaged: (..., S).
+
+    Examples
+    --------
+    >>> P = [[[.7, .2, .1], [.2, .5, .3], [.1, .2, .7], [.3, .4, .3], [.5, .1, .4]]]
+    >>> average_precision(P, [0, 1, 2, 0, 2])
+    array([0.94444444])
+    """
+    with np.errstate(invalid="ignore"):
+        return _ovr(values, y, weights, B.average_precision).mean(-1)
+
+
+# -- the probabilistic metrics: sums of per-item terms ---------------------------------------------------------
+def n_item_terms(metric: str, bins: int = BINS) -> int:
+    return {"brier": 2, "log_loss": 2, "ece": bins + 1}[metric]
+
+
+def item_terms(metric: str, values, y, bins: int = BINS) -> np.ndarray:
+    """(N, S, F): each item's terms of ``metric`` (brier, log_loss, ece); the
+    last term is 1 (the item's count)."""
+    p, y = _as3(values), np.asarray(y)
+    s, n, c = p.shape
+    if c == 1:  # binary: the positive class's probability
+        q, yy = p[:, :, 0], (y == 1).astype(np.float64)[None, :]
+        if metric == "brier":
+            t = (q - yy) ** 2
+        elif metric == "log_loss":
+            eps = np.finfo(np.float64).eps
+            q = np.clip(q, eps, 1 - eps)
+            t = -(yy * np.log(q) + (1 - yy) * np.log(1 - q))
+        else:
+            conf, gap = q, yy - q
+    else:
+        onehot = (y[:, None] == np.arange(c)).astype(np.float64)[None]  # (1, N, K)
+        if metric == "brier":
+            t = ((p - onehot) ** 2).sum(-1)
+        elif metric == "log_loss":
+            eps = np.finfo(np.float64).eps
+            t = -np.log(np.clip(p[:, np.arange(n), y], eps, 1 - eps))
+        else:  # top-label
+            conf = p.max(-1)
+            gap = (p.argmax(-1) == y[None, :]).astype(np.float64) - conf
+    if metric == "ece":
+        if int(bins) < 1:
+            raise ValueError("bins: 1 or more")
+        b = np.minimum((conf * bins).astype(np.int64), bins - 1)  # a confidence of exactly 1 in the last bin
+        out = np.zeros((n, s, bins + 1))
+        np.put_along_axis(out[:, :, :bins], b.T[:, :, None], gap.T[:, :, None], axis=-1)
+        out[:, :, bins] = 1.0
+        return out
+    if metric not in ("brier", "log_loss"):
+        raise ValueError(f"not a metric of per-item terms: {metric!r}")
+    return np.stack([t.T, np.ones((n, s))], axis=-1)
+
+
+def combine_items(metric: str, sums) -> np.ndarray:
+    """The metric of summed terms (..., S, F)."""
+    t = np.asarray(sums, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if metric == "ece":
+            return np.abs(t[..., :-1]).sum(-1) / t[..., -1]
+        return t[..., 0] / t[..., -1]
+
+
+def _weighted(metric, values, y, weights, bins=BINS):
+    t = item_terms(metric, values, y, bins)  # (N, S, F)
+    w = _weights(weights, t.shape[0])
+    return combine_items(metric, np.einsum("...n,nsf->...sf", w, t))
+
+
+def brier(values, y, weights=None) -> np.ndarray:
+    """Brier score, binary (positive class) or multi-class (sum over classes): (..., S).
+
+    Examples
+    --------
+    >>> brier([[[.7, .2, .1], [.2, .5, .3]]], [0, 1])  # (.09 + .04 + .01 + .04 + .25 + .09) / 2
+    array([0.26])
+    """
+    return _weighted("brier", values, y, weights)
+
+
+def log_loss(values, y, weights=None) -> np.ndarray:
+    """Log loss, clipped at the float64 epsilon: (..., S).
+
+    Examples
+    --------
+    >>> np.round(log_loss([[[.5, .25, .25], [.25, .5, .25]]], [0, 1]), 6)
+    array([0.693147])
+    """
+    return _weighted("log_loss", values, y, weights)
+
+
+def ece(values, y, weights=None, bins: int = BINS) -> np.ndarray:
+    """Expected calibration error (binary: positive class; multi-class:
+    top-label), ``bins`` equal-width bins: (..., S).
+
+    Examples
+    --------
+    >>> ece([[[.7, .2, .1], [.6, .1, .3]]], [0, 2], bins=2)  # one bin: |(1 - .7) + (0 - .6)| / 2
+    array([0.15])
+    """
+    return _weighted("ece", values, y, weights, bins)

@@ -1,0 +1,197 @@
+"""Metrics of class probabilities and of rankings within groups
+(metaeval.scores.multiclass, .ranking, .registry) against independent
+references: scikit-learn (multi-class ROC-AUC, Hand & Till's M, average
+precision, Brier score, log loss), a plain loop over the items (top-label
+ECE), a plain loop over each group's sorted list written from the SemEval-2016
+Task 3 scorer's definition (MAP, MRR, AvgRec); bootstrap replicates as
+integer weights equal the items repeated."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from sklearn import metrics as skm
+from sklearn.preprocessing import label_binarize
+
+from metaeval.scores import multiclass as MC
+from metaeval.scores import ranking as RK
+from metaeval.scores import registry as REG
+
+
+def _probs(seed, n=80, systems=3, k=4, ties=False):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)
+    p = rng.dirichlet(np.ones(k), size=(systems, n))
+    if ties:
+        p = np.round(p * 4) / 4
+        p = p / p.sum(-1, keepdims=True)
+    return p, y, rng
+
+
+def _replicates(rng, n, b, k, y):
+    w = rng.multinomial(n, np.full(n, 1 / n), size=b)
+    w[:, :k] = np.maximum(w[:, :k], 1)  # every replicate holds every class
+    return w
+
+
+@pytest.mark.parametrize("seed,ties", [(0, False), (1, True), (2, False), (3, True)])
+def test_multiclass_metrics_equal_scikit_learn_on_items_repeated_by_their_weights(seed, ties):
+    p, y, rng = _probs(seed, ties=ties)
+    k = p.shape[2]
+    w = _replicates(rng, len(y), 8, k, y)
+    got = {m: f(p, y, w) for m, f in [("ovr", MC.roc_auc), ("ovr_w", MC.roc_auc_weighted),
+                                      ("m", MC.hand_till_m), ("ap", MC.average_precision),
+                                      ("brier", MC.brier), ("log", MC.log_loss)]}
+    for b in range(len(w)):
+        idx = np.repeat(np.arange(len(y)), w[b])  # the replicate as items repeated
+        yb = y[idx]
+        for s in range(p.shape[0]):
+            pb = p[s, idx]
+            assert got["ovr"][b, s] == pytest.approx(skm.roc_auc_score(yb, pb, multi_class="ovr"), abs=1e-12)
+            assert got["ovr_w"][b, s] == pytest.approx(
+                skm.roc_auc_score(yb, pb, multi_class="ovr", average="weighted"), abs=1e-12)
+            assert got["m"][b, s] == pytest.approx(skm.roc_auc_score(yb, pb, multi_class="ovo"), abs=1e-12)
+            assert got["ap"][b, s] == pytest.approx(
+                skm.average_precision_score(label_binarize(yb, classes=range(k)), pb), abs=1e-12)
+            assert got["brier"][b, s] == pytest.approx(skm.brier_score_loss(yb, pb, labels=range(k)), abs=1e-12)
+            assert got["log"][b, s] == pytest.approx(skm.log_loss(yb, pb, labels=range(k)), abs=1e-12)
+
+
+def test_weighted_brier_and_log_loss_equal_scikit_learn_with_sample_weight():
+    p, y, rng = _probs(5)
+    w = rng.random((4, len(y)))
+    for b in range(4):
+        for s in range(p.shape[0]):
+            assert MC.brier(p, y, w)[b, s] == pytest.approx(
+                skm.brier_score_loss(y, p[s], labels=range(4), sample_weight=w[b]), abs=1e-12)
+            assert MC.log_loss(p, y, w)[b, s] == pytest.approx(
+                skm.log_loss(y, p[s], labels=range(4), sample_weight=w[b]), abs=1e-12)
+
+
+def _top_label_ece_loop(p, y, w, bins):
+    gap, total = [0.0] * bins, 0.0
+    for row, yi, wi in zip(p, y, w):
+        conf = max(row)
+        pred = list(row).index(conf)
+        b = min(int(conf * bins), bins - 1)
+        gap[b] += wi * ((1.0 if pred == yi else 0.0) - conf)
+        total += wi
+    return sum(abs(g) for g in gap) / total
+
+
+@pytest.mark.parametrize("bins", [1, 5, 10, 15])
+def test_top_label_ece_equals_a_plain_loop(bins):
+    p, y, rng = _probs(11, ties=True)
+    w = rng.integers(0, 3, (3, len(y))).astype(float)
+    got = MC.ece(p, y, w, bins=bins)
+    for b in range(3):
+        for s in range(p.shape[0]):
+            assert got[b, s] == pytest.approx(_top_label_ece_loop(p[s], y, w[b], bins), abs=1e-12)
+
+
+def test_binary_columns_give_the_binary_metrics():
+    """C = 1 (a binary task's positive-class probability) is the binary metric."""
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 50)
+    q = rng.random((2, 50))
+    for f, ref in [(MC.roc_auc, skm.roc_auc_score), (MC.roc_auc_weighted, skm.roc_auc_score),
+                   (MC.hand_till_m, skm.roc_auc_score), (MC.average_precision, skm.average_precision_score),
+                   (MC.brier, skm.brier_score_loss)]:
+        assert f(q, y)[1] == pytest.approx(ref(y, q[1]), abs=1e-12)
+    assert MC.ece(q, y)[0] == pytest.approx(_binary_ece_loop(q[0], y, 10), abs=1e-12)
+
+
+def _binary_ece_loop(p, y, bins):
+    gap = [0.0] * bins
+    for pi, yi in zip(p, y):
+        gap[min(int(pi * bins), bins - 1)] += yi - pi
+    return sum(abs(g) for g in gap) / len(p)
+
+
+def test_a_resample_without_a_class_gives_nan_not_a_number_from_fewer_classes():
+    p, y, _ = _probs(4, k=3)
+    w = (y != 2).astype(float)[None, :]
+    assert np.isnan(MC.roc_auc(p, y, w)).all() and np.isnan(MC.hand_till_m(p, y, w)).all()
+    assert np.isfinite(MC.brier(p, y, w)).all()
+
+
+# -- rankings within groups: the SemEval-2016 Task 3 scorer's definitions, as a plain loop ------------------------
+def _scorer_loop(scores, y, groups, depth=10):
+    """MAP, MRR and AvgRec as the official scorer defines them, one group at a time."""
+    aps, rrs = [], []
+    hits = np.zeros(depth)
+    rel_cut = np.zeros(depth)
+    for q in sorted(set(groups)):
+        items = [i for i in range(len(y)) if groups[i] == q]  # in file order
+        ranked = sorted(items, key=lambda i: -scores[i])  # stable: ties keep the file order
+        top = ranked[:depth]
+        found, precs, rr = 0, [], 0.0
+        for r, i in enumerate(top, 1):
+            if y[i]:
+                found += 1
+                precs.append(found / r)
+                rr = rr or 1.0 / r
+        aps.append(sum(precs) / found if found else 0.0)
+        rrs.append(rr)
+        total = sum(y[i] for i in items)
+        for k in range(1, depth + 1):
+            hits[k - 1] += sum(y[i] for i in top[:k])
+            rel_cut[k - 1] += min(k, total)
+    return np.mean(aps), np.mean(rrs), np.mean(hits / rel_cut)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 6), st.booleans())
+def test_map_mrr_avg_recall_equal_the_scorer_s_loop(seed, n_groups, coarse):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 25, n_groups)
+    groups = np.repeat(np.arange(n_groups), sizes)
+    rng.shuffle(groups)  # the groups' items interleaved in the file
+    y = rng.random(groups.size) < 0.3
+    y[0] = True
+    s = rng.random(groups.size)
+    if coarse:
+        s = np.round(s * 3)  # many ties: the file order decides
+    got = RK.combine(RK.terms(s, y, groups).sum(axis=0))
+    ref = _scorer_loop(s, y, groups)
+    assert got["map"][0] == pytest.approx(ref[0], abs=1e-12)
+    assert got["mrr"][0] == pytest.approx(ref[1], abs=1e-12)
+    assert got["avg_recall"][0] == pytest.approx(ref[2], abs=1e-12)
+
+
+def test_group_weights_equal_the_groups_repeated():
+    rng = np.random.default_rng(8)
+    groups = np.repeat(np.arange(6), 12)
+    y = rng.random(groups.size) < 0.25
+    y[::12] = True
+    s = rng.random((2, groups.size))
+    t = RK.terms(s, y, groups)  # (G, S, F)
+    w = np.array([2.0, 0, 1, 1, 3, 0])
+    got = RK.combine(np.einsum("g,gsf->sf", w, t))
+    keep = np.repeat(np.arange(6), w.astype(int))
+    for k in range(2):
+        aps = [RK.combine(t[g, k])["map"] for g in keep]
+        assert got["map"][k] == pytest.approx(np.mean(aps), abs=1e-12)
+
+
+def test_the_depth_cut_and_groups_without_a_relevant_item():
+    # group 0: the relevant item at rank 11 is not retrieved (AP 0, RR 0); group 1 has none (AP 0)
+    s = np.r_[np.arange(11, 0, -1), [3.0, 2.0]]
+    y = np.r_[np.zeros(10), 1, 0, 0].astype(bool)
+    g = np.r_[np.zeros(11), 1, 1]
+    got = RK.combine(RK.terms(s, y, g).sum(axis=0))
+    assert got["map"][0] == 0 and got["mrr"][0] == 0 and got["avg_recall"][0] == 0
+    got = RK.combine(RK.terms(s, np.zeros(13, bool), g).sum(axis=0))
+    assert got["map"][0] == 0 and np.isnan(got["avg_recall"][0])
+
+
+def test_registry_entries_are_found_by_metrics_get():
+    from metaeval import metrics as M
+
+    for m in REG.SCORE_METRIC_IDS:
+        entry = M.get(m)
+        assert entry.id == m and entry.direction in ("higher", "lower")
+    assert [m for m in REG.SCORE_METRIC_IDS if not REG.SCORE_REGISTRY[m].higher_is_better] == [
+        "brier", "log_loss", "ece"]
