@@ -24,11 +24,11 @@ needs_data = pytest.mark.skipif(not (DATA / "semeval2016t3_b").is_dir(), reason=
 
 
 def t3_config(folder: str, **extra) -> dict:
-    return dict(gold=f"{folder}/gold.csv", group_column="question",
-                predictions=[f"{folder}/predictions/*.csv", f"{folder}/predictions_baselines/*.csv"],
-                scores=[f"{folder}/scores/*.csv", f"{folder}/scores_baselines/*.csv"], labels=["true", "false"],
-                positive_class="true", score_threshold=0.5, baseline_systems=["baseline-*"],
-                metrics=["accuracy", "roc_auc", "average_precision", "map", "mrr", "avg_recall"], **extra)
+    return {**dict(gold=f"{folder}/gold.csv", group_column="question",
+                   predictions=[f"{folder}/predictions/*.csv", f"{folder}/predictions_baselines/*.csv"],
+                   scores=[f"{folder}/scores/*.csv", f"{folder}/scores_baselines/*.csv"], labels=["true", "false"],
+                   positive_class="true", score_threshold=0.5, baseline_systems=["baseline-*"],
+                   metrics=["accuracy", "roc_auc", "average_precision", "map", "mrr", "avg_recall"]), **extra}
 
 
 def _decimals(text: str) -> int:

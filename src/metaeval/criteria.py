@@ -239,8 +239,20 @@ class _Engine:
         # the metrics of per-item terms (metaeval.item_metrics): label noise and class priors move or re-weight
         # their items' terms, class merging relabels them
         self.items = [m for m in self.ids if m in set(scorer.item_ids)]
+        # the metrics of scores (metaeval.scores): label noise moves the gold under the systems' scores, class
+        # priors re-weight the items, class merging adds the pair's probabilities
+        self.scores = [m for m in self.ids if m in set(getattr(scorer, "score_ids", ()))]
         self.dirs = directions(self.ids)
         self.params = dict(params)
+
+    def with_scores(self, out, values: dict, lead=None) -> np.ndarray:
+        """``out`` (..., M, S) with the rows of the metrics of scores in
+        ``values`` (``{id: (b, S)}``, reshaped to ``lead`` + (S,)) filled in, oriented."""
+        for m, v in values.items():
+            r = self.ids.index(m)
+            v = np.asarray(v, dtype=np.float64)
+            out[..., r, :] = orient(v if lead is None else v.reshape(tuple(lead) + v.shape[-1:]), self.dirs[r])
+        return out
 
     def with_items(self, out, sums) -> np.ndarray:
         """``out`` (..., M, S) with the rows of the metrics of per-item terms
@@ -398,6 +410,9 @@ def _arrays(eng: _Engine, spec: CriteriaSpec, w_units, split_ids, split_seed, sp
                 st = eng.sc.item_merged_stats(tuple(pair))
                 u, s, f = st.shape
                 eng.with_items(mg, (np.asarray(w_units, dtype=np.float64) @ st.reshape(u, -1)).reshape(-1, s, f))
+            mv = eng.sc.merged_score_values(tuple(pair)) if eng.scores else None
+            if mv is not None:  # the pair's probabilities added, on the resample's items
+                eng.with_scores(mg, eng.sc.score_by_items(eng.sc.item_weights(w_units), *mv))
             merged.append(mg)
         out["merged"] = np.stack(merged, axis=1)
     if "noise" in spec.criteria:  # a loop over the rates
@@ -412,6 +427,10 @@ def _arrays(eng: _Engine, spec: CriteriaSpec, w_units, split_ids, split_seed, sp
             if eng.items:
                 eng.with_items(n_, eng.noisy_items(counts.items.repeat(reps, axis=0), w_items.repeat(reps, axis=0),
                                                    rank, new, m))
+            if eng.scores:  # the same items moved to the same classes, under the systems' scores
+                gold_rows = np.where(rank < m, new, eng.sc.eng.gold[None, :])
+                eng.with_scores(n_, eng.sc.noisy_score_scores(w_items.repeat(reps, axis=0), gold_rows,
+                                                              np.asarray(w_units).repeat(reps, axis=0)))
             noisy.append(n_)
         out["noisy"] = np.stack([n.reshape((bw, reps) + n.shape[1:]) for n in noisy], axis=1)
     if "priors" in spec.criteria:
@@ -426,6 +445,10 @@ def _arrays(eng: _Engine, spec: CriteriaSpec, w_units, split_ids, split_seed, sp
             u, s, k, f = cs.shape
             by_class = (np.asarray(w_units, dtype=np.float64) @ cs.reshape(u, -1)).reshape(bw, s, k, f)
             eng.with_items(pri, np.einsum("bgk,bskf->bgsf", wk, by_class))
+        if eng.scores:  # each item re-weighted by its gold class's factor (not the rankings within groups: NaN)
+            w_items = eng.sc.item_weights(w_units).astype(np.float64)
+            rows = (w_items[:, None, :] * wk[:, :, eng.sc.eng.gold]).reshape(-1, w_items.shape[-1])
+            eng.with_scores(pri, eng.sc.score_by_items(rows), lead=wk.shape[:2])
         out["priors"] = pri
     return out
 
@@ -508,7 +531,7 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=
     if scorer.n_units is None:
         raise ValueError("the scorer needs a resampling unit ('item' or 'group')")
     eng = _Engine(scorer, scorer.params if params is None else params)
-    if {"discrimination", "noise", "priors"} & set(spec.criteria) and not (eng.cls or eng.items):
+    if {"discrimination", "noise", "priors"} & set(spec.criteria) and not (eng.cls or eng.items or eng.scores):
         raise ValueError("discrimination, noise and priors need classes")
     crit, m, u, s_all = list(spec.criteria), len(eng.ids), scorer.n_units, scorer.n_systems
     subsets = {"all": np.arange(s_all)} if subsets is None else {k: np.asarray(v, dtype=np.int64)

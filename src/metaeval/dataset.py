@@ -349,6 +349,15 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
 
         ds.scores = code_scores(spec, ds, score_tables, score_files, gold_t.ids)
         ds.info["scores"] = {**ds.scores.info, "derived_labels": derived}
+        # systems are copies only when their labels and their scores are the same
+        sources = {**score_files, **files}
+        marked = set(ds.info["supplied_baselines"])
+        old = _identical_warnings(ds.info["identical_systems"], sources, marked)
+        identical = _identical_systems(ds.systems, [p.tobytes() + v.tobytes() for p, v in
+                                                    zip(ds.predictions, ds.scores.values)], set(sources))
+        ds.info["identical_systems"] = identical
+        ds.info["warnings"] = [w for w in ds.info["warnings"] if w not in old] + _identical_warnings(
+            identical, sources, marked)
         if derived:
             ways = sorted(set(derived.values()))
             ds.info["warnings"].append(
@@ -543,6 +552,16 @@ def score_dataset(ds: Dataset, spec: DatasetSpec) -> pd.DataFrame:
         terms, slices = item_statistics(spec.item_metrics, ds.gold, ds.predictions, ds.item_ids)
         for m, v in evaluate_items(terms.sum(axis=1), slices).items():
             df[m] = v
+    if spec.score_metrics:  # metrics of scores and probabilities (metaeval.scores)
+        from .scores.registry import evaluate
+
+        one = ds.scores.values.shape[2] == 1
+        gold = (ds.gold == ds.labels.index(spec.positive_class)).astype(np.int64) if one else ds.gold
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = evaluate(spec.score_metrics, ds.scores.values, gold, ds.groups, None,
+                          len(ds.group_names) if ds.groups is not None else None)
+        for m in spec.score_metrics:
+            df[m] = ev[m]
     if spec.span_metrics:
         from .spans import evaluate_spans
 

@@ -206,7 +206,7 @@ def gameability_markdown(table: pd.DataFrame, title: str) -> str:
 def identical_to_degenerate(ds) -> dict[str, str]:
     """``{real system: degenerate system}`` for the real (or synthetic)
     systems that predict exactly what a degenerate system predicts: one
-    class for every item (``all_<label>``), or, for span identification,
+    class for every item (``all_<label>``; with scores, one score too), or, for span identification,
     the same span statistics as ``no_spans``, ``whole_text`` or
     ``every_token`` in every document."""
     from .dataset import RANKED_KINDS
@@ -216,7 +216,9 @@ def identical_to_degenerate(ds) -> dict[str, str]:
     if ds.k and ds.predictions.size:
         for i in real:
             p = ds.predictions[i]
-            if p.size and (p == p[0]).all():
+            # with scores, a system is degenerate only if its scores are constant too (they may still rank)
+            v = ds.scores.values[i] if getattr(ds, "scores", None) is not None else None
+            if p.size and (p == p[0]).all() and (v is None or (v == v[0]).all()):
                 out[ds.systems[i]] = f"all_{ds.labels[int(p[0])]}"
     elif ds.spans is not None and ds.spans.degenerate:
         from .spans import span_statistics
@@ -293,7 +295,9 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
     cls_ids, span_ids = list(spec.metrics), list(spec.span_metrics)
     names_cls = class_degenerates(np.ones(ds.k), spec.labels)[0] if ds.k and (cls_ids or spec.item_metrics) else []
     span_deg = _degenerate_unit_stats(ds, spec)
-    names = list(dict.fromkeys(list(names_cls) + (span_deg[0] if span_deg else [])))
+    score_deg = _score_degenerates(ds, spec)
+    names = list(dict.fromkeys(list(names_cls) + (span_deg[0] if span_deg else []) +
+                               (score_deg[0] if score_deg else [])))
     rows = []
     if real.size < 2:
         for mid in metric_ids:
@@ -337,6 +341,12 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
             for mi, mid in enumerate(metric_ids):
                 if mid in ev:
                     deg[:, mi, cols] = np.asarray(ev[mid], dtype=np.float64)
+        if score_deg:  # the degenerate scores on the resample's items (metaeval.scores.degenerates)
+            ev = _score_degenerate_metrics(spec, score_deg, scorer.item_weights(w).astype(np.float64))
+            cols = [names.index(n) for n in score_deg[0]]
+            for mi, mid in enumerate(metric_ids):
+                if mid in ev:
+                    deg[:, mi, cols] = ev[mid]
         with np.errstate(invalid="ignore"):
             d = np.round(deg, TIE_DECIMALS) - med[:, :, None]
             d = np.where(hib[None, :, None], d, -d)
@@ -351,6 +361,29 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: 
         rows += [{"metric": mid, "degenerate": g, "p_value": p[mi, j], "p_holm": adj[j], "n_real": int(real.size),
                   "set_aside": "; ".join(sorted(same))} for j, g in enumerate(names)]
     return pd.DataFrame(rows)
+
+
+def _score_degenerates(ds, spec):
+    """(names, values (D, N, C), gold, groups) of the degenerate systems of
+    scores (``scores.degenerates``), or None without metrics of scores."""
+    if not spec.score_metrics or ds.scores is None:
+        return None
+    from .scores.degenerates import degenerate_values
+
+    one = ds.scores.values.shape[2] == 1
+    pos = ds.labels.index(spec.positive_class) if one else None
+    names, values = degenerate_values(ds.gold, ds.labels, pos, spec.random_seed)
+    gold = (ds.gold == pos).astype(np.int64) if one else ds.gold.astype(np.int64)
+    return names, values, gold, ds.groups, len(ds.group_names) if ds.groups is not None else None
+
+
+def _score_degenerate_metrics(spec, score_deg, weights=None) -> dict:
+    """``{id: (..., D)}`` of the degenerate systems of scores on item weights (..., N)."""
+    from .scores.registry import evaluate
+
+    _, values, gold, groups, n_groups = score_deg
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return evaluate(spec.score_metrics, values, gold, groups, weights, n_groups)
 
 
 def _expected_degenerates(gold: np.ndarray) -> np.ndarray:
@@ -389,6 +422,16 @@ def dataset_gameability(ds, spec, scores: pd.DataFrame | None = None, *, unit: s
             deg = pd.DataFrame({"degenerate": [f"all_{lab}" for lab in spec.labels]})
         for mid in spec.item_metrics:
             deg[mid] = deg["degenerate"].map(dict(zip([f"all_{lab}" for lab in spec.labels], ev[mid]))).astype(float)
+    score_deg = _score_degenerates(ds, spec)
+    if score_deg:  # the degenerate scores' values of the metrics of scores, on the whole test set
+        ev = _score_degenerate_metrics(spec, score_deg)
+        if deg.empty:
+            deg = pd.DataFrame({"degenerate": score_deg[0]})
+        missing = [n for n in score_deg[0] if n not in set(deg["degenerate"])]
+        if missing:
+            deg = pd.concat([deg, pd.DataFrame({"degenerate": missing})], ignore_index=True)
+        for mid in spec.score_metrics:
+            deg[mid] = deg["degenerate"].map(dict(zip(score_deg[0], ev[mid]))).astype(float)
     df = score_dataset(ds, spec) if scores is None else scores
     same = identical_to_degenerate(ds)
     real = df[df["kind"].isin(RANKED_KINDS) & ~df["system"].isin(list(same))]

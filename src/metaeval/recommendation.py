@@ -230,6 +230,9 @@ class Recommendation:
     n_synthetic: int = 0  # of the n_systems, generated ones (metaeval.spans.synthetic_systems)
     set_aside: list[str] = field(default_factory=list)  # real systems identical to a degenerate one (gameability)
     notes: list[str] = field(default_factory=list)
+    # (C, M) criteria a metric's definition leaves undefined (scores.registry.not_defined: MAP has no class prior):
+    # judged on the others, said on the page
+    undefined: np.ndarray | None = None
 
     def size_metrics(self) -> list[str]:
         """The metrics the test-set size sentence speaks of: the answer when
@@ -330,16 +333,23 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     border_rows = [] if gameability is None else game_rows(gameability, "borderline").to_dict("records")
     vetoed = {g["metric"]: f"gameable: {_game_text(g)}" for g in vetoed_rows}
 
+    from .scores.registry import not_defined
+
+    undefined = np.array([[bool(not_defined(mid, c)) for mid in metrics] for c in crit], dtype=bool).reshape(
+        len(crit), m)
+
     def ill_defined(b, i):  # the criteria undefined in too many of a scope's resamples
-        return [CRITERIA[c] for c, n in zip(crit, np.isnan(b[:, :, i]).sum(0)) if n > max_undefined * b.shape[0]]
+        return [CRITERIA[c] for ci, (c, n) in enumerate(zip(crit, np.isnan(b[:, :, i]).sum(0)))
+                if n > max_undefined * b.shape[0] and not undefined[ci, i]]
 
     for i, mid in enumerate(metrics):
         if mid in COMPONENTS:
             excluded[mid] = "span precision or recall alone rewards a degenerate system (few spans, or many)"
         elif mid in vetoed:
             excluded[mid] = vetoed[mid]
-        elif np.isnan(value[:, i]).any():
-            excluded[mid] = "no value on " + _and([CRITERIA[c] for c, v in zip(crit, value[:, i]) if np.isnan(v)])
+        elif np.isnan(value[~undefined[:, i], i]).any():
+            excluded[mid] = "no value on " + _and([CRITERIA[c] for ci, (c, v) in enumerate(zip(crit, value[:, i]))
+                                                   if np.isnan(v) and not undefined[ci, i]])
         elif ill_defined(boots[headline], i):
             excluded[mid] = (f"{_and(ill_defined(boots[headline], i))} undefined in more than {max_undefined:.0%} of "
                              f"the resamples of {SCOPE_NAMES[headline]} (ill-defined at this sample size)")
@@ -373,8 +383,9 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
         else:  # no properties: exactly 1 on the data and on every resample of every scope
             exempt[c] = (value[c] == 1) & np.all([np.all((b[:, c] == 1) | np.isnan(b[:, c]), axis=0)
                                                   for b in boots.values()], axis=0)
+    judged_apart = exempt | undefined  # not judged on a criterion: invariant to it, or it is not defined for them
 
-    sets = {scope: evidence_sets(value, b, admissible & ~ill[scope], alpha, exempt, crit, mc_level)
+    sets = {scope: evidence_sets(value, b, admissible & ~ill[scope], alpha, judged_apart, crit, mc_level)
             for scope, b in boots.items()}
     hs, hb = sets[headline], boots[headline]
     selected = [mid for mid, a in zip(metrics, hs.answer) if a]
@@ -382,7 +393,7 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     reqs = []
     for r in dict.fromkeys(list(requirements) + list(offered)):
         ok = meets[r]
-        ans = evidence_sets(value, hb, admissible & ok, alpha, exempt, crit, mc_level).answer
+        ans = evidence_sets(value, hb, admissible & ok, alpha, judged_apart, crit, mc_level).answer
         reqs.append(Requirement(r, r in requirements, [mid for mid, x in zip(metrics, ok) if x and candidate[
             metrics.index(mid)]], [mid for mid, x in zip(metrics, ok) if not x and mid not in unchecked],
                                 [mid for mid, a in zip(metrics, ans) if a], [m_ for m_ in unchecked]))
@@ -390,7 +401,7 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     nc = dict(not_computed or {})
 
     def standing(mid):
-        return _standing(mid, metrics, hs, value, hb, excluded, vetoed, nc, exempt) if mid in metrics or mid in nc \
+        return _standing(mid, metrics, hs, value, hb, excluded, vetoed, nc, judged_apart) if mid in metrics or mid in nc \
             else Standing(mid, "not computed", "not among this dataset's metrics")
 
     off = standing(official) if official else None
@@ -400,7 +411,7 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     if (SCHEME[headline], "all") in results and baselines:
         ball = results[SCHEME[headline], "all"]
         bv, bb = _rows(ball, crit)
-        with_b = [mid for mid, a in zip(metrics, evidence_sets(bv, bb, admissible, alpha, exempt, crit, mc_level).answer) if a]
+        with_b = [mid for mid, a in zip(metrics, evidence_sets(bv, bb, admissible, alpha, judged_apart, crit, mc_level).answer) if a]
 
     separation = None
     pair = closest_pair(hs, value, hb) if len(selected) >= 2 else None
@@ -428,7 +439,7 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     return Recommendation(metrics, crit, value, lows, highs, nans, int(first.boot.shape[0]), candidate, admissible,
                           exempt, sets, headline, selected, excluded, dict(left_out or {}), vetoed_rows, border_rows,
                           reqs, off, official_source, paper_rows, with_b, list(baselines), n_sys, int(n_units), unit,
-                          separation, failed, settings, int(n_synthetic), aside)
+                          separation, failed, settings, int(n_synthetic), aside, undefined=undefined)
 
 
 def _held(properties: pd.DataFrame | None, metrics) -> dict[tuple[str, str], bool]:
@@ -690,7 +701,9 @@ def criteria_table(rec: Recommendation, scope: str | None = None) -> pd.DataFram
             cell = _num(v) + (f" [{lo[c_i, i]:.3f}, {hi[c_i, i]:.3f}]" if np.isfinite(lo[c_i, i]) else "")
             if nan[c_i, i] > 0:  # resamples left out of the interval: said, not hidden
                 cell += f" ({int(nan[c_i, i])} of {rec.replicates} undefined)"
-            if rec.exempt[c_i, i]:
+            if rec.undefined is not None and rec.undefined[c_i, i]:
+                cell = "not defined for it"
+            elif rec.exempt[c_i, i]:
                 cell += " exempt (invariant)"
             elif s.participants[c_i, i] and s.counted[c_i]:
                 cell = ("✔ " if s.members[c_i, i] else "") + cell + f" p={s.p_value[c_i, i]:.3g}"
@@ -860,11 +873,12 @@ def recommendation_long(rec: Recommendation) -> pd.DataFrame:
                              "mcs_p_upper": float(s.p_upper[c_i, i]) if part and s.p_upper is not None else np.nan,
                              "level": s.alpha_c,
                              "replicates": rec.replicates,
-                             "answer": bool(s.answer[i]), "recommended": mid in rec.selected})
+                             "answer": bool(s.answer[i]), "recommended": mid in rec.selected,
+                             "not_defined": bool(rec.undefined is not None and rec.undefined[c_i, i])})
     return pd.DataFrame(rows, columns=["scope", "criterion", "metric", "value", "low", "high", "better",
                                        "n_undefined", "candidate", "admissible", "exempt", "participant", "counted",
                                        "in_set", "mcs_p", "mcs_p_upper", "level", "replicates", "answer",
-                                       "recommended"])
+                                       "recommended", "not_defined"])
 
 
 def _standing_json(st: Standing | None):

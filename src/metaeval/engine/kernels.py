@@ -227,3 +227,65 @@ def ranked_weights(w, order, positive, starts, out):  # pragma: no cover - compi
                 ap += pg * tp / (tp + fp)
         out[b, 0] = auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan
         out[b, 1] = ap / tp if tp > 0.0 else np.nan
+
+
+@nb.njit(parallel=True, cache=True)
+def ranked_rows(sv, positive, w, out):  # pragma: no cover - compiled
+    """ROC-AUC and average precision of each row of ``sv`` (R, N): the row's
+    scores sorted in decreasing order, ``positive`` and ``w`` (R, N) its
+    items' gold and weights in that order (every row its own order: a
+    permuted system, a noisy gold).  Groups of tied scores are found on the
+    fly; ``out`` (R, 2) as in ``ranked_weights``."""
+    n = sv.shape[1]
+    for r in nb.prange(sv.shape[0]):
+        tp = 0.0
+        fp = 0.0
+        auc = 0.0
+        ap = 0.0
+        k = 0
+        while k < n:
+            pg = 0.0
+            ng = 0.0
+            v = sv[r, k]
+            while k < n and sv[r, k] == v:
+                if positive[r, k]:
+                    pg += w[r, k]
+                else:
+                    ng += w[r, k]
+                k += 1
+            auc += ng * (tp + 0.5 * pg)
+            tp += pg
+            fp += ng
+            if tp + fp > 0.0:
+                ap += pg * tp / (tp + fp)
+        out[r, 0] = auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan
+        out[r, 1] = ap / tp if tp > 0.0 else np.nan
+
+
+@nb.njit(parallel=True, cache=True)
+def ranked_weights_gold(w, order, positive, starts, out):  # pragma: no cover - compiled
+    """``ranked_weights`` with a gold of its own per row: ``positive`` (B, N)
+    in item order (label noise moves items between the classes; the
+    system's order of its scores stays)."""
+    for b in nb.prange(w.shape[0]):
+        tp = 0.0
+        fp = 0.0
+        auc = 0.0
+        ap = 0.0
+        for g in range(starts.size - 1):
+            pg = 0.0
+            ng = 0.0
+            for k in range(starts[g], starts[g + 1]):
+                i = order[k]
+                v = w[b, i]
+                if positive[b, i]:
+                    pg += v
+                else:
+                    ng += v
+            auc += ng * (tp + 0.5 * pg)
+            tp += pg
+            fp += ng
+            if tp + fp > 0.0:
+                ap += pg * tp / (tp + fp)
+        out[b, 0] = auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan
+        out[b, 1] = ap / tp if tp > 0.0 else np.nan

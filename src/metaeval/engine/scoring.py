@@ -58,17 +58,29 @@ class Counts:
     spans: np.ndarray | None
     # the sums of the per-item terms (..., S, F) of the metrics of per-item terms (metaeval.item_metrics)
     items: np.ndarray | None = None
+    # the metrics of scores (metaeval.scores): the sums of their per-unit terms (..., S, F) (Brier, log loss, ECE,
+    # MAP, MRR, AvgRec), the item weights (..., N) the rank-based ones (ROC-AUC, AP) are computed on, in item
+    # order, or those metrics already computed (..., S, M_ranked) where the scores themselves moved (permutations)
+    scores: np.ndarray | None = None
+    weights: np.ndarray | None = None
+    ranked: np.ndarray | None = None
 
     def __sub__(self, other: "Counts") -> "Counts":
+        if self.ranked is not None or other.ranked is not None:
+            raise ValueError("counts of permuted scores have no complement")
         return Counts(None if self.confusion is None else self.confusion - other.confusion,
                       None if self.spans is None else self.spans - other.spans,
-                      None if self.items is None else self.items - other.items)
+                      None if self.items is None else self.items - other.items,
+                      None if self.scores is None else self.scores - other.scores,
+                      None if self.weights is None else self.weights - other.weights)
 
     def repeat(self, r: int) -> "Counts":
         """Each row of the leading axis ``r`` times (``np.repeat``)."""
-        return Counts(None if self.confusion is None else self.confusion.repeat(r, axis=0),
-                      None if self.spans is None else self.spans.repeat(r, axis=0),
-                      None if self.items is None else self.items.repeat(r, axis=0))
+        def rep(x):
+            return None if x is None else x.repeat(r, axis=0)
+
+        return Counts(rep(self.confusion), rep(self.spans), rep(self.items), rep(self.scores), rep(self.weights),
+                      rep(self.ranked))
 
 
 class Scorer:
@@ -111,7 +123,7 @@ class Scorer:
         else:
             self.item_unit, self.n_units = None, ds.n_items
         select = np.asarray(select)
-        self.eng = SubsetConfusion(ds.gold, ds.predictions[select], ds.k) if (self.cls_ids or self.item_ids) else None
+        self.eng = SubsetConfusion(ds.gold, ds.predictions[select], ds.k) if (self.cls_ids or self.item_ids or spec.score_metrics) else None
         self.draw_pos = self.eng.pos if (unit == "item" and self.eng is not None) else None
         if self.eng is not None:  # a custom metric is held to its contract before any score of a job
             from ..custom_metrics import check_registered
@@ -137,11 +149,79 @@ class Scorer:
             self._item_stats = terms  # (U, S, F), in unit order
             if self.draw_pos is not None:  # the weights drawn into the engine's column order: its item order
                 self._item_stats_engine = np.ascontiguousarray(terms[self.eng.order])
-        self.n_systems = self.eng.s if self.eng is not None else self._unit_stats.shape[1]
+        self._init_scores(ds, spec, select)
+        self.n_systems = self.eng.s if self.eng is not None else (
+            self._unit_stats.shape[1] if self.span_ids else self._score_values.shape[0])
         self.total = Counts(self.eng.total if self.eng is not None else None,
                             self._unit_stats.sum(axis=0) if self.span_ids else None,
-                            self._item_stats.sum(axis=0) if self.item_ids else None)
+                            self._item_stats.sum(axis=0) if self.item_ids else None,
+                            self._score_total, np.ones(ds.n_items) if self.ranked_ids else None)
         self._dir = directions(self.metric_ids)
+
+    # -- the metrics of scores (metaeval.scores) ----------------------------------------------------------------
+    def _init_scores(self, ds: Dataset, spec: DatasetSpec, select) -> None:
+        """The systems' scores (S, N, C), the gold they are scored against
+        (C = 1: 1 for the positive class), and the per-unit terms of the
+        metrics of sums, in unit order (and in the engine's item order)."""
+        from ..scores.registry import SCORE_REGISTRY, n_terms, unit_terms
+
+        self.score_ids = list(spec.score_metrics)
+        self.ranked_ids = [m for m in self.score_ids if SCORE_REGISTRY[m].kind == "ranked"]
+        self.sum_ids = [m for m in self.score_ids if SCORE_REGISTRY[m].kind != "ranked"]
+        self._score_total = self._score_stats = self._score_stats_engine = None
+        if not self.score_ids:
+            return
+        if ds.scores is None:
+            raise ConfigError(f"dataset {ds.name!r}: metrics of scores {self.score_ids} need the systems' scores")
+        by_group = [m for m in self.sum_ids if SCORE_REGISTRY[m].kind == "groups"]
+        if by_group and self.unit == "item":
+            raise ConfigError(f"dataset {ds.name!r}: {by_group} rank the items within each group, so a resample "
+                              f"draws whole groups (resample_unit: group)")
+        self._score_values = np.ascontiguousarray(ds.scores.values[np.asarray(select)], dtype=np.float64)
+        self._positive = ds.labels.index(spec.positive_class) if self._score_values.shape[2] == 1 else -1
+        self._score_gold = self._score_y(ds.gold)
+        self._score_groups = ds.groups
+        self._score_slices, blocks, at = {}, [], 0
+        n_units = self.n_units if self.unit is not None else None
+        for m in self.sum_ids:
+            t = unit_terms(m, self._score_values, self._score_gold, ds.groups,
+                           len(ds.group_names) if ds.groups is not None else None)
+            if SCORE_REGISTRY[m].kind == "items" and self.item_unit is not None:  # per group: its items' sums
+                per = np.zeros((n_units,) + t.shape[1:])
+                np.add.at(per, np.asarray(self.item_unit, dtype=np.int64), t)
+                t = per
+            blocks.append(t)
+            self._score_slices[m] = slice(at, at + n_terms(m))
+            at += n_terms(m)
+        if blocks:
+            if self.unit is None:  # the whole set only: items and groups need not agree
+                self._score_total = np.concatenate([b.sum(axis=0) for b in blocks], axis=-1)
+            else:
+                self._score_stats = np.ascontiguousarray(np.concatenate(blocks, axis=-1))  # (U, S, F)
+                self._score_total = self._score_stats.sum(axis=0)
+                if self.draw_pos is not None:
+                    self._score_stats_engine = np.ascontiguousarray(self._score_stats[self.eng.order])
+
+    def _item_order_weights(self, unit_weights, engine_order: bool) -> np.ndarray:
+        """(B, N) item weights in item order of unit weights (unit order, or
+        the engine's column order for items)."""
+        w = np.asarray(unit_weights, dtype=np.float64)
+        if self.item_unit is not None:
+            return w[:, self.item_unit]
+        return w[:, self.draw_pos] if engine_order and self.draw_pos is not None else w
+
+    def ranked_scores(self, weights=None, values=None, gold=None, *, rows: bool = False) -> np.ndarray:
+        """(..., S, M_ranked): the rank-based metrics of scores on item
+        weights (..., N) (None: every item once); ``values``/``gold``:
+        other scores (S or R, N, C) or golds (N or R, N) than the data's;
+        ``rows``: one value per row of values, gold and weights (R,)."""
+        from ..scores.registry import evaluate_ranked
+
+        v = self._score_values if values is None else values
+        g = self._score_gold if gold is None else gold
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = evaluate_ranked(self.ranked_ids, v, g, weights, rows=rows)
+        return np.stack([out[m] for m in self.ranked_ids], axis=-1)
 
     # -- the metrics of per-item terms under another gold -----------------------------------------------
     def item_terms_by_gold(self) -> np.ndarray:
@@ -224,7 +304,16 @@ class Scorer:
             stats = self._item_stats_engine if engine_order and self.draw_pos is not None else self._item_stats
             u, s, f = stats.shape
             it = (np.asarray(unit_weights, dtype=np.float64) @ stats.reshape(u, s * f)).reshape(-1, s, f)
-        return Counts(c, st, it)
+        sc = wt = None
+        if self.sum_ids:
+            if self._score_stats is None:
+                raise ValueError("a scorer of the whole set (unit None) has no resamples")
+            stats = self._score_stats_engine if engine_order and self.draw_pos is not None else self._score_stats
+            u, s, f = stats.shape
+            sc = (np.asarray(unit_weights, dtype=np.float64) @ stats.reshape(u, s * f)).reshape(-1, s, f)
+        if self.ranked_ids:
+            wt = self._item_order_weights(unit_weights, engine_order)
+        return Counts(c, st, it, sc, wt)
 
     def permuted_counts(self, trials, seed: int) -> Counts:
         """The counts after permuting, in each trial, every unit's
@@ -236,7 +325,31 @@ class Scorer:
         return Counts(permuted_confusion(self.eng.gold, self.eng.pred, self.eng.k, trials, seed, self.item_unit)
                       if self.cls_ids else None,
                       permuted_sums(self._unit_stats, trials, seed) if self.span_ids else None,
-                      permuted_sums(self._item_stats, trials, seed) if self.item_ids else None)
+                      permuted_sums(self._item_stats, trials, seed) if self.item_ids else None,
+                      permuted_sums(self._score_stats, trials, seed) if self.sum_ids else None,
+                      ranked=self._permuted_ranked(trials, seed) if self.ranked_ids else None)
+
+    def _permuted_ranked(self, trials, seed: int, max_bytes: int = 64 * 2**20) -> np.ndarray:
+        """(T, S, M_ranked): the rank-based metrics after the permutations of
+        ``permuted_counts`` (``resample.permutations``: in trial t, slot s
+        takes unit u's scores of system perm[t, u][s]): each trial's systems
+        sorted again, in memory-bound batches of trials."""
+        from .resample import permutations
+
+        trials = np.asarray(trials, dtype=np.int64)
+        v = self._score_values
+        s, n, c = v.shape
+        unit = np.arange(n) if self.item_unit is None else np.asarray(self.item_unit, dtype=np.int64)
+        out = np.empty((trials.size, s, len(self.ranked_ids)))
+        per = max(1, max_bytes // (s * n * c * 8 + s * self.n_units * 8))
+        for lo in range(0, trials.size, per):  # memory only: each batch is one call
+            t = trials[lo:lo + per]
+            perm = permutations(self.n_units, s, t, seed)  # (b, U, S)
+            which = perm[:, unit, :].transpose(0, 2, 1)  # (b, S, N): the system whose scores slot s takes
+            vals = v[which, np.arange(n)[None, None, :]]  # (b, S, N, C)
+            res = self.ranked_scores(None, vals.reshape(-1, n, c), self._score_gold, rows=True)
+            out[lo:lo + per] = res.reshape(t.size, s, -1)
+        return out
 
     def left_out_counts(self, chunk: int = 256):
         """Yield the counts with one unit left out at a time (the jackknife
@@ -260,8 +373,107 @@ class Scorer:
             if self.span_ids:
                 st = self.total.spans[None] - self._unit_stats[lo:hi]
             it = self.total.items[None] - self._item_stats[lo:hi] if self.item_ids else None
-            yield Counts(c, st, it)
+            sc = self.total.scores[None] - self._score_stats[lo:hi] if self.sum_ids else None
+            wt = None
+            if self.ranked_ids:  # every item once but the left-out unit's
+                unit_of = np.arange(self.eng.n if self.eng is not None else self._score_values.shape[1]) \
+                    if self.item_unit is None else np.asarray(self.item_unit, dtype=np.int64)
+                wt = (unit_of[None, :] != np.arange(lo, hi)[:, None]).astype(np.float64)
+            yield Counts(c, st, it, sc, wt)
             report(hi, n, "jackknife (BCa)")
+
+    # -- the metrics of scores under another gold, re-weighted classes, merged classes (the verdict's criteria) --
+    def _score_y(self, gold) -> np.ndarray:
+        """The gold the metrics of scores read: 1 for the positive class (C = 1), else the class codes."""
+        gold = np.asarray(gold, dtype=np.int64)
+        return (gold == self._pos_code).astype(np.int64) if self._score_values.shape[2] == 1 else gold
+
+    @property
+    def _pos_code(self) -> int:
+        return int(self.__dict__["_positive"])
+
+    def _item_terms_of(self, m: str, values=None, gold=None) -> np.ndarray:
+        """(N, S, F): the per-item terms of an item-kind metric of scores."""
+        from ..scores.registry import unit_terms
+
+        return unit_terms(m, self._score_values if values is None else values,
+                          self._score_gold if gold is None else gold)
+
+    def score_by_items(self, w_items, values=None, gold=None, ids=None) -> dict:
+        """``{id: (B, S)}``: the metrics of scores (``ids``; default every one
+        but those ranking within groups) on item weights (B, N) in item
+        order, of ``values``/``gold`` (default the data's)."""
+        from ..scores.registry import SCORE_REGISTRY, combine
+
+        ids = [m for m in (self.score_ids if ids is None else ids) if SCORE_REGISTRY[m].kind != "groups"]
+        w = np.asarray(w_items, dtype=np.float64)
+        out = {}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for m in ids:
+                if SCORE_REGISTRY[m].kind == "items":
+                    t = self._item_terms_of(m, values, gold)
+                    out[m] = combine(m, np.einsum("bn,nsf->bsf", w, t))
+            ranked = [m for m in ids if m in self.ranked_ids]
+            if ranked:
+                from ..scores.registry import evaluate_ranked
+
+                out.update(evaluate_ranked(ranked, self._score_values if values is None else values,
+                                           self._score_gold if gold is None else gold, w))
+        return out
+
+    def noisy_score_scores(self, w_items, gold_rows, w_units) -> dict:
+        """``{id: (R, S)}``: the metrics of scores with a gold per row (R, N)
+        (label noise: the systems' scores stay, the gold moves), on item
+        weights (R, N) and, for the metrics ranking within groups, unit
+        (group) weights (R, U)."""
+        from ..scores.registry import SCORE_REGISTRY, combine, evaluate_ranked, n_terms, unit_terms
+
+        y_rows = self._score_y(gold_rows)
+        w = np.asarray(w_items, dtype=np.float64)
+        out = {}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if self.ranked_ids:
+                out.update(evaluate_ranked(self.ranked_ids, self._score_values, y_rows, w))
+            moved_r, moved_i = np.nonzero(y_rows != self._score_gold[None, :])
+            for m in self.sum_ids:
+                kind = SCORE_REGISTRY[m].kind
+                if kind == "items":  # the sums of the true gold, plus the moved items' change of terms
+                    t = self._item_terms_of(m)
+                    sums = np.einsum("bn,nsf->bsf", w, t)
+                    if moved_r.size:
+                        new = unit_terms(m, self._score_values[:, moved_i], y_rows[moved_r, moved_i])  # (moved, S, F)
+                        np.add.at(sums, moved_r, w[moved_r, moved_i][:, None, None] * (new - t[moved_i]))
+                    out[m] = combine(m, sums)
+                else:  # each row's groups ranked against its own gold
+                    t = unit_terms(m, self._score_values, y_rows, self._score_groups, self.n_units)  # (R, G, S, F)
+                    out[m] = combine(m, np.einsum("rg,rgsf->rsf", np.asarray(w_units, dtype=np.float64), t))
+        return out
+
+    def merged_score_values(self, pair):
+        """The scores and gold with the classes of ``pair`` merged (their
+        probabilities added, the second class's items relabelled as the
+        first, the classes above it renumbered); None for a binary task."""
+        if self._score_values.shape[2] == 1:
+            return None
+        a, b = sorted(pair)
+        v = self._score_values.copy()
+        v[:, :, a] += v[:, :, b]
+        v = np.delete(v, b, axis=2)
+        g = np.where(self._score_gold == b, a, self._score_gold)
+        return v, np.where(g > b, g - 1, g)
+
+    def score_scores(self, counts: Counts) -> dict:
+        """``{id: (..., S)}`` of the metrics of scores of ``counts``."""
+        from ..scores.registry import combine
+
+        out = {}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for m in self.sum_ids:
+                out[m] = combine(m, counts.scores[..., self._score_slices[m]])
+        if self.ranked_ids:
+            r = counts.ranked if counts.ranked is not None else self.ranked_scores(counts.weights)
+            out.update({m: r[..., j] for j, m in enumerate(self.ranked_ids)})
+        return out
 
     # -- scores ---------------------------------------------------------------
     def score(self, counts: Counts, *, oriented: bool = False) -> np.ndarray:
@@ -279,5 +491,7 @@ class Scorer:
             from ..item_metrics import evaluate_items
 
             sc.update(evaluate_items(counts.items, self._item_slices))
+        if self.score_ids:
+            sc.update(self.score_scores(counts))
         raw = np.stack([np.asarray(sc[m], dtype=np.float64) for m in self.metric_ids], axis=-2)
         return orient(raw, self._dir) if oriented else raw

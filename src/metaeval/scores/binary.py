@@ -42,20 +42,21 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["roc_auc", "average_precision", "brier", "log_loss", "ece"]
+__all__ = ["roc_auc", "average_precision", "brier", "log_loss", "ece", "ranked_rows"]
 
 
 def _check(scores, y, weights):
     s = np.asarray(scores, dtype=float)
     s = s[None, :] if s.ndim == 1 else s
     y = np.asarray(y)
-    if s.ndim != 2 or y.shape != (s.shape[1],):
-        raise ValueError(f"scores (S, N) or (N,) and gold (N,): got {s.shape} and {y.shape}")
+    w = np.ones(s.shape[1]) if weights is None else np.asarray(weights, dtype=float)
+    if s.ndim != 2 or y.shape[-1:] != (s.shape[1],) or (y.ndim > 1 and y.shape != w.shape):
+        raise ValueError(f"scores (S, N) or (N,) and gold (N,) or one per weight row: got {s.shape}, {y.shape} "
+                         f"and weights {w.shape}")
     if not np.isin(y, (0, 1)).all():
         raise ValueError("gold: 0 or 1 per item (1: the positive class)")
     if not np.isfinite(s).all():
         raise ValueError("scores: every score finite")
-    w = np.ones(s.shape[1]) if weights is None else np.asarray(weights, dtype=float)
     if w.shape[-1] != s.shape[1]:
         raise ValueError(f"weights (..., N) with N = {s.shape[1]}: got {w.shape}")
     return s, y.astype(float), w
@@ -64,21 +65,50 @@ def _check(scores, y, weights):
 def _ranked(scores, y, weights) -> np.ndarray:
     """ROC-AUC and average precision of every system on every weight row:
     (..., S, 2).  Each system's items sorted once (decreasing score, stable),
-    then one compiled pass per row (``engine.kernels.ranked_weights``)."""
-    from ..engine.kernels import ranked_weights
+    then one compiled pass per row (``engine.kernels.ranked_weights``; with
+    a gold per weight row, ``ranked_weights_gold``)."""
+    from ..engine.kernels import ranked_weights, ranked_weights_gold
 
     s, y, w = _check(scores, y, weights)
     lead = w.shape[:-1]
     rows = np.ascontiguousarray(w.reshape(-1, w.shape[-1]), dtype=np.float64)
+    golds = None if y.ndim == 1 else np.ascontiguousarray(y.reshape(-1, y.shape[-1]) == 1)
     out = np.empty((rows.shape[0], s.shape[0], 2))
     for k, row in enumerate(s):  # a loop over the systems (few), never over items or resamples
         order = np.argsort(-row, kind="stable")
         sv = row[order]
         starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), sv.size].astype(np.int64)
         res = np.empty((rows.shape[0], 2))
-        ranked_weights(rows, order.astype(np.int64), y[order] == 1, starts, res)
+        if golds is None:
+            ranked_weights(rows, order.astype(np.int64), y[order] == 1, starts, res)
+        else:
+            ranked_weights_gold(rows, order.astype(np.int64), golds, starts, res)
         out[:, k] = res
     return out.reshape(*lead, s.shape[0], 2)
+
+
+def ranked_rows(scores, positive, weights=None) -> np.ndarray:
+    """ROC-AUC and average precision (R, 2) of rows that each have their own
+    scores, gold and weights, (R, N) each (``positive`` may be (N,) for all
+    rows): the systems of permuted trials, golds with label noise.  One
+    vectorised sort of the rows, then one compiled pass per row
+    (``engine.kernels.ranked_rows``).
+
+    Examples
+    --------
+    >>> ranked_rows([[0.9, 0.8, 0.3, 0.3], [0.1, 0.8, 0.3, 0.3]], [[1, 0, 1, 0], [1, 0, 1, 0]]).tolist()
+    [[0.625, 0.75], [0.125, 0.41666666666666663]]
+    """
+    from ..engine.kernels import ranked_rows as kernel
+
+    s = np.atleast_2d(np.asarray(scores, dtype=np.float64))
+    pos = np.broadcast_to(np.asarray(positive).astype(bool), s.shape)
+    w = np.ones(s.shape) if weights is None else np.broadcast_to(np.asarray(weights, dtype=np.float64), s.shape)
+    order = np.argsort(-s, axis=1)  # the order within tied scores does not matter: the kernel groups them
+    out = np.empty((s.shape[0], 2))
+    kernel(np.ascontiguousarray(np.take_along_axis(s, order, 1)), np.ascontiguousarray(np.take_along_axis(pos, order, 1)),
+           np.ascontiguousarray(np.take_along_axis(w, order, 1)), out)
+    return out
 
 
 def roc_auc(scores, y, weights=None) -> np.ndarray:

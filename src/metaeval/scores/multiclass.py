@@ -65,18 +65,46 @@ def _weights(w, n: int) -> np.ndarray:
     return w
 
 
-def _ovr(values, y, weights, fn):
-    """(..., S, C): ``fn`` (``binary.roc_auc`` or ``average_precision``) of
-    each class's column against "gold is that class" (C = 1: the binary
-    metric of the positive class, y in {0, 1})."""
+def _binary(which: int, rows: bool):
+    """The binary AUC (``which`` 0) or AP (1): of systems on weight rows
+    (``binary.roc_auc``), or of rows with their own order (``binary.ranked_rows``)."""
+    if rows:
+        return lambda s, pos, w: B.ranked_rows(s, pos, w)[:, which]
+    return B.roc_auc if which == 0 else B.average_precision
+
+
+def per_class(values, y, weights=None, *, rows: bool = False) -> np.ndarray:
+    """(..., S, C, 2): the binary ROC-AUC and AP of each class's column
+    against "gold is that class" (C = 1: of the positive class, y in
+    {0, 1}), both from one sort and one pass (``rows``: (R, C, 2))."""
     p, y = _as3(values), np.asarray(y)
-    if p.shape[2] == 1:
-        return fn(p[:, :, 0], y, weights)[..., None]
-    return np.stack([fn(p[:, :, k], (y == k).astype(int), weights) for k in range(p.shape[2])], axis=-1)
+    cols = [(p[:, :, 0], y == 1)] if p.shape[2] == 1 else [(p[:, :, k], y == k) for k in range(p.shape[2])]
+    if rows:
+        return np.stack([B.ranked_rows(v, pos, weights) for v, pos in cols], axis=-2)
+    return np.stack([B._ranked(v, pos, weights) for v, pos in cols], axis=-2)
 
 
-def roc_auc(values, y, weights=None) -> np.ndarray:
+def _ovr(values, y, weights, which: int, rows: bool):
+    return per_class(values, y, weights, rows=rows)[..., which]
+
+
+def from_per_class(metric: str, pc, y, weights=None, *, rows: bool = False) -> np.ndarray:
+    """``roc_auc``, ``roc_auc_weighted`` or ``average_precision`` of the
+    per-class values ``pc`` of ``per_class``."""
+    with np.errstate(invalid="ignore"):
+        if metric == "average_precision":
+            return pc[..., 1].mean(-1)
+        if metric == "roc_auc" or pc.shape[-2] == 1:
+            return pc[..., 0].mean(-1)
+    share = _prevalence(y, pc.shape[-2], weights, np.shape(y)[-1])
+    return (pc[..., 0] * (share if rows else share[..., None, :])).sum(-1)
+
+
+def roc_auc(values, y, weights=None, *, rows: bool = False) -> np.ndarray:
     """ROC-AUC, binary or one-vs-rest macro-averaged: (..., S).
+
+    ``rows``: ``values`` (R, N, C), ``y`` and ``weights`` (R, N) give one
+    value per row, each row its own system, gold and weights (``(R,)``).
 
     Examples
     --------
@@ -85,18 +113,21 @@ def roc_auc(values, y, weights=None) -> np.ndarray:
     array([0.94444444])
     """
     with np.errstate(invalid="ignore"):
-        return _ovr(values, y, weights, B.roc_auc).mean(-1)
+        return _ovr(values, y, weights, 0, rows).mean(-1)
 
 
 def _prevalence(y, k: int, weights, n: int) -> np.ndarray:
-    """(..., K): each class's share of the (weighted) items."""
+    """(..., K): each class's share of the (weighted) items (y (N,) or per row (R, N))."""
     w = _weights(weights, n)
-    onehot = (np.asarray(y)[:, None] == np.arange(k)).astype(np.float64)
+    onehot = (np.asarray(y)[..., None] == np.arange(k)).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
+        if onehot.ndim == 3:  # a gold per row
+            return np.einsum("rn,rnk->rk", np.broadcast_to(w, onehot.shape[:2]), onehot) / \
+                np.broadcast_to(w, onehot.shape[:2]).sum(-1)[:, None]
         return (w @ onehot) / w.sum(-1)[..., None]
 
 
-def roc_auc_weighted(values, y, weights=None) -> np.ndarray:
+def roc_auc_weighted(values, y, weights=None, *, rows: bool = False) -> np.ndarray:
     """ROC-AUC, binary or one-vs-rest weighted by class prevalence: (..., S).
 
     Examples
@@ -106,14 +137,15 @@ def roc_auc_weighted(values, y, weights=None) -> np.ndarray:
     array([0.93333333])
     """
     p = _as3(values)
-    per = _ovr(p, y, weights, B.roc_auc)
+    per = _ovr(p, y, weights, 0, rows)
     if p.shape[2] == 1:
         return per[..., 0]
-    share = _prevalence(y, p.shape[2], weights, p.shape[1])[..., None, :]  # (..., 1, K)
+    share = _prevalence(y, p.shape[2], weights, p.shape[1])
+    share = share if rows else share[..., None, :]  # (R, K) or (..., 1, K)
     return (per * share).sum(-1)
 
 
-def hand_till_m(values, y, weights=None) -> np.ndarray:
+def hand_till_m(values, y, weights=None, *, rows: bool = False) -> np.ndarray:
     """Hand & Till's M (multi-class AUC over pairs of classes): (..., S).
 
     Examples
@@ -122,21 +154,20 @@ def hand_till_m(values, y, weights=None) -> np.ndarray:
     >>> hand_till_m(P, [0, 1, 2, 0, 2])
     array([0.95833333])
     """
-    p, y = _as3(values), np.asarray(y)
+    p, y, fn = _as3(values), np.asarray(y), _binary(0, rows)
     if p.shape[2] == 1:
-        return B.roc_auc(p[:, :, 0], y, weights)
+        return fn(p[:, :, 0], y == 1, weights)
     k, n = p.shape[2], p.shape[1]
     w = _weights(weights, n)
     total = 0.0
     for i in range(k):  # K(K-1) passes, each on every system and resample at once
         for j in range(k):
             if i != j:
-                pair = np.isin(y, (i, j))
-                total = total + B.roc_auc(p[:, :, i], (y == i).astype(int), w * pair)
+                total = total + fn(p[:, :, i], y == i, w * np.isin(y, (i, j)))
     return total / (k * (k - 1))
 
 
-def average_precision(values, y, weights=None) -> np.ndarray:
+def average_precision(values, y, weights=None, *, rows: bool = False) -> np.ndarray:
     """Average precision, binary or one-vs-rest macro-averaged: (..., S).
 
     Examples
@@ -146,7 +177,7 @@ def average_precision(values, y, weights=None) -> np.ndarray:
     array([0.94444444])
     """
     with np.errstate(invalid="ignore"):
-        return _ovr(values, y, weights, B.average_precision).mean(-1)
+        return _ovr(values, y, weights, 1, rows).mean(-1)
 
 
 # -- the probabilistic metrics: sums of per-item terms ---------------------------------------------------------

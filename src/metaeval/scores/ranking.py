@@ -55,8 +55,9 @@ def terms(scores, y, groups, n_groups: int | None = None, depth: int = DEPTH) ->
     scores : array of shape (S, N) or (N,)
         Each system's score per item, items in the gold file's order (ties
         keep it).
-    y : array of shape (N,)
-        1 for a relevant item, 0 for another.
+    y : array of shape (N,) or (R, N)
+        1 for a relevant item, 0 for another; one gold per row (label
+        noise) gives (R, G, S, 3 + 2d).
     groups : array of shape (N,)
         Each item's group code in ``0 .. n_groups - 1``.
 
@@ -71,35 +72,42 @@ def terms(scores, y, groups, n_groups: int | None = None, depth: int = DEPTH) ->
     y = np.asarray(y).astype(bool)
     g = np.asarray(groups, dtype=np.int64)
     n = s.shape[1]
-    if y.shape != (n,) or g.shape != (n,):
-        raise ValueError(f"scores (S, N), gold (N,) and groups (N,): got {s.shape}, {y.shape} and {g.shape}")
+    if y.shape[-1:] != (n,) or y.ndim > 2 or g.shape != (n,):
+        raise ValueError(f"scores (S, N), gold (N,) or (R, N) and groups (N,): got {s.shape}, {y.shape} and {g.shape}")
+    rows = y.ndim == 2
+    yr = y if rows else y[None, :]  # (R, N): a gold per row (label noise), else one
+    r = yr.shape[0]
     q = int(g.max()) + 1 if n_groups is None else int(n_groups)
-    out = np.zeros((q, s.shape[0], n_terms(depth)))
-    out[:, :, 2] = 1.0
-    relevant = np.bincount(g, weights=y, minlength=q)  # R_q, the same for every system
-    out[:, :, 3 + depth:] = np.minimum(np.arange(1, depth + 1)[None, :], relevant[:, None])[:, None, :]
+    out = np.zeros((r, q, s.shape[0], n_terms(depth)))
+    out[..., 2] = 1.0
+    relevant = np.stack([np.bincount(g, weights=row, minlength=q) for row in yr]) if rows else \
+        np.bincount(g, weights=y, minlength=q)[None, :]  # R_q
+    out[..., 3 + depth:] = np.minimum(np.arange(1, depth + 1), relevant[..., None])[:, :, None, :]
     pos = np.arange(n)
     first = np.zeros(q + 1, dtype=np.int64)  # the first position of each group once sorted by group
     first[1:] = np.cumsum(np.bincount(g, minlength=q))
-    for k, row in enumerate(s):  # a loop over the systems (few), never over items or groups
+    offset = (np.arange(r) * q)[:, None]  # row r's groups are r * q + group: one bincount for every row
+    for k, row in enumerate(s):  # a loop over the systems (few), never over items, groups or rows
         order = np.lexsort((pos, -row, g))  # by group, then decreasing score, then the gold order
-        go, rel = g[order], y[order]
+        go = g[order]
         rank = pos - first[go]  # 0-based rank within the group
-        top = rel & (rank < depth)
-        hits = np.cumsum(top)
-        before = np.r_[0, hits][first[go]]  # the group's hits before its first item
+        top = yr[:, order] & (rank < depth)[None, :]  # (R, N)
+        hits = np.cumsum(top, axis=1)
+        before = np.concatenate([np.zeros((r, 1), hits.dtype), hits], axis=1)[:, first[go]]
         cum = hits - before  # relevant items retrieved down to this rank (inclusive)
         prec = np.where(top, cum / (rank + 1.0), 0.0)
-        found = np.bincount(go, weights=top, minlength=q)
-        ap = np.bincount(go, weights=prec, minlength=q)
-        out[:, k, 0] = np.divide(ap, found, out=np.zeros(q), where=found > 0)
-        first_hit = np.full(q, np.inf)
-        np.minimum.at(first_hit, go[top], rank[top] + 1.0)
-        out[:, k, 1] = 1.0 / first_hit  # 0 where no relevant item is in the top d
-        at = np.zeros((q, depth))
-        np.add.at(at, (go[top], rank[top]), 1.0)
-        out[:, k, 3:3 + depth] = np.cumsum(at, axis=1)  # hits@k for k = 1..d
-    return out
+        idx = (offset + go[None, :]).ravel()
+        found = np.bincount(idx, weights=top.ravel(), minlength=r * q).reshape(r, q)
+        ap = np.bincount(idx, weights=prec.ravel(), minlength=r * q).reshape(r, q)
+        out[:, :, k, 0] = np.divide(ap, found, out=np.zeros((r, q)), where=found > 0)
+        first_hit = np.full(r * q, np.inf)
+        rr, ii = np.nonzero(top)
+        np.minimum.at(first_hit, rr * q + go[ii], rank[ii] + 1.0)
+        out[:, :, k, 1] = (1.0 / first_hit).reshape(r, q)  # 0 where no relevant item is in the top d
+        at = np.zeros((r * q, depth))
+        np.add.at(at, (rr * q + go[ii], rank[ii]), 1.0)
+        out[:, :, k, 3:3 + depth] = np.cumsum(at, axis=1).reshape(r, q, depth)  # hits@k for k = 1..d
+    return out if rows else out[0]
 
 
 def combine(sums, depth: int = DEPTH) -> dict[str, np.ndarray]:

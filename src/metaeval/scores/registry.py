@@ -77,13 +77,42 @@ SCORE_REGISTRY: dict[str, ScoreMetric] = {m.id: m for m in _ENTRIES}
 SCORE_METRIC_IDS: tuple[str, ...] = tuple(SCORE_REGISTRY)
 
 
+def not_defined(metric_id: str, criterion: str) -> str:
+    """Why a criterion of the verdict is not defined for a metric of scores
+    by its definition (not for want of data), or "": the verdict judges it
+    on the other criteria and says so.
+
+    >>> not_defined("map", "priors")[:40]
+    'a ranking within each group has no class'
+    >>> not_defined("roc_auc", "priors")
+    ''
+    """
+    m = SCORE_REGISTRY.get(metric_id)
+    if m is not None and m.kind == "groups" and criterion == "priors":
+        return "a ranking within each group has no class prior to re-weight"
+    return ""
+
+
 def needs_probabilities(metric_ids: Sequence[str]) -> list[str]:
     return [m for m in metric_ids if SCORE_REGISTRY[m].probabilities]
 
 
-def evaluate_ranked(metric_ids: Sequence[str], values, y, weights=None) -> dict[str, np.ndarray]:
-    """``{id: (..., S)}`` of the ranked metrics of ``values`` on item weights (..., N)."""
-    return {m: SCORE_REGISTRY[m].fn(values, y, weights) for m in metric_ids}
+_PER_CLASS = ("roc_auc", "roc_auc_weighted", "average_precision")
+
+
+def evaluate_ranked(metric_ids: Sequence[str], values, y, weights=None, *, rows: bool = False) -> dict[str, np.ndarray]:
+    """``{id: (..., S)}`` of the ranked metrics of ``values`` on item weights
+    (..., N); the one-vs-rest ones share one sort and pass per class
+    (``rows``: each row its own system, gold and weights, ``multiclass.roc_auc``)."""
+    out = {}
+    shared = [m for m in metric_ids if m in _PER_CLASS]
+    if shared:
+        pc = MC.per_class(values, y, weights, rows=rows)
+        out.update({m: MC.from_per_class(m, pc, y, weights, rows=rows) for m in shared})
+    for m in metric_ids:
+        if m not in out:
+            out[m] = SCORE_REGISTRY[m].fn(values, y, weights, rows=rows)
+    return {m: out[m] for m in metric_ids}
 
 
 def n_terms(metric_id: str) -> int:
@@ -130,7 +159,7 @@ def evaluate(metric_ids: Sequence[str], values, y, groups=None, weights=None,
     for m in metric_ids:
         kind = SCORE_REGISTRY[m].kind
         if kind == "ranked":
-            out[m] = SCORE_REGISTRY[m].fn(values, y, None if weights is None else w)
+            out[m] = evaluate_ranked([m], values, y, None if weights is None else w)[m]
         elif kind == "items":
             out[m] = combine(m, np.einsum("...n,nsf->...sf", w, unit_terms(m, values, y)))
         else:
