@@ -1,0 +1,169 @@
+"""The metrics of scores on the engine (metaeval.engine.scoring.Scorer):
+every way a method resamples them equals a plain loop over the resamples
+with scikit-learn or the registry's functions: bootstrap weights (items and
+groups, in the engine's column order too), permuted trials of the
+randomised test, the jackknife, label noise, re-weighted classes and merged
+classes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn import metrics as skm
+
+from metaeval.config import DatasetSpec
+from metaeval.dataset import Dataset
+from metaeval.engine.resample import bootstrap_weights, permutations
+from metaeval.engine.scoring import Scorer
+from metaeval.score_data import ScoreView
+from metaeval.scores.registry import evaluate
+
+
+def _binary(seed=0, n=90, systems=4, groups=9):
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 2, n).astype(np.int8)
+    g = np.repeat(np.arange(groups), n // groups).astype(np.int16)
+    scores = np.round(rng.random((systems, n, 1)) * 6) / 6  # ties
+    pred = (scores[:, :, 0] < 0.5).astype(np.int8)  # class 0 is the positive one ("pos")
+    ds = Dataset(name="d", labels=("pos", "neg"), item_ids=np.array([f"i{j}" for j in range(n)]), gold=gold,
+                 systems=tuple(f"s{k}" for k in range(systems)), kinds=("system",) * systems, predictions=pred,
+                 groups=g, group_names=tuple(f"q{j}" for j in range(groups)),
+                 scores=ScoreView(scores, ("pos",)))
+    spec = DatasetSpec(name="d", gold="g", predictions=(), labels=("pos", "neg"), positive_class="pos",
+                       metrics=("accuracy",), score_metrics=("roc_auc", "average_precision", "map", "mrr",
+                                                             "avg_recall", "brier", "log_loss", "ece"),
+                       gold_format={"group_column": "q"})
+    return ds, spec, (gold == 0).astype(int)
+
+
+def _probs(seed=1, n=120, systems=3, k=3):
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, k, n).astype(np.int8)
+    p = rng.dirichlet(np.ones(k), size=(systems, n))
+    labels = tuple("abc"[:k])
+    ds = Dataset(name="p", labels=labels, item_ids=np.array([f"i{j}" for j in range(n)]), gold=gold,
+                 systems=tuple(f"s{j}" for j in range(systems)), kinds=("system",) * systems,
+                 predictions=p.argmax(-1).astype(np.int8), scores=ScoreView(p, labels))
+    spec = DatasetSpec(name="p", gold="g", predictions=(), labels=labels, metrics=("accuracy",),
+                       score_metrics=("roc_auc", "roc_auc_weighted", "hand_till_m", "average_precision", "brier",
+                                      "log_loss", "ece"))
+    return ds, spec
+
+
+def _ref(ds, spec, y, ids, weights):
+    return evaluate(ids, ds.scores.values, y, ds.groups, weights,
+                    len(ds.group_names) if ds.groups is not None else None)
+
+
+def test_group_resamples_equal_the_registry_on_item_weights():
+    ds, spec, y = _binary()
+    sc = Scorer(ds, spec, np.arange(4), unit="group")
+    w = bootstrap_weights(9, np.arange(6), 3).astype(np.float64)
+    got = sc.score(sc.counts(w))
+    ref = _ref(ds, spec, y, spec.score_metrics, w[:, ds.groups])
+    for m in spec.score_metrics:
+        assert np.allclose(got[:, sc.metric_ids.index(m)], ref[m], atol=1e-12, equal_nan=True), m
+
+
+def test_item_resamples_in_the_engine_s_column_order_equal_the_registry():
+    ds, spec, y = _binary()
+    spec2 = DatasetSpec(**{**spec.__dict__, "score_metrics": ("roc_auc", "average_precision", "brier", "ece")})
+    sc = Scorer(ds, spec2, np.arange(4), unit="item")
+    w = bootstrap_weights(ds.n_items, np.arange(5), 7, pos=sc.draw_pos).astype(np.float64)
+    got = sc.score(sc.counts(w, engine_order=True))
+    items = w[:, sc.draw_pos]  # item i's weight is in column pos[i]
+    ref = _ref(ds, spec2, y, spec2.score_metrics, items)
+    for m in spec2.score_metrics:
+        assert np.allclose(got[:, sc.metric_ids.index(m)], ref[m], atol=1e-12), m
+    for b in range(5):  # and scikit-learn on the replicate itself
+        for s in range(4):
+            assert got[b, sc.metric_ids.index("roc_auc"), s] == pytest.approx(
+                skm.roc_auc_score(y, ds.scores.values[s, :, 0], sample_weight=items[b]), abs=1e-12)
+
+
+def test_a_rank_metric_within_groups_refuses_item_resampling():
+    ds, spec, _ = _binary()
+    with pytest.raises(Exception, match="resample_unit: group"):
+        Scorer(ds, spec, np.arange(4), unit="item")
+
+
+@pytest.mark.parametrize("unit", ["item", "group"])
+def test_permuted_trials_equal_a_loop_over_permuted_scores(unit):
+    ds, spec, y = _binary()
+    spec2 = spec if unit == "group" else DatasetSpec(**{**spec.__dict__,
+                                                         "score_metrics": ("roc_auc", "average_precision", "brier")})
+    sc = Scorer(ds, spec2, np.arange(4), unit=unit)
+    trials = np.arange(7)
+    got = sc.score(sc.permuted_counts(trials, 11))
+    units = ds.groups.astype(int) if unit == "group" else np.arange(ds.n_items)
+    perm = permutations(int(units.max()) + 1, 4, trials, 11)
+    v = ds.scores.values
+    for t in trials:
+        pv = np.stack([v[perm[t, units, s], np.arange(ds.n_items)] for s in range(4)])  # slot s: system perm[s]
+        ref = evaluate(spec2.score_metrics, pv, y, ds.groups, None, len(ds.group_names))
+        for m in spec2.score_metrics:
+            assert np.allclose(got[t, sc.metric_ids.index(m)], ref[m], atol=1e-12), (t, m)
+
+
+def test_the_jackknife_leaves_each_group_out():
+    ds, spec, y = _binary()
+    sc = Scorer(ds, spec, np.arange(4), unit="group")
+    jk = np.concatenate([sc.score(c) for c in sc.left_out_counts(chunk=4)])
+    for u in range(9):
+        ref = _ref(ds, spec, y, spec.score_metrics, (ds.groups != u).astype(float))
+        for m in spec.score_metrics:
+            assert np.allclose(jk[u, sc.metric_ids.index(m)], ref[m], atol=1e-12), (u, m)
+
+
+def test_label_noise_moves_the_gold_under_the_scores():
+    ds, spec, y = _binary()
+    sc = Scorer(ds, spec, np.arange(4), unit="group")
+    rng = np.random.default_rng(5)
+    gold_rows = np.where(rng.random((6, ds.n_items)) < 0.2, 1 - ds.gold, ds.gold)
+    w_units = bootstrap_weights(9, np.arange(6), 2).astype(np.float64)
+    got = sc.noisy_score_scores(w_units[:, ds.groups], gold_rows, w_units)
+    for r in range(6):
+        ref = evaluate(spec.score_metrics, ds.scores.values, (gold_rows[r] == 0).astype(int), ds.groups,
+                       w_units[r][ds.groups], 9)
+        for m in spec.score_metrics:
+            assert np.allclose(got[m][r], ref[m], atol=1e-12), (r, m)
+
+
+def test_class_weights_and_merged_classes_of_probabilities_equal_scikit_learn():
+    ds, spec = _probs()
+    sc = Scorer(ds, spec, np.arange(3), unit="item")
+    wk = np.array([[2.0, 1.0, 0.5], [1.0, 1.0, 3.0]])
+    rows = wk[:, ds.gold]  # each item weighted by its gold class's factor
+    got = sc.score_by_items(rows)
+    p = ds.scores.values
+    for r in range(2):
+        for s in range(3):
+            assert got["brier"][r, s] == pytest.approx(
+                skm.brier_score_loss(ds.gold, p[s], labels=range(3), sample_weight=rows[r]), abs=1e-12)
+            assert got["log_loss"][r, s] == pytest.approx(
+                skm.log_loss(ds.gold, p[s], labels=range(3), sample_weight=rows[r]), abs=1e-12)
+            assert got["roc_auc_weighted"][r, s] == pytest.approx(skm.roc_auc_score(
+                ds.gold, p[s], multi_class="ovr", average="weighted", sample_weight=rows[r]), abs=1e-12)
+    v, g = sc.merged_score_values((0, 2))  # class c into a: the columns added, the gold relabelled
+    assert v.shape == (3, ds.n_items, 2) and np.allclose(v[:, :, 0], p[:, :, 0] + p[:, :, 2])
+    assert np.array_equal(g, np.where(ds.gold == 2, 0, ds.gold))
+    merged = sc.score_by_items(np.ones((1, ds.n_items)), v, g)
+    for s in range(3):
+        assert merged["roc_auc"][0, s] == pytest.approx(skm.roc_auc_score(g, v[s, :, 1]), abs=1e-12)
+        # the multi-class Brier score (summed over the classes) of the merged task: twice the binary form
+        assert merged["brier"][0, s] == pytest.approx(
+            skm.brier_score_loss(g, v[s], labels=[0, 1], scale_by_half=False), abs=1e-12)
+
+
+def test_rows_of_their_own_equal_one_call_per_row():
+    from metaeval.scores import multiclass as MC
+
+    ds, spec = _probs()
+    rng = np.random.default_rng(3)
+    v = ds.scores.values[[0, 1, 2, 0]]
+    y = np.stack([ds.gold, rng.integers(0, 3, ds.n_items), ds.gold, ds.gold])
+    w = rng.integers(0, 3, (4, ds.n_items)).astype(float)
+    for f in (MC.roc_auc, MC.roc_auc_weighted, MC.hand_till_m, MC.average_precision):
+        got = f(v, y, w, rows=True)
+        for r in range(4):
+            assert got[r] == pytest.approx(f(v[r][None], y[r], w[r])[0], abs=1e-12), (f.__name__, r)
