@@ -244,7 +244,8 @@ def test_the_long_csv_and_the_json_have_the_documented_columns_and_keys():
     long = R.recommendation_long(rec)
     assert list(long.columns) == ["scope", "criterion", "metric", "value", "low", "high", "better", "n_undefined",
                                   "candidate", "admissible", "exempt", "participant", "counted", "in_set", "mcs_p",
-                                  "mcs_p_upper", "level", "replicates", "answer", "recommended"]
+                                  "mcs_p_upper", "level", "replicates", "answer", "recommended", "not_defined"]
+    assert not long["not_defined"].any()  # the label metrics have every criterion
     assert len(long) == 2 * 2 * 3 and long["scope"].iloc[0] == "these_systems"
     hs = rec.sets["these_systems"]
     got = long[long["scope"] == "these_systems"].pivot(index="criterion", columns="metric", values="mcs_p")

@@ -521,9 +521,12 @@ def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
             {k: v for k, v in kwargs.items() if k not in data_keys})
 
 
-def read_files(gold, predictions: Sequence, *, format: str | None = None, id_column: str | None = None,
+def read_files(gold, predictions: Sequence = (), *, format: str | None = None, id_column: str | None = None,
                label_column: str | None = None, group_column: str | None = None, articles=None,
-               name: str | None = None, span_format: str | None = None, **keys) -> tuple[Dataset, DatasetSpec]:
+               name: str | None = None, span_format: str | None = None, scores: Sequence | None = None,
+               score_format: Mapping | None = None, score_threshold: float | None = None,
+               probability_tolerance: float | None = None, normalize_probabilities: bool = False,
+               **keys) -> tuple[Dataset, DatasetSpec]:
     """``dataset`` of files: a gold file and one prediction file per system
     (the system's name is the file's name without its ending).
 
@@ -539,7 +542,13 @@ def read_files(gold, predictions: Sequence, *, format: str | None = None, id_col
     formats (``semeval2020_si``, ``semeval2020_tc``, ``semeval2021_tsd``)
     read span files and, for the 2020 formats, the folder of
     ``article<ID>.txt`` texts (``articles``), with the workflow's own
-    reader.  ``span_format``: the old name of ``format`` (it warns).  Keywords as ``dataset`` (span files: as
+    reader.  ``scores``: one score or probability file per system (matched
+    to its prediction file by name; a system may give scores only), read as
+    the config's keys of the same names read them (``score_format``,
+    ``score_threshold``, ``probability_tolerance``,
+    ``normalize_probabilities``; docs: Scores and probabilities), and the
+    metrics of scores listed in ``metrics``.
+    ``span_format``: the old name of ``format`` (it warns).  Keywords as ``dataset`` (span files: as
     ``span_dataset``, and ``documents``); the defaults are the config's, so
     that the files are read as the workflow reads them: every baseline of
     the task is generated (``baselines=[]`` for none), the random ones
@@ -610,6 +619,14 @@ def read_files(gold, predictions: Sequence, *, format: str | None = None, id_col
         spec = DatasetSpec.from_config(name, raw, random_seed=int(keys["random_seed"]))
         return load_dataset(spec, "/"), spec
     keys.setdefault("baselines", BASELINE_KINDS)  # as the config's default: every baseline
+    if scores is not None:  # scores and probabilities: the workflow's own reader (metaeval.score_data)
+        return _read_with_scores(gold, predictions, scores, name=name, format=format, id_column=id_column,
+                                 label_column=label_column, group_column=group_column,
+                                 score_format=score_format, score_threshold=score_threshold,
+                                 probability_tolerance=probability_tolerance,
+                                 normalize_probabilities=normalize_probabilities, keys=keys)
+    if not predictions:
+        raise ValueError("predictions: no system given (give prediction files, or scores=[...])")
     if format is None:  # by the files' endings
         def read(path, group=None):
             return read_labels(path, id_column=id_column or "item_id", label_column=label_column or "label",
@@ -623,6 +640,43 @@ def read_files(gold, predictions: Sequence, *, format: str | None = None, id_col
     gold_t = read(gold, group_column)
     tables = {stem: read(f) for stem, f in stems.items()}
     return from_tables(gold_t, tables, name=name, **keys)
+
+
+def _read_with_scores(gold, predictions, scores, *, name, format, id_column, label_column, group_column,
+                      score_format, score_threshold, probability_tolerance, normalize_probabilities, keys):
+    """``read_files`` with score files: one config block of absolute paths,
+    read by ``dataset.load_dataset`` as the workflow reads it."""
+    from .dataset import load_dataset
+    from .io import read_labels
+
+    raw: dict[str, Any] = {"gold": str(Path(gold).resolve()), "predictions": [str(Path(f).resolve()) for f in predictions],
+                           "scores": [str(Path(f).resolve()) for f in scores]}
+    if format is not None:
+        raw["format"] = format
+    for k, v in (("id_column", id_column), ("label_column", label_column), ("group_column", group_column),
+                 ("score_threshold", score_threshold), ("probability_tolerance", probability_tolerance)):
+        if v is not None:
+            raw[k] = v
+    if normalize_probabilities:
+        raw["normalize_probabilities"] = True
+    if score_format is not None:
+        raw["score_format"] = dict(score_format)
+    labels = keys.pop("labels", None)
+    if labels is None:  # the gold's labels, sorted as dataset() sorts them
+        gold_t = read_labels(gold, id_column=id_column or "item_id", label_column=label_column or "label")
+        if gold_t.unreadable:
+            raise DataError(list(gold_t.problems), f"dataset {name!r} (gold {gold})")
+        labels = _sorted_labels(gold_t.labels)
+    raw["labels"] = [str(x) for x in labels]
+    if keys.get("weights") is not None:
+        keys["weights"] = _weights(keys["weights"])
+    for k, v in keys.items():
+        if v is not None:
+            raw[k] = list(v) if isinstance(v, tuple) else v
+    if raw.get("metrics") is not None:
+        raw["metrics"] = _given_metrics(raw["metrics"], len(raw["labels"]))
+    spec = DatasetSpec.from_config(name, raw, random_seed=int(keys.get("random_seed", RANDOM_SEED)))
+    return load_dataset(spec, "/"), spec
 
 
 def _options(fn, explicit: Mapping[str, Any], settings_obj, kwargs: Mapping[str, Any]) -> dict:
@@ -686,6 +740,7 @@ def _choose_metrics(spec: DatasetSpec, metrics) -> DatasetSpec:
     span_ids = set(spec.span_metrics)
     return replace(spec, metrics=tuple(m for m in ids if m in spec.metrics),
                    item_metrics=tuple(m for m in ids if m in spec.item_metrics),
+                   score_metrics=tuple(m for m in ids if m in spec.score_metrics),
                    span_metrics=tuple(m for m in ids if m in span_ids))
 
 
@@ -725,6 +780,14 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
         if opts.get("resample_unit", "group") != "group":
             raise ValueError("resample_unit: a span dataset is resampled by document ('group')")
         opts["resample_unit"], opts["stratified"] = "group", False
+    from .scores.registry import SCORE_REGISTRY
+
+    within = [m for m in spec.score_metrics if SCORE_REGISTRY[m].kind == "groups"]
+    if within:  # rankings within groups: whole groups are resampled, as the config must ask for
+        if opts.get("resample_unit", "group") != "group":
+            raise ValueError(f"resample_unit: {within} rank the items within each group, so a resample draws whole "
+                             f"groups ('group')")
+        opts["resample_unit"] = "group"
     if include_all_baselines and "include_baselines" not in opts:  # score every system given or generated
         opts["include_baselines"] = [s for s, k in zip(ds.systems, ds.kinds) if k not in RANKED_KINDS]
     st = settings(data.get("groups", ds.groups if ds.groups is not None else None), **opts)

@@ -27,7 +27,7 @@ _CLASSIFICATION_FIELDS = ("labels", "metrics", "weights:default", "default_weigh
 
 # (the metrics of per-item terms: read by the steps that score every metric, not by the analyses of confusion
 # matrices: chance levels, class merging and weights, label noise and priors, formal properties)
-_METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("item_metrics", "span_metrics")
+_METRIC_FIELDS = _CLASSIFICATION_FIELDS + ("item_metrics", "score_metrics", "span_metrics")
 
 # the methods each part of a step runs, as branches of the settings tree
 _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -35,13 +35,18 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "drop_gold_labels", "extra_labels", "extra_label_policy", "baselines", "random_seed",
                 "allow_unused_labels", "normalize_labels", "span_task", "span_format", "articles",
                 "merge_overlapping_predictions", "synthetic", "offsets_past_end", "documents", "display_names",
-                "baseline_systems"),
+                "baseline_systems",
+                # scores and probabilities (metaeval.score_data): the files, how to read them, the labels of a
+                # scores-only system, and the metrics that need probabilities (checked before anything is written)
+                "scores", "score_format", "score_threshold", "probability_tolerance", "normalize_probabilities",
+                "positive_class", "score_metrics"),
                ()),
     # gameability.csv: the test of a degenerate system against the median real system, resampled like the
     # bootstrap's replicates, at the family's level (the verdict's)
     "score": (_METRIC_FIELDS + ("span_task",), ("resampling", "bootstrap", "level")),
     "score_groups": (_CLASSIFICATION_FIELDS + ("item_metrics", "primary_metric"), ()),
-    "score_tables": (("labels", "metrics", "item_metrics", "span_metrics", "primary_metric", "weights:default", "default_weights"),
+    "score_tables": (("labels", "metrics", "item_metrics", "score_metrics", "span_metrics", "primary_metric",
+                      "weights:default", "default_weights"),
                      ()),
     "confusion_figure": (("labels", "primary_metric"), ()),
     "span_figure": (("span_metrics", "primary_metric"), ()),
@@ -272,7 +277,7 @@ def n_ranked_systems(spec: DatasetSpec, files: Mapping[str, Path], include_basel
 def data_fingerprint(spec: DatasetSpec, data_dir, prediction_files: Mapping[str, Path]) -> dict[str, str]:
     """The SHA-256 of every input of a dataset, by its path relative to
     ``data_dir`` (as configured when it lies outside): the gold file, each
-    prediction file, and one hash of the article texts' names and contents
+    prediction and score file, and one hash of the article texts' names and contents
     (``io.folder_sha256``).  What the workflow's jobs depend on: the same
     files in another folder give the same fingerprint."""
     from .. import io
@@ -285,6 +290,7 @@ def data_fingerprint(spec: DatasetSpec, data_dir, prediction_files: Mapping[str,
 
     out = {key(spec.gold_path(data_dir)): io.file_sha256(spec.gold_path(data_dir))}
     out.update({key(p): io.file_sha256(p) for p in prediction_files.values()})
+    out.update({key(p): io.file_sha256(p) for p in spec.score_files(data_dir).values()})
     folder = spec.article_folder(data_dir)
     if folder is not None:
         out[key(folder) + "/"] = io.folder_sha256(folder)
@@ -309,6 +315,7 @@ def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
                    f"{check(spec.articles)}")
     for what, path in [("gold file", gold)] + [
             ("prediction file", p) for p in spec.prediction_files(data_dir).values()] + [
+            ("score file", p) for p in spec.score_files(data_dir).values()] + [
             ("article folder", p) for p in [spec.article_folder(data_dir)] if p is not None]:
         why = unsafe_path_reason(path)
         if why:
@@ -340,6 +347,13 @@ def experiment_settings(config: Mapping, dataset: str):
         return replace(s, resample_unit="group", stratified=False)
     if s.resample_unit == "group" and not raw.get("group_column", FORMATS[raw.get("format", "csv")]["group_column"]):
         raise ConfigError(f"datasets.{dataset}: resample_unit 'group' needs a group column (group_column)")
+    from ..scores.registry import SCORE_REGISTRY
+
+    within = [m for m in (raw.get("metrics") or []) if isinstance(m, str) and m in SCORE_REGISTRY
+              and SCORE_REGISTRY[m].kind == "groups"]
+    if within and s.resample_unit != "group":
+        raise ConfigError(f"datasets.{dataset}.experiments.resample_unit: {within} rank the items within each group, "
+                          f"so a resample draws whole groups: set it to 'group'")
     return s
 
 def unused_settings(name: str, settings, config: Mapping | None = None) -> list[str]:
