@@ -105,3 +105,17 @@ def test_auc_is_the_share_of_positive_negative_pairs_ordered_right(rows):
     assert got == pytest.approx(num / (w[pos].sum() * w[neg].sum()), abs=1e-12)
     # invariant to a monotone transform of the scores
     assert SM.roc_auc(np.exp(s), y, w)[0] == pytest.approx(got, abs=1e-12)
+
+
+def test_a_constant_system_takes_the_shortcut_and_equals_scikit_learn():
+    """A system with one score for every item (a degenerate system) is summed, not walked: same numbers."""
+    s, y, rng = _data(3)
+    s[1] = 0.3
+    w = rng.integers(0, 3, (5, len(y))).astype(float)
+    w[:, :2] = 1
+    auc, ap = SM.roc_auc(s, y, w), SM.average_precision(s, y, w)
+    for b in range(5):
+        assert auc[b, 1] == 0.5 == pytest.approx(skm.roc_auc_score(y, s[1], sample_weight=w[b]))
+        assert ap[b, 1] == pytest.approx(skm.average_precision_score(y, s[1], sample_weight=w[b]), abs=1e-12)
+    no_pos = SM.roc_auc(s, y, (y == 0)[None].astype(float))
+    assert np.isnan(no_pos).all() and np.isnan(SM.average_precision(s, y, (y == 0)[None].astype(float))).all()

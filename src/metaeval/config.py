@@ -717,9 +717,10 @@ def _span_settings(name: str, raw: Mapping[str, Any], task: str | None, random_s
 
 
 def _known_metric(mid) -> bool:
+    from .scores.registry import SCORE_REGISTRY
     from .spans import SPAN_REGISTRY
 
-    return M.canonical(mid) in M.REGISTRY or mid in SPAN_REGISTRY
+    return M.canonical(mid) in M.REGISTRY or mid in SPAN_REGISTRY or mid in SCORE_REGISTRY
 
 
 def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dict[str, Any]:

@@ -231,28 +231,31 @@ def ranked_weights(w, order, positive, starts, out):  # pragma: no cover - compi
 
 @nb.njit(parallel=True, cache=True)
 def ranked_rows(sv, positive, w, out):  # pragma: no cover - compiled
-    """ROC-AUC and average precision of each row of ``sv`` (R, N): the row's
-    scores sorted in decreasing order, ``positive`` and ``w`` (R, N) its
-    items' gold and weights in that order (every row its own order: a
-    permuted system, a noisy gold).  Groups of tied scores are found on the
-    fly; ``out`` (R, 2) as in ``ranked_weights``."""
+    """ROC-AUC and average precision of each row of ``sv`` (R, N), every row
+    its own scores, gold (``positive``) and weights (``w``), all (R, N) in
+    item order (a permuted system, a noisy gold): each row sorted here, in
+    parallel, then walked from its highest score down, groups of tied scores
+    found on the fly; ``out`` (R, 2) as in ``ranked_weights``."""
     n = sv.shape[1]
     for r in nb.prange(sv.shape[0]):
+        row = sv[r]
+        order = np.argsort(row)  # increasing: walked backwards
         tp = 0.0
         fp = 0.0
         auc = 0.0
         ap = 0.0
-        k = 0
-        while k < n:
+        k = n - 1
+        while k >= 0:
             pg = 0.0
             ng = 0.0
-            v = sv[r, k]
-            while k < n and sv[r, k] == v:
-                if positive[r, k]:
-                    pg += w[r, k]
+            v = row[order[k]]
+            while k >= 0 and row[order[k]] == v:
+                i = order[k]
+                if positive[r, i]:
+                    pg += w[r, i]
                 else:
-                    ng += w[r, k]
-                k += 1
+                    ng += w[r, i]
+                k -= 1
             auc += ng * (tp + 0.5 * pg)
             tp += pg
             fp += ng

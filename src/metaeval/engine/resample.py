@@ -341,7 +341,7 @@ def compile_kernels() -> list[str]:
     # the metrics of scores (metaeval.scores.binary): one system's weight rows, and rows of their own order
     w, positive = np.ones((2, n)), (gold == 1)
     k.ranked_weights(w, pos, positive, np.arange(n + 1, dtype=np.int64), np.empty((2, 2)))
-    k.ranked_rows(np.ones((2, n)), np.stack([positive, positive]), w, np.empty((2, 2)))
+    k.ranked_rows(np.ones((2, n)), np.stack([positive, positive]), w.copy(), np.empty((2, 2)))
     k.ranked_weights_gold(w, pos, np.stack([positive, positive]), np.arange(n + 1, dtype=np.int64), np.empty((2, 2)))
     return [f"{name}({', '.join(map(str, sig))})" for name in ("select", "bootstrap", "permutations", "permuted_confusion",
                                                "permuted_sums", "tau_rows", "ranked_weights", "ranked_rows",

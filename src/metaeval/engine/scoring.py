@@ -184,6 +184,11 @@ class Scorer:
         self._score_slices, blocks, at = {}, [], 0
         n_units = self.n_units if self.unit is not None else None
         for m in self.sum_ids:
+            shared = next((o for o in self._score_slices if SCORE_REGISTRY[o].kind == "groups"), None) \
+                if SCORE_REGISTRY[m].kind == "groups" else None
+            if shared is not None:  # MAP, MRR and AvgRec read the same ranking statistics: one block
+                self._score_slices[m] = self._score_slices[shared]
+                continue
             t = unit_terms(m, self._score_values, self._score_gold, ds.groups,
                            len(ds.group_names) if ds.groups is not None else None)
             if SCORE_REGISTRY[m].kind == "items" and self.item_unit is not None:  # per group: its items' sums
@@ -435,6 +440,7 @@ class Scorer:
             if self.ranked_ids:
                 out.update(evaluate_ranked(self.ranked_ids, self._score_values, y_rows, w))
             moved_r, moved_i = np.nonzero(y_rows != self._score_gold[None, :])
+            ranked_groups = None  # MAP, MRR and AvgRec share one re-ranking per noisy gold
             for m in self.sum_ids:
                 kind = SCORE_REGISTRY[m].kind
                 if kind == "items":  # the sums of the true gold, plus the moved items' change of terms
@@ -445,8 +451,10 @@ class Scorer:
                         np.add.at(sums, moved_r, w[moved_r, moved_i][:, None, None] * (new - t[moved_i]))
                     out[m] = combine(m, sums)
                 else:  # each row's groups ranked against its own gold
-                    t = unit_terms(m, self._score_values, y_rows, self._score_groups, self.n_units)  # (R, G, S, F)
-                    out[m] = combine(m, np.einsum("rg,rgsf->rsf", np.asarray(w_units, dtype=np.float64), t))
+                    if ranked_groups is None:
+                        t = unit_terms(m, self._score_values, y_rows, self._score_groups, self.n_units)  # (R, G, S, F)
+                        ranked_groups = np.einsum("rg,rgsf->rsf", np.asarray(w_units, dtype=np.float64), t)
+                    out[m] = combine(m, ranked_groups)
         return out
 
     def merged_score_values(self, pair):

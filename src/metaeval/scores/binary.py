@@ -79,7 +79,12 @@ def _ranked(scores, y, weights) -> np.ndarray:
         sv = row[order]
         starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), sv.size].astype(np.int64)
         res = np.empty((rows.shape[0], 2))
-        if golds is None:
+        if starts.size == 2 and golds is None:  # a constant: one tie, AUC 1/2 and AP the positive share
+            tp, fp = rows @ (y == 1), rows @ (y != 1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                res[:, 0] = np.where((tp > 0) & (fp > 0), 0.5, np.nan)
+                res[:, 1] = np.where(tp > 0, tp / (tp + fp), np.nan)
+        elif golds is None:
             ranked_weights(rows, order.astype(np.int64), y[order] == 1, starts, res)
         else:
             ranked_weights_gold(rows, order.astype(np.int64), golds, starts, res)
@@ -91,8 +96,8 @@ def ranked_rows(scores, positive, weights=None) -> np.ndarray:
     """ROC-AUC and average precision (R, 2) of rows that each have their own
     scores, gold and weights, (R, N) each (``positive`` may be (N,) for all
     rows): the systems of permuted trials, golds with label noise.  One
-    vectorised sort of the rows, then one compiled pass per row
-    (``engine.kernels.ranked_rows``).
+    compiled pass per row, which sorts it (``engine.kernels.ranked_rows``,
+    rows in parallel).
 
     Examples
     --------
@@ -101,13 +106,12 @@ def ranked_rows(scores, positive, weights=None) -> np.ndarray:
     """
     from ..engine.kernels import ranked_rows as kernel
 
-    s = np.atleast_2d(np.asarray(scores, dtype=np.float64))
-    pos = np.broadcast_to(np.asarray(positive).astype(bool), s.shape)
-    w = np.ones(s.shape) if weights is None else np.broadcast_to(np.asarray(weights, dtype=np.float64), s.shape)
-    order = np.argsort(-s, axis=1)  # the order within tied scores does not matter: the kernel groups them
+    s = np.ascontiguousarray(np.atleast_2d(np.asarray(scores, dtype=np.float64)))
+    pos = np.ascontiguousarray(np.broadcast_to(np.asarray(positive).astype(bool), s.shape))
+    w = np.ones(s.shape) if weights is None else np.ascontiguousarray(
+        np.broadcast_to(np.asarray(weights, dtype=np.float64), s.shape))
     out = np.empty((s.shape[0], 2))
-    kernel(np.ascontiguousarray(np.take_along_axis(s, order, 1)), np.ascontiguousarray(np.take_along_axis(pos, order, 1)),
-           np.ascontiguousarray(np.take_along_axis(w, order, 1)), out)
+    kernel(s, pos, w, out)  # each row sorted in the compiled pass, rows in parallel
     return out
 
 

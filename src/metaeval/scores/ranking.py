@@ -89,11 +89,14 @@ def terms(scores, y, groups, n_groups: int | None = None, depth: int = DEPTH) ->
     offset = (np.arange(r) * q)[:, None]  # row r's groups are r * q + group: one bincount for every row
     for k, row in enumerate(s):  # a loop over the systems (few), never over items, groups or rows
         order = np.lexsort((pos, -row, g))  # by group, then decreasing score, then the gold order
+        rank = pos - first[g[order]]  # 0-based rank within the group
+        keep = rank < depth  # only the top d of each group counts: the rest is never read again
+        order, rank = order[keep], rank[keep]
         go = g[order]
-        rank = pos - first[go]  # 0-based rank within the group
-        top = yr[:, order] & (rank < depth)[None, :]  # (R, N)
+        start = np.searchsorted(go, np.arange(q))  # each group's first kept position
+        top = yr[:, order]  # (R, kept): relevant items among each group's top d
         hits = np.cumsum(top, axis=1)
-        before = np.concatenate([np.zeros((r, 1), hits.dtype), hits], axis=1)[:, first[go]]
+        before = np.concatenate([np.zeros((r, 1), hits.dtype), hits], axis=1)[:, start[go]]
         cum = hits - before  # relevant items retrieved down to this rank (inclusive)
         prec = np.where(top, cum / (rank + 1.0), 0.0)
         idx = (offset + go[None, :]).ravel()

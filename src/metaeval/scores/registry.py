@@ -154,6 +154,7 @@ def evaluate(metric_ids: Sequence[str], values, y, groups=None, weights=None,
     {'roc_auc': [0.625], 'brier': [0.3075], 'map': [0.75]}
     """
     out: dict[str, np.ndarray] = {}
+    within = None
     n = np.shape(y)[0]
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
     for m in metric_ids:
@@ -162,11 +163,13 @@ def evaluate(metric_ids: Sequence[str], values, y, groups=None, weights=None,
             out[m] = evaluate_ranked([m], values, y, None if weights is None else w)[m]
         elif kind == "items":
             out[m] = combine(m, np.einsum("...n,nsf->...sf", w, unit_terms(m, values, y)))
-        else:
-            g = np.asarray(groups, dtype=np.int64)
-            q = int(g.max()) + 1 if n_groups is None else n_groups
-            first = np.full(q, -1)
-            first[g[::-1]] = np.arange(n)[::-1]
-            out[m] = combine(m, np.einsum("...g,gsf->...sf", w[..., first], unit_terms(m, values, y, g, q)))
+        else:  # (MAP, MRR and AvgRec share their ranking statistics)
+            if within is None:
+                g = np.asarray(groups, dtype=np.int64)
+                q = int(g.max()) + 1 if n_groups is None else n_groups
+                first = np.full(q, -1)
+                first[g[::-1]] = np.arange(n)[::-1]
+                within = np.einsum("...g,gsf->...sf", w[..., first], unit_terms(m, values, y, g, q))
+            out[m] = combine(m, within)
     return out
 

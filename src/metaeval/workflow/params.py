@@ -43,8 +43,9 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                ()),
     # gameability.csv: the test of a degenerate system against the median real system, resampled like the
     # bootstrap's replicates, at the family's level (the verdict's)
-    "score": (_METRIC_FIELDS + ("span_task",), ("resampling", "bootstrap", "level")),
-    "score_groups": (_CLASSIFICATION_FIELDS + ("item_metrics", "primary_metric"), ()),
+    # (random_seed: the degenerate random_score of the metrics of scores, metaeval.scores.degenerates)
+    "score": (_METRIC_FIELDS + ("span_task", "random_seed"), ("resampling", "bootstrap", "level")),
+    "score_groups": (_CLASSIFICATION_FIELDS + ("item_metrics", "score_metrics", "primary_metric"), ()),
     "score_tables": (("labels", "metrics", "item_metrics", "score_metrics", "span_metrics", "primary_metric",
                       "weights:default", "default_weights"),
                      ()),

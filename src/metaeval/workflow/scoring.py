@@ -89,7 +89,16 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=Non
         per = np.zeros((len(ds.group_names),) + terms.shape[:1] + terms.shape[2:])
         np.add.at(per, np.asarray(ds.groups, dtype=np.int64), terms.transpose(1, 0, 2))
         scores.update(evaluate_items(per, slices))
-    ids = list(spec.metrics) + list(spec.item_metrics)
+    if spec.score_metrics:  # metrics of scores: each group's items as a weight row (MAP: each group alone)
+        from ..scores.registry import evaluate
+
+        one = ds.scores.values.shape[2] == 1
+        gold = (ds.gold == ds.labels.index(spec.positive_class)).astype(np.int64) if one else ds.gold
+        masks = (np.asarray(ds.groups)[None, :] == np.arange(len(ds.group_names))[:, None]).astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scores.update(evaluate(spec.score_metrics, ds.scores.values, gold, ds.groups, masks,
+                                   len(ds.group_names)))
+    ids = list(spec.metrics) + list(spec.item_metrics) + list(spec.score_metrics)
     sizes = np.bincount(ds.groups, minlength=len(ds.group_names)).astype(float)
     frames = []
     for g, gname in enumerate(ds.group_names):
