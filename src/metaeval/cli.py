@@ -220,8 +220,9 @@ def _list_keys() -> frozenset:
 def _common(p: argparse.ArgumentParser, formats=True) -> None:
     p.add_argument("gold", help="the gold file (.csv, .tsv, .jsonl, .parquet; or a span format's gold file); - reads "
                                 "it from standard input (CSV, or --input-format's)")
-    p.add_argument("predictions", nargs="+", help="one file per system, named after the file (one of them may be -, "
-                                                  "standard input, if the gold is not)")
+    p.add_argument("predictions", nargs="*", help="one file per system, named after the file (one of them may be -, "
+                                                  "standard input, if the gold is not); none when --scores give "
+                                                  "every system")
     d = p.add_argument_group("data")
     d.add_argument("--labels", help="the classes, comma-separated, in order (default: the gold's, sorted)")
     d.add_argument("--label", action="append", dest="label_list", metavar="LABEL",
@@ -248,6 +249,23 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                         "files' ending; a span task's semeval2020_si, semeval2020_tc or semeval2021_tsd "
                         "(default: classification files by their ending)")
     d.add_argument("--span-format", dest="old_span_format", choices=SPAN_INPUT_FORMATS, help=argparse.SUPPRESS)
+    sc = p.add_argument_group("scores and probabilities (docs: Scores and probabilities)")
+    sc.add_argument("--scores", nargs="+", metavar="FILE", help="one score or probability file per system, matched "
+                    "to its prediction file by name (a system may give scores only); the metrics of scores are "
+                    "listed by id in --metrics (roc_auc, map, brier, ...)")
+    sc.add_argument("--score-format", choices=("csv", "tsv", "semeval2016t3"),
+                    help="the score files' format (default csv; semeval2016t3: the task's run files, "
+                         "'question_id item_id rank score label')")
+    sc.add_argument("--score-column", help="the one score column of a binary task (default: score)")
+    sc.add_argument("--probability-columns", metavar="LABEL=COLUMN,...",
+                    help="one probability column per class, e.g. agree=p_agree,disagree=p_disagree,...")
+    sc.add_argument("--positive-class", help="the class a single score is the score of (binary tasks)")
+    sc.add_argument("--score-threshold", type=float, help="a system with scores only predicts the positive class "
+                                                         "at a score >= this")
+    sc.add_argument("--probability-tolerance", type=float,
+                    help="how far a row of class probabilities may sum from 1 (default 0.0001)")
+    sc.add_argument("--normalize-probabilities", action="store_true",
+                    help="divide each row of class probabilities by its sum instead of refusing it (said)")
     d.add_argument("--articles", help="the folder of article<ID>.txt texts (the 2020 span formats)")
     d.add_argument("--name", default="data", help="the dataset's name in titles (default: data)")
     o = p.add_argument_group("output")
@@ -393,22 +411,27 @@ def _split_settings(a) -> tuple[dict, dict]:
 
 def metric_table():
     """Every metric id the tool knows, one row each: ``id, name, kind
-    (classification, per-item terms, span), better, default (judged without a
+    (classification, per-item terms, scores, span), better, default (judged without a
     metrics list), needs, other names, reference``."""
     import pandas as pd
 
     from . import metrics as M
     from .notation import unicode as unicode_name
+    from .scores.registry import SCORE_REGISTRY
     from .spans import SPAN_REGISTRY
 
     other = {}
     for alias, mid in M.ALIASES.items():
         other.setdefault(mid, []).append(alias)
     rows = []
-    for kind, reg in (("classification", M.REGISTRY), ("per-item terms", M.ITEM_REGISTRY), ("span", SPAN_REGISTRY)):
+    for kind, reg in (("classification", M.REGISTRY), ("per-item terms", M.ITEM_REGISTRY),
+                      ("scores", SCORE_REGISTRY), ("span", SPAN_REGISTRY)):
         for mid, m in reg.items():
             needs = (["ordered classes"] if getattr(m, "ordinal", False) else []) + \
                 [M._PARAM_KEY.get(p, p) for p in getattr(m, "params", ())]
+            if kind == "scores":  # what a metric of scores needs of the files
+                needs = (["probabilities"] if m.probabilities else ["scores (--scores)"]) + \
+                    (["groups (--group-column)", "a positive class"] if m.kind == "groups" else [])
             rows.append({"id": mid, "name": unicode_name(m), "kind": kind, "better": m.direction,
                          "default": "yes" if getattr(m, "default", kind == "span") else "no",
                          "needs": ", ".join(needs), "other names": ", ".join(other.get(mid, []) + (
@@ -502,8 +525,36 @@ def _read(a, default_baselines=()):
             if len(spans) < len(wanted):
                 keys["metrics"] = [m for m in wanted if m not in SPAN_METRIC_IDS]
         return read_files(a.gold, a.predictions, format=_span_format(a), articles=a.articles, name=a.name, **keys)
+    if getattr(a, "scores", None):
+        return read_files(a.gold, a.predictions, format=a.input_format, id_column=a.id_column,
+                          label_column=a.label_column, group_column=a.group_column, name=a.name,
+                          **{**keys, **_score_keys(a)})
+    if not a.predictions:
+        raise ValueError("no prediction file: give one per system, or their scores (--scores)")
     return read_files(a.gold, a.predictions, format=a.input_format, id_column=a.id_column,
                       label_column=a.label_column, group_column=a.group_column, name=a.name, **keys)
+
+
+def _score_keys(a) -> dict:
+    """The ``read_files`` keys of the score options."""
+    fmt: dict = {}
+    if a.score_format:
+        fmt["format"] = a.score_format
+    if a.score_column:
+        fmt["column"] = a.score_column
+    if a.probability_columns:
+        pairs = [x.split("=", 1) for x in _csv_list(a.probability_columns)]
+        bad = [x[0] for x in pairs if len(x) != 2 or not x[0] or not x[1]]
+        if bad:
+            raise ValueError(f"--probability-columns: LABEL=COLUMN pairs, comma-separated; got {bad[0]!r}")
+        fmt["columns"] = dict(pairs)
+    if a.id_column and fmt.get("format") != "semeval2016t3":
+        fmt["id_column"] = a.id_column
+    out = {"scores": a.scores, "score_format": fmt or None, "score_threshold": a.score_threshold,
+           "probability_tolerance": a.probability_tolerance, "normalize_probabilities": a.normalize_probabilities}
+    if a.positive_class:
+        out["positive_class"] = a.positive_class
+    return out
 
 
 def _span_format(a) -> str | None:

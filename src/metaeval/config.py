@@ -282,6 +282,9 @@ class DatasetSpec:
     # system given by its scores only (binary: score >= threshold; else argmax), the tolerance of a probability
     # row's sum, and the metrics of scores the dataset computes
     scores: tuple[str, ...] = ()
+    # the task's official figures, a file of the data compared cell by cell (metaeval.official): {file,
+    # system_column, columns: {column: metric id}, scale: {column: factor}}
+    official_results: Mapping[str, Any] = field(default_factory=dict)
     score_format: Mapping[str, Any] = field(default_factory=dict)
     score_threshold: float | None = None
     probability_tolerance: float = 1e-4
@@ -447,6 +450,7 @@ class DatasetSpec:
                       "documents": given.get("documents", "articles" if fmt in ARTICLE_FORMATS else
                                              "posts" if fmt == "semeval2021_tsd" else "documents")}
 
+        official_results = _official_results(name, raw.get("official_results"), all_ids)
         verdict = _verdict_keys(name, raw, metric_ids + score_ids + span.get("span_metrics", ()), ordinal, params,
                                 span_task, labels)
 
@@ -465,7 +469,7 @@ class DatasetSpec:
             allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
             normalize_labels=_normalize_setting(name, raw.get("normalize_labels") or ()),
             display_names=display, baseline_systems=baseline_systems, unit_names=unit_names, **span, **verdict,
-            **score,
+            official_results=official_results, **score,
         )
 
     def unit_noun(self, resample_unit: str = "item") -> str:
@@ -576,6 +580,31 @@ _CSV_ONLY = ("id_column", "label_column", "group_column", "delimiter", "predicti
              "normalize_labels",
              "drop_gold_labels", "extra_labels", "weights", "default_weights", "f_avg_classes", "unrelated_label",
              "positive_class")
+
+
+def _official_results(name: str, raw, all_ids) -> dict[str, Any]:
+    """``official_results``: ``{file, system_column, columns: {column:
+    metric id}, scale: {column: factor}}``, every metric among the
+    dataset's own."""
+    if raw is None:
+        return {}
+    key = f"datasets.{name}.official_results"
+    if not isinstance(raw, Mapping) or not raw.get("file") or not raw.get("columns"):
+        raise ConfigError(f"{key}: {{file: <path under data_dir>, columns: {{column: metric id}}}}, and optionally "
+                          f"system_column (default run) and scale ({{column: factor}}); got {raw!r}")
+    unknown = sorted(set(raw) - {"file", "system_column", "columns", "scale"})
+    if unknown:
+        raise ConfigError(f"{key}: unknown key(s) {unknown}; known: file, system_column, columns, scale")
+    columns = {str(k): M.canonical(str(v)) for k, v in dict(raw["columns"]).items()}
+    missing = [m for m in columns.values() if m not in all_ids]
+    if missing:
+        raise ConfigError(f"{key}.columns: {missing} are not among this dataset's metrics {list(all_ids)}")
+    scale = {str(k): float(v) for k, v in dict(raw.get("scale") or {}).items()}
+    stray = sorted(set(scale) - set(columns))
+    if stray:
+        raise ConfigError(f"{key}.scale: {stray} are not among its columns {list(columns)}")
+    return {"file": str(raw["file"]), "system_column": str(raw.get("system_column", "run")), "columns": columns,
+            "scale": scale}
 
 
 def _score_settings(name: str, raw: Mapping[str, Any], labels: tuple[str, ...], score_ids: tuple[str, ...],

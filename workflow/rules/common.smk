@@ -191,6 +191,8 @@ def dataset_targets():
             out += [f"{d}/figures/span_scores.png", f"{d}/figures/span_scores.pdf"]
         if has_groups(name):
             out += [f"{d}/scores_by_group.csv", f"{d}/tables/scores_by_group.html"]
+        if SPECS[name].official_results:
+            out += [f"{d}/official.csv", f"{d}/tables/official.html"]
         if runs_experiments(name):
             out += [f"{d}/similarity.csv", f"{d}/figures/similarity.png", f"{d}/stability.csv",
                     f"{d}/figures/stability.png",

@@ -128,6 +128,30 @@ use rule score as score_si with:
         dataset=dataset_pattern("si"),
 
 
+rule official:
+    """The task's official figures (official_results, a file of the data) beside the dataset's scores."""
+    input:
+        scores=f"{RESULTS}/{{dataset}}/scores.csv",
+    output:
+        csv=f"{RESULTS}/{{dataset}}/official.csv",
+        md=f"{RESULTS}/{{dataset}}/tables/official.md",
+        html=reported(f"{RESULTS}/{{dataset}}/tables/official.html", "official", "1 Scores",
+                      "the official figures reproduced"),
+    params:
+        spec=spec_of("official"),
+        settings=settings_of("official"),
+        code=CODE_OF["official"],
+        data=data_fingerprint_of,  # the official table is a file of the data: its content, not its path
+        data_dir=DATA_DIR,
+    log:
+        f"{RESULTS}/logs/{{dataset}}/official.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/official.py"
+
+
 rule score_groups:
     """Scores per item group (e.g. per target), with their means."""
     input:

@@ -35,7 +35,7 @@ _WHERE = {
                "n_ranked_systems", "path_problems", "experiment_settings", "unused_settings", "property_settings"),
     "common": ("write_markdown",),
     "reading": ("ingest",),
-    "scoring": ("score", "write_chance", "score_groups", "write_tables", "confusion_figure", "span_figure",
+    "scoring": ("score", "write_chance", "score_groups", "official_figures", "write_tables", "confusion_figure", "span_figure",
                 "run_score", "write_gameability"),
     "experiments": ("few_groups_note", "write_kernels", "shard_splits", "run_stability_shard", "run_weights",
                     "run_experiments"),

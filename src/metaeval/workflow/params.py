@@ -46,6 +46,8 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # (random_seed: the degenerate random_score of the metrics of scores, metaeval.scores.degenerates)
     "score": (_METRIC_FIELDS + ("span_task", "random_seed"), ("resampling", "bootstrap", "level")),
     "score_groups": (_CLASSIFICATION_FIELDS + ("item_metrics", "score_metrics", "primary_metric"), ()),
+    # the task's official figures beside the dataset's scores (metaeval.official)
+    "official": (("official_results", "official_source"), ()),
     "score_tables": (("labels", "metrics", "item_metrics", "score_metrics", "span_metrics", "primary_metric",
                       "weights:default", "default_weights"),
                      ()),
@@ -93,6 +95,7 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ingest": _union("ingest"),
     "score": _union("score", "score_tables", "confusion_figure", "span_figure", "chance"),
     "score_groups": _union("score_groups"),
+    "official": _union("official"),
     "stability_shard": _union("stability"),
     # (summary.csv is computed from the other parts' results; its page's settings are summary_page's)
     "experiments": _union("similarity", "stability", "merging", "bootstrap", "significance"),
@@ -232,7 +235,7 @@ def code_fingerprint(*modules: str) -> str:
 # the module each rule's script calls (its code: that module and what it imports)
 STEP_MODULES = {
     "ingest": "workflow.reading", "provenance": "steps", "score": "workflow.scoring",
-    "score_groups": "workflow.scoring", "kernels": "workflow.experiments",
+    "score_groups": "workflow.scoring", "official": "workflow.scoring", "kernels": "workflow.experiments",
     "stability_shard": "workflow.experiments", "experiments": "workflow.experiments",
     "weights": "workflow.experiments",
     "recommendation": "workflow.recommendation+workflow.figures+workflow.sensitivity+workflow.design",
@@ -295,6 +298,9 @@ def data_fingerprint(spec: DatasetSpec, data_dir, prediction_files: Mapping[str,
     folder = spec.article_folder(data_dir)
     if folder is not None:
         out[key(folder) + "/"] = io.folder_sha256(folder)
+    if spec.official_results:  # the task's official figures (read by the official step)
+        p = Path(data_dir) / spec.official_results["file"]
+        out[key(p)] = io.file_sha256(p)
     return dict(sorted(out.items()))
 
 
@@ -311,6 +317,9 @@ def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
     gold = spec.gold_path(data_dir)
     if not gold.is_file():
         out.append(f"datasets.{spec.name}.gold: no file {str(gold)!r}{check(spec.gold)}")
+    if spec.official_results and not (Path(data_dir) / spec.official_results["file"]).is_file():
+        out.append(f"datasets.{spec.name}.official_results.file: no file "
+                   f"{str(Path(data_dir) / spec.official_results['file'])!r}{check(spec.official_results['file'])}")
     if spec.articles and not (Path(data_dir) / spec.articles).is_dir():
         out.append(f"datasets.{spec.name}.articles: no folder {str(Path(data_dir) / spec.articles)!r}"
                    f"{check(spec.articles)}")

@@ -221,3 +221,20 @@ def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, 
     title = f"{spec.name}: can a system that never reads the task beat the real systems?"
     write_markdown(out_md, gameability_markdown(table, title), out_html, title)
     return table
+
+
+def official_figures(spec: DatasetSpec, scores_csv, data_dir, out_csv, out_md, out_html) -> pd.DataFrame:
+    """The task's official figures (``official_results``, a file under
+    ``data_dir``) beside the dataset's scores: official.csv and its page."""
+    from ..official import compare_official, official_markdown
+
+    off = spec.official_results
+    table = compare_official(read_result_csv(scores_csv),
+                             pd.read_csv(Path(data_dir) / off["file"], dtype=str, keep_default_na=False), off)
+    write_csv(out_csv, table)
+    title = f"{spec.name}: the official figures reproduced"
+    write_markdown(out_md, official_markdown(table, title, spec.official_source), out_html, title)
+    counts = table["status"].value_counts()
+    log_note(f"official figures: {int(counts.get('match', 0))} of {len(table)} reproduced to the printed digits"
+             + (f", {int(counts.get('differs', 0))} differ" if counts.get("differs", 0) else ""))
+    return table
