@@ -86,7 +86,9 @@ def test_the_readme_is_short_and_its_links_resolve():
 
 
 @pytest.mark.parametrize("module", ["metrics", "spans", "significance", "properties", "api", "ranking", "confusion",
-                                    "chance", "resample", "design", "crossdata"])
+                                    "chance", "resample", "design", "crossdata", "scores.binary",
+                                    "scores.multiclass", "scores.ranking", "scores.registry", "scores.readers",
+                                    "scores.degenerates", "official"])
 def test_every_public_function_has_a_runnable_example(module):
     """The public API's docstrings (what the reference pages show) each
     carry an example, which --doctest-modules runs."""

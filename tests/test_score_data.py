@@ -260,3 +260,64 @@ def test_score_settings_are_checked_with_their_key(cfg, key):
     with pytest.raises(ConfigError) as e:
         DatasetSpec.from_config("d", raw)
     assert f"datasets.d.{key}" in str(e.value), str(e.value)
+
+
+# -- the official figures by the library and the command line ------------------------------------------------------
+def _official_matches(folder: str, got: "pd.DataFrame") -> None:
+    official = pd.read_csv(DATA / folder / "official_results.csv", dtype=str)
+    got = got.set_index("system") if "system" in got.columns else got
+    for _, row in official.iterrows():
+        for col, m, scale in [("MAP", "map", 1), ("AvgRec", "avg_recall", 1), ("MRR", "mrr", 100)]:
+            assert f"{got.loc[row.run, m] * scale:.{_decimals(row[col])}f}" == row[col], (row.run, col)
+
+
+def _t3_files(folder: str):
+    d = DATA / folder
+    return (d / "gold.csv", sorted((d / "predictions").glob("*.csv")) + sorted((d / "predictions_baselines").glob("*.csv")),
+            sorted((d / "scores").glob("*.csv")) + sorted((d / "scores_baselines").glob("*.csv")))
+
+
+@needs_data
+@pytest.mark.filterwarnings("ignore::UserWarning")  # the IR baseline's labels come from its scores: said
+def test_the_library_reproduces_the_official_figures():
+    import metaeval
+
+    gold, preds, scores = _t3_files("semeval2016t3_c")
+    data = metaeval.read_files(gold, preds, scores=scores, group_column="question", labels=["true", "false"],
+                               positive_class="true", score_threshold=0.1, metrics=["map", "mrr", "avg_recall"])
+    _official_matches("semeval2016t3_c", metaeval.evaluate(data, intervals=False))
+
+
+@needs_data
+def test_the_command_line_reproduces_the_official_figures(tmp_path):
+    import io as _io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from metaeval.cli import main
+
+    gold, preds, scores = _t3_files("semeval2016t3_b")
+    out, err = _io.StringIO(), _io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["score", str(gold), *map(str, preds), "--scores", *map(str, scores), "--group-column",
+                     "question", "--labels", "true,false", "--positive-class", "true", "--score-threshold", "0.3",
+                     "--metrics", "map,mrr,avg_recall", "--no-intervals", "--format", "csv"])
+    assert code == 0, err.getvalue()
+    assert "come from their scores" in err.getvalue()  # the IR baseline's labels: said
+    _official_matches("semeval2016t3_b", pd.read_csv(_io.StringIO(out.getvalue()), comment="#"))
+
+
+def test_the_command_line_says_what_a_bad_score_file_is(tmp_path):
+    import io as _io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from metaeval.cli import main
+
+    (tmp_path / "gold.csv").write_text("item_id,label\na,x\nb,y\nc,z\n")
+    (tmp_path / "sys.csv").write_text("item_id,px,py,pz\na,0.4,0.4,0.2\nb,0.2,0.5,0.3\nc,0.1,0.1,0.8\n")
+    out, err = _io.StringIO(), _io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["score", str(tmp_path / "gold.csv"), "--scores", str(tmp_path / "sys.csv"),
+                     "--probability-columns", "x=px,y=py,z=pz", "--metrics", "brier,accuracy", "--no-intervals"])
+    assert code != 0 and out.getvalue() == ""
+    assert "sys.csv:2: item 'a': classes 'x', 'y' tie for the highest probability" in err.getvalue()
+    assert "Traceback" not in err.getvalue()

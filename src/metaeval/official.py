@@ -9,16 +9,6 @@ so that the printed digits decide the comparison: a cell matches when
 ``|reproduced * scale - official| <= 0.5 * 10**-decimals`` (decimals: the
 cell's own).
 
-Examples
---------
->>> import pandas as pd
->>> scores = pd.DataFrame({"system": ["a", "b"], "map": [0.77331, 0.5], "mrr": [0.8391, 0.6]})
->>> official = pd.DataFrame({"run": ["a", "b", "c"], "MAP": ["0.7733", "0.51", "0.2"], "MRR": ["83.91", "60", ""]})
->>> spec = {"system_column": "run", "columns": {"MAP": "map", "MRR": "mrr"}, "scale": {"MRR": 100}}
->>> t = compare_official(scores, official, spec)
->>> t[["system", "column", "status"]].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
-[['a', 'MAP', 'match'], ['a', 'MRR', 'match'], ['b', 'MAP', 'differs'], ['b', 'MRR', 'match'],
- ['c', 'MAP', 'not scored']]
 """
 
 from __future__ import annotations
@@ -42,7 +32,19 @@ def compare_official(scores: pd.DataFrame, official: pd.DataFrame, spec: Mapping
     """One row per official cell: ``system, column, metric, official,
     reproduced (at the column's scale), decimals, difference, status``
     (``match``, ``differs``, or ``not scored``: a run the dataset does not
-    hold); a cell the official table leaves empty has no row."""
+    hold); a cell the official table leaves empty has no row.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame({"system": ["a", "b"], "map": [0.77331, 0.5], "mrr": [0.8391, 0.6]})
+    >>> official = pd.DataFrame({"run": ["a", "b", "c"], "MAP": ["0.7733", "0.51", "0.2"], "MRR": ["83.91", "60", ""]})
+    >>> spec = {"system_column": "run", "columns": {"MAP": "map", "MRR": "mrr"}, "scale": {"MRR": 100}}
+    >>> t = compare_official(scores, official, spec)
+    >>> t[["system", "column", "status"]].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    [['a', 'MAP', 'match'], ['a', 'MRR', 'match'], ['b', 'MAP', 'differs'], ['b', 'MRR', 'match'],
+     ['c', 'MAP', 'not scored']]
+    """
     by_system = scores.set_index("system")
     scale = {str(k): float(v) for k, v in (spec.get("scale") or {}).items()}
     rows = []
@@ -69,7 +71,13 @@ def compare_official(scores: pd.DataFrame, official: pd.DataFrame, spec: Mapping
 def official_markdown(table: pd.DataFrame, title: str, source: str = "") -> str:
     """The comparison as a page: a count per status, then one row per run
     with each column's official and reproduced value (✔ when they match to
-    the printed digits)."""
+    the printed digits).
+
+    >>> t = pd.DataFrame({"system": ["a"], "column": ["MAP"], "metric": ["map"], "official": ["0.7733"],
+    ...                   "reproduced": [0.77331], "decimals": [4], "difference": [1e-5], "status": ["match"]})
+    >>> print(official_markdown(t, "runs").splitlines()[2])
+    1 of 1 official figures reproduced to the printed digits.
+    """
     from .tables import markdown_table, md_escape
 
     counts = table["status"].value_counts()

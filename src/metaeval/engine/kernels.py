@@ -292,3 +292,110 @@ def ranked_weights_gold(w, order, positive, starts, out):  # pragma: no cover - 
                 ap += pg * tp / (tp + fp)
         out[b, 0] = auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan
         out[b, 1] = ap / tp if tp > 0.0 else np.nan
+
+
+@nb.njit(inline="always")
+def _sift_down(key, idx, size, i):  # pragma: no cover - compiled
+    """Restore the max-heap (``key``, its ``idx``) below position i."""
+    while True:
+        left = 2 * i + 1
+        if left >= size:
+            return
+        top = left
+        if left + 1 < size and key[left + 1] > key[left]:
+            top = left + 1
+        if key[top] <= key[i]:
+            return
+        key[i], key[top] = key[top], key[i]
+        idx[i], idx[top] = idx[top], idx[i]
+        i = top
+
+
+@nb.njit(parallel=True, cache=True)
+def permuted_ranked_merge(words, sv, positive, start, out):  # pragma: no cover - compiled
+    """ROC-AUC and AP (T, S, 2) of the systems after permuting whole units
+    across them (``permutations``: in trial t, slot s takes unit u's scores
+    of system perm[t, u][s]), without sorting again: ``sv`` (S, N) holds each
+    system's scores unit by unit (unit u at ``start[u]:start[u + 1]``), each
+    unit's block in decreasing order, ``positive`` (S, N) the gold in that
+    order; a slot's ranking is the merge of its units' blocks (a heap of the
+    blocks' heads, N log U per slot), walked from the top as
+    ``ranked_weights`` walks a sorted system (every item weight 1)."""
+    n_units = start.size - 1
+    n_sys = sv.shape[0]
+    for t in nb.prange(words.size):
+        perms = np.empty((n_units, n_sys), np.int64)
+        for u in range(n_units):
+            p = np.arange(n_sys)
+            shuffle(sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03))), p)
+            perms[u] = p
+        key = np.empty(n_units)
+        idx = np.empty(n_units, np.int64)
+        head = np.empty(n_units, np.int64)
+        for s in range(n_sys):
+            size = 0
+            for u in range(n_units):
+                head[u] = start[u]
+                if start[u] < start[u + 1]:
+                    key[size] = sv[perms[u, s], start[u]]
+                    idx[size] = u
+                    size += 1
+            for i in range(size // 2 - 1, -1, -1):
+                _sift_down(key, idx, size, i)
+            tp = 0.0
+            fp = 0.0
+            auc = 0.0
+            ap = 0.0
+            while size > 0:
+                v = key[0]
+                pg = 0.0
+                ng = 0.0
+                while size > 0 and key[0] == v:  # every item tied at v, from any unit
+                    u = idx[0]
+                    if positive[perms[u, s], head[u]]:
+                        pg += 1.0
+                    else:
+                        ng += 1.0
+                    head[u] += 1
+                    if head[u] < start[u + 1]:
+                        key[0] = sv[perms[u, s], head[u]]
+                    else:
+                        size -= 1
+                        key[0] = key[size]
+                        idx[0] = idx[size]
+                    _sift_down(key, idx, size, 0)
+                auc += ng * (tp + 0.5 * pg)
+                tp += pg
+                fp += ng
+                if tp + fp > 0.0:
+                    ap += pg * tp / (tp + fp)
+            out[t, s, 0] = auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan
+            out[t, s, 1] = ap / tp if tp > 0.0 else np.nan
+
+
+@nb.njit(parallel=True, cache=True)
+def pairwise_auc(w, order, cls, starts, positive, k, out):  # pragma: no cover - compiled
+    """A(i|j) for the one class i = ``positive`` against every class j, on
+    each row of ``w`` (B, N): the items in ``order`` (decreasing score of
+    class i's column), ``cls`` their gold classes in that order, ``starts``
+    the groups of tied scores; ``out`` (B, K): the probability that an item
+    of class i scores above one of class j, ties one half (NaN without
+    either; column i is left NaN).  Hand & Till's M in K passes, not
+    K(K - 1)."""
+    for b in nb.prange(w.shape[0]):
+        above = 0.0  # class i's weight above the current group
+        num = np.zeros(k)
+        tot = np.zeros(k)
+        grp = np.zeros(k)
+        for g in range(starts.size - 1):
+            for c in range(k):
+                grp[c] = 0.0
+            for q in range(starts[g], starts[g + 1]):
+                grp[cls[q]] += w[b, order[q]]
+            pi = grp[positive]
+            for c in range(k):
+                num[c] += grp[c] * (above + 0.5 * pi)
+                tot[c] += grp[c]
+            above += pi
+        for c in range(k):
+            out[b, c] = num[c] / (above * tot[c]) if c != positive and above > 0.0 and tot[c] > 0.0 else np.nan

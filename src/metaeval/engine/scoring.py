@@ -344,6 +344,8 @@ class Scorer:
         trials = np.asarray(trials, dtype=np.int64)
         v = self._score_values
         s, n, c = v.shape
+        if c == 1 and self.item_unit is not None:  # whole groups permuted: merge their pre-sorted blocks
+            return self._permuted_ranked_merged(trials, seed)
         unit = np.arange(n) if self.item_unit is None else np.asarray(self.item_unit, dtype=np.int64)
         out = np.empty((trials.size, s, len(self.ranked_ids)))
         per = max(1, max_bytes // (s * n * c * 8 + s * self.n_units * 8))
@@ -386,6 +388,30 @@ class Scorer:
                 wt = (unit_of[None, :] != np.arange(lo, hi)[:, None]).astype(np.float64)
             yield Counts(c, st, it, sc, wt)
             report(hi, n, "jackknife (BCa)")
+
+    def _permuted_ranked_merged(self, trials, seed: int) -> np.ndarray:
+        """``_permuted_ranked`` of a binary task whose units are groups: each
+        system's scores sorted once within each group, a permuted slot's
+        ranking the merge of its groups' blocks (``kernels.permuted_ranked_merge``),
+        every trial and slot in one compiled call.  With one score per item,
+        every rank metric is the AUC or the AP of the positive class."""
+        from .kernels import permuted_ranked_merge
+        from .resample import _index_words
+
+        if getattr(self, "_blocks", None) is None:
+            v = self._score_values[:, :, 0]
+            unit = np.asarray(self.item_unit, dtype=np.int64)
+            orders = [np.lexsort((-row, unit)) for row in v]  # by group, then decreasing score
+            sv = np.ascontiguousarray(np.stack([row[o] for row, o in zip(v, orders)]))
+            pos = np.ascontiguousarray(np.stack([self._score_gold[o] == 1 for o in orders]))
+            start = np.searchsorted(np.sort(unit), np.arange(self.n_units + 1)).astype(np.int64)
+            self._blocks = (sv, pos, start)
+        sv, pos, start = self._blocks
+        words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
+        both = np.empty((words.size, sv.shape[0], 2))
+        permuted_ranked_merge(words, sv, pos, start, both)
+        which = {"roc_auc": 0, "roc_auc_weighted": 0, "hand_till_m": 0, "average_precision": 1}
+        return np.stack([both[:, :, which[m]] for m in self.ranked_ids], axis=-1)
 
     # -- the metrics of scores under another gold, re-weighted classes, merged classes (the verdict's criteria) --
     def _score_y(self, gold) -> np.ndarray:

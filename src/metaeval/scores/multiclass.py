@@ -159,12 +159,38 @@ def hand_till_m(values, y, weights=None, *, rows: bool = False) -> np.ndarray:
         return fn(p[:, :, 0], y == 1, weights)
     k, n = p.shape[2], p.shape[1]
     w = _weights(weights, n)
-    total = 0.0
-    for i in range(k):  # K(K-1) passes, each on every system and resample at once
-        for j in range(k):
-            if i != j:
-                total = total + fn(p[:, :, i], y == i, w * np.isin(y, (i, j)))
-    return total / (k * (k - 1))
+    if rows or y.ndim > 1:  # rows of their own: K(K-1) passes, each on every row at once
+        total = 0.0
+        for i in range(k):
+            for j in range(k):
+                if i != j:
+                    total = total + fn(p[:, :, i], y == i, w * np.isin(y, (i, j)))
+        return total / (k * (k - 1))
+    return _pairwise(p, y, w).sum(axis=(-2, -1)) / (k * (k - 1))
+
+
+def _pairwise(p, y, w) -> np.ndarray:
+    """(..., S, K, K): A(i|j) of every system on every weight row, the
+    diagonal 0: one sort and one compiled pass per system and class
+    (``engine.kernels.pairwise_auc``)."""
+    from ..engine.kernels import pairwise_auc
+
+    s_, n, k = p.shape
+    lead = w.shape[:-1]
+    rows = np.ascontiguousarray(w.reshape(-1, n), dtype=np.float64)
+    out = np.zeros((rows.shape[0], s_, k, k))
+    res = np.empty((rows.shape[0], k))
+    y = np.asarray(y, dtype=np.int64)
+    for s in range(s_):  # loops over the systems and classes (few), never over items or resamples
+        for i in range(k):
+            col = p[s, :, i]
+            order = np.argsort(-col, kind="stable")
+            sv = col[order]
+            starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), sv.size].astype(np.int64)
+            pairwise_auc(rows, order.astype(np.int64), y[order], starts, i, k, res)
+            res[:, i] = 0.0
+            out[:, s, i] = res
+    return out.reshape(*lead, s_, k, k)
 
 
 def average_precision(values, y, weights=None, *, rows: bool = False) -> np.ndarray:
@@ -182,12 +208,21 @@ def average_precision(values, y, weights=None, *, rows: bool = False) -> np.ndar
 
 # -- the probabilistic metrics: sums of per-item terms ---------------------------------------------------------
 def n_item_terms(metric: str, bins: int = BINS) -> int:
+    """The number of terms per item of a probabilistic metric.
+
+    >>> n_item_terms("brier"), n_item_terms("ece")
+    (2, 11)
+    """
     return {"brier": 2, "log_loss": 2, "ece": bins + 1}[metric]
 
 
 def item_terms(metric: str, values, y, bins: int = BINS) -> np.ndarray:
     """(N, S, F): each item's terms of ``metric`` (brier, log_loss, ece); the
-    last term is 1 (the item's count)."""
+    last term is 1 (the item's count).
+
+    >>> item_terms("brier", [[0.9, 0.2]], [1, 0]).tolist()  # per item: (p - y)^2 and 1
+    [[[0.009999999999999995, 1.0]], [[0.04000000000000001, 1.0]]]
+    """
     p, y = _as3(values), np.asarray(y)
     s, n, c = p.shape
     if c == 1:  # binary: the positive class's probability
@@ -224,7 +259,11 @@ def item_terms(metric: str, values, y, bins: int = BINS) -> np.ndarray:
 
 
 def combine_items(metric: str, sums) -> np.ndarray:
-    """The metric of summed terms (..., S, F)."""
+    """The metric of summed terms (..., S, F).
+
+    >>> combine_items("brier", item_terms("brier", [[0.9, 0.2]], [1, 0]).sum(axis=0))
+    array([0.025])
+    """
     t = np.asarray(sums, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         if metric == "ece":

@@ -43,7 +43,11 @@ DEPTH = 10  # the official scorer's threshold (th=10)
 
 
 def n_terms(depth: int = DEPTH) -> int:
-    """The number of statistics per group: AP, RR, count, hits@k, min(k, R)@k."""
+    """The number of statistics per group: AP, RR, count, hits@k, min(k, R)@k.
+
+    >>> n_terms(), n_terms(5)
+    (23, 13)
+    """
     return 3 + 2 * depth
 
 
@@ -114,7 +118,12 @@ def terms(scores, y, groups, n_groups: int | None = None, depth: int = DEPTH) ->
 
 
 def combine(sums, depth: int = DEPTH) -> dict[str, np.ndarray]:
-    """MAP, MRR and AvgRec of summed group statistics (..., S, 3 + 2d)."""
+    """MAP, MRR and AvgRec of summed group statistics (..., S, 3 + 2d).
+
+    >>> t = terms([[0.9, 0.8, 0.1, 0.7]], [1, 0, 0, 1], [0, 0, 1, 1])  # group 1: its relevant item first
+    >>> {k: v.round(4).tolist() for k, v in combine(t.sum(axis=0)).items()}
+    {'map': [1.0], 'mrr': [1.0], 'avg_recall': [1.0]}
+    """
     t = np.asarray(sums, dtype=np.float64)
     count = t[..., 2]
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -41,7 +41,12 @@ SCORE_FORMATS = ("csv", "tsv", "semeval2016t3")
 class ScoreTable:
     """The rows of one score file: ids, the values of each row (one score or
     one probability per class, in ``columns`` order), optional labels and
-    groups (a run file's own), source lines, and the faults found."""
+    groups (a run file's own), source lines, and the faults found.
+
+    >>> t = ScoreTable("run.csv", ("score",), ids=["a"], values=[(0.5,)], lines=[2])
+    >>> len(t), t.unreadable
+    (1, False)
+    """
 
     path: str
     columns: tuple[str, ...]  # the value columns read (a class label each for probabilities)

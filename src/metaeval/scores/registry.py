@@ -30,6 +30,14 @@ __all__ = ["ScoreMetric", "SCORE_REGISTRY", "SCORE_METRIC_IDS", "evaluate_ranked
 
 @dataclass(frozen=True)
 class ScoreMetric:
+    """One metric of scores: the descriptive fields of ``metrics.Metric``,
+    and how the engine resamples it (``kind``).
+
+    >>> m = SCORE_REGISTRY["map"]
+    >>> m.name, m.kind, m.direction, m.binary_only
+    ('MAP', 'groups', 'higher', True)
+    """
+
     id: str
     name: str
     latex: str
@@ -94,6 +102,11 @@ def not_defined(metric_id: str, criterion: str) -> str:
 
 
 def needs_probabilities(metric_ids: Sequence[str]) -> list[str]:
+    """The metrics among ``metric_ids`` that need probabilities.
+
+    >>> needs_probabilities(["roc_auc", "brier", "ece"])
+    ['brier', 'ece']
+    """
     return [m for m in metric_ids if SCORE_REGISTRY[m].probabilities]
 
 
@@ -103,7 +116,11 @@ _PER_CLASS = ("roc_auc", "roc_auc_weighted", "average_precision")
 def evaluate_ranked(metric_ids: Sequence[str], values, y, weights=None, *, rows: bool = False) -> dict[str, np.ndarray]:
     """``{id: (..., S)}`` of the ranked metrics of ``values`` on item weights
     (..., N); the one-vs-rest ones share one sort and pass per class
-    (``rows``: each row its own system, gold and weights, ``multiclass.roc_auc``)."""
+    (``rows``: each row its own system, gold and weights, ``multiclass.roc_auc``).
+
+    >>> evaluate_ranked(["roc_auc", "average_precision"], [[0.9, 0.8, 0.3, 0.3]], [1, 0, 1, 0])
+    {'roc_auc': array([0.625]), 'average_precision': array([0.75])}
+    """
     out = {}
     shared = [m for m in metric_ids if m in _PER_CLASS]
     if shared:
@@ -116,12 +133,21 @@ def evaluate_ranked(metric_ids: Sequence[str], values, y, weights=None, *, rows:
 
 
 def n_terms(metric_id: str) -> int:
+    """The number of summed terms of a metric of sums.
+
+    >>> n_terms("log_loss"), n_terms("map")
+    (2, 23)
+    """
     m = SCORE_REGISTRY[metric_id]
     return RK.n_terms() if m.kind == "groups" else MC.n_item_terms(metric_id)
 
 
 def unit_terms(metric_id: str, values, y, groups=None, n_groups: int | None = None) -> np.ndarray:
-    """The terms of a metric of sums: (N, S, F) per item, or (G, S, F) per group."""
+    """The terms of a metric of sums: (N, S, F) per item, or (G, S, F) per group.
+
+    >>> unit_terms("brier", [[0.9, 0.2]], [1, 0]).shape, unit_terms("map", [[0.9, 0.2]], [1, 0], [0, 0]).shape
+    ((2, 1, 2), (1, 1, 23))
+    """
     m = SCORE_REGISTRY[metric_id]
     if m.kind == "items":
         return MC.item_terms(metric_id, values, y)
@@ -133,7 +159,11 @@ def unit_terms(metric_id: str, values, y, groups=None, n_groups: int | None = No
 
 
 def combine(metric_id: str, sums) -> np.ndarray:
-    """The metric of its summed terms (..., S, F)."""
+    """The metric of its summed terms (..., S, F).
+
+    >>> combine("log_loss", unit_terms("log_loss", [[0.5, 0.5]], [1, 0]).sum(axis=0)).round(6)
+    array([0.693147])
+    """
     m = SCORE_REGISTRY[metric_id]
     if m.kind == "items":
         return MC.combine_items(metric_id, sums)
@@ -157,10 +187,13 @@ def evaluate(metric_ids: Sequence[str], values, y, groups=None, weights=None,
     within = None
     n = np.shape(y)[0]
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+    ranked = [m for m in metric_ids if SCORE_REGISTRY[m].kind == "ranked"]
+    if ranked:  # (one sort and pass per class for all the one-vs-rest ones)
+        out.update(evaluate_ranked(ranked, values, y, None if weights is None else w))
     for m in metric_ids:
         kind = SCORE_REGISTRY[m].kind
         if kind == "ranked":
-            out[m] = evaluate_ranked([m], values, y, None if weights is None else w)[m]
+            continue
         elif kind == "items":
             out[m] = combine(m, np.einsum("...n,nsf->...sf", w, unit_terms(m, values, y)))
         else:  # (MAP, MRR and AvgRec share their ranking statistics)
@@ -171,5 +204,5 @@ def evaluate(metric_ids: Sequence[str], values, y, groups=None, weights=None,
                 first[g[::-1]] = np.arange(n)[::-1]
                 within = np.einsum("...g,gsf->...sf", w[..., first], unit_terms(m, values, y, g, q))
             out[m] = combine(m, within)
-    return out
+    return {m: out[m] for m in metric_ids}
 
