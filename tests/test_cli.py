@@ -403,11 +403,14 @@ def test_python_dash_m_metaeval_is_the_command_line():
 
 def test_metaeval_metrics_lists_every_id_with_its_name_and_direction(tmp_path):
     from metaeval import metrics as M
+    from metaeval.scores import SCORE_METRIC_IDS
     from metaeval.spans import SPAN_METRIC_IDS
 
     code, out, _ = _run("metrics", "--format", "csv")
     df = pd.read_csv(io.StringIO(out))
-    assert code == 0 and df["id"].tolist() == list(M.METRIC_IDS) + list(SPAN_METRIC_IDS)
+    assert code == 0 and df["id"].tolist() == list(M.METRIC_IDS) + list(SCORE_METRIC_IDS) + list(SPAN_METRIC_IDS)
+    assert df.set_index("id").loc["map", "kind"] == "scores" and df.set_index("id").loc["brier", "better"] == "lower"
+    assert "groups" in df.set_index("id").loc["map", "needs"]
     row = df.set_index("id").loc["macro_recall"]
     assert row["better"] == "higher" and "balanced_accuracy" in row["other names"]
     assert row["name"] == "Rᴹ" and df.set_index("id").loc["alpha_nominal", "name"] == "αᴺᴼᴹ"  # typeset, ids ASCII

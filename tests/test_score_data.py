@@ -188,13 +188,18 @@ def test_missing_items_are_refused_with_examples(tmp_path):
 def test_a_missing_score_column_is_refused(tmp_path):
     msg = _refusal(_small(tmp_path, {"s1": "item_id,prob\na,0.9\n"}), tmp_path)
     assert "s1.csv:1: missing column(s) 'score'" in msg, msg
+    # beside a prediction file too (the scores are then aligned after the labels are read)
+    spec = _small(tmp_path, {"s1": "item_id,prob\na,0.9\nb,0.1\nc,0.3\nd,0.8\n"},
+                  {"s1": "item_id,label\na,pos\nb,neg\nc,neg\nd,pos\n"})
+    msg = _refusal(spec, tmp_path)
+    assert "s1.csv:1: missing column(s) 'score'" in msg, msg
 
 
 def test_probabilities_outside_0_1_are_refused_for_a_probabilistic_metric(tmp_path):
     text = "item_id,score\na,0.9\nb,1.2\nc,0.1\nd,0.7\n"
     assert load_dataset(_small(tmp_path, {"s1": text}), tmp_path)  # a score for AUC: any real number
     msg = _refusal(_small(tmp_path, {"s1": text}, metrics=["roc_auc", "brier"]), tmp_path)
-    assert "s1.csv:3: item 'b': 1.2 for class 'pos' is not a probability" in msg and "brier" in msg, msg
+    assert "s1.csv:3: item 'b': not a probability in [0, 1]: 1.2 for class 'pos' (brier need probabilities" in msg
 
 
 def _probs_spec(tmp_path, text, **extra):
@@ -219,7 +224,8 @@ def test_class_probabilities_that_do_not_sum_to_one_are_refused_or_normalised_an
 def test_a_class_probability_outside_0_1_is_refused(tmp_path):
     msg = _refusal(_probs_spec(tmp_path, "item_id,px,py,pz\na,1.1,-0.1,0\nb,0.2,0.5,0.3\nc,0.1,0.1,0.8\n"),
                    tmp_path)
-    assert "sys.csv:2: item 'a': 1.1 for class 'x' is not a probability in [0, 1]" in msg, msg
+    # every bad value of the row, not the first only
+    assert "sys.csv:2: item 'a': not a probability in [0, 1]: 1.1 for class 'x', -0.1 for class 'y'" in msg, msg
 
 
 def test_an_argmax_tie_is_refused_when_labels_come_from_probabilities(tmp_path):
@@ -321,3 +327,11 @@ def test_the_command_line_says_what_a_bad_score_file_is(tmp_path):
     assert code != 0 and out.getvalue() == ""
     assert "sys.csv:2: item 'a': classes 'x', 'y' tie for the highest probability" in err.getvalue()
     assert "Traceback" not in err.getvalue()
+
+
+def test_faults_of_labels_and_of_scores_are_said_at_once(tmp_path):
+    spec = _small(tmp_path, {"s1": "item_id,score\na,0.9\nb,nan\nc,0.1\nd,0.7\n",
+                             "s2": "item_id,score\na,0.9\nb,0.2\nc,0.1\nd,0.7\n"},
+                  {"s1": "item_id,label\na,pos\nb,neg\nc,neg\nd,pos\n", "s2": "item_id,label\na,pos\nb,maybe\nc,neg\nd,pos\n"})
+    msg = _refusal(spec, tmp_path)
+    assert "s2.csv:3: predicted label 'maybe'" in msg and "s1.csv:3: score of item 'b' is NaN" in msg, msg

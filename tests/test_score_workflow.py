@@ -49,6 +49,8 @@ def test_semeval2016_task3_in_the_workflow(tmp_path, data_dir, project_config):
     assert priors.loc["roc_auc", "exempt"]  # invariant to the class priors, found on the data
     md = (res / "recommendation.md").read_text()
     assert "not defined for it" in md and "ROC-AUC" in md and "MAP" in md
+    assert "**Not defined for it:** MAP, MRR and AvgRec on robustness to class priors (a ranking within each group " \
+           "has no class prior to re-weight). They are judged on the other criteria." in md
     games = pd.read_csv(res / "gameability.csv")
     assert {"prior_probability", "random_score"} <= set(games.degenerate)
 

@@ -343,7 +343,9 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
 
     gold_t = read_table(gpath, **spec.gold_format)
     ds = code_dataset(spec, gold_t, tables(), supplied=lambda: spec.supplied_baselines({**score_files, **files}),
-                      files=lambda: _file_hashes(gpath, files))
+                      files=lambda: _file_hashes(gpath, files),
+                      # the faults of the score files of systems with labels, said with the labels' faults
+                      more_problems=lambda: [p for s, t in score_tables.items() if s in files for p in t.problems])
     if spec.scores:
         from .score_data import code_scores
 
@@ -370,7 +372,8 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
     return ds
 
 
-def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None, files=None) -> Dataset:
+def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None, files=None,
+                 more_problems=None) -> Dataset:
     """Check and code a gold table and the prediction tables of every system
     (``tables``: ``(system, LabelTable)`` pairs, taken once the gold can be
     read), as ``load_dataset`` does for files and ``metaeval.api`` for labels
@@ -379,7 +382,9 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
     ``supplied``: a callable giving the systems that are supplied baselines;
     ``files``: a callable giving ``info["files"]`` (the inputs' paths and
     hashes).  Raises ``DataError`` (listing every fault) before returning
-    anything."""
+    anything.  ``more_problems``: a callable giving the faults of other files
+    of the systems (their score files), reported with the predictions' so
+    that every fault is said at once."""
     problems: list[Problem] = []
     labels = spec.labels
     code = {lab: i for i, lab in enumerate(labels)}
@@ -465,6 +470,8 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
                                                           f"e.g. {shown}" + (", ..." if len(lacking) > 5 else ""),
                                             "missing", len(lacking)))
         problems += file_problems
+    if more_problems is not None:
+        problems += more_problems()
     if problems:
         raise DataError(problems, context, _cross_file_hints(gpath, gold_t.ids, missing, foreign, n_read))
 

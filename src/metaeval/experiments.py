@@ -96,9 +96,14 @@ def few_groups_note(spec: DatasetSpec, settings: Settings, ds: Dataset) -> str |
     g = len(ds.group_names)
     if g >= MIN_GROUPS:
         return None
+    from .scores.registry import SCORE_REGISTRY
+
+    within = [m for m in spec.score_metrics if SCORE_REGISTRY[m].kind == "groups"]
+    way = (f"use at least {MIN_GROUPS} groups; {', '.join(within)} rank within groups, so items cannot be "
+           f"resampled alone" if within else f"use at least {MIN_GROUPS} groups, or resample_unit: item")
     return (f"resample_unit is 'group' and {spec.name} has only {g} groups: resampling whole groups draws "
             f"few distinct samples, so its intervals are too narrow and its tests and half-splits coarse "
-            f"(use at least {MIN_GROUPS} groups, or resample_unit: item).")
+            f"({way}).")
 
 
 # ---------------------------------------------------------------------------

@@ -190,7 +190,9 @@ def gameability_markdown(table: pd.DataFrame, title: str) -> str:
                        if x})
     text = (f"# {md_escape(title)}\n\nSystems that never read the task, scored on this test set: every constant "
             f"class, the prior-matched and the uniform guesser (their expected confusion matrices), and for span "
-            f"tasks no spans, the whole text as one span, every token. A metric is **gameable** here when one of "
+            f"tasks no spans, the whole text as one span, every token; for the metrics of scores, the constant classes' "
+            f"one-hot scores, the test set's class prior as every item's probability (prior_probability) and a "
+            f"random score per item (random_score). A metric is **gameable** here when one of "
             f"them scores significantly better than the median real system (null hypothesis: no better; one-sided "
             f"test over resamples of the test set and the real systems, Holm-adjusted over the metric's degenerate "
             f"systems): {n} of {len(rows)} metrics are; *borderline* ({nb}): a degenerate system beats the median "

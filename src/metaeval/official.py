@@ -95,4 +95,5 @@ def official_markdown(table: pd.DataFrame, title: str, source: str = "") -> str:
             mark = {"match": "✔ ", "differs": "✘ ", "not scored": ""}[c["status"]]
             row[c["column"]] = f"{mark}{c['official']} / {rep}" if rep else f"{c['official']} / not scored"
         wide.append(row)
-    return head + "Each cell: official / reproduced.\n\n" + markdown_table(pd.DataFrame(wide)) + "\n"
+    cells = pd.DataFrame(wide).fillna("no official figure")  # (a run without labels has no accuracy)
+    return head + "Each cell: official / reproduced.\n\n" + markdown_table(cells) + "\n"

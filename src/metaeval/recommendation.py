@@ -378,11 +378,12 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     exempt = np.zeros((len(crit), m), bool)
     if "priors" in crit:
         c = crit.index("priors")
-        if any((mid, PRIORS_PROPERTY) in held for mid in metrics):
-            exempt[c] = [held.get((mid, PRIORS_PROPERTY)) is True for mid in metrics]
-        else:  # no properties: exactly 1 on the data and on every resample of every scope
-            exempt[c] = (value[c] == 1) & np.all([np.all((b[:, c] == 1) | np.isnan(b[:, c]), axis=0)
-                                                  for b in boots.values()], axis=0)
+        # without the property (no properties, or a metric they do not cover: a metric of scores), the data
+        # decide: exactly 1 on the data and on every resample of every scope
+        by_data = (value[c] == 1) & np.all([np.all((b[:, c] == 1) | np.isnan(b[:, c]), axis=0)
+                                            for b in boots.values()], axis=0)
+        exempt[c] = [held[(mid, PRIORS_PROPERTY)] is True if (mid, PRIORS_PROPERTY) in held else bool(by_data[i])
+                     for i, mid in enumerate(metrics)]
     judged_apart = exempt | undefined  # not judged on a criterion: invariant to it, or it is not defined for them
 
     sets = {scope: evidence_sets(value, b, admissible & ~ill[scope], alpha, judged_apart, crit, mc_level)
@@ -823,6 +824,16 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
         lines += ["**Borderline** (a degenerate system beats the median real system here, not significantly; not "
                   "vetoed): " + "; ".join(f"{md_escape(_name(g['metric']))}: {md_escape(_game_text(g))}"
                                           for g in rec.borderline) + ".", ""]
+    if rec.undefined is not None and rec.undefined.any():  # "not defined for it" in the table: why
+        from .scores.registry import not_defined
+
+        by_why: dict[tuple[str, str], list[str]] = {}
+        for c_i, c in enumerate(rec.criteria):
+            for i in np.flatnonzero(rec.undefined[c_i]):
+                by_why.setdefault((CRITERIA[c], not_defined(rec.metrics[i], c)), []).append(_name(rec.metrics[i]))
+        lines += ["**Not defined for it:** " + "; ".join(
+            f"{_and(ms)} on {crit} ({md_escape(why)})" for (crit, why), ms in by_why.items())
+            + ". They are judged on the other criteria.", ""]
     if rec.left_out:
         by_reason: dict[str, list[str]] = {}
         for c, w in rec.left_out.items():

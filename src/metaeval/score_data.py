@@ -131,7 +131,10 @@ def code_scores(spec: DatasetSpec, ds, tables: Mapping[str, ScoreTable], files: 
                 else:
                     values[s] = np.eye(c)[pred]
             continue
-        problems += t.problems
+        if system not in ds.info.get("files", {}):  # (a system with labels: its file's faults were said with theirs)
+            problems += t.problems
+        if t.unreadable:  # a missing column or an unreadable file: said, nothing to align
+            continue
         seen = np.zeros(n, dtype=bool)
         rows = np.asarray(t.values, dtype=np.float64).reshape(len(t.ids), -1)
         for r, item in enumerate(t.ids):
@@ -145,10 +148,11 @@ def code_scores(spec: DatasetSpec, ds, tables: Mapping[str, ScoreTable], files: 
             if probabilistic:
                 bad = [(labels[j] if cols else spec.positive_class, x) for j, x in enumerate(v) if not 0 <= x <= 1]
                 if bad:
-                    what = "a probability" if cols else ("a probability (" + ", ".join(needs_probabilities(
-                        spec.score_metrics)) + " need probabilities)")
-                    problems.append(Problem(t.path, t.lines[r], f"item {item!r}: {float(bad[0][1]):g} for class "
-                                                                f"{bad[0][0]!r} is not {what} in [0, 1]", "range"))
+                    why = "" if cols else (f" ({', '.join(needs_probabilities(spec.score_metrics))} need "
+                                           f"probabilities: give them, or leave those metrics out)")
+                    problems.append(Problem(t.path, t.lines[r], f"item {item!r}: not a probability in [0, 1]: "
+                                            + ", ".join(f"{float(x):g} for class {c!r}" for c, x in bad) + why,
+                                            "range"))
                     continue
                 if cols:
                     total = float(v.sum())
@@ -166,7 +170,7 @@ def code_scores(spec: DatasetSpec, ds, tables: Mapping[str, ScoreTable], files: 
             values[s, p] = v
         lacking = [i for i in np.flatnonzero(~seen) if ds.item_ids[i] not in t.skipped_ids]
         if lacking:
-            shown = ", ".join(repr(ds.item_ids[i]) for i in lacking[:5])
+            shown = ", ".join(repr(str(ds.item_ids[i])) for i in lacking[:5])
             problems.insert(0, Problem(t.path, None, f"{len(lacking):,} gold item(s) have no score, e.g. {shown}"
                                        + (", ..." if len(lacking) > 5 else ""), "missing", len(lacking)))
         if c == 1 and not problems:

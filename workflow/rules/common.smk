@@ -90,7 +90,9 @@ def data_fingerprint_of(wildcards):
     return _data_fingerprint(wildcards.dataset)
 
 
-N_RANKED = {name: n_ranked_systems(SPECS[name], PREDICTION_FILES[name], SETTINGS[name].include_baselines)
+# (a system may give scores only: its score file counts as its prediction file)
+N_RANKED = {name: n_ranked_systems(SPECS[name], {**SPECS[name].score_files(DATA_DIR), **PREDICTION_FILES[name]},
+                                   SETTINGS[name].include_baselines)
             for name in DATASETS}
 
 

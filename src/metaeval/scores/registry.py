@@ -74,7 +74,7 @@ _ENTRIES = [
     ScoreMetric("map", "MAP", r"MAP", True, "groups", binary_only=True, reference=_T3),
     ScoreMetric("mrr", "MRR", r"MRR", True, "groups", binary_only=True, reference=_T3),
     ScoreMetric("avg_recall", "AvgRec", r"AvgRec", True, "groups", binary_only=True, reference=_T3),
-    ScoreMetric("brier", "Brier", r"BS", False, "items", probabilities=True, bounds=(0.0, 2.0),
+    ScoreMetric("brier", "Brier", r"Brier", False, "items", probabilities=True, bounds=(0.0, 2.0),
                 reference="Brier 1950", alias="Brier score"),
     ScoreMetric("log_loss", "LogLoss", r"LogLoss", False, "items", probabilities=True, bounds=(0.0, np.inf),
                 reference="Good 1952 (cross-entropy); clipped at the float64 epsilon as scikit-learn"),

@@ -270,7 +270,8 @@ def n_ranked_systems(spec: DatasetSpec, files: Mapping[str, Path], include_basel
     """Systems the experiments rank: the real (and synthetic) systems plus
     the baselines (generated, or supplied files marked by ``baseline_systems``)
     named in ``include_baselines`` (``experiments.select_systems``);
-    ``files``: ``spec.prediction_files``."""
+    ``files``: ``spec.prediction_files`` and ``spec.score_files`` (a
+    system may give scores only)."""
     from ..dataset import baseline_names
 
     synthetic = len(spec.synthetic["kinds"]) * len(spec.synthetic["strengths"]) if spec.synthetic else 0
