@@ -272,3 +272,19 @@ def test_the_significance_page_has_the_power_the_best_and_the_p_values():
     assert f"The {len(many)} systems make {len(big):,} pairs: the pairs of the 10 leading systems are shown" in md_big
     assert sum(line.startswith("| s0") for line in md_big.splitlines()) == 45  # 10 systems: 45 pairs
     assert "s20" not in md_big.split("p-values of the pairs")[1]
+
+
+def test_a_table_of_many_groups_shows_each_system_s_worst_and_best_group():
+    from metaeval.tables import MAX_GROUP_COLUMNS, groups_markdown
+
+    groups = [f"q{i:02d}" for i in range(MAX_GROUP_COLUMNS + 1)]
+    rows = [{"group": g, "system": s, "kind": "system", "map": v} for s, base in (("a", 0.5), ("b", 0.2))
+            for i, g in enumerate(groups) for v in [base + 0.01 * i]]
+    rows += [{"group": g, "system": s, "kind": "system", "map": v} for s, v in (("a", 0.65), ("b", 0.35))
+             for g in ("mean", "weighted_mean")]
+    md = groups_markdown(pd.DataFrame(rows), "map", "t")
+    assert "q00" in md.split("| a |")[1].split("\n")[0] and "0.800 (q30)" in md  # a: worst q00, best q30
+    assert "| q01 |" not in md and f"over {MAX_GROUP_COLUMNS + 1} groups" in md
+    few = groups_markdown(pd.DataFrame([r for r in rows if r["group"] in ("q00", "q01", "mean", "weighted_mean")]),
+                          "map", "t")
+    assert "| system | q00 | q01 | mean | weighted mean |" in few  # few groups: a column each

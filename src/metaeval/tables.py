@@ -303,6 +303,10 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
     return "\n".join([f"**{md_escape(title)}**", "", markdown_table(pd.DataFrame(cols)), text]) + "\n"
 
 
+# a per-group table with more groups shows each system's worst and best group instead (scores_by_group.csv has them all)
+MAX_GROUP_COLUMNS = 30
+
+
 def groups_markdown(df: pd.DataFrame, primary: str, title: str, digits: int = 3) -> str:
     """Kaushal et al.'s per-target table: the primary metric of every system
     in every item group, with the mean over the groups (``mean``, their
@@ -319,9 +323,23 @@ def groups_markdown(df: pd.DataFrame, primary: str, title: str, digits: int = 3)
     names = {"mean": "mean", "weighted_mean": "weighted mean"}
     out = pd.DataFrame({"system": [md_escape(s) if k in ("system", "synthetic") else f"*{md_escape(s)}* (baseline)"
                                    for s, k in zip(wide["system"], wide["kind"])]})
+    better = "higher" if m.higher_is_better else "lower"
+    own = [g for g in groups if g not in names]
+    if len(own) > MAX_GROUP_COLUMNS:  # (70 questions: a column each would be unreadable, and heavy in the report)
+        vals = wide[own].to_numpy(dtype=float)
+        o = orient(vals, m.higher_is_better)
+        for g in names:
+            out[names[g]] = [_fmt(v, digits) for v in wide[g].to_numpy(dtype=float)]
+        for col, pick in (("worst group", np.nanargmin), ("best group", np.nanargmax)):
+            at = [pick(r) if np.isfinite(r).any() else -1 for r in o]
+            out[col] = [f"{_fmt(vals[i, j], digits)} ({md_escape(own[j])})" if j >= 0 else "" for i, j in
+                        enumerate(at)]
+        return (f"**{md_escape(title)}**\n\n" + markdown_table(out, escape=False) +
+                f"\n{m.name} over {len(own)} groups ({better} is better): the unweighted mean over the groups, the "
+                "mean weighted by the number of items of each group, and each system's worst and best group. Sorted "
+                "by the mean. Every group and every metric is in scores_by_group.csv.\n")
     for g in groups:
         out[names.get(g, md_escape(g))] = [_fmt(v, digits) for v in wide[g].to_numpy(dtype=float)]
-    better = "higher" if m.higher_is_better else "lower"
     return (f"**{md_escape(title)}**\n\n" + markdown_table(out, escape=False) +
             f"\n{m.name} per group ({better} is better); mean: the unweighted mean over the groups; weighted "
             "mean: weighted by the number of items of each group. Sorted by the mean. Every metric per group is "
@@ -541,7 +559,7 @@ def sensitivity_markdown(noise: pd.DataFrame, priors: pd.DataFrame, title: str =
 
 # a p-value matrix per metric up to this many systems (a table of S(S-1)/2 cells
 # stays readable); beyond it, the pairs of the leading systems
-MAX_MATRIX_SYSTEMS = 30
+MAX_MATRIX_SYSTEMS = 20  # (SemEval-2016 Task 3's 27 and 30 ranked systems: the leading pairs; every pair is in the CSV)
 LEADING_SYSTEMS = 10
 
 
