@@ -78,10 +78,11 @@ def _write_png(fig, path, dpi, bbox) -> None:
     pal.save(path, format="png", pnginfo=info, dpi=(dpi, dpi), **_PNG_OPTIONS)
 
 
-# PNGs at 100 dpi, a screen's (150 made every report over 10 MB: the
-# default run's figures at 150 dpi were 4.8 MB even as palette images); the
-# PDFs are vector graphics, for print
-PNG_DPI = 100
+# PNGs at 96 dpi, the CSS pixel's (150 made every report over 10 MB: the
+# default run's figures at 150 dpi were 4.8 MB even as palette images; 100
+# put the report with issue 33's datasets at 10.01 MB); the PDFs are vector
+# graphics, for print
+PNG_DPI = 96
 
 
 def save_figure(fig, paths, dpi: int = PNG_DPI) -> None:
@@ -435,7 +436,7 @@ def span_scores_plot(scores, metric_ids, primary: str, title: str = ""):
 _LABEL_PAD = 0.05  # inches between a system name and its axes
 
 
-# the interval figure: panels of 4.6 in (460 px at 100 dpi) in a grid of up
+# the interval figure: panels of 4.6 in (442 px at 96 dpi) in a grid of up
 # to three columns (one column of 15 metrics x 34 systems was 960 x 9,877 px,
 # a page no report could show); one or two metrics: a column a page wide
 _PANEL_WIDTH = 4.6
