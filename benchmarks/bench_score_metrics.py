@@ -1,6 +1,7 @@
 """ROC-AUC and average precision of every run of a SemEval-2016 Task 3
-folder on bootstrap replicates of its items: ``metaeval.score_metrics`` in
-one call per chunk of replicates, against scikit-learn in a loop over the
+folder on bootstrap replicates of its items: the engine's call
+(``metaeval.scores.registry.evaluate_ranked``: both metrics from one sort
+per system and one compiled pass per replicate) per chunk of replicates, against scikit-learn in a loop over the
 replicates (``sample_weight`` = the replicate's counts), side by side in one
 run; the loop is timed on a few replicates and scaled, and both give the
 same values on those.  Drawing the replicates (numpy's multinomial) is
@@ -19,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from metaeval.scores import binary as SM
+from metaeval.scores.registry import evaluate_ranked
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,8 +52,7 @@ def main() -> None:
         t0 = time.perf_counter()
         w = replicates(min(a.chunk, a.replicates - start))
         t1 = time.perf_counter()
-        SM.roc_auc(scores, y, w)
-        SM.average_precision(scores, y, w)
+        evaluate_ranked(["roc_auc", "average_precision"], scores, y, w)
         draw, engine = draw + t1 - t0, engine + time.perf_counter() - t1
 
     w = replicates(a.loop_replicates)
@@ -60,7 +60,8 @@ def main() -> None:
     ref = np.array([[[roc_auc_score(y, s, sample_weight=wb), average_precision_score(y, s, sample_weight=wb)]
                      for s in scores] for wb in w])
     loop = (time.perf_counter() - t0) / a.loop_replicates * a.replicates
-    got = np.stack([SM.roc_auc(scores, y, w), SM.average_precision(scores, y, w)], axis=-1)
+    both = evaluate_ranked(["roc_auc", "average_precision"], scores, y, w)
+    got = np.stack([both["roc_auc"], both["average_precision"]], axis=-1)
     diff = float(np.nanmax(np.abs(got - ref)))
     print(f"{a.folder}: {len(files)} systems, {n:,} items, {a.replicates:,} replicates (drawn in {draw:.1f} s, "
           f"apart)")
