@@ -5,7 +5,6 @@ scores-only system, and each bad input refused with its file, line and fault."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -124,7 +123,7 @@ def test_the_released_run_format_reproduces_the_csv_copies(tmp_path):
     for f in sorted((DATA / folder / "scores").glob("*.csv"))[:4]:
         sc = pd.read_csv(f, dtype=str)
         lab = pd.read_csv(DATA / folder / "predictions" / f.name, dtype=str)
-        lines = [f"{q}\t{i}\t{r}\t{s}\t{l}" for r, (q, i, s, l) in
+        lines = [f"{q}\t{i}\t{r}\t{s}\t{label}" for r, (q, i, s, label) in
                  enumerate(zip(gold.question, sc.item_id, sc.score, lab.label))]
         (tmp_path / folder / "runs" / f"{f.stem}.txt").write_text("\n".join(lines) + "\n")
     cfg = dict(gold=f"{folder}/gold.csv", group_column="question", scores=[f"{folder}/runs/*.txt"],

@@ -9,7 +9,6 @@ from __future__ import annotations
 import shutil
 
 import pandas as pd
-import pytest
 import yaml
 
 from .conftest import ROOT

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 import pandas as pd
@@ -35,6 +35,9 @@ from .config import DatasetSpec
 from .engine.confusion import confusion_by_group, confusion_tensor
 from .io import DataError, LabelTable, Problem, file_sha256, folder_sha256, in_memory, looks_like_float, read_table
 from .spans import Spans
+
+if TYPE_CHECKING:  # (the data floor's own module; imported where the scores are read)
+    from .score_data import ScoreView
 
 __all__ = ["Dataset", "SpanView", "load_dataset", "load_span_dataset", "make_baselines", "baseline_names",
            "score_table", "score_dataset", "RANKED_KINDS", "code_dataset"]

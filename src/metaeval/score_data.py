@@ -178,7 +178,7 @@ def code_scores(spec: DatasetSpec, ds, tables: Mapping[str, ScoreTable], files: 
             ties[system] = int(n - np.unique(col).size)
     if problems:
         gpath = spec.gold
-        raise DataError(problems, f"dataset {spec.name!r}" + ("" if in_memory(str(gpath)) else f" (scores)"))
+        raise DataError(problems, f"dataset {spec.name!r}" + ("" if in_memory(str(gpath)) else " (scores)"))
     info = {"columns": list(labels if c > 1 else (spec.positive_class,)), "probabilities": probabilistic,
             "files": {s: {"path": str(p), "sha256": file_sha256(p)} for s, p in files.items()},
             "normalized_rows": normalised, "tied_items": ties}

@@ -457,7 +457,7 @@ class Scorer:
         (label noise: the systems' scores stay, the gold moves), on item
         weights (R, N) and, for the metrics ranking within groups, unit
         (group) weights (R, U)."""
-        from ..scores.registry import SCORE_REGISTRY, combine, evaluate_ranked, n_terms, unit_terms
+        from ..scores.registry import SCORE_REGISTRY, combine, evaluate_ranked, unit_terms
 
         y_rows = self._score_y(gold_rows)
         w = np.asarray(w_items, dtype=np.float64)

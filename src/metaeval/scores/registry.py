@@ -17,7 +17,7 @@ probability, C = K class probabilities otherwise (``scores.multiclass``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
