@@ -186,12 +186,12 @@ def test_missing_items_are_refused_with_examples(tmp_path):
 
 def test_a_missing_score_column_is_refused(tmp_path):
     msg = _refusal(_small(tmp_path, {"s1": "item_id,prob\na,0.9\n"}), tmp_path)
-    assert "s1.csv:1: missing column(s) 'score'" in msg, msg
+    assert "s1.csv:1: missing or wrong header: expected columns 'item_id', 'score'" in msg, msg
     # beside a prediction file too (the scores are then aligned after the labels are read)
     spec = _small(tmp_path, {"s1": "item_id,prob\na,0.9\nb,0.1\nc,0.3\nd,0.8\n"},
                   {"s1": "item_id,label\na,pos\nb,neg\nc,neg\nd,pos\n"})
     msg = _refusal(spec, tmp_path)
-    assert "s1.csv:1: missing column(s) 'score'" in msg, msg
+    assert "s1.csv:1: missing or wrong header: expected columns 'item_id', 'score'" in msg, msg
 
 
 def test_probabilities_outside_0_1_are_refused_for_a_probabilistic_metric(tmp_path):

@@ -205,6 +205,37 @@ def _accept(table: LabelTable, fault, first_line: dict, line, item: str, label: 
         table.groups.append(group)
 
 
+def delimited_header(text: str, delimiter: str, wanted, fault):
+    r"""``(reader, header, line)`` of a delimited text: the csv reader (tabs
+    unquoted, as SemEval's TSV files are written), the first non-blank row's
+    fields without surrounding spaces and its line; the header None after
+    ``fault(line, message, "header")`` when a ``wanted`` column is missing
+    or repeated.
+
+    >>> header = delimited_header("\nitem_id,label\n1,a\n", ",", ["item_id", "label"], print)[1:]
+    >>> header
+    (['item_id', 'label'], 2)
+    """
+    quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
+    header, line = [], 0
+    for row in reader:
+        if any(f.strip() for f in row):
+            header, line = [f.strip() for f in row], reader.line_num
+            break
+    missing = [w for w in wanted if w not in header]
+    if missing:
+        sep = "tab" if delimiter == "\t" else repr(delimiter)
+        fault(line, f"missing or wrong header: expected columns {', '.join(map(repr, wanted))} "
+                    f"({sep}-separated), found {', '.join(map(repr, header))}", "header")
+        return reader, None, line
+    dup = sorted({h for h in header if header.count(h) > 1 and h in wanted})
+    if dup:
+        fault(line, f"header repeats column(s) {', '.join(map(repr, dup))}", "header")
+        return reader, None, line
+    return reader, header, line
+
+
 def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item_id",
                label_column: str = "label", group_column: str | None = None) -> LabelTable:
     """Read a delimited file of ``id, label[, group]`` rows.
@@ -231,26 +262,9 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
         fault(None, "empty file (expected a header line and one row per item)", "file")
         return table
 
-    quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
-    header = None
-    header_line = 0
-    for row in reader:
-        if any(f.strip() for f in row):
-            header = [f.strip() for f in row]
-            header_line = reader.line_num
-            break
-    assert header is not None
     wanted = [id_column, label_column] + ([group_column] if group_column else [])
-    missing = [w for w in wanted if w not in header]
-    if missing:
-        sep = "tab" if delimiter == "\t" else repr(delimiter)
-        fault(header_line, f"missing or wrong header: expected columns {', '.join(map(repr, wanted))} "
-                           f"({sep}-separated), found {', '.join(map(repr, header))}", "header")
-        return table
-    dup = sorted({h for h in header if header.count(h) > 1 and h in wanted})
-    if dup:
-        fault(header_line, f"header repeats column(s) {', '.join(map(repr, dup))}", "header")
+    reader, header, header_line = delimited_header(text, delimiter, wanted, fault)
+    if header is None:
         return table
     i_id, i_label = header.index(id_column), header.index(label_column)
     i_group = header.index(group_column) if group_column else None

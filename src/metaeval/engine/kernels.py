@@ -198,15 +198,40 @@ def tau_rows(x, y, variant_b, out):  # pragma: no cover - compiled
         out[r] = num / den if den > 0 else np.nan
 
 
+@nb.njit(inline="always")
+def _tie_group(pg, ng, tp, fp, auc, ap):  # pragma: no cover - compiled
+    """The running sums after a group of tied scores (positive weight pg,
+    negative ng), walked from the top: a negative counts the positives above
+    it and half of those tied with it (AUC); AP adds the group's precision
+    for its positive weight."""
+    auc += ng * (tp + 0.5 * pg)
+    tp += pg
+    fp += ng
+    if tp + fp > 0.0:
+        ap += pg * tp / (tp + fp)
+    return tp, fp, auc, ap
+
+
+@nb.njit(inline="always")
+def _auc_ap(tp, fp, auc, ap):  # pragma: no cover - compiled
+    """AUC (NaN without a positive or a negative) and AP (NaN without a positive) of the final sums."""
+    return (auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan), (ap / tp if tp > 0.0 else np.nan)
+
+
 @nb.njit(parallel=True, cache=True)
 def ranked_weights(w, order, positive, starts, out):  # pragma: no cover - compiled
     """ROC-AUC and average precision of one system on each row of ``w``
     (B, N) weights: the items in ``order`` (decreasing score), ``positive``
-    the gold of the ordered items, ``starts`` the first position of each group
-    of tied scores (and N at the end); ``out`` (B, 2) gets AUC (ties one
-    half; NaN without a positive or a negative) and AP (scikit-learn's; NaN
-    without a positive).  One pass per row, no temporary of the row's size."""
+    the gold in item order, one row for every weight row (1, N) or a row of
+    its own each (B, N: label noise moves items between the classes, the
+    system's order of its scores stays), ``starts`` the first position of
+    each group of tied scores (and N at the end); ``out`` (B, 2) gets AUC
+    (ties one half; NaN without a positive or a negative) and AP
+    (scikit-learn's; NaN without a positive).  One pass per row, no
+    temporary of the row's size."""
+    own = positive.shape[0] > 1
     for b in nb.prange(w.shape[0]):
+        gold = positive[b] if own else positive[0]
         tp = 0.0
         fp = 0.0
         auc = 0.0
@@ -215,18 +240,14 @@ def ranked_weights(w, order, positive, starts, out):  # pragma: no cover - compi
             pg = 0.0
             ng = 0.0
             for k in range(starts[g], starts[g + 1]):
-                v = w[b, order[k]]
-                if positive[k]:
+                i = order[k]
+                v = w[b, i]
+                if gold[i]:
                     pg += v
                 else:
                     ng += v
-            auc += ng * (tp + 0.5 * pg)  # a negative counts the positives above it, ties one half
-            tp += pg
-            fp += ng
-            if tp + fp > 0.0:
-                ap += pg * tp / (tp + fp)
-        out[b, 0] = auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan
-        out[b, 1] = ap / tp if tp > 0.0 else np.nan
+            tp, fp, auc, ap = _tie_group(pg, ng, tp, fp, auc, ap)
+        out[b, 0], out[b, 1] = _auc_ap(tp, fp, auc, ap)
 
 
 @nb.njit(parallel=True, cache=True)
@@ -256,42 +277,8 @@ def ranked_rows(sv, positive, w, out):  # pragma: no cover - compiled
                 else:
                     ng += w[r, i]
                 k -= 1
-            auc += ng * (tp + 0.5 * pg)
-            tp += pg
-            fp += ng
-            if tp + fp > 0.0:
-                ap += pg * tp / (tp + fp)
-        out[r, 0] = auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan
-        out[r, 1] = ap / tp if tp > 0.0 else np.nan
-
-
-@nb.njit(parallel=True, cache=True)
-def ranked_weights_gold(w, order, positive, starts, out):  # pragma: no cover - compiled
-    """``ranked_weights`` with a gold of its own per row: ``positive`` (B, N)
-    in item order (label noise moves items between the classes; the
-    system's order of its scores stays)."""
-    for b in nb.prange(w.shape[0]):
-        tp = 0.0
-        fp = 0.0
-        auc = 0.0
-        ap = 0.0
-        for g in range(starts.size - 1):
-            pg = 0.0
-            ng = 0.0
-            for k in range(starts[g], starts[g + 1]):
-                i = order[k]
-                v = w[b, i]
-                if positive[b, i]:
-                    pg += v
-                else:
-                    ng += v
-            auc += ng * (tp + 0.5 * pg)
-            tp += pg
-            fp += ng
-            if tp + fp > 0.0:
-                ap += pg * tp / (tp + fp)
-        out[b, 0] = auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan
-        out[b, 1] = ap / tp if tp > 0.0 else np.nan
+            tp, fp, auc, ap = _tie_group(pg, ng, tp, fp, auc, ap)
+        out[r, 0], out[r, 1] = _auc_ap(tp, fp, auc, ap)
 
 
 @nb.njit(inline="always")
@@ -364,13 +351,8 @@ def permuted_ranked_merge(words, sv, positive, start, out):  # pragma: no cover 
                         key[0] = key[size]
                         idx[0] = idx[size]
                     _sift_down(key, idx, size, 0)
-                auc += ng * (tp + 0.5 * pg)
-                tp += pg
-                fp += ng
-                if tp + fp > 0.0:
-                    ap += pg * tp / (tp + fp)
-            out[t, s, 0] = auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan
-            out[t, s, 1] = ap / tp if tp > 0.0 else np.nan
+                tp, fp, auc, ap = _tie_group(pg, ng, tp, fp, auc, ap)
+            out[t, s, 0], out[t, s, 1] = _auc_ap(tp, fp, auc, ap)
 
 
 @nb.njit(parallel=True, cache=True)

@@ -65,29 +65,27 @@ def _check(scores, y, weights):
 def _ranked(scores, y, weights) -> np.ndarray:
     """ROC-AUC and average precision of every system on every weight row:
     (..., S, 2).  Each system's items sorted once (decreasing score, stable),
-    then one compiled pass per row (``engine.kernels.ranked_weights``; with
-    a gold per weight row, ``ranked_weights_gold``)."""
-    from ..engine.kernels import ranked_weights, ranked_weights_gold
+    then one compiled pass per row (``engine.kernels.ranked_weights``; the
+    gold once, or one per weight row)."""
+    from ..engine.kernels import ranked_weights
 
     s, y, w = _check(scores, y, weights)
     lead = w.shape[:-1]
     rows = np.ascontiguousarray(w.reshape(-1, w.shape[-1]), dtype=np.float64)
-    golds = None if y.ndim == 1 else np.ascontiguousarray(y.reshape(-1, y.shape[-1]) == 1)
+    golds = np.ascontiguousarray((y == 1).reshape(-1, y.shape[-1]))  # (1, N), or one gold per weight row
     out = np.empty((rows.shape[0], s.shape[0], 2))
     for k, row in enumerate(s):  # a loop over the systems (few), never over items or resamples
         order = np.argsort(-row, kind="stable")
         sv = row[order]
         starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), sv.size].astype(np.int64)
         res = np.empty((rows.shape[0], 2))
-        if starts.size == 2 and golds is None:  # a constant: one tie, AUC 1/2 and AP the positive share
+        if starts.size == 2 and y.ndim == 1:  # a constant: one tie, AUC 1/2 and AP the positive share
             tp, fp = rows @ (y == 1), rows @ (y != 1)
             with np.errstate(invalid="ignore", divide="ignore"):
                 res[:, 0] = np.where((tp > 0) & (fp > 0), 0.5, np.nan)
                 res[:, 1] = np.where(tp > 0, tp / (tp + fp), np.nan)
-        elif golds is None:
-            ranked_weights(rows, order.astype(np.int64), y[order] == 1, starts, res)
         else:
-            ranked_weights_gold(rows, order.astype(np.int64), golds, starts, res)
+            ranked_weights(rows, order.astype(np.int64), golds, starts, res)
         out[:, k] = res
     return out.reshape(*lead, s.shape[0], 2)
 

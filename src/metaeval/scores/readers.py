@@ -24,13 +24,12 @@ scores are coded (``scores.coding``).
 from __future__ import annotations
 
 import csv
-import io
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from ..io import Problem, read_text_checked
+from ..io import Problem, delimited_header, read_text_checked
 
 __all__ = ["ScoreTable", "read_scores", "SCORE_FORMATS"]
 
@@ -120,23 +119,10 @@ def read_scores(path: str | Path, *, format: str = "csv", id_column: str = "item
         return table
     if format == "semeval2016t3":
         return _run_file(table, text, fault)
-    delimiter = "\t" if format == "tsv" else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header, header_line = None, 0
-    for row in reader:
-        if any(f.strip() for f in row):
-            header, header_line = [f.strip() for f in row], reader.line_num
-            break
     value_cols = list(columns.values()) if columns else [column]
-    wanted = [id_column] + value_cols
-    missing = [w for w in wanted if w not in header]
-    if missing:
-        fault(header_line, f"missing column(s) {', '.join(map(repr, missing))}: expected {', '.join(map(repr, wanted))}"
-                           f", found {', '.join(map(repr, header))}", "header")
-        return table
-    dup = sorted({h for h in header if header.count(h) > 1 and h in wanted})
-    if dup:
-        fault(header_line, f"header repeats column(s) {', '.join(map(repr, dup))}", "header")
+    reader, header, header_line = delimited_header(text, "\t" if format == "tsv" else ",", [id_column] + value_cols,
+                                                   fault)
+    if header is None:
         return table
     i_id, i_vals = header.index(id_column), [header.index(c) for c in value_cols]
     width = len(header)
