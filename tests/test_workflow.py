@@ -275,6 +275,10 @@ def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, dat
     for ds in ("fnc1", "fnc1_paper", "fnc1_4class", "rumoureval2017", "rumoureval2019", "semeval2016t6"):
         assert (tmp_path / "results" / ds / "tables/summary.md").exists(), ds
     assert (tmp_path / "results/rumoureval2019/tables/weights.md").exists()
+    # SemEval-2016 Task 3's official figures, every cell of both subtasks, reproduced to the printed digits (issue 33)
+    for ds, cells in (("semeval2016t3_b", 143), ("semeval2016t3_c", 158)):
+        off = pd.read_csv(tmp_path / "results" / ds / "official.csv")
+        assert len(off) == cells and (off.status == "match").all(), (ds, off[off.status != "match"])
     # span datasets: scores, tables and figures; experiments where enough systems are ranked
     for ds in ("semeval2020t11_tc", "semeval2020t11_tc_v1", "semeval2020t11_si", "semeval2020t11_si_synthetic"):
         for f in ("scores.csv", "tables/scores.md", "tables/scores.tex", "figures/span_scores.png"):
