@@ -18,6 +18,8 @@ from metaeval.scores import multiclass as MC
 from metaeval.scores import ranking as RK
 from metaeval.scores import registry as REG
 
+from .test_score_metrics import _ece_loop  # the binary ECE as a plain loop
+
 
 def _probs(seed, n=80, systems=3, k=4, ties=False):
     rng = np.random.default_rng(seed)
@@ -100,14 +102,7 @@ def test_binary_columns_give_the_binary_metrics():
                    (MC.hand_till_m, skm.roc_auc_score), (MC.average_precision, skm.average_precision_score),
                    (MC.brier, skm.brier_score_loss)]:
         assert f(q, y)[1] == pytest.approx(ref(y, q[1]), abs=1e-12)
-    assert MC.ece(q, y)[0] == pytest.approx(_binary_ece_loop(q[0], y, 10), abs=1e-12)
-
-
-def _binary_ece_loop(p, y, bins):
-    gap = [0.0] * bins
-    for pi, yi in zip(p, y):
-        gap[min(int(pi * bins), bins - 1)] += yi - pi
-    return sum(abs(g) for g in gap) / len(p)
+    assert MC.ece(q, y)[0] == pytest.approx(_ece_loop(q[0], y, np.ones(len(y)), 10), abs=1e-12)
 
 
 def test_a_resample_without_a_class_gives_nan_not_a_number_from_fewer_classes():

@@ -417,11 +417,7 @@ class Scorer:
     def _score_y(self, gold) -> np.ndarray:
         """The gold the metrics of scores read: 1 for the positive class (C = 1), else the class codes."""
         gold = np.asarray(gold, dtype=np.int64)
-        return (gold == self._pos_code).astype(np.int64) if self._score_values.shape[2] == 1 else gold
-
-    @property
-    def _pos_code(self) -> int:
-        return int(self.__dict__["_positive"])
+        return (gold == self._positive).astype(np.int64) if self._score_values.shape[2] == 1 else gold
 
     def _item_terms_of(self, m: str, values=None, gold=None) -> np.ndarray:
         """(N, S, F): the per-item terms of an item-kind metric of scores."""

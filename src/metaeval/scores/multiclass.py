@@ -41,9 +41,8 @@ import numpy as np
 import metaeval.scores.binary as B
 
 __all__ = ["roc_auc", "roc_auc_weighted", "hand_till_m", "average_precision", "item_terms", "combine_items",
-           "ITEM_METRICS", "n_item_terms", "brier", "log_loss", "ece"]
+           "n_item_terms", "brier", "log_loss", "ece"]
 
-ITEM_METRICS = ("brier", "log_loss", "ece")
 BINS = 10  # ECE's equal-width bins
 
 
