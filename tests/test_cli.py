@@ -107,7 +107,7 @@ def test_the_output_formats(files):
                         "csv")  # the summary in every format (csv printed every pair without --pairs)
     assert code == 0 and list(_csv(out)["metric"]) == ["accuracy", "macro_f1"]
     code, _, err = _run("compare", gold, *preds, "--set", "tukey_trials=abc")
-    assert code == 2 and "experiments.tukey_trials: expected an integer, got 'abc'" in err
+    assert code == 2 and "--set tukey_trials: expected an integer, got 'abc'" in err
 
 
 def test_recommend_prints_the_answer_and_the_criteria(files):
@@ -320,7 +320,7 @@ def test_design_prints_the_summary_and_recommend_the_test_set_size(files):
     code, out, _ = _run("design", gold, *preds, *fast, "--format", "markdown")
     assert code == 0 and out.startswith("**data: test-set size design, 60 items; power 0.8")
     code, _, err = _run("design", gold, *preds, "--set", "design_power=1.5")
-    assert code == 2 and "experiments.design_power must be a number in (0, 1), got 1.5" in err
+    assert code == 2 and "--set design_power must be a number in (0, 1), got 1.5" in err
     for fmt in ("markdown", "json"):
         code, out, _ = _run("recommend", gold, *preds, "--labels", "neg,neu,pos", "--no-properties",
                             "--set", "criteria_replicates=20", "--set", "n_splits=50", "--set", "tukey_trials=100",

@@ -45,6 +45,7 @@ b          0.667         0.575          0.734
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -124,13 +125,62 @@ def _sorted_labels(labels) -> list[str]:
     return sorted(uniq)
 
 
+def _scalar(x) -> bool:
+    return isinstance(x, (str, numbers.Real)) and not isinstance(x, (bool, np.bool_))
+
+
+def _scalars(x) -> bool:
+    return not isinstance(x, (str, Mapping)) and isinstance(x, (Sequence, np.ndarray, pd.Index, pd.Series)) \
+        and all(_scalar(v) for v in x)
+
+
+def _names(x) -> bool:
+    return not isinstance(x, (str, Mapping)) and isinstance(x, (Sequence, np.ndarray, set, frozenset)) \
+        and all(isinstance(v, str) for v in x)
+
+
+# the dataset keywords' types, checked before any is converted: a wrong one is
+# named with its value, not met as an AttributeError from inside, nor a text read as True
+_KEYWORD_TYPES = {
+    "labels": (_scalars, "a list of labels"),
+    "f_avg_classes": (_scalars, "a list of labels"),
+    "baselines": (_names, "a list of baseline kinds (e.g. ['majority', 'random']; [] for none)"),
+    "baseline_systems": (_names, "a list of system names"),
+    "span_metrics": (lambda x: isinstance(x, str) or _names(x), "a list of span metric ids"),
+    "normalize_labels": (lambda x: isinstance(x, str) or _names(x), "a list of 'strip' and / or 'case'"),
+    "ordinal": (lambda x: isinstance(x, (bool, np.bool_)), "True or False"),
+    "allow_unused_labels": (lambda x: isinstance(x, (bool, np.bool_)), "True or False"),
+    "merge_overlapping_predictions": (lambda x: isinstance(x, (bool, np.bool_)), "True or False"),
+    "normalize_probabilities": (lambda x: isinstance(x, (bool, np.bool_)), "True or False"),
+    "random_seed": (lambda x: isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_)) and x >= 0,
+                    "an integer >= 0"),
+    "label_map": (lambda x: isinstance(x, Mapping) and all(_scalar(k) and _scalar(v) for k, v in x.items()),
+                  "a mapping of label as written to label"),
+    "weights": (lambda x: isinstance(x, Mapping), "a mapping of label to weight, or of set name to such a mapping"),
+    "unrelated_label": (_scalar, "one label"),
+    "positive_class": (_scalar, "one label"),
+    "primary_metric": (lambda x: isinstance(x, str), "a metric id"),
+    "score_threshold": (lambda x: isinstance(x, numbers.Real) and not isinstance(x, bool), "a number"),
+    "probability_tolerance": (lambda x: isinstance(x, numbers.Real) and not isinstance(x, bool), "a number"),
+}
+
+
+def _check_keywords(values: Mapping[str, Any]) -> None:
+    """Refuse a dataset keyword of the wrong type (TypeError naming it and
+    its value); None is every keyword's "not given"."""
+    for key, value in values.items():
+        check = _KEYWORD_TYPES.get(key)
+        if value is not None and check is not None and not check[0](value):
+            raise TypeError(f"{key}: expected {check[1]}, got {value!r}")
+
+
 def _weights(weights) -> dict | None:
     """``{label: weight}`` (one set) or ``{name: {label: weight}}``."""
     if weights is None:
         return None
-    if all(isinstance(v, (int, float)) for v in weights.values()):
-        return {"weights": {str(k): float(v) for k, v in weights.items()}}
-    return {str(n): {str(k): float(v) for k, v in w.items()} for n, w in weights.items()}
+    if not any(isinstance(v, Mapping) for v in weights.values()):
+        return {"weights": {str(k): v for k, v in weights.items()}}
+    return {str(n): {str(k): v for k, v in w.items()} for n, w in weights.items()}  # values checked by the config
 
 
 def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool = False, groups=None,
@@ -331,6 +381,9 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
     """
     from .spans import span_table
 
+    _check_keywords(dict(labels=labels, span_metrics=span_metrics, baselines=baselines,
+                         baseline_systems=baseline_systems, primary_metric=primary_metric, random_seed=random_seed,
+                         merge_overlapping_predictions=merge_overlapping_predictions))
     if not isinstance(predictions, Mapping) or isinstance(predictions, pd.DataFrame):
         raise TypeError("predictions: a mapping of system name to spans")
     if not predictions:
@@ -389,6 +442,11 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
     >>> ds.gold.tolist(), ds.predictions.tolist()
     ([0, 1, 1], [[0, 1, 0]])
     """
+    _check_keywords(dict(labels=labels, ordinal=ordinal, weights=weights, f_avg_classes=f_avg_classes,
+                         unrelated_label=unrelated_label, positive_class=positive_class, baselines=baselines,
+                         baseline_systems=baseline_systems, primary_metric=primary_metric,
+                         allow_unused_labels=allow_unused_labels, label_map=label_map,
+                         normalize_labels=normalize_labels, random_seed=random_seed))
     if not tables:
         raise ValueError("predictions: no system given")
     if gold_t.unreadable:
@@ -601,6 +659,8 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
     if unknown:
         raise TypeError(f"read_files: unknown keyword(s) {', '.join(map(repr, unknown))}"
                         f"{closest(unknown, allowed)}; known: {', '.join(sorted(allowed))}")
+    _check_keywords({**keys, "score_threshold": score_threshold, "probability_tolerance": probability_tolerance,
+                     "normalize_probabilities": normalize_probabilities})
     keys.setdefault("random_seed", RANDOM_SEED)
     if span_format:
         from .dataset import load_dataset

@@ -11,12 +11,14 @@ argparse's; nothing is written then.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 import time
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Mapping
 
 __all__ = ["main", "build_parser"]
 
@@ -376,7 +378,7 @@ def _labels(a):
 
 def _data_keys(a) -> dict:
     keys = {"labels": _labels(a), "ordinal": a.ordinal or None, "metrics": _csv_list(a.metrics),
-            "baselines": _csv_list(a.baselines)}
+            "baselines": _csv_list(a.baselines), "positive_class": getattr(a, "positive_class", None)}
     return {k: v for k, v in keys.items() if v is not None}
 
 
@@ -936,6 +938,11 @@ def main(argv=None) -> int:
     if "format" in a and a.format is None:
         a.format = "table" if out_tty else "csv"
     progress = _Progress(enabled=sys.stderr.isatty() and not a.__dict__.get("quiet", False))
+    given = dict(a.__dict__.get("settings") or [])  # the keys of --set, named as given
+    unwritable = _unwritable(a.__dict__.get("output"))
+    if unwritable:  # said before the work, not after it
+        sys.stderr.write(f"metaeval {a.command}: {unwritable}\n")
+        return 2
     try:
         if a.command == "init":
             sys.stdout.write(_init(a))
@@ -954,18 +961,89 @@ def main(argv=None) -> int:
                     "design": _design}[a.command](a, progress)
         for w in said:  # what the workflow would print on its console
             if issubclass(w.category, (UserWarning, FutureWarning)):
-                sys.stderr.write(f"warning: {w.message}\n")
+                sys.stderr.write(f"warning: {cli_message(str(w.message), given)}\n")
     except (DataError, MetricContractError) as e:  # the files (or a metric) are at fault: 1
-        sys.stderr.write(f"metaeval {a.command}: {e}\n")
+        sys.stderr.write(f"metaeval {a.command}: {cli_message(str(e), given)}\n")
         return 1
     except (ConfigError, ValueError, TypeError) as e:  # the options are: 2, as argparse's usage errors
-        sys.stderr.write(f"metaeval {a.command}: {e}\n")
+        sys.stderr.write(f"metaeval {a.command}: {cli_message(str(e), given)}\n")
         return 2
-    if a.output:
-        write_text(a.output, text)
-    else:
-        sys.stdout.write(text)
+    try:
+        (write_text(a.output, text) if a.output else sys.stdout.write(text))
+    except OSError as e:  # the disk filled, or the folder changed since the check
+        sys.stderr.write(f"metaeval {a.command}: cannot write -o {a.output} ({e.strerror or e})\n")
+        return 1
     return 0
+
+
+# the command line's names of the config keys and library keywords its messages
+# may name (the rest are --set KEY=VALUE)
+_OPTION_OF = {"labels": "--labels", "ordinal": "--ordinal", "metrics": "--metrics", "baselines": "--baselines",
+              "group_column": "--group-column", "id_column": "--id-column", "label_column": "--label-column",
+              "format": "--input-format", "articles": "--articles", "scores": "--scores",
+              "score_format": "--score-format", "positive_class": "--positive-class",
+              "score_threshold": "--score-threshold", "probability_tolerance": "--probability-tolerance",
+              "normalize_probabilities": "--normalize-probabilities", "bootstrap_replicates": "--replicates",
+              "confidence": "--confidence", "interval_method": "--interval-method", "significance_test": "--test",
+              "tukey_trials": "--trials", "alpha": "--alpha", "correction": "--correction"}
+# library phrases a message may carry, in the command line's words
+_PHRASES = (("ordinal=True needs labels in the order of the scale (labels=[...])",
+             "--ordinal needs --labels in the order of the scale"),
+            ("give metrics=[...] to read_files(), dataset() or span_dataset() to compute them",
+             "list them in --metrics to compute them"),
+            ("give prediction files, or scores=[...]", "give prediction files, or --scores"),
+            ("(baselines=[] for none)", "(--baselines '' for none)"),
+            ("resample_unit: item", "--set resample_unit=item"))
+
+
+def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:
+    """A library or config message in the command line's words: the config
+    keys (``datasets.data.labels``, ``experiments.tukey_trials``) and
+    keywords (``label_map: ...``, ``min_systems=5 silences this``) become
+    the options that set them (``--labels``, ``--trials``), or ``--set
+    KEY`` (a key ``given`` by ``--set`` is named as it was given).
+
+    >>> cli_message("datasets.data.labels: need at least two labels (classes), got ['a']")
+    "--labels: need at least two labels (classes), got ['a']"
+    >>> cli_message("experiments.tukey_trials must be an integer >= 1, got 0", {"tukey_trials": 0})
+    '--set tukey_trials must be an integer >= 1, got 0'
+    >>> cli_message("too few systems (min_systems=5 silences this)")
+    'too few systems (--set min_systems=5 silences this)'
+    """
+    import re
+
+    given = given or {}
+
+    def option(key: str) -> str:
+        return f"--set {key}" if key in given or key not in _OPTION_OF else _OPTION_OF[key]
+
+    for lib, cli in _PHRASES:
+        text = text.replace(lib, cli)
+    text = re.sub(r"\bdatasets\.[^\s.:]+\.(\w+)", lambda m: option(m.group(1)), text)
+    text = re.sub(r"\bexperiments\.(\w+)", lambda m: option(m.group(1)), text)
+    text = re.sub(r"\b(\w+)=(\S+) silences this", lambda m: f"--set {m.group(1)}={m.group(2)} silences this", text)
+    from .api import _KEYWORD_TYPES
+
+    head = re.match(r"(\w+): ", text)
+    if head and head.group(1) in _KEYWORD_TYPES:
+        text = option(head.group(1)) + text[len(head.group(1)):]
+    return text
+
+
+def _unwritable(output) -> str | None:
+    """Why ``-o output`` cannot be written (a folder, a file or folder that
+    may not be written), or None."""
+    if not output:
+        return None
+    path = Path(output)
+    if path.is_dir():
+        return f"-o {output} is a folder: give a file name, e.g. -o {path / 'scores.csv'}"
+    folder = next((p for p in [path.parent, *path.parent.parents] if p.exists()), Path("."))
+    if not folder.is_dir():
+        return f"-o {output}: {folder} is a file, not a folder"
+    if (path.exists() and not os.access(path, os.W_OK)) or not os.access(folder, os.W_OK | os.X_OK):
+        return f"-o {output} cannot be written (permission denied in {folder})"
+    return None
 
 
 if __name__ == "__main__":  # python -m metaeval.cli

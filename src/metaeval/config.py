@@ -9,6 +9,7 @@ same checks run under Snakemake and in a notebook.
 from __future__ import annotations
 
 import fnmatch
+import numbers
 import glob
 import os
 import warnings
@@ -169,6 +170,50 @@ def label_scalars(cfg: Mapping) -> list[str]:
     return problems
 
 
+def duplicate_keys(path: str | Path) -> list[str]:
+    """The keys a YAML file writes twice in one mapping, each with its place
+    and both lines: YAML keeps the last block and drops the first in
+    silence (a dataset written twice would lose its first settings), so a
+    config with one is refused.  A file that is not YAML is left to the
+    loader's own message.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as fh:
+    ...     _ = fh.write("datasets:\\n  a: {gold: x}\\n  a: {gold: y}\\n")
+    >>> duplicate_keys(fh.name)[0].endswith("datasets.a is written twice (lines 2 and 3): YAML would keep the "
+    ...                                     "last and drop the first in silence; merge them or rename one")
+    True
+    >>> os.unlink(fh.name)
+    """
+    import yaml
+
+    try:
+        root = yaml.compose(Path(path).read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, OSError, UnicodeDecodeError):
+        return []
+    found: list[str] = []
+
+    def walk(node, where: str) -> None:
+        if isinstance(node, yaml.MappingNode):
+            first: dict[str, int] = {}
+            for key, value in node.value:
+                name = str(key.value) if isinstance(key, yaml.ScalarNode) else None
+                place = f"{where}.{name}" if where else str(name)
+                if name is not None and name in first:
+                    found.append(f"{path}:{key.start_mark.line + 1}: {place} is written twice (lines "
+                                 f"{first[name]} and {key.start_mark.line + 1}): YAML would keep the last and "
+                                 "drop the first in silence; merge them or rename one")
+                elif name is not None:
+                    first[name] = key.start_mark.line + 1
+                walk(value, place)
+        elif isinstance(node, yaml.SequenceNode):
+            for i, value in enumerate(node.value):
+                walk(value, f"{where}[{i}]")
+
+    walk(root, "")
+    return found
+
+
 def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
     """Read a YAML config; validate it against ``schema`` (by default the
     workflow's, ``metaeval.resources.config_schema()``) and fill in the
@@ -176,6 +221,9 @@ def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
     import yaml
 
     path = Path(path)
+    twice = duplicate_keys(path)
+    if twice:
+        raise ConfigError("\n  ".join(twice))
     with open(path, encoding="utf-8") as fh:
         cfg = yaml.safe_load(fh) or {}
     bad = label_scalars(cfg)
@@ -317,8 +365,12 @@ class DatasetSpec:
         if span_task == "si":
             if labels:
                 raise err("labels", f"span identification (format {fmt}) has no classes; remove labels")
-        elif len(labels) < 2 or len(set(labels)) != len(labels):
-            raise err("labels", f"need at least two distinct labels, got {list(labels)}")
+        elif len(set(labels)) != len(labels):
+            twice = sorted({x for x in labels if labels.count(x) > 1})
+            raise err("labels", f"{', '.join(map(repr, twice))} listed more than once in {list(labels)}: each class "
+                                "once (label_map merges spellings of one class)")
+        elif len(labels) < 2:
+            raise err("labels", f"need at least two labels (classes), got {list(labels)}")
         lab = set(labels)
 
         if span_task:
@@ -353,7 +405,11 @@ class DatasetSpec:
             if keys != lab:
                 raise err(f"weights.{wname}", f"needs exactly one weight per label {list(labels)}, "
                                               f"got {sorted(keys)}")
-            w = tuple(float(wmap[x]) for x in labels)
+            given = {str(k): v for k, v in wmap.items()}
+            bad = [x for x in labels if not _finite_number(given[x])]
+            if bad:  # a NaN weight would make every weighted score NaN without a word
+                raise err(f"weights.{wname}.{bad[0]}", f"a weight must be a finite number >= 0, got {given[bad[0]]!r}")
+            w = tuple(float(given[x]) for x in labels)
             if min(w) < 0 or abs(sum(w) - 1.0) > WEIGHT_TOLERANCE:
                 raise err(f"weights.{wname}", f"weights must be >= 0 and sum to 1, got sum {sum(w):.6g}")
             weights[str(wname)] = w
@@ -819,6 +875,11 @@ def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dic
     if raw.get("test_set") is not None:
         out["test_set"] = str(raw["test_set"])
     return out
+
+
+def _finite_number(value) -> bool:
+    """A real number, not NaN or infinite (nor a bool or a text YAML read)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and bool(np.isfinite(value))
 
 
 def _params(labels, weights, weight_set, f_avg_classes, unrelated, positive=None) -> dict[str, Any]:

@@ -176,6 +176,22 @@ class SpanView:
 
 
 # ---------------------------------------------------------------------------
+def _yaml_number(text: str) -> str | None:
+    """The label an unquoted ``text`` becomes in a YAML config (``010`` is
+    the octal 8, ``1_000`` is 1000, ``0x1A`` is 26), or None when YAML
+    keeps it as written: a config label that does not match the files'
+    spelling for that reason is named as such."""
+    import yaml
+
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or str(value) == text:
+        return None
+    return str(value)
+
+
 def _label_problem(table: LabelTable, row: int, label: str, allowed, what: str) -> Problem:
     hint = ""
     folded = {a.casefold(): a for a in allowed}
@@ -186,6 +202,10 @@ def _label_problem(table: LabelTable, row: int, label: str, allowed, what: str) 
         hint = (f" (did you mean {folded[label.strip().casefold()]!r}? it differs only in case"
                 f"{' and spaces' if label != label.strip() else ''}: add a label_map entry, or set "
                 f"normalize_labels: [{'strip, ' if label != label.strip() else ''}case])")
+    elif _yaml_number(label.strip()) in allowed:
+        hint = (f" (YAML reads the unquoted {label.strip()} as the number {_yaml_number(label.strip())}"
+                f"{' (a leading 0 makes it octal)' if label.strip().lstrip('+-').startswith('0') else ''}: "
+                f"quote the labels in the config, e.g. '{label.strip()}')")
     return Problem(table.path, table.lines[row],
                    f"{what} label {label!r} of item {table.ids[row]!r} is not one of "
                    f"{', '.join(map(repr, allowed))}{hint}", "label")
@@ -407,7 +427,7 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
             keep_rows.append(r)
         else:
             problems.append(_label_problem(gold_t, r, lab, labels + spec.drop_gold_labels, "gold"))
-    all_gold_ids = set(gold_t.ids)
+    all_gold_ids = set(gold_t.ids) | gold_t.emptied_ids  # a gold row refused as empty is still in the gold
     scored_ids = [gold_t.ids[r] for r in keep_rows]  # rows whose label is a class
     gold_codes = np.array([code[norm(gold_t.labels[r])] for r in keep_rows], dtype=np.int8)
     # a gold file that cannot be read at all stops here; one with bad rows is

@@ -71,7 +71,7 @@ class Problem:
 # how a file's summary line names each kind of fault (count, then this)
 KIND_TEXT = {
     "file": "unreadable or empty file", "header": "header fault", "ragged": "row(s) of the wrong width",
-    "empty": "empty id(s) or label(s)", "duplicate": "duplicated item(s)", "label": "label(s) outside the label set",
+    "empty": "empty id(s), label(s) or group(s)", "duplicate": "duplicated item(s)", "label": "label(s) outside the label set",
     "not_in_gold": "item(s) not in the gold file", "missing": "gold item(s) with no prediction",
     "offset": "bad offset(s)", "overlap": "overlapping span(s)", "unused_label": "label(s) the gold never uses",
     "unknown_article": "span(s) of an article without a text",
@@ -157,6 +157,9 @@ class LabelTable:
     groups: list[str] | None = None
     problems: list[Problem] = field(default_factory=list)
     skipped_ids: set[str] = field(default_factory=set)  # ids of rows refused (so not also "missing")
+    # ids of whole rows refused for an empty label or group: in the file, so a
+    # prediction of them is not also "not in the gold"
+    emptied_ids: set[str] = field(default_factory=set)
     noun: str = "prediction"  # what a row gives ("score" for labels read from a score file), in messages
 
     @property
@@ -168,6 +171,23 @@ class LabelTable:
         return len(self.ids)
 
 
+def utf8_fault(e: UnicodeDecodeError) -> tuple[int, str]:
+    """``(line, message)`` of a file that is not UTF-8: the line and column
+    of its first bad byte (an editor finds a line, not a byte offset) and
+    the way out.
+
+    >>> utf8_fault(UnicodeDecodeError("utf-8", b"id,label\\n1,caf\\xe9\\n", 14, 15, "invalid continuation byte"))
+    (2, 'not valid UTF-8 text: byte 0xe9 at column 6 (invalid continuation byte); save the file as UTF-8 (a Latin-1 or Windows-1252 export is the usual cause)')
+    """
+    data = e.object if isinstance(e.object, (bytes, bytearray)) else b""
+    before = data[:e.start]
+    line = before.count(b"\n") + 1
+    column = len(before) - (before.rfind(b"\n") + 1) + 1
+    byte = f" 0x{data[e.start]:02x}" if e.start < len(data) else ""
+    return line, (f"not valid UTF-8 text: byte{byte} at column {column} ({e.reason}); save the file as UTF-8 "
+                  "(a Latin-1 or Windows-1252 export is the usual cause)")
+
+
 def read_text_checked(path, fault) -> str | None:
     """The text of a UTF-8 file (a byte-order mark dropped, line ends kept);
     None after ``fault(None, message, "file")`` when it cannot be read."""
@@ -177,22 +197,32 @@ def read_text_checked(path, fault) -> str | None:
     except FileNotFoundError:
         fault(None, "file not found", "file")
     except UnicodeDecodeError as e:
-        fault(None, f"not valid UTF-8 text ({e.reason} at byte {e.start})", "file")
+        line, message = utf8_fault(e)
+        fault(line, message, "file")
     except OSError as e:
         fault(None, f"cannot read file ({e.strerror})", "file")
     return None
 
 
 def _accept(table: LabelTable, fault, first_line: dict, line, item: str, label: str, group, id_column: str,
-            label_column: str) -> None:
-    """One row of any reader: refused for an empty id or label or an id
-    seen before (the first line named), else added to ``table``."""
+            label_column: str, group_column: str | None = None) -> None:
+    """One row of any reader: refused for an empty id, label or group (a
+    group read must name one: an empty one would become a group of its own
+    that the intervals resample) or an id seen before (the first line
+    named), else added to ``table``."""
     if not item:
         fault(line, f"empty {id_column!r}", "empty")
         return
     if not label.strip():
         fault(line, f"empty {label_column!r} for item {item!r}", "empty")
         table.skipped_ids.add(item)
+        table.emptied_ids.add(item)
+        return
+    if group is not None and not group:
+        fault(line, f"empty {group_column!r} for item {item!r} (every item needs its group: the intervals "
+                    "and tests resample whole groups)", "empty")
+        table.skipped_ids.add(item)
+        table.emptied_ids.add(item)
         return
     if item in first_line:
         fault(line, f"duplicated item {item!r} (first seen on line {first_line[item]})", "duplicate")
@@ -285,7 +315,7 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
                 continue
             # the label as written: surrounding spaces are the config's to forgive (normalize_labels)
             _accept(table, fault, first_line, line, row[i_id].strip(), row[i_label],
-                    row[i_group].strip() if i_group is not None else None, id_column, label_column)
+                    row[i_group].strip() if i_group is not None else None, id_column, label_column, group_column)
     except csv.Error as e:
         fault(reader.line_num, f"malformed row ({e})", "ragged")
     if not table.ids and not table.problems:
@@ -294,6 +324,11 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
 
 
 LABEL_FILE_TYPES = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
+
+
+def _missing_value(value) -> bool:
+    """A JSON null or a Parquet NaN: no value (not the text "None" or "nan")."""
+    return value is None or (isinstance(value, float) and value != value)
 
 
 def _records_table(path: str, records, id_column: str, label_column: str, group_column: str | None,
@@ -318,8 +353,9 @@ def _records_table(path: str, records, id_column: str, label_column: str, group_
             continue
         label = rec[label_column]
         _accept(table, fault, first_line, line, "" if rec[id_column] is None else str(rec[id_column]).strip(),
-                "" if label is None or (isinstance(label, float) and label != label) else str(label),
-                str(rec[group_column]).strip() if group_column else None, id_column, label_column)
+                "" if _missing_value(label) else str(label),
+                ("" if _missing_value(rec[group_column]) else str(rec[group_column]).strip()) if group_column else None,
+                id_column, label_column, group_column)
     if not table.ids and not table.problems:
         fault(None, "no records", "file")
     return table

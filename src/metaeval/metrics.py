@@ -148,6 +148,8 @@ def _check_weights(weights, k: int) -> np.ndarray:
     w = np.asarray(weights, dtype=np.float64)
     if w.shape != (k,):
         raise ValueError(f"weights must have one entry per class ({k}), got shape {w.shape}")
+    if not np.isfinite(w).all():  # a NaN weight would make every weighted score NaN without a word
+        raise ValueError(f"weights must be finite numbers, got {w.tolist()}")
     return w
 
 

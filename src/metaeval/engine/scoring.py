@@ -118,6 +118,10 @@ class Scorer:
                 raise ConfigError(f"dataset {ds.name!r}: resample_unit 'group' needs a group column")
             self.item_unit = ds.groups
             self.n_units = len(ds.group_names) if ds.groups is not None else ds.spans.n_articles
+            if self.n_units < 2:  # every resample would be the whole data: intervals of zero width, p-values of 1
+                raise ConfigError(f"dataset {ds.name!r}: resample_unit 'group' needs at least 2 groups; it has "
+                                  f"{self.n_units} ({', '.join(map(repr, ds.group_names or ()))}), so every resample "
+                                  "would be the whole data (use resample_unit: item)")
         elif self.span_ids:
             raise ConfigError(f"dataset {ds.name!r}: span metrics are resampled by article (resample_unit: group)")
         else:

@@ -13,7 +13,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..io import DataError, Problem, read_text_checked
+from ..io import DataError, Problem, read_text_checked, utf8_fault
 from .model import SI, Spans, TC
 
 
@@ -45,8 +45,7 @@ def read_texts(folder: str | Path) -> dict[str, str]:
         try:
             out[m.group(1)] = (folder / name).read_text(encoding="utf-8")
         except UnicodeDecodeError as e:
-            problems.append(Problem(str(folder / name), None, f"not valid UTF-8 text ({e.reason} at byte {e.start})",
-                                    "file"))
+            problems.append(Problem(str(folder / name), *utf8_fault(e), "file"))
     if problems:
         raise DataError(problems)
     if not out:

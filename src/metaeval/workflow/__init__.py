@@ -32,7 +32,8 @@ from ..steps import run_step, timed, warn, write_provenance  # noqa: F401 (what 
 # name -> the module that defines it
 _WHERE = {
     "params": ("STEPS", "step_params", "step_spec", "step_settings", "code_fingerprint", "step_code", "git_commit",
-               "n_ranked_systems", "path_problems", "experiment_settings", "unused_settings", "property_settings"),
+               "n_ranked_systems", "path_problems", "experiment_settings", "unused_settings", "property_settings",
+               "unwritable_folders"),
     "common": ("write_markdown",),
     "reading": ("ingest",),
     "scoring": ("score", "write_chance", "score_groups", "official_figures", "write_tables", "confusion_figure", "span_figure",

@@ -4,6 +4,7 @@ input paths, the experiment settings of a dataset."""
 
 from __future__ import annotations
 
+import os
 import functools
 import re
 from dataclasses import fields
@@ -427,3 +428,20 @@ def property_settings(block: Mapping | None) -> dict | None:
         return to_plain(asdict(settings_from(block)))
     except ValueError as e:
         raise ConfigError(str(e)) from None
+
+
+def unwritable_folders(root) -> list[str]:
+    """The folders of ``root`` (the results) that this process may not
+    write: a read-only disk, or a folder of another user.  The workflow
+    says so before its first job (``onstart``): a job, or Snakemake
+    removing an old output, would otherwise stop on a traceback half way
+    through.  ``os.access`` answers for this process (root passes
+    permission bits, not a read-only file system).  A root that does not
+    exist yet is judged by the first folder above it that does."""
+    root = Path(root)
+    if not root.exists():
+        folder = next((p for p in root.resolve().parents if p.exists()), Path(root.resolve().anchor))
+        return [] if os.access(folder, os.W_OK | os.X_OK) else [str(folder)]
+    if not root.is_dir():
+        return [f"{root} (a file, not a folder)"]
+    return [d for d, _, _ in os.walk(root) if not os.access(d, os.W_OK | os.X_OK)]
