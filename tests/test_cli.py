@@ -172,6 +172,7 @@ def test_every_subcommand_s_help_teaches_with_examples():
     assert res.returncode == 2 and "the following arguments are required" in res.stderr
 
 
+@pytest.mark.workflow
 def test_init_writes_a_config_the_workflow_runs_as_is(tmp_path):
     folder = tmp_path / "my data"
     (folder / "predictions").mkdir(parents=True)
@@ -214,6 +215,7 @@ def test_init_writes_a_config_the_workflow_runs_as_is(tmp_path):
     assert code == 2 and "--ordinal needs --labels in the order of the scale" in err
 
 
+@pytest.mark.slow
 def test_the_readme_s_library_and_command_line_examples_run(data_dir):
     """README's two examples, as written, from the repository's root: the
     library block (at most ten lines) and every command of the command-line

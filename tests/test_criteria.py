@@ -143,6 +143,7 @@ def small():
     return gold, pred, spec, scorer
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["both", "items"])
 def test_every_replicate_equals_a_plain_loop_over_the_same_draws(small, scheme):
     """Each criterion's replicates (units and systems drawn with replacement,

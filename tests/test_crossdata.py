@@ -45,6 +45,7 @@ def _long(p: np.ndarray, kinds=("nominal",), test_sets=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 4), st.integers(1, 3), st.integers(2, 4), st.data())
 def test_a_copy_never_changes_the_answer_and_is_selected_with_its_original(n_d, n_c, n_m, data):

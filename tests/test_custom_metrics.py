@@ -217,6 +217,7 @@ def test_a_config_block_declares_the_metric_with_its_file_s_fingerprint(tmp_path
         dataset_specs(cfg, base_dir=tmp_path)
 
 
+@pytest.mark.workflow
 @pytest.mark.parametrize("kind", ["shape", "range", "nan", "exception"])
 def test_a_config_with_a_metric_that_breaks_its_contract_stops_the_workflow_before_any_job(tmp_path, kind):
     body = {"shape": "np.diagonal(c, axis1=-2, axis2=-1)", "range": "2 + 0 * c.sum((-2, -1))",
@@ -241,6 +242,7 @@ def test_a_config_with_a_metric_that_breaks_its_contract_stops_the_workflow_befo
     assert not (work / "results").exists() or not any(p.is_file() for p in (work / "results").rglob("*"))
 
 
+@pytest.mark.workflow
 def test_a_metric_that_breaks_its_contract_on_the_data_alone_leaves_no_result_of_it(tmp_path):
     """The probe matrices pass (none has 40 items); tiny's systems (40
     items each) do not: every job that scores the metric refuses before it
@@ -322,6 +324,7 @@ def custom_run(tmp_path_factory, run):
     unregister_item_metric("item_acc")
 
 
+@pytest.mark.workflow
 def test_a_config_metric_is_in_every_table_figure_and_the_verdict(custom_run):
     work, data, _ = custom_run
     res = work / "results" / "tiny"
@@ -357,6 +360,7 @@ def test_a_config_metric_is_in_every_table_figure_and_the_verdict(custom_run):
                                       equal_nan=True), name
 
 
+@pytest.mark.workflow
 def test_the_library_and_the_command_line_give_the_workflow_s_numbers(custom_run, tmp_path):
     """The same metric through the library (a mapping) and the command line
     (--metric-module): scores.csv and intervals.csv of the workflow."""
@@ -398,6 +402,7 @@ def test_the_library_and_the_command_line_give_the_workflow_s_numbers(custom_run
         assert cli.loc[system, "worst_recall_high"] == pytest.approx(iv.loc[system, "high"], abs=1e-15)
 
 
+@pytest.mark.workflow
 def test_editing_the_metric_s_file_reruns_exactly_the_jobs_that_read_it(custom_run, tmp_path):
     from .test_workflow_edits import _planned
 

@@ -43,6 +43,7 @@ def site(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_the_site_builds_strictly(site):
     api = (site / "reference" / "api" / "index.html").read_text(encoding="utf-8")
     assert "meta_evaluate" in api and "Examples" in api  # the reference is generated from the docstrings
@@ -54,6 +55,7 @@ def test_every_page_is_in_the_navigation():
     assert not missing
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p in PAGES if _blocks(p, "python")], ids=lambda p: str(p.relative_to(DOCS)))
 def test_the_python_examples_of_a_page_run(page, data_dir):
     code = "\n".join(_blocks(page, "python"))
@@ -63,6 +65,7 @@ def test_the_python_examples_of_a_page_run(page, data_dir):
     assert res.stdout.strip()  # the examples print what they show
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p in PAGES if _blocks(p, "console")], ids=lambda p: str(p.relative_to(DOCS)))
 def test_the_command_lines_of_a_page_run(page, data_dir):
     lines = [line[2:] for block in _blocks(page, "console") for line in block.splitlines() if line.startswith("$ ")]

@@ -473,6 +473,7 @@ def test_summary_says_on_how_many_splits_a_metric_is_undefined():
     assert "n/a (undefined on all 1000 splits)" in md
 
 
+@pytest.mark.workflow
 def test_kernels_compile_cold_with_the_jobs_threads(tmp_path):
     """The workflow's kernels job on a fresh install: numba imported first,
     OMP_NUM_THREADS = 1 (Snakemake's value for a one-thread job), an empty

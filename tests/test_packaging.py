@@ -12,7 +12,12 @@ import sys
 
 import pandas as pd
 
+import pytest
+
 from .conftest import FIXTURES, ROOT
+
+# Snakemake (or pip) end to end: the second tier of tests (pytest -m 'workflow or slow'; README)
+pytestmark = pytest.mark.workflow
 
 
 def test_pip_install_then_init_and_the_printed_command_produce_results(tmp_path):

@@ -345,6 +345,7 @@ def test_a_span_task_s_official_metric_within_noise_of_the_best_is_in_the_answer
     assert "span_f1_min" not in rec.selected and "gameable" in rec.excluded["span_f1_min"]
 
 
+@pytest.mark.slow
 @pytest.mark.realdata
 def test_every_default_dataset_shows_one_answer_and_its_official_metric(project_config, data_dir):
     """Over every default dataset with a meta-evaluation: the answer opens

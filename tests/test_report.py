@@ -27,6 +27,9 @@ from metaeval.tables import scores_markdown
 from .conftest import FIXTURES, ROOT
 from .test_workflow import _run
 
+# Snakemake (or pip) end to end: the second tier of tests (pytest -m 'workflow or slow'; README)
+pytestmark = pytest.mark.workflow
+
 HOSTILE = ['x" onmouseover="alert(1)', "a&amp;b", "q'`$(id)`"]
 
 

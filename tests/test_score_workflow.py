@@ -11,8 +11,13 @@ import shutil
 import pandas as pd
 import yaml
 
+import pytest
+
 from .conftest import ROOT
 from .workflow_helpers import _run
+
+# Snakemake (or pip) end to end: the second tier of tests (pytest -m 'workflow or slow'; README)
+pytestmark = pytest.mark.workflow
 
 
 def _config(tmp_path, datasets: dict) -> "Path":  # noqa: F821

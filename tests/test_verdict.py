@@ -67,6 +67,7 @@ def _stacked(ds, spec, real, weights, cs):
     return np.stack(vals, axis=1), np.stack(boots, axis=2)
 
 
+@pytest.mark.slow
 @pytest.mark.realdata
 def test_null_calibration_exchangeable_metrics_are_all_kept(project_config, data_dir):
     """METHODS 9.6 (a) on rumoureval2017's real systems: 8 metrics, each
@@ -87,6 +88,7 @@ def test_null_calibration_exchangeable_metrics_are_all_kept(project_config, data
     assert kept / draws >= 1 - alpha - 3 * math.sqrt(alpha * (1 - alpha) / draws)
 
 
+@pytest.mark.slow
 @pytest.mark.realdata
 def test_power_a_metric_with_a_real_advantage_is_named(project_config, data_dir):
     """METHODS 9.6 (b) on fnc1's 17 real systems: accuracy on every item

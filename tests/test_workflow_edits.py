@@ -17,6 +17,9 @@ import yaml
 from .conftest import ROOT
 from .workflow_helpers import SNAKEMAKE, _copy_of, _csvs, _run, _tiny_only
 
+# Snakemake (or pip) end to end: the second tier of tests (pytest -m 'workflow or slow'; README)
+pytestmark = pytest.mark.workflow
+
 
 def test_new_system_reruns_only_its_dataset(run, tmp_path):
     work, data = run

@@ -1,0 +1,147 @@
+"""Mutation testing of the modules that compute or decide (mutmut 3).
+
+    python tools/mutation.py verdict.py design.py     # these modules
+    python tools/mutation.py --all                    # every module of tools/mutation.toml
+    python tools/mutation.py --report                 # the scores of the last runs, as docs/checks.md's table
+
+Each module runs in a scratch copy of the checkout (``.mutation/<module>/``,
+kept between runs: mutmut re-tests only the functions that changed) against
+the quick tests tools/mutation.toml lists for it.  A mutant is *killed* when
+a test fails (or it times out: a test that hangs is a test that notices); it
+*survives* when every test that calls the mutated function passes, or when
+no test calls it.  The score is killed / (mutants - equivalent), where the
+equivalent mutants are listed, each with its reason, in
+tools/mutation-equivalent.toml: a survivor is killed by a new test or listed
+there.
+
+Not mutated: decorated functions (the numba kernels: mutmut 3 mutates a
+function through a trampoline, which a compiled kernel cannot be; the kernels
+are checked against plain loops instead) and code outside functions.
+The workflow's tests (Snakemake in a subprocess) are not used: a
+subprocess imports the library, not the mutant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "tools" / "mutation.toml"
+EQUIVALENT = ROOT / "tools" / "mutation-equivalent.toml"
+SCRATCH = ROOT / ".mutation"
+RESULTS = ROOT / "tools" / "mutation-scores.json"
+COPIED = ("src", "tests", "config", "workflow", ".test", "pyproject.toml")
+KILLED = {1, 3, 36, 24, -24, 152, 255, -11, -9, 37}  # a failing test, a timeout, a crash, a type error
+SURVIVED = {0, 5, 33}  # every test passed, or no test calls it
+
+
+def _modules() -> dict[str, list[str]]:
+    return {m: v["tests"] for m, v in tomllib.loads(CONFIG.read_text())["modules"].items()}
+
+
+def _equivalent() -> dict[str, str]:
+    """``{mutant name: why it cannot be told apart}``."""
+    if not EQUIVALENT.is_file():
+        return {}
+    return {k: v for k, v in tomllib.loads(EQUIVALENT.read_text()).get("equivalent", {}).items()}
+
+
+def _scratch(module: str, tests: list[str]) -> Path:
+    """The module's scratch checkout: the project's files copied afresh,
+    its mutants and mutmut's records kept."""
+    where = SCRATCH / module.replace("/", "__").removesuffix(".py")
+    where.mkdir(parents=True, exist_ok=True)
+    for name in COPIED:
+        src, dst = ROOT / name, where / name
+        if src.is_dir():
+            shutil.copytree(src, dst, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis"))
+        else:
+            shutil.copy2(src, dst)
+    conf = (dst := where / "pyproject.toml").read_text()
+    conf += ("\n[tool.mutmut]\n"
+             'source_paths = ["src/metaeval"]\n'
+             f'only_mutate = ["src/metaeval/{module}"]\n'
+             # one process: the tests' own workers would not see the mutant
+             'pytest_add_cli_args = ["-n", "0", "-p", "no:cacheprovider"]\n'
+             f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+             'also_copy = ["config", "workflow", ".test"]\n')
+    dst.write_text(conf)
+    return where
+
+
+def run(module: str, tests: list[str], children: int) -> None:
+    where = _scratch(module, tests)
+    env = {**os.environ, "METAEVAL_DATA_DIR": os.environ.get("METAEVAL_DATA_DIR",
+                                                             str(ROOT.parent / "shared" / "data"))}
+    subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)], cwd=where, env=env,
+                   check=True)
+
+
+def tally(module: str) -> dict | None:
+    """The counts of a module's last run (None when it has not run)."""
+    where = SCRATCH / module.replace("/", "__").removesuffix(".py")
+    meta = where / "mutants" / "src" / "metaeval" / f"{module}.meta"
+    if not meta.is_file():
+        return None
+    codes = json.loads(meta.read_text())["exit_code_by_key"]
+    equivalent = _equivalent()
+    stem = "metaeval." + module.removesuffix(".py").replace("/", ".")
+    names = {k: v for k, v in codes.items() if k.startswith(stem + ".")}
+    eq = [k for k in names if k in equivalent]
+    killed = [k for k, v in names.items() if v in KILLED and k not in equivalent]
+    survived = sorted(k for k, v in names.items() if v in SURVIVED and k not in equivalent)
+    unchecked = [k for k, v in names.items() if v is None]
+    scored = len(names) - len(eq) - len(unchecked)
+    return {"module": module, "mutants": len(names), "killed": len(killed), "survived": len(survived),
+            "equivalent": len(eq), "not_checked": len(unchecked),
+            "score": round(len(killed) / scored, 4) if scored else None, "survivors": survived,
+            "date": _dt.date.fromtimestamp(meta.stat().st_mtime).isoformat()}
+
+
+def report(modules) -> str:
+    """The table of ``modules``' last runs; tools/mutation-scores.json keeps
+    every module's (those not run now as they were)."""
+    kept = {t["module"]: t for t in json.loads(RESULTS.read_text())} if RESULTS.is_file() else {}
+    kept.update({m: t for m in modules if (t := tally(m))})
+    order = list(_modules())
+    RESULTS.write_text(json.dumps(sorted(kept.values(), key=lambda t: order.index(t["module"])
+                                         if t["module"] in order else len(order)), indent=1) + "\n")
+    rows = [kept[m] for m in modules if m in kept]
+    lines = ["| module | mutants | killed | survived | equivalent | score | measured |", "|---|---:|---:|---:|---:|---:|---|"]
+    for t in rows:
+        score = "" if t["score"] is None else f"{100 * t['score']:.1f} %"
+        lines.append(f"| `{t['module']}` | {t['mutants']} | {t['killed']} | {t['survived']} | {t['equivalent']} | "
+                     f"{score} | {t['date']} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("modules", nargs="*", help="paths under src/metaeval (default with --all: every listed module)")
+    p.add_argument("--all", action="store_true", help="every module of tools/mutation.toml")
+    p.add_argument("--report", action="store_true", help="print the table of the last runs only")
+    p.add_argument("--max-children", type=int, default=os.cpu_count() or 2, help="mutants run at once")
+    a = p.parse_args(argv)
+    listed = _modules()
+    chosen = list(listed) if a.all or (a.report and not a.modules) else a.modules
+    unknown = [m for m in chosen if m not in listed]
+    if unknown:
+        p.error(f"not in {CONFIG.relative_to(ROOT)}: {', '.join(unknown)}")
+    if not a.report:
+        for m in chosen:
+            run(m, listed[m], a.max_children)
+    sys.stdout.write(report(chosen))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
