@@ -238,7 +238,8 @@ def test_a_file_that_is_not_utf8_is_located_by_line_and_column(small):
 
 @pytest.mark.parametrize("argv, said", [
     (["--baselines", "bogus"], "--baselines: ['bogus']: unknown"),
-    (["--metrics", "wauc"], "--metrics: 'wauc' needs the dataset key 'weights'"),
+    (["--metrics", "wauc"], "--metrics: 'wauc' needs --set weights"),
+    (["--metrics", "f1_class"], "--metrics: 'f1_class' needs --positive-class"),
     (["--ordinal"], "--ordinal needs --labels in the order of the scale"),
     (["--replicates", "0"], "--replicates must be an integer >= 2, got 0"),
     (["--set", "bootstrap_replicates=0"], "--set bootstrap_replicates must be an integer >= 2, got 0"),

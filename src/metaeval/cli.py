@@ -1021,6 +1021,7 @@ def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:
         text = text.replace(lib, cli)
     text = re.sub(r"\bdatasets\.[^\s.:]+\.(\w+)", lambda m: option(m.group(1)), text)
     text = re.sub(r"\bexperiments\.(\w+)", lambda m: option(m.group(1)), text)
+    text = re.sub(r"\bthe dataset key '(\w+)'", lambda m: option(m.group(1)), text)
     text = re.sub(r"\b(\w+)=(\S+) silences this", lambda m: f"--set {m.group(1)}={m.group(2)} silences this", text)
     from .api import _KEYWORD_TYPES
 
