@@ -5,6 +5,8 @@ formulas against each other."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -211,3 +213,141 @@ def test_a_pooled_mdd_above_its_quartile_pairs_is_said():
     assert "*Above the quartile pairs*" in md
     assert "Above the quartile" not in design_markdown(design[design.metric == "accuracy"],
                                                         needed[needed.metric == "accuracy"])
+
+
+# -- design.csv and design_needed.csv against a plain re-computation --------------------
+def _grid_by_hand(n, min_fraction, max_factor, points):
+    lo = max(2, math.ceil(min_fraction * n))
+    hi = max(lo + 1, round(max_factor * n))
+    steps = [round(lo * (hi / lo) ** (i / (points - 1))) for i in range(points)]
+    return sorted(set(steps) | {n})
+
+
+@pytest.mark.parametrize("n", [7, 60, 1234])
+def test_the_size_grid_is_geometric_from_a_fraction_to_a_factor_with_the_test_set_s_size(n):
+    spec = D.DesignSpec(min_fraction=0.05, max_factor=3.0, points=6)
+    assert D.size_grid(n, spec).tolist() == _grid_by_hand(n, 0.05, 3.0, 6)
+    assert D.size_grid(n, spec).dtype == np.int64
+    assert D.size_grid(10, D.DesignSpec(min_fraction=0.01, max_factor=0.1, points=3)).tolist() == [2, 3, 10]
+
+
+def test_the_design_settings_reach_the_design_spec():
+    st = E.Settings(alpha=0.01, design_power=0.9, design_min_fraction=0.1, design_max_factor=2.0, design_points=5,
+                    design_draws=17, design_seed=3, design_bin_width=0.02, design_differences=[0.03, 0.01])
+    assert D.spec_of(st) == D.DesignSpec(alpha=0.01, power=0.9, min_fraction=0.1, max_factor=2.0, points=5,
+                                         draws=17, seed=3, bin_width=0.02, differences=(0.03, 0.01))
+
+
+def test_the_design_tables_equal_a_plain_re_computation():
+    """Every column of design.csv but the swap fits, and every row of
+    design_needed.csv, rebuilt from the scores and replicates with scipy's
+    normal distribution, at a non-default alpha, power and set of
+    differences (a user's own differences, not the defaults)."""
+    from scipy.stats import norm
+
+    from metaeval import metrics as M
+    from metaeval.significance import run_bootstrap
+
+    rng = np.random.default_rng(21)
+    gold = rng.integers(0, 3, 90)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.75, 0.7, 0.5)])
+    metric_ids = ["accuracy", "macro_f1", "mae_macro"]
+    spec, ds = _dataset(gold, pred, metrics=metric_ids)
+    st = E.Settings(include_baselines=(), bootstrap_replicates=200, design_draws=12, alpha=0.1, design_power=0.7,
+                    design_points=5, design_differences=[0.2, 0.07, 0.005])
+    b = run_bootstrap(ds, spec, st)
+    value, boot = b["value"], b["boot"]
+    design, needed, swaps = D.dataset_design(ds, spec, st, value, boot)
+    n, z = 90, norm.ppf(1 - 0.1 / 2) + norm.ppf(0.7)
+    grid = _grid_by_hand(n, st.design_min_fraction, st.design_max_factor, 5)
+    pairs = [(a, c) for a in range(4) for c in range(a + 1, 4)]
+    assert design["metric"].tolist() == [m for m in metric_ids for _ in grid]
+    assert design["size"].tolist() == grid * 3
+    for m, mid in enumerate(metric_ids):
+        sig = []
+        for a, c in pairs:
+            d = boot[:, m, a] - boot[:, m, c]
+            d = d[np.isfinite(d)]
+            sig.append(np.sqrt(n * np.var(d, ddof=1)))
+        sig = np.array(sig)
+        pooled = np.sqrt(np.mean(sig ** 2))
+        q1, q3 = np.quantile(sig, [0.25, 0.75])
+        rows = design[design["metric"] == mid]
+        width = np.diff(M.get(mid).bounds)[0]
+        for (_, r), size in zip(rows.iterrows(), grid):
+            assert r["fraction"] == size / n
+            assert r["min_detectable_difference"] == pytest.approx(z * pooled / np.sqrt(size), rel=1e-9)
+            assert r["mdd_low"] == pytest.approx(z * q1 / np.sqrt(size), rel=1e-9)
+            assert r["mdd_high"] == pytest.approx(z * q3 / np.sqrt(size), rel=1e-9)
+            assert r["within_range"] == bool(z * pooled / np.sqrt(size) <= width)
+            crit = norm.ppf(1 - 0.1 / 2)
+            power = np.mean([norm.cdf(abs(value[m, a] - value[m, c]) * np.sqrt(size) / s - crit)
+                             + norm.cdf(-abs(value[m, a] - value[m, c]) * np.sqrt(size) / s - crit)
+                             for (a, c), s in zip(pairs, sig)])
+            assert r["power"] == pytest.approx(power, rel=1e-9)
+            assert (r["unit"], r["alpha"], r["target_power"]) == ("items", 0.1, 0.7)
+            measured = 2 * size <= n
+            assert np.isnan(r["power_measured"]) != measured and np.isnan(r["swap_rate"]) != measured
+        got = needed[needed["metric"] == mid]
+        assert got["difference"].tolist() == [0.2, 0.07, 0.005]
+        for (_, r), delta in zip(got.iterrows(), [0.2, 0.07, 0.005]):
+            assert r["needed"] == math.ceil((z * pooled / delta) ** 2 - 1e-9)
+            assert r["needed_low"] == math.ceil((z * q1 / delta) ** 2 - 1e-9)
+            assert r["needed_high"] == math.ceil((z * q3 / delta) ** 2 - 1e-9)
+            assert (r["sigma"], r["n_units"], r["alpha"], r["power"]) == (pytest.approx(pooled), n, 0.1, 0.7)
+    # the measured columns are the swap experiment's, at the sizes of at most half the units
+    assert sorted(set(swaps["size"])) == grid and set(design.dropna(subset=["swap_rate"])["size"]) == \
+        {s for s in grid if 2 * s <= n}
+
+
+def test_the_separated_share_counts_differences_beyond_the_critical_difference():
+    """power_measured: the share of comparisons on T1 whose |d1| exceeds
+    z sigma_ab / sqrt(n), each pair with its own sigma (a plain loop over
+    the same subsets)."""
+    from scipy.stats import norm
+
+    rng = np.random.default_rng(5)
+    gold = rng.integers(0, 3, 80)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.6)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy"])
+    sc = E.Scorer(ds, spec, np.arange(3), "item")
+    dspec = D.DesignSpec(draws=9, seed=2, alpha=0.2)
+    sigma = np.array([[0.3, 0.5, 0.8]])
+    sizes = np.array([10, 25, 40])
+    got = D.swap_curves(sc, sizes, dspec, sigma, chunk_size=4)
+    rank = np.argsort(np.argsort(random_keys(80, range(9), 2, "design"), axis=1), axis=1)
+    want = np.zeros(3, dtype=int)
+    for h in range(9):
+        for i, size in enumerate(sizes):
+            t1 = rank[h] < size
+            acc = np.array([np.mean(p[t1] == gold[t1]) for p in pred])
+            for p_i, (a, c) in enumerate(system_pairs(3)):
+                want[i] += abs(round(acc[a] - acc[c], 12)) > norm.ppf(0.9) * sigma[0, p_i] / np.sqrt(size)
+    assert got["separated"][0].tolist() == want.tolist() and want.sum() > 0
+    assert D.swap_curves(sc, sizes, dspec, None, chunk_size=4)["separated"].sum() == 0
+
+
+@pytest.mark.parametrize("n, shown", [(7, 7), (99, 99), (100, 100), (149, 150), (4049, 4000), (12501, 13000),
+                                      (987654, 990000)])
+def test_the_size_a_sentence_gives_keeps_two_significant_digits(n, shown):
+    assert D._round(n) == shown
+
+
+def test_the_size_sentence_names_the_largest_difference_below_the_mdd_and_its_size():
+    design = pd.DataFrame({"metric": ["m", "m"], "size": [500, 1000], "fraction": [0.5, 1.0],
+                           "min_detectable_difference": [0.09, 0.0634], "unit": ["groups", "groups"]})
+    needed = pd.DataFrame({"metric": ["m"] * 4 + ["other"], "difference": [0.1, 0.05, 0.02, 0.01, 0.055],
+                           "needed": [300, 1618, 10113, 40450, 5], "power": [0.9] * 5, "unit": ["groups"] * 5})
+    assert D.design_sentence(design, needed, "m", "Acc") == (
+        "with 1,000 groups, Acc separates systems that differ by 0.063 with power 0.9; to separate 0.05 about "
+        "1,600 groups are needed")
+    assert D._fmt(0.0634) == "0.063" and D._fmt(0.1234) == "0.12" and D._fmt(0.1) == "0.10"
+    # nothing below the MDD: the first half only; no row at the full size, or an undefined MDD: no sentence
+    assert D.design_sentence(design, needed[needed["difference"] > 0.07], "m", "Acc") == \
+        "with 1,000 groups, Acc separates systems that differ by 0.063 with power 0.9"
+    assert D.design_sentence(design.assign(fraction=0.5), needed, "m", "Acc") == ""
+    nan = design.assign(min_detectable_difference=[0.1, np.nan])
+    assert D.design_sentence(nan, needed, "m", "Acc") == ""
+    # the same two digits for the MDD and the difference: one more digit for the MDD
+    close = design.assign(min_detectable_difference=[0.1, 0.0503])
+    assert "differ by 0.0503 with power 0.9; to separate 0.05 about" in D.design_sentence(close, needed, "m", "Acc")
