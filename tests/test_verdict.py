@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from metaeval import criteria as CR
 from metaeval.engine import Scorer
-from metaeval.verdict import (Separation, closest_pair, evidence_sets, paired_interval, systems_needed,
+from metaeval.verdict import (Separation, closest_pair, evidence_sets, mc_upper, paired_interval, systems_needed,
                               units_needed)
 
 from .test_mcs import plain_mcs
@@ -261,3 +261,94 @@ def test_closest_pair_skips_pairs_already_separated():
     s3 = replace(evidence_sets(v3, b3, np.ones(3, bool), 0.05, criteria=("stability",)), answer=np.ones(3, bool))
     p = closest_pair(s3, v3, b3)
     assert {p.i, p.j} == {0, 2} and abs(p.t) < p.critical
+
+
+# -- the verdict's small functions against plain loops ----------------------------------
+def test_the_paired_interval_is_the_normal_interval_of_the_paired_differences():
+    """se: the sample standard deviation (ddof 1) of the replicates'
+    differences where both are defined; the interval d -+ z se at the level."""
+    from scipy.stats import norm
+
+    rng = np.random.default_rng(2)
+    boot = np.array([0.6, 0.55, 0.3]) + rng.normal(0, [0.03, 0.02, 0.05], (50, 3))
+    boot[[3, 9], 1] = np.nan
+    value = [0.61, 0.54, 0.31]
+    for (i, j), level in (((0, 1), 0.95), ((1, 0), 0.8), ((2, 0), 0.5)):
+        diffs = [b[i] - b[j] for b in boot if not (np.isnan(b[i]) or np.isnan(b[j]))]
+        mean = sum(diffs) / len(diffs)
+        se = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
+        z = norm.ppf(0.5 + level / 2)
+        d = value[i] - value[j]
+        got = paired_interval(value, boot, i, j, level)
+        assert got == pytest.approx((d, d - z * se, d + z * se, se), rel=1e-12)
+    # one defined replicate: no spread
+    one = np.array([[0.5, 0.4], [np.nan, 0.3]])
+    d, lo, hi, se = paired_interval([0.5, 0.4], one, 0, 1, 0.95)
+    assert d == pytest.approx(0.1) and math.isnan(se) and math.isnan(lo) and math.isnan(hi)
+    # integer inputs are differences of floats all the same
+    assert paired_interval([1, 0], np.array([[1, 0], [2, 0], [1, 1]]), 0, 1, 0.95)[3] == pytest.approx(1.0)
+
+
+def test_the_monte_carlo_upper_end_of_a_p_value():
+    from scipy.stats import norm
+
+    p = np.array([0.0, 0.01, 0.3, 1.0, np.nan])
+    for b, level in ((500, 0.95), (37, 0.99), (10_000, 0.5)):
+        z = norm.ppf(0.5 + level / 2)
+        want = [min(1.0, x + z * math.sqrt(x * (1 - x) / b)) if not math.isnan(x) else math.nan for x in p]
+        np.testing.assert_allclose(mc_upper(p, b, level), want, rtol=1e-12)
+    assert mc_upper([0.5], 0, 0.95)[0] == pytest.approx(min(1.0, 0.5 + norm.ppf(0.975) * 0.5))  # no resample: B = 1
+    assert mc_upper([1.0000000001], 100, 0.95)[0] == 1.0  # a p-value a hair above 1 (rounding): no NaN, capped
+    assert mc_upper([0, 1], 100, 0.95).dtype == np.float64
+
+
+def _closest_by_loop(sets, value, boot):
+    """Every pair of distinct answer members on every counted criterion: the
+    largest |d| / se / critical below 1 (the first such pair on ties)."""
+    best, best_ratio = None, -1.0
+    for c in range(len(sets.criteria)):
+        if not sets.counted[c] or not np.isfinite(sets.critical[c]) or sets.critical[c] <= 0:
+            continue
+        members = [i for i in range(value.shape[1]) if sets.answer[i] and sets.participants[c, i]]
+        for a in range(len(members)):
+            for z in range(a + 1, len(members)):
+                i, j = members[a], members[z]
+                if value[c, j] > value[c, i]:
+                    i, j = j, i
+                diffs = boot[:, c, i] - boot[:, c, j]
+                diffs = diffs[~np.isnan(diffs)]
+                se = np.std(diffs, ddof=1)
+                if not se > 0:
+                    continue
+                ratio = abs(value[c, i] - value[c, j]) / se / sets.critical[c]
+                if best_ratio < ratio < 1:
+                    best_ratio, best = ratio, (c, i, j)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_closest_pair_is_the_loop_s_over_every_pair_and_criterion(seed):
+    rng = np.random.default_rng(seed)
+    m = 5
+    value = rng.uniform(0.4, 0.6, (3, m))
+    boot = value + rng.normal(0, rng.uniform(0.01, 0.06, (1, 3, m)), (300, 3, m))
+    s = evidence_sets(value, boot, np.ones(m, bool), 0.05, criteria=("stability", "power", "noise"))
+    got = closest_pair(s, value, boot)
+    want = _closest_by_loop(s, value, boot)
+    assert (None if got is None else (got.c, got.i, got.j)) == want
+    if got is not None:
+        d, _, _, se = paired_interval(value[got.c], boot[:, got.c], got.i, got.j, 0.95)
+        assert (got.d, got.se, got.t, got.critical) == pytest.approx((d, se, d / se, s.critical[got.c]))
+        assert got.criterion == s.criteria[got.c] and got.d >= 0
+
+
+def test_the_closest_pair_skips_a_copy_and_needs_two_members():
+    rng = np.random.default_rng(1)
+    value = np.array([[0.8, 0.8, 0.79]])
+    base = value + rng.normal(0, 0.02, (400, 1, 3))
+    base[:, :, 1] = base[:, :, 0]  # 1 is a copy of 0: never paired with it
+    s = evidence_sets(value, base, [True, True, True], 0.05, criteria=("stability",))
+    got = closest_pair(s, value, base)
+    assert got is not None and {got.i, got.j} == {0, 2}
+    alone = evidence_sets(value, base, [True, True, False], 0.05, criteria=("stability",))
+    assert closest_pair(alone, value, base) is None  # only a copy of one metric is left
