@@ -135,3 +135,32 @@ def test_the_floor_reads_the_datasets_monte_carlo_level(level):
     s = 1 / 501
     upper = s + NormalDist().inv_cdf(0.5 + level / 2) * np.sqrt(s * (1 - s) / 500)
     assert X._smallest_count_p(long, 0.05, level) == pytest.approx(4 * 0.05 / 0.0125 * upper, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_partial_conjunction_p_values_equal_a_plain_loop(seed):
+    """Benjamini & Heller's p^{u/N} from the sorted p-values, NaN left out,
+    made non-decreasing (the monotone step), and k_hat counted at alpha."""
+    from scipy.stats import chi2
+
+    rng = np.random.default_rng(seed)
+    p = list(rng.choice([rng.uniform(0, 0.02), rng.uniform(0, 1)], 7) * rng.uniform(0.2, 1, 7))
+    p[seed % 7] = float("nan")
+    kept = sorted(x for x in p if not np.isnan(x))
+    n = len(kept)
+    for method in ("bonferroni", "fisher"):
+        raw = []
+        for u in range(1, n + 1):
+            if method == "bonferroni":
+                raw.append(min(1.0, (n - u + 1) * kept[u - 1]))
+            else:
+                raw.append(chi2.sf(-2 * sum(np.log(x) for x in kept[u - 1:]), 2 * (n - u + 1)))
+        mono = [max(raw[:u + 1]) for u in range(n)]
+        for alpha in (0.05, 0.2):
+            k, pc = X.partial_conjunction(p, alpha, method)
+            np.testing.assert_allclose(pc, mono, rtol=1e-10)
+            assert k == sum(x <= alpha for x in mono)
+    assert X.partial_conjunction([float("nan")] * 3) == (0, pytest.approx(np.zeros(0)))
+    assert X.partial_conjunction([0.025, 0.05], 0.05)[0] == 2  # p* = (0.05, 0.05): at alpha counts
+    with pytest.raises(ValueError, match="method must be 'bonferroni' or 'fisher', got 'holm'"):
+        X.partial_conjunction([0.1], 0.05, "holm")
