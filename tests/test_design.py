@@ -351,3 +351,81 @@ def test_the_size_sentence_names_the_largest_difference_below_the_mdd_and_its_si
     # the same two digits for the MDD and the difference: one more digit for the MDD
     close = design.assign(min_detectable_difference=[0.1, 0.0503])
     assert "differ by 0.0503 with power 0.9; to separate 0.05 about" in D.design_sentence(close, needed, "m", "Acc")
+
+
+def _fit_by_hand(sizes, w, c, grid):
+    """One bin's swap-rate fit: log(w / c) on the size, weighted by c
+    (numpy's polyfit with weights sqrt(c)), its normal interval; the pooled
+    rate when fewer than two sizes have swaps or the rate does not fall."""
+    if c.sum() == 0:
+        return [(math.nan,) * 3] * len(grid)
+    if w.sum() == 0:
+        return [(0.0,) * 3] * len(grid)
+    use = (w > 0) & (c > 0)
+    r = w.sum() / c.sum()
+    if use.sum() < 2:
+        return [(r,) * 3] * len(grid)
+    x, y, wt = sizes[use].astype(float), np.log(w[use] / c[use]), c[use].astype(float)
+    slope, icept = np.polyfit(x, y, 1, w=np.sqrt(wt))
+    if slope >= 0:
+        half = 1.96 * math.sqrt(r * (1 - r) / c.sum())
+        return [(r, max(r - half, 0.0), min(r + half, 1.0))] * len(grid)
+    n_use = int(use.sum())
+    W = wt / wt.sum()
+    resid = y - (icept + slope * x)
+    s2 = (W * resid ** 2).sum() * n_use / max(n_use - 2, 1) if n_use > 2 else 0.0
+    X = np.stack([np.ones_like(x), x], axis=1)
+    cov = s2 * np.linalg.inv(X.T @ np.diag(W) @ X) / n_use
+    out = []
+    for n in grid:
+        mu = icept + slope * n
+        se = math.sqrt(np.array([1.0, n]) @ cov @ np.array([1.0, n]))
+        out.append((min(math.exp(mu), 1.0), min(math.exp(mu - 1.96 * se), 1.0), min(math.exp(mu + 1.96 * se), 1.0)))
+    return out
+
+
+def test_the_swap_rate_fits_equal_a_weighted_least_squares_by_hand():
+    sizes = np.array([5, 10, 20, 40])
+    grid = np.array([5, 10, 20, 40, 80, 160])
+    cases = {  # bin: (swaps per size, comparisons per size)
+        "falls": ([30, 18, 7, 2], [100, 100, 100, 100]),
+        "falls, unequal weights": ([12, 9, 3, 1], [40, 80, 60, 20]),
+        "two points": ([10, 4, 0, 0], [50, 50, 50, 50]),
+        "one point": ([3, 0, 0, 0], [20, 20, 20, 20]),
+        "rises": ([2, 5, 9, 20], [100, 100, 100, 100]),
+        "flat": ([10, 10, 10, 10], [100, 100, 100, 100]),
+        "never swaps": ([0, 0, 0, 0], [30, 30, 30, 30]),
+        "never compared": ([0, 0, 0, 0], [0, 0, 0, 0]),
+    }
+    swaps = np.array([v[0] for v in cases.values()]).T  # (sizes, bins)
+    comps = np.array([v[1] for v in cases.values()]).T
+    rate, low, high = D._fit(sizes, swaps, comps, grid)
+    for k, name in enumerate(cases):
+        want = np.array(_fit_by_hand(sizes, swaps[:, k], comps[:, k], grid))
+        np.testing.assert_allclose(np.stack([rate[k], low[k], high[k]], axis=1), want, rtol=1e-9, atol=1e-12,
+                                   err_msg=name)
+    assert (low[0] < rate[0]).all() and (rate[0] < high[0]).all()  # the interval has width where it is fitted
+
+
+def test_power_measured_is_the_share_of_comparisons_beyond_the_critical_difference():
+    """dataset_design passes each pair's sigma to the swap experiment:
+    power_measured = separated / comparisons at the measured sizes."""
+    from metaeval.significance import run_bootstrap
+
+    rng = np.random.default_rng(9)
+    gold = rng.integers(0, 3, 80)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.95, 0.6, 0.5)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy"])
+    st = E.Settings(include_baselines=(), bootstrap_replicates=200, design_draws=10, design_points=6,
+                    chunk_size=3)
+    b = run_bootstrap(ds, spec, st)
+    design, _, _ = D.dataset_design(ds, spec, st, b["value"], b["boot"])
+    sc = E.Scorer(ds, spec, np.arange(3), "item")
+    measured = design.dropna(subset=["power_measured"])
+    sizes = measured["size"].to_numpy()
+    assert sizes.tolist() == [s for s in D.size_grid(80, D.spec_of(st)) if 2 * s <= 80]  # 40 = half: measured
+    swap = D.swap_curves(sc, sizes, D.spec_of(st), D.pair_sigma(b["value"], b["boot"], 80))
+    comps = swap["comparisons"][0].sum(axis=-1)
+    np.testing.assert_allclose(measured["power_measured"], swap["separated"][0] / comps)
+    np.testing.assert_allclose(measured["swap_rate"], swap["swaps"][0].sum(axis=-1) / comps)
+    assert measured["power_measured"].iloc[-1] > 0
