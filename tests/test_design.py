@@ -429,3 +429,117 @@ def test_power_measured_is_the_share_of_comparisons_beyond_the_critical_differen
     np.testing.assert_allclose(measured["power_measured"], swap["separated"][0] / comps)
     np.testing.assert_allclose(measured["swap_rate"], swap["swaps"][0].sum(axis=-1) / comps)
     assert measured["power_measured"].iloc[-1] > 0
+
+
+def test_pair_sigma_leaves_out_undefined_replicates_pair_by_pair():
+    rng = np.random.default_rng(12)
+    value = np.array([[0.7, 0.6, 0.5], [0.3, 0.2, 0.25]])
+    boot = value + rng.normal(0, 0.03, (40, 2, 3))
+    boot[[1, 5, 7], 0, 1] = np.nan
+    boot[:, 1, 2] = np.nan
+    boot[0, 1, 2] = 0.2  # one defined replicate: no variance
+    got = D.pair_sigma(value, boot, 250)
+    for m in range(2):
+        for p, (a, c) in enumerate(system_pairs(3)):
+            d = boot[:, m, a] - boot[:, m, c]
+            d = d[np.isfinite(d)]
+            want = math.sqrt(250 * np.var(d, ddof=1)) if d.size > 1 else math.nan
+            assert got[m, p] == pytest.approx(want, rel=1e-12, nan_ok=True), (m, a, c)
+    assert np.isnan(got[1, 1]) and np.isnan(got[1, 2]) and np.isfinite(got[1, 0])
+
+
+def test_the_swap_fits_and_the_swaps_table_are_the_bins_fits_weighted_by_the_differences():
+    """design.csv's swap_rate_fit (low, high): per size, the bins' fits
+    weighted by how that size's comparisons fall into the bins (beyond the
+    largest size measured: that size's); design_swaps.csv: a row per metric,
+    bin with comparisons and size, with the measured rate and the bin's fit."""
+    rng = np.random.default_rng(4)
+    value = np.array([[0.8, 0.7, 0.65]])
+    boot = value + rng.normal(0, 0.02, (300, 1, 3))
+    sizes = np.array([2, 18])  # the grid of 40 units: 2, 6, 18, 40, 53, 160
+    comps = np.zeros((1, 2, 64), dtype=np.int64)
+    swaps = np.zeros_like(comps)
+    comps[0, :, 0], comps[0, :, 2], comps[0, :, 63] = [30, 10], [10, 30], [0, 3]
+    swaps[0, :, 0], swaps[0, :, 2], swaps[0, :, 63] = [12, 2], [4, 1], [0, 0]
+    swap = {"sizes": sizes, "swaps": swaps, "comparisons": comps, "separated": np.array([[7, 11]])}
+    spec = D.DesignSpec(points=5, bin_width=0.05)
+    design, needed, table = D.design_tables(["accuracy"], value, boot, 40, swap, spec)
+    grid = D.size_grid(40, spec)
+    rate, low, high = D._fit(sizes, swaps[0], comps[0], grid)
+    for g, n in enumerate(grid):
+        i = {2: 0, 18: 1}.get(int(n), 1 if n > 18 else None)
+        row = design.iloc[g]
+        if i is None:
+            assert np.isnan(row["swap_rate_fit"]) and np.isnan(row["swap_fit_low"]) and np.isnan(row["swap_fit_high"])
+            continue
+        w = comps[0, i] / comps[0, i].sum()
+        for col, fit in (("swap_rate_fit", rate), ("swap_fit_low", low), ("swap_fit_high", high)):
+            assert row[col] == pytest.approx(np.nansum(w * np.nan_to_num(fit[:, g])), rel=1e-12)
+    assert design["swap_rate_fit"].dtype == np.float64 and set(design["unit"]) == {"items"}
+    measured = design[design["size"].isin(sizes)]
+    np.testing.assert_allclose(measured["power_measured"], np.array([7, 11]) / comps[0].sum(axis=-1))
+    np.testing.assert_allclose(measured["swap_rate"], swaps[0].sum(axis=-1) / comps[0].sum(axis=-1))
+    # the swaps table: the bins with a comparison at some size (0, 2 and the last one, which holds the rest)
+    assert list(table.columns) == ["metric", "bin_low", "bin_high", "size", "comparisons", "swap_rate",
+                                   "swap_rate_fit", "swap_fit_low", "swap_fit_high"]
+    assert table["metric"].unique().tolist() == ["accuracy"]
+    assert sorted(set(table["bin_low"])) == pytest.approx([0.0, 0.1, 63 * 0.05])
+    for _, r in table.iterrows():
+        k = int(round(r["bin_low"] / 0.05))
+        assert r["bin_high"] == (pytest.approx((k + 1) * 0.05) if k < 63 else np.inf)
+        g = list(grid).index(r["size"])
+        i = {2: 0, 18: 1}.get(int(r["size"]))
+        c = comps[0, i, k] if i is not None else 0
+        assert r["comparisons"] == c
+        assert r["swap_rate"] == (pytest.approx(swaps[0, i, k] / c) if c else pytest.approx(np.nan, nan_ok=True))
+        assert (r["swap_rate_fit"], r["swap_fit_low"], r["swap_fit_high"]) == pytest.approx(
+            (rate[k, g], low[k, g], high[k, g]), nan_ok=True)
+    assert len(table) == 3 * len(grid)
+    # sizes needed are whole numbers (a nullable integer column when every one is defined)
+    assert str(needed["needed"].dtype) == "Int64" and str(needed["needed_low"].dtype) == "Int64"
+    nan = D.design_tables(["accuracy"], value, np.full_like(boot, np.nan), 40, swap, spec)[1]
+    assert nan["needed"].isna().all() and nan["needed"].dtype == np.float64
+
+
+def test_the_swap_experiment_s_arrays_and_its_refusals():
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 3, 30)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.6)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy"])
+    sc = E.Scorer(ds, spec, np.arange(2), "item")
+    got = D.swap_curves(sc, [1, 15], D.DesignSpec(draws=3))
+    assert got["swaps"].shape == got["comparisons"].shape == (1, 2, 64)  # 64 bins, the last holds the rest
+    assert {got[k].dtype for k in ("sizes", "swaps", "comparisons", "separated")} == {np.dtype(np.int64)}
+    assert (int(got["draws"]), int(got["n_pairs"])) == (3, 1)
+    for bad in ([0, 5], [16]):
+        with pytest.raises(ValueError, match=r"^swap sizes must lie in \[1, 15\] \(disjoint halves of 30 units\)$"):
+            D.swap_curves(sc, bad, D.DesignSpec(draws=3))
+
+
+def test_the_size_sentence_s_edges():
+    design = pd.DataFrame({"metric": ["m"], "size": [1000], "fraction": [1.0], "min_detectable_difference": [0.05],
+                           "unit": ["items"], "within_range": [True]})
+    needed = pd.DataFrame({"metric": ["m", "m"], "difference": [0.05, 0.02], "needed": [1000, 6200],
+                           "power": [0.9, 0.9], "unit": ["items", "items"]})
+    # a difference equal to the MDD is not "smaller": the next one is named
+    assert D.design_sentence(design, needed, "m", "Acc").endswith("to separate 0.02 about 6,200 items are needed")
+    # no size needed at all: the design's default power is said
+    assert D.design_sentence(design, needed.iloc[:0], "m", "Acc") == \
+        "with 1,000 items, Acc separates systems that differ by 0.05 with power 0.8"
+    assert "cannot separate" in D.design_sentence(design.assign(within_range=[False]), needed, "m", "Acc")
+    # the note gathers the sentences of the metrics named, or says nothing
+    note = D.design_note(design.assign(metric="accuracy"), needed.assign(metric="accuracy"), ["accuracy", "gmr"])
+    assert note == ("Test-set size: with 1,000 items, Acc separates systems that differ by 0.05 with power 0.9; to "
+                    "separate 0.02 about 6,200 items are needed (a two-sided z-test at the experiments' alpha; "
+                    "design.csv).")
+    assert D.design_note(design, needed, ["accuracy"], where="x") is None
+    assert D.design_note(design.assign(metric="macro_f1"), needed.assign(metric="macro_f1"), ["macro_f1"],
+                         where="t.csv").endswith("alpha; t.csv).")
+
+
+def test_the_formulas_defaults_are_alpha_005_and_power_08():
+    from scipy.stats import norm
+
+    z = norm.ppf(0.975) + norm.ppf(0.8)
+    assert D.min_detectable_difference(0.5, [100])[0] == pytest.approx(z * 0.05)
+    assert D.size_needed(0.5, 0.1) == math.ceil((z * 5) ** 2)

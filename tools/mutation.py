@@ -25,8 +25,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import fnmatch
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -47,11 +50,53 @@ def _modules() -> dict[str, list[str]]:
     return {m: v["tests"] for m, v in tomllib.loads(CONFIG.read_text())["modules"].items()}
 
 
-def _equivalent() -> dict[str, str]:
-    """``{mutant name: why it cannot be told apart}``."""
+def _diffs(module: str, names) -> dict[str, tuple[list[str], list[str]]]:
+    """``{mutant: (lines removed, lines added)}`` of the module's mutants
+    (mutmut's own diff, read in the scratch copy)."""
+    names = sorted(names)
+    if not names:
+        return {}
+    where = SCRATCH / module.replace("/", "__").removesuffix(".py")
+    code = ("import json, sys\n"
+            "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
+            f"path = 'mutants/src/metaeval/{module}'\n"
+            "out = {}\n"
+            "for n in json.load(sys.stdin):\n"
+            "    d = get_diff_for_mutant(n, path=path).splitlines()\n"
+            "    out[n] = ([x[1:] for x in d if x.startswith('-') and not x.startswith('---')],\n"
+            "              [x[1:] for x in d if x.startswith('+') and not x.startswith('+++')])\n"
+            "json.dump(out, sys.stdout)\n")
+    res = subprocess.run([sys.executable, "-c", code], cwd=where, input=json.dumps(names), capture_output=True,
+                         text=True, check=True)
+    return {k: (v[0], v[1]) for k, v in json.loads(res.stdout).items()}
+
+
+def _equivalent(module: str, survivors) -> dict[str, str]:
+    """``{mutant: why no test can tell it apart}`` among ``survivors``:
+    tools/mutation-equivalent.toml's entries by name, and its rules (a
+    regular expression over the lines a mutant removes and over those it
+    adds, within the functions named)."""
     if not EQUIVALENT.is_file():
         return {}
-    return {k: v for k, v in tomllib.loads(EQUIVALENT.read_text()).get("equivalent", {}).items()}
+    conf = tomllib.loads(EQUIVALENT.read_text())
+    out = {k: v for k, v in conf.get("mutant", {}).items() if k in survivors}
+    rules = conf.get("rule", [])
+    rest = [n for n in survivors if n not in out]
+    if not rules or not rest:
+        return out
+    stem = "metaeval." + module.removesuffix(".py").replace("/", ".") + ".x_"
+    for name, (removed, added) in _diffs(module, rest).items():
+        function = name[len(stem):].split("__mutmut_")[0]
+        for r in rules:
+            if r.get("modules") and module not in r["modules"]:
+                continue
+            if r.get("functions") and not any(fnmatch.fnmatch(function, f) for f in r["functions"]):
+                continue
+            if re.search(r.get("removed", ""), "\n".join(removed)) and re.search(r.get("added", ""),
+                                                                                 "\n".join(added)):
+                out[name] = r["reason"]
+                break
+    return out
 
 
 def _scratch(module: str, tests: list[str]) -> Path:
@@ -78,12 +123,29 @@ def _scratch(module: str, tests: list[str]) -> Path:
     return where
 
 
+def _tests_hash() -> str:
+    h = hashlib.sha256()
+    for f in sorted((ROOT / "tests").rglob("*.py")):
+        h.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()
+
+
 def run(module: str, tests: list[str], children: int) -> None:
+    """mutmut on the module's scratch copy: the mutants not yet tested (new,
+    or of functions that changed) and, when the tests changed since the last
+    run, the survivors again (mutmut keeps a mutant's result otherwise)."""
     where = _scratch(module, tests)
+    stamp, now = where / "tests.sha256", _tests_hash()  # the tests this run copied
+    before = stamp.read_text() if stamp.is_file() else None
     env = {**os.environ, "METAEVAL_DATA_DIR": os.environ.get("METAEVAL_DATA_DIR",
                                                              str(ROOT.parent / "shared" / "data"))}
-    subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)], cwd=where, env=env,
-                   check=True)
+    cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)]
+    ran_before = tally(module) is not None
+    subprocess.run(cmd, cwd=where, env=env, check=True)
+    survivors = (tally(module) or {}).get("survivors", [])
+    if ran_before and before != now and survivors:
+        subprocess.run(cmd + survivors, cwd=where, env=env, check=True)
+    stamp.write_text(now)
 
 
 def tally(module: str) -> dict | None:
@@ -93,9 +155,9 @@ def tally(module: str) -> dict | None:
     if not meta.is_file():
         return None
     codes = json.loads(meta.read_text())["exit_code_by_key"]
-    equivalent = _equivalent()
     stem = "metaeval." + module.removesuffix(".py").replace("/", ".")
     names = {k: v for k, v in codes.items() if k.startswith(stem + ".")}
+    equivalent = _equivalent(module, [k for k, v in names.items() if v in SURVIVED])
     eq = [k for k in names if k in equivalent]
     killed = [k for k, v in names.items() if v in KILLED and k not in equivalent]
     survived = sorted(k for k, v in names.items() if v in SURVIVED and k not in equivalent)
@@ -104,6 +166,7 @@ def tally(module: str) -> dict | None:
     return {"module": module, "mutants": len(names), "killed": len(killed), "survived": len(survived),
             "equivalent": len(eq), "not_checked": len(unchecked),
             "score": round(len(killed) / scored, 4) if scored else None, "survivors": survived,
+            "equivalents": {k: equivalent[k] for k in sorted(eq)},
             "date": _dt.date.fromtimestamp(meta.stat().st_mtime).isoformat()}
 
 
