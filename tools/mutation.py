@@ -59,10 +59,13 @@ def _diffs(module: str, names) -> dict[str, tuple[list[str], list[str]]]:
     where = SCRATCH / module.replace("/", "__").removesuffix(".py")
     code = ("import json, sys\n"
             "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
-            f"path = 'mutants/src/metaeval/{module}'\n"
+            f"path = 'src/metaeval/{module}'\n"
             "out = {}\n"
             "for n in json.load(sys.stdin):\n"
-            "    d = get_diff_for_mutant(n, path=path).splitlines()\n"
+            "    try:\n"
+            "        d = get_diff_for_mutant(n, path=path).splitlines()\n"
+            "    except Exception:  # a mutant of a function changed since: tested again on the next run\n"
+            "        continue\n"
             "    out[n] = ([x[1:] for x in d if x.startswith('-') and not x.startswith('---')],\n"
             "              [x[1:] for x in d if x.startswith('+') and not x.startswith('+++')])\n"
             "json.dump(out, sys.stdout)\n")
@@ -193,6 +196,7 @@ def main(argv=None) -> int:
     p.add_argument("--all", action="store_true", help="every module of tools/mutation.toml")
     p.add_argument("--report", action="store_true", help="print the table of the last runs only")
     p.add_argument("--max-children", type=int, default=os.cpu_count() or 2, help="mutants run at once")
+    p.add_argument("--docs", action="store_true", help="write the table of every module run into docs/checks.md")
     a = p.parse_args(argv)
     listed = _modules()
     chosen = list(listed) if a.all or (a.report and not a.modules) else a.modules
@@ -202,7 +206,14 @@ def main(argv=None) -> int:
     if not a.report:
         for m in chosen:
             run(m, listed[m], a.max_children)
-    sys.stdout.write(report(chosen))
+    table = report(chosen)
+    sys.stdout.write(table)
+    if a.docs:
+        docs = ROOT / "docs" / "checks.md"
+        text = docs.read_text()
+        start, end = "<!-- mutation-table -->\n", "<!-- /mutation-table -->"
+        every = report([t["module"] for t in json.loads(RESULTS.read_text())])
+        docs.write_text(text[:text.index(start) + len(start)] + every + text[text.index(end):])
     return 0
 
 
