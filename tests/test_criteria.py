@@ -333,3 +333,25 @@ def test_the_interval_holds_the_point_value(seed, pile, confidence):
         hi = min(value[0, i] + max(np.quantile(d, 1 - a), 0), 1.0)
         assert r.low[0, i] == pytest.approx(max(lo, -1.0), abs=1e-12)
         assert r.high[0, i] == pytest.approx(hi, abs=1e-12)
+
+
+def test_tau_a_is_rescaled_to_the_pairs_of_distinct_systems_drawn():
+    """A resample of systems drawn with replacement repeats some: tau-a's
+    denominator counts every pair of slots, so the criteria rescale it by
+    n0 / (pairs of slots holding distinct systems); NaN when every slot
+    holds the same system."""
+    from itertools import combinations
+
+    rng = np.random.default_rng(6)
+    draws = rng.integers(0, 5, (40, 6))
+    draws[0] = 3  # one system in every slot
+    got = CR._tau_a_scale(draws, 5)
+    for b, row in enumerate(draws):
+        distinct = sum(row[i] != row[j] for i, j in combinations(range(6), 2))
+        assert got[b] == (pytest.approx(15 / distinct) if distinct else pytest.approx(np.nan, nan_ok=True))
+    # applied to tau-a only: tau-b corrects for ties itself
+    x, y = rng.normal(size=(2, 3, 6))
+    scale = got[:3]
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_allclose(CR._tau(x, y, "a", scale), CR.kendall_tau(x, y, "a") * scale)
+        np.testing.assert_allclose(CR._tau(x, y, "b", scale), CR.kendall_tau(x, y, "b"))
