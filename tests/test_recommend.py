@@ -8,6 +8,7 @@ cannot tell from the best."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -426,3 +427,39 @@ def test_old_and_impossible_settings_are_refused_when_the_workflow_starts():
         "properties.enabled: true, or remove the requirements"]
     # a requirement given as one word, not a list, is that requirement
     assert DatasetSpec.from_config("d", {**raw, "requirements": "monotonicity"}).requirements == ("monotonicity",)
+
+
+@pytest.mark.parametrize("n_systems, said", [(6, True), (9, True), (10, False), (14, False)])
+def test_the_answer_is_called_tentative_below_ten_real_systems(n_systems, said):
+    res = _results(np.array([[0.9, 0.7, 0.89], [0.8, 0.6, 0.81]]))
+    for key, r in res.items():
+        res[key] = replace(r, system_draws=np.tile(np.arange(n_systems), (200, 1)))
+    rec = R.recommend(res, criteria=["stability", "power"])
+    assert rec.n_systems == n_systems
+    first = R.answer_sentence(rec)
+    assert first.endswith(f"; tentative: {n_systems} real systems.") == said
+    md = R.recommendation_markdown(rec, "t", "ctx")
+    line = (f"Only {n_systems} real systems are ranked: one swapped pair moves a tau by "
+            f"{2 / (n_systems * (n_systems - 1) / 2):.2f}")
+    assert (line in md.replace("\\", "")) == said
+
+
+def test_a_metric_without_a_value_on_a_criterion_is_no_candidate_and_the_criterion_is_named():
+    v = np.array([[0.9, 0.8, 0.85], [0.7, np.nan, 0.75]])
+    rec = R.recommend(_results(v), criteria=["stability", "power"])
+    assert not rec.candidate[1] and rec.candidate[0] and rec.candidate[2]
+    assert rec.excluded["macro_f1"] == "no value on " + R.CRITERIA["power"]
+    assert "macro_f1" not in rec.selected
+
+
+def test_tied_bests_are_kept_together():
+    """Two metrics equal on every criterion and every resample (a copy) are
+    kept or dropped together; the evidence never picks one of them."""
+    v = np.array([[0.9, 0.9, 0.6], [0.8, 0.8, 0.5]])
+    res = _results(v)
+    for r in res.values():
+        r.boot[:, :, 1] = r.boot[:, :, 0]
+    rec = R.recommend(res, criteria=["stability", "power"])
+    assert rec.selected == ["accuracy", "macro_f1"]
+    assert R.answer_sentence(rec).startswith("The evidence does not separate Acc and macro-F1 for these systems: "
+                                             "each is kept on every criterion")
