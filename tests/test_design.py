@@ -543,3 +543,47 @@ def test_the_formulas_defaults_are_alpha_005_and_power_08():
     z = norm.ppf(0.975) + norm.ppf(0.8)
     assert D.min_detectable_difference(0.5, [100])[0] == pytest.approx(z * 0.05)
     assert D.size_needed(0.5, 0.1) == math.ceil((z * 5) ** 2)
+
+
+def test_the_swap_rate_fits_in_another_order_of_bins_and_with_steep_falls():
+    """The bins in another order (an empty bin first: each bin is fitted on
+    its own), a bin with a single swap, one with three sizes where a swap is
+    seen at two, a fall so steep that the fit exceeds 1 at the smallest
+    size (capped), and comparisons in single digits."""
+    sizes = np.array([2, 4, 8, 16])
+    grid = np.array([1, 2, 4, 8, 16, 32])
+    cases = {
+        "never compared": ([0, 0, 0, 0], [0, 0, 0, 0]),
+        "never swaps": ([0, 0, 0, 0], [1, 1, 1, 1]),
+        "one swap": ([1, 0, 0, 0], [3, 3, 3, 3]),
+        "steep": ([9, 3, 1, 0], [9, 9, 9, 9]),
+        "three points": ([5, 4, 2, 0], [6, 5, 4, 1]),
+        "noisy fall": ([40, 35, 8, 9], [50, 60, 40, 90]),
+    }
+    swaps = np.array([v[0] for v in cases.values()]).T
+    comps = np.array([v[1] for v in cases.values()]).T
+    rate, low, high = D._fit(sizes, swaps, comps, grid)
+    for k, name in enumerate(cases):
+        want = np.array(_fit_by_hand(sizes, swaps[:, k], comps[:, k], grid))
+        np.testing.assert_allclose(np.stack([rate[k], low[k], high[k]], axis=1), want, rtol=1e-9, atol=1e-12,
+                                   err_msg=name)
+    steep = list(cases).index("steep")
+    assert rate[steep, 0] == 1.0 and high[steep, 0] == 1.0  # exp(mu) > 1 at size 1: capped
+    assert (high[list(cases).index("noisy fall")] > rate[list(cases).index("noisy fall")]).all()
+
+
+def test_the_predicted_power_with_no_spread_and_undefined_pairs():
+    """A pair with sigma 0 is separated for sure when d differs from 0 and
+    at the test's own level alpha when d is 0 (Phi(-z) twice); a pair with
+    an undefined d or sigma is left out of the mean."""
+    from scipy.stats import norm
+
+    alpha = 0.1
+    got = D.predicted_power([[0.0, 0.2, np.nan, 0.1]], [[0.0, 0.0, 0.5, np.nan]], [10, 1000], alpha)
+    assert got.shape == (1, 2)
+    np.testing.assert_allclose(got[0], [(alpha + 1.0) / 2] * 2, rtol=1e-12)
+    d, s = 0.05, 0.4
+    z = norm.ppf(1 - alpha / 2)
+    want = [norm.cdf(d * np.sqrt(n) / s - z) + norm.cdf(-d * np.sqrt(n) / s - z) for n in (10, 1000)]
+    np.testing.assert_allclose(D.predicted_power([[-d]], [[s]], [10, 1000], alpha)[0], want, rtol=1e-12)
+    assert D.predicted_power([[0.1]], [[1]], np.array([4], dtype=np.int64), alpha).dtype == np.float64
