@@ -26,6 +26,8 @@ from metaeval.engine import Scorer
 from metaeval.verdict import (Separation, closest_pair, evidence_sets, mc_upper, paired_interval, systems_needed,
                               units_needed)
 
+from metaeval.mcs import critical_value
+
 from .test_mcs import plain_mcs
 
 
@@ -352,3 +354,66 @@ def test_the_closest_pair_skips_a_copy_and_needs_two_members():
     assert got is not None and {got.i, got.j} == {0, 2}
     alone = evidence_sets(value, base, [True, True, False], 0.05, criteria=("stability",))
     assert closest_pair(alone, value, base) is None  # only a copy of one metric is left
+
+
+def test_evidence_sets_without_criteria_keep_no_answer_and_check_their_input():
+    s = evidence_sets(np.zeros((0, 3)), np.zeros((10, 0, 3)), [1, 1, 0], 0.05, criteria=())
+    assert s.answer.tolist() == [False, False, False] and s.answer.dtype == bool
+    assert s.admissible.tolist() == [True, True, False] and s.admissible.dtype == bool
+    with pytest.raises(ValueError, match=r"^boot must be \(B, 2, 3\), got \(10, 3, 2\)$"):
+        evidence_sets(np.zeros((2, 3)), np.zeros((10, 3, 2)), [True] * 3, 0.05)
+    with pytest.raises(ValueError, match=r"^boot must be \(B, 2, 3\), got \(2, 3\)$"):
+        evidence_sets(np.zeros((2, 3)), np.zeros((2, 3)), [True] * 3, 0.05)
+
+
+def test_evidence_sets_keep_the_family_s_level_and_read_0_1_flags_as_booleans():
+    rng = np.random.default_rng(3)
+    value = np.array([[0.8, 0.8, 0.6], [0.5, 0.5, 0.5]])
+    boot = value + 0.01 * rng.normal(size=(300, 2, 3))
+    s = evidence_sets(value, boot, [1, 1, 1], 0.1, exempt=[[0, 0, 0], [0, 0, 1]], criteria=("stability", "power"))
+    assert (s.alpha, s.alpha_c, s.criteria) == (0.1, 0.05, ("stability", "power"))
+    assert s.participants.tolist() == [[True, True, True], [True, True, False]]
+    assert s.answer.tolist() == [True, True, False] and s.answer.dtype == bool and s.members.dtype == bool
+    assert s.counted.dtype == bool and s.counted.tolist() == [True, True]
+
+
+def test_the_critical_value_is_that_of_the_kept_participants_only():
+    """A candidate exempt from a criterion (no MCS p-value there) is not
+    among the members whose range statistic gives the critical value."""
+    rng = np.random.default_rng(8)
+    value = np.array([[0.8, 0.79, 0.78, 0.2]])
+    boot = value + rng.normal(0, [0.01, 0.02, 0.03, 0.3], (500, 1, 4))
+    s = evidence_sets(value, boot, [True] * 4, 0.05, exempt=[[False, False, False, True]], criteria=("stability",))
+    kept = s.members[0] & s.participants[0]
+    assert not s.participants[0, 3] and kept[:3].all()
+    assert s.critical[0] == critical_value(value[0], boot[:, 0], kept, 0.05)
+    assert s.critical[0] != critical_value(value[0], boot[:, 0], [True] * 4, 0.05)
+
+
+def test_the_closest_pair_reads_copies_among_the_answer_only_and_every_criterion():
+    """A member that copies a candidate outside the answer is still paired
+    (copies are looked for among the answer's members); a criterion with
+    fewer than two members is passed over, not the end of the search; equal
+    values name the first metric ahead."""
+    rng = np.random.default_rng(2)
+    value = np.array([[0.9, 0.9, 0.85], [0.6, 0.6, 0.58]])
+    boot = value + rng.normal(0, 0.02, (400, 2, 3))
+    boot[:, :, 1] = boot[:, :, 0]  # 1 copies 0, which is not admissible
+    s = evidence_sets(value, boot, [False, True, True], 0.05, criteria=("stability", "power"))
+    got = closest_pair(s, value, boot)
+    assert got is not None and {got.i, got.j} == {1, 2}
+    # on the first criterion one member of the answer takes part (1 is exempt, 2 is out of the answer:
+    # eliminated on the second): that criterion is passed over, and the second one still searched
+    value = np.array([[0.8, 0.5, 0.79], [0.6, 0.59, 0.2]])
+    boot = value + rng.normal(0, 0.02, (400, 2, 3))
+    s = evidence_sets(value, boot, [True, True, True], 0.05, exempt=[[False, True, False], [False, False, False]],
+                      criteria=("stability", "power"))
+    assert s.counted.all() and s.answer.tolist() == [True, True, False]
+    got = closest_pair(s, value, boot)
+    assert got is not None and (got.criterion, got.i, got.j) == ("power", 0, 1)
+    # equal values: the lower index is named ahead, d = 0 (t 0)
+    value = np.array([[0.7, 0.7]])
+    boot = value + rng.normal(0, 0.02, (300, 1, 2))
+    s = evidence_sets(value, boot, [True, True], 0.05, criteria=("stability",))
+    got = closest_pair(s, value, boot)
+    assert (got.i, got.j, got.d, got.t) == (0, 1, 0.0, 0.0)
