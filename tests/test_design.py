@@ -384,6 +384,19 @@ def _fit_by_hand(sizes, w, c, grid):
     return out
 
 
+def _fits_against_the_hand(sizes, grid, cases):
+    """``_fit`` of the bins ``cases`` ({name: (swaps per size, comparisons
+    per size)}) equals ``_fit_by_hand`` bin by bin; its (rate, low, high)."""
+    swaps = np.array([v[0] for v in cases.values()]).T  # (sizes, bins)
+    comps = np.array([v[1] for v in cases.values()]).T
+    rate, low, high = D._fit(sizes, swaps, comps, grid)
+    for k, name in enumerate(cases):
+        want = np.array(_fit_by_hand(sizes, swaps[:, k], comps[:, k], grid))
+        np.testing.assert_allclose(np.stack([rate[k], low[k], high[k]], axis=1), want, rtol=1e-9, atol=1e-12,
+                                   err_msg=name)
+    return rate, low, high
+
+
 def test_the_swap_rate_fits_equal_a_weighted_least_squares_by_hand():
     sizes = np.array([5, 10, 20, 40])
     grid = np.array([5, 10, 20, 40, 80, 160])
@@ -397,13 +410,7 @@ def test_the_swap_rate_fits_equal_a_weighted_least_squares_by_hand():
         "never swaps": ([0, 0, 0, 0], [30, 30, 30, 30]),
         "never compared": ([0, 0, 0, 0], [0, 0, 0, 0]),
     }
-    swaps = np.array([v[0] for v in cases.values()]).T  # (sizes, bins)
-    comps = np.array([v[1] for v in cases.values()]).T
-    rate, low, high = D._fit(sizes, swaps, comps, grid)
-    for k, name in enumerate(cases):
-        want = np.array(_fit_by_hand(sizes, swaps[:, k], comps[:, k], grid))
-        np.testing.assert_allclose(np.stack([rate[k], low[k], high[k]], axis=1), want, rtol=1e-9, atol=1e-12,
-                                   err_msg=name)
+    rate, low, high = _fits_against_the_hand(sizes, grid, cases)
     assert (low[0] < rate[0]).all() and (rate[0] < high[0]).all()  # the interval has width where it is fitted
 
 
@@ -560,13 +567,7 @@ def test_the_swap_rate_fits_in_another_order_of_bins_and_with_steep_falls():
         "three points": ([5, 4, 2, 0], [6, 5, 4, 1]),
         "noisy fall": ([40, 35, 8, 9], [50, 60, 40, 90]),
     }
-    swaps = np.array([v[0] for v in cases.values()]).T
-    comps = np.array([v[1] for v in cases.values()]).T
-    rate, low, high = D._fit(sizes, swaps, comps, grid)
-    for k, name in enumerate(cases):
-        want = np.array(_fit_by_hand(sizes, swaps[:, k], comps[:, k], grid))
-        np.testing.assert_allclose(np.stack([rate[k], low[k], high[k]], axis=1), want, rtol=1e-9, atol=1e-12,
-                                   err_msg=name)
+    rate, low, high = _fits_against_the_hand(sizes, grid, cases)
     steep = list(cases).index("steep")
     assert rate[steep, 0] == 1.0 and high[steep, 0] == 1.0  # exp(mu) > 1 at size 1: capped
     assert (high[list(cases).index("noisy fall")] > rate[list(cases).index("noisy fall")]).all()
