@@ -417,3 +417,35 @@ def test_the_closest_pair_reads_copies_among_the_answer_only_and_every_criterion
     s = evidence_sets(value, boot, [True, True], 0.05, criteria=("stability",))
     got = closest_pair(s, value, boot)
     assert (got.i, got.j, got.d, got.t) == (0, 1, 0.0, 0.0)
+
+
+def test_the_units_and_systems_needed_at_their_edges():
+    sep = Separation(0, "stability", 0, 1, 1.0, 0.5, 2.0, 2.5)
+    assert units_needed(sep, 100) == pytest.approx(100 * (2.5 / 2.0) ** 2)  # a difference of 1 is a difference
+    zero = Separation(0, "stability", 0, 1, 0.0, 0.02, 0.0, 2.5)
+    assert units_needed(zero, 1000) == math.inf  # no difference: no size separates it
+    assert units_needed(sep, 1000, exponent=0.05) == math.inf  # at MIN_EXPONENT: more units would not help
+    assert math.isfinite(units_needed(sep, 1000, exponent=0.0501))
+    # the units' part alone exactly at the critical difference: no number of systems brings it below
+    edge = Separation(0, "power", 0, 1, 0.05, 0.02, 2.5, 2.5)
+    assert systems_needed(edge, 0.05 / 2.5, 0.05, 10) == math.inf
+
+
+def test_a_criterion_that_is_not_counted_gives_p_1_and_no_critical_value():
+    rng = np.random.default_rng(4)
+    value = np.array([[0.5, 0.5, 0.5], [0.9, 0.89, 0.6]])
+    boot = value + rng.normal(0, 0.02, (200, 2, 3))
+    boot[:, 0, :] = boot[:, 0, :1]  # the first criterion: all three the same on every resample (one copy group)
+    s = evidence_sets(value, boot, [True] * 3, 0.05, criteria=("stability", "power"))
+    assert s.counted.tolist() == [False, True]
+    assert s.p_value[0].tolist() == [1.0, 1.0, 1.0] and s.p_upper[0].tolist() == [1.0, 1.0, 1.0]
+    assert math.isnan(s.critical[0]) and s.critical.dtype == np.float64 and math.isfinite(s.critical[1])
+    assert s.alpha_c == 0.05  # one counted criterion: no Bonferroni share for the other
+
+
+def test_the_monte_carlo_upper_end_with_one_resample_and_the_paired_se_of_two():
+    from scipy.stats import norm
+
+    assert mc_upper([0.01], 1, 0.95)[0] == pytest.approx(0.01 + norm.ppf(0.975) * math.sqrt(0.0099))
+    d, lo, hi, se = paired_interval([0.5, 0.4], np.array([[0.5, 0.4], [0.6, 0.4]]), 0, 1, 0.95)
+    assert se == pytest.approx(np.std([0.1, 0.2], ddof=1)) and lo < d < hi
