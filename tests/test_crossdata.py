@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from metaeval import crossdata as X
 
+from .test_significance import _holm_loop
+
 METRICS = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr"]
 
 
@@ -164,3 +166,76 @@ def test_the_partial_conjunction_p_values_equal_a_plain_loop(seed):
     assert X.partial_conjunction([0.025, 0.05], 0.05)[0] == 2  # p* = (0.05, 0.05): at alpha counts
     with pytest.raises(ValueError, match="method must be 'bonferroni' or 'fisher', got 'holm'"):
         X.partial_conjunction([0.1], 0.05, "holm")
+
+
+def _random_long(seed):
+    """A long table of three datasets on two test sets (a and b share
+    one), two criteria and four metrics, with MCS p-values, their upper
+    ends and levels, participation, counting, candidacy and answers."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for ds, ts in (("a", "t1"), ("b", "t1"), ("c", "t2")):
+        level = rng.choice([0.05, 0.025])
+        for crit in ("stability", "power"):
+            counted = bool(rng.random() < 0.9)
+            for mid in METRICS[:4]:
+                p = float(rng.choice([rng.uniform(0, 0.02), rng.uniform(0, 1), 1.0]))
+                participant = bool(rng.random() < 0.85)
+                rows.append({"dataset": ds, "kind": "nominal", "test_set": ts, "criterion": crit, "metric": mid,
+                             "value": rng.uniform(0.3, 0.9), "mcs_p": p,
+                             "mcs_p_upper": min(1.0, p + rng.uniform(0, 0.01)), "level": level,
+                             "in_set": p >= level, "participant": participant, "counted": counted,
+                             "candidate": mid != "kappa" or ds != "c", "recommended": p >= level})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_test_set_p_values_and_counts_equal_a_plain_loop(seed):
+    """pvalues_by_test_set: the views that judge the metric (participant
+    of a counted criterion), their upper ends rescaled to alpha (min(1,
+    p alpha / level)), combined as min(1, k min p); kept when every view
+    keeps it.  replicability: Dror's counts over the test sets, Holm's
+    short_on, the test sets whose every dataset recommends the metric.
+    cross_recommendation: short on the criteria with a Bonferroni count,
+    and no answer for a metric that is no candidate somewhere."""
+    alpha = 0.05
+    long = _random_long(seed)
+    got = X.pvalues_by_test_set(long, alpha)
+    want = []
+    for (crit, mid, ts), x in long.groupby(["criterion", "metric", "test_set"], sort=False):
+        judged = x[x["participant"] & x["counted"]]
+        if judged.empty:
+            continue
+        p = [min(1.0, u * alpha / lv) for u, lv in zip(judged["mcs_p_upper"], judged["level"])]
+        want.append((crit, mid, ts, min(1.0, len(p) * min(p)), bool(judged["in_set"].all()), len(judged),
+                     "; ".join(judged["dataset"])))
+    rows = [tuple(r) for r in got[["criterion", "metric", "test_set", "p", "kept", "views", "datasets"]]
+            .itertuples(index=False)]
+    rows, want = sorted(rows), sorted(want)  # (the order: of first appearance among the judged rows)
+    assert [r[:3] + r[4:] for r in rows] == [w[:3] + w[4:] for w in want]
+    assert [r[3] for r in rows] == pytest.approx([w[3] for w in want], rel=1e-12)
+    rep = X.replicability(long, alpha)
+    for (crit, mid), g in got.groupby(["criterion", "metric"], sort=False):
+        r = rep[(rep["criterion"] == crit) & (rep["metric"] == mid)].iloc[0]
+        p = g["p"].to_numpy()
+        assert (r["n_test_sets"], r["n_kept"]) == (len(g), int(g["kept"].sum()))
+        assert r["kept_share"] == pytest.approx(g["kept"].mean())
+        assert r["k_short_bonferroni"] == X.partial_conjunction(p, alpha, "bonferroni")[0]
+        assert r["k_short_fisher"] == X.partial_conjunction(p, alpha, "fisher")[0]
+        holm = _holm_loop(list(p))
+        assert r["short_on"] == "; ".join(t for t, q in zip(g["test_set"], holm) if q <= alpha)
+        every = long[long["metric"] == mid].drop_duplicates("dataset").groupby("test_set")["recommended"].all()
+        assert r["n_recommended"] == int(every.sum())
+    rec = X.cross_recommendation(long, rep, alpha)
+    sets = set(long["test_set"])
+    for _, row in rec.iterrows():
+        r = rep[rep["metric"] == row["metric"]]
+        assert set(got.loc[got["metric"] == row["metric"], "test_set"]) == sets  # judged on every test set
+        short = [c for c, k in zip(r["criterion"], r["k_short_bonferroni"]) if k > 0]
+        out = sorted(set(long.loc[(long["metric"] == row["metric"]) & ~long["candidate"], "dataset"]))
+        assert row["short_on"] == "; ".join(short) and row["not_a_candidate_on"] == "; ".join(out)
+        assert row["selected"] == (not short and not out)
+        assert row["kept_share"] == pytest.approx(got.loc[got["metric"] == row["metric"], "kept"].mean())
+        assert row["n_test_sets"] == 2
+    assert set(rec["metric"]) == {m for m in METRICS[:4]
+                                  if set(got.loc[got["metric"] == m, "test_set"]) == sets}
