@@ -193,3 +193,71 @@ def test_the_critical_value_is_what_a_pair_must_reach():
         rejected = not model_confidence_set(v2, boot2).members(0.05).all()
         assert rejected == (d > c * se)
     assert np.isnan(critical_value(v, boot, [True, False], 0.05))
+
+
+def _groups_by_loop(v, b, part):
+    """Candidates equal to 1e-12 on the data and every replicate (NaN equal
+    to NaN only) share the smallest index of their group; -1 outside."""
+    from metaeval.mcs import COPY_TOLERANCE
+
+    x = np.vstack([v[None, :], b])
+    label = [-1] * v.size
+    for i in range(v.size):
+        if not part[i] or label[i] >= 0:
+            continue
+        for j in range(v.size):
+            same = all((math.isnan(x[r, i]) and math.isnan(x[r, j])) or abs(x[r, i] - x[r, j]) <= COPY_TOLERANCE
+                       for r in range(x.shape[0]))
+            if part[j] and label[j] < 0 and same:
+                label[j] = i
+    return label
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_copy_groups_equal_a_plain_loop(seed):
+    from metaeval.mcs import copy_groups
+
+    rng = np.random.default_rng(seed)
+    m = 6
+    v = rng.uniform(0.4, 0.6, m)
+    b = v + rng.normal(0, 0.02, (30, m))
+    for i, j in ((1, 0), (3, 0), (5, 2)):  # copies, of index 0 too
+        if rng.random() < 0.7:
+            v[i], b[:, i] = v[j], b[:, j]
+    b[rng.random((30, m)) < 0.05] = np.nan
+    if rng.random() < 0.5:
+        b[:, 4], v[4] = b[:, 2], v[2]  # a copy up to where one of them is undefined
+        b[3, 4] = np.nan
+    part = rng.random(m) < 0.8
+    assert copy_groups(v, b, part).tolist() == _groups_by_loop(v, b, part)
+    assert copy_groups(v, b).tolist() == _groups_by_loop(v, b, np.ones(m, bool))
+    assert copy_groups(v, b, part.astype(int)).dtype == np.int64
+
+
+def _critical_by_loop(tstar, alpha):
+    """The smallest c with (1 + #{T* >= c}) / (n + 1) < alpha, over the
+    candidates c in {0} and just above each T*; inf when none."""
+    n = len(tstar)
+    for c in sorted([0.0] + [float(np.nextafter(t, np.inf)) for t in tstar]):
+        if (1 + sum(t >= c for t in tstar)) / (n + 1) < alpha:
+            return c
+    return math.inf
+
+
+@pytest.mark.parametrize("n, alpha", [(9, 0.05), (19, 0.05), (20, 0.05), (99, 0.05), (199, 0.01), (39, 0.05)])
+def test_the_critical_value_is_the_smallest_that_rejects(n, alpha):
+    """On replicates whose T*_b are known: a pair of candidates with fixed
+    se gives T*_b = |centred difference| / se; the critical value is the
+    definition's smallest c, inf when n is too small for alpha."""
+    from metaeval.mcs import _pairs, _stage
+
+    rng = np.random.default_rng(n)
+    v = np.array([0.5, 0.45])
+    b = v + rng.normal(0, [0.02, 0.03], (n, 2))
+    d, centred, se = _pairs(v, b)
+    tstar = _stage(d, centred, se, np.ones(2, bool))[1]
+    want = _critical_by_loop(list(tstar[np.isfinite(tstar)]), alpha)
+    assert critical_value(v, b, [True, True], alpha) == pytest.approx(want, rel=1e-12)  # (up to an ulp)
+    assert critical_value(v, b, [1, 0], alpha) != critical_value(v, b, [1, 1], alpha) or math.isnan(
+        critical_value(v, b, [1, 0], alpha))
+    assert math.isnan(critical_value(v, b, [True, False], alpha))  # one member: nothing to separate
