@@ -204,6 +204,10 @@ def main(argv=None) -> int:
     if unknown:
         p.error(f"not in {CONFIG.relative_to(ROOT)}: {', '.join(unknown)}")
     if not a.report:
+        import importlib.util
+
+        if importlib.util.find_spec("mutmut") is None:
+            p.error("mutmut is not installed here: pip install -e '.[mutation]'")
         for m in chosen:
             run(m, listed[m], a.max_children)
     table = report(chosen)
