@@ -239,3 +239,13 @@ def test_the_test_set_p_values_and_counts_equal_a_plain_loop(seed):
         assert row["n_test_sets"] == 2
     assert set(rec["metric"]) == {m for m in METRICS[:4]
                                   if set(got.loc[got["metric"] == m, "test_set"]) == sets}
+
+
+def test_the_kind_of_a_dataset_and_the_list_in_words():
+    from types import SimpleNamespace as NS
+
+    assert [X.dataset_kind(NS(span_task=t, ordinal=o)) for t, o in
+            ((None, False), (None, True), ("si", False), ("si", True), ("tc", True), ("tc", False))] == \
+        ["nominal", "ordinal", "spans", "spans", "ordinal", "nominal"]
+    assert [X._and(x) for x in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a and b", "a, b and c"]
+    assert X._and(("x", "y"), "or") == "x or y"
