@@ -261,3 +261,30 @@ def test_the_critical_value_is_the_smallest_that_rejects(n, alpha):
     assert critical_value(v, b, [1, 0], alpha) != critical_value(v, b, [1, 1], alpha) or math.isnan(
         critical_value(v, b, [1, 0], alpha))
     assert math.isnan(critical_value(v, b, [True, False], alpha))  # one member: nothing to separate
+
+
+def test_the_mcs_result_records_the_order_the_copies_and_the_stages():
+    """Eliminations in order (copies together, the survivor last), the copy
+    labels, and each stage's p-value, whose running maximum is the p-value
+    of the candidates eliminated at that stage."""
+    rng = np.random.default_rng(5)
+    common = rng.normal(size=(400, 1))
+    v = np.array([0.80, 0.60, 0.79, 0.60, np.nan])
+    b = v + 0.01 * rng.normal(size=(400, 5)) + 0.02 * common
+    b[:, 3] = b[:, 1]  # 3 copies 1
+    r = model_confidence_set(v, b)
+    assert r.copies.tolist() == [0, 1, 2, 1, -1]
+    assert r.order == (1, 3, 2, 0) and len(r.stages) == 2
+    assert r.p_value[1] == r.p_value[3] == r.stages[0]
+    assert r.p_value[2] == max(r.stages) and r.p_value[0] == 1.0 and math.isnan(r.p_value[4])
+    assert r.members(r.p_value[2]).tolist() == [True, False, True, False, False]
+    assert r.members(np.nextafter(r.p_value[2], 1)).tolist() == [True, False, False, False, False]
+    # one participant: no test, its p-value 1; none: nothing
+    one = model_confidence_set(v, b, participants=[True, False, False, False, False])
+    assert one.order == (0,) and one.stages == () and one.p_value[0] == 1.0 and np.isnan(one.p_value[1:]).all()
+    none = model_confidence_set(v, b, participants=[0, 0, 0, 0, 0])
+    assert none.order == () and none.stages == () and none.copies.tolist() == [-1] * 5
+    with pytest.raises(ValueError, match=r"^boot must be \(B, M\) with M = 5, got \(400, 4\)$"):
+        model_confidence_set(v, b[:, :4])
+    with pytest.raises(ValueError, match=r"^boot must be \(B, M\) with M = 5, got \(5,\)$"):
+        model_confidence_set(v, b[0])
