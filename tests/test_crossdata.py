@@ -249,3 +249,18 @@ def test_the_kind_of_a_dataset_and_the_list_in_words():
         ["nominal", "ordinal", "spans", "spans", "ordinal", "nominal"]
     assert [X._and(x) for x in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a and b", "a, b and c"]
     assert X._and(("x", "y"), "or") == "x or y"
+
+
+def test_gather_keeps_each_dataset_s_headline_scope_in_order():
+    a = pd.DataFrame({"scope": ["new_systems", "new_systems", "these_systems"], "criterion": ["power"] * 3,
+                      "metric": ["accuracy", "kappa", "accuracy"], "value": [0.9, 0.8, 0.7]})
+    b = pd.DataFrame({"criterion": ["noise"], "metric": ["gmr"], "value": [0.5]})  # an older table: no scope
+    empty = pd.DataFrame(columns=["scope", "criterion", "metric", "value"])
+    long = X.gather({"b": b, "a": a, "e": empty}, {"a": "ordinal", "b": "nominal", "e": "nominal"},
+                    test_sets={"a": "shared"})
+    assert long[["dataset", "kind", "test_set", "metric"]].values.tolist() == [
+        ["b", "nominal", "b", "gmr"], ["a", "ordinal", "shared", "accuracy"], ["a", "ordinal", "shared", "kappa"]]
+    assert long.columns.tolist()[:3] == ["dataset", "kind", "test_set"]
+    assert long["value"].tolist() == [0.5, 0.9, 0.8]
+    none = X.gather({}, {})
+    assert none.columns.tolist() == ["dataset", "kind", "test_set"] and none.empty
