@@ -264,3 +264,30 @@ def test_gather_keeps_each_dataset_s_headline_scope_in_order():
     assert long["value"].tolist() == [0.5, 0.9, 0.8]
     none = X.gather({}, {})
     assert none.columns.tolist() == ["dataset", "kind", "test_set"] and none.empty
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_smallest_count_p_equals_a_plain_loop(seed):
+    """The floor of the replicability count: per dataset the smallest MCS
+    p-value its resamples allow (1 / (B + 1) at its Monte Carlo upper end,
+    on alpha's scale), per test set the smallest times its views, per
+    metric the smallest over the test sets judging it times their number."""
+    from metaeval.verdict import mc_upper
+
+    long = _random_long(seed)
+    rng = np.random.default_rng(seed)
+    reps = {d: int(rng.choice([50, 200, 999])) for d in "abc"}
+    long["replicates"] = long["dataset"].map(reps)
+    alpha, level = 0.05, 0.9
+    smallest = {}
+    for d, x in long.groupby("dataset"):
+        n = reps[d]
+        smallest[d] = min(1.0, alpha / x["level"].iloc[0] * float(mc_upper(1 / (n + 1), n, level)))
+    views = long.drop_duplicates("dataset").groupby("test_set")["dataset"].apply(list)
+    floor = {ts: min(smallest[d] * len(ds) for d in ds) for ts, ds in views.items()}
+    judged = long[long["participant"] & long["counted"]]
+    want = min(min(floor[t] for t in set(x["test_set"])) * len(set(x["test_set"]))
+               for _, x in judged.groupby(["criterion", "metric"]))
+    assert X._smallest_count_p(long, alpha, level) == pytest.approx(want, rel=1e-12)
+    assert X._smallest_count_p(long.drop(columns="replicates"), alpha, level) is None
+    assert X._smallest_count_p(long.assign(participant=False), alpha, level) is None
