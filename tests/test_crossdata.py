@@ -291,3 +291,47 @@ def test_the_smallest_count_p_equals_a_plain_loop(seed):
     assert X._smallest_count_p(long, alpha, level) == pytest.approx(want, rel=1e-12)
     assert X._smallest_count_p(long.drop(columns="replicates"), alpha, level) is None
     assert X._smallest_count_p(long.assign(participant=False), alpha, level) is None
+
+
+def _answers(metrics, shares, nrec, selected, kind="nominal"):
+    return pd.DataFrame({"kind": [kind] * len(metrics), "metric": metrics, "n_test_sets": [3] * len(metrics),
+                         "kept_share": shares, "n_recommended": nrec, "short_on": [""] * len(metrics),
+                         "selected": selected})
+
+
+SIX = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr", "mcc"]
+
+
+@pytest.mark.parametrize("rec, call, said", [
+    (_answers([], [], [], []), ("nominal", ["a", "b", "c"]),
+     "Across the 3 nominal datasets (a, b and c): no metric is judged on every test set."),
+    (_answers(["accuracy", "kappa"], [0.5, 0.4], [0, 1], [False, False]), ("nominal", ["a", "b", "c"]),
+     "Across the 3 nominal datasets (a, b and c): every metric judged on every test set falls short of the best "
+     "on some criterion of some test set; none is named."),
+    (_answers(["accuracy", "kappa", "gmr"], [0.5, 0.75, 1.0], [0, 1, 3], [True, True, False], "ordinal"),
+     ("ordinal", ["a", "b", "c"], ["t", "t", "u"]),
+     "Across the 3 ordinal datasets (a, b and c), 2 test sets: Acc (kept on 50% of the criteria that judge it; in "
+     "the answer of 0 of 2 test sets) and kappa (kept on 75% of the criteria that judge it; in the answer of 1 of 2 "
+     "test sets) are shown short of the best on none of 2 test sets; with so few test sets the answer across tasks "
+     "is tentative."),
+    (_answers(SIX, [1, 0.9, 1, 0.8, 0.7, 1], [1, 2, 3, 1, 1, 1], [True] * 6), ("nominal", ["a", "b", "c", "d"], None,
+                                                                              {"macro_recall", "gmr"}),
+     "Across the 4 nominal datasets (a, b, c and d): 6 of the 6 metrics judged on every test set are shown short "
+     "of the best on none (Acc, macro-F1, kappa, R^M (balanced accuracy), GMR and MCC (R_K)); Acc, kappa and MCC "
+     "(R_K) are kept on 100% of the criteria that judge them; R^M (balanced accuracy) and GMR are not judged on "
+     "the class priors (invariant by construction)."),
+    (_answers(SIX, [1] * 6, [1] * 6, [True] * 6, "spans"), ("spans", ["a"]),
+     "Across the 1 span dataset (a): 6 of the 6 metrics judged on every test set are shown short of the best on "
+     "none (Acc, macro-F1, kappa, R^M (balanced accuracy), GMR and MCC (R_K)); all are kept on 100% of the "
+     "criteria that judge them; with so few test sets the answer across tasks is tentative."),
+    (_answers(SIX[:5], [1, 0.5, 0.5, 0.5, 0.5], [1] * 5, [True] * 5), ("nominal", ["a", "b", "c"]),
+     "Across the 3 nominal datasets (a, b and c): 5 of the 5 metrics judged on every test set are shown short of "
+     "the best on none (Acc, macro-F1, kappa, R^M (balanced accuracy) and GMR); Acc is kept on 100% of the "
+     "criteria that judge it."),
+    (_answers(["gmr"], [1.0], [1], [True]), ("nominal", ["a", "b", "c"], None, {"gmr"}),
+     "Across the 3 nominal datasets (a, b and c): GMR is shown short of the best on none of 3 test sets (kept on "
+     "100% of the criteria that judge it; in the answer of 1 of 3 test sets); GMR is not judged on the class "
+     "priors (invariant by construction)."),
+])
+def test_the_answer_sentence_across_datasets(rec, call, said):
+    assert X.cross_answer(rec, *call) == said
