@@ -335,3 +335,30 @@ SIX = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr", "mcc"]
 ])
 def test_the_answer_sentence_across_datasets(rec, call, said):
     assert X.cross_answer(rec, *call) == said
+
+
+def test_the_cross_dataset_page_is_the_one_read_and_approved():
+    """The whole page of a table with every mark (✔, n/a, undefined
+    resamples, exempt, ‡, a metric not judged, a shared test set, a skipped
+    dataset, the floor of the count, two kinds), equal to the page read and
+    approved in tests/fixtures/cross_tables.md.  A change of the page's
+    wording or numbers fails here: read the new page, then replace the
+    fixture with it."""
+    from .conftest import FIXTURES
+
+    long = _random_long(2)
+    rng = np.random.default_rng(0)
+    long["low"] = long["value"] - 0.05
+    long["high"] = long["value"] + 0.05
+    long["n_undefined"] = np.where(rng.random(len(long)) < 0.15, 7, 0)
+    long["exempt"] = (long["criterion"] == "power") & (long["metric"] == "macro_recall")
+    long["replicates"] = 30
+    long.loc[(long["dataset"] == "b") & (long["metric"] == "kappa") & (long["criterion"] == "stability"),
+             "value"] = np.nan
+    ordinal = long[long["dataset"] == "c"].assign(dataset="o", kind="ordinal", test_set="o", replicates=999)
+    both = pd.concat([long, ordinal], ignore_index=True)
+    rep = X.replicability(both)
+    rep = rep[~((rep["metric"] == "macro_f1") & (rep["criterion"] == "power") & (rep["kind"] == "nominal"))]
+    rec = X.cross_recommendation(both, rep)
+    page = X.cross_tables(both, rep, rec, 0.05, skipped={"tiny": "fewer than 6 ranked systems"}, mc_level=0.95)
+    assert page + "\n" == (FIXTURES / "cross_tables.md").read_text(encoding="utf-8")
