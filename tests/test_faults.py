@@ -315,3 +315,21 @@ def test_the_library_refuses_a_keyword_of_the_wrong_type_by_name(kw, said):
     with pytest.raises(TypeError) as e:
         metaeval.evaluate(GOLD, SYSTEMS, **kw)
     assert str(e.value).startswith(said)
+
+
+def test_output_naming_an_input_file_is_refused_and_the_file_kept(small):
+    before = (small / "gold.csv").read_text()
+    for target in (small / "gold.csv", small / "s.csv", small / "." / "s.csv"):
+        code, out, err = _cli("score", small / "gold.csv", small / "s.csv", "-o", target)
+        assert (code, out) == (2, "")
+        assert err == f"metaeval score: -o {target} is one of the input files: it would be overwritten; give " \
+                      "another file name\n"
+    assert (small / "gold.csv").read_text() == before
+    code, _, _ = _cli("score", small / "gold.csv", small / "s.csv", "--no-intervals", "-o", small / "out.csv")
+    assert code == 0 and (small / "out.csv").read_text().startswith("# metaeval")
+
+
+def test_a_single_group_is_refused_without_a_few_groups_warning_first(small):
+    _write(small / "gold.csv", "item_id,label,target\n1,a,x\n2,b,x\n3,a,x\n4,b,x\n5,a,x\n6,b,x\n")
+    code, _, err = _cli("score", small / "gold.csv", small / "s.csv", small / "t.csv", "--group-column", "target")
+    assert code == 2 and "warning" not in err and "only 1 groups" not in err

@@ -939,7 +939,7 @@ def main(argv=None) -> int:
         a.format = "table" if out_tty else "csv"
     progress = _Progress(enabled=sys.stderr.isatty() and not a.__dict__.get("quiet", False))
     given = dict(a.__dict__.get("settings") or [])  # the keys of --set, named as given
-    unwritable = _unwritable(a.__dict__.get("output"))
+    unwritable = _unwritable(a.__dict__.get("output"), _inputs(a))
     if unwritable:  # said before the work, not after it
         sys.stderr.write(f"metaeval {a.command}: {unwritable}\n")
         return 2
@@ -1031,12 +1031,22 @@ def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:
     return text
 
 
-def _unwritable(output) -> str | None:
+def _inputs(a) -> list[str]:
+    """The files a command reads (gold, predictions, scores, metric files)."""
+    d = a.__dict__
+    files = [d.get("gold"), *(d.get("predictions") or []), *(d.get("scores") or []),
+             *(d.get("metric_module") or [])]
+    return [str(f) for f in files if f and f != "-"]
+
+
+def _unwritable(output, inputs=()) -> str | None:
     """Why ``-o output`` cannot be written (a folder, a file or folder that
-    may not be written), or None."""
+    may not be written, one of the command's own input files), or None."""
     if not output:
         return None
     path = Path(output)
+    if any(Path(f).exists() and path.exists() and path.resolve() == Path(f).resolve() for f in inputs):
+        return f"-o {output} is one of the input files: it would be overwritten; give another file name"
     if path.is_dir():
         return f"-o {output} is a folder: give a file name, e.g. -o {path / 'scores.csv'}"
     folder = next((p for p in [path.parent, *path.parent.parents] if p.exists()), Path("."))

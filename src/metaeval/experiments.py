@@ -94,7 +94,7 @@ def few_groups_note(spec: DatasetSpec, settings: Settings, ds: Dataset) -> str |
     if settings.resample_unit != "group" or spec.span_task:
         return None
     g = len(ds.group_names)
-    if g >= MIN_GROUPS:
+    if g >= MIN_GROUPS or g < 2:  # (a single group is refused by the engine, not warned about)
         return None
     from .scores.registry import SCORE_REGISTRY
 
