@@ -199,10 +199,13 @@ def main(argv=None) -> int:
     p.add_argument("--docs", action="store_true", help="write the table of every module run into docs/checks.md")
     a = p.parse_args(argv)
     listed = _modules()
-    chosen = list(listed) if a.all or (a.report and not a.modules) else a.modules
+    given = [m.removeprefix("src/metaeval/") for m in a.modules]  # (the path from the checkout's root works too)
+    chosen = list(listed) if a.all or (a.report and not given) else given
+    if not chosen:
+        p.error("name the modules to mutate (paths under src/metaeval, e.g. verdict.py), or --all")
     unknown = [m for m in chosen if m not in listed]
     if unknown:
-        p.error(f"not in {CONFIG.relative_to(ROOT)}: {', '.join(unknown)}")
+        p.error(f"not in {CONFIG.relative_to(ROOT)}: {', '.join(unknown)}; its modules: {', '.join(listed)}")
     if not a.report:
         import importlib.util
 
