@@ -231,7 +231,8 @@ def test_copy_groups_equal_a_plain_loop(seed):
     part = rng.random(m) < 0.8
     assert copy_groups(v, b, part).tolist() == _groups_by_loop(v, b, part)
     assert copy_groups(v, b).tolist() == _groups_by_loop(v, b, np.ones(m, bool))
-    assert copy_groups(v, b, part.astype(int)).dtype == np.int64
+    as_ints = copy_groups(v, b, part.astype(int))  # 0/1 flags read as booleans
+    assert as_ints.dtype == np.int64 and as_ints.tolist() == _groups_by_loop(v, b, part)
 
 
 def _critical_by_loop(tstar, alpha):
@@ -249,14 +250,15 @@ def test_the_critical_value_is_the_smallest_that_rejects(n, alpha):
     """On replicates whose T*_b are known: a pair of candidates with fixed
     se gives T*_b = |centred difference| / se; the critical value is the
     definition's smallest c, inf when n is too small for alpha."""
-    from metaeval.mcs import _pairs, _stage
-
     rng = np.random.default_rng(n)
     v = np.array([0.5, 0.45])
     b = v + rng.normal(0, [0.02, 0.03], (n, 2))
-    d, centred, se = _pairs(v, b)
-    tstar = _stage(d, centred, se, np.ones(2, bool))[1]
-    want = _critical_by_loop(list(tstar[np.isfinite(tstar)]), alpha)
+    b[n // 3, 1] = np.nan  # a replicate left out of the pair
+    diff = b[:, 0] - b[:, 1]
+    diff = diff[np.isfinite(diff)]
+    se = np.std(diff, ddof=1)
+    tstar = list(np.abs(diff - diff.mean()) / se)  # one pair: T*_b = |centred difference| / se
+    want = _critical_by_loop(tstar, alpha)
     assert critical_value(v, b, [True, True], alpha) == pytest.approx(want, rel=1e-12)  # (up to an ulp)
     assert critical_value(v, b, [1, 0], alpha) != critical_value(v, b, [1, 1], alpha) or math.isnan(
         critical_value(v, b, [1, 0], alpha))
@@ -284,6 +286,8 @@ def test_the_mcs_result_records_the_order_the_copies_and_the_stages():
     assert one.order == (0,) and one.stages == () and one.p_value[0] == 1.0 and np.isnan(one.p_value[1:]).all()
     none = model_confidence_set(v, b, participants=[0, 0, 0, 0, 0])
     assert none.order == () and none.stages == () and none.copies.tolist() == [-1] * 5
+    assert np.isnan(none.p_value).all() and not none.members(0.0).any()
+    assert r.members(0.0).tolist() == [True, True, True, True, False]  # NaN: never a member, at any level
     with pytest.raises(ValueError, match=r"^boot must be \(B, M\) with M = 5, got \(400, 4\)$"):
         model_confidence_set(v, b[:, :4])
     with pytest.raises(ValueError, match=r"^boot must be \(B, M\) with M = 5, got \(5,\)$"):

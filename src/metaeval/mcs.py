@@ -240,4 +240,4 @@ def critical_value(value, boot, members, alpha: float) -> float:
     k = int(np.ceil(alpha * (n + 1) - 1e-9)) - 2
     if k < 0:
         return float("inf")  # too few replicates to reject at this level
-    return float(np.nextafter(tstar[k], np.inf)) if k < n else 0.0
+    return float(np.nextafter(tstar[k], np.inf))  # (k <= n - 1 for every alpha <= 1)
