@@ -221,15 +221,16 @@ def test_copy_groups_equal_a_plain_loop(seed):
     m = 6
     v = rng.uniform(0.4, 0.6, m)
     b = v + rng.normal(0, 0.02, (30, m))
-    for i, j in ((1, 0), (3, 0), (5, 2)):  # copies, of index 0 too
+    b[rng.random((30, m)) < 0.05] = np.nan
+    for i, j in ((1, 0), (3, 0), (5, 2)):  # copies (NaN where the original is), of index 0 too
         if rng.random() < 0.7:
             v[i], b[:, i] = v[j], b[:, j]
-    b[rng.random((30, m)) < 0.05] = np.nan
     if rng.random() < 0.5:
         b[:, 4], v[4] = b[:, 2], v[2]  # a copy up to where one of them is undefined
         b[3, 4] = np.nan
     part = rng.random(m) < 0.8
     assert copy_groups(v, b, part).tolist() == _groups_by_loop(v, b, part)
+    assert len(set(_groups_by_loop(v, b, np.ones(m, bool)))) < m  # copies do occur
     assert copy_groups(v, b).tolist() == _groups_by_loop(v, b, np.ones(m, bool))
     as_ints = copy_groups(v, b, part.astype(int))  # 0/1 flags read as booleans
     assert as_ints.dtype == np.int64 and as_ints.tolist() == _groups_by_loop(v, b, part)
