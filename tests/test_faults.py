@@ -149,6 +149,21 @@ def test_output_in_a_folder_that_cannot_be_written_is_refused(small):
     assert code == 2 and "cannot be written (permission denied" in err and "Traceback" not in err
 
 
+def test_output_refused_where_this_process_may_not_write(small, monkeypatch):
+    """Whoever runs the tests (root passes permission bits): os.access
+    stands for a folder this process may not write."""
+    from metaeval.cli import _unwritable
+
+    locked = small / "locked"
+    locked.mkdir()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != locked and real(p, mode))
+    assert _unwritable(locked / "scores.csv") == f"-o {locked / 'scores.csv'} cannot be written (permission denied " \
+                                                f"in {locked})"
+    assert _unwritable(locked / "new" / "scores.csv").endswith(f"(permission denied in {locked})")
+    assert _unwritable(small / "scores.csv") is None and _unwritable(None) is None
+
+
 def test_the_results_folders_that_cannot_be_written_are_named(tmp_path, monkeypatch):
     from metaeval.workflow.params import unwritable_folders
 
@@ -232,7 +247,7 @@ def test_a_file_that_is_not_utf8_is_located_by_line_and_column(small):
     (small / "s.csv").write_bytes(b"item_id,label\n1,a\n2,caf\xe9\n")
     code, _, err = _cli("score", small / "gold.csv", small / "s.csv")
     assert code == 1
-    assert ("s.csv:3: not valid UTF-8 text: byte 0xe9 at column 6 (invalid continuation byte); save the file as "
+    assert ("s.csv:3: not valid UTF-8 text: byte 0xe9, the line's byte 6 (invalid continuation byte); save the file as "
             "UTF-8") in err
 
 

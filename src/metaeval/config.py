@@ -9,8 +9,8 @@ same checks run under Snakemake and in a notebook.
 from __future__ import annotations
 
 import fnmatch
-import numbers
 import glob
+import numbers
 import os
 import warnings
 from dataclasses import dataclass, field, fields

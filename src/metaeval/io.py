@@ -172,19 +172,19 @@ class LabelTable:
 
 
 def utf8_fault(e: UnicodeDecodeError) -> tuple[int, str]:
-    """``(line, message)`` of a file that is not UTF-8: the line and column
-    of its first bad byte (an editor finds a line, not a byte offset) and
-    the way out.
+    """``(line, message)`` of a file that is not UTF-8: the line of its first
+    bad byte and its place in the line, counted in bytes (an editor finds a
+    line, not a byte offset of the file), and the way out.
 
     >>> utf8_fault(UnicodeDecodeError("utf-8", b"id,label\\n1,caf\\xe9\\n", 14, 15, "invalid continuation byte"))
-    (2, 'not valid UTF-8 text: byte 0xe9 at column 6 (invalid continuation byte); save the file as UTF-8 (a Latin-1 or Windows-1252 export is the usual cause)')
+    (2, "not valid UTF-8 text: byte 0xe9, the line's byte 6 (invalid continuation byte); save the file as UTF-8 (a Latin-1 or Windows-1252 export is the usual cause)")
     """
     data = e.object if isinstance(e.object, (bytes, bytearray)) else b""
     before = data[:e.start]
     line = before.count(b"\n") + 1
     column = len(before) - (before.rfind(b"\n") + 1) + 1
     byte = f" 0x{data[e.start]:02x}" if e.start < len(data) else ""
-    return line, (f"not valid UTF-8 text: byte{byte} at column {column} ({e.reason}); save the file as UTF-8 "
+    return line, (f"not valid UTF-8 text: byte{byte}, the line's byte {column} ({e.reason}); save the file as UTF-8 "
                   "(a Latin-1 or Windows-1252 export is the usual cause)")
 
 
