@@ -7,6 +7,7 @@ own numbers; and statistical sanity on data with a known truth."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -73,6 +74,38 @@ def _scores(g, pred, w, systems):
     return np.array([[np.round(_score(m, g, pred[s], w), 12) for s in systems] for m in METRICS])
 
 
+def _merged_scores(gold, pred, w, systems, pair):
+    """(M, S) scikit-learn's metrics of the two-class task with the classes of pair merged: relabel c as a,
+    then renumber (a < c)."""
+    a, c = pair
+
+    def mg(x):
+        y = np.where(x == c, a, x)
+        return np.where(y > c, y - 1, y)
+
+    gm, pm = mg(gold), np.array([mg(p) for p in pred])
+    keep = w > 0
+    sc = []
+    for mid in METRICS:
+        row = []
+        for s in systems:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                if mid == "accuracy":
+                    v = skm.accuracy_score(gm[keep], pm[s][keep], sample_weight=w[keep])
+                elif mid == "macro_f1":
+                    v = skm.f1_score(gm[keep], pm[s][keep], labels=[0, 1], average="macro",
+                                     sample_weight=w[keep], zero_division=0)
+                elif mid == "macro_recall":
+                    v = skm.recall_score(gm[keep], pm[s][keep], labels=[0, 1], average="macro",
+                                         sample_weight=w[keep], zero_division=0)
+                else:
+                    v = skm.cohen_kappa_score(gm[keep], pm[s][keep], labels=[0, 1], sample_weight=w[keep])
+            row.append(np.round(v, 12))
+        sc.append(row)
+    return sc
+
+
 def _loop(gold, pred, spec: CR.CriteriaSpec, b: int, scheme="both"):
     """Replicate b of every criterion, computed item by item: the same draws, scikit-learn and scipy."""
     n, s_all = gold.size, pred.shape[0]
@@ -86,32 +119,8 @@ def _loop(gold, pred, spec: CR.CriteriaSpec, b: int, scheme="both"):
     taus = [[_tau(_scores(gold, pred, w * m, systems)[i], _scores(gold, pred, w * ~m, systems)[i])
              for i in range(len(METRICS))] for m in masks]
     out["stability"] = np.nanmean(np.array(taus, dtype=float), axis=0)
-    merged = []
-    for a, c in spec.merge_pairs:  # merge: relabel c as a, then renumber (a < c)
-        def mg(x, a=a, c=c):
-            y = np.where(x == c, a, x)
-            return np.where(y > c, y - 1, y)
-        gm, pm = mg(gold), np.array([mg(p) for p in pred])
-        sc = []
-        for mid in METRICS:
-            row = []
-            for s in systems:
-                keep = w > 0
-                with warnings.catch_warnings(), np.errstate(all="ignore"):
-                    warnings.simplefilter("ignore")
-                    if mid == "accuracy":
-                        v = skm.accuracy_score(gm[keep], pm[s][keep], sample_weight=w[keep])
-                    elif mid == "macro_f1":
-                        v = skm.f1_score(gm[keep], pm[s][keep], labels=[0, 1], average="macro",
-                                         sample_weight=w[keep], zero_division=0)
-                    elif mid == "macro_recall":
-                        v = skm.recall_score(gm[keep], pm[s][keep], labels=[0, 1], average="macro",
-                                             sample_weight=w[keep], zero_division=0)
-                    else:
-                        v = skm.cohen_kappa_score(gm[keep], pm[s][keep], labels=[0, 1], sample_weight=w[keep])
-                row.append(np.round(v, 12))
-            sc.append(row)
-        merged.append([_tau(full[i], sc[i]) for i in range(len(METRICS))])
+    merged = [[_tau(full[i], sc[i]) for i in range(len(METRICS))]
+              for sc in (_merged_scores(gold, pred, w, systems, pair) for pair in spec.merge_pairs)]
     if merged:
         out["discrimination"] = np.maximum(out["stability"] - np.nanmean(np.array(merged, dtype=float), axis=0), 0)
     new = _new_class(gold, u01, 3, spec.noise_mode)[0]
@@ -190,13 +199,19 @@ def test_every_replicate_equals_a_plain_loop_over_the_same_draws(small, scheme, 
                                    atol=1e-14, rtol=0)
 
 
-def test_point_values_equal_the_experiments_own(small):
+# 230 half-splits: more than one chunk of 200, the later ones computing the stability only
+@pytest.mark.parametrize("point_splits", [40, 230])
+def test_point_values_equal_the_experiments_own(small, point_splits):
     """The point values use the experiments' splits and noisy golds: the
     stability equals stability_splits', the noise and priors those of the
-    sensitivity experiment."""
+    sensitivity experiment; the discrimination is the stability over every
+    split minus the merged tau."""
+    from dataclasses import replace
+
     from metaeval.sensitivity import noise_sensitivity, prior_sensitivity
 
     gold, pred, spec, scorer = small
+    spec = replace(spec, point_splits=point_splits, replicates=2)
     res = CR.criteria(scorer, spec)["both", "all"]
     spec_d, ds = _dataset(gold, pred)
     st = E.Settings(include_baselines=(), n_splits=spec.point_splits, split_seed=spec.split_seed, chunk_size=7)
@@ -209,6 +224,13 @@ def test_point_values_equal_the_experiments_own(small):
     pri = prior_sensitivity(scorer.eng.total, METRICS, spec_d.metric_params(), spec.prior_gammas, ("a", "b", "c"))
     np.testing.assert_allclose(res.value[res.criteria.index("priors")],
                                pri.groupby("metric", sort=False)["tau"].mean().loc[METRICS], atol=1e-13)
+    # discrimination: the stability over all the splits minus the mean tau between the ranking and the merged ones
+    every, ones = np.arange(pred.shape[0]), np.ones(gold.size)
+    full = _scores(gold, pred, ones, every)
+    merge = [[_tau(full[i], sc[i]) for i in range(len(METRICS))]
+             for sc in (_merged_scores(gold, pred, ones, every, pair) for pair in spec.merge_pairs)]
+    np.testing.assert_allclose(res.value[res.criteria.index("discrimination")],
+                               np.maximum(np.nanmean(taus, axis=0) - np.nanmean(merge, axis=0), 0), atol=1e-12)
 
 
 def test_subsets_share_the_draws_and_a_subset_equals_its_own_scorer(small):
@@ -346,6 +368,8 @@ def test_tau_a_is_rescaled_to_the_pairs_of_distinct_systems_drawn():
     draws = rng.integers(0, 5, (40, 6))
     draws[0] = 3  # one system in every slot
     got = CR._tau_a_scale(draws, 5)
+    # two slots: one pair of distinct systems (scale 1) or none (NaN)
+    np.testing.assert_array_equal(CR._tau_a_scale(np.array([[0, 1], [2, 2]]), 5), [1.0, np.nan])
     for b, row in enumerate(draws):
         distinct = sum(row[i] != row[j] for i, j in combinations(range(6), 2))
         assert got[b] == (pytest.approx(15 / distinct) if distinct else pytest.approx(np.nan, nan_ok=True))
@@ -355,3 +379,290 @@ def test_tau_a_is_rescaled_to_the_pairs_of_distinct_systems_drawn():
     with np.errstate(invalid="ignore"):
         np.testing.assert_allclose(CR._tau(x, y, "a", scale), CR.kendall_tau(x, y, "a") * scale)
         np.testing.assert_allclose(CR._tau(x, y, "b", scale), CR.kendall_tau(x, y, "b"))
+
+
+def test_accuracy_as_per_item_terms_has_accuracy_s_criteria_in_every_replicate(small):
+    """The item engine's branches (metaeval.item_metrics): accuracy written
+    as per-item terms has, replicate by replicate and at the point, the
+    confusion engine's accuracy criteria: the same half-splits, merged
+    classes (the pair's terms relabelled), noisy golds (each moved item's
+    terms taken from its new class) and re-weighted priors."""
+    from dataclasses import replace
+
+    from metaeval.item_metrics import register_item_metric, unregister_item_metric
+
+    gold, pred, spec, _ = small
+
+    def terms(g, p, items):
+        right = (p == g[None, :]).astype(float)
+        return np.stack([right, np.ones_like(right)], axis=-1)
+
+    register_item_metric("crit_item_acc", terms, lambda t: t[..., 0] / t[..., 1], range=(0, 1))
+    try:
+        spec_d, ds = _dataset(gold, pred)
+        spec_d = replace(spec_d, item_metrics=("crit_item_acc",))
+        scorer = E.Scorer(ds, spec_d, np.arange(pred.shape[0]), "item")
+        for scheme in ("both", "items"):
+            res = CR.criteria(scorer, spec, schemes=(scheme,))[scheme, "all"]
+            a, i = res.metrics.index("accuracy"), res.metrics.index("crit_item_acc")
+            np.testing.assert_allclose(res.boot[:, :, i], res.boot[:, :, a], atol=1e-12, equal_nan=True)
+            np.testing.assert_allclose(res.value[:, i], res.value[:, a], atol=1e-12)
+            # the classification metrics are the scorer's without the item metric
+            alone = CR.criteria(E.Scorer(*_dataset(gold, pred)[::-1], np.arange(pred.shape[0]), "item"), spec,
+                                schemes=(scheme,))[scheme, "all"]
+            np.testing.assert_allclose(res.boot[:, :, :len(METRICS)], alone.boot, atol=0, equal_nan=True)
+    finally:
+        unregister_item_metric("crit_item_acc")
+
+
+def test_every_replicate_of_the_metrics_of_scores_equals_a_loop_over_the_registry():
+    """The branches of the metrics of scores (metaeval.scores): each
+    replicate's half-splits, merged classes (the pair's probabilities
+    added), noisy golds (the gold moved under the systems' scores) and
+    re-weighted priors equal one call of the registry per weight vector
+    and gold, and scipy's tau."""
+    from metaeval.score_data import ScoreView
+    from metaeval.scores.registry import evaluate
+
+    rng = np.random.default_rng(3)
+    n, s_all, k = 60, 5, 3
+    gold = rng.choice(k, n, p=[0.5, 0.3, 0.2]).astype(np.int8)
+    sharp = np.linspace(0.5, 4.0, s_all)[:, None, None]  # systems of different quality
+    logits = sharp * np.eye(k)[gold][None] + rng.normal(size=(s_all, n, k))
+    p = np.round(np.exp(logits) / np.exp(logits).sum(-1, keepdims=True), 3)
+    p /= p.sum(-1, keepdims=True)
+    labels = ("a", "b", "c")
+    ds = Dataset("p", labels, np.array([f"i{j}" for j in range(n)]), gold, tuple(f"s{j}" for j in range(s_all)),
+                 ("system",) * s_all, p.argmax(-1).astype(np.int8), scores=ScoreView(p, labels))
+    ids = ("brier", "log_loss", "roc_auc_weighted")
+    # no classification metric: the confusion engine's rows are left empty and the priors read the gold itself
+    spec_d = DatasetSpec(name="p", gold="g", predictions=(), labels=labels, metrics=(), score_metrics=ids)
+    scorer = E.Scorer(ds, spec_d, np.arange(s_all), "item")
+    spec = CR.CriteriaSpec(criteria=("stability", "discrimination", "noise", "priors"), replicates=4,
+                           inner_splits=3, seed=21, noise_rates=(0.1, 0.3), noise_mode="uniform",
+                           merge_pairs=((0, 1), (1, 2)), chunk_size=3)
+    both = CR.criteria(scorer, spec, schemes=("both", "items"))
+
+    def scores(values, y, w, systems):  # (M, S) of the drawn systems, rounded as the engine ranks them
+        with np.errstate(all="ignore"):
+            out = evaluate(ids, values, y, None, w)
+        return np.array([[np.round(out[m][s], 12) for s in systems] for m in ids])
+
+    def merged(a, c):
+        v = p.copy()
+        v[:, :, a] += v[:, :, c]
+        g = np.where(gold == c, a, gold)
+        return np.delete(v, c, axis=2), np.where(g > c, g - 1, g)
+
+    for scheme in ("both", "items"):
+        res = both[scheme, "all"]
+        assert res.metrics == list(ids)
+        rows = list(range(len(ids)))
+        for b in range(spec.replicates):
+            systems = CR.system_draws(s_all, [b], spec.seed)[0] if scheme == "both" else np.arange(s_all)
+            w = CR.unit_draws(n, [b], spec.seed)[0].astype(float)
+            full = scores(p, gold, w, systems)
+            masks = split_masks(n, b * spec.inner_splits + np.arange(spec.inner_splits), spec.seed,
+                                stream="criteria_split")
+            stab = np.nanmean([[_tau(scores(p, gold, w * m_, systems)[i], scores(p, gold, w * ~m_, systems)[i])
+                                for i in range(len(ids))] for m_ in masks], axis=0)
+            merge = np.nanmean([[_tau(full[i], scores(*merged(a, c), w, systems)[i]) for i in range(len(ids))]
+                                for a, c in spec.merge_pairs], axis=0)
+            rank, u01 = _draws(n, [b], spec.seed, ("criteria_noise", "criteria_noise_class"))
+            new = _new_class(gold, u01, k, spec.noise_mode)[0]
+            noise = np.nanmean([[_tau(full[i], scores(p, np.where(rank[0] < int(np.rint(r * n)), new, gold), w,
+                                                      systems)[i]) for i in range(len(ids))]
+                                for r in spec.noise_rates], axis=0)
+            counts = np.array([w[gold == j].sum() for j in range(k)])
+            priors = np.nanmean([[_tau(full[i], scores(p, gold, w * wk[gold], systems)[i]) for i in range(len(ids))]
+                                 for wk in prior_weights(counts, spec.prior_gammas)], axis=0)
+            want = {"stability": stab, "discrimination": np.maximum(stab - merge, 0), "noise": noise,
+                    "priors": priors}
+            for c, v in want.items():
+                np.testing.assert_allclose(res.boot[b, res.criteria.index(c), rows], v, atol=1e-12,
+                                           err_msg=f"{scheme} {b} {c}")
+
+
+@pytest.mark.parametrize("kw,message", [
+    (dict(criteria=("stability", "beauty")), "unknown criteria ['beauty']; known: stability, discrimination"),
+    (dict(criteria=("stability", "discrimination")), "discrimination needs the class pairs to merge"),
+    (dict(replicates=1), "replicates must be >= 2, inner_splits and point_splits >= 1"),
+    (dict(inner_splits=0), "replicates must be >= 2"),
+    (dict(point_splits=0), "replicates must be >= 2")])
+def test_a_spec_that_cannot_be_computed_is_refused(kw, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        CR.CriteriaSpec(**kw)
+    # the edges are accepted
+    CR.CriteriaSpec(replicates=2, inner_splits=1, point_splits=1, criteria=("stability", "discrimination"),
+                    merge_pairs=((0, 1),))
+
+
+def test_the_paired_standard_error_is_a_loop_over_the_replicates_both_define():
+    """paired_se: the standard deviation (ddof 1) of Q(m1) - Q(m2) over the
+    replicates where both are defined; NaN with fewer than two."""
+    rng = np.random.default_rng(4)
+    boot = rng.normal(size=(30, 2, 4))
+    boot[rng.random(boot.shape) < 0.2] = np.nan
+    boot[:, 1, 3] = np.nan
+    boot[:29, 1, 2] = np.nan  # one replicate defined
+    r = CR.CriteriaResult([f"m{i}" for i in range(4)], ["stability", "noise"], np.zeros((2, 4)), boot, "both")
+    se = r.paired_se()
+    assert se.shape == (2, 4, 4)
+    for c in range(2):
+        for a in range(4):
+            for b in range(4):
+                d = boot[:, c, a] - boot[:, c, b]
+                d = d[~np.isnan(d)]
+                want = np.std(d, ddof=1) if d.size > 1 else np.nan
+                assert se[c, a, b] == pytest.approx(want, abs=1e-12, nan_ok=True), (c, a, b)
+    np.testing.assert_array_equal(r.n_undefined, np.isnan(boot).sum(axis=0))
+
+
+def test_merged_scores_carry_the_parameters_of_the_merged_task():
+    """Class discrimination's merged scores: class weights add up, f_avg
+    averages the merged classes its classes fall into, a one-class metric
+    scores its positive class's merged class, and a custom metric written
+    for three classes is undefined (NaN) on two; against scikit-learn and
+    hand-merged parameters."""
+    from metaeval import metrics as M
+    from metaeval.custom_metrics import register_metric, unregister_metric
+    from metaeval.engine.confusion import merge_classes
+
+    rng = np.random.default_rng(12)
+    gold = rng.integers(0, 3, 150)
+    acc = rng.uniform(0.2, 0.95, (5, 3))
+    pred = np.where(rng.random((5, 150)) < acc[:, gold], gold, rng.integers(0, 3, (5, 150)))
+    register_metric("crit_k3", lambda c: c[..., 2, 2] / np.maximum(c.sum(axis=(-2, -1)), 1), range=(0, 1), k=3)
+    try:
+        ids = ["accuracy", "wf1", "f1_class", "f_avg", "crit_k3"]
+        spec_d = DatasetSpec.from_config("syn", dict(
+            gold="-", predictions=[], labels=["a", "b", "c"], ordinal=True, metrics=ids, baselines=[],
+            weights={"w": {"a": 0.5, "b": 0.3, "c": 0.2}}, positive_class="c", f_avg_classes=["a", "c"]))
+        ds = Dataset("syn", ("a", "b", "c"), np.arange(150).astype(str), gold.astype(np.int8),
+                     tuple(f"s{i}" for i in range(5)), ("system",) * 5, pred.astype(np.int8))
+        scorer = E.Scorer(ds, spec_d, np.arange(5), "item")
+        eng = CR._Engine(scorer, scorer.params)
+        assert sorted(eng.ids) == sorted(ids)
+        c = ds.confusion()[None]
+        w = np.array([0.5, 0.3, 0.2])
+        for pair in [(0, 1), (1, 2), (0, 2)]:
+            g = E.merge_groups(3, pair)
+            got = eng.merged(c, pair)[0]  # (M, S)
+            cm = merge_classes(ds.confusion(), g)
+            want = {
+                "accuracy": [skm.accuracy_score(g[gold], g[p]) for p in pred],
+                "f1_class": [skm.f1_score(g[gold], g[p], labels=[g[2]], average="macro") for p in pred],
+                "wf1": M.get("wf1")(cm, weights=np.bincount(g, weights=w)),
+                "f_avg": M.get("f_avg")(cm, f_avg_classes=sorted({int(g[0]), int(g[2])})),
+            }
+            for m, v in want.items():
+                np.testing.assert_allclose(got[eng.ids.index(m)], v, atol=1e-12, err_msg=f"{m} {pair}")
+            assert np.isnan(got[eng.ids.index("crit_k3")]).all()
+        # without a merge the custom metric is defined: its row is the registry's
+        np.testing.assert_allclose(eng.cls_oriented(c)[0, eng.ids.index("crit_k3")],
+                                   M.get("crit_k3")(ds.confusion()), atol=1e-12)
+    finally:
+        unregister_metric("crit_k3")
+
+
+@pytest.mark.parametrize("correction", ["holm", "bh", "none"])
+def test_the_power_is_a_loop_over_the_pairs_drawn(correction):
+    """pair_power: over the pairs of distinct systems drawn, each weighted by
+    the product of their counts, the share a two-sided z-test separates
+    after the correction over those pairs (scipy's normal, Holm and BH
+    written out); a pair with an undefined score counts but is never
+    separated; se 0 separates unequal scores and not equal ones."""
+    from scipy.stats import false_discovery_control
+
+    rng = np.random.default_rng(9)
+    b, m, s = 6, 2, 5
+    full = np.round(rng.normal(size=(b, m, s)), 1)
+    full[2, 0, 3] = np.nan
+    full[4, 1, 1] = full[4, 1, 2]  # equal scores ...
+    pairs = [(a, c) for a in range(s) for c in range(a + 1, s)]
+    se = rng.uniform(0.05, 0.6, (m, len(pairs)))
+    se[1, pairs.index((1, 2))] = 0.0  # ... with se 0: p = 1
+    se[0, pairs.index((0, 4))] = 0.0  # unequal scores with se 0: p = 0
+    counts = rng.integers(0, 3, (b, s))
+    counts[0] = [1, 0, 0, 0, 0]  # one system drawn: no pair
+    counts[2, 3] = counts[4, 1] = counts[4, 2] = counts[3, 0] = counts[3, 4] = 2  # the cases above are drawn
+    counts[0, 0] = 1
+    got = CR.pair_power(full, se, counts, 0.05, correction)
+    for r in range(b):
+        for i in range(m):
+            drawn = [(a, c) for a, c in pairs if counts[r, a] and counts[r, c]]
+            if not drawn:
+                assert np.isnan(got[r, i])
+                continue
+            p, defined = [], []
+            for a, c in drawn:
+                d, e = full[r, i, a] - full[r, i, c], se[i, pairs.index((a, c))]
+                p.append(2 * norm.sf(abs(d) / e) if e > 0 else (1.0 if d == 0 else 0.0))
+                defined.append(np.isfinite(d))
+            q = np.full(len(drawn), np.nan)
+            fam = [j for j in range(len(drawn)) if defined[j]]
+            pf = [p[j] for j in fam]
+            if fam:
+                adj = _holm_loop(pf) if correction == "holm" else \
+                    false_discovery_control(pf) if correction == "bh" else pf
+                q[fam] = adj
+            num = sum(counts[r, a] * counts[r, c] for (a, c), x in zip(drawn, q) if x < 0.05)
+            den = sum(counts[r, a] * counts[r, c] for a, c in drawn)
+            assert got[r, i] == pytest.approx(num / den, abs=1e-12), (r, i)
+
+
+def test_adjacent_pairs_are_the_neighbouring_classes():
+    assert CR.adjacent_pairs(4) == ((0, 1), (1, 2), (2, 3))
+    assert CR.adjacent_pairs(2) == ((0, 1),)
+
+
+def test_the_means_and_the_pairs_standard_errors_leave_undefined_values_out():
+    """_nanmean is numpy's nanmean (NaN where nothing is defined, without a
+    warning); _pair_se is the standard deviation (ddof 1) of each pair's
+    difference over the replicates that define both scores, NaN below two."""
+    from itertools import combinations
+
+    rng = np.random.default_rng(13)
+    x = rng.normal(size=(6, 4, 3))
+    x[rng.random(x.shape) < 0.3] = np.nan
+    x[:, 0, 0] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for axis in (0, 1):
+            np.testing.assert_allclose(CR._nanmean(x, axis), np.nanmean(x, axis=axis), atol=1e-14, equal_nan=True)
+    full = rng.normal(size=(8, 2, 4))
+    full[rng.random(full.shape) < 0.25] = np.nan
+    full[:6, 1, 3] = np.nan  # two replicates define system 3 of metric 1 (fewer with the NaNs above)
+    full[:, 0, 2] = np.nan
+    full[:2, 0, 2] = [0.3, 0.9]
+    full[:2, 0, 1] = [0.1, 0.2]
+    full[2:, 0, 1] = np.nan  # the pair (1, 2) of metric 0: exactly two replicates
+    got = CR._pair_se(full)
+    for i in range(2):
+        for j, (a, c) in enumerate(combinations(range(4), 2)):
+            d = full[:, i, a] - full[:, i, c]
+            d = d[~np.isnan(d)]
+            want = np.std(d, ddof=1) if d.size > 1 else np.nan
+            assert got[i, j] == pytest.approx(want, abs=1e-12, nan_ok=True), (i, a, c)
+    assert got[0, list(combinations(range(4), 2)).index((1, 2))] == pytest.approx(np.std([0.2, 0.7], ddof=1))
+
+
+def test_stratified_half_splits_keep_each_class_in_both_halves(small):
+    """strata: each replicate's half-splits are the engine's stratified masks
+    of the drawn items (a loop with scikit-learn and scipy over them), and
+    differ from the unstratified ones."""
+    gold, pred, spec, scorer = small
+    from dataclasses import replace
+
+    spec = replace(spec, criteria=("stability",), replicates=3, point_splits=5)
+    res = CR.criteria(scorer, spec, schemes=("items",), strata=gold)["items", "all"]
+    plain = CR.criteria(scorer, spec, schemes=("items",))["items", "all"]
+    assert not np.allclose(res.boot, plain.boot, equal_nan=True)
+    every = np.arange(pred.shape[0])
+    for b in range(spec.replicates):
+        w = CR.unit_draws(gold.size, [b], spec.seed)[0].astype(float)
+        masks = split_masks(gold.size, b * spec.inner_splits + np.arange(spec.inner_splits), spec.seed, gold,
+                            stream="criteria_split")
+        taus = [[_tau(_scores(gold, pred, w * m, every)[i], _scores(gold, pred, w * ~m, every)[i])
+                 for i in range(len(METRICS))] for m in masks]
+        np.testing.assert_allclose(res.boot[b, 0], np.nanmean(np.array(taus, dtype=float), axis=0), atol=1e-12)

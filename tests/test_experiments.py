@@ -249,6 +249,39 @@ def test_merged_params():
                         E.merge_groups(4, (2, 3)))
     np.testing.assert_allclose(p["weights"], [.4, .4, .2])
     assert p["f_avg_classes"] == [0, 2] and p["unrelated"] is None
+    # the one-class metrics score the merged class their positive class falls into, renumbered
+    for pair, positive, want in [((0, 1), 2, 1), ((0, 1), 1, 0), ((1, 2), 3, 2), ((0, 3), 3, 0), ((2, 3), 1, 1)]:
+        assert E.merged_params({"positive": positive}, E.merge_groups(4, pair))["positive"] == want
+    assert "positive" not in E.merged_params({}, E.merge_groups(3, (0, 1)))
+
+
+@pytest.mark.parametrize("positive", ["a", "b", "c"])
+def test_merging_a_one_class_metric_scores_the_merged_class_of_its_positive_class(positive):
+    """f1_class of the positive class, after two classes are merged, is
+    scikit-learn's F1 of the merged class the positive class falls into
+    (it was a traceback: the positive class's index was out of range)."""
+    from sklearn.metrics import f1_score
+
+    rng = np.random.default_rng(2)
+    gold = rng.integers(0, 3, 200)
+    acc = rng.uniform(0.2, 0.95, (8, 3))  # each system right on each class at its own rate: rankings differ
+    pred = np.where(rng.random((8, 200)) < acc[:, gold], gold, rng.integers(0, 3, (8, 200)))
+    spec = DatasetSpec.from_config("one", dict(gold="-", predictions=[], labels=["a", "b", "c"], ordinal=True,
+                                               metrics=["f1_class"], positive_class=positive, baselines=[]))
+    ds = Dataset("one", ("a", "b", "c"), np.arange(200).astype(str), gold.astype(np.int8),
+                 tuple(f"s{i}" for i in range(8)), ("system",) * 8, pred.astype(np.int8))
+    df = E.merging(ds, spec, E.Settings(include_baselines=()))
+    k = "abc".index(positive)
+    before = [f1_score(gold, p, labels=[k], average="macro") for p in pred]
+    taus = []
+    for pair in [(0, 1), (1, 2), (0, 2)]:
+        g = E.merge_groups(3, pair)
+        after = [f1_score(g[gold], g[p], labels=[g[k]], average="macro") for p in pred]
+        got = df[(df.metric == "f1_class") & (df.pair == "abc"[pair[0]] + "+" + "abc"[pair[1]])]["tau"].item()
+        want = kendalltau(before, after).statistic
+        assert got == pytest.approx(want, abs=1e-12), pair
+        taus.append(want)
+    assert min(taus) < 0.9  # the merges move the rankings: a wrong merged class would show
 
 
 def test_merging_equals_merging_the_labels_and_rescoring():

@@ -279,13 +279,17 @@ def merge_groups(k: int, pair: tuple[int, int]) -> np.ndarray:
 def merged_params(params: Mapping[str, Any], groups: np.ndarray) -> dict[str, Any]:
     """Metric parameters of the merged task: class weights of merged classes
     add up; ``f_avg`` averages the merged classes its classes fall into;
-    the FNC-1 score is undefined when ``unrelated`` is merged with a class."""
+    the one-class metrics (``f1_class``, ...) score the merged class their
+    ``positive`` class falls into; the FNC-1 score is undefined when
+    ``unrelated`` is merged with a class."""
     out = dict(params)
     m = int(groups.max()) + 1
     if params.get("weights") is not None:
         out["weights"] = np.bincount(groups, weights=np.asarray(params["weights"], float), minlength=m)
     if params.get("f_avg_classes") is not None:
         out["f_avg_classes"] = sorted({int(groups[c]) for c in params["f_avg_classes"]})
+    if params.get("positive") is not None:  # renumbered: a class above the merged pair moves down by one
+        out["positive"] = int(groups[int(params["positive"])])
     if params.get("unrelated") is not None:
         u = params["unrelated"]
         out["unrelated"] = int(groups[u]) if (groups == groups[u]).sum() == 1 else None
