@@ -52,23 +52,24 @@ def test_applicable_criteria_say_why_each_other_is_left_out():
 METRICS = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr"]
 
 
-def _results(v, sd=0.01, crit=("stability", "power"), metrics=None, seed=0, both_sd=None, baselines=None):
+def _results(v, sd=0.01, crit=("stability", "power"), metrics=None, seed=0, both_sd=None, baselines=None,
+             n_systems=9, replicates=200):
     """{(scheme, subset): CriteriaResult}: replicates spread ``sd`` around
     ``v`` (items), ``both_sd`` (both); ``baselines``: values of the variant."""
     v = np.asarray(v, dtype=float)
     c, m = v.shape
     rng = np.random.default_rng(seed)
-    common = rng.normal(size=(200, c, 1))
+    common = rng.normal(size=(replicates, c, 1))
     out = {}
     for sc, s_ in (("items", sd), ("both", both_sd if both_sd is not None else 3 * sd)):
-        boot = v + s_ * (0.6 * common + 0.8 * rng.normal(size=(200, c, m)))
+        boot = v + s_ * (0.6 * common + 0.8 * rng.normal(size=(replicates, c, m)))
         out[sc, "real"] = CriteriaResult(metrics or METRICS[:m], list(crit), v, boot, sc, 0.95,
-                                         np.tile(np.arange(9), (200, 1)))
+                                         np.tile(np.arange(n_systems), (replicates, 1)))
     if baselines is not None:
         b = np.asarray(baselines, dtype=float)
         out["items", "all"] = CriteriaResult(metrics or METRICS[:m], list(crit), b,
-                                             b + sd * rng.normal(size=(200, c, m)), "items", 0.95,
-                                             np.tile(np.arange(11), (200, 1)))
+                                             b + sd * rng.normal(size=(replicates, c, m)), "items", 0.95,
+                                             np.tile(np.arange(n_systems + 2), (replicates, 1)))
     return out
 
 
@@ -463,3 +464,109 @@ def test_tied_bests_are_kept_together():
     assert rec.selected == ["accuracy", "macro_f1"]
     assert R.answer_sentence(rec).startswith("The evidence does not separate Acc and macro-F1 for these systems: "
                                              "each is kept on every criterion")
+
+
+def _rounded(x, digits=10):
+    """JSON values with floats rounded (the last digits of a sum may differ between CPUs)."""
+    if isinstance(x, float):
+        return round(x, digits)
+    if isinstance(x, list):
+        return [_rounded(v, digits) for v in x]
+    if isinstance(x, dict):
+        return {k: _rounded(v, digits) for k, v in x.items()}
+    return x
+
+
+def _page(rec, title):
+    """Everything a recommendation writes, as one text: the page, the
+    criteria table of each scope, the long CSV and the JSON."""
+    long = R.recommendation_long(rec)
+    num = long.select_dtypes("number").columns
+    long[num] = long[num].round(10)
+    parts = [f"===== {title}: answer", R.answer_sentence(rec), f"===== {title}: recommendation.md",
+             R.recommendation_markdown(rec, title, "ctx: the dataset's context.", figure="criteria.png")]
+    for scope in rec.sets:
+        parts += [f"===== {title}: criteria table ({scope})", R.criteria_table(rec, scope).to_csv(index=False),
+                  f"===== {title}: sets line ({scope})", R.sets_line(rec, scope)]
+    parts += [f"===== {title}: recommendation.csv", long.to_csv(index=False),
+              f"===== {title}: recommendation.json",
+              json.dumps(_rounded(json.loads(R.recommendation_json(rec, note="extra key"))), indent=2)]
+    return "\n".join(parts) + "\n"
+
+
+def _pages():
+    """Four verdicts that between them take every branch of the page."""
+    pages = []
+    # 1. everything at once: requirements offered and declared, gameable and borderline metrics, a metric of scores
+    # without a priors criterion, undefined resamples, the official metric eliminated, two papers' choices, the
+    # ranked baselines, criteria left out, notes, synthetic and set-aside systems, the answer's closest pair
+    metrics = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr", "mcc", "map"]
+    v = np.array([[0.90, 0.70, 0.89, 0.88, 0.86, 0.87, 0.85],
+                  [0.80, 0.62, 0.81, 0.82, 0.80, 0.79, 0.78],
+                  [0.95, 0.60, 0.93, 1.00, 0.94, 0.90, np.nan]])
+    crit = ("stability", "power", "priors")
+    w = v.copy()
+    w[0, 2] = 0.99
+    res = _results(v, sd=0.01, crit=crit, metrics=metrics, baselines=w, both_sd=0.05)
+    for sc in ("items", "both"):
+        res[sc, "real"].boot[:, 2, 3] = 1.0
+        res[sc, "real"].boot[:, 2, 6] = np.nan
+        res[sc, "real"].boot[:10, 0, 4] = np.nan  # 10 of 200 undefined: said, not excluded
+    res["items", "all"].boot[:, 2, 6] = np.nan
+    props = _props([(m, p, "fails" if (m, p) in {("kappa", "monotonicity"), ("macro_recall", "maximal_agreement")}
+                     else "holds") for m in metrics[:6] for p in ("monotonicity", "maximal_agreement")]
+                   + [(m, "uniform_class_change", "holds" if m == "macro_recall" else "fails") for m in metrics[:6]])
+    games = pd.DataFrame([
+        {"metric": "accuracy", "degenerate": "all_comment", "score": 0.74, "median_real": 0.70, "rank": 1,
+         "n_real": 8, "beats_median": True, "p_value": 0.001, "p_holm": 0.004, "verdict": "gameable",
+         "set_aside": "copycat; echo"},
+        {"metric": "mcc", "degenerate": "all_query", "score": 0.31, "median_real": 0.30, "rank": 4,
+         "n_real": 8, "beats_median": True, "p_value": 0.2, "p_holm": 0.6, "verdict": "borderline",
+         "set_aside": None}])
+    rec = R.recommend(res, criteria=list(crit), left_out={"discrimination": "the classes are unordered",
+                                                          "noise": "no labels to flip"},
+                      properties=props, offered=["monotonicity", "maximal_agreement", "uniform_class_change"],
+                      requirements=["maximal_agreement"], gameability=games, baselines=["majority", "random"],
+                      official="macro_f1", official_source="Task paper",
+                      papers=[{"metrics": ("kappa", "accuracy"), "source": "Someone et al. (2020)"},
+                              {"metrics": ("fnc_score",), "source": "Other et al. (2021)"}],
+                      not_computed={"fnc_score": "needs the unrelated class"}, n_units=480, unit="items",
+                      power_test="paired bootstrap test", n_synthetic=2)
+    rec.notes = ["a metric given twice is used once"]
+    pages.append(_page(rec, "everything"))
+    # 2. few resamples (no metric can be eliminated) and few systems; the official metric vetoed; headline new systems
+    v = np.array([[0.90, 0.70, 0.89, 0.60], [0.80, 0.60, 0.81, 0.79]])
+    games = pd.DataFrame([{"metric": "kappa", "degenerate": "all_a", "score": 0.5, "median_real": 0.4, "rank": 1,
+                           "n_real": 5, "beats_median": True, "p_value": 0.01, "p_holm": np.nan,
+                           "verdict": "gameable"}])
+    rec = R.recommend(_results(v, n_systems=5, replicates=10), criteria=["stability", "power"], gameability=games,
+                      official="kappa", headline="new_systems")
+    pages.append(_page(rec, "few"))
+    # 3. ten candidates that the evidence keeps together; an official metric outside the dataset's metrics
+    many = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr", "mcc", "macro_f2", "f1_weighted",
+            "markedness", "informedness"]
+    v = np.tile([[0.80], [0.70]], (1, 10)) + np.linspace(0, 0.001, 10)
+    rec = R.recommend(_results(v, metrics=many, sd=0.05), criteria=["stability", "power"], official="fnc_score")
+    pages.append(_page(rec, "many"))
+    # 4. each metric best on one criterion: no metric kept on both; the official metric kept alone on one
+    v = np.array([[0.90, 0.60, 0.50], [0.50, 0.90, 0.40]])
+    rec = R.recommend(_results(v, sd=0.005), criteria=["stability", "power"], official="accuracy",
+                      official_source="the task")
+    pages.append(_page(rec, "split"))
+    return "\n".join(pages)
+
+
+def test_the_recommendation_pages_are_the_ones_read_and_approved():
+    """Four verdicts' pages, tables, CSV and JSON, equal to those read and
+    approved in tests/fixtures/recommendation_pages.txt.  A change of the
+    wording, a column or a number fails here: read the new pages, then
+    replace the fixture with them (METAEVAL_WRITE_FIXTURE=1 writes it)."""
+    import os
+
+    from .conftest import FIXTURES
+
+    got = _pages()
+    path = FIXTURES / "recommendation_pages.txt"
+    if os.environ.get("METAEVAL_WRITE_FIXTURE"):
+        path.write_text(got, encoding="utf-8")
+    assert got == path.read_text(encoding="utf-8")

@@ -419,7 +419,9 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     if pair is not None:  # (the units' exponent: 1/2 until recommend_dataset measures it on the data)
         separation = {"criterion": pair.criterion, "c": pair.c, "better": metrics[pair.i], "worse": metrics[pair.j],
                       "i": pair.i, "j": pair.j, "d": pair.d, "se": pair.se, "t": pair.t, "critical": pair.critical,
-                      "exponent": 0.5, "exponent_measured": False, "units_needed": units_needed(pair, n_units)}
+                      "exponent": 0.5, "exponent_measured": False,
+                      # (no test-set size given: no number of units to scale)
+                      "units_needed": units_needed(pair, n_units) if n_units > 0 else None}
         if set(boots) >= {"these_systems", "new_systems"}:
             c = pair.c
             se_i = paired_interval(value[c], boots["these_systems"][:, c], pair.i, pair.j, 0.95)[3]
@@ -669,7 +671,7 @@ def _separation_line(rec: Recommendation) -> str | None:
     if n is not None:
         how = (f"the paired standard error shrinks as n^-{s['exponent']:.2f} here, measured on a random half of "
                f"the {rec.unit}" if s.get("exponent_measured") else "the paired standard error taken to shrink as "
-               "one over the square root of n (not measured here)")
+               "one over the square root of n, not measured here")
         if np.isfinite(n):
             parts.append(f"at about {_about(n)} test {rec.unit} with these systems ({how})")
         else:
@@ -732,7 +734,7 @@ def method_paragraph(rec: Recommendation) -> str:
     a_c = s.get("alpha_c", {}).get(rec.headline, s.get("verdict_alpha", 0.05))
     return (
         f"**Method.** Each criterion is computed on the real systems; its {s.get('confidence', 0.95):.0%} interval "
-        f"is the point value plus the percentiles of the deviations of {rec.replicates} resamples from their mean "
+        f"is the point value plus the percentiles of the deviations of {rec.replicates} resamples from their median "
         "(the resamples are biased: a resample's half-splits hold fewer distinct units), every metric on the same "
         "resamples. Two "
         f"scopes: *these systems* ({_SCOPE_HOW['these_systems'].format(unit=rec.unit)}) and *new systems* "
