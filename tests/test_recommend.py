@@ -494,8 +494,8 @@ def _page(rec, title):
     return "\n".join(parts) + "\n"
 
 
-def _pages():
-    """Four verdicts that between them take every branch of the page."""
+def _scenarios():
+    """Four verdicts that between them take every branch of the page: (title, Recommendation)."""
     pages = []
     # 1. everything at once: requirements offered and declared, gameable and borderline metrics, a metric of scores
     # without a priors criterion, undefined resamples, the official metric eliminated, two papers' choices, the
@@ -533,7 +533,7 @@ def _pages():
                       not_computed={"fnc_score": "needs the unrelated class"}, n_units=480, unit="items",
                       power_test="paired bootstrap test", n_synthetic=2)
     rec.notes = ["a metric given twice is used once"]
-    pages.append(_page(rec, "everything"))
+    pages.append(("everything", rec))
     # 2. few resamples (no metric can be eliminated) and few systems; the official metric vetoed; headline new systems
     v = np.array([[0.90, 0.70, 0.89, 0.60], [0.80, 0.60, 0.81, 0.79]])
     games = pd.DataFrame([{"metric": "kappa", "degenerate": "all_a", "score": 0.5, "median_real": 0.4, "rank": 1,
@@ -541,19 +541,23 @@ def _pages():
                            "verdict": "gameable"}])
     rec = R.recommend(_results(v, n_systems=5, replicates=10), criteria=["stability", "power"], gameability=games,
                       official="kappa", headline="new_systems")
-    pages.append(_page(rec, "few"))
+    pages.append(("few", rec))
     # 3. ten candidates that the evidence keeps together; an official metric outside the dataset's metrics
     many = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr", "mcc", "macro_f2", "f1_weighted",
             "markedness", "informedness"]
     v = np.tile([[0.80], [0.70]], (1, 10)) + np.linspace(0, 0.001, 10)
     rec = R.recommend(_results(v, metrics=many, sd=0.05), criteria=["stability", "power"], official="fnc_score")
-    pages.append(_page(rec, "many"))
+    pages.append(("many", rec))
     # 4. each metric best on one criterion: no metric kept on both; the official metric kept alone on one
     v = np.array([[0.90, 0.60, 0.50], [0.50, 0.90, 0.40]])
     rec = R.recommend(_results(v, sd=0.005), criteria=["stability", "power"], official="accuracy",
                       official_source="the task")
-    pages.append(_page(rec, "split"))
-    return "\n".join(pages)
+    pages.append(("split", rec))
+    return pages
+
+
+def _pages():
+    return "\n".join(_page(rec, title) for title, rec in _scenarios())
 
 
 def test_the_recommendation_pages_are_the_ones_read_and_approved():
@@ -570,3 +574,117 @@ def test_the_recommendation_pages_are_the_ones_read_and_approved():
     if os.environ.get("METAEVAL_WRITE_FIXTURE"):
         path.write_text(got, encoding="utf-8")
     assert got == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("unit,stratified", [("item", False), ("item", True), ("group", False)])
+def test_the_units_needed_use_the_exponent_measured_on_half_the_units(unit, stratified):
+    """recommend_dataset measures how the closest pair's paired standard
+    error shrinks with the test units: the criterion recomputed on a random
+    half of the units (items, or whole groups; seeded by criteria_seed),
+    the median over the candidates' pairs of se(half) / se(all), the
+    exponent log(ratio) / log(n / n_half), and n (critical / t)^(1 /
+    exponent) units; a loop over the pairs and a half built by hand."""
+    from dataclasses import replace as dc_replace
+
+    from metaeval import criteria as CR
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import Dataset
+    from metaeval.engine.scoring import Scorer
+    from metaeval.experiments import Settings
+
+    rng = np.random.default_rng(3)
+    n, s_n, g_n = 240, 8, 24
+    gold = rng.integers(0, 3, n)
+    acc = np.linspace(0.45, 0.8, s_n)[:, None] + rng.uniform(-0.1, 0.1, (s_n, 3))
+    pred = np.where(rng.random((s_n, n)) < acc[:, gold], gold, rng.integers(0, 3, (s_n, n)))
+    groups = np.repeat(np.arange(g_n), n // g_n)
+    spec = DatasetSpec.from_config("half", dict(gold="-", predictions=[], labels=["a", "b", "c"],
+                                                metrics=["accuracy", "macro_f1", "kappa", "macro_recall"],
+                                                baselines=[]))
+    ds = Dataset("half", ("a", "b", "c"), np.arange(n).astype(str), gold.astype(np.int8),
+                 tuple(f"s{i}" for i in range(s_n)), ("system",) * s_n, pred.astype(np.int8),
+                 groups=groups.astype(np.int16), group_names=tuple(f"g{i}" for i in range(g_n)))
+    st = Settings(include_baselines=(), criteria=("stability", "power"), criteria_replicates=40, criteria_splits=2,
+                  n_splits=20, resample_unit=unit, stratified=stratified, criteria_seed=17)
+    rec = R.recommend_dataset(ds, spec, st)
+    s = rec.separation
+    assert s is not None and s["exponent_measured"]
+    # the half, by hand
+    half_rng = np.random.default_rng([17, 29])
+    if unit == "group":
+        kept = np.sort(half_rng.permutation(g_n)[: g_n // 2])
+        keep = np.flatnonzero(np.isin(groups, kept))
+        code = np.full(g_n, -1)
+        code[kept] = np.arange(kept.size)
+        half = dc_replace(ds, item_ids=ds.item_ids[keep], gold=ds.gold[keep], predictions=ds.predictions[:, keep],
+                          groups=code[groups[keep]].astype(np.int16), group_names=tuple(f"g{i}" for i in kept))
+        n_full, n_half = g_n, kept.size
+    else:
+        keep = np.sort(half_rng.permutation(n)[: n // 2])
+        half = dc_replace(ds, item_ids=ds.item_ids[keep], gold=ds.gold[keep], predictions=ds.predictions[:, keep],
+                          groups=ds.groups[keep])
+        n_full, n_half = n, keep.size
+    c = rec.criteria.index(s["criterion"])
+    cs = CR.CriteriaSpec(criteria=(s["criterion"],), replicates=40, inner_splits=2, seed=17, point_splits=20,
+                         chunk_size=max(1, st.chunk_size // 4))
+    hb = CR.criteria(Scorer(half, spec, np.arange(s_n), unit), cs, schemes=("items",),
+                     strata=half.gold if stratified else None)["items", "all"].boot[:, 0]
+    full = CR.criteria(Scorer(ds, spec, np.arange(s_n), unit),
+                       dc_replace(cs, criteria=tuple(rec.criteria)), schemes=("items",),
+                       strata=ds.gold if stratified else None)["items", "all"].boot[:, c]
+    ratios = []
+    for i in range(4):
+        for j in range(i + 1, 4):
+            se_f = np.nanstd(full[:, i] - full[:, j], ddof=1)
+            se_h = np.nanstd(hb[:, i] - hb[:, j], ddof=1)
+            if se_f > 1e-9 and np.isfinite(se_h):
+                ratios.append(se_h / se_f)
+    ratio = float(np.median(ratios))
+    exponent = np.log(ratio) / np.log(n_full / n_half)
+    assert s["se_ratio_half"] == pytest.approx(ratio, rel=1e-12)
+    assert s["exponent"] == pytest.approx(exponent, rel=1e-12)
+    units = n_full * (s["critical"] / abs(s["t"])) ** (1 / exponent) if exponent > 0.05 else np.inf
+    assert s["units_needed"] == pytest.approx(units, rel=1e-9)
+    assert rec.n_units == n_full and rec.unit == ("groups" if unit == "group" else "items")
+
+
+def test_the_criteria_figure_shows_the_headline_scope_with_its_levels():
+    """recommendation_figure: a panel per criterion named in words, a row per
+    metric, the answer in bold, a metric failing a declared requirement
+    greyed like a non-candidate, the title with the confidence and the
+    criterion's level; a verdict without criteria says so in a message."""
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_hex
+
+    from metaeval.plots import OKABE_ITO
+
+    title, rec = _scenarios()[0]
+    fig = R.recommendation_figure(rec, "ds")
+    try:
+        assert fig._suptitle.get_text() == (
+            "ds: the criteria with their 95% intervals (these systems; filled: kept in the criterion's 98.33% "
+            "confidence set; highlighted: the answer)")
+        axes = [ax for ax in fig.axes if ax.get_title()]
+        assert [ax.get_title() for ax in axes] == [R.CRITERIA[c] for c in rec.criteria]
+        labels = axes[0].get_yticklabels()
+        assert len(labels) == len(rec.metrics)
+        bold = [lab.get_text() for lab in labels if lab.get_fontweight() == "bold"]
+        assert len(bold) == len(rec.selected) == 2
+        # the interval lines: the candidates' in blue, the others' (vetoed, failing a declared requirement) in grey
+        grey, blue = to_hex(OKABE_ITO[7]), to_hex(OKABE_ITO[4])
+        first = axes[0]
+        colours = [to_hex(col.get_color()[0]) for col in first.collections
+                   if col.__class__.__name__ == "LineCollection"]
+        assert colours == [blue, grey]
+        segs = {to_hex(col.get_color()[0]): len(col.get_segments()) for col in first.collections
+                if col.__class__.__name__ == "LineCollection"}
+        assert segs == {blue: int(rec.admissible.sum()), grey: int((~rec.admissible).sum())}
+    finally:
+        plt.close(fig)
+    empty = R.recommend(_results(np.array([[0.9, 0.8]])), criteria=[])
+    fig = R.recommendation_figure(empty, "ds")
+    try:
+        texts = " ".join(t.get_text() for t in fig.texts + [tx for ax in fig.axes for tx in ax.texts])
+        assert "ds: no criterion counts on this dataset" in texts
+    finally:
+        plt.close(fig)

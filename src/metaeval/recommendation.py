@@ -476,12 +476,11 @@ def _num(x: float) -> str:
     return f"{x:.3f}" if np.isfinite(x) else "n/a"
 
 
-def _official_clause(rec: Recommendation, scope: str | None = None) -> str:
-    """Where the official metric stands, in a few words."""
+def _official_clause(rec: Recommendation) -> str:
+    """Where the official metric stands in the headline scope, in a few words."""
     o = rec.official
     if o is None:
         return ""
-    scope = scope or rec.headline
     name = display_name(o.metric)
     if o.status == "not computed":
         return f"the official {name} is not computed on this dataset (see below)"
@@ -489,31 +488,18 @@ def _official_clause(rec: Recommendation, scope: str | None = None) -> str:
         return f"the official {name} is vetoed as gameable"
     if o.status == "excluded":
         return f"the official {name} cannot be a candidate ({o.why})"
-    st = o if scope == rec.headline else _scope_standing(rec, o.metric, scope)
     border = " (borderline gameable)" if any(g["metric"] == o.metric for g in rec.borderline) else ""
-    if st.status == "answer":
-        if rec.answer(scope) == [o.metric]:
+    if o.status == "answer":
+        if rec.selected == [o.metric]:
             return "it is the official metric" + border
         return f"the official {name} is kept too" + border
-    out = [(c, x) for c, x in st.criteria.items() if not x["kept"]]
+    out = [(c, x) for c, x in o.criteria.items() if not x["kept"]]
     if not out:
         return f"the official {name} is not in the answer"
     c, x = min(out, key=lambda cx: cx[1]["p"])
     more = f" and {len(out) - 1} more" if len(out) > 1 else ""
     return (f"the official {name} is eliminated on {CRITERIA[c]}{more} ({_name(x['best'])} better by "
             f"{_num(x['d'])} [{_num(x['low'])}, {_num(x['high'])}]){border}")
-
-
-def _scope_standing(rec: Recommendation, mid: str, scope: str) -> Standing:
-    """A metric's standing in another scope than the headline's (kept or
-    not and its p-value per criterion; the differences are the headline's)."""
-    s = rec.sets[scope]
-    i = rec.metrics.index(mid)
-    if not s.admissible[i]:
-        return Standing(mid, "excluded")
-    out = {s.criteria[c]: {"kept": bool(s.members[c, i]), "p": float(s.p_value[c, i])}
-           for c in np.flatnonzero(s.counted) if s.participants[c, i]}
-    return Standing(mid, "answer" if s.answer[i] else "eliminated", "", out)
 
 
 def _scope_answer(rec: Recommendation, scope: str, lead: bool) -> str:
