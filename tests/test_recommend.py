@@ -688,3 +688,62 @@ def test_the_criteria_figure_shows_the_headline_scope_with_its_levels():
         assert "ds: no criterion counts on this dataset" in texts
     finally:
         plt.close(fig)
+
+
+def test_the_offered_properties_are_exactly_these():
+    base = ["maximal_agreement", "monotonicity", "uniform_change", "constant_baseline", "uniform_class_change"]
+    assert R.relevant_properties(True, False) == base + ["ordinal_invariance", "ordinal_monotonicity"]
+    assert R.relevant_properties(False, False) == base + ["class_exchange"]
+    assert R.relevant_properties(True, True) == base + ["ordinal_invariance", "ordinal_monotonicity", "imbalance"]
+    assert R.relevant_properties(False, True) == base + ["class_exchange", "imbalance"]
+
+
+def test_the_size_sentence_speaks_of_the_answer_or_else_of_the_official_metric():
+    """size_metrics: the answer when it has one to three metrics; else the
+    official metric when it is a candidate (in the answer or eliminated)."""
+    v = np.array([[0.9, 0.5, 0.6], [0.9, 0.5, 0.6]])
+    one = R.recommend(_results(v), criteria=["stability", "power"], official="kappa")
+    assert one.selected == ["accuracy"] and one.size_metrics() == ["accuracy"]
+    _, split = _scenarios()[3]
+    assert split.selected == [] and split.size_metrics() == ["accuracy"]  # the official metric, eliminated
+    _, many = _scenarios()[2]
+    assert len(many.selected) == 10 and many.size_metrics() == []  # its official metric is not computed
+    many.official = R.Standing("macro_f1", "answer")
+    assert many.size_metrics() == ["macro_f1"]
+    many.official = R.Standing("macro_f1", "vetoed")
+    assert many.size_metrics() == []
+    _, few = _scenarios()[1]
+    assert few.selected == ["accuracy", "macro_f1", "macro_recall"] and few.size_metrics() == few.selected
+    few.selected = ["accuracy", "macro_f1", "macro_recall", "kappa"]
+    few.official = None
+    assert few.size_metrics() == []
+
+
+@pytest.mark.parametrize("n,text", [(0, "0"), (7.4, "7"), (99.4, "99"), (100, "100"), (4321, "4,300"),
+                                    (98_765, "99,000"), (12_345_678, "12,000,000"), (149.9, "150")])
+def test_sizes_are_said_to_two_significant_figures(n, text):
+    assert R._about(n) == text
+
+
+def test_the_dataset_context_names_the_task_its_classes_and_their_balance():
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import Dataset
+
+    def ds_of(gold, **kw):
+        spec = DatasetSpec.from_config("ctx", dict(gold="-", predictions=[], labels=["a", "b", "c"], baselines=[],
+                                                   **kw))
+        return Dataset("ctx", ("a", "b", "c"), np.arange(len(gold)).astype(str), np.array(gold, np.int8),
+                       ("s",), ("system",), np.array([gold], np.int8)), spec
+
+    ds, spec = ds_of([0] * 2000 + [1] * 999 + [2] * 1000, ordinal=True)
+    assert R.dataset_context(ds, spec) == (
+        "ctx: classification, 3 ordered classes, imbalanced (largest class 2,000 items, smallest 999; imbalanced "
+        "means a ratio of 2 or more).")
+    ds, spec = ds_of([0] * 30 + [1] * 20 + [2] * 0, unit_names={"items": "tweets"})
+    assert R.dataset_context(ds, spec) == (
+        "ctx: classification, 3 unordered classes, not imbalanced (largest class 30 tweets, smallest 20; "
+        "imbalanced means a ratio of 2 or more).")
+    spec_tc = replace(spec, span_task="tc")
+    assert R.dataset_context(ds, spec_tc).startswith("ctx: technique classification, 3 unordered classes, not "
+                                                      "imbalanced (largest class 30 spans, smallest 20;")
+    assert R.dataset_context(ds, replace(spec, span_task="si")) == "ctx: span identification."

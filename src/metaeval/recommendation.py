@@ -510,7 +510,7 @@ def _scope_answer(rec: Recommendation, scope: str, lead: bool) -> str:
     where = SCOPE_NAMES[scope]
     if n_c == 0 and rec.admissible.any():  # every candidate ill-defined in this scope
         return (f"no metric can be judged for {where}: its criteria are undefined in more than "
-                f"{rec.settings.get('max_undefined', MAX_UNDEFINED):.0%} of the resamples (too few distinct "
+                f"{rec.settings['max_undefined']:.0%} of the resamples (too few distinct "
                 "systems or units drawn)")
     counted = [rec.criteria[c] for c in np.flatnonzero(s.counted)]
     if not counted:
@@ -579,7 +579,7 @@ def answer_sentence(rec: Recommendation) -> str:
     if not rec.admissible.any():
         return "No metric can be recommended: no candidate meets the declared requirements (below)."
     head = _scope_answer(rec, rec.headline, lead=True)
-    declared = list(rec.settings.get("requirements") or [])
+    declared = list(rec.settings["requirements"])
     if declared:  # the requirement narrowed the candidates before the evidence: said first
         head = (f"among the metrics that meet the declared requirement{'s' if len(declared) > 1 else ''} "
                 f"({_and(declared)}), {head[0].lower() + head[1:]}")
@@ -717,9 +717,9 @@ def criteria_table(rec: Recommendation, scope: str | None = None) -> pd.DataFram
 
 def method_paragraph(rec: Recommendation) -> str:
     s = rec.settings
-    a_c = s.get("alpha_c", {}).get(rec.headline, s.get("verdict_alpha", 0.05))
+    a_c = s["alpha_c"][rec.headline]
     return (
-        f"**Method.** Each criterion is computed on the real systems; its {s.get('confidence', 0.95):.0%} interval "
+        f"**Method.** Each criterion is computed on the real systems; its {s['confidence']:.0%} interval "
         f"is the point value plus the percentiles of the deviations of {rec.replicates} resamples from their median "
         "(the resamples are biased: a resample's half-splits hold fewer distinct units), every metric on the same "
         "resamples. Two "
@@ -730,8 +730,8 @@ def method_paragraph(rec: Recommendation) -> str:
         "candidate most beaten is eliminated while the test rejects); ✔ marks them, p is each metric's MCS p-value, "
         "and a metric is eliminated only when the upper end of its p-value's 95 % Monte Carlo interval is below the "
         "level (the resamples leave no doubt). "
-        f"Each set is taken at alpha {s.get('verdict_alpha', 0.05):g} over the criteria that count (Bonferroni: "
-        f"{a_c:.3g} each), so that with probability at least {1 - s.get('verdict_alpha', 0.05):.0%} every set "
+        f"Each set is taken at alpha {s['verdict_alpha']:g} over the criteria that count (Bonferroni: "
+        f"{a_c:.3g} each), so that with probability at least {1 - s['verdict_alpha']:.0%} every set "
         "holds its criterion's best at once; the answer is the metrics kept on every criterion. More candidates "
         "can only widen a set; a copy of a metric changes nothing. Differences are given with their interval at "
         "the criterion's level, from the paired standard error of the resamples. Gameable metrics (a degenerate "
@@ -841,7 +841,7 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
     lines += [base, "", method_paragraph(rec)]
     if rec.criteria:
         lines += ["", "Legend: " + "; ".join(f"{CRITERIA[c]}: "
-                                             + _LEGEND[c].format(power_test=rec.settings.get("power_test", "")).replace(
+                                             + _LEGEND[c].format(power_test=rec.settings["power_test"]).replace(
                                                  " ()", "") for c in rec.criteria) + "."]
     return "\n".join(lines) + "\n"
 
@@ -948,7 +948,7 @@ def recommendation_figure(rec: Recommendation, name: str):
 
     if not rec.criteria:
         return message_figure(f"{name}: no criterion counts on this dataset", answer_sentence(rec))
-    conf = rec.settings.get("confidence", 0.95)
+    conf = rec.settings["confidence"]
     long = recommendation_long(rec)
     long = long[long["scope"] == rec.headline].copy()
     long["candidate"] = long["admissible"]  # a metric failing a declared requirement is greyed too
