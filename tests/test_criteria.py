@@ -666,3 +666,59 @@ def test_stratified_half_splits_keep_each_class_in_both_halves(small):
         taus = [[_tau(_scores(gold, pred, w * m, every)[i], _scores(gold, pred, w * ~m, every)[i])
                  for i in range(len(METRICS))] for m in masks]
         np.testing.assert_allclose(res.boot[b, 0], np.nanmean(np.array(taus, dtype=float), axis=0), atol=1e-12)
+
+
+def test_tau_a_replicates_count_the_pairs_of_distinct_systems_drawn(small):
+    """tau_variant "a": each replicate's split taus are (concordant -
+    discordant) / (pairs of slots holding distinct systems) over the drawn
+    systems, a loop over the slots; the point value is the experiments'
+    tau-a stability."""
+    from dataclasses import replace
+
+    gold, pred, spec, scorer = small
+    spec = replace(spec, criteria=("stability",), tau_variant="a", replicates=3, point_splits=10)
+    res = CR.criteria(scorer, spec, schemes=("both",))["both", "all"]
+
+    def tau_a(x, y, systems):
+        num = den = 0
+        for i in range(len(systems)):
+            for j in range(i + 1, len(systems)):
+                if systems[i] != systems[j]:
+                    den += 1
+                    num += np.sign(x[i] - x[j]) * np.sign(y[i] - y[j])
+        return num / den if den else np.nan
+
+    for b in range(spec.replicates):
+        systems = CR.system_draws(pred.shape[0], [b], spec.seed)[0]
+        assert len(set(systems)) < len(systems)  # repeats: the rescaling matters
+        w = CR.unit_draws(gold.size, [b], spec.seed)[0].astype(float)
+        masks = split_masks(gold.size, b * spec.inner_splits + np.arange(spec.inner_splits), spec.seed,
+                            stream="criteria_split")
+        taus = [[tau_a(_scores(gold, pred, w * m, systems)[i], _scores(gold, pred, w * ~m, systems)[i], systems)
+                 for i in range(len(METRICS))] for m in masks]
+        np.testing.assert_allclose(res.boot[b, 0], np.nanmean(np.array(taus, dtype=float), axis=0), atol=1e-12)
+    spec_d, ds = _dataset(gold, pred)
+    st = E.Settings(include_baselines=(), n_splits=10, split_seed=spec.split_seed, tau_variant="a")
+    np.testing.assert_allclose(res.value[0], np.nanmean(E.stability_splits(ds, spec_d, st, range(10))["tau"], axis=0),
+                               atol=1e-13)
+
+
+def test_schemes_and_a_scorer_without_a_resampling_unit_are_refused(small):
+    gold, pred, spec, scorer = small
+    for schemes in ((), ("items", "systems")):
+        with pytest.raises(ValueError, match=re.escape("schemes must be among 'items', 'both', got")):
+            CR.criteria(scorer, spec, schemes=schemes)
+    spec_d, ds = _dataset(gold, pred)
+    with pytest.raises(ValueError, match=re.escape("the scorer needs a resampling unit ('item' or 'group')")):
+        CR.criteria(E.Scorer(ds, spec_d, np.arange(pred.shape[0])), spec)
+    with pytest.raises(ValueError, match=re.escape("subset 'few': at least two of the 7 systems, by index")):
+        CR.criteria(scorer, spec, subsets={"few": [3]})
+    with pytest.raises(ValueError, match="subset 'out'"):
+        CR.criteria(scorer, spec, subsets={"out": [0, 7]})
+    with pytest.raises(ValueError, match="subset 'neg'"):
+        CR.criteria(scorer, spec, subsets={"neg": [-1, 2]})
+
+
+def test_the_class_discrimination_excess_is_floored_at_zero_and_keeps_nan():
+    np.testing.assert_array_equal(CR._excess(np.array([0.8, 0.5, np.nan, 0.4]), np.array([0.3, 0.7, 0.2, np.nan])),
+                                  [0.5, 0.0, np.nan, np.nan])

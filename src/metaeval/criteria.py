@@ -65,6 +65,7 @@ items.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -455,23 +456,20 @@ def _arrays(eng: _Engine, spec: CriteriaSpec, w_units, split_ids, split_seed, sp
 
 def _taus(a: dict, sys: np.ndarray, spec: CriteriaSpec, n_all: int) -> dict:
     """The criteria (but power) of the arrays ``a`` of ``_arrays`` for the
-    systems ``sys`` (b, S) (bw = 1 rows serve every replicate): per
+    systems ``sys`` (b, S), one row of ``a`` per row of ``sys``: per
     criterion (b, M), and ``splits`` (b, R, M): the split taus."""
     b = sys.shape[0]
     scale = _tau_a_scale(sys, n_all) if spec.tau_variant == "a" else None
 
-    def rows(x):
-        return x if x.shape[0] == b else np.broadcast_to(x, (b,) + x.shape[1:])
-
     def tau(x, y):  # (b, ..., M, S_all) pairs of rankings, at the drawn systems
-        lead = y.shape[1:-2]
-        n = int(np.prod(lead, dtype=np.int64))
-        x = np.broadcast_to(rows(x)[:, None], (b, n) + x.shape[-2:]).reshape(b * n, *x.shape[-2:]) if x.ndim == 3 \
-            else rows(x).reshape(b * n, *x.shape[-2:])
-        y = rows(y).reshape(b * n, *y.shape[-2:])
+        lead, ms = y.shape[1:-2], y.shape[-2:]
+        n = math.prod(lead)
+        # the full scores (b, M, S_all) against each of y's rankings; the split halves row for row
+        x = np.broadcast_to(x[:, None], (b, n) + ms).reshape(b * n, *ms) if x.ndim == 3 else x.reshape(b * n, *ms)
         s = sys.repeat(n, axis=0)
-        t = _tau(_take(x, s), _take(y, s), spec.tau_variant, None if scale is None else scale.repeat(n))
-        return t.reshape((b,) + lead + t.shape[-1:])
+        t = _tau(_take(x, s), _take(y.reshape(b * n, *ms), s), spec.tau_variant,
+                 None if scale is None else scale.repeat(n))
+        return t.reshape((b,) + lead + t.shape[1:])
 
     splits = tau(a["x"], a["y"])  # (b, R, M)
     stab = _nanmean(splits, 1)
@@ -493,10 +491,8 @@ def _excess(stability, merge_tau):
     floored at 0: a change no larger than the noise is no evidence, so a
     metric that ranks at random (both taus near 0) and one blind to the
     merge (merge tau 1) score alike, 0, below any metric the merge really
-    moves.  NaN stays NaN."""
-    with np.errstate(invalid="ignore"):
-        return np.where(np.isnan(stability) | np.isnan(merge_tau), np.nan,
-                        np.maximum(stability - merge_tau, 0.0))
+    moves.  NaN stays NaN (np.maximum propagates it)."""
+    return np.maximum(np.asarray(stability) - merge_tau, 0.0)
 
 
 def _noise_draws(eng: _Engine, spec: CriteriaSpec, indices, seed: int, streams) -> tuple[np.ndarray, np.ndarray]:
@@ -508,7 +504,7 @@ def _noise_draws(eng: _Engine, spec: CriteriaSpec, indices, seed: int, streams) 
 SCHEMES = ("items", "both")
 
 
-def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=None, schemes=("both",),
+def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, schemes=("both",),
              strata: np.ndarray | None = None, confidence: float = 0.95,
              only: set | None = None) -> dict[tuple[str, str], CriteriaResult]:
     """Point values and replicates of ``spec.criteria`` for every metric of
@@ -523,14 +519,13 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, params=
     like these).  The two schemes share every unit draw, split and noisy
     gold, so their replicates are paired too; the point values are
     computed once for all.  ``strata``: gold classes for stratified
-    half-splits (items only).  ``params``: the classification metrics'
-    parameters (default the scorer's).  Returns ``{(scheme, name):
+    half-splits (items only).  Returns ``{(scheme, name):
     CriteriaResult}``."""
     if not schemes or set(schemes) - set(SCHEMES):
         raise ValueError(f"schemes must be among {', '.join(map(repr, SCHEMES))}, got {schemes!r}")
     if scorer.n_units is None:
         raise ValueError("the scorer needs a resampling unit ('item' or 'group')")
-    eng = _Engine(scorer, scorer.params if params is None else params)
+    eng = _Engine(scorer, scorer.params)
     if {"discrimination", "noise", "priors"} & set(spec.criteria) and not (eng.cls or eng.items or eng.scores):
         raise ValueError("discrimination, noise and priors need classes")
     crit, m, u, s_all = list(spec.criteria), len(eng.ids), scorer.n_units, scorer.n_systems
