@@ -242,7 +242,7 @@ class _Engine:
         self.items = [m for m in self.ids if m in set(scorer.item_ids)]
         # the metrics of scores (metaeval.scores): label noise moves the gold under the systems' scores, class
         # priors re-weight the items, class merging adds the pair's probabilities
-        self.scores = [m for m in self.ids if m in set(getattr(scorer, "score_ids", ()))]
+        self.scores = [m for m in self.ids if m in set(scorer.score_ids)]
         self.dirs = directions(self.ids)
         self.params = dict(params)
 
