@@ -747,3 +747,138 @@ def test_the_dataset_context_names_the_task_its_classes_and_their_balance():
     assert R.dataset_context(ds, spec_tc).startswith("ctx: technique classification, 3 unordered classes, not "
                                                       "imbalanced (largest class 30 spans, smallest 20;")
     assert R.dataset_context(ds, replace(spec, span_task="si")) == "ctx: span identification."
+
+
+def _assembled(ds, spec, st, *, criteria, left_out, cs_kw, power_test, not_computed, unit, properties=None,
+               offered=(), n_synthetic=0):
+    """The recommendation assembled by hand from the criteria and recommend,
+    every argument written out: what recommend_dataset must pass on."""
+    from metaeval import criteria as CR
+    from metaeval.engine.scoring import Scorer, select_systems
+
+    sel = select_systems(ds, st.include_baselines)
+    real = np.array([i for i, j in enumerate(sel) if ds.kinds[j] in ("system", "synthetic")])
+    subsets = {"real": real}
+    baselines = [ds.systems[j] for j in sel if ds.kinds[j] not in ("system", "synthetic")]
+    if baselines:
+        subsets["all"] = np.arange(sel.size)
+    scorer = Scorer(ds, spec, sel, st.resample_unit)
+    res = CR.criteria(scorer, CR.CriteriaSpec(criteria=tuple(criteria), **cs_kw), subsets=subsets,
+                      schemes=("items", "both"), strata=ds.gold if st.stratified else None,
+                      confidence=st.confidence)
+    return R.recommend(res, criteria=criteria, left_out=left_out, properties=properties, offered=list(offered),
+                       requirements=tuple(spec.requirements), baselines=baselines, alpha=st.verdict_alpha,
+                       mc_level=st.verdict_mc_level, headline=st.verdict_scope, official=spec.official_metric,
+                       official_source=spec.official_source, not_computed=not_computed,
+                       papers=spec.paper_choices, n_units=scorer.n_units, unit=unit, power_test=power_test,
+                       n_synthetic=n_synthetic)
+
+
+def _same(got, want):
+    """Two recommendations alike in every output (the measured exponent apart: recommend_dataset's own step)."""
+    a, b = json.loads(R.recommendation_json(got)), json.loads(R.recommendation_json(want))
+    a.pop("separation"), b.pop("separation")
+    assert a == b
+    for scope in got.sets:
+        np.testing.assert_array_equal(got.low[scope], want.low[scope])
+        np.testing.assert_array_equal(got.high[scope], want.high[scope])
+    np.testing.assert_array_equal(got.value, want.value)
+    pd.testing.assert_frame_equal(R.recommendation_long(got), R.recommendation_long(want))
+
+
+def test_recommend_dataset_passes_every_setting_on_ordered_imbalanced_classes():
+    """Ordered, imbalanced classes with every criterion, non-default
+    settings (tau-a, BH, neighbour noise from ``auto``, rates, repeats,
+    seeds, gammas, chunk size, levels), a ranked baseline, the properties
+    offered, an official metric and papers' choices the dataset cannot
+    compute: recommend_dataset equals the recommendation assembled by hand."""
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import Dataset, make_baselines
+    from metaeval.experiments import Settings
+
+    rng = np.random.default_rng(8)
+    n, s_n = 300, 7
+    gold = rng.choice(3, n, p=[0.6, 0.3, 0.1])
+    acc = np.linspace(0.4, 0.85, s_n)[:, None] + rng.uniform(-0.1, 0.1, (s_n, 3))
+    pred = np.where(rng.random((s_n, n)) < acc[:, gold], gold, rng.integers(0, 3, (s_n, n)))
+    names, base = make_baselines(gold, 3, ("a", "b", "c"), ("majority", "random"), seed=4)
+    spec = DatasetSpec.from_config("ord", dict(
+        gold="-", predictions=[], labels=["a", "b", "c"], ordinal=True, baselines=["majority", "random"],
+        metrics=["accuracy", "macro_f1", "kappa", "mae_micro"], official_metric={"metric": "fnc_score",
+                                                                                 "source": "the task"},
+        paper_choices=[{"metrics": ["wf1", "span_f1", "f1_class"], "source": "Someone (2020)"}]))
+    ds = Dataset("ord", ("a", "b", "c"), np.arange(n).astype(str), gold.astype(np.int8),
+                 tuple(f"s{i}" for i in range(s_n)) + tuple(names), ("system",) * s_n + ("baseline",) * 2,
+                 np.vstack([pred, base]).astype(np.int8))
+    st = Settings(include_baselines=("majority",), criteria=("stability", "discrimination", "power", "noise",
+                                                             "priors"),
+                  criteria_replicates=30, criteria_splits=2, criteria_seed=5, n_splits=20, split_seed=6,
+                  tau_variant="a", alpha=0.1, significance_test="bootstrap", significance_correction="bh",
+                  noise_mode="auto", noise_rates=(0.05, 0.15), noise_repeats=2, noise_seed=3, prior_gammas=(0.0, 3.0),
+                  chunk_size=40, confidence=0.9, verdict_alpha=0.1)
+    props = _props([(m, p, "holds") for m in spec.metrics for p in R.relevant_properties(True, True)])
+    got = R.recommend_dataset(ds, spec, st, properties=props)
+    want = _assembled(
+        ds, spec, st, criteria=["stability", "discrimination", "power", "noise", "priors"], left_out={},
+        cs_kw=dict(replicates=30, inner_splits=2, seed=5, point_splits=20, split_seed=6, tau_variant="a",
+                   alpha=0.1, correction="bh", merge_pairs=((0, 1), (1, 2)), chunk_size=10, noise_rates=(0.05, 0.15),
+                   noise_repeats=2, noise_seed=3, noise_mode="neighbour", prior_gammas=(0.0, 3.0)),
+        power_test=("two-sided z-tests of each pair's difference over its bootstrap standard error (null hypothesis: "
+                    "the two systems score alike in expectation), at alpha 0.1, Benjamini-Hochberg-adjusted over the "
+                    "pairs of each resample; the experiments' discriminative_power.csv uses the paired bootstrap "
+                    "test, too costly to repeat in every resample"),
+        not_computed={"fnc_score": "it needs an unrelated class, which this dataset's classes do not have",
+                      "wf1": "it needs class weights, which this dataset does not set",
+                      "span_f1": "not a metric of this kind of task",
+                      "f1_class": "it needs a named class (positive_class), which this dataset does not set"},
+        unit="items", properties=props, offered=R.relevant_properties(True, True))
+    _same(got, want)
+    assert got.baselines == ["majority"] and got.with_baselines is not None
+    assert got.official.why == "it needs an unrelated class, which this dataset's classes do not have"
+
+
+def test_recommend_dataset_passes_every_setting_on_unordered_classes_and_groups():
+    """Unordered, balanced classes resampled by whole groups, the Tukey
+    test named, uniform noise asked for, a synthetic system counted, no
+    properties: the criteria the data have, and the rest said."""
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import Dataset
+    from metaeval.experiments import Settings
+
+    rng = np.random.default_rng(9)
+    n, s_n, g_n = 240, 7, 30
+    gold = rng.integers(0, 3, n)
+    acc = np.linspace(0.4, 0.85, s_n)[:, None] + rng.uniform(-0.1, 0.1, (s_n, 3))
+    pred = np.where(rng.random((s_n, n)) < acc[:, gold], gold, rng.integers(0, 3, (s_n, n)))
+    spec = DatasetSpec.from_config("un", dict(
+        gold="-", predictions=[], labels=["a", "b", "c"], baselines=[], metrics=["accuracy", "macro_f1", "kappa"],
+        official_metric="mae_micro", paper_choices=[{"metrics": ["accuracy"], "source": "Other (2021)"}]))
+    ds = Dataset("un", ("a", "b", "c"), np.arange(n).astype(str), gold.astype(np.int8),
+                 tuple(f"s{i}" for i in range(s_n)), ("system",) * (s_n - 1) + ("synthetic",),
+                 pred.astype(np.int8), groups=np.repeat(np.arange(g_n), n // g_n).astype(np.int16),
+                 group_names=tuple(f"g{i}" for i in range(g_n)))
+    st = Settings(include_baselines=(), criteria=("stability", "discrimination", "power", "noise", "priors"),
+                  criteria_replicates=30, criteria_splits=2, criteria_seed=5, n_splits=20, resample_unit="group",
+                  significance_test="tukey", significance_correction="holm", noise_mode="uniform",
+                  noise_rates=(0.1,), noise_repeats=2, prior_gammas=(0.0, 2.0))
+    got = R.recommend_dataset(ds, spec, st)
+    crit, why = R.applicable_criteria(st.criteria, has_classes=True, k=3, ordinal_data=False, imbalanced=False)
+    assert crit == ["stability", "power", "noise"] and set(why) == {"discrimination", "priors"}
+    want = _assembled(
+        ds, spec, st, criteria=crit, left_out=why,
+        cs_kw=dict(replicates=30, inner_splits=2, seed=5, point_splits=20, noise_rates=(0.1,), noise_repeats=2,
+                   noise_mode="uniform", chunk_size=max(1, st.chunk_size // 4)),
+        power_test=("two-sided z-tests of each pair's difference over its bootstrap standard error (null hypothesis: "
+                    "the two systems score alike in expectation), at alpha 0.05, Holm-adjusted over the pairs of each "
+                    "resample; the experiments' discriminative_power.csv uses the randomised Tukey HSD, too costly "
+                    "to repeat in every resample"),
+        not_computed={"mae_micro": "it needs ordered classes; this dataset's are unordered"},
+        unit="groups", n_synthetic=1)
+    _same(got, want)
+    assert got.n_synthetic == 1 and got.unit == "groups" and got.n_units == g_n
+    # too few real systems: refused with the count
+    few = Dataset("un", ("a", "b", "c"), ds.item_ids, ds.gold, ("s0", "m"), ("system", "baseline"),
+                  pred[:2].astype(np.int8), groups=ds.groups, group_names=ds.group_names)
+    with pytest.raises(ValueError, match=r"dataset 'un': 1 real system\(s\) ranked; the verdict compares rankings "
+                                         r"of real systems \(at least two\)"):
+        R.recommend_dataset(few, spec, st)
