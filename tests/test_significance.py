@@ -568,3 +568,127 @@ def test_every_discriminative_power_names_its_test_and_correction():
         rec = R.recommend(res, criteria=["stability", "power"], power_test=text)
         md = R.recommendation_markdown(rec, "t", "ctx")
         assert f"discriminative power: share of system pairs a test separates ({text})" in md
+
+
+def _bca_loop(b, j, theta, confidence):
+    """BCa for one cell, the textbook's formula with the documented
+    conventions: NaN replicates left out, a tie counts one half, the share
+    clipped to [1/(2B), 1 - 1/(2B)]."""
+    b = b[~np.isnan(b)]
+    share = (np.sum(b < theta) + 0.5 * np.sum(b == theta)) / b.size
+    share = min(max(share, 0.5 / b.size), 1 - 0.5 / b.size)
+    z0 = norm.ppf(share)
+    d = np.nanmean(j) - j
+    den = 6 * np.nansum(d ** 2) ** 1.5
+    acc = np.nansum(d ** 3) / den if den > 0 else 0.0
+    a = 1 - confidence
+    levels = [norm.cdf(z0 + (z0 + z) / (1 - acc * (z0 + z))) for z in norm.ppf([a / 2, 1 - a / 2])]
+    return np.quantile(b, levels)
+
+
+def test_bca_with_ties_nan_replicates_and_every_replicate_on_one_side_equals_a_loop():
+    """Discrete replicates that tie with the estimate, undefined replicates,
+    cells whose replicates are all below or all above it (the clipped share)
+    and a constant jackknife (no acceleration), each cell against the
+    textbook formula."""
+    rng = np.random.default_rng(21)
+    boot = np.round(rng.normal(0.5, 0.1, (300, 2, 3)), 2)  # ties with the estimate
+    boot[:25, 0, 1] = np.nan
+    boot[:, 1, 0] = np.abs(boot[:, 1, 0]) - 5.0  # all below
+    boot[:, 1, 1] = np.abs(boot[:, 1, 1]) + 5.0  # all above
+    theta = np.full((2, 3), 0.5)
+    jack = rng.normal(0.5, 0.05, (40, 2, 3))
+    jack[:, 0, 2] = 0.5  # no spread: acceleration 0
+    jack[3, 1, 2] = np.nan
+    lo, hi = SG.intervals(theta, boot, 0.9, "bca", jack)
+    for m in range(2):
+        for s in range(3):
+            want = _bca_loop(boot[:, m, s], jack[:, m, s], 0.5, 0.9)
+            assert lo[m, s] == pytest.approx(want[0], abs=1e-12), (m, s)
+            assert hi[m, s] == pytest.approx(want[1], abs=1e-12), (m, s)
+    assert np.sum(boot[:, 0, 0] == 0.5) > 0
+
+
+def test_interval_and_correction_refusals_say_what_is_accepted():
+    with pytest.raises(ValueError, match=r"interval method must be 'percentile' or 'bca', got 'normal'"):
+        SG.intervals(np.zeros((1, 2)), np.zeros((5, 1, 2)), method="normal")
+    with pytest.raises(ValueError, match=r"^BCa intervals need the jackknife scores$"):
+        SG.intervals(np.zeros((1, 2)), np.zeros((5, 1, 2)), method="bca")
+    with pytest.raises(ValueError, match=r"correction must be one of \('holm', 'bh', 'none'\), got 'sidak'"):
+        SG.adjust([0.1], "sidak")
+    with pytest.raises(ValueError, match=r"correction must be one of \('holm', 'bh', 'none'\), got 'sidak'"):
+        SG.bootstrap_test(np.zeros((1, 3)), np.zeros((5, 1, 3)), correction="sidak")
+
+
+@pytest.mark.parametrize("method", ["holm", "bh"])
+def test_an_undefined_p_value_stays_undefined_and_leaves_the_family(method):
+    """NaN p-values (an undefined test) are not adjusted and do not count in
+    the family: the others equal the adjustment of the defined ones alone."""
+    from scipy.stats import false_discovery_control
+
+    p = np.array([[0.01, np.nan, 0.04, 0.03, np.nan, 0.2], [0.5, 0.01, np.nan, 0.02, 0.04, 0.011]])
+    got = SG.adjust(p, method)
+    for r in range(2):
+        ok = ~np.isnan(p[r])
+        want = _holm_loop(list(p[r, ok])) if method == "holm" else false_discovery_control(p[r, ok])
+        np.testing.assert_allclose(got[r, ok], want, atol=1e-15)
+        assert np.isnan(got[r, ~ok]).all()
+
+
+def test_bootstrap_p_values_and_required_differences_are_undefined_without_replicates():
+    """A pair whose replicates are all undefined (n = 0), or whose
+    difference on the data is undefined, has no p-value and no required
+    difference; one defined replicate is enough for both."""
+    value = np.array([[0.8, 0.6, 0.5, np.nan]])
+    boot = value + np.random.default_rng(3).normal(0, 0.05, (40, 1, 4))
+    boot[:, 0, 1] = np.nan  # system 1: no replicate
+    boot[1:, 0, 2] = np.nan  # system 2: one replicate
+    p = SG.bootstrap_pvalues(value, boot)
+    req = SG.bootstrap_difference_required(value, boot, 0.05)
+    pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    for k, (a, b) in enumerate(pairs):
+        d = value[0, a] - value[0, b]
+        db = boot[:, 0, a] - boot[:, 0, b]
+        db = db[~np.isnan(db)]
+        if np.isnan(d) or db.size == 0:
+            assert np.isnan(p[0, k]) and np.isnan(req[0, k]), (a, b)
+        else:
+            assert p[0, k] == pytest.approx(np.mean(np.abs(db - d) >= abs(d)), abs=1e-12)
+            assert np.isfinite(req[0, k])
+    assert np.isfinite(p[0, pairs.index((0, 2))])  # one replicate
+
+
+def test_a_single_system_has_no_pair_and_no_required_difference():
+    t = SG.bootstrap_test(np.array([[0.7], [0.2]]), np.zeros((10, 2, 1)) + 0.5)
+    assert t.p.shape == (2, 0) and np.isnan(t.required).all() and t.required.shape == (2,)
+
+
+@pytest.mark.parametrize("variant,confidence", [("b", 0.95), ("a", 0.9)])
+def test_similarity_intervals_are_percentiles_of_the_replicates_taus(variant, confidence):
+    """Per pair of metrics (a lower-is-better one among them): tau of the
+    oriented rankings on the data, and the percentile interval of the taus
+    of the replicates (scipy's tau-b, or tau-a written out)."""
+    from itertools import combinations
+
+    from scipy.stats import kendalltau
+
+    rng = np.random.default_rng(4)
+    ids = ["accuracy", "mae_micro", "macro_f1", "kappa"]
+    value = rng.random((4, 6))
+    boot = value + rng.normal(0, 0.15, (80, 4, 6))
+    sign = np.array([1, -1, 1, 1])[:, None]
+
+    def tau(x, y):
+        if variant == "b":
+            return kendalltau(x, y).statistic
+        n = len(x)
+        return sum(np.sign(x[i] - x[j]) * np.sign(y[i] - y[j]) for i in range(n) for j in range(i + 1, n)) / (
+            n * (n - 1) / 2)
+
+    got = SG.similarity_intervals(ids, value, boot, confidence, variant)
+    for r, (a, b) in zip(got.itertuples(), combinations(range(4), 2)):
+        assert (r.metric_a, r.metric_b) == (ids[a], ids[b])
+        assert r.tau == pytest.approx(tau(sign[a, 0] * value[a], sign[b, 0] * value[b]), abs=1e-12)
+        tb = [tau(sign[a, 0] * x[a], sign[b, 0] * x[b]) for x in boot]
+        q = (1 - confidence) / 2
+        assert (r.low, r.high) == pytest.approx(tuple(np.quantile(tb, [q, 1 - q])), abs=1e-12)
