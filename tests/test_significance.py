@@ -692,3 +692,42 @@ def test_similarity_intervals_are_percentiles_of_the_replicates_taus(variant, co
         tb = [tau(sign[a, 0] * x[a], sign[b, 0] * x[b]) for x in boot]
         q = (1 - confidence) / 2
         assert (r.low, r.high) == pytest.approx(tuple(np.quantile(tb, [q, 1 - q])), abs=1e-12)
+
+
+@pytest.mark.parametrize("unit", ["item", "group"])
+def test_the_bootstrap_scores_are_a_loop_over_the_replicates_and_report_each_chunk(unit):
+    """bootstrap_scores: replicate b is the scores of the units drawn by
+    bootstrap_weights(units, [b], seed) (whole groups for groups), rebuilt
+    item by item, whatever the chunk size; each chunk is reported; and
+    run_bootstrap passes its seed, confidence and tau variant on."""
+    from metaeval import metrics as Mt
+    from metaeval.engine.progress import reporting
+
+    rng = np.random.default_rng(22)
+    gold = rng.integers(0, 3, 80)
+    groups = np.repeat(np.arange(16), 5)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.5, 0.3)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy", "mae_macro"], groups=groups)
+    sc = E.Scorer(ds, spec, np.arange(4), unit)
+    seen = []
+    with reporting(lambda done, total, what: seen.append((done, total, what))):
+        boot = SG.bootstrap_scores(sc, 7, 11, chunk_size=3)
+    assert seen == [(3, 7, "bootstrap replicates"), (6, 7, "bootstrap replicates"), (7, 7, "bootstrap replicates")]
+    n = 80 if unit == "item" else 16
+    item_unit = np.arange(80) if unit == "item" else groups
+    w = bootstrap_weights(n, range(7), 11)
+    for b in range(7):
+        items = np.repeat(np.arange(80), w[b][item_unit])
+        c = confusion_tensor(gold[items], pred[:, items], 3)
+        for m, mid in enumerate(sc.metric_ids):
+            np.testing.assert_allclose(boot[b, m], Mt.get(mid)(c), rtol=0, atol=1e-12)
+    st = _settings(bootstrap_replicates=7, bootstrap_seed=11, resample_unit=unit, confidence=0.8, tau_variant="a")
+    res = SG.run_bootstrap(ds, spec, st)
+    np.testing.assert_array_equal(res["boot"], boot)
+    np.testing.assert_array_equal(res["value"], sc.score(sc.total))
+    assert res["systems"] == list(ds.systems) and res["metrics"] == ["accuracy", "mae_macro"]
+    lo, hi = SG.intervals(res["value"], boot, 0.8)
+    np.testing.assert_array_equal(res["intervals"]["low"].to_numpy(), lo.T.ravel())
+    assert res["intervals"]["system"].tolist() == [s for s in ds.systems for _ in range(2)]
+    pd.testing.assert_frame_equal(res["similarity"],
+                                  SG.similarity_intervals(["accuracy", "mae_macro"], res["value"], boot, 0.8, "a"))
