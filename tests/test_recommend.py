@@ -495,7 +495,7 @@ def _page(rec, title):
 
 
 def _scenarios():
-    """Four verdicts that between them take every branch of the page: (title, Recommendation)."""
+    """Verdicts that between them take every branch of the page: (title, Recommendation)."""
     pages = []
     # 1. everything at once: requirements offered and declared, gameable and borderline metrics, a metric of scores
     # without a priors criterion, undefined resamples, the official metric eliminated, two papers' choices, the
@@ -553,6 +553,26 @@ def _scenarios():
     rec = R.recommend(_results(v, sd=0.005), criteria=["stability", "power"], official="accuracy",
                       official_source="the task")
     pages.append(("split", rec))
+    # 5. one metric kept, the official one, borderline gameable; the other scope keeps two
+    v = np.array([[0.90, 0.70, 0.60], [0.80, 0.60, 0.50]])
+    games = pd.DataFrame([{"metric": "accuracy", "degenerate": "all_b", "score": 0.61, "median_real": 0.60,
+                           "rank": 3, "n_real": 12, "beats_median": True, "p_value": 0.3, "p_holm": 0.9,
+                           "verdict": "borderline"}])
+    rec = R.recommend(_results(v, sd=0.005, both_sd=0.2, n_systems=12), criteria=["stability", "power"],
+                      official="accuracy", gameability=games)
+    pages.append(("one", rec))
+    # 6. eight candidates, six kept: the few eliminated named with where; fourteen, ten kept: counted
+    names = ["accuracy", "macro_f1", "macro_f1_hm", "macro_f2", "f1_weighted", "macro_recall", "gmr", "kappa",
+             "kappa_linear", "alpha_nominal", "mcc", "informedness", "markedness", "cem_ord"]
+    v = np.array([[0.90] * 6 + [0.50, 0.90], [0.80] * 6 + [0.80, 0.40]])
+    rec = R.recommend(_results(v, metrics=names[:8], sd=0.01, n_systems=12), criteria=["stability", "power"])
+    pages.append(("six of eight", rec))
+    v = np.array([[0.90] * 10 + [0.50, 0.50, 0.90, 0.90], [0.80] * 10 + [0.80, 0.80, 0.40, 0.40]])
+    rec = R.recommend(_results(v, metrics=names, sd=0.01, n_systems=12), criteria=["stability", "power"])
+    pages.append(("ten of fourteen", rec))
+    v = np.array([[0.90] * 6 + [0.50] * 2 + [0.90] * 2, [0.80] * 6 + [0.80] * 2 + [0.40] * 2])
+    rec = R.recommend(_results(v, metrics=names[:10], sd=0.01, n_systems=12), criteria=["stability", "power"])
+    pages.append(("six of ten", rec))
     return pages
 
 
@@ -561,7 +581,7 @@ def _pages():
 
 
 def test_the_recommendation_pages_are_the_ones_read_and_approved():
-    """Four verdicts' pages, tables, CSV and JSON, equal to those read and
+    """Eight verdicts' pages, tables, CSV and JSON, equal to those read and
     approved in tests/fixtures/recommendation_pages.txt.  A change of the
     wording, a column or a number fails here: read the new pages, then
     replace the fixture with them (METAEVAL_WRITE_FIXTURE=1 writes it)."""

@@ -652,6 +652,10 @@ def _separation_line(rec: Recommendation) -> str | None:
     s = rec.separation
     if not s:
         return None
+    if s["d"] == 0:  # (two metrics whose criterion values coincide: nothing to extrapolate)
+        return (f"The two closest members of the answer, {_name(s['better'])} and {_name(s['worse'])}, have the same "
+                f"value on {CRITERIA[s['criterion']]}: no number of test {rec.unit} or of systems would separate "
+                "them.")
     parts = []
     n = s.get("units_needed")
     if n is not None:
