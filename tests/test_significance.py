@@ -729,5 +729,46 @@ def test_the_bootstrap_scores_are_a_loop_over_the_replicates_and_report_each_chu
     lo, hi = SG.intervals(res["value"], boot, 0.8)
     np.testing.assert_array_equal(res["intervals"]["low"].to_numpy(), lo.T.ravel())
     assert res["intervals"]["system"].tolist() == [s for s in ds.systems for _ in range(2)]
+    assert res["intervals"]["system"].dtype == object  # names as Python strings, as in every table
     pd.testing.assert_frame_equal(res["similarity"],
                                   SG.similarity_intervals(["accuracy", "mae_macro"], res["value"], boot, 0.8, "a"))
+
+
+def test_the_tukey_run_keeps_each_trial_s_confusion_reports_its_chunks_and_tables_every_pair():
+    """run_significance with the Tukey test: permuted_confusion holds each
+    trial's confusion tensors (the permuted predictions', in the smallest
+    integer type), every chunk is reported, alpha reaches the test's
+    required difference, and the pair table is one row per metric and pair
+    (difference a - b, the p-values, their Holm and BH adjustments)."""
+    from metaeval.engine.progress import reporting
+    from metaeval.engine.resample import count_dtype
+
+    rng = np.random.default_rng(23)
+    gold = rng.integers(0, 3, 60)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.5)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy", "mae_macro"])
+    st = _settings(tukey_trials=9, tukey_seed=4, chunk_size=4, alpha=0.2)
+    seen = []
+    with reporting(lambda done, total, what: seen.append((done, total, what))):
+        res = SG.run_significance(ds, spec, st)
+    assert seen == [(4, 9, "Tukey trials"), (8, 9, "Tukey trials"), (9, 9, "Tukey trials")]
+    kept = res["permuted_confusion"]
+    assert kept.shape == (9, 3, 3, 3) and kept.dtype == count_dtype(60)
+    want = permuted_confusion(gold, pred, 3, np.arange(9), 4)
+    np.testing.assert_array_equal(kept, want)
+    from metaeval import metrics as Mt
+
+    permuted = np.stack([[[Mt.get(m)(c) for c in t] for m in res["metrics"]] for t in want])
+    np.testing.assert_array_equal(res["tests"].required, SG.tukey_test(res["value"], permuted, 0.2).required)
+    assert not np.array_equal(res["tests"].required, SG.tukey_test(res["value"], permuted, 0.05).required)
+    table = res["significance"]
+    assert list(table.columns) == ["metric", "system_a", "system_b", "difference", "p_value", "p_value_se", "p_holm",
+                                   "p_bh"]
+    assert table.index.tolist() == list(range(6)) and table["system_a"].dtype == object
+    t = res["tests"]
+    for r in table.itertuples():
+        m, a, b = res["metrics"].index(r.metric), ds.systems.index(r.system_a), ds.systems.index(r.system_b)
+        k = [(0, 1), (0, 2), (1, 2)].index((a, b))
+        assert r.difference == pytest.approx(res["value"][m, a] - res["value"][m, b], abs=1e-15)
+        assert (r.p_value, r.p_holm, r.p_bh) == (t.p[m, k], t.p[m, k], t.p[m, k])  # Tukey: family-wise already
+        assert r.p_value_se == pytest.approx(SG.monte_carlo_se(t.p[m, k], 9), abs=1e-15)
