@@ -184,7 +184,9 @@ def report(modules) -> str:
     rows = [kept[m] for m in modules if m in kept]
     lines = ["| module | mutants | killed | survived | equivalent | score | measured |", "|---|---:|---:|---:|---:|---:|---|"]
     for t in rows:
-        score = "" if t["score"] is None else f"{100 * t['score']:.1f} %"
+        # a run stopped half-way has no score yet: its killed share would be of the mutants it reached
+        score = (f"not finished ({t['not_checked']} not checked)" if t.get("not_checked") else
+                 "" if t["score"] is None else f"{100 * t['score']:.1f} %")
         lines.append(f"| `{t['module']}` | {t['mutants']} | {t['killed']} | {t['survived']} | {t['equivalent']} | "
                      f"{score} | {t['date']} |")
     return "\n".join(lines) + "\n"
