@@ -771,3 +771,46 @@ def test_the_tukey_run_keeps_each_trial_s_confusion_reports_its_chunks_and_table
         assert r.difference == pytest.approx(res["value"][m, a] - res["value"][m, b], abs=1e-15)
         assert (r.p_value, r.p_holm, r.p_bh) == (t.p[m, k], t.p[m, k], t.p[m, k])  # Tukey: family-wise already
         assert r.p_value_se == pytest.approx(SG.monte_carlo_se(t.p[m, k], 9), abs=1e-15)
+
+
+def test_the_quantiles_of_the_defined_replicates_are_numpy_s_at_every_level():
+    """_nanquantile: numpy's linear quantile of each cell's defined
+    replicates, at the ends (0 and 1) too, with one defined replicate (its
+    value) or none (NaN), and at a level per cell (BCa's)."""
+    rng = np.random.default_rng(24)
+    boot = rng.normal(size=(9, 5))
+    boot[:, 0] = np.nan  # none defined
+    boot[1:, 1] = np.nan  # one
+    boot[2:, 2] = np.nan  # two
+    boot[[0, 4], 3] = np.nan
+    for lo_q, hi_q in ((0.0, 1.0), (0.3, 0.99), (0.025, 0.975)):
+        lo, hi = SG._nanquantile(boot, [lo_q, hi_q])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            np.testing.assert_allclose(lo, np.nanquantile(boot, lo_q, axis=0), atol=1e-14, equal_nan=True)
+            np.testing.assert_allclose(hi, np.nanquantile(boot, hi_q, axis=0), atol=1e-14, equal_nan=True)
+    levels = np.array([0.1, 0.2, 0.5, 0.9, 1.0])
+    lo, _ = SG._nanquantile(boot, [levels, levels])
+    for c in range(1, 5):
+        assert lo[c] == pytest.approx(np.nanquantile(boot[:, c], levels[c]), abs=1e-14)
+
+
+def test_the_bootstrap_run_draws_its_own_replicates_with_the_bootstrap_seed():
+    """run_significance with the bootstrap test and no replicates given: the
+    replicates of bootstrap_scores with bootstrap_seed; the result names
+    its tables."""
+    rng = np.random.default_rng(25)
+    gold = rng.integers(0, 3, 60)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.5)])
+    spec, ds = _dataset(gold, pred, metrics=["accuracy", "macro_f1"])
+    st = _settings(significance_test="bootstrap", bootstrap_replicates=30, bootstrap_seed=9, chunk_size=7)
+    res = SG.run_significance(ds, spec, st)
+    sc = E.Scorer(ds, spec, np.arange(3), "item")
+    boot = SG.bootstrap_scores(sc, 30, 9)
+    t = SG.bootstrap_test(sc.score(sc.total), boot, st.alpha, st.significance_correction)
+    np.testing.assert_array_equal(res["p"], t.p)
+    assert set(res) == {"significance", "best", "power", "tests", "p", "value", "systems", "metrics",
+                        "permuted_confusion"}
+    assert res["permuted_confusion"] is None
+    pd.testing.assert_frame_equal(res["best"], SG.best_groups(res["metrics"], res["systems"], res["value"],
+                                                              t.decisive, st.alpha))
