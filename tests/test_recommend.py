@@ -8,6 +8,7 @@ cannot tell from the best."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -902,3 +903,72 @@ def test_recommend_dataset_passes_every_setting_on_unordered_classes_and_groups(
     with pytest.raises(ValueError, match=r"dataset 'un': 1 real system\(s\) ranked; the verdict compares rankings "
                                          r"of real systems \(at least two\)"):
         R.recommend_dataset(few, spec, st)
+
+
+def test_recommend_s_refusals_and_exclusions_are_worded_exactly():
+    v = np.array([[0.9, 0.8, 0.7], [0.9, 0.8, 0.7]])
+    res = {("items", "real"): _results(v)["items", "real"]}
+    with pytest.raises(ValueError, match=r"^the headline scope 'new_systems' needs the 'both' resamples$"):
+        R.recommend(res, criteria=["stability", "power"], headline="new_systems")
+    with pytest.raises(ValueError, match=re.escape(
+            "requirements ['monotonicity']: the formal properties of this dataset's shape are not available "
+            "(properties.enabled: false, or properties=False)")):
+        R.recommend(_results(v), criteria=["stability", "power"], requirements=["monotonicity"])
+    rec = R.recommend(_results(v, metrics=["span_recall", "span_precision", "char_f1"]),
+                      criteria=["stability", "power"])
+    assert rec.excluded == {m: "span precision or recall alone rewards a degenerate system (few spans, or many)"
+                            for m in ("span_recall", "span_precision")}
+
+
+def test_a_property_without_a_row_counts_as_held_and_the_property_decides_the_exemption():
+    """properties.csv has no row where a property does not apply: the metric
+    meets it.  The exemption from the priors criterion follows the property
+    where it is checked, whatever the data: a metric that holds
+    uniform_class_change is exempt though its values are not exactly 1, and
+    one that fails it is judged though they are."""
+    v = np.array([[0.90, 0.89, 0.88], [0.70, 0.99, 1.00]])
+    res = _results(v, crit=("stability", "priors"), metrics=["accuracy", "kappa", "macro_recall"])
+    for sc in ("items", "both"):
+        res[sc, "real"].boot[:, 1, 2] = 1.0
+    props = _props([("accuracy", "uniform_class_change", "fails"), ("kappa", "uniform_class_change", "holds"),
+                    ("macro_recall", "uniform_class_change", "fails"), ("accuracy", "monotonicity", "holds")])
+    rec = R.recommend(res, criteria=["stability", "priors"], properties=props,
+                      offered=["uniform_class_change", "monotonicity"], requirements=["monotonicity"])
+    assert rec.exempt[1].tolist() == [False, True, False]
+    assert rec.admissible.tolist() == [True, True, True]  # no monotonicity row for kappa, R^M: not applicable
+    req = {r.id: r for r in rec.requirements}
+    assert req["monotonicity"].fails == [] and req["uniform_class_change"].fails == ["accuracy", "macro_recall"]
+
+
+def test_a_metric_ill_defined_in_the_other_scope_only_is_not_judged_there():
+    """Resamples of systems can leave a criterion undefined where the items
+    alone do not: a metric undefined in too many of the new-systems
+    resamples is judged for these systems and left out of the other scope's
+    sets (and of its answer)."""
+    v = np.array([[0.90, 0.89, 0.70], [0.80, 0.81, 0.60]])
+    res = _results(v, sd=0.01, both_sd=0.01)
+    res["both", "real"].boot[:60, 0, 1] = np.nan  # 30 % of the new-systems resamples
+    rec = R.recommend(res, criteria=["stability", "power"])
+    assert "macro_f1" in rec.selected and rec.candidate[1]
+    assert not rec.sets["new_systems"].admissible[1] and "macro_f1" not in rec.answer("new_systems")
+    everything = res["both", "real"].boot
+    everything[:, :, :] = np.nan
+    none = R.recommend(res, criteria=["stability", "power"])
+    assert "for new systems, not judged (ill-defined: too few distinct systems drawn)" in R.answer_sentence(none)
+
+
+def test_the_separation_with_a_test_set_of_one_unit_and_without_system_draws():
+    """units_needed is computed for any test set of at least one unit; a
+    result without its system draws counts no systems (no tentative clause),
+    and the systems needed are then those of no system."""
+    v = np.array([[0.90, 0.89, 0.60], [0.80, 0.79, 0.50]])
+    res = _results(v, sd=0.01)
+    rec = R.recommend(res, criteria=["stability", "power"], n_units=1)
+    assert rec.separation is not None and rec.separation["units_needed"] is not None
+    for key in res:
+        res[key].system_draws = None
+    bare = R.recommend(res, criteria=["stability", "power"])
+    assert bare.n_systems == 0 and "tentative" not in R.answer_sentence(bare)
+    only_both = {("both", "real"): _results(v, sd=0.01)["both", "real"]}
+    rec = R.recommend(only_both, criteria=["stability", "power"], headline="new_systems")
+    assert set(rec.sets) == {"new_systems"} and "systems_needed" not in (rec.separation or {})

@@ -414,6 +414,8 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
         bv, bb = _rows(ball, crit)
         with_b = [mid for mid, a in zip(metrics, evidence_sets(bv, bb, admissible, alpha, judged_apart, crit, mc_level).answer) if a]
 
+    # the real systems ranked (the items scheme's, when both scopes are there)
+    n_sys = int(first.system_draws.shape[1]) if first.system_draws is not None else 0
     separation = None
     pair = closest_pair(hs, value, hb) if len(selected) >= 2 else None
     if pair is not None:  # (the units' exponent: 1/2 until recommend_dataset measures it on the data)
@@ -426,14 +428,12 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
             c = pair.c
             se_i = paired_interval(value[c], boots["these_systems"][:, c], pair.i, pair.j, 0.95)[3]
             se_b = paired_interval(value[c], boots["new_systems"][:, c], pair.i, pair.j, 0.95)[3]
-            n_sys = int(real["items"].system_draws.shape[1]) if real.get("items") is not None else 0
             separation["systems_needed"] = systems_needed(pair, se_i, se_b, n_sys)
 
     rows_of = {scope: [list(real[SCHEME[scope]].criteria).index(c) for c in crit] for scope in boots}
     lows = {scope: real[SCHEME[scope]].low[rows_of[scope]] for scope in boots}
     highs = {scope: real[SCHEME[scope]].high[rows_of[scope]] for scope in boots}
     nans = {scope: np.isnan(b).sum(axis=0) for scope, b in boots.items()}
-    n_sys = int(first.system_draws.shape[1]) if first.system_draws is not None else 0
     settings = {"criteria": crit, "verdict_alpha": alpha, "alpha_c": {s: x.alpha_c for s, x in sets.items()},
                 "headline": headline, "max_undefined": max_undefined, "replicates": int(first.boot.shape[0]),
                 "confidence": first.confidence, "power_test": power_test, "requirements": list(requirements)}
