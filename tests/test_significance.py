@@ -814,3 +814,43 @@ def test_the_bootstrap_run_draws_its_own_replicates_with_the_bootstrap_seed():
     assert res["permuted_confusion"] is None
     pd.testing.assert_frame_equal(res["best"], SG.best_groups(res["metrics"], res["systems"], res["value"],
                                                               t.decisive, st.alpha))
+
+
+def test_the_monte_carlo_error_and_the_largest_significant_count_equal_loops():
+    """monte_carlo_se: sqrt(p (1 - p) / n), NaN without trials; _count_below:
+    the largest count c with c / n < alpha, as the p-values are computed."""
+    got = SG.monte_carlo_se([0.5, 0.2, np.nan, 0.3], [0, 1, 4, 10])
+    np.testing.assert_allclose(got, [np.nan, 0.4, np.nan, np.sqrt(0.021)], atol=1e-15, equal_nan=True)
+    ns = np.arange(1, 401)
+    for alpha in (0.05, 0.1, 0.01, 0.3, 0.5):
+        want = [max(c for c in range(n + 1) if c / n < alpha) for n in ns]
+        np.testing.assert_array_equal(SG._count_below(alpha, ns), want)
+    assert SG._count_below(0.05, 0) == 0  # no trial: counted as one
+
+
+def test_borderline_pairs_are_those_a_few_monte_carlo_errors_can_flip():
+    """A pair is borderline when its p-value moved z errors down is
+    significant and moved z errors up is not (each adjusted as the test's):
+    the unadjusted case written out."""
+    p = np.array([[0.01, 0.045, 0.06, 0.2, 0.049]])
+    n = np.full(p.shape, 400)
+    t = SG.PairTests("bootstrap", "none", p, n, np.array([0.1]))
+    se = np.sqrt(p * (1 - p) / 400)
+    want = (p - 2.576 * se < 0.05) & (0.05 <= p + 2.576 * se)
+    np.testing.assert_array_equal(t.borderline(0.05), want)
+    assert want.any() and not want.all()
+    np.testing.assert_array_equal(t.borderline(0.05, z=1.0), (p - se < 0.05) & (0.05 <= p + se))
+
+
+def test_the_tukey_test_skips_a_metric_without_defined_trials_and_counts_a_single_one():
+    """A metric undefined on every trial has no p-value and no required
+    difference; one defined trial is a family of one (p 0 or 1)."""
+    value = np.array([[0.9, 0.5, 0.4], [0.9, 0.5, 0.4], [0.9, 0.5, 0.4]])
+    permuted = np.random.default_rng(2).random((5, 3, 3))
+    permuted[:, 0, 1] = np.nan  # metric 0: no trial defined
+    permuted[1:, 1, 0] = np.nan  # metric 1: one trial
+    t = SG.tukey_test(value, permuted, 0.05)
+    assert np.isnan(t.p[0]).all() and np.isnan(t.required[0])
+    r = np.ptp(permuted[0, 1])
+    np.testing.assert_array_equal(t.p[1], [float(r >= d) for d in (0.4, 0.5, 0.1)])
+    assert t.required[1] == pytest.approx(r) and t.n[1].tolist() == [1, 1, 1] and t.n[2].tolist() == [5, 5, 5]
