@@ -175,8 +175,8 @@ def _tau_small(x: np.ndarray, y: np.ndarray, variant_b: bool) -> np.ndarray:
         den = np.sqrt(np.count_nonzero(dx, axis=(-2, -1)) // 2 * 1.0 * (np.count_nonzero(dy, axis=(-2, -1)) // 2))
     else:
         den = np.full(num.shape, s * (s - 1) / 2.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 where a ranking is all ties: NaN
+        return np.where(den > 0, num / den, np.nan)
 
 
 def tau_matrix(scores: np.ndarray, variant: str = "b") -> np.ndarray:

@@ -329,6 +329,7 @@ def compile_kernels() -> list[str]:
     balanced_masks(gold, idx, 0, pos=pos, dtype=np.float32)
     bootstrap_weights(n, idx, 0, pos=pos, dtype=np.float32)
     bootstrap_weights(n, idx, 0, gold, pos=pos, dtype=np.float32)
+    bootstrap_weights(n, idx, 0)  # counts as int64: unit_draws and system_draws (the verdict's criteria)
     permutations(n, 3, idx, 0)
     permuted_confusion(gold, np.stack([gold, gold[::-1]]), 3, idx, 0)
     permuted_confusion(gold, np.stack([gold, gold[::-1]]), 3, idx, 0, units=gold)
