@@ -15,7 +15,7 @@ from metaeval.config import ConfigError, DatasetSpec
 from metaeval.dataset import Dataset
 from metaeval.engine.confusion import confusion_tensor
 from metaeval.engine.scoring import Counts, Scorer
-from metaeval.item_metrics import ITEM_REGISTRY, item_statistics, register_item_metric, unregister_item_metric
+from metaeval.item_metrics import ITEM_REGISTRY, register_item_metric, unregister_item_metric
 
 from .conftest import FIXTURES
 

@@ -1,0 +1,153 @@
+"""What the one-call functions return: the result objects' tables, names,
+one-line summaries and the files ``MetaEvaluation.write`` leaves (each
+file against the library's own writer of it)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pandas as pd
+import pytest
+
+import metaeval
+from metaeval.api import MetaEvaluation
+
+GOLD = ["pos", "neg", "neg", "pos", "neu", "neg"] * 20
+SYSTEMS = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20, "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
+           "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20, "d": ["pos", "neg", "neg", "neg", "neu", "neg"] * 20}
+
+
+@pytest.fixture(scope="module")
+def result():
+    return metaeval.meta_evaluate(GOLD, SYSTEMS, properties=False, n_splits=30, tukey_trials=100,
+                                  bootstrap_replicates=50, criteria_replicates=10, groups=[f"g{i % 8}" for i in
+                                                                                           range(120)],
+                                  resample_unit="group")
+
+
+def test_the_tables_by_name(result):
+    names = list(result.tables)
+    assert result.keys() == [n.removesuffix(".csv") for n in names] and "scores" in result.keys()
+    assert result["scores"] is result.tables["scores.csv"] and result["scores.csv"] is result["scores"]
+    with pytest.raises(KeyError) as e:
+        result["stabilty"]
+    assert e.value.args[0] == f"no table 'stabilty' (did you mean 'stability'?); the tables: {', '.join(result.keys())}"
+    with pytest.raises(KeyError) as e:
+        result["zzz.csv"]
+    assert e.value.args[0] == f"no table 'zzz.csv'; the tables: {', '.join(result.keys())}"
+    assert repr(result) == f"MetaEvaluation('data': {', '.join(names)}; {result.recommendation})"
+
+
+def test_write_leaves_the_workflow_s_files(result, tmp_path):
+    from metaeval.io import write_csv
+    from metaeval.notation import typeset_markdown
+    from metaeval.recommendation import recommendation_json, recommendation_markdown
+
+    folder = tmp_path / "new" / "folder"  # made, parents too
+    paths = result.write(folder, figures=False)
+    assert paths == [folder / n for n in result.tables] + [folder / "recommendation.json", folder / "recommendation.md"]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in paths)
+    ref = tmp_path / "ref.csv"
+    for name, df in result.tables.items():
+        write_csv(ref, df)
+        assert (folder / name).read_bytes() == ref.read_bytes(), name
+    want = recommendation_json(result.rec, resample_note=result.notes.get("resample"),
+                               test_set_size=result.notes.get("test_set_size"))
+    assert (folder / "recommendation.json").read_text() == want
+    assert json.loads(want)  # and it is JSON
+    md = typeset_markdown(recommendation_markdown(result.rec, "data: which metric to report",
+                                                  result.notes.get("context", ""), None))
+    assert (folder / "recommendation.md").read_text() == md
+    assert "figures/recommendation.png" not in md and result.notes["context"] in md
+
+
+def test_write_with_the_figure(result, tmp_path):
+    from metaeval.notation import typeset_markdown
+    from metaeval.recommendation import recommendation_markdown
+
+    paths = result.write(tmp_path, figures=True)
+    assert [p.relative_to(tmp_path).as_posix() for p in paths[-4:]] == [
+        "recommendation.json", "recommendation.md", "figures/recommendation.png", "figures/recommendation.pdf"]
+    assert (tmp_path / "figures" / "recommendation.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "figures" / "recommendation.pdf").read_bytes()[:5] == b"%PDF-"
+    md = typeset_markdown(recommendation_markdown(result.rec, "data: which metric to report",
+                                                  result.notes.get("context", ""), "figures/recommendation.png"))
+    assert (tmp_path / "recommendation.md").read_text() == md and "figures/recommendation.png" in md
+
+
+def test_the_size_design_s_summary_line_and_sentence():
+    from metaeval.design import design_note
+
+    d = metaeval.size_design(GOLD, SYSTEMS, metrics=["accuracy", "kappa"], bootstrap_replicates=50, design_draws=10)
+    sizes = sorted(set(d.design["size"]))
+    assert repr(d) == (f"SizeDesign(120 items, 2 metrics, {len(sizes)} sizes from {sizes[0]} to {sizes[-1]}; "
+                       ".design, .needed, .swaps, .summary, .sentence())")
+    assert d.sentence("kappa") == d.sentence(["kappa"]) == design_note(d.design, d.needed, ["kappa"], "design.csv")
+    assert d.sentence(["accuracy", "kappa"], "here.csv") == design_note(d.design, d.needed, ["accuracy", "kappa"],
+                                                                        "here.csv")
+    assert "here.csv" in d.sentence(["accuracy", "kappa"], "here.csv")
+    assert isinstance(d.summary, pd.DataFrame) and len(d.summary) == 2
+
+
+def test_the_size_design_of_groups_counts_groups_with_thousands_separated():
+    gold = GOLD * 10
+    systems = {k: v * 10 for k, v in SYSTEMS.items()}
+    d = metaeval.size_design(gold, systems, metrics=["accuracy"], bootstrap_replicates=30, design_draws=5)
+    assert re.match(r"SizeDesign\(1,200 items, 1 metrics, \d+ sizes from [\d,]+ to [\d,]+;", repr(d))
+    assert "4,800" in repr(d)  # four times the test set, the largest size
+    g = metaeval.size_design(GOLD, SYSTEMS, metrics=["accuracy"], bootstrap_replicates=30, design_draws=5,
+                             groups=[f"g{i % 12}" for i in range(120)], resample_unit="group")
+    assert repr(g).startswith("SizeDesign(12 groups, 1 metrics,")
+
+
+def test_the_comparison_s_summary_line():
+    c = metaeval.compare(GOLD, SYSTEMS, metrics=["accuracy", "kappa"], tukey_trials=100)
+    n_sys = len(set(c.pairs["system_a"]) | set(c.pairs["system_b"]))
+    assert repr(c) == (f"Comparison(tukey test, alpha 0.05: {n_sys * (n_sys - 1) // 2} pairs of systems x 2 metrics; "
+                       ".pairs, .best, .power)")
+    b = metaeval.compare(GOLD, SYSTEMS, metrics=["accuracy"], significance_test="bootstrap", bootstrap_replicates=50, alpha=0.1)
+    assert repr(b).startswith("Comparison(bootstrap test, alpha 0.1: ")
+
+
+def test_a_result_without_tables_has_no_keys():
+    r = MetaEvaluation("toy", {}, None, None, None)
+    assert r.keys() == []
+    with pytest.raises(KeyError, match=re.escape("no table 'scores'; the tables: ")):
+        r["scores"]
+
+
+def test_every_keyword_of_meta_evaluate_reaches_the_run():
+    with pytest.warns(UserWarning):
+        r = metaeval.meta_evaluate(
+            GOLD, SYSTEMS, labels=["neg", "neu", "pos"], ordinal=True, groups=[f"g{i % 8}" for i in range(120)],
+            metrics=["accuracy", "mae_macro", "wauc"], weights={"scarton": {"neg": 0.2, "neu": 0.5, "pos": 0.3}},
+            baselines=["majority"], properties=False, n_splits=30, tukey_trials=100, bootstrap_replicates=50,
+            criteria=["stability", "power"], verdict_alpha=0.1, verdict_scope="new_systems", criteria_replicates=12,
+            criteria_seed=5, resample_unit="group", official_metric="accuracy", official_source="the task")
+    st, spec = r.settings, r.spec
+    assert (st.n_splits, st.tukey_trials, st.bootstrap_replicates, st.criteria, st.verdict_alpha, st.verdict_scope,
+            st.criteria_replicates, st.criteria_seed, st.resample_unit) == (
+        30, 100, 50, ("stability", "power"), 0.1, "new_systems", 12, 5, "group")
+    assert spec.labels == ("neg", "neu", "pos") and spec.ordinal and set(spec.metrics) == {"accuracy", "mae_macro",
+                                                                                            "wauc"}
+    assert spec.weights == {"scarton": (0.2, 0.5, 0.3)}
+    assert (spec.official_metric, spec.official_source) == ("accuracy", "the task")
+    assert r.name == spec.name == "data"
+    scores = r["scores"]
+    assert scores["system"].tolist() == ["a", "b", "c", "d", "majority"]
+    assert {"accuracy", "mae_macro", "wauc"} <= set(scores.columns)
+    assert len(r["stability_splits"]) == 30
+    assert "group" in r.notes["resample"] and r.notes["test_set_size"]
+    assert set(r.rec.criteria) == {"stability", "power"} and r.rec.headline == "new_systems"
+    assert r.rec.official.metric == "accuracy" and r.rec.official_source == "the task"
+    assert r.rec.replicates == 12
+
+
+def test_meta_evaluate_needs_two_ranked_systems():
+    with pytest.raises(ValueError, match=re.escape("1 ranked system(s): the experiments compare rankings of systems")):
+        metaeval.meta_evaluate(GOLD, {"a": SYSTEMS["a"]}, baselines=[], properties=False)
+    r = metaeval.meta_evaluate(GOLD, {"a": SYSTEMS["a"], "b": SYSTEMS["b"]}, baselines=[], properties=False,
+                               n_splits=10, tukey_trials=50, bootstrap_replicates=20, criteria_replicates=5,
+                               min_systems=2)
+    assert r["scores"]["system"].tolist() == ["a", "b"]
