@@ -1,0 +1,164 @@
+"""The library's front door: metrics given as functions, declarations or
+files; a dataset read already and the keywords it no longer takes; span
+tasks' keywords; the warnings a call passes on, attributed to the caller's
+line; and each refusal's exact words."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import metaeval
+from metaeval import metrics as M
+from metaeval.api import dataset
+from metaeval.custom_metrics import MetricContractError, unregister_metric
+from metaeval.item_metrics import ITEM_REGISTRY, unregister_item_metric
+
+from .test_api_results import GOLD, SYSTEMS
+
+
+@pytest.fixture(autouse=True)
+def _clean():
+    yield
+    for m in [m for m in M.REGISTRY if M.REGISTRY[m].source or m.startswith("mine")]:
+        unregister_metric(m)
+    for m in list(ITEM_REGISTRY):
+        unregister_item_metric(m)
+
+
+def _acc_terms(gold, pred, items):
+    right = (pred == gold[None, :]).astype(float)
+    return np.stack([right, np.ones_like(right)], axis=-1)
+
+
+def _ratio(t):
+    return t[..., 0] / t[..., 1]
+
+
+# ---------------------------------------------------------------- metrics given by the caller
+def test_a_function_and_a_declaration_are_registered_and_scored():
+    got = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=[], metrics={
+        "accuracy": None,
+        "mine": lambda c: M.accuracy(c),
+        "mine_err": {"function": lambda c: 1 - M.accuracy(c), "higher_is_better": False, "range": [0, 1],
+                     "name": "error rate"}})
+    assert got["mine"].tolist() == got["accuracy"].tolist()
+    assert np.allclose(got["mine_err"], 1 - got["accuracy"])
+    m = M.get("mine_err")
+    assert m.higher_is_better is False and m.name == "error rate" and m.bounds == (0.0, 1.0)
+    assert M.get("mine").higher_is_better is True
+
+
+def test_functions_named_by_file_and_name(tmp_path):
+    f = tmp_path / "my_metrics.py"
+    f.write_text("import numpy as np\n"
+                 "def err(c):\n    d = np.einsum('...ii->...', c)\n    return 1 - d / c.sum((-2, -1))\n"
+                 "def terms(gold, pred, items):\n"
+                 "    right = (pred == gold[None, :]).astype(float)\n"
+                 "    return np.stack([right, np.ones_like(right)], axis=-1)\n"
+                 "def combine(t):\n    return t[..., 0] / t[..., 1]\n")
+    got = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=[], metrics={
+        "accuracy": None, "mine_f": {"function": f"{f}:err", "higher_is_better": False},
+        "mine_t": {"terms": f"{f}:terms", "combine": f"{f}:combine", "range": [0, 1]}})
+    assert np.allclose(got["mine_f"], 1 - got["accuracy"])
+    assert got["mine_t"].tolist() == got["accuracy"].tolist()
+    assert "mine_t" in ITEM_REGISTRY and "mine_t" not in M.REGISTRY
+
+
+def test_a_metric_of_per_item_terms_by_functions():
+    got = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=[], metrics={
+        "accuracy": None, "item_acc": {"terms": _acc_terms, "combine": _ratio, "range": [0, 1]}})
+    assert got["item_acc"].tolist() == got["accuracy"].tolist()
+
+
+@pytest.mark.parametrize("decl,missing", [({"terms": _acc_terms}, "combine"), ({"combine": _ratio}, "terms")])
+def test_half_a_metric_of_per_item_terms_is_refused(decl, missing):
+    with pytest.raises(MetricContractError, match=re.escape(f"custom metric 'half': {missing} is not callable "
+                                                            "(None)")):
+        metaeval.evaluate(GOLD, SYSTEMS, intervals=False, metrics={"accuracy": None, "half": decl})
+
+
+def test_wrong_metric_declarations_are_named():
+    from metaeval.custom_metrics import KEYS
+
+    with pytest.raises(TypeError) as e:
+        metaeval.evaluate(GOLD, SYSTEMS, intervals=False, metrics={"accuracy": None, "mine": 3})
+    assert str(e.value) == (f"metrics['mine']: a function, a mapping of its declaration ({', '.join(KEYS)}) or None "
+                            "for a known metric, got int")
+    with pytest.raises(TypeError) as e:
+        metaeval.evaluate(GOLD, SYSTEMS, intervals=False, metrics={"mine": {"function": M.accuracy, "colour": 1,
+                                                                            "bounds": 2}})
+    assert str(e.value) == f"metrics['mine']: unknown key(s) ['bounds', 'colour']; known: {', '.join(KEYS)}"
+
+
+def test_one_metric_id_as_a_string():
+    got = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, metrics="kappa", baselines=[])
+    assert [c for c in got.columns if c != "kind"] == ["kappa"]
+
+
+# ---------------------------------------------------------------- a dataset read already
+def test_a_dataset_alone_is_refused():
+    ds, _ = dataset(GOLD, SYSTEMS)
+    with pytest.raises(TypeError) as e:
+        metaeval.evaluate(ds)
+    assert str(e.value) == ("gold is a Dataset alone: pass the (dataset, spec) pair that read_files(), dataset() or "
+                            "span_dataset() return, as it is")
+
+
+def test_a_dataset_read_already_takes_no_predictions_and_no_dataset_keywords():
+    pair = dataset(GOLD, SYSTEMS)
+    with pytest.raises(TypeError, match=re.escape("a dataset read already (dataset(), span_dataset(), read_files()) "
+                                                  "takes no predictions")):
+        metaeval.evaluate(pair, SYSTEMS)
+    with pytest.raises(TypeError) as e:
+        metaeval.evaluate(pair, labels=["neg", "neu", "pos"], weights={"w": {"neg": 1, "neu": 1, "pos": 1}})
+    assert str(e.value) == ("'labels', 'weights': keywords of the dataset, which was read already: give them to "
+                            "read_files(), dataset() or span_dataset()")
+    # keywords left at None or False are no choice
+    a = metaeval.evaluate(pair, labels=None, ordinal=False, intervals=False)
+    assert a.equals(metaeval.evaluate(pair, intervals=False))
+
+
+def test_a_choice_among_the_metrics_a_dataset_was_read_with():
+    pair = dataset(GOLD, SYSTEMS, metrics=["accuracy", "kappa", "macro_f1"])
+    got = metaeval.evaluate(pair, metrics=["kappa"], intervals=False)
+    assert [c for c in got.columns if c != "kind"] == ["kappa"]
+    with pytest.raises(TypeError) as e:
+        metaeval.evaluate(pair, metrics=["kappa", "gmr", "mcc"], intervals=False)
+    assert str(e.value) == ("metrics 'gmr', 'mcc': not among the metrics this dataset was read with "
+                            "(accuracy, macro_f1, kappa); give metrics=[...] to read_files(), dataset() or "
+                            "span_dataset() to compute them")
+
+
+def test_dataset_keywords_without_texts_are_named():
+    with pytest.raises(TypeError) as e:
+        metaeval.evaluate(GOLD, SYSTEMS, span_metrics=["span_f1"], offsets_past_end="clip")
+    assert str(e.value) == "'offsets_past_end', 'span_metrics': keywords of span tasks, which need texts=..."
+
+
+# ---------------------------------------------------------------- warnings reach the caller's line
+def test_the_dataset_s_warnings_name_the_dataset_and_the_caller_s_line():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        metaeval.evaluate(GOLD, {**SYSTEMS, "e": SYSTEMS["a"]}, intervals=False)
+    mine = [w for w in caught if "predict exactly the same" in str(w.message)]
+    assert len(mine) == 1 and str(mine[0].message).startswith("dataset 'data': systems 'a', 'e' predict exactly")
+    assert mine[0].filename == __file__
+
+
+def test_the_few_groups_warning_names_the_caller_s_line():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        metaeval.compare(GOLD, SYSTEMS, tukey_trials=50, groups=[f"g{i % 5}" for i in range(120)],
+                         resample_unit="group")
+    few = [w for w in caught if "only 5 groups" in str(w.message)]
+    assert len(few) == 1 and few[0].filename == __file__
+
+
+def test_evaluate_scores_every_baseline_it_generates():
+    got = metaeval.evaluate(GOLD, SYSTEMS, baselines=["majority", "random"], bootstrap_replicates=20)
+    assert got.index.tolist() == ["a", "b", "c", "d", "majority", "random"]
+    assert got.loc["majority", "accuracy_low"] <= got.loc["majority", "accuracy"]  # intervals for baselines too
