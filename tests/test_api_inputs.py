@@ -162,3 +162,56 @@ def test_evaluate_scores_every_baseline_it_generates():
     got = metaeval.evaluate(GOLD, SYSTEMS, baselines=["majority", "random"], bootstrap_replicates=20)
     assert got.index.tolist() == ["a", "b", "c", "d", "majority", "random"]
     assert got.loc["majority", "accuracy_low"] <= got.loc["majority", "accuracy"]  # intervals for baselines too
+
+
+# ---------------------------------------------------------------- the verdict's keywords and the properties
+def test_recommend_passes_every_verdict_keyword_on():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = metaeval.recommend(GOLD, SYSTEMS, properties=True, requirements=["imbalance"], criteria_replicates=10,
+                               official_metric="macro_f1", paper_choices=[{"source": "A paper",
+                                                                           "metrics": ["accuracy"]}],
+                               criteria=["stability", "noise"], verdict_alpha=0.2, verdict_scope="new_systems",
+                               metrics=["accuracy", "macro_f1", "kappa"], baselines=["majority"],
+                               groups=[f"g{i % 10}" for i in range(120)], resample_unit="group")
+    assert [q.id for q in r.requirements if q.declared] == ["imbalance"]
+    assert not r.admissible[r.metrics.index("accuracy")] and r.official.metric == "macro_f1"
+    assert r.official_source == ""
+    assert r.papers[0][0] == "A paper" and [s.metric for s in r.papers[0][1]] == ["accuracy"]
+    assert r.criteria == ["stability", "noise"] and r.headline == "new_systems" and r.metrics == [
+        "accuracy", "macro_f1", "kappa"]
+    assert r.replicates == 10 and r.unit == "groups" and r.n_units == 10 and r.baselines == ["majority"]
+    assert r.settings["verdict_alpha"] == 0.2 and set(r.failed) == {"accuracy", "macro_f1", "kappa"}
+
+
+def test_the_properties_checked_are_those_of_the_dataset_s_shape(monkeypatch):
+    from metaeval import api
+
+    seen = []
+    monkeypatch.setattr(api, "_shape_properties", lambda *a: seen.append(a) or "table")
+    gold = ["a", "b", "c", "d"] * 10 + ["a"] * 5
+    systems = {"s": gold[::-1]}
+    ds, spec = dataset(gold, systems, ordinal=True, labels=["a", "b", "c", "d"], weights={"w": {"a": 0.1, "b": 0.2, "c": 0.3, "d": 0.4}},
+                       f_avg_classes=["a", "c"], unrelated_label="d", positive_class="b",
+                       metrics=["accuracy", "wauc", "f_avg", "fnc_score", "f1_class"])
+    assert api._properties_of(ds, spec, True) == "table"
+    assert seen == [(4, True, (0.1, 0.2, 0.3, 0.4), (0, 2), 3, 1, (15, 10, 10, 10),
+                     ("accuracy", "wauc", "f_avg", "fnc_score", "f1_class"))]
+    assert api._properties_of(ds, spec, False) is None
+    given = object()
+    assert api._properties_of(ds, spec, given) is given
+    ds2, spec2 = dataset(["a", "b"] * 5, {"s": ["a", "a"] * 5})
+    api._properties_of(ds2, spec2, True)  # two classes: checked too
+    assert seen[-1][:2] == (2, False) and seen[-1][2] is None and seen[-1][3] is None and seen[-1][6] == (5, 5)
+
+
+def test_an_official_metric_without_a_source_and_with_one():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = metaeval.recommend(GOLD, SYSTEMS, properties=False, criteria_replicates=5, official_metric="kappa")
+        sourced = metaeval.recommend(GOLD, SYSTEMS, properties=False, criteria_replicates=5, official_metric="kappa",
+                                     official_source="the task's page")
+    assert plain.official.metric == "kappa" and plain.official_source == ""
+    assert sourced.official.metric == "kappa" and sourced.official_source == "the task's page"
+    none = metaeval.recommend(GOLD, SYSTEMS, properties=False, criteria_replicates=5)
+    assert none.official is None
