@@ -9,6 +9,7 @@ import re
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import metaeval
@@ -215,3 +216,57 @@ def test_an_official_metric_without_a_source_and_with_one():
     assert sourced.official.metric == "kappa" and sourced.official_source == "the task's page"
     none = metaeval.recommend(GOLD, SYSTEMS, properties=False, criteria_replicates=5)
     assert none.official is None
+
+
+# ---------------------------------------------------------------- dataset(): every keyword, every refusal
+def test_every_keyword_of_dataset_reaches_the_spec():
+    gold = ["A ", "b", "c", "d"] * 10 + ["a"] * 4
+    systems = {"s": ["b", "a", "c", "d"] * 11, "base": ["a"] * 44}
+    ds, spec = dataset(gold, systems, labels=["a", "b", "c", "d", "e"], ordinal=True,
+                       metrics=["accuracy", "wauc", "f_avg", "fnc_score", "f1_class"],
+                       weights={"w": {"a": .1, "b": .2, "c": .3, "d": .2, "e": .2}}, f_avg_classes=["a", "c"],
+                       unrelated_label="d", positive_class="b", baselines=["majority"], baseline_systems=["base"],
+                       primary_metric="wauc", allow_unused_labels=True, label_map={"A": "a"},
+                       normalize_labels="strip", random_seed=7, name="mine")
+    assert (spec.name, spec.labels, spec.ordinal, spec.metrics) == (
+        "mine", ("a", "b", "c", "d", "e"), True, ("accuracy", "wauc", "f_avg", "fnc_score", "f1_class"))
+    assert spec.weights == {"w": (0.1, 0.2, 0.3, 0.2, 0.2)} and spec.default_weights == "w"
+    assert (spec.f_avg_classes, spec.unrelated_label, spec.positive_class) == (("a", "c"), "d", "b")
+    assert (spec.baselines, spec.primary_metric, spec.allow_unused_labels) == (("majority",), "wauc", True)
+    assert (spec.label_map, spec.normalize_labels, spec.random_seed) == ({"A": "a"}, ("strip",), 7)
+    assert ds.name == "mine" and ds.systems == ("s", "base", "majority")
+    assert ds.kinds == ("system", "baseline", "baseline")  # a system named in baseline_systems is a baseline
+    assert ds.gold[:5].tolist() == [0, 1, 2, 3, 0]  # "A " stripped, then mapped to "a"
+    ds2, spec2 = dataset(gold, systems, labels=["a", "b", "c", "d", "e"], allow_unused_labels=True,
+                         label_map={"A": "a"}, normalize_labels=["strip"])
+    assert spec2.normalize_labels == ("strip",) and not spec2.ordinal and spec2.name == "data"
+
+
+@pytest.mark.parametrize("kw,err,msg", [
+    (dict(predictions={"s": ["a"] * 9}), "DataError",
+     "predictions['s']: 9 labels for 10 gold items (a sequence is matched to the gold by position; pass pandas Series "
+     "indexed by item id, gold included, to match by id)"),
+    (dict(predictions=3), "TypeError",
+     "predictions: a mapping of system name to labels, or a DataFrame with one column per system"),
+    (dict(predictions={}), "ValueError", "predictions: no system given"),
+    (dict(predictions={"s": ["a"] * 10}, groups=["g"] * 9), "DataError", "groups: 9 groups for 10 gold items"),
+    (dict(predictions={"s": ["a"] * 10}, groups=["g"] * 9 + [None]), "DataError", "groups: no group for item '9'"),
+    (dict(predictions={"s": ["a"] * 10}, baseline_systems=["zz"]), "ValueError",
+     "baseline_systems: ['zz'] are not systems of predictions (['s'])"),
+    (dict(predictions={"s": ["a"] * 10}, ordinal=True), "ValueError",
+     "ordinal=True needs labels in the order of the scale (labels=[...]): text labels have no order of their own"),
+])
+def test_dataset_refusals_say_what_is_wrong(kw, err, msg):
+    with pytest.raises(Exception) as e:
+        dataset(["a", "b"] * 5, **kw)
+    assert type(e.value).__name__ == err and msg in str(e.value)
+    if err == "DataError":
+        assert str(e.value).startswith("dataset 'data': 1 problem in 1 input:")
+
+
+def test_groups_given_as_an_array_or_a_series():
+    gold = ["a", "b"] * 5
+    want = [f"g{i % 3}" for i in range(10)]
+    for groups in (want, np.array(want), pd.Series(want)):
+        ds, _ = dataset(gold, {"s": gold}, groups=groups)
+        assert [ds.group_names[c] for c in ds.groups] == want
