@@ -270,3 +270,43 @@ def test_groups_given_as_an_array_or_a_series():
     for groups in (want, np.array(want), pd.Series(want)):
         ds, _ = dataset(gold, {"s": gold}, groups=groups)
         assert [ds.group_names[c] for c in ds.groups] == want
+
+
+# ---------------------------------------------------------------- span_dataset(): every keyword, every refusal
+SPAN_TEXTS = {"d1": "Vote now, or lose.", "d2": "They always lie."}
+SPAN_GOLD = [("d1", 0, 5), ("d2", 3, 9)]
+
+
+def test_every_keyword_of_span_dataset_reaches_the_spec():
+    from metaeval.api import span_dataset
+
+    ds, spec = span_dataset(SPAN_GOLD, {"a": [("d1", 0, 4), ("d1", 2, 8)], "b": [("d2", 3, 9)]}, texts=SPAN_TEXTS,
+                            span_metrics=["span_f1", "char_f1"], baselines=[], baseline_systems=["b"],
+                            primary_metric="char_f1", random_seed=3, name="sp", offsets_past_end="refuse",
+                            merge_overlapping_predictions=True)
+    assert (spec.name, spec.span_metrics, spec.baselines, spec.primary_metric, spec.random_seed) == (
+        "sp", ("span_f1", "char_f1"), (), "char_f1", 3)
+    assert (spec.offsets_past_end, spec.merge_overlapping_predictions, spec.span_format) == (
+        "refuse", True, "semeval2020_si")
+    assert ds.systems == ("a", "b") and ds.kinds == ("system", "baseline")
+    assert ds.info["overlapping_spans_merged"] == {"a": 1, "b": 0}
+    # texts as a sequence: document ids 0, 1, ...
+    ds2, spec2 = span_dataset([("0", 0, 5), ("1", 3, 9)], {"a": [("1", 3, 9)]},
+                              texts=[SPAN_TEXTS["d1"], SPAN_TEXTS["d2"]])
+    assert ds2.spans.n_articles == 2 and spec2.name == "data" and spec2.offsets_past_end == "wrong"
+
+
+@pytest.mark.parametrize("bad,err,msg", [
+    (dict(predictions=[("d1", 0, 4)]), TypeError, "predictions: a mapping of system name to spans"),
+    (dict(predictions={}), ValueError, "predictions: no system given"),
+    (dict(texts="abc"), TypeError, "texts: a mapping of document id to text, or a sequence of texts"),
+    (dict(baseline_systems=["zz"]), ValueError, "baseline_systems: ['zz'] are not systems of predictions (['a'])"),
+])
+def test_span_dataset_refusals_say_what_is_wrong(bad, err, msg):
+    from metaeval.api import span_dataset
+
+    kw = dict(predictions={"a": [("d1", 0, 4)]}, texts=SPAN_TEXTS)
+    kw.update(bad)
+    with pytest.raises(err) as e:
+        span_dataset(SPAN_GOLD, kw.pop("predictions"), **kw)
+    assert str(e.value) == msg

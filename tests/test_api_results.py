@@ -151,3 +151,20 @@ def test_meta_evaluate_needs_two_ranked_systems():
                                n_splits=10, tukey_trials=50, bootstrap_replicates=20, criteria_replicates=5,
                                min_systems=2)
     assert r["scores"]["system"].tolist() == ["a", "b"]
+
+
+def test_every_keyword_of_size_design_reaches_the_tables():
+    kw = dict(labels=["neg", "neu", "pos"], ordinal=True, metrics=["accuracy", "mae_macro", "wauc"],
+              weights={"w": {"neg": .2, "neu": .5, "pos": .3}}, design_power=0.9, design_differences=[0.05, 0.2],
+              alpha=0.1, bootstrap_replicates=30, design_draws=5, groups=[f"g{i % 12}" for i in range(120)],
+              resample_unit="group")
+    with pytest.warns(UserWarning):
+        d = metaeval.size_design(GOLD, SYSTEMS, baselines=["majority"], **kw)
+        other = metaeval.size_design(GOLD, SYSTEMS, baselines=["majority", "random"], **kw)
+    assert set(d.design["metric"]) == set(d.needed["metric"]) == {"accuracy", "mae_macro", "wauc"}
+    assert sorted(set(d.needed["difference"])) == [0.05, 0.2]
+    assert set(d.needed["alpha"]) == {0.1} and set(d.needed["power"]) == {0.9}
+    assert set(d.design["alpha"]) == {0.1} and set(d.design["target_power"]) == {0.9}
+    assert set(d.design["unit"]) == {"groups"} and d.design.loc[d.design["fraction"] == 1.0, "size"].iloc[0] == 12
+    assert not d.needed["needed"].equals(other.needed["needed"])  # the systems ranked: the baselines asked for
+    assert set(d.swaps["metric"]) == {"accuracy", "mae_macro", "wauc"}
