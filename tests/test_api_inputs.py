@@ -310,3 +310,45 @@ def test_span_dataset_refusals_say_what_is_wrong(bad, err, msg):
     with pytest.raises(err) as e:
         span_dataset(SPAN_GOLD, kw.pop("predictions"), **kw)
     assert str(e.value) == msg
+
+
+# ---------------------------------------------------------------- read_files(): columns, keywords, refusals
+def _files(tmp_path):
+    (tmp_path / "gold.csv").write_text("id,lab,grp\n" + "".join(f"i{i},{'ab'[i % 2]},g{i % 3}\n" for i in range(12)))
+    (tmp_path / "sysA.csv").write_text("id,lab\n" + "".join(f"i{i},a\n" for i in range(12)))
+    (tmp_path / "sysB.csv").write_text("id,lab\n" + "".join(f"i{i},{'ab'[(i // 2) % 2]}\n" for i in range(12)))
+    return tmp_path / "gold.csv", [tmp_path / "sysA.csv", tmp_path / "sysB.csv"]
+
+
+def test_every_keyword_of_read_files_reaches_the_dataset(tmp_path):
+    from metaeval.api import read_files
+
+    gold, preds = _files(tmp_path)
+    ds, spec = read_files(gold, preds, id_column="id", label_column="lab", group_column="grp", name="mine",
+                          labels=["a", "b"], metrics=["accuracy", "kappa"], baselines=["majority"], random_seed=4)
+    assert (spec.name, spec.labels, spec.metrics, spec.baselines, spec.random_seed) == (
+        "mine", ("a", "b"), ("accuracy", "kappa"), ("majority",), 4)
+    assert ds.systems == ("sysA", "sysB", "majority") and ds.group_names == ("g0", "g1", "g2")
+    assert ds.groups.tolist() == [0, 1, 2] * 4 and ds.gold.tolist() == [0, 1] * 6
+    plain, pspec = read_files(gold, preds, id_column="id", label_column="lab")
+    assert plain.groups is None and pspec.name == "data" and {"majority", "random"} <= set(pspec.baselines)
+
+
+def test_read_files_refusals_say_what_is_wrong(tmp_path):
+    from metaeval.api import read_files
+
+    gold, preds = _files(tmp_path)
+    with pytest.raises(ValueError) as e:
+        read_files(gold, preds, id_column="id", label_column="lab", format="xml")
+    assert str(e.value) == ("read_files: unknown format 'xml'; known: csv, semeval_tsv, semeval2020_si, "
+                            "semeval2020_tc, semeval2021_tsd")
+    with pytest.raises(TypeError) as e:
+        read_files(gold, preds, id_column="id", label_column="lab", labls=["a"])
+    assert str(e.value).startswith("read_files: unknown keyword(s) 'labls' (did you mean 'labels'?); known: "
+                                   "allow_unused_labels, baseline_systems, baselines, f_avg_classes, label_map, labels")
+    with pytest.raises(ValueError) as e:
+        read_files(gold, [], id_column="id", label_column="lab")
+    assert str(e.value) == "predictions: no system given (give prediction files, or scores=[...])"
+    with pytest.raises(TypeError, match=re.escape("read_files: span_format is the old name of format: give format "
+                                                  "alone")):
+        read_files(gold, preds, format="csv", span_format="semeval2020_si")
