@@ -16,6 +16,7 @@ import metaeval
 from metaeval import metrics as M
 from metaeval.api import dataset
 from metaeval.custom_metrics import MetricContractError, unregister_metric
+from metaeval.io import DataError
 from metaeval.item_metrics import ITEM_REGISTRY, unregister_item_metric
 
 from .test_api_results import GOLD, SYSTEMS
@@ -352,3 +353,46 @@ def test_read_files_refusals_say_what_is_wrong(tmp_path):
     with pytest.raises(TypeError, match=re.escape("read_files: span_format is the old name of format: give format "
                                                   "alone")):
         read_files(gold, preds, format="csv", span_format="semeval2020_si")
+
+
+def _score_files(tmp_path):
+    (tmp_path / "gold.csv").write_text("id,lab,g\na,x,1\nb,y,1\nc,z,2\nd,x,2\n")
+    (tmp_path / "sys.csv").write_text("id,px,py,pz\na,0.5,0.3,0.2\nb,0.2,0.5,0.2\nc,0.1,0.1,0.8\nd,0.6,0.2,0.2\n")
+    return tmp_path / "gold.csv", [tmp_path / "sys.csv"]
+
+
+def test_every_keyword_of_read_files_with_scores_reaches_the_dataset(tmp_path):
+    from metaeval.api import read_files
+
+    gold, scores = _score_files(tmp_path)
+    cols = {"columns": {"x": "px", "y": "py", "z": "pz"}}
+    ds, spec = read_files(gold, scores=scores, id_column="id", label_column="lab", group_column="g",
+                          score_format=cols, normalize_probabilities=True, metrics=["log_loss", "accuracy"],
+                          name="pr", random_seed=9, baselines=["majority"],
+                          weights={"w": {"x": .2, "y": .3, "z": .5}})
+    assert (spec.name, spec.labels, spec.score_metrics, spec.metrics) == ("pr", ("x", "y", "z"), ("log_loss",),
+                                                                          ("accuracy",))
+    assert spec.normalize_probabilities and spec.random_seed == 9 and spec.weights == {"w": (0.2, 0.3, 0.5)}
+    assert spec.score_format["columns"] == cols["columns"] and spec.score_format["id_column"] == "id"
+    assert (spec.gold_format["id_column"], spec.gold_format["label_column"], spec.gold_format["group_column"]) == (
+        "id", "lab", "g")
+    assert ds.systems == ("sys", "majority") and ds.group_names == ("1", "2")
+    assert ds.scores.values[0, 1].tolist() == pytest.approx([2 / 9, 5 / 9, 2 / 9])  # row b normalised
+    # the labels in the caller's order, a tolerance instead of normalising, the csv format named
+    ds2, spec2 = read_files(gold, scores=scores, id_column="id", label_column="lab", score_format=cols,
+                            probability_tolerance=0.2, labels=["z", "y", "x"], metrics=["log_loss"], format="csv")
+    assert (spec2.name, spec2.labels, spec2.probability_tolerance, ds2.groups) == ("data", ("z", "y", "x"), 0.2, None)
+    assert not spec2.normalize_probabilities and spec2.random_seed == 20200101
+    assert ds2.scores.values[0, 1].tolist() == pytest.approx([0.2, 0.5, 0.2])  # as read: within the tolerance
+    with pytest.raises(DataError, match="the class probabilities sum to 0.9"):
+        read_files(gold, scores=scores, id_column="id", label_column="lab", score_format=cols, metrics=["log_loss"])
+
+
+def test_a_score_threshold_turns_one_score_per_item_into_labels(tmp_path):
+    from metaeval.api import read_files
+
+    (tmp_path / "gold.csv").write_text("item_id,label\na,pos\nb,neg\nc,neg\nd,pos\n")
+    (tmp_path / "s.csv").write_text("item_id,score\na,0.9\nb,0.4\nc,0.6\nd,0.2\n")
+    ds, spec = read_files(tmp_path / "gold.csv", scores=[tmp_path / "s.csv"], labels=["pos", "neg"],
+                          positive_class="pos", score_threshold=0.5, metrics=["roc_auc"], baselines=[])
+    assert spec.score_threshold == 0.5 and [ds.labels[c] for c in ds.predictions[0]] == ["pos", "neg", "pos", "neg"]
