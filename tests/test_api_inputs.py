@@ -396,3 +396,96 @@ def test_a_score_threshold_turns_one_score_per_item_into_labels(tmp_path):
     ds, spec = read_files(tmp_path / "gold.csv", scores=[tmp_path / "s.csv"], labels=["pos", "neg"],
                           positive_class="pos", score_threshold=0.5, metrics=["roc_auc"], baselines=[])
     assert spec.score_threshold == 0.5 and [ds.labels[c] for c in ds.predictions[0]] == ["pos", "neg", "pos", "neg"]
+
+
+# ---------------------------------------------------------------- small rules of the front door
+@pytest.mark.parametrize("missing", [None, pd.NA, pd.NaT, float("nan")])
+def test_every_kind_of_missing_gold_label_is_named(missing):
+    with pytest.raises(DataError) as e:
+        dataset(["a", "b", "a", missing], {"s": ["a"] * 4})
+    assert "gold: 1 problem (1 empty id(s), label(s) or group(s))\n    gold: no label for item '3'" in str(e.value)
+
+
+def test_a_missing_predicted_label_is_named():
+    with pytest.raises(DataError) as e:
+        dataset(["a", "b"], {"s": ["a", None]})
+    assert str(e.value).endswith("predictions['s']: 1 problem (1 empty id(s), label(s) or group(s))\n"
+                                 "    predictions['s']: no label for item '1'")
+
+
+def test_a_text_instead_of_labels_is_refused_with_its_start():
+    with pytest.raises(TypeError) as e:
+        metaeval.evaluate(GOLD, {"a": "pos neg neu and a long text that goes on and on and on"})
+    assert str(e.value) == ("predictions['a']: a sequence of labels, one per item, not a text "
+                            "('pos neg neu and a long text that goes on')")
+
+
+def test_numeric_labels_are_sorted_as_numbers():
+    assert dataset(["10", "9", "2", "10"], {"s": ["2"] * 4})[0].labels == ("2", "9", "10")
+    assert dataset([10, 9, 2, 10], {"s": [2] * 4})[0].labels == ("2", "9", "10")
+    assert dataset(["b", "a", "c"], {"s": ["a"] * 3})[0].labels == ("a", "b", "c")
+
+
+def test_unknown_keywords_are_named_with_the_known_ones():
+    from metaeval.api import _keywords
+    from metaeval.settings import GROUP_OF
+
+    data_keys = ", ".join(sorted(_keywords(dataset) | _keywords(metaeval.api.span_dataset)))
+    with pytest.raises(TypeError) as e:
+        metaeval.evaluate(GOLD, SYSTEMS, bootstrap_replicate=3, qqqqq=1)
+    msg = str(e.value)
+    assert msg.startswith("unknown keyword(s) 'bootstrap_replicate' (did you mean 'bootstrap_replicates'?), 'qqqqq'; "
+                          "the dataset's: allow_unused_labels, baseline_systems, baselines, ")
+    assert f"the dataset's: {data_keys}; the experiment settings" in msg
+    assert msg.endswith(f"Configuration page): {', '.join(sorted(GROUP_OF))}")
+
+
+def test_settings_must_be_a_settings_object():
+    with pytest.raises(TypeError) as e:
+        metaeval.evaluate(GOLD, SYSTEMS, settings=3)
+    assert str(e.value) == "settings= takes the experiment settings (metaeval.api.settings(...)), got int"
+
+
+def test_a_settings_object_and_explicit_keywords():
+    """The settings object's fields, then the keywords given that differ
+    from their defaults (a keyword left at its default does not undo the
+    object's choice), tuples read as the config's lists."""
+    from metaeval.api import settings
+    from metaeval.settings import default_of
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = settings(criteria_replicates=7)
+        kw = dict(properties=False, baselines=["majority"])
+        assert metaeval.recommend(GOLD, SYSTEMS, settings=s, **kw).replicates == 7
+        assert metaeval.recommend(GOLD, SYSTEMS, settings=s, criteria_replicates=9, **kw).replicates == 9
+        assert metaeval.recommend(GOLD, SYSTEMS, settings=s, criteria_replicates=default_of("criteria_replicates"),
+                                  **kw).replicates == 7
+        r = metaeval.recommend(GOLD, SYSTEMS, criteria=("stability", "power"), criteria_replicates=5, **kw)
+    assert r.criteria == ["stability", "power"]
+
+
+def test_the_few_systems_warning_from_two_systems_on():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        metaeval.recommend(GOLD, {"a": SYSTEMS["a"], "b": SYSTEMS["b"]}, baselines=[], properties=False,
+                           criteria_replicates=5)
+    few = [w for w in caught if "ranked systems" in str(w.message)]
+    assert len(few) == 1 and few[0].filename == __file__
+    assert str(few[0].message) == (
+        "2 ranked systems (baselines included), fewer than min_systems = 6: the workflow does not meta-evaluate such "
+        "a dataset; the criteria compare rankings of so few systems that the answer is tentative (min_systems=2 "
+        "silences this)")
+
+
+def test_a_gold_series_with_predictions_by_position():
+    gold = pd.Series(GOLD, index=[f"q{i}" for i in range(120)])
+    by_pos = metaeval.evaluate(gold, SYSTEMS, intervals=False, baselines=[])
+    assert by_pos.equals(metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=[]))
+    by_id = {k: pd.Series(v, index=gold.index)[::-1] for k, v in SYSTEMS.items()}  # reversed: matched by id
+    assert metaeval.evaluate(gold, by_id, intervals=False, baselines=[]).equals(by_pos)
+
+
+def test_the_comparison_carries_the_power_table():
+    c = metaeval.compare(GOLD, SYSTEMS, metrics=["accuracy", "kappa"], tukey_trials=50)
+    assert set(c.power["metric"]) == {"accuracy", "kappa"} and c.alpha == 0.05
