@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pytest
 
+from metaeval import metrics as M
 from metaeval.config import ConfigError, DatasetSpec
 from metaeval.dataset import Dataset
 from metaeval.engine.confusion import confusion_tensor
@@ -21,9 +22,11 @@ from .conftest import FIXTURES
 
 
 def cost_terms(gold, pred, items):
-    """A cost per item that tells the classes apart: cost |p - g| + 1 if wrong, and the item."""
+    """A cost per item that tells the classes apart (|p - g| + 1 if wrong)
+    and weighs the items by their ids (1, 2 or 3): the item ids reach it."""
+    w = np.array([1.0 + int(str(i)[1:]) % 3 for i in items])
     wrong = (pred != gold[None, :]).astype(float)
-    return np.stack([wrong * (np.abs(pred - gold[None, :]) + 1.0), np.ones_like(wrong)], axis=-1)
+    return np.stack([w * wrong * (np.abs(pred - gold[None, :]) + 1.0), np.broadcast_to(w, wrong.shape)], axis=-1)
 
 
 def mean_cost(t):
@@ -53,7 +56,7 @@ def _items(seed=0, n=60, s=3, k=4, groups=None):
 
 
 def _terms(gold, pred):
-    return cost_terms(np.asarray(gold), np.asarray(pred), None)  # (S, N, 2)
+    return cost_terms(np.asarray(gold), np.asarray(pred), [f"i{j}" for j in range(len(gold))])  # (S, N, 2)
 
 
 # ---------------------------------------------------------------- per-item terms
@@ -133,7 +136,8 @@ def _spans():
 
 def test_span_statistics_of_resamples_and_of_left_out_articles_against_loops():
     spec, ds = _spans()
-    select = np.arange(len(ds.systems))
+    assert len(ds.systems) >= 3
+    select = np.array([0, 2])  # a selection of the systems: the statistics are theirs
     sc = Scorer(ds, spec, select, unit="group")
     per = ds.spans.statistics(select).transpose(1, 0, 2)  # (A, S, F)
     a = per.shape[0]
@@ -276,7 +280,7 @@ def test_the_whole_set_scores_of_metrics_of_scores_without_resamples():
     ref = evaluate(spec.score_metrics, ds.scores.values, y, ds.groups, None, len(ds.group_names))
     for m in spec.score_metrics:
         assert np.allclose(got[sc.metric_ids.index(m)], ref[m], atol=1e-12), m
-    with pytest.raises(ValueError, match=re.escape("a scorer of the whole set (unit None) has no resamples")):
+    with pytest.raises(ValueError, match="^a scorer of the whole set \\(unit None\\) has no resamples$"):
         sc.counts(np.ones((1, ds.n_items)))
 
 
@@ -308,8 +312,9 @@ def test_metrics_of_scores_need_the_systems_scores():
     assert str(e.value) == "dataset 'd': metrics of scores ['brier'] need the systems' scores"
 
 
+@pytest.mark.parametrize("k", [2, 3])
 @pytest.mark.parametrize("unit", ["item", "group"])
-def test_permuted_ranked_metrics_of_probabilities_against_a_loop(unit):
+def test_permuted_ranked_metrics_of_probabilities_against_a_loop(unit, k):
     """Several classes: each trial's slots take a unit's scores from the
     permuted systems and are ranked again, in batches bounded by memory."""
     from metaeval.engine.resample import permutations
@@ -317,7 +322,7 @@ def test_permuted_ranked_metrics_of_probabilities_against_a_loop(unit):
 
     from .test_score_engine import _probs
 
-    ds, spec = _probs(n=60)
+    ds, spec = _probs(n=60, k=k)  # two classes: a probability per class, not one score per item
     groups = (np.arange(60) % 6).astype(np.int16)
     ds = Dataset(**{**ds.__dict__, "groups": groups, "group_names": tuple(f"g{j}" for j in range(6))})
     ids = ("roc_auc", "average_precision")
@@ -327,6 +332,7 @@ def test_permuted_ranked_metrics_of_probabilities_against_a_loop(unit):
     got = sc.permuted_counts(trials, 5).ranked  # (T, S, 2)
     units = groups.astype(int) if unit == "group" else np.arange(60)
     perm = permutations(int(units.max()) + 1, 3, trials, 5)
+    assert ds.scores.values.shape[2] == k
     v = ds.scores.values
     for t in trials:
         pv = np.stack([v[perm[t, units, s], np.arange(60)] for s in range(3)])
@@ -351,20 +357,34 @@ def test_two_groups_are_enough_to_resample():
     assert Scorer(ds, spec, np.arange(3), unit="group").n_units == 2
 
 
+def seven(c):
+    return np.full(np.shape(c)[:-2], 7.0)
+
+
+def seven_of_terms(t):
+    return t[..., 0] * 0 + 7.0
+
+
 @pytest.mark.parametrize("kind", ["confusion", "items"])
 def test_a_custom_metric_is_held_to_its_contract_on_the_dataset_s_systems(kind):
     from metaeval.custom_metrics import MetricContractError, register_metric, unregister_metric
 
     ds, spec = _items()
     if kind == "confusion":
-        register_metric("bad_c", lambda c: np.full(np.shape(c)[:-2], 7.0), range=(0, 1))
+        register_metric("bad_c", seven, range=(0, 1))
         spec = DatasetSpec(**{**spec.__dict__, "metrics": ("accuracy", "bad_c"), "item_metrics": ()})
     else:
-        register_item_metric("bad_i", cost_terms, lambda t: t[..., 0] * 0 + 7.0, range=(0, 1))
+        register_item_metric("bad_i", cost_terms, seven_of_terms, range=(0, 1))
         spec = DatasetSpec(**{**spec.__dict__, "item_metrics": ("bad_i",)})
+    want = ("custom metric 'bad_c' (seven): expected values in its range [0, 1]; found 7 on the systems of "
+            "dataset 'd' (matrix 0, predicted x gold: [[10, 2, 1, 2], [2, 6, 4, 2], [2, 1, 10, 0], [0, 3, 4, 11]])"
+            if kind == "confusion" else
+            "custom metric 'bad_i' (cost_terms, seven_of_terms): expected finite values in its range [0, 1]; found 7 on "
+            "the systems of dataset 'd' (system 0)")
     try:
-        with pytest.raises(MetricContractError, match=re.escape("the systems of dataset 'd'")):
+        with pytest.raises(MetricContractError) as e:
             Scorer(ds, spec, np.arange(3), unit="item")
+        assert str(e.value) == want
     finally:
         if kind == "confusion":
             unregister_metric("bad_c")
@@ -395,3 +415,54 @@ def test_score_by_items_of_the_named_metrics_only():
     w = np.ones((2, ds.n_items))
     assert set(sc.score_by_items(w, ids=["brier"])) == {"brier"}
     assert set(sc.score_by_items(w)) == {m for m in spec.score_metrics}
+
+
+def test_a_dataset_of_per_item_metrics_only():
+    ds, spec = _items()
+    spec = DatasetSpec(**{**spec.__dict__, "metrics": ()})
+    sc = Scorer(ds, spec, np.arange(3), unit="item")
+    assert sc.metric_ids == ["cost_t"] and sc.n_systems == 3
+    w = np.ones((2, ds.n_items))
+    got = sc.counts(w)
+    assert got.confusion is None and np.allclose(got.items[0], _terms(ds.gold, ds.predictions).sum(1))
+
+
+def test_counts_without_per_item_metrics_have_none():
+    from .test_score_engine import _binary
+
+    ds, spec, _ = _binary()
+    sc = Scorer(ds, spec, np.arange(4), unit="group")
+    got = sc.counts(np.ones((1, 9)))
+    assert got.items is None and got.spans is None
+
+
+def test_a_custom_metric_with_a_parameter_is_checked_with_the_dataset_s_parameters():
+    from metaeval.custom_metrics import register_metric, unregister_metric
+
+    ds, spec = _items()
+    register_metric("w_check", lambda c, weights: M.wauc(c, weights), needs=["weights"], range=(0, 1))
+    try:
+        spec = DatasetSpec(**{**spec.__dict__, "metrics": ("accuracy", "w_check"),
+                              "weights": {"w": (0.1, 0.2, 0.3, 0.4)}, "default_weights": "w"})
+        sc = Scorer(ds, spec, np.arange(3), unit="item")
+        assert np.allclose(sc.score(sc.total)[1], M.wauc(sc.eng.total, [0.1, 0.2, 0.3, 0.4]))
+    finally:
+        unregister_metric("w_check")
+
+
+def test_the_jackknife_of_rank_metrics_leaves_each_item_out():
+    from metaeval.scores.registry import evaluate
+
+    from .test_score_engine import _binary
+
+    ds, spec, y = _binary(n=30, groups=3)
+    spec = DatasetSpec(**{**spec.__dict__, "score_metrics": ("roc_auc", "average_precision", "brier")})
+    sc = Scorer(ds, spec, np.arange(4), unit="item")
+    jk = np.concatenate([sc.score(c) for c in sc.left_out_counts(chunk=7)])
+    assert jk.shape[0] == 30
+    for u in range(30):
+        w = np.ones(30)
+        w[u] = 0
+        ref = evaluate(spec.score_metrics, ds.scores.values, y, None, w)
+        for m in spec.score_metrics:
+            assert np.allclose(jk[u, sc.metric_ids.index(m)], ref[m], atol=1e-12), (u, m)

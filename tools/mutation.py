@@ -74,6 +74,14 @@ def _diffs(module: str, names) -> dict[str, tuple[list[str], list[str]]]:
     return {k: (v[0], v[1]) for k, v in json.loads(res.stdout).items()}
 
 
+def _function(mutant: str) -> str:
+    """The function a mutant changes, as tools/mutation-equivalent.toml
+    names it: ``name`` for a function, ``Class.name`` for a method (mutmut
+    spells them ``x_name`` and ``xǁClassǁname``)."""
+    last = mutant.rsplit(".", 1)[1].split("__mutmut_")[0]
+    return last[2:] if last.startswith("x_") else ".".join(p for p in last[1:].split("ǁ") if p)
+
+
 def _equivalent(module: str, survivors) -> dict[str, str]:
     """``{mutant: why no test can tell it apart}`` among ``survivors``:
     tools/mutation-equivalent.toml's entries by name, and its rules (a
@@ -87,9 +95,8 @@ def _equivalent(module: str, survivors) -> dict[str, str]:
     rest = [n for n in survivors if n not in out]
     if not rules or not rest:
         return out
-    stem = "metaeval." + module.removesuffix(".py").replace("/", ".") + ".x_"
     for name, (removed, added) in _diffs(module, rest).items():
-        function = name[len(stem):].split("__mutmut_")[0]
+        function = _function(name)
         for r in rules:
             if r.get("modules") and module not in r["modules"]:
                 continue
