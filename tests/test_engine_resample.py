@@ -192,8 +192,9 @@ def test_subset_confusion_of_weighted_subsets_against_counting(max_bytes):
     for b in range(6):
         items = np.repeat(np.arange(n), w[b])
         assert np.array_equal(got[b], confusion_tensor(gold[items], pred[:, items], k))
-    # the same weights in the engine's order
+    # the same weights in the engine's order; pos, its inverse, indexes arrays (integers)
     assert np.array_equal(eng.confusion(w[:, eng.order], ordered=True), got)
+    assert eng.pos.dtype == np.int64 and np.array_equal(w[:, eng.order][:, eng.pos], w)
     assert np.array_equal(eng.total, confusion_tensor(gold, pred, k))
     assert np.array_equal(eng.confusion(w), got)  # a second call (cached one-hot blocks) gives the same
     chunks = list(eng.chunks(lambda idx: RS.bootstrap_weights(n, idx, 1), np.arange(6), 4))
@@ -285,6 +286,7 @@ def test_compile_kernels_returns_the_signatures_of_every_kernel():
     sigs = RS.compile_kernels()
     assert {s.split("(")[0] for s in sigs} == set(KERNELS)
     assert any(s.startswith("bootstrap(") and s.endswith("array(int64, 2d, C))") for s in sigs), sigs
+    assert "tau_rows(array(float64, 2d, C), array(float64, 2d, C), bool, array(float64, 1d, C))" in sigs
 
 
 # the types compile_kernels warms (numba.typeof of each argument): those the engine's callers pass
