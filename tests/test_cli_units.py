@@ -1,0 +1,179 @@
+"""The command line's small parts, each pinned: the time-left wording, the
+progress line, the table of metrics (`metaeval metrics`), the score options
+as the library's keys and their refusals."""
+
+from __future__ import annotations
+
+import io
+import re
+from contextlib import redirect_stderr, redirect_stdout
+
+import pytest
+
+from metaeval import cli
+
+
+def _run(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main([str(a) for a in argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("seconds,text", [(0.2, "1 s"), (4.4, "4 s"), (89.4, "89 s"), (89.6, "90 s"), (90, "2 min"),
+                                          (119, "2 min"), (5399, "90 min"), (5400, "1.5 h"), (7200, "2.0 h")])
+def test_a_time_left_is_as_precise_as_it_can_be(seconds, text):
+    assert cli._duration(seconds) == text
+
+
+def test_the_progress_line_of_a_pass(monkeypatch):
+    p = cli._Progress(True, stream=io.StringIO())
+    p._start = 100.0
+    assert p.line("scoring", 101.25) == "scoring ... 1.2 s"
+    clock = iter([102.0, 104.0, 106.0])
+    monkeypatch.setattr(cli.time, "perf_counter", lambda: next(clock))
+    p.listen(0, 1000, "bootstrap replicates")  # at 102: the pass starts when the step started (100)
+    p.listen(250, 1000, "bootstrap replicates")  # at 104: 250 done in 4 s
+    assert p.line("scoring", 105.0) == ("scoring ... bootstrap replicates 25 % (250/1,000) 5.0 s, about 11 s left")
+    p.listen(10, 40, "jackknife (BCa)")  # at 106: another pass, started when the last one reported (104)
+    assert p.line("scoring", 106.0) == "scoring ... jackknife (BCa) 25 % (10/40) 6.0 s, about 6 s left"
+    # a pass done: no time left; a pass of nothing: no fraction
+    p._pass = ("x", 40, 104.0, 40, 106.0)
+    assert p.line("scoring", 107.0) == "scoring ... x 100 % (40/40) 7.0 s"
+    p._pass = ("x", 0, 104.0, 0, 106.0)
+    assert p.line("scoring", 107.0) == "scoring ... 7.0 s"
+
+
+def test_a_pass_counted_again_from_zero_starts_anew(monkeypatch):
+    p = cli._Progress(True)
+    p._start = 0.0
+    clock = iter([1.0, 2.0, 3.0])
+    monkeypatch.setattr(cli.time, "perf_counter", lambda: next(clock))
+    p.listen(5, 10, "a")
+    p.listen(8, 10, "a")
+    assert p._pass[2] == 0.0  # the same pass: its start kept
+    p.listen(2, 10, "a")  # the count went back: a new pass, from the last report (2.0)
+    assert p._pass[2] == 2.0 and p._pass[3] == 2
+
+
+def test_progress_lines_cover_the_longer_line_before():
+    s = io.StringIO()
+    p = cli._Progress(True, stream=s)
+    p._write("a long line here")
+    p._write("short")
+    p._write("done", "\n")
+    assert s.getvalue() == "\ra long line here" + "\rshort" + " " * 11 + "\rdone \n"
+    assert p._width == 0
+
+
+def test_a_step_on_a_terminal_says_how_long_it_took(monkeypatch):
+    s = io.StringIO()
+    p = cli._Progress(True, delay=0.0, interval=0.01, stream=s)
+    with p.step("reading"):
+        pass
+    assert re.fullmatch(r"(\rreading \.\.\. \d+\.\d s *)*\rreading \.\.\. \d+\.\d s, done *\n", s.getvalue())
+    quiet = io.StringIO()
+    with cli._Progress(False, stream=quiet).step("reading"):
+        pass
+    assert quiet.getvalue() == ""
+
+
+def test_the_table_of_metrics():
+    from metaeval import metrics as M
+    from metaeval.scores.registry import SCORE_REGISTRY
+    from metaeval.spans import SPAN_REGISTRY
+
+    t = cli.metric_table().set_index("id")
+    assert list(t.columns) == ["name", "kind", "better", "default", "needs", "other names", "reference"]
+    assert list(t.index) == list(M.REGISTRY) + list(M.ITEM_REGISTRY) + list(SCORE_REGISTRY) + list(SPAN_REGISTRY)
+    row = t.loc["macro_recall"]
+    assert (row["name"], row["kind"], row["better"], row["default"], row["needs"], row["other names"]) == (
+        "Rᴹ", "classification", "higher", "yes", "", "balanced_accuracy, balanced accuracy")
+    assert row["reference"] == M.get("macro_recall").reference
+    assert t.loc["mae_macro", "needs"] == "ordered classes" and t.loc["mae_macro", "better"] == "lower"
+    assert t.loc["wauc", "needs"] == "weights" and t.loc["fnc_score", "needs"] == "unrelated_label"
+    assert t.loc["f1_class", "needs"] == "positive_class" and t.loc["f1_class", "default"] == "no"
+    assert t.loc["roc_auc", "needs"] == "scores (--scores)" and t.loc["roc_auc", "kind"] == "scores"
+    assert t.loc["log_loss", "needs"] == "probabilities"
+    assert t.loc["map", "needs"] == "scores (--scores), groups (--group-column), a positive class"
+    assert t.loc["span_f1", "kind"] == "span" and t.loc["span_f1", "default"] == "yes"
+    assert t.loc["accuracy", "other names"] == "" and t.loc["mcc", "other names"] == "R_K"
+
+
+def test_a_custom_metric_in_the_table_names_its_source(tmp_path):
+    f = tmp_path / "mine.py"
+    f.write_text("from metaeval.custom_metrics import register_metric\n"
+                 "from metaeval.metrics import accuracy\n"
+                 "register_metric('mine_acc', accuracy, range=(0, 1), source='mine.py:accuracy')\n")
+    code, out, err = _run("metrics", "--metric-module", f, "--format", "csv")
+    try:
+        assert code == 0, err
+        line = next(x for x in out.splitlines() if x.startswith("mine_acc,"))
+        assert line.endswith(",classification,higher,no,,,mine.py:accuracy")
+    finally:
+        from metaeval.custom_metrics import unregister_metric
+
+        unregister_metric("mine_acc")
+
+
+def test_metrics_and_settings_print_csv_when_not_on_a_terminal(tmp_path):
+    code, out, _ = _run("metrics")
+    assert code == 0 and out.startswith("id,name,kind,better,default,needs,other names,reference\n")
+    code, out, _ = _run("metrics", "--format", "markdown")
+    assert code == 0 and out.startswith("**metaeval metrics (ids for --metrics and the config's metrics:)**\n\n"
+                                        "| id | name | kind | better | default | needs | other names | reference |")
+    code, out, _ = _run("metrics", "-o", tmp_path / "m.csv")
+    assert code == 0 and (tmp_path / "m.csv").read_text().startswith("id,name,kind,")
+    code, out, _ = _run("settings")
+    assert code == 0 and out.startswith("key,method,default,value,meaning\nmin_systems,ranking,6,")
+    code, out, _ = _run("settings", "--format", "markdown")
+    assert code == 0 and out.startswith("**metaeval settings (--set KEY=VALUE; the config's experiments: block)**")
+
+
+def _score_args(*extra):
+    return cli.build_parser().parse_args(["score", "g.csv", "p.csv", "--scores", "s.csv", *extra])
+
+
+def test_the_score_options_as_the_library_s_keys():
+    a = _score_args("--probability-columns", "a=pa,b=pb", "--score-format", "csv", "--id-column", "id",
+                    "--score-threshold", "0.3", "--probability-tolerance", "0.01", "--normalize-probabilities",
+                    "--positive-class", "a")
+    assert cli._score_keys(a) == {"scores": ["s.csv"], "score_format": {"format": "csv", "columns": {"a": "pa",
+                                                                                                   "b": "pb"},
+                                                                        "id_column": "id"},
+                                  "score_threshold": 0.3, "probability_tolerance": 0.01,
+                                  "normalize_probabilities": True, "positive_class": "a"}
+    # the official SemEval-2016 Task 3 format has its own id columns
+    a = _score_args("--score-column", "sc", "--score-format", "semeval2016t3", "--id-column", "id")
+    assert cli._score_keys(a) == {"scores": ["s.csv"], "score_format": {"format": "semeval2016t3", "column": "sc"},
+                                  "score_threshold": None, "probability_tolerance": None,
+                                  "normalize_probabilities": False}
+    assert cli._score_keys(_score_args())["score_format"] is None
+    # a label's column name may hold '='
+    assert cli._score_keys(_score_args("--probability-columns", "a=p=a"))["score_format"]["columns"] == {"a": "p=a"}
+
+
+@pytest.mark.parametrize("given,bad", [("a", "a"), ("a=pa,b", "b"), ("=pa", ""), ("a=", "a")])
+def test_probability_columns_must_be_label_column_pairs(given, bad):
+    with pytest.raises(ValueError) as e:
+        cli._score_keys(_score_args("--probability-columns", given))
+    assert str(e.value) == f"--probability-columns: LABEL=COLUMN pairs, comma-separated; got {bad!r}"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("command", ["metrics", "settings"])
+def test_on_a_terminal_the_tables_are_aligned(command, tmp_path):
+    out = _Terminal()
+    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        assert cli.main([command]) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith(f"metaeval {command} (") and lines[1] == ""
+    assert re.match(r"(id|key) {2,}\w", lines[2])  # columns padded with spaces
+    # written to a file, even from a terminal: CSV
+    with redirect_stdout(_Terminal()), redirect_stderr(io.StringIO()):
+        assert cli.main([command, "-o", str(tmp_path / "t.csv")]) == 0
+    assert (tmp_path / "t.csv").read_text().startswith(("id,", "key,"))
