@@ -172,7 +172,10 @@ def test_on_a_terminal_the_tables_are_aligned(command, tmp_path):
         assert cli.main([command]) == 0
     lines = out.getvalue().splitlines()
     assert lines[0].startswith(f"metaeval {command} (") and lines[1] == ""
-    assert re.match(r"(id|key) {2,}\w", lines[2])  # columns padded with spaces
+    if command == "metrics":  # columns padded with spaces
+        assert re.match(r"id {2,}name {2,}kind", lines[2])
+    else:  # each setting under its method, with its default and what it must be
+        assert lines[2:4] == ["[ranking]", "  min_systems = 6   (an integer >= 2)"]
     # written to a file, even from a terminal: CSV
     with redirect_stdout(_Terminal()), redirect_stderr(io.StringIO()):
         assert cli.main([command, "-o", str(tmp_path / "t.csv")]) == 0
