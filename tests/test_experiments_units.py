@@ -1,0 +1,134 @@
+"""The experiments' small rules, each pinned: the settings' blocks and
+refusals, the few-groups warning, the similarity groups (lettering, NaN
+taus, the dendrogram's order against scipy), the parameters of a merged
+task and the tables of the merging experiment."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.cluster.hierarchy import fcluster, leaves_list, linkage
+from scipy.spatial.distance import squareform
+
+from metaeval import experiments as E
+from metaeval.config import ConfigError, DatasetSpec
+from metaeval.dataset import Dataset
+
+
+# ---------------------------------------------------------------- settings
+def test_later_blocks_override_earlier_ones():
+    s = E.Settings.from_config({"n_splits": 50, "alpha": 0.1}, None, {"n_splits": 60, "tukey_trials": 200})
+    assert (s.n_splits, s.alpha, s.tukey_trials) == (60, 0.1, 200)
+    assert E.Settings.from_config().n_splits == E.Settings().n_splits
+
+
+def test_superseded_and_unknown_settings_are_refused():
+    for key, why in E.SUPERSEDED_SETTINGS.items():
+        with pytest.raises(ConfigError) as e:
+            E.Settings.from_config({key: 1})
+        assert str(e.value) == f"experiments.{key}: no longer a setting: {why}"
+    with pytest.raises(ConfigError) as e:
+        E.Settings.from_config({"n_splits": 10}, {"n_split": 3})
+    msg = str(e.value)
+    assert msg.startswith("experiments.n_split: unknown setting (did you mean 'n_splits'?); known: alpha, "
+                          "balanced_repeats, ")
+    assert msg.endswith(", verdict_mc_level, verdict_scope")
+    with pytest.raises(ConfigError, match=re.escape("experiments.n_splits: expected an integer, got 'many'")):
+        E.Settings.from_config({"n_splits": "many"})
+
+
+# ---------------------------------------------------------------- the few-groups warning
+def _grouped(n_groups, spec_extra=None):
+    n = 4 * n_groups
+    ds = Dataset(name="d", labels=("a", "b"), item_ids=np.array([f"i{j}" for j in range(n)]),
+                 gold=(np.arange(n) % 2).astype(np.int8), systems=("s",), kinds=("system",),
+                 predictions=np.zeros((1, n), dtype=np.int8), groups=(np.arange(n) % n_groups).astype(np.int16),
+                 group_names=tuple(f"g{j}" for j in range(n_groups)))
+    spec = DatasetSpec(name="mine", gold="g", predictions=(), labels=("a", "b"), **(spec_extra or {}))
+    return ds, spec
+
+
+def test_the_few_groups_note():
+    ds, spec = _grouped(5)
+    group = E.Settings.from_config({"resample_unit": "group"})
+    assert E.few_groups_note(spec, group, ds) == (
+        "resample_unit is 'group' and mine has only 5 groups: resampling whole groups draws few distinct samples, "
+        "so its intervals are too narrow and its tests and half-splits coarse (use at least 20 groups, or "
+        "resample_unit: item).")
+    ranked = DatasetSpec(**{**spec.__dict__, "score_metrics": ("map", "mrr", "brier")})
+    assert E.few_groups_note(ranked, group, ds).endswith(
+        "(use at least 20 groups; map, mrr rank within groups, so items cannot be resampled alone).")
+    assert E.few_groups_note(spec, E.Settings.from_config({"resample_unit": "item"}), ds) is None
+    assert E.few_groups_note(spec, group, _grouped(E.MIN_GROUPS)[0]) is None
+    assert E.few_groups_note(spec, group, _grouped(E.MIN_GROUPS - 1)[0]) is not None
+    assert E.few_groups_note(spec, group, _grouped(1)[0]) is None  # one group: refused elsewhere
+    assert E.few_groups_note(spec, group, _grouped(2)[0]) is not None
+    spans = DatasetSpec(**{**spec.__dict__, "span_task": "si"})
+    assert E.few_groups_note(spans, group, ds) is None
+
+
+# ---------------------------------------------------------------- similarity groups
+def _sim():
+    return pd.DataFrame([[1, .9, .1, np.nan], [.9, 1, .2, .1], [.1, .2, 1, .3], [np.nan, .1, .3, 1]],
+                        index=list("wxyz"), columns=list("wxyz"))
+
+
+@pytest.mark.parametrize("method", ["average", "complete", "single"])
+def test_similarity_groups_against_scipy(method):
+    sim = _sim()
+    d = 1 - np.nan_to_num(sim.to_numpy(), nan=0.0)  # an undefined tau: distance 1
+    np.fill_diagonal(d, 0)
+    z = linkage(squareform(d, checks=False), method=method)
+    groups, order = E.cluster_groups(sim, 2, method)
+    assert order == [list("wxyz")[i] for i in leaves_list(z)]
+    raw = fcluster(z, t=2, criterion="maxclust")
+    assert all((groups.iloc[i] == groups.iloc[j]) == (raw[i] == raw[j]) for i in range(4) for j in range(4))
+
+
+def test_similarity_groups_are_lettered_by_size_then_first_member():
+    groups, _ = E.cluster_groups(_sim(), 2)
+    assert groups.to_dict() == {"w": "A", "x": "A", "y": "B", "z": "B"}  # equal sizes: w's group first
+    assert groups.name == "group"
+    t = np.zeros((5, 5))
+    t[2:, 2:] = 0.95
+    np.fill_diagonal(t, 1.0)
+    three = pd.DataFrame(t, index=list("pqrst"), columns=list("pqrst"))
+    g, _ = E.cluster_groups(three, 3)
+    assert g["r"] == g["s"] == g["t"] == "A"  # the largest group is A although p comes first
+    assert sorted(g[["p", "q"]]) == ["B", "C"] and g["p"] == "B"
+    assert E.cluster_groups(_sim(), 9)[0].tolist() == ["A", "B", "C", "D"]  # more groups than metrics
+    one, order = E.cluster_groups(_sim().iloc[:1, :1], 3)
+    assert one.tolist() == ["A"] and order == ["w"]
+    none, order = E.cluster_groups(_sim().iloc[:0, :0], 3)
+    assert none.tolist() == [] and order == []
+
+
+# ---------------------------------------------------------------- merged tasks
+def test_merged_params_of_the_unrelated_class():
+    g = E.merge_groups(4, (0, 2))  # classes 0 and 2 merged: 0,1,0,2
+    assert g.tolist() == [0, 1, 0, 2]
+    assert E.merged_params({"unrelated": 3}, g)["unrelated"] == 2  # not merged: renumbered
+    assert E.merged_params({"unrelated": 2}, g)["unrelated"] is None  # merged with a related class: undefined
+    assert E.merged_params({"unrelated": 1}, g)["unrelated"] == 1
+    assert E.merged_params({"weights": [0.1, 0.2, 0.3, 0.4]}, g)["weights"].tolist() == pytest.approx(
+        [0.4, 0.2, 0.4])
+    assert E.merged_params({"f_avg_classes": [0, 2, 3]}, g)["f_avg_classes"] == [0, 2]
+    kept = {"weights": None, "other": "x"}
+    assert E.merged_params(kept, g) == kept
+
+
+def test_the_merging_table_has_a_row_per_pair_and_a_mean():
+    spec = DatasetSpec(name="d", gold="g", predictions=(), labels=("a", "b", "c"), metrics=("accuracy", "kappa"))
+    pairs = E.class_pairs(3)
+    assert pairs == [(0, 1), (0, 2), (1, 2)]
+    tau = np.array([[0.5, np.nan], [0.7, 0.2], [0.9, np.nan]])
+    df = E._merging_frame(spec, pairs, tau)
+    assert df["pair"].tolist() == ["a+b", "a+c", "b+c", "mean"] * 2
+    assert df.loc[df["metric"] == "accuracy", "tau"].tolist() == pytest.approx([0.5, 0.7, 0.9, 0.7])
+    assert df.loc[df["metric"] == "kappa", "tau"].tolist()[-1] == pytest.approx(0.2)  # the mean of the defined
+    assert "sd" not in df.columns
+    with_sd = E._merging_frame(spec, pairs, tau, sd=np.full((3, 2), 0.1))
+    assert with_sd["sd"].isna().tolist() == [False, False, False, True] * 2
