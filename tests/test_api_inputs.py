@@ -498,3 +498,80 @@ def test_a_gold_series_with_predictions_by_position():
 def test_the_comparison_carries_the_power_table():
     c = metaeval.compare(GOLD, SYSTEMS, metrics=["accuracy", "kappa"], tukey_trials=50)
     assert set(c.power["metric"]) == {"accuracy", "kappa"} and c.alpha == 0.05
+
+
+# ---------------------------------------------------------------- what a call resamples and ranks (_prepare)
+def test_a_span_task_is_resampled_by_document():
+    from metaeval.api import _prepare, span_dataset
+
+    pair = span_dataset(SPAN_GOLD, {"a": [("d1", 0, 4)], "b": [("d2", 3, 9)]}, texts=SPAN_TEXTS)
+    _, _, st = _prepare(pair, None, {})
+    assert st.resample_unit == "group" and st.stratified is False
+    _, _, st = _prepare(pair, None, {"resample_unit": "group"})
+    assert st.resample_unit == "group"
+    with pytest.raises(ValueError) as e:
+        _prepare(pair, None, {"resample_unit": "item"})
+    assert str(e.value) == "resample_unit: a span dataset is resampled by document ('group')"
+    with pytest.raises(TypeError) as e:
+        _prepare(SPAN_GOLD, {"a": [("d1", 0, 4)]}, {"texts": SPAN_TEXTS, "groups": ["x"]})
+    assert str(e.value) == "groups and ordinal are not keywords of span tasks (their unit is the document)"
+    with pytest.raises(TypeError, match="^groups and ordinal are not keywords of span tasks"):
+        _prepare(SPAN_GOLD, {"a": [("d1", 0, 4)]}, {"texts": SPAN_TEXTS, "ordinal": True})
+
+
+def test_metrics_ranking_within_groups_resample_whole_groups(tmp_path):
+    from metaeval.api import _prepare, read_files
+
+    (tmp_path / "gold.csv").write_text("item_id,label,q\n" + "".join(f"i{i},{'pn'[i % 2]},q{i % 4}\n"
+                                                                    for i in range(16)))
+    (tmp_path / "s.csv").write_text("item_id,score\n" + "".join(f"i{i},{(i * 7 % 16) / 16}\n" for i in range(16)))
+    pair = read_files(tmp_path / "gold.csv", scores=[tmp_path / "s.csv"], labels=["p", "n"], positive_class="p",
+                      group_column="q", score_threshold=0.5, metrics=["map", "brier"], baselines=[])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, _, st = _prepare(pair, None, {})
+    assert st.resample_unit == "group"
+    with pytest.raises(ValueError) as e:
+        _prepare(pair, None, {"resample_unit": "item"})
+    assert str(e.value) == ("resample_unit: ['map'] rank the items within each group, so a resample draws whole "
+                            "groups ('group')")
+    plain = read_files(tmp_path / "gold.csv", scores=[tmp_path / "s.csv"], labels=["p", "n"], positive_class="p",
+                       score_threshold=0.5, metrics=["brier"], baselines=[])
+    assert _prepare(plain, None, {})[2].resample_unit == "item"
+
+
+def test_which_baselines_a_call_ranks():
+    from metaeval.api import _prepare
+
+    pair = dataset(GOLD, SYSTEMS, baselines=["majority", "random"])
+    assert _prepare(pair, None, {}, include_all_baselines=True)[2].include_baselines == ("majority", "random")
+    assert _prepare(pair, None, {"include_baselines": ["random"]},
+                    include_all_baselines=True)[2].include_baselines == ("random",)
+    default = _prepare(pair, None, {})[2].include_baselines
+    assert default == metaeval.api.settings().include_baselines
+    # generated for the call: every baseline of the task unless the call names them
+    ds, _, _ = _prepare(GOLD, SYSTEMS, {}, all_baselines=True)  # all_class: one system per class
+    assert set(ds.systems) - set(SYSTEMS) == {"majority", "random", "all_neg", "all_neu", "all_pos"}
+    ds, _, _ = _prepare(GOLD, SYSTEMS, {"baselines": ["majority"]}, all_baselines=True)
+    assert set(ds.systems) - set(SYSTEMS) == {"majority"}
+    ds, _, _ = _prepare(GOLD, SYSTEMS, {})
+    assert set(ds.systems) == set(SYSTEMS)
+
+
+def test_span_baselines_of_a_call():
+    from metaeval.api import _prepare
+
+    ds, _, _ = _prepare(SPAN_GOLD, {"a": [("d1", 0, 4)]}, {"texts": SPAN_TEXTS}, all_baselines=True)
+    assert set(ds.systems) - {"a"} == set(metaeval.config.SPAN_BASELINE_KINDS)
+    tc = [("d1", "fear", 0, 5), ("d2", "doubt", 3, 9)]
+    ds, _, _ = _prepare(tc, {"b": [("d1", "fear", 0, 5), ("d2", "fear", 3, 9)]}, {"texts": SPAN_TEXTS},
+                        all_baselines=True)
+    assert set(ds.systems) - {"b"} == {"majority", "random", "all_doubt", "all_fear"}
+
+
+def test_dataset_keys_left_at_none_or_false_are_no_choice():
+    pair = dataset(GOLD, SYSTEMS)
+    a = metaeval.evaluate(pair, intervals=False, label_map=None, allow_unused_labels=False)
+    assert a.equals(metaeval.evaluate(pair, intervals=False))
+    with pytest.raises(TypeError, match="^'allow_unused_labels': keywords of the dataset"):
+        metaeval.evaluate(pair, intervals=False, allow_unused_labels=True)

@@ -850,7 +850,7 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
         opts["resample_unit"] = "group"
     if include_all_baselines and "include_baselines" not in opts:  # score every system given or generated
         opts["include_baselines"] = [s for s, k in zip(ds.systems, ds.kinds) if k not in RANKED_KINDS]
-    st = settings(data.get("groups", ds.groups if ds.groups is not None else None), **opts)
+    st = settings(**opts)  # (the groups are the dataset's: a setting says whether resamples take them whole)
     from .experiments import few_groups_note
 
     note = few_groups_note(spec, st, ds)
