@@ -40,6 +40,11 @@ def _at_caller(w) -> bool:
     return "MUTANT_UNDER_TEST" in os.environ or w.filename == __file__
 
 
+def _seven(c):
+    """7, out of its range, on 120 items only: the probe matrices pass, the dataset's systems do not."""
+    return np.where(np.asarray(c).sum((-2, -1)) == 120, 7.0, 0.5)
+
+
 def _acc_terms(gold, pred, items):
     right = (pred == gold[None, :]).astype(float)
     return np.stack([right, np.ones_like(right)], axis=-1)
@@ -575,3 +580,63 @@ def test_dataset_keys_left_at_none_or_false_are_no_choice():
     assert a.equals(metaeval.evaluate(pair, intervals=False))
     with pytest.raises(TypeError, match="^'allow_unused_labels': keywords of the dataset"):
         metaeval.evaluate(pair, intervals=False, allow_unused_labels=True)
+
+
+@pytest.mark.parametrize("kw,msg", [
+    (dict(ordinal="yes"), "ordinal: expected True or False, got 'yes'"),
+    (dict(weights=3), "weights: expected a mapping of label to weight, or of set name to such a mapping, got 3"),
+    (dict(f_avg_classes=5), "f_avg_classes: expected a list of labels, got 5"),
+    (dict(unrelated_label=["a"]), "unrelated_label: expected one label, got ['a']"),
+    (dict(baselines="majority"), "baselines: expected a list of baseline kinds (e.g. ['majority', 'random']; [] for "
+                                 "none), got 'majority'"),
+    (dict(baseline_systems=3), "baseline_systems: expected a list of system names, got 3"),
+    (dict(primary_metric=3), "primary_metric: expected a metric id, got 3"),
+    (dict(allow_unused_labels="no"), "allow_unused_labels: expected True or False, got 'no'"),
+    (dict(label_map=3), "label_map: expected a mapping of label as written to label, got 3"),
+    (dict(normalize_labels=3), "normalize_labels: expected a list of 'strip' and / or 'case', got 3"),
+    (dict(random_seed=-1), "random_seed: expected an integer >= 0, got -1"),
+    (dict(labels=3), "labels: expected a list of labels, got 3"),
+])
+def test_a_dataset_keyword_of_the_wrong_type_is_named(kw, msg):
+    with pytest.raises(TypeError) as e:
+        dataset(GOLD, SYSTEMS, **kw)
+    assert str(e.value) == msg
+
+
+def test_the_dataset_s_custom_metrics_are_held_to_their_contract_on_its_systems():
+    from metaeval.custom_metrics import register_metric
+
+    register_metric("mine_bad", _seven, range=(0, 1))
+    with pytest.raises(MetricContractError) as e:
+        dataset(GOLD, SYSTEMS, metrics=["accuracy", "mine_bad"])
+    assert "expected values in its range [0, 1]; found 7 on the systems of dataset 'data' (matrix 0" in str(e.value)
+    # a metric with a parameter is checked with the dataset's
+    register_metric("mine_w", lambda c, weights: M.wauc(c, weights), needs=["weights"], range=(0, 1))
+    ds, spec = dataset(GOLD, SYSTEMS, metrics=["mine_w"], weights={"neg": 0.2, "neu": 0.3, "pos": 0.5})
+    assert spec.metrics == ("mine_w",)
+
+
+def test_a_metric_of_per_item_terms_sees_the_item_ids():
+    seen = []
+
+    def terms(gold, pred, items):
+        seen.append(list(items))
+        return _acc_terms(gold, pred, items)
+
+    ids = [f"q{i}" for i in range(120)]
+    got = metaeval.evaluate(pd.Series(GOLD, index=ids), {k: pd.Series(v, index=ids) for k, v in SYSTEMS.items()},
+                            intervals=False, baselines=[], metrics={"item_acc": {"terms": terms, "combine": _ratio}})
+    assert seen and all(s == ids for s in seen) and got["item_acc"].tolist() == pytest.approx([5 / 6, 2 / 3, 2 / 3,
+                                                                                              5 / 6])
+    bad = {"terms": terms, "combine": lambda t: t[..., 0] * 0 + 7.0, "range": [0, 1]}
+    with pytest.raises(MetricContractError, match="on the systems of dataset 'data'"):
+        dataset(GOLD, SYSTEMS, metrics={"item_bad": bad})
+
+
+def test_many_groups_are_coded_without_overflow():
+    n = 2 ** 15 + 10  # more groups than int16 codes
+    gold = ["a", "b"] * (n // 2)
+    ds, _ = dataset(gold, {"s": gold}, groups=[f"g{i:06d}" for i in range(n)])
+    assert ds.groups.dtype == np.int32 and ds.groups.max() == n - 1 and ds.group_names[ds.groups[-1]] == f"g{n - 1:06d}"
+    few, _ = dataset(gold[:10], {"s": gold[:10]}, groups=[f"g{i % 3}" for i in range(10)])
+    assert few.groups.dtype == np.int16
