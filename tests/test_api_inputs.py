@@ -640,3 +640,50 @@ def test_many_groups_are_coded_without_overflow():
     assert ds.groups.dtype == np.int32 and ds.groups.max() == n - 1 and ds.group_names[ds.groups[-1]] == f"g{n - 1:06d}"
     few, _ = dataset(gold[:10], {"s": gold[:10]}, groups=[f"g{i % 3}" for i in range(10)])
     assert few.groups.dtype == np.int16
+
+
+ORDERED = dict(labels=["neg", "neu", "pos"], ordinal=True, metrics=["accuracy", "mae_macro", "wauc"],
+               weights={"neg": 0.2, "neu": 0.5, "pos": 0.3})
+
+
+def test_recommend_and_compare_take_the_ordered_classes_and_the_weights():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = metaeval.recommend(GOLD, SYSTEMS, properties=False, criteria_replicates=5, baselines=["majority"],
+                               groups=[f"g{i % 10}" for i in range(120)], resample_unit="group", **ORDERED)
+    assert r.metrics == ["accuracy", "wauc", "mae_macro"] and r.unit == "groups" and r.baselines == ["majority"]
+    c = metaeval.compare(GOLD, SYSTEMS, tukey_trials=60, alpha=0.2, baselines=["majority"],
+                         significance_correction="bh", **ORDERED)
+    assert set(c.pairs["metric"]) == {"accuracy", "wauc", "mae_macro"} and c.alpha == 0.2
+    assert {"majority"} <= set(c.pairs["system_a"]) | set(c.pairs["system_b"])
+    from metaeval.significance import TUKEY_CORRECTION
+
+    assert (c.test, c.correction) == ("tukey", TUKEY_CORRECTION)  # family-wise already: no correction asked for
+    b = metaeval.compare(GOLD, SYSTEMS, significance_test="bootstrap", bootstrap_replicates=40,
+                         significance_correction="bh", baselines=[], metrics=["accuracy"])
+    assert (b.test, b.correction) == ("bootstrap", "bh")
+    assert set(b.pairs["system_a"]) | set(b.pairs["system_b"]) == set(SYSTEMS)
+
+
+def test_compare_needs_two_systems():
+    two = metaeval.compare(GOLD, {"a": SYSTEMS["a"], "b": SYSTEMS["b"]}, baselines=[], tukey_trials=50,
+                           metrics=["accuracy"])
+    assert len(two.pairs) == 1
+    with pytest.raises(ValueError) as e:
+        metaeval.compare(GOLD, {"a": SYSTEMS["a"]}, baselines=[], tukey_trials=50)
+    assert str(e.value) == "compare needs at least two systems (or a system and a baseline: baselines=[...])"
+    one_and_baseline = metaeval.compare(GOLD, {"a": SYSTEMS["a"]}, baselines=["majority"], tukey_trials=50,
+                                        metrics=["accuracy"])
+    assert len(one_and_baseline.pairs) == 1
+
+
+def test_meta_evaluate_computes_the_properties_unless_told_not_to():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = metaeval.meta_evaluate(GOLD, SYSTEMS, n_splits=10, tukey_trials=50, bootstrap_replicates=20,
+                                   criteria_replicates=5, metrics=["accuracy", "kappa"])
+        off = metaeval.meta_evaluate(GOLD, SYSTEMS, n_splits=10, tukey_trials=50, bootstrap_replicates=20,
+                                     criteria_replicates=5, metrics=["accuracy", "kappa"], properties=False)
+    assert r.rec.failed and set(r.rec.failed) == {"accuracy", "kappa"}
+    assert not off.rec.failed
+    assert set(r.rec.baselines) == {"majority", "random"}  # every baseline generated, the workflow's ranked
