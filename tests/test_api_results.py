@@ -168,3 +168,31 @@ def test_every_keyword_of_size_design_reaches_the_tables():
     assert set(d.design["unit"]) == {"groups"} and d.design.loc[d.design["fraction"] == 1.0, "size"].iloc[0] == 12
     assert not d.needed["needed"].equals(other.needed["needed"])  # the systems ranked: the baselines asked for
     assert set(d.swaps["metric"]) == {"accuracy", "mae_macro", "wauc"}
+
+
+def test_write_makes_the_figure_by_default_and_writes_over_a_folder(result, tmp_path, monkeypatch):
+    from metaeval import recommendation
+
+    named = []
+    real = recommendation.recommendation_figure
+    monkeypatch.setattr(recommendation, "recommendation_figure", lambda rec, name: named.append(name) or real(rec, name))
+    first = result.write(tmp_path)
+    again = result.write(tmp_path)  # the same folder again, figures/ included
+    assert first == again and first[-1] == tmp_path / "figures" / "recommendation.pdf"
+    assert named == ["data", "data"]
+
+
+def test_write_passes_the_test_set_size_sentence_on(tmp_path):
+    from metaeval.recommendation import recommendation_json
+
+    with pytest.warns(UserWarning):
+        r = metaeval.meta_evaluate(GOLD, SYSTEMS, properties=False, n_splits=20, tukey_trials=60,
+                                   bootstrap_replicates=30, criteria=["stability", "power"], criteria_replicates=8,
+                                   metrics=["accuracy", "kappa", "macro_f1"], groups=[f"g{i % 8}" for i in range(120)],
+                                   resample_unit="group")
+    size = r.notes["test_set_size"]
+    assert size and r.notes["resample"]
+    r.write(tmp_path, figures=False)
+    text = (tmp_path / "recommendation.json").read_text()
+    assert text == recommendation_json(r.rec, resample_note=r.notes["resample"], test_set_size=size)
+    assert text != recommendation_json(r.rec, resample_note=r.notes["resample"], test_set_size=None)
