@@ -117,3 +117,39 @@ def test_every_metric_takes_an_expected_confusion_matrix():
     for mid in ids:
         v = np.asarray(out[mid], dtype=float)
         assert v.shape == (3,) and np.isfinite(v[:2]).all(), mid
+
+
+@pytest.mark.parametrize("bad", [[], [[1, 2]], [1, -1], [0, 0]])
+def test_gold_counts_are_checked_with_their_value_named(bad):
+    with pytest.raises(ValueError) as e:
+        guesser_distributions(bad)
+    assert str(e.value).startswith("gold_counts must be K >= 1 non-negative counts with a positive sum, got array(")
+
+
+def test_one_class_and_q_of_another_number_of_classes():
+    assert guesser_distributions([5]).tolist() == [[1.0], [1.0], [1.0]]
+    with pytest.raises(ValueError) as e:
+        expected_confusion([6, 3, 1], [0.5, 0.5])
+    assert str(e.value) == "q has 2 classes, gold_counts 3"
+    c = expected_confusion([6, 3, 1])
+    assert c.shape == (3, 3, 3) and np.allclose(c.sum((-2, -1)), 10)
+    assert np.allclose(expected_confusion([6, 3, 1], [[1, 0, 0], [0, 0, 1]])[1], [[0, 0, 0], [0, 0, 0], [6, 3, 1]])
+
+
+def test_chance_levels_of_metrics_with_parameters():
+    df = chance_scores([6, 3, 1], ["accuracy", "wauc", "f1_class"], {"weights": [0.2, 0.3, 0.5], "positive": 2})
+    assert df["guesser"].tolist() == list(GUESSERS) and list(df.columns) == ["guesser", "accuracy", "wauc", "f1_class"]
+    assert df["wauc"].tolist() == pytest.approx([0.5, 0.5, 0.5])  # no guesser ranks a class above another
+    assert df["f1_class"].iloc[2] == 0.0 and df["f1_class"].iloc[1] == pytest.approx(0.1)
+    assert df["accuracy"].dtype == np.float64
+
+
+def test_above_chance_of_no_metric_and_of_several_systems():
+    scores = pd.DataFrame({"system": ["a", "b"], "kind": ["system", "baseline"], "accuracy": [0.7, 0.5]})
+    empty = above_chance(scores, chance_scores([6, 3, 1], ["accuracy"]), [])
+    assert empty.empty and list(empty.columns) == ["system", "kind", "metric", "score", "chance_uniform",
+                                                   "above_uniform", "chance_prior", "above_prior",
+                                                   "chance_majority", "above_majority"]
+    a = above_chance(scores, chance_scores([6, 3, 1], ["accuracy"]), ["accuracy"])
+    assert a["kind"].tolist() == ["system", "baseline"] and a["chance_majority"].tolist() == [0.6, 0.6]
+    assert a["above_majority"].tolist() == pytest.approx([0.1, -0.1])
