@@ -111,6 +111,10 @@ def test_init_refusals(tmp_path, case, code_, words):
         (folder / "metaeval.yaml").write_text("old")
     code, out, err = _run("init", folder, *(["--ordinal"] if case == "text ordinal" else []))
     assert code == code_ and words in err, err
+    where = {"no folder": folder, "no gold": folder, "two golds": folder, "no predictions": folder / "predictions"}
+    if case in where:  # a problem of the folder: the file (kind) and the fault, each named
+        assert err == (f"metaeval init: 1 problem in 1 file of the input data:\n  {where[case].resolve()}: 1 problem "
+                       f"(1 unreadable or empty file)\n    {where[case].resolve()}: {words}\n")
     if case != "exists":
         assert not (folder / "metaeval.yaml").exists()
     else:
@@ -132,3 +136,30 @@ def test_init_says_when_snakemake_is_missing(tmp_path, monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", real)
     code, out, _ = _run("init", folder, "--force")
     assert "Snakemake is not installed" not in out
+
+
+def test_init_checks_the_files_as_the_named_dataset_with_the_given_labels(tmp_path):
+    folder = tmp_path / "my data"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "gold.csv").write_text("item_id,label\n1,pos\n2,neg\n3,neg\n")
+    (folder / "predictions" / "a.csv").write_text("item_id,label\n1,pos\n2,neutral\n3,neg\n")
+    code, _, err = _run("init", folder)
+    assert code == 1 and err.startswith(f"metaeval init: dataset 'my_data' (gold file {folder.resolve() / 'gold.csv'}"
+                                        "): 1 problem in 1 file of the input data:")
+    code, _, err = _run("init", folder, "--name", "mine")
+    assert code == 1 and err.startswith("metaeval init: dataset 'mine' (gold file ")
+    # the labels given are the ones checked: one the gold never uses is named as such
+    (folder / "predictions" / "a.csv").write_text("item_id,label\n1,pos\n2,neu\n3,neg\n")
+    code, _, err = _run("init", folder, "--labels", "neg,neu,pos")
+    assert code == 1 and "label(s) 'neu' of --labels never occur in the gold" in err
+
+
+def test_init_keeps_unicode_as_written(tmp_path):
+    folder = tmp_path / "données"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "gold.csv").write_text("item_id,label\n1,négatif\n2,positif\n3,négatif\n", encoding="utf-8")
+    (folder / "predictions" / "a.csv").write_text("item_id,label\n1,positif\n2,positif\n3,négatif\n", encoding="utf-8")
+    code, _, err = _run("init", folder)
+    assert code == 0, err
+    text = (folder / "metaeval.yaml").read_text(encoding="utf-8")
+    assert "données:" in text and "- négatif" in text and "\\x" not in text and "\\u" not in text

@@ -180,3 +180,26 @@ def test_on_a_terminal_the_tables_are_aligned(command, tmp_path):
     with redirect_stdout(_Terminal()), redirect_stderr(io.StringIO()):
         assert cli.main([command, "-o", str(tmp_path / "t.csv")]) == 0
     assert (tmp_path / "t.csv").read_text().startswith(("id,", "key,"))
+
+
+def test_a_very_long_time_left():
+    assert cli._duration(3_600_000) == "1000.0 h"
+
+
+def test_the_progress_line_at_the_edges_of_a_pass():
+    p = cli._Progress(True)
+    p._start = 0.0
+    p._pass = ("x", 1, 0.0, 0, 0.5)  # one step, none done: a fraction, no time left yet
+    assert p.line("s", 1.0) == "s ... x 0 % (0/1) 1.0 s"
+    p._pass = ("x", 10, 0.0, 1, 2.0)  # one of ten done in 2 s, from time 0: about 18 s left, less the second since
+    assert p.line("s", 3.0) == "s ... x 10 % (1/10) 3.0 s, about 17 s left"
+
+
+def test_the_same_count_again_is_the_same_pass(monkeypatch):
+    p = cli._Progress(True)
+    p._start = 0.0
+    clock = iter([1.0, 2.0])
+    monkeypatch.setattr(cli.time, "perf_counter", lambda: next(clock))
+    p.listen(5, 10, "a")
+    p.listen(5, 10, "a")
+    assert p._pass[2] == 0.0 and p._pass[4] == 2.0

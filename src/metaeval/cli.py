@@ -429,16 +429,15 @@ def metric_table():
     for kind, reg in (("classification", M.REGISTRY), ("per-item terms", M.ITEM_REGISTRY),
                       ("scores", SCORE_REGISTRY), ("span", SPAN_REGISTRY)):
         for mid, m in reg.items():
-            needs = (["ordered classes"] if getattr(m, "ordinal", False) else []) + \
-                [M._PARAM_KEY.get(p, p) for p in getattr(m, "params", ())]
+            needs = (["ordered classes"] if m.ordinal else []) + [M._PARAM_KEY[p] for p in m.params]
             if kind == "scores":  # what a metric of scores needs of the files
                 needs = (["probabilities"] if m.probabilities else ["scores (--scores)"]) + \
                     (["groups (--group-column)", "a positive class"] if m.kind == "groups" else [])
             rows.append({"id": mid, "name": unicode_name(m), "kind": kind, "better": m.direction,
-                         "default": "yes" if getattr(m, "default", kind == "span") else "no",
+                         "default": "yes" if m.default else "no",
                          "needs": ", ".join(needs), "other names": ", ".join(other.get(mid, []) + (
-                             [m.alias] if getattr(m, "alias", "") else [])),
-                         "reference": getattr(m, "reference", "") or getattr(m, "source", "")})
+                             [m.alias] if m.alias else [])),
+                         "reference": m.reference or m.source})
     return pd.DataFrame(rows)
 
 
@@ -447,8 +446,7 @@ def _metrics(a) -> str:
 
     for module in a.metric_module:
         load_module(module)
-    fmt = a.format or ("table" if a.output is None and sys.stdout.isatty() else "csv")
-    return _render(metric_table(), fmt, "metaeval metrics (ids for --metrics and the config's metrics:)")
+    return _render(metric_table(), a.format, "metaeval metrics (ids for --metrics and the config's metrics:)")
 
 
 def settings_table():
@@ -467,7 +465,7 @@ def settings_table():
 
 
 def _settings(a) -> str:
-    fmt = a.format or ("table" if a.output is None and sys.stdout.isatty() else "csv")
+    fmt = a.format  # (main() decides it: a table on a terminal, else CSV)
     title = "metaeval settings (--set KEY=VALUE; the config's experiments: block)"
     if fmt != "table":
         return _render(settings_table(), fmt, title)

@@ -326,6 +326,10 @@ class SpanMetric:
     ordinal: bool = False
     params: tuple[str, ...] = ()
     alias: str = ""
+    # as the other registries' entries (metaeval metrics' table): every span metric is a candidate of a span
+    # dataset that lists no metrics, and none comes from a user's file
+    default: bool = True
+    source: str = ""
 
     def __call__(self, stats) -> np.ndarray:
         return self.fn(stats)
