@@ -153,3 +153,17 @@ def test_above_chance_of_no_metric_and_of_several_systems():
     a = above_chance(scores, chance_scores([6, 3, 1], ["accuracy"]), ["accuracy"])
     assert a["kind"].tolist() == ["system", "baseline"] and a["chance_majority"].tolist() == [0.6, 0.6]
     assert a["above_majority"].tolist() == pytest.approx([0.1, -0.1])
+
+
+def test_classes_without_gold_items_and_a_single_item_are_valid():
+    q = guesser_distributions([6, 0, 1])
+    assert q[1].tolist() == pytest.approx([6 / 7, 0, 1 / 7]) and q[2].tolist() == [1, 0, 0]
+    assert guesser_distributions([1]).tolist() == [[1.0], [1.0], [1.0]]
+    assert guesser_distributions([0, 1]).tolist()[2] == [0.0, 1.0]
+
+
+def test_above_chance_numbers_its_rows():
+    scores = pd.DataFrame({"system": ["a", "b"], "kind": ["system", "system"], "accuracy": [0.7, 0.5],
+                           "kappa": [0.2, 0.1]})
+    a = above_chance(scores, chance_scores([6, 3, 1], ["accuracy", "kappa"]), ["accuracy", "kappa"])
+    assert a.index.tolist() == [0, 1, 2, 3] and a["metric"].tolist() == ["accuracy", "accuracy", "kappa", "kappa"]
