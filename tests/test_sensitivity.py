@@ -213,3 +213,122 @@ def test_class_priors_are_shifted_from_the_gold_counts():
         accs.append(np.mean(p == gold))
         recalls.append(np.mean([np.mean(p[gold == j] == j) for j in range(3)]))
     assert acc.loc[0.0, "tau"] == pytest.approx(kendalltau(accs, recalls).statistic)
+
+
+# ---------------------------------------------------------------- small rules, each pinned
+def test_the_noisy_golds_of_a_seed_are_the_published_ones():
+    gold = [0, 1, 2, 0, 1, 2, 0, 1, 2, 0]
+    assert S.noisy_labels(gold, 3, 0.3, [0, 1], 5).tolist() == [[0, 1, 0, 2, 1, 2, 0, 1, 2, 1],
+                                                                 [1, 1, 2, 0, 1, 1, 0, 1, 2, 2]]
+    assert S.noisy_labels(gold, 3, 0.3, [0], 5, mode="neighbour").tolist() == [[0, 1, 1, 1, 1, 2, 0, 1, 2, 1]]
+    assert np.array_equal(S.noisy_labels(gold, 3, 0.3, [0, 1], 5, "uniform"), S.noisy_labels(gold, 3, 0.3, [0, 1], 5))
+
+
+def test_exactly_the_rounded_share_is_flipped_and_two_classes_suffice():
+    gold = np.arange(40) % 2
+    for rate in (0.0, 0.1, 0.5, 1.0):
+        noisy = S.noisy_labels(gold, 2, rate, range(6), 3)
+        assert ((noisy != gold).sum(axis=1) == round(rate * 40)).all()
+    for k in (0, 1):
+        with pytest.raises(ValueError, match="^label noise needs at least two classes$"):
+            S.noisy_labels([0, 0], k, 0.1, [0], 1)
+    with pytest.raises(ValueError) as e:
+        S.noisy_labels(gold, 2, 1.5, [0], 1)
+    assert str(e.value) == "noise rates must lie in [0, 1], got [1.5]"
+    with pytest.raises(ValueError, match=r"got \[-0\.1\]"):
+        S.noisy_labels(gold, 2, -0.1, [0], 1)
+
+
+def test_a_neighbour_flip_of_an_end_class_goes_inwards():
+    k, n = 4, 400
+    gold = np.arange(n) % k
+    new = S._new_class(gold, np.random.default_rng(0).random((3, n)), k, "neighbour")
+    assert (np.abs(new - gold[None, :]) == 1).all()
+    assert (new[:, gold == 0] == 1).all() and (new[:, gold == k - 1] == k - 2).all()
+    inner = new[:, gold == 1]
+    assert (inner == 0).any() and (inner == 2).any()  # both neighbours of an inner class
+    u = np.full((1, 4), 0.5)  # u = 0.5 steps up
+    assert S._new_class(np.array([1, 1, 2, 2]), u, k, "neighbour").tolist() == [[2, 2, 3, 3]]
+    with pytest.raises(ValueError, match="noise mode must be one of"):
+        S._new_class(gold, u, k, "sideways")
+
+
+def test_the_summary_of_taus():
+    t = S._tau_summary(np.array([0.5, np.nan, 0.7, 0.9]))
+    assert list(t) == ["mean_tau", "sd_tau", "q025", "q975", "n_undefined"]
+    assert t["mean_tau"] == pytest.approx(0.7) and t["sd_tau"] == pytest.approx(0.2)  # ddof 1
+    assert t["q025"] == pytest.approx(np.quantile([0.5, 0.7, 0.9], 0.025))
+    assert t["q975"] == pytest.approx(np.quantile([0.5, 0.7, 0.9], 0.975)) and t["n_undefined"] == 1
+    one = S._tau_summary(np.array([0.4, np.nan]))
+    assert one["mean_tau"] == 0.4 and np.isnan(one["sd_tau"]) and one["q025"] == one["q975"] == 0.4
+    none = S._tau_summary(np.array([np.nan, np.nan]))
+    assert all(np.isnan(none[x]) for x in ("mean_tau", "sd_tau", "q025", "q975")) and none["n_undefined"] == 2
+
+
+def test_prior_weights_of_many_golds_at_once():
+    golds = np.array([[6, 3, 1], [2, 0, 8], [5, 5, 5]])
+    gammas = [0.0, 0.5, 1.0, 2.0]
+    got = S.prior_weights(golds, gammas)
+    assert got.shape == (3, 4, 3)
+    for b, g in enumerate(golds):
+        assert np.allclose(got[b], S.prior_weights(g, gammas))
+    w = S.prior_weights([2, 0, 8], gammas)
+    assert (w[:, 1] == 0).all()  # a class absent from the gold keeps weight 0
+    assert np.allclose((w * [2, 0, 8]).sum(axis=1), 10)  # the weighted items still number N
+    assert np.allclose(w[2], 1.0 * np.array([1, 0, 1]))  # gamma 1: the gold's own prior
+
+
+def test_prior_sensitivity_with_a_parameter_and_both_taus():
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 3, 200)
+    preds = np.where(rng.random((6, 200)) < 0.6, gold, rng.integers(0, 3, (6, 200)))
+    preds[5] = preds[4]  # two systems alike: ties, so tau-a and tau-b differ
+    c = confusion_tensor(gold, preds, 3)
+    params = {"weights": [0.2, 0.3, 0.5]}
+    b = S.prior_sensitivity(c, ["accuracy", "wauc", "mae_macro"], params, [0.0, 2.0], ["x", "y", "z"])
+    a = S.prior_sensitivity(c, ["accuracy", "wauc", "mae_macro"], params, [0.0, 2.0], ["x", "y", "z"], "a")
+    assert b["metric"].tolist() == ["accuracy"] * 2 + ["wauc"] * 2 + ["mae_macro"] * 2
+    assert (a["tau"] < b["tau"]).all()  # the tied pair counts in tau-a's denominator only
+    w = S.prior_weights(c[0].sum(axis=0), [0.0, 2.0])
+    for gi in range(2):
+        shifted = c * w[gi][None, None, :]
+        for mid in ("accuracy", "wauc", "mae_macro"):
+            x = orient(M.get(mid)(c, **params), M.get(mid).higher_is_better)
+            y = orient(M.get(mid)(shifted, **params), M.get(mid).higher_is_better)
+            row = b[(b["metric"] == mid) & (b["gamma"] == [0.0, 2.0][gi])].iloc[0]
+            assert row["tau"] == pytest.approx(kendalltau(x, y).statistic, nan_ok=True)
+
+
+@pytest.mark.parametrize("ordinal,mode,want", [(True, "auto", "neighbour"), (False, "auto", "uniform"),
+                                               (True, "uniform", "uniform")])
+def test_dataset_sensitivity_passes_every_setting_on(ordinal, mode, want):
+    from metaeval.api import dataset
+    from metaeval.engine.scoring import select_systems
+    from metaeval.experiments import Settings
+
+    rng = np.random.default_rng(8)
+    labels = ["lo", "mid", "hi"]
+    gold = rng.choice(labels, 90)
+    systems = {f"s{i}": np.where(rng.random(90) < 0.5 + 0.05 * i, gold, rng.choice(labels, 90)) for i in range(5)}
+    ds, spec = dataset(list(gold), {k: list(v) for k, v in systems.items()}, labels=labels, ordinal=ordinal,
+                       groups=[f"g{i % 9}" for i in range(90)], baselines=["majority", "random"],
+                       metrics=["accuracy", "macro_f1", "wauc"] + (["mae_macro"] if ordinal else []),
+                       weights={"lo": 0.2, "mid": 0.3, "hi": 0.5})
+    st = Settings.from_config({"noise_mode": mode, "noise_rates": [0.1, 0.2], "noise_repeats": 4, "noise_seed": 7,
+                               "tau_variant": "a", "noise_power_repeats": 2, "tukey_trials": 60, "tukey_seed": 3,
+                               "alpha": 0.1, "resample_unit": "group", "include_baselines": ["majority"],
+                               "prior_gammas": [0.0, 2.0], "chunk_size": 3})
+    noise, priors = S.dataset_sensitivity(ds, spec, st)
+    sel = select_systems(ds, ["majority"])
+    assert len(sel) == 6
+    ids, params = list(spec.metrics), spec.metric_params()
+    want_noise = S.noise_sensitivity(ds.gold, ds.predictions[sel], 3, ids, params, rates=[0.1, 0.2], repeats=4,
+                                     seed=7, mode=want, tau_variant="a", power_repeats=2, tukey_trials=60,
+                                     tukey_seed=3, alpha=0.1, units=ds.groups, chunk_size=3)
+    want_priors = S.prior_sensitivity(ds.confusion()[sel], ids, params, [0.0, 2.0], labels, "a")
+    assert noise.equals(want_noise) and priors.equals(want_priors)
+    other = S.noise_sensitivity(ds.gold, ds.predictions[sel], 3, ids, params, rates=[0.1, 0.2], repeats=4, seed=7,
+                                mode="neighbour" if want == "uniform" else "uniform", tau_variant="a",
+                                power_repeats=2, tukey_trials=60, tukey_seed=3, alpha=0.1, units=ds.groups,
+                                chunk_size=3)
+    assert not noise.equals(other)  # the mode matters on these data
