@@ -195,3 +195,35 @@ def test_a_span_system_that_predicts_nothing_is_set_aside_as_no_spans():
     assert set(t["set_aside"].iloc[0].split("; ")) == set(same)
     assert (t["n_real"] == sum(k == "system" for k in ds.kinds) - len(same)).all()
     assert empty
+
+
+def test_the_degenerate_systems_of_scores_against_the_registry():
+    """A dataset with metrics of scores: its degenerate systems of scores
+    (constant per class, the prior as a probability, random scores) are
+    scored by the registry's functions on the whole test set, and the
+    guessers of labels have no value there ("not computed")."""
+    import warnings
+
+    from metaeval.gameability import dataset_gameability
+    from metaeval.scores.degenerates import degenerate_values
+    from metaeval.scores.registry import evaluate
+
+    from .test_score_engine import _binary
+
+    ds, spec, y = _binary()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = dataset_gameability(ds, spec)
+        tested = dataset_gameability(ds, spec, unit="group", replicates=40)
+    names, values = degenerate_values(ds.gold, ds.labels, ds.labels.index(spec.positive_class), spec.random_seed)
+    ref = evaluate(spec.score_metrics, values, y, ds.groups, None, len(ds.group_names))
+    for m in spec.score_metrics:
+        rows = table[table["metric"] == m].set_index("degenerate")
+        for d, name in enumerate(names):
+            assert rows.loc[name, "score"] == pytest.approx(ref[m][d], nan_ok=True), (m, name)
+        assert rows.loc[["prior_guesser", "uniform_guesser"], "score"].isna().all()
+    assert set(table["degenerate"]) == {"all_pos", "all_neg", "prior_guesser", "uniform_guesser", *names}
+    undefined = tested[tested["score"].isna()]
+    assert len(undefined) and (undefined["verdict"] == "not computed").all()
+    assert tested.loc[tested["score"].notna(), "verdict"].isin(["gameable", "borderline", "not gameable"]).all()
+    assert "p_holm" in tested.columns and "p_holm" not in table.columns
