@@ -227,3 +227,79 @@ def test_the_degenerate_systems_of_scores_against_the_registry():
     assert len(undefined) and (undefined["verdict"] == "not computed").all()
     assert tested.loc[tested["score"].notna(), "verdict"].isin(["gameable", "borderline", "not gameable"]).all()
     assert "p_holm" in tested.columns and "p_holm" not in table.columns
+
+
+def _table():
+    """A hand-made gameability table: accuracy gameable twice (the smaller
+    adjusted p wins), kappa borderline and not gameable, macro_f1 never
+    computed, mae_macro (lower is better) not gameable."""
+    rows = [("accuracy", "all_a", 0.8, 0.6, 1.0, True, 0.01, 0.04, "gameable", "sysX"),
+            ("accuracy", "prior_guesser", 0.7, 0.6, 2.0, True, 0.001, 0.003, "gameable", ""),
+            ("kappa", "all_a", 0.0, 0.3, 5.0, False, 0.9, 1.0, "not gameable", ""),
+            ("kappa", "uniform_guesser", 0.35, 0.3, 2.0, True, 0.2, 0.4, "borderline", "sysX; sysY"),
+            ("macro_f1", "all_a", np.nan, 0.5, np.nan, False, np.nan, np.nan, "not computed", ""),
+            ("mae_macro", "all_a", 1.2, 0.7, 4.0, False, 0.99, 1.0, "not gameable", None)]
+    t = pd.DataFrame(rows, columns=["metric", "degenerate", "score", "median_real", "rank", "beats_median",
+                                    "p_value", "p_holm", "verdict", "set_aside"])
+    t["n_real"] = 4
+    return t
+
+
+def test_the_worst_row_of_each_metric():
+    from metaeval.gameability import best_degenerate, gameable
+
+    b = best_degenerate(_table())
+    assert list(b.columns) == ["metric", "degenerate", "score", "median_real", "rank", "n_real", "p_value", "p_holm",
+                               "verdict"]
+    assert b["metric"].tolist() == ["accuracy", "kappa", "mae_macro"]  # macro_f1: no rank, no row
+    assert b["degenerate"].tolist() == ["prior_guesser", "uniform_guesser", "all_a"]
+    g = gameable(_table())
+    assert g["metric"].tolist() == ["accuracy"] and g["degenerate"].tolist() == ["prior_guesser"]
+    border = gameable(_table(), "borderline")
+    assert border["degenerate"].tolist() == ["uniform_guesser"] and list(border.columns) == list(b.columns)
+    none = gameable(_table(), "nothing")
+    assert none.empty and list(none.columns) == list(b.columns)
+    # a table without the test: the verdict of the point comparison, and no p-values
+    plain = _table().drop(columns=["verdict", "p_value", "p_holm"])
+    pb = best_degenerate(plain)
+    assert pb["verdict"].tolist() == ["borderline", "borderline", "not gameable"]
+    assert pb["p_holm"].isna().all() and pb["degenerate"].tolist() == ["all_a", "uniform_guesser", "all_a"]
+    assert gameable(plain, "borderline")["metric"].tolist() == ["accuracy", "kappa"]
+
+
+def test_the_gameability_page():
+    from metaeval.gameability import gameability_markdown
+
+    md = gameability_markdown(_table(), "toy: gameability")
+    head, table = md.split("\n\n", 2)[0], md.split("\n\n", 2)[2]
+    assert head == "# toy: gameability"
+    assert ": 1 of 3 metrics are; *borderline* (1): a degenerate system beats" in md
+    assert ("Not counted as real systems, since they predict exactly what a degenerate system predicts: sysX, "
+            "sysY.") in md
+    lines = table.splitlines()
+    assert lines[0] == ("| metric | gameable | degenerate system | its score | median real system | its rank | "
+                        "p (Holm) |")
+    assert lines[2:] == ["| Acc (higher) | **gameable** | prior_guesser | 0.700 | 0.600 | 2 of 5 | 0.003 |",
+                         "| kappa (higher) | borderline | uniform_guesser | 0.350 | 0.300 | 2 of 5 | 0.400 |",
+                         "| MAE^M (lower) | no | all_a | 1.200 | 0.700 | 4 of 5 | 1.000 |"]
+    plain = _table().drop(columns=["verdict", "p_value", "p_holm", "set_aside"])
+    md2 = gameability_markdown(plain, "t")
+    assert "Not counted" not in md2 and md2.splitlines()[-1].endswith("|  |")  # no p without the test
+    assert gameability_markdown(_table().iloc[4:5], "t").endswith("No metric to judge.\n")
+
+
+def test_the_expected_matrices_of_the_degenerate_systems_of_many_golds():
+    from metaeval.chance import expected_confusion
+    from metaeval.gameability import _expected_degenerates, class_degenerates
+
+    golds = np.array([[6, 3, 1], [0, 4, 4], [0, 0, 0]])
+    got = _expected_degenerates(golds)
+    assert got.shape == (3, 5, 3, 3)
+    for b, g in enumerate(golds):
+        total = g.sum()
+        prior = g / total if total else np.full(3, 1 / 3)
+        q = np.vstack([np.eye(3), prior, np.full(3, 1 / 3)])
+        assert np.allclose(got[b], expected_confusion(g if total else np.zeros(3), q) if total else 0)
+    names, mats = class_degenerates([6, 3, 1], ["a", "b", "c"])
+    assert names == ["all_a", "all_b", "all_c", "prior_guesser", "uniform_guesser"]
+    assert np.allclose(mats, _expected_degenerates(np.array([6, 3, 1])))
