@@ -132,3 +132,60 @@ def test_the_merging_table_has_a_row_per_pair_and_a_mean():
     assert "sd" not in df.columns
     with_sd = E._merging_frame(spec, pairs, tau, sd=np.full((3, 2), 0.1))
     assert with_sd["sd"].isna().tolist() == [False, False, False, True] * 2
+
+
+def test_similarity_groups_of_two_metrics_an_odd_matrix_and_the_default_count():
+    two = pd.DataFrame([[1.0, 0.1], [0.1, 1.0]], index=["p", "q"], columns=["p", "q"])
+    assert E.cluster_groups(two, 2)[0].tolist() == ["A", "B"]
+    v = _sim().to_numpy(copy=True)
+    v[0, 1], v[1, 0] = 0.8, 1.0  # asymmetric: the mean of both is the distance
+    np.fill_diagonal(v, np.nan)  # an undefined diagonal: distance 0 to itself all the same
+    odd = pd.DataFrame(v, index=list("wxyz"), columns=list("wxyz"))
+    sym = _sim()
+    g1, o1 = E.cluster_groups(odd, 2)
+    g2, o2 = E.cluster_groups(sym, 2)
+    assert g1.equals(g2) and o1 == o2
+    n = -np.ones((4, 4)) + 2 * np.eye(4)
+    n[0, 1] = n[1, 0] = 0.9
+    neg = pd.DataFrame(n, index=list("abcd"), columns=list("abcd"))
+    g, _ = E.cluster_groups(neg)  # the default: 3 groups
+    assert sorted(set(g)) == ["A", "B", "C"] and g["a"] == g["b"] == "A"
+
+
+def _summary():
+    return pd.DataFrame({"metric": ["m1", "m2", "m3", "m4", "span"],
+                         "stability_rank": [2, 1, 3, 4, 5], "power_rank": [1, 3, 2, 4, 5],
+                         "discrimination_rank": [3, 2, 1, 4, np.nan]})
+
+
+def test_table7_ranks_again_among_the_complete_rows_and_sorts_ties():
+    t = E.table7(_summary())
+    assert list(t.columns) == ["metric", "stability_rank", "power_rank", "discrimination_rank", "rank_sum",
+                               "worst_rank"]
+    assert t["metric"].tolist() == ["m2", "m1", "m3", "m4", "span"]  # 6, 6 (stability 1 first), 6, 12, none
+    assert t["rank_sum"].tolist()[:4] == [6, 6, 6, 12] and pd.isna(t["rank_sum"].iloc[4])
+    assert t["worst_rank"].tolist()[:4] == [3, 3, 3, 4] and pd.isna(t["worst_rank"].iloc[4])
+    assert t.index.tolist() == [0, 1, 2, 3, 4]
+    # the span metric's ranks do not move the others': ranked among the complete rows
+    s = _summary()
+    s.loc[4, ["stability_rank", "power_rank"]] = [1, 1]
+    s.loc[:3, ["stability_rank", "power_rank"]] += 1
+    assert E.table7(s)["metric"].tolist() == ["m2", "m1", "m3", "m4", "span"]
+    assert E.table7(s).loc[0, "stability_rank"] == 1
+    # ties in a criterion keep the smallest rank (competition ranks)
+    tie = _summary().iloc[:4].assign(power_rank=[1, 1, 3, 4])
+    assert E.table7(tie).set_index("metric").loc[["m1", "m2"], "power_rank"].tolist() == [1, 1]
+    only = E.table7(_summary()[["metric", "stability_rank"]])
+    assert list(only.columns) == ["metric", "stability_rank", "rank_sum", "worst_rank"]
+
+
+def test_group_separation_of_every_two_groups():
+    sim = _sim()
+    groups = pd.Series(["A", "A", "B", "C"], index=list("wxyz"))
+    sep = E.group_separation(sim, groups)
+    assert list(sep.columns) == ["group_a", "group_b", "mean_tau", "min_tau"]
+    want = {("A", "B"): [0.1, 0.2], ("A", "C"): [np.nan, 0.1], ("B", "C"): [0.3]}
+    got = {(r.group_a, r.group_b): (r.mean_tau, r.min_tau) for r in sep.itertuples()}
+    for pair, vals in want.items():
+        assert got[pair] == pytest.approx((np.nanmean(vals), np.nanmin(vals)))
+    assert sep["mean_tau"].tolist() == sorted(sep["mean_tau"], reverse=True)
