@@ -6,6 +6,7 @@ task and the tables of the merging experiment."""
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -189,3 +190,58 @@ def test_group_separation_of_every_two_groups():
     for pair, vals in want.items():
         assert got[pair] == pytest.approx((np.nanmean(vals), np.nanmin(vals)))
     assert sep["mean_tau"].tolist() == sorted(sep["mean_tau"], reverse=True)
+
+
+def test_similarity_tables_of_a_dataset_against_a_loop():
+    from scipy.stats import kendalltau
+
+    from metaeval import metrics as M
+    from metaeval.api import dataset
+    from metaeval.engine.ranking import orient
+    from metaeval.engine.scoring import select_systems
+
+    rng = np.random.default_rng(12)
+    labels = ["a", "b", "c"]
+    gold = rng.choice(labels, 80)
+    systems = {f"s{i}": list(np.where(rng.random(80) < 0.3 + 0.1 * i, gold, rng.choice(labels, 80)))
+               for i in range(6)}
+    systems["s6"] = systems["s5"]  # a tie in every ranking: tau-a and tau-b differ
+    ds, spec = dataset(list(gold), systems, baselines=["majority", "random"],
+                       metrics=["accuracy", "macro_f1", "kappa", "gmr", "macro_recall"])
+    st = E.Settings.from_config({"tau_variant": "a", "n_groups": 2, "linkage": "complete",
+                                 "include_baselines": ["random"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sim, table = E.similarity_tables(ds, spec, st)
+    sel = select_systems(ds, ["random"])
+    assert len(sel) == 8  # the 7 systems and the random baseline
+    c = ds.confusion()[sel]
+    ids = list(spec.metrics)
+    scores = {m: orient(M.get(m)(c), M.get(m).higher_is_better) for m in ids}
+    for a in ids:
+        for b in ids:
+            x, y = scores[a], scores[b]
+            pairs = [(i, j) for i in range(8) for j in range(i + 1, 8)]
+            s = sum(np.sign(x[i] - x[j]) * np.sign(y[i] - y[j]) for i, j in pairs)
+            assert sim.loc[a, b] == pytest.approx(s / len(pairs)), (a, b)  # tau-a
+    assert sim.loc["accuracy", "kappa"] != pytest.approx(kendalltau(scores["accuracy"], scores["kappa"]).statistic)
+    groups, order = E.cluster_groups(sim, 2, "complete")
+    assert table["metric"].tolist() == ids and table["group"].tolist() == groups.tolist()
+    assert table["leaf_order"].tolist() == [order.index(m) for m in ids]
+    assert list(table.columns) == ["metric", "group", "leaf_order"]
+
+
+def test_the_summary_with_the_discriminative_power():
+    groups = pd.Series(["A", "A", "B"], index=["m1", "m2", "m3"])
+    stability = pd.DataFrame({"metric": ["m1", "m2", "m3"], "mean_tau": [0.9, 0.8, 0.95]})
+    power = pd.DataFrame({"metric": ["m3", "m1", "m2"], "discriminative_power": [0.5, 0.5 + 1e-14, np.nan],
+                          "test": ["tukey"] * 3, "correction": ["tukey_hsd"] * 3})
+    s = E.summary(groups, stability, None, power)
+    dp = s["discriminative_power"].tolist()  # in the groups' order m1, m2, m3
+    assert dp[0] == pytest.approx(0.5) and np.isnan(dp[1]) and dp[2] == 0.5
+    assert s["power_rank"].tolist() == [1, 3, 1]  # equal to 12 decimals: tied; undefined: last
+    assert s["power_test"].tolist() == ["tukey"] * 3 and s["power_correction"].tolist() == ["tukey_hsd"] * 3
+    assert s["stability_rank"].tolist() == [2, 3, 1] and "discrimination_rank" not in s.columns
+    plain = E.summary(groups, stability, None, power.drop(columns=["test", "correction"]))
+    assert "power_test" not in plain.columns and "power_rank" in plain.columns
+    assert "power_rank" not in E.summary(groups, stability, None).columns
