@@ -245,3 +245,65 @@ def test_the_summary_with_the_discriminative_power():
     plain = E.summary(groups, stability, None, power.drop(columns=["test", "correction"]))
     assert "power_test" not in plain.columns and "power_rank" in plain.columns
     assert "power_rank" not in E.summary(groups, stability, None).columns
+
+
+def test_stability_shards_merged_in_split_order():
+    from metaeval.experiments import TIER_NAMES
+
+    rng = np.random.default_rng(2)
+    tau = rng.random((6, 2))
+    tau[4, 1] = np.nan
+    tier = rng.random((6, 2, len(TIER_NAMES)))
+    parts = [{"metrics": np.array(["m1", "m2"]), "splits": np.array([3, 0, 5]), "tau": tau[[3, 0, 5]],
+              "tier_tau": tier[[3, 0, 5]], "n_systems": 7},
+             {"metrics": np.array(["m1", "m2"]), "splits": np.array([1, 4, 2]), "tau": tau[[1, 4, 2]],
+              "tier_tau": tier[[1, 4, 2]], "n_systems": 7}]
+    summ, per_split = E.stability_summary(parts, 6)
+    assert per_split.columns.tolist() == ["split", "m1", "m2"] and per_split["split"].tolist() == list(range(6))
+    assert np.allclose(per_split[["m1", "m2"]].to_numpy(), tau, equal_nan=True)
+    ok = tau[~np.isnan(tau[:, 1]), 1]
+    row = summ.set_index("metric").loc["m2"]
+    assert row["mean_tau"] == pytest.approx(ok.mean()) and row["sd_tau"] == pytest.approx(ok.std(ddof=1))
+    assert row["q025"] == pytest.approx(np.quantile(ok, 0.025)) and row["q975"] == pytest.approx(np.quantile(ok,
+                                                                                                          0.975))
+    assert (row["n_splits"], row["n_undefined"], row["n_systems"]) == (6, 1, 7)
+    assert row[f"tau_{TIER_NAMES[0]}"] == pytest.approx(tier[:, 1, 0].mean())
+    with pytest.raises(ValueError, match=re.escape("stability shards do not cover splits 0..6 exactly once")):
+        E.stability_summary(parts, 7)
+    one = [{**parts[0], "splits": np.array([0]), "tau": np.array([[0.5, np.nan]]), "tier_tau": tier[:1]}]
+    s1 = E.stability_summary(one)[0].set_index("metric")
+    assert s1.loc["m1", "mean_tau"] == 0.5 and np.isnan(s1.loc["m1", "sd_tau"])
+    assert np.isnan(s1.loc["m2", "mean_tau"]) and np.isnan(s1.loc["m2", "q025"]) and np.isnan(s1.loc["m2", "q975"])
+
+
+def test_weight_sensitivity_ranks_and_taus():
+    from metaeval import metrics as M
+    from metaeval.api import dataset
+
+    rng = np.random.default_rng(4)
+    labels = ["a", "b", "c"]
+    gold = rng.choice(labels, 90)
+    systems = {f"s{i}": list(np.where(rng.random(90) < 0.3 + 0.1 * i, gold, rng.choice(labels, 90))) for i in range(5)}
+    ds, spec = dataset(list(gold), systems, baselines=["majority"], metrics=["accuracy", "wauc", "wf1"],
+                       weights={"even": {"a": 1 / 3, "b": 1 / 3, "c": 1 / 3}, "skew": {"a": 0.7, "b": 0.2, "c": 0.1}})
+    st = E.Settings.from_config({"tau_variant": "a", "include_baselines": ["majority"]})
+    long, taus = E.weight_sensitivity(ds, spec, st)
+    assert list(long.columns) == ["system", "kind", "metric", "weight_set", "score", "rank"]
+    assert str(long["rank"].dtype) == "Int64"
+    base = long[long["kind"] == "baseline"]
+    assert len(base) and base["rank"].isna().all()
+    w = long[(long["metric"] == "wauc") & (long["weight_set"] == "skew") & (long["kind"] == "system")]
+    want = M.wauc(ds.confusion()[:5], [0.7, 0.2, 0.1])
+    assert np.allclose(w["score"], want)
+    assert w["rank"].tolist() == list((-want).argsort().argsort() + 1)  # 1 = best
+    assert list(taus.columns) == ["metric", "weight_set_a", "weight_set_b", "tau"]
+    assert taus[["metric", "weight_set_a", "weight_set_b"]].values.tolist() == [["wauc", "even", "skew"],
+                                                                              ["wf1", "even", "skew"]]
+    c = ds.confusion()  # the 5 systems and majority, ranked together; tau-a, as the settings say
+    for mid, fn in (("wauc", M.wauc), ("wf1", M.weighted_fbeta)):
+        x, y = fn(c, [1 / 3] * 3), fn(c, [0.7, 0.2, 0.1])
+        pairs = [(i, j) for i in range(6) for j in range(i + 1, 6)]
+        want_tau = sum(np.sign(x[i] - x[j]) * np.sign(y[i] - y[j]) for i, j in pairs) / len(pairs)
+        assert taus.loc[taus["metric"] == mid, "tau"].iloc[0] == pytest.approx(want_tau)
+    none_long, none_taus = E.weight_sensitivity(ds, dataset(list(gold), systems, metrics=["accuracy"])[1], st)
+    assert none_long.empty and none_taus.empty and list(none_taus.columns) == list(taus.columns)
