@@ -307,3 +307,60 @@ def test_weight_sensitivity_ranks_and_taus():
         assert taus.loc[taus["metric"] == mid, "tau"].iloc[0] == pytest.approx(want_tau)
     none_long, none_taus = E.weight_sensitivity(ds, dataset(list(gold), systems, metrics=["accuracy"])[1], st)
     assert none_long.empty and none_taus.empty and list(none_taus.columns) == list(taus.columns)
+
+
+def _small_dataset(seed=5, n=60, absent=False):
+    from metaeval.api import dataset
+
+    rng = np.random.default_rng(seed)
+    labels = ["a", "b", "c", "d"]
+    used = labels[:3] if absent else labels
+    gold = rng.choice(used, n)
+    systems = {f"s{i}": list(np.where(rng.random(n) < 0.3 + 0.1 * i, gold, rng.choice(used, n))) for i in range(5)}
+    return dataset(list(gold), systems, labels=labels, baselines=[], allow_unused_labels=absent,
+                   metrics=["accuracy", "macro_f1", "kappa"])
+
+
+def test_every_long_pass_reports_its_progress_to_the_end():
+    from metaeval.engine.progress import reporting
+    from metaeval.engine.scoring import Scorer, select_systems
+
+    ds, spec = _small_dataset()
+    st = E.Settings.from_config({"balanced_repeats": 7, "chunk_size": 3, "include_baselines": []})
+    seen = []
+    with reporting(lambda done, total, what: seen.append((done, total, what))):
+        E.stability_splits(ds, spec, st, range(11))
+        E.merging_balanced(ds, spec, st)
+        sc = Scorer(ds, spec, select_systems(ds, []), unit="item")
+        list(sc.left_out_counts(chunk=25))
+    by = {}
+    for done, total, what in seen:
+        by.setdefault(what, []).append((done, total))
+    assert by["half-splits"][-1] == (11, 11) and by["balanced subsamples"] == [(3, 7), (6, 7), (7, 7)]
+    assert by["jackknife (BCa)"] == [(25, 60), (50, 60), (60, 60)]
+    assert all(d == sorted(d) for d in by.values())
+
+
+def test_merging_on_balanced_subsamples_against_a_loop():
+    from metaeval.engine.resample import balanced_masks
+
+    ds, spec = _small_dataset(absent=True)  # class d has no gold item: the subsamples keep the smallest present
+    st = E.Settings.from_config({"balanced_repeats": 5, "balanced_seed": 9, "include_baselines": [], "chunk_size": 2})
+    df = E.merging_balanced(ds, spec, st)
+    counts = np.bincount(ds.gold, minlength=4)
+    assert (df["class_size"] == counts[counts > 0].min()).all() and (df["repeats"] == 5).all()
+    from metaeval.engine.confusion import confusion_tensor
+
+    taus = []
+    for m in balanced_masks(ds.gold, range(5), 9):
+        c = confusion_tensor(ds.gold[m], ds.predictions[:, m], 4)
+        taus.append(E._merge_taus(c, list(spec.metrics), spec.metric_params(), st.tau_variant)[1])
+    t = np.stack(taus)  # (R, P, M)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mean, sd = np.nanmean(t, axis=0), np.nanstd(t, axis=0, ddof=1)
+    rows = df[df["pair"] != "mean"]
+    assert np.allclose(rows["tau"], mean.T.ravel(), equal_nan=True)
+    assert np.allclose(rows["sd"], sd.T.ravel(), equal_nan=True)
+    one = E.merging_balanced(ds, spec, E.Settings.from_config({"balanced_repeats": 1, "include_baselines": []}))
+    assert one["sd"].isna().all() and (one["repeats"] == 1).all()
