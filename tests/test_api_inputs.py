@@ -687,3 +687,52 @@ def test_meta_evaluate_computes_the_properties_unless_told_not_to():
     assert r.rec.failed and set(r.rec.failed) == {"accuracy", "kappa"}
     assert not off.rec.failed
     assert set(r.rec.baselines) == {"majority", "random"}  # every baseline generated, the workflow's ranked
+
+
+@pytest.mark.parametrize("bad,kind", [(5, "int"), (None, "NoneType"), ((x for x in "ab"), "generator")])
+def test_labels_that_are_no_sequence_are_refused_by_name(bad, kind):
+    with pytest.raises(TypeError) as e:
+        dataset(["a", "b"], {"s": bad})
+    assert str(e.value) == f"predictions['s']: a sequence of labels, one per item (a list, array or Series), got {kind}"
+    with pytest.raises(TypeError, match=r"^gold: a sequence of labels, one per item \(a list, array or Series\), got int$"):
+        dataset(5, {"s": ["a"]})
+
+
+def test_an_empty_prediction_sequence_is_one_of_the_wrong_length():
+    with pytest.raises(DataError, match=re.escape("predictions['s']: 0 labels for 2 gold items")):
+        dataset(["a", "b"], {"s": []})
+
+
+def test_a_declaration_without_a_function_is_refused():
+    with pytest.raises(MetricContractError, match=re.escape("custom metric 'mine': the function is not callable "
+                                                            "(None)")):
+        metaeval.evaluate(["a", "b"], {"s": ["a", "b"]}, metrics={"mine": {"range": [0, 1]}})
+
+
+def test_settings_objects_reach_every_one_call_function():
+    s = metaeval.api.settings(n_splits=12, bootstrap_replicates=25, criteria=("stability", "power"),
+                              criteria_replicates=5, design_draws=4)
+    assert s.criteria == ("stability", "power")  # a tuple, read as the config's list
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = metaeval.meta_evaluate(GOLD, SYSTEMS, properties=False, tukey_trials=50, settings=s)
+        d = metaeval.size_design(GOLD, SYSTEMS, metrics=["accuracy"], settings=s)
+    assert r.settings.n_splits == 12 and len(r["stability_splits"]) == 12 and r.rec.criteria == ["stability", "power"]
+    assert d.design["metric"].unique().tolist() == ["accuracy"]
+    d2 = metaeval.size_design(GOLD, SYSTEMS, metrics=["accuracy"], settings=metaeval.api.settings(design_draws=4,
+                                                                                               bootstrap_replicates=60))
+    assert not d.design["mdd_low"].equals(d2.design["mdd_low"])  # 25 replicates, not 60: the settings were read
+
+
+def test_evaluate_takes_ordered_classes_and_an_interval_method():
+    pct = metaeval.evaluate(GOLD, SYSTEMS, labels=["neg", "neu", "pos"], ordinal=True, metrics=["mae_macro"],
+                            bootstrap_replicates=200, baselines=[])
+    bca = metaeval.evaluate(GOLD, SYSTEMS, labels=["neg", "neu", "pos"], ordinal=True, metrics=["mae_macro"],
+                            bootstrap_replicates=200, baselines=[], interval_method="bca")
+    assert "mae_macro" in pct.columns and pct["mae_macro"].equals(bca["mae_macro"])
+    assert not pct["mae_macro_low"].equals(bca["mae_macro_low"])
+
+
+def test_the_comparison_line_of_one_metric():
+    c = metaeval.compare(GOLD, SYSTEMS, metrics=["accuracy"], tukey_trials=50, baselines=[])
+    assert repr(c) == "Comparison(tukey test, alpha 0.05: 6 pairs of systems x 1 metrics; .pairs, .best, .power)"

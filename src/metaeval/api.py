@@ -305,7 +305,10 @@ def _check_label_sequence(where: str, values) -> None:
                         f"column, e.g. df['label']")
     if isinstance(values, (str, bytes)):
         raise TypeError(f"{where}: a sequence of labels, one per item, not a text ({str(values)[:40]!r})")
-    first = next(iter(values), None) if hasattr(values, "__iter__") else None
+    if not hasattr(values, "__iter__") or not hasattr(values, "__len__"):  # a number, a generator: no labels by item
+        raise TypeError(f"{where}: a sequence of labels, one per item (a list, array or Series), got "
+                        f"{type(values).__name__}")
+    first = next(iter(values), None)
     if isinstance(first, (tuple, list)):
         raise TypeError(f"{where} holds tuples ({first!r}): spans? a span task needs the documents' texts: "
                         f"texts={{document: text}} (metaeval.span_dataset)")
