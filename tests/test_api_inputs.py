@@ -736,3 +736,22 @@ def test_evaluate_takes_ordered_classes_and_an_interval_method():
 def test_the_comparison_line_of_one_metric():
     c = metaeval.compare(GOLD, SYSTEMS, metrics=["accuracy"], tukey_trials=50, baselines=[])
     assert repr(c) == "Comparison(tukey test, alpha 0.05: 6 pairs of systems x 1 metrics; .pairs, .best, .power)"
+
+
+def test_score_files_with_a_gold_in_a_named_format_and_no_labels_given(tmp_path):
+    """The gold's labels are read as the format says, whatever the file's
+    ending (a SemEval-2016 Task 6 gold named .txt was refused as an unknown
+    file type when the labels were not given)."""
+    from metaeval.api import read_files
+
+    (tmp_path / "gold.txt").write_text("ID\tTarget\tStance\na\tt\tx\nb\tt\ty\nc\tt\tz\nd\tt\tx\n")
+    (tmp_path / "sys.csv").write_text("ID,px,py,pz\na,0.5,0.3,0.2\nb,0.2,0.6,0.2\nc,0.1,0.1,0.8\nd,0.6,0.2,0.2\n")
+    ds, spec = read_files(tmp_path / "gold.txt", scores=[tmp_path / "sys.csv"], format="semeval_tsv",
+                          score_format={"columns": {"x": "px", "y": "py", "z": "pz"}, "id_column": "ID"},
+                          metrics=["log_loss"], baselines=[])
+    assert ds.labels == ("x", "y", "z") and spec.gold_format["label_column"] == "Stance"
+    assert ds.scores.values[0, 1].tolist() == pytest.approx([0.2, 0.6, 0.2])
+    same = read_files(tmp_path / "gold.txt", scores=[tmp_path / "sys.csv"], format="semeval_tsv", labels=["x", "y", "z"],
+                      score_format={"columns": {"x": "px", "y": "py", "z": "pz"}, "id_column": "ID"},
+                      metrics=["log_loss"], baselines=[])
+    assert np.array_equal(same[0].scores.values, ds.scores.values)

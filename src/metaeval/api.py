@@ -637,7 +637,7 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
         .../sys_b.csv:3: predicted label 'maybe' of item '2' is not one of 'neg', 'pos'
     """
     from .config import SPAN_FORMATS, ConfigError
-    from .io import FORMATS, read_labels, read_table
+    from .io import FORMATS
 
     if span_format is not None:
         if format is not None:
@@ -690,19 +690,29 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
                                  normalize_probabilities=normalize_probabilities, keys=keys)
     if not predictions:
         raise ValueError("predictions: no system given (give prediction files, or scores=[...])")
-    if format is None:  # by the files' endings
+    read = _reader(format, id_column, label_column)
+    gold_t = read(gold, group_column)
+    tables = {stem: read(f) for stem, f in stems.items()}
+    return from_tables(gold_t, tables, name=name, **keys)
+
+
+def _reader(format, id_column, label_column):
+    """How ``read_files`` reads a label file: by its ending (``format``
+    None), or with the format's delimiter and columns whatever the ending;
+    ``id_column``/``label_column`` override the columns."""
+    from .io import FORMATS, read_labels, read_table
+
+    if format is None:
         def read(path, group=None):
             return read_labels(path, id_column=id_column or "item_id", label_column=label_column or "label",
                                group_column=group)
-    else:  # the format's delimiter and columns, whatever the ending
+    else:
         fmt = FORMATS[format]
 
         def read(path, group=None):
             return read_table(path, delimiter=fmt["delimiter"], id_column=id_column or fmt["id_column"],
                               label_column=label_column or fmt["label_column"], group_column=group)
-    gold_t = read(gold, group_column)
-    tables = {stem: read(f) for stem, f in stems.items()}
-    return from_tables(gold_t, tables, name=name, **keys)
+    return read
 
 
 def _read_with_scores(gold, predictions, scores, *, name, format, id_column, label_column, group_column,
@@ -710,7 +720,6 @@ def _read_with_scores(gold, predictions, scores, *, name, format, id_column, lab
     """``read_files`` with score files: one config block of absolute paths,
     read by ``dataset.load_dataset`` as the workflow reads it."""
     from .dataset import load_dataset
-    from .io import read_labels
 
     raw: dict[str, Any] = {"gold": str(Path(gold).resolve()), "predictions": [str(Path(f).resolve()) for f in predictions],
                            "scores": [str(Path(f).resolve()) for f in scores]}
@@ -725,8 +734,8 @@ def _read_with_scores(gold, predictions, scores, *, name, format, id_column, lab
     if score_format is not None:
         raw["score_format"] = dict(score_format)
     labels = keys.pop("labels", None)
-    if labels is None:  # the gold's labels, sorted as dataset() sorts them
-        gold_t = read_labels(gold, id_column=id_column or "item_id", label_column=label_column or "label")
+    if labels is None:  # the gold's labels, sorted as dataset() sorts them (read as the config will read it)
+        gold_t = _reader(format, id_column, label_column)(gold)
         if gold_t.unreadable:
             raise DataError(list(gold_t.problems), f"dataset {name!r} (gold {gold})")
         labels = _sorted_labels(gold_t.labels)
