@@ -755,3 +755,32 @@ def test_score_files_with_a_gold_in_a_named_format_and_no_labels_given(tmp_path)
                       score_format={"columns": {"x": "px", "y": "py", "z": "pz"}, "id_column": "ID"},
                       metrics=["log_loss"], baselines=[])
     assert np.array_equal(same[0].scores.values, ds.scores.values)
+
+
+def test_score_files_with_custom_metrics_and_a_faulty_gold(tmp_path):
+    from metaeval.api import read_files
+
+    gold, scores = _score_files(tmp_path)
+    cols = {"columns": {"x": "px", "y": "py", "z": "pz"}}
+    ds, spec = read_files(gold, scores=scores, id_column="id", label_column="lab", score_format=cols,
+                          normalize_probabilities=True, baselines=[],
+                          metrics={"log_loss": None, "accuracy": None, "mine_acc": lambda c: M.accuracy(c)})
+    assert spec.score_metrics == ("log_loss",) and set(spec.metrics) == {"accuracy", "mine_acc"}
+    (tmp_path / "bad.csv").write_text("id,wrong\na,x\n")
+    with pytest.raises(DataError) as e:
+        read_files(tmp_path / "bad.csv", scores=scores, id_column="id", label_column="lab", score_format=cols,
+                   name="mine")
+    assert str(e.value).startswith(f"dataset 'mine' (gold {tmp_path / 'bad.csv'}): 1 problem")
+
+
+def test_score_files_beside_prediction_files(tmp_path):
+    from metaeval.api import read_files
+
+    gold, scores = _score_files(tmp_path)
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "labels" / "sys.csv").write_text("id,lab\na,z\nb,y\nc,y\nd,x\n")  # not the scores' argmax
+    ds, spec = read_files(gold, [tmp_path / "labels" / "sys.csv"], scores=scores, id_column="id", label_column="lab",
+                          score_format={"columns": {"x": "px", "y": "py", "z": "pz"}}, normalize_probabilities=True,
+                          metrics=["accuracy", "log_loss"], baselines=[])
+    assert ds.systems == ("sys",)
+    assert [ds.labels[c] for c in ds.predictions[0]] == ["z", "y", "y", "x"]  # the file's labels, not the argmax
