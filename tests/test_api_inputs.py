@@ -784,3 +784,27 @@ def test_score_files_beside_prediction_files(tmp_path):
                           metrics=["accuracy", "log_loss"], baselines=[])
     assert ds.systems == ("sys",)
     assert [ds.labels[c] for c in ds.predictions[0]] == ["z", "y", "y", "x"]  # the file's labels, not the argmax
+
+
+@pytest.mark.parametrize("kw,msg", [
+    (dict(requirements=["bogus"]), "datasets.data.requirements: 'bogus' is not a formal property; known: "),
+    (dict(official_metric="nope"), "datasets.data.official_metric: 'nope' is not a metric id"),
+    (dict(paper_choices=[{"source": "x", "metrics": ["nope"]}]), "datasets.data.paper_choices[0]: 'nope' is not a "
+                                                                 "metric id"),
+    (dict(requirements=["ordinal_invariance"]), "datasets.data.requirements: 'ordinal_invariance' is a property of "
+                                                "ordered classes; this dataset's are unordered (ordinal: false)"),
+])
+def test_the_verdict_keywords_are_checked_as_the_config_s(kw, msg):
+    from metaeval.config import ConfigError
+
+    with pytest.raises(ConfigError) as e:
+        metaeval.recommend(GOLD, SYSTEMS, criteria_replicates=5, **kw)
+    assert str(e.value).startswith(msg)
+
+
+def test_ordered_classes_accept_their_requirements():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = metaeval.recommend(GOLD, SYSTEMS, criteria_replicates=5, labels=["neg", "neu", "pos"], ordinal=True,
+                               requirements=["ordinal_invariance"], metrics=["accuracy", "mae_macro"])
+    assert [q.id for q in r.requirements if q.declared] == ["ordinal_invariance"]
