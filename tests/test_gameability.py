@@ -233,10 +233,10 @@ def _table():
     """A hand-made gameability table: accuracy gameable twice (the smaller
     adjusted p wins), kappa borderline and not gameable, macro_f1 never
     computed, mae_macro (lower is better) not gameable."""
-    rows = [("accuracy", "all_a", 0.8, 0.6, 1.0, True, 0.01, 0.04, "gameable", "sysX"),
-            ("accuracy", "prior_guesser", 0.7, 0.6, 2.0, True, 0.001, 0.003, "gameable", ""),
-            ("kappa", "all_a", 0.0, 0.3, 5.0, False, 0.9, 1.0, "not gameable", ""),
+    rows = [("kappa", "all_a", 0.0, 0.3, 5.0, False, 0.1, 0.3, "not gameable", ""),  # a smaller p, a milder verdict
             ("kappa", "uniform_guesser", 0.35, 0.3, 2.0, True, 0.2, 0.4, "borderline", "sysX; sysY"),
+            ("accuracy", "all_a", 0.8, 0.6, 1.0, True, 0.01, 0.04, "gameable", "sysX"),
+            ("accuracy", "prior_guesser", 0.7, 0.6, 2.0, True, 0.001, 0.003, "gameable", ""),
             ("macro_f1", "all_a", np.nan, 0.5, np.nan, False, np.nan, np.nan, "not computed", ""),
             ("mae_macro", "all_a", 1.2, 0.7, 4.0, False, 0.99, 1.0, "not gameable", None)]
     t = pd.DataFrame(rows, columns=["metric", "degenerate", "score", "median_real", "rank", "beats_median",
@@ -251,8 +251,9 @@ def test_the_worst_row_of_each_metric():
     b = best_degenerate(_table())
     assert list(b.columns) == ["metric", "degenerate", "score", "median_real", "rank", "n_real", "p_value", "p_holm",
                                "verdict"]
-    assert b["metric"].tolist() == ["accuracy", "kappa", "mae_macro"]  # macro_f1: no rank, no row
-    assert b["degenerate"].tolist() == ["prior_guesser", "uniform_guesser", "all_a"]
+    assert b["metric"].tolist() == ["kappa", "accuracy", "mae_macro"]  # the table's order; macro_f1: no rank, no row
+    assert b["degenerate"].tolist() == ["uniform_guesser", "prior_guesser", "all_a"]  # the worst verdict first
+    assert b.index.tolist() == [0, 1, 2]
     g = gameable(_table())
     assert g["metric"].tolist() == ["accuracy"] and g["degenerate"].tolist() == ["prior_guesser"]
     border = gameable(_table(), "borderline")
@@ -263,8 +264,9 @@ def test_the_worst_row_of_each_metric():
     plain = _table().drop(columns=["verdict", "p_value", "p_holm"])
     pb = best_degenerate(plain)
     assert pb["verdict"].tolist() == ["borderline", "borderline", "not gameable"]
-    assert pb["p_holm"].isna().all() and pb["degenerate"].tolist() == ["all_a", "uniform_guesser", "all_a"]
-    assert gameable(plain, "borderline")["metric"].tolist() == ["accuracy", "kappa"]
+    assert pb["p_holm"].isna().all() and pb["degenerate"].tolist() == ["uniform_guesser", "all_a", "all_a"]
+    assert gameable(plain, "borderline")["metric"].tolist() == ["kappa", "accuracy"]
+    assert gameable(plain, "borderline")["p_value"].isna().all()
 
 
 def test_the_gameability_page():
