@@ -136,3 +136,28 @@ def test_design_on_a_terminal(files):
     lines = out.splitlines()
     assert lines[0] == "data: test-set size design, 120 items; power 0.8 of a two-sided z-test at alpha 0.05"
     assert re.match(r"metric +MDD with 120 items +predicted power +items to detect 0\.01", lines[2])
+
+
+def test_the_options_reach_the_computations(files):
+    """--alpha reaches the test (its title says the alpha the library
+    used), --set the size design and the verdict, --no-properties the
+    verdict (no property checked, none offered); the refusal of --require
+    with --no-properties is said in full."""
+    import json
+
+    gold, preds = files
+    code, out, err = _tty("compare", gold, *preds, "--trials", 50, "--alpha", 0.2)
+    assert code == 0, err
+    assert out.splitlines()[0] == "data: randomised Tukey HSD, 50 trials, alpha 0.2"
+    code, out, err = _tty("design", gold, *preds, "--set", "bootstrap_replicates=20", "--set", "design_draws=3",
+                          "--set", "design_power=0.9")
+    assert code == 0, err
+    assert out.splitlines()[0] == "data: test-set size design, 120 items; power 0.9 of a two-sided z-test at alpha 0.05"
+    code, out, err = _tty("recommend", gold, *preds, *RECOMMEND, "--set", "verdict_alpha=0.2", "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["settings"]["verdict_alpha"] == 0.2 and d["settings"]["replicates"] == 5
+    assert d["requirements_offered"] == {} and d["failed_properties"] == {}
+    code, out, err = _tty("recommend", gold, *preds, "--no-properties", "--require", "x")
+    assert code == 2 and err == ("metaeval recommend: --require needs the formal properties of this data's shape: "
+                                 "drop --no-properties\n")

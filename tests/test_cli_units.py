@@ -203,3 +203,207 @@ def test_the_same_count_again_is_the_same_pass(monkeypatch):
     p.listen(5, 10, "a")
     p.listen(5, 10, "a")
     assert p._pass[2] == 0.0 and p._pass[4] == 2.0
+
+
+# -- the small parts of the output and of reading, each pinned ------------------------------------------------------
+
+def test_a_setting_splits_at_its_first_equals_sign():
+    assert cli._setting("label_map={a: b}") == ("label_map", {"a": "b"})
+    assert cli._setting(" note = a=b ") == ("note", "a=b")
+    assert cli._setting("f_avg_classes=FAVOR,AGAINST") == ("f_avg_classes", ["FAVOR", "AGAINST"])
+    import argparse
+
+    with pytest.raises(argparse.ArgumentTypeError) as e:
+        cli._setting("tukey_trials")
+    assert str(e.value) == "'tukey_trials': expected KEY=VALUE, e.g. tukey_trials=1000"
+
+
+def test_the_classes_from_labels_or_label_not_both():
+    from types import SimpleNamespace
+
+    assert cli._labels(SimpleNamespace(labels="a, b,,c", label_list=None)) == ["a", "b", "c"]
+    assert cli._labels(SimpleNamespace(labels=None, label_list=("x,y", "z"))) == ["x,y", "z"]
+    assert cli._labels(SimpleNamespace(labels=None)) is None  # a command without --label
+    with pytest.raises(ValueError) as e:
+        cli._labels(SimpleNamespace(labels="a,b", label_list=["a"]))
+    assert str(e.value) == "give the classes with --labels or with --label, not both"
+
+
+def test_a_problem_of_a_whole_file():
+    p = cli._problem("/x/gold.csv", "no such folder")
+    assert (p.path, p.line, p.message, p.kind) == ("/x/gold.csv", None, "no such folder", "file")
+
+
+SIG = {"version": "9.9", "command": "score", "metrics": ["accuracy"], "unit": "items", "resampling": []}
+LINE = "metaeval 9.9 | score | metrics accuracy | no resampling"
+
+
+def test_the_signature_goes_where_each_format_keeps_it():
+    assert cli._signed("a,b\n", "csv", SIG) == f"# {LINE}\na,b\n"
+    assert cli._signed("x\n", "latex", SIG) == f"% {LINE}\nx\n"
+    # Markdown and the terminal: a last line, after the text's own trailing newlines (not its spaces) are cut
+    assert cli._signed("\n| a |  \n\n", "markdown", SIG) == f"\n| a |  \n\n`{LINE}`\n"
+    assert cli._signed("\n t  \n\n", "table", SIG) == f"\n t  \n\n{LINE}\n"
+    assert cli._signed("t\n", "table", None) == "t\n"
+
+
+def test_json_output_with_and_without_the_signature():
+    import json
+
+    import pandas as pd
+
+    df = pd.DataFrame({"system": ["a", "b"], "accuracy": [0.5, 0.25]})
+    assert cli._render(df, "json") == ('[\n  {\n    "system":"a",\n    "accuracy":0.5\n  },\n  {\n    "system":"b",\n'
+                                       '    "accuracy":0.25\n  }\n]\n')
+    out = cli._render(df, "json", sig=SIG)
+    assert out.startswith('{\n  "signature": "' + LINE + '",\n  "signature_fields": {\n    "version": "9.9",')
+    assert out.endswith('"accuracy": 0.25\n    }\n  ]\n}\n')
+    assert json.loads(out)["rows"] == [{"system": "a", "accuracy": 0.5}, {"system": "b", "accuracy": 0.25}]
+
+
+def test_the_terminal_table_aligns_text_left_and_numbers_right():
+    import pandas as pd
+
+    df = pd.DataFrame({"n": [5, 12], "system": ["ab", "c"], "score": [0.5, float("nan")]})
+    assert cli._render(df, "table", "T") == ("T\n\n"
+                                             " n  system  score\n"
+                                             " 5  ab      0.500\n"
+                                             "12  c\n")
+    assert cli._render(df, "table", "T", SIG).endswith("12  c\n\n" + LINE + "\n")
+    assert cli._render(pd.DataFrame(), "table") == "\n"
+    md = cli._render(df, "markdown", "T", SIG)
+    assert md.startswith("**T**\n\n| n |") and md.endswith(f"\n\n`{LINE}`\n")
+
+
+def test_csv_quotes_its_text_when_a_header_holds_a_hash():
+    import pandas as pd
+
+    df = pd.DataFrame({"run#": [1, 2], "x": [0.5, 1.0]})
+    assert cli._csv(df, quote_hash=True) == '"run#","x"\n1,0.5\n2,1.0\n'
+    assert cli._csv(df, quote_hash=False) == "run#,x\n1,0.5\n2,1.0\n"
+    named = pd.DataFrame({"system": ["run#2", "b"], "x": [1, 2]})
+    assert cli._csv(named, quote_hash=True) == '"system","x"\n"run#2",1\n"b",2\n'
+
+
+@pytest.mark.parametrize("columns,width", [(30, 40), (60, 60), (150, 100)])
+def test_the_settings_on_a_terminal_wrap_to_its_width(monkeypatch, columns, width):
+    import os
+    import shutil
+    import textwrap
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback=(80, 24): os.terminal_size((columns, 24)))
+    out = cli._settings(SimpleNamespace(format="table"))
+    lines = out.split("\n")
+    assert out.endswith("\n") and lines[:2] == ["metaeval settings (--set KEY=VALUE; the config's experiments: block)",
+                                                ""]
+    table = cli.settings_table()
+    first = table.iloc[0]
+    assert lines[2] == f"[{first['method']}]"
+    # each method's block after the first follows an empty line; a setting's line at most width + 4, its
+    # meaning at most width, indented by two and six spaces
+    methods = list(dict.fromkeys(table["method"]))
+    for m in methods[1:]:
+        i = lines.index(f"[{m}]")
+        assert lines[i - 1] == ""
+    assert lines[3:3 + len(textwrap.wrap(f"{first['key']} = {first['default']}   ({first['value']})", width + 4,
+                                         initial_indent="  ", subsequent_indent="      "))] == textwrap.wrap(
+        f"{first['key']} = {first['default']}   ({first['value']})", width + 4, initial_indent="  ",
+        subsequent_indent="      ")
+    meaning = textwrap.wrap(str(first["meaning"]), width, initial_indent="      ", subsequent_indent="      ")
+    assert "\n".join(meaning) in out
+    assert max(len(x) for x in lines[2:]) <= width + 4  # (the title is not wrapped)
+
+
+def test_the_set_keys_of_a_dataset_and_their_refusals(tmp_path):
+    from types import SimpleNamespace
+
+    def a(*pairs, fmt=None):
+        return SimpleNamespace(settings=list(pairs), input_format=fmt, old_span_format=None, group_column=None)
+
+    data, st = cli._split_settings(a(("label_map", {"x": "y"}), ("n_splits", 10)))
+    assert data == {"label_map": {"x": "y"}} and st == {"n_splits": 10}
+    for own in ("name", "labels", "ordinal", "metrics", "baselines"):
+        with pytest.raises(ValueError, match=f"^--set {own}: give it with --{own} \\(an option of its own\\)$"):
+            cli._split_settings(a((own, "x")))
+    # the keys --set cannot give: the dataset's own options, a label dataset's groups, a span dataset's texts
+    # and baseline systems (their files are the options' and the config's)
+    with pytest.raises(ValueError) as e:
+        cli._split_settings(a(("groups", "x")))
+    listed = str(e.value).split("the dataset keys are ")[1].split(", ")
+    assert str(e.value).startswith("--set groups: unknown key")
+    assert "label_map" in listed and not {"groups", "name", "labels", "ordinal", "metrics", "baselines"} & set(listed)
+    for key in ("texts", "baseline_systems"):
+        with pytest.raises(ValueError, match=f"^--set {key}: unknown key"):
+            cli._split_settings(a((key, "x"), fmt="semeval2021_tsd"))
+    with pytest.raises(ValueError) as e:
+        cli._split_settings(a(("nope", 1), fmt="semeval2021_tsd"))
+    listed = str(e.value).split("the dataset keys are ")[1].split(", ")
+    assert "documents" in listed and not {"texts", "baseline_systems", "name", "metrics"} & set(listed)
+    grouped = SimpleNamespace(settings=[], input_format=None, old_span_format=None, group_column="q")
+    assert cli._split_settings(grouped) == ({}, {"resample_unit": "group"})
+    grouped.settings = [("resample_unit", "item")]
+    assert cli._split_settings(grouped)[1] == {"resample_unit": "item"}
+
+
+@pytest.mark.parametrize("fmt,ending", [(None, ".csv"), ("semeval_tsv", ".tsv"), ("semeval2021_tsd", ".csv"),
+                                        ("semeval2020_si", ".labels"), ("semeval2020_tc", ".labels")])
+def test_standard_input_is_saved_once_as_a_file_of_its_format(tmp_path, monkeypatch, fmt, ending):
+    import sys
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("item_id,label\né,a\n"))
+    a = SimpleNamespace(gold="-", predictions=["p.csv"], input_format=fmt)
+    cli._stdin_file(a, tmp_path)
+    assert a.gold == str(tmp_path / f"stdin{ending}") and a.predictions == ["p.csv"]
+    assert (tmp_path / f"stdin{ending}").read_text(encoding="utf-8") == "item_id,label\né,a\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x"))
+    b = SimpleNamespace(gold="g.csv", predictions=["p.csv", "-"], input_format=fmt)
+    cli._stdin_file(b, tmp_path)
+    assert b.gold == "g.csv" and b.predictions == ["p.csv", str(tmp_path / f"stdin{ending}")]
+    c = SimpleNamespace(gold="g.csv", predictions=["p.csv"], input_format=fmt)
+    cli._stdin_file(c, tmp_path)
+    assert (c.gold, c.predictions) == ("g.csv", ["p.csv"])
+    with pytest.raises(ValueError) as e:
+        cli._stdin_file(SimpleNamespace(gold="-", predictions=["-"], input_format=fmt), tmp_path)
+    assert str(e.value) == "'-' (standard input) may stand for one file only"
+
+
+def _args(**kw):
+    from types import SimpleNamespace
+
+    base = dict(gold="g.csv", predictions=["p.csv"], labels=None, label_list=None, ordinal=False, metrics=None,
+                baselines=None, positive_class=None, settings=[], input_format=None, old_span_format=None,
+                group_column=None, id_column=None, label_column=None, name=None, articles=None, scores=None,
+                metric_module=[])
+    base.update(kw)
+    return SimpleNamespace(**base)
+
+
+def test_reading_passes_every_option_to_read_files(monkeypatch):
+    """The options as read_files' keywords, for labels, spans and scores."""
+    from metaeval import api
+
+    calls = []
+    monkeypatch.setattr(api, "read_files", lambda gold, preds, **kw: calls.append((gold, list(preds), kw)) or "data")
+    assert cli._read(_args(labels="a,b", ordinal=True, metrics="accuracy", id_column="id", label_column="y",
+                           group_column="q", name="d", settings=[("label_map", {"x": "a"})]), ("majority",)) == "data"
+    assert calls[-1] == ("g.csv", ["p.csv"], dict(format=None, id_column="id", label_column="y", group_column="q",
+                                                  name="d", labels=["a", "b"], ordinal=True, metrics=["accuracy"],
+                                                  baselines=["majority"], label_map={"x": "a"}))
+    cli._read(_args(baselines="", positive_class="a"))
+    assert calls[-1][2]["baselines"] == [] and calls[-1][2]["positive_class"] == "a"
+    # span files: span metric ids among --metrics are the span metrics, the others the class metrics; no ordinal
+    cli._read(_args(input_format="semeval2020_tc", articles="arts", metrics="span_f1,macro_f1", ordinal=True,
+                    name="s"))
+    gold, preds, kw = calls[-1]
+    assert kw == dict(format="semeval2020_tc", articles="arts", name="s", span_metrics=["span_f1"],
+                      metrics=["macro_f1"], baselines=[])
+    cli._read(_args(input_format="semeval2020_si", articles="arts", metrics="span_f1"))
+    assert calls[-1][2] == dict(format="semeval2020_si", articles="arts", name=None, span_metrics=["span_f1"],
+                                baselines=[])
+    cli._read(_args(input_format="semeval2020_tc", articles="arts", metrics="macro_f1"))
+    assert calls[-1][2]["metrics"] == ["macro_f1"] and "span_metrics" not in calls[-1][2]
+    with pytest.raises(ValueError) as e:
+        cli._read(_args(predictions=[]))
+    assert str(e.value) == "no prediction file: give one per system, or their scores (--scores)"

@@ -111,33 +111,56 @@ def test_a_real_system_identical_to_a_degenerate_one_changes_nothing(data_dir, p
     assert sc.loc[sc["kind"] == "system", "mae_macro"].median() != a.loc[a["metric"] == "mae_macro", "median_real"].iloc[0]
 
 
-def test_the_test_equals_a_plain_loop_over_the_same_draws():
+def _mae_macro(g, p, sample_weight):
+    """MAE^M by a loop: per gold class present, the weighted mean |p - g|; their mean."""
+    per = [np.sum(sample_weight[g == c] * np.abs(p[g == c] - c)) / sample_weight[g == c].sum()
+           for c in range(3) if sample_weight[g == c].sum() > 0]
+    return float(np.mean(per))
+
+
+def _toy(n_systems=5, n=60, seed=11, rates=(0.9, 0.7, 0.5, 0.3, 0.2, 0.6, 0.4)):
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import Dataset
+
+    rng = np.random.default_rng(seed)
+    gold = rng.choice(3, n, p=[0.6, 0.3, 0.1])
+    preds = np.stack([np.where(rng.random(n) < a, gold, rng.integers(0, 3, n))
+                      for a in rates[:n_systems]])
+    spec = DatasetSpec.from_config("g", dict(gold="-", predictions=[], labels=["a", "b", "c"],
+                                             metrics=["accuracy", "macro_recall", "mae_macro"], baselines=[],
+                                             ordinal=True))
+    ds = Dataset("g", ("a", "b", "c"), np.arange(n).astype(str), gold.astype(np.int8),
+                 tuple(f"s{i}" for i in range(n_systems)), ("system",) * n_systems, preds.astype(np.int8))
+    return ds, spec, gold, preds
+
+
+@pytest.mark.parametrize("chunk", [100, 7])
+def test_the_test_equals_a_plain_loop_over_the_same_draws(chunk):
     """p = (1 + #{b: D*_b <= 0}) / (B + 1), D*_b = degenerate - median of
-    the drawn real systems, on the engine's draws (units, then systems),
-    scored item by item with scikit-learn; Holm over the degenerates."""
+    the drawn real systems in the metric's direction (MAE^M: lower is
+    better), on the engine's draws (units, then systems), scored item by
+    item with scikit-learn or a loop; Holm over the degenerates; the same
+    whether the replicates come in one chunk or in chunks of 7."""
     from sklearn.metrics import accuracy_score, recall_score
 
-    from metaeval.config import DatasetSpec
     from metaeval.engine.resample import system_draws, unit_draws
-    from metaeval.dataset import Dataset
     from metaeval.gameability import gameability_test
     from metaeval.significance import holm
 
-    rng = np.random.default_rng(11)
-    gold = rng.choice(3, 60, p=[0.6, 0.3, 0.1])
-    preds = np.stack([np.where(rng.random(60) < a, gold, rng.integers(0, 3, 60)) for a in (0.9, 0.7, 0.5, 0.3, 0.2)])
-    spec = DatasetSpec.from_config("g", dict(gold="-", predictions=[], labels=["a", "b", "c"],
-                                             metrics=["accuracy", "macro_recall"], baselines=[]))
-    ds = Dataset("g", ("a", "b", "c"), np.arange(60).astype(str), gold.astype(np.int8),
-                 tuple(f"s{i}" for i in range(5)), ("system",) * 5, preds.astype(np.int8))
+    ds, spec, gold, preds = _toy()
     B, seed = 40, 3
-    got = gameability_test(ds, spec, unit="item", replicates=B, seed=seed).set_index(["metric", "degenerate"])
+    got = gameability_test(ds, spec, unit="item", replicates=B, seed=seed,
+                           chunk=chunk).set_index(["metric", "degenerate"])
+    assert (got["n_real"] == 5).all() and (got["set_aside"] == "").all()
+    x = np.arange(3)
     for mid, fn in (("accuracy", accuracy_score),
                     ("macro_recall", lambda g, p, sample_weight: recall_score(g, p, labels=[c for c in range(3) if
                                                                                            sample_weight[g == c].sum()],
                                                                              average="macro",
                                                                              sample_weight=sample_weight,
-                                                                             zero_division=0))):
+                                                                             zero_division=0)),
+                    ("mae_macro", _mae_macro)):
+        sign = -1 if mid == "mae_macro" else 1
         below = {n: 0 for n in ["all_a", "all_b", "all_c", "prior_guesser", "uniform_guesser"]}
         for b in range(B):
             w = unit_draws(60, [b], seed)[0].astype(float)
@@ -145,15 +168,94 @@ def test_the_test_equals_a_plain_loop_over_the_same_draws():
             med = np.median([fn(gold, preds[s], sample_weight=w) for s in drawn])
             n = np.array([w[gold == c].sum() for c in range(3)])
             deg = {f"all_{lab}": fn(gold, np.full(60, c), sample_weight=w) for c, lab in enumerate("abc")}
-            # the guessers' expected matrices: E c_ij = q_i n_j (accuracy: sum q_j n_j / N; R^M: mean of q_j)
+            # the guessers' expected matrices: E c_ij = q_i n_j (accuracy: sum q_j n_j / N; R^M: mean of q_j;
+            # MAE^M: the mean over present classes j of sum_i q_i |i - j|)
             for name, q in (("prior_guesser", n / n.sum()), ("uniform_guesser", np.full(3, 1 / 3))):
-                deg[name] = float(q @ n / n.sum()) if mid == "accuracy" else float(np.mean(q[n > 0]))
+                deg[name] = (float(q @ n / n.sum()) if mid == "accuracy" else
+                             float(np.mean(q[n > 0])) if mid == "macro_recall" else
+                             float(np.mean([q @ np.abs(x - j) for j in range(3) if n[j] > 0])))
             for name, v in deg.items():
-                below[name] += round(v, 12) - round(med, 12) <= 0
+                below[name] += sign * (round(v, 12) - round(med, 12)) <= 0
         p = np.array([(1 + below[n]) / (B + 1) for n in below])
         for name, pv, ph in zip(below, p, holm(p)):
             assert got.loc[(mid, name), "p_value"] == pytest.approx(pv, abs=1e-12), (mid, name)
             assert got.loc[(mid, name), "p_holm"] == pytest.approx(ph, abs=1e-12)
+    # the degenerate all_c (10 % of the gold) is far below every real system under accuracy: p = 1
+    assert got.loc[("accuracy", "all_c"), "p_value"] == 1.0
+
+
+def test_the_test_reports_its_progress_replicate_by_replicate():
+    from metaeval.engine.progress import reporting
+    from metaeval.gameability import gameability_test
+
+    ds, spec, _, _ = _toy()
+    seen = []
+    with reporting(lambda done, total, what: seen.append((done, total, what))):
+        gameability_test(ds, spec, unit="item", replicates=20, seed=1, chunk=8)
+    assert [s for s in seen if s[2] == "gameability resamples"] == [(8, 20, "gameability resamples"),
+                                                                    (16, 20, "gameability resamples"),
+                                                                    (20, 20, "gameability resamples")]
+
+
+def test_with_fewer_than_two_real_systems_there_is_no_test():
+    """One real system left once the constant one is set aside: every row
+    is there with NaN p-values, n_real 1 and the system set aside named;
+    with two real systems the test runs."""
+    from dataclasses import replace
+
+    from metaeval.gameability import gameability_test
+
+    ds, spec, gold, preds = _toy(n_systems=2)
+    const = replace(ds, predictions=np.stack([preds[0], np.full(60, 1)]).astype(np.int8))
+    t = gameability_test(const, spec, unit="item", replicates=10, seed=1)
+    assert list(t.columns) == ["metric", "degenerate", "p_value", "p_holm", "n_real", "set_aside"]
+    assert t[["metric", "degenerate"]].values.tolist() == [
+        [m, d] for m in ("accuracy", "macro_recall", "mae_macro")
+        for d in ("all_a", "all_b", "all_c", "prior_guesser", "uniform_guesser")]
+    assert t["p_value"].isna().all() and t["p_holm"].isna().all()
+    assert (t["n_real"] == 1).all() and (t["set_aside"] == "s1").all()
+    two = gameability_test(ds, spec, unit="item", replicates=10, seed=1)
+    assert two["p_value"].notna().all() and (two["n_real"] == 2).all() and (two["set_aside"] == "").all()
+    # the systems set aside are the caller's when given: none here, so the constant system is a real one
+    kept = gameability_test(const, spec, unit="item", replicates=10, seed=1, same={})
+    assert kept["p_value"].notna().all() and (kept["n_real"] == 2).all() and (kept["set_aside"] == "").all()
+
+
+def test_metrics_of_per_item_terms_are_tested_as_their_confusion_twins():
+    """Accuracy written as per-item terms has accuracy's p-values for the
+    all_<label> systems (same draws, items or groups), and no test for
+    the guessers (their expected terms are not computed)."""
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import Dataset
+    from metaeval.gameability import gameability_test
+    from metaeval.item_metrics import register_item_metric, unregister_item_metric
+
+    def terms(g, p, items):
+        right = (p == g[None, :]).astype(float)
+        return np.stack([right, np.ones_like(right)], axis=-1)
+
+    register_item_metric("item_acc", terms, lambda t: t[..., 0] / t[..., 1], range=(0, 1))
+    try:
+        ds, _, _, _ = _toy()
+        spec = DatasetSpec.from_config("g", dict(gold="-", predictions=[], labels=["a", "b", "c"],
+                                                 metrics=["accuracy", "item_acc"], baselines=[]))
+        groups = (np.arange(60) % 12).astype(np.int16)
+        grouped = Dataset("g", ds.labels, ds.item_ids, ds.gold, ds.systems, ds.kinds, ds.predictions, groups=groups,
+                          group_names=tuple(f"q{j}" for j in range(12)))
+        for data, unit in ((ds, "item"), (grouped, "group")):
+            t = gameability_test(data, spec, unit=unit, replicates=30, seed=4).set_index(["metric", "degenerate"])
+            for d in ("all_a", "all_b", "all_c"):
+                assert t.loc[("item_acc", d), "p_value"] == t.loc[("accuracy", d), "p_value"], (unit, d)
+            assert t.loc[("item_acc", "prior_guesser"), "p_value"] != t.loc[("item_acc", "prior_guesser"),
+                                                                            "p_value"]  # NaN
+            # Holm over the three all_<label> systems only
+            from metaeval.significance import holm
+
+            p = t.loc[[("item_acc", d) for d in ("all_a", "all_b", "all_c")], "p_value"].to_numpy()
+            np.testing.assert_allclose(t.loc[[("item_acc", d) for d in ("all_a", "all_b", "all_c")], "p_holm"],
+                                       holm(p))
+    finally:
+        unregister_item_metric("item_acc")
 
 
 def test_degenerate_span_systems_are_kept_with_the_dataset(tmp_path):
@@ -305,3 +407,250 @@ def test_the_expected_matrices_of_the_degenerate_systems_of_many_golds():
     names, mats = class_degenerates([6, 3, 1], ["a", "b", "c"])
     assert names == ["all_a", "all_b", "all_c", "prior_guesser", "uniform_guesser"]
     assert np.allclose(mats, _expected_degenerates(np.array([6, 3, 1])))
+
+
+def test_the_degenerate_scores_are_tested_on_each_resample_s_items():
+    """Metrics of scores: p-values from a plain loop over the same draws of
+    groups and systems, each replicate scored by the registry on the items'
+    weights (a group's weight on each of its items), oriented by the
+    metric's direction (Brier, log-loss, ECE: lower is better)."""
+    import warnings
+
+    from metaeval import metrics as M
+    from metaeval.engine.resample import system_draws, unit_draws
+    from metaeval.gameability import gameability_test
+    from metaeval.scores.degenerates import degenerate_values
+    from metaeval.scores.registry import evaluate
+    from metaeval.significance import holm
+
+    from .test_score_engine import _binary
+
+    ds, spec, y = _binary()
+    B, seed = 15, 8
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = gameability_test(ds, spec, unit="group", replicates=B, seed=seed).set_index(["metric", "degenerate"])
+        names, values = degenerate_values(ds.gold, ds.labels, ds.labels.index(spec.positive_class), spec.random_seed)
+        groups, ng = ds.groups, len(ds.group_names)
+        below = {m: np.zeros(len(names)) for m in spec.score_metrics}
+        for b in range(B):
+            w = unit_draws(ng, [b], seed)[0].astype(float)[groups]
+            drawn = system_draws(4, [b], seed)[0]
+            real = evaluate(spec.score_metrics, ds.scores.values, y, groups, w, ng)
+            deg = evaluate(spec.score_metrics, values, y, groups, w, ng)
+            for m in spec.score_metrics:
+                sign = 1 if M.get(m).higher_is_better else -1
+                med = np.nanmedian(real[m][drawn])
+                below[m] += sign * (np.round(deg[m], 12) - np.round(med, 12)) <= 0
+    for m in spec.score_metrics:
+        p = (1 + below[m]) / (B + 1)
+        rows = got.loc[[(m, n) for n in names]]
+        np.testing.assert_allclose(rows["p_value"], p, atol=1e-12, err_msg=m)
+        np.testing.assert_allclose(rows["p_holm"], holm(p), atol=1e-12, err_msg=m)
+
+
+def test_a_metric_is_gameable_below_alpha_not_at_it():
+    """Weak real systems, all_a (60 % of the gold) far above their median:
+    its adjusted p is 0.05 on 99 replicates (1/100 times Holm's 5); at alpha
+    equal to it the row is borderline, just above it gameable."""
+    from metaeval.gameability import dataset_gameability
+
+    ds, spec, _, _ = _toy(rates=(0.1, 0.0, 0.2, 0.05, 0.15))
+    t = dataset_gameability(ds, spec, unit="item", replicates=99, seed=2).set_index(["metric", "degenerate"])
+    p = t.loc[("accuracy", "all_a"), "p_holm"]
+    assert p == pytest.approx(0.05) and t.loc[("accuracy", "all_a"), "beats_median"]
+    at = dataset_gameability(ds, spec, unit="item", replicates=99, seed=2, alpha=p).set_index(["metric", "degenerate"])
+    above = dataset_gameability(ds, spec, unit="item", replicates=99, seed=2,
+                                alpha=p + 1e-9).set_index(["metric", "degenerate"])
+    assert at.loc[("accuracy", "all_a"), "verdict"] == "borderline"
+    assert above.loc[("accuracy", "all_a"), "verdict"] == "gameable"
+    assert above.loc[("accuracy", "prior_guesser"), "verdict"] == "borderline"  # beats the median, p = 0.6
+    assert above.loc[("accuracy", "all_b"), "verdict"] == "not gameable"
+    assert (above["set_aside"] == "").all()
+
+
+def test_a_system_is_set_aside_only_when_its_labels_and_scores_are_constant():
+    """With scores, a constant label is not enough: a system whose scores
+    still rank the items is a real system; one constant in both is the
+    degenerate all_<label>."""
+    from dataclasses import replace
+
+    from metaeval.gameability import identical_to_degenerate
+    from metaeval.score_data import ScoreView
+
+    from .test_score_engine import _binary
+
+    ds, _, _ = _binary()
+    pred, values = ds.predictions.copy(), ds.scores.values.copy()
+    pred[0], pred[1] = 1, 0  # s0: constant neg, scores that vary; s1: constant pos, scores constant
+    values[1] = 0.9
+    assert np.ptp(values[0]) > 0
+    ds2 = replace(ds, predictions=pred, scores=ScoreView(values, ds.scores.columns))
+    assert identical_to_degenerate(ds2) == {"s1": "all_pos"}
+    assert identical_to_degenerate(replace(ds2, scores=None)) == {"s0": "all_neg", "s1": "all_pos"}
+
+
+def test_the_degenerate_tables_keep_their_columns_when_empty():
+    """No metric, no degenerate system: empty tables with their columns;
+    classes without metrics give no rows; a failed pairing of labels and
+    counts names both."""
+    from metaeval.gameability import class_degenerates
+
+    assert degenerate_scores([3, 2], ["a", "b"], []).empty
+    e = degenerate_scores([], (), ["accuracy"])
+    assert e.empty and list(e.columns) == ["degenerate", "accuracy"]
+    g = gameability(pd.DataFrame({"accuracy": [0.5]}), pd.DataFrame({"degenerate": [], "accuracy": []}), ["accuracy"])
+    assert g.empty and list(g.columns) == ["metric", "degenerate", "score", "median_real", "n_real", "rank",
+                                           "beats_median"]
+    with pytest.raises(ValueError, match="^2 labels for 3 gold counts$"):
+        class_degenerates([1, 2, 3], ["a", "b"])
+
+
+def test_a_degenerate_system_without_a_score_has_no_rank_and_beats_nothing():
+    real = pd.DataFrame({"accuracy": [0.9, 0.5, np.nan]})
+    deg = pd.DataFrame({"degenerate": ["none", "all_x"], "accuracy": [np.nan, 0.95]})
+    t = gameability(real, deg, ["accuracy"]).set_index("degenerate")
+    assert np.isnan(t.loc["none", "rank"]) and not t.loc["none", "beats_median"]
+    assert t.loc["all_x", "rank"] == 1 and t.loc["all_x", "beats_median"] and t.loc["all_x", "n_real"] == 2
+    nobody = gameability(pd.DataFrame({"accuracy": [np.nan]}), deg, ["accuracy"]).set_index("degenerate")
+    assert np.isnan(nobody.loc["all_x", "rank"]) and not nobody.loc["all_x", "beats_median"]
+    assert np.isnan(nobody.loc["all_x", "median_real"]) and nobody.loc["all_x", "n_real"] == 0
+
+
+def test_the_summaries_without_a_test_have_float_p_value_columns():
+    """A table of the point comparison only: the p-value columns are
+    there, NaN and of float type (CSV and Markdown write them empty)."""
+    plain = _table().drop(columns=["verdict", "p_value", "p_holm"])
+    for t in (best_degenerate(plain), gameable(plain, "borderline")):
+        assert t["p_value"].dtype == np.float64 and t["p_holm"].dtype == np.float64
+        assert t.index.tolist() == list(range(len(t)))
+
+
+def test_the_expected_matrices_with_one_item_and_with_weighted_gold():
+    """The prior of a gold of one item is that item's class, of a gold of
+    fractional weight its share (not a uniform fill)."""
+    from metaeval.gameability import _expected_degenerates
+
+    for g in ([0.0, 1.0, 0.0], [0.5, 0.0, 0.0], [0.25, 0.25, 0.0]):
+        g = np.array(g)
+        prior = g / g.sum()
+        np.testing.assert_allclose(_expected_degenerates(g)[3], np.outer(prior, g))
+
+
+def test_the_table_of_a_dataset_with_only_metrics_of_items_or_of_scores():
+    """No metric of confusion matrices: the degenerate rows come from the
+    metrics of per-item terms (an item-weighted accuracy, against a plain
+    sum) or of scores alone; a class absent from the gold still has its
+    all_<label>; scores given are the scores used for the median."""
+    import warnings
+
+    from metaeval.config import DatasetSpec
+    from metaeval.gameability import dataset_gameability
+    from metaeval.item_metrics import register_item_metric, unregister_item_metric
+
+    from .test_score_engine import _binary
+
+    ds, _, gold, preds = _toy()
+    ds = __import__("dataclasses").replace(ds, gold=np.where(ds.gold == 2, 0, ds.gold).astype(np.int8))
+    weight = {i: 1.0 + int(i) % 3 for i in ds.item_ids}
+
+    def terms(g, p, items):
+        a = np.array([weight[i] for i in items])
+        return np.stack([(p == g[None, :]) * a, np.broadcast_to(a, p.shape)], axis=-1)
+
+    register_item_metric("w_acc", terms, lambda t: t[..., 0] / t[..., 1], range=(0, 1))
+    try:
+        spec = DatasetSpec.from_config("g", dict(gold="-", predictions=[], labels=["a", "b", "c"],
+                                                 metrics=["w_acc"], baselines=[]))
+        t = dataset_gameability(ds, spec).set_index("degenerate")
+        a = np.array([weight[i] for i in ds.item_ids])
+        for c, lab in enumerate("abc"):
+            assert t.loc[f"all_{lab}", "score"] == pytest.approx(a[ds.gold == c].sum() / a.sum())
+        assert t.loc["all_c", "score"] == 0 and sorted(t.index) == ["all_a", "all_b", "all_c"]
+    finally:
+        unregister_item_metric("w_acc")
+    with_acc = DatasetSpec.from_config("g", dict(gold="-", predictions=[], labels=["a", "b", "c"],
+                                                 metrics=["accuracy"], baselines=[]))
+    t = dataset_gameability(ds, with_acc).set_index("degenerate")
+    assert t.loc["all_c", "score"] == 0 and t.loc["all_a", "score"] == pytest.approx(np.mean(ds.gold == 0))
+    # the scores given: the median of these, not of a fresh scoring
+    from metaeval.dataset import score_dataset
+
+    sc = score_dataset(ds, with_acc)
+    sc["accuracy"] = [0.1, 0.2, 0.3, 0.4, 0.5]
+    assert dataset_gameability(ds, with_acc, sc)["median_real"].iloc[0] == pytest.approx(0.3)
+    bds, bspec, _ = _binary()
+    from dataclasses import replace
+
+    only_scores = replace(bspec, metrics=(), score_metrics=("roc_auc", "brier"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ts = dataset_gameability(bds, only_scores)
+        no_scores = dataset_gameability(bds, replace(bspec, score_metrics=()))
+    assert set(ts["metric"]) == {"roc_auc", "brier"} and "random_score" in set(ts["degenerate"])
+    assert ts["score"].notna().all()
+    assert set(no_scores["degenerate"]) == {"all_pos", "all_neg", "prior_guesser", "uniform_guesser"}
+
+
+def test_the_degenerate_scores_of_several_classes_are_tested_too():
+    """Class probabilities (no positive class): the degenerate scores are
+    scored against the gold classes, and the test runs."""
+    import warnings
+
+    from metaeval.gameability import dataset_gameability
+    from metaeval.scores.degenerates import degenerate_values
+    from metaeval.scores.registry import evaluate
+
+    from .test_score_engine import _probs
+
+    ds, spec = _probs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = dataset_gameability(ds, spec, unit="item", replicates=20, seed=1)
+        names, values = degenerate_values(ds.gold, ds.labels, None, spec.random_seed)
+        ref = evaluate(spec.score_metrics, values, ds.gold.astype(np.int64))
+    for m in spec.score_metrics:
+        rows = t[t["metric"] == m].set_index("degenerate")
+        np.testing.assert_allclose(rows.loc[names, "score"], ref[m], equal_nan=True, err_msg=m)
+    assert t.loc[t["score"].notna(), "p_value"].notna().all()
+
+
+def test_one_replicate_gives_p_values_of_one_half_or_one():
+    """(1 + #{D*_b <= 0}) / (B + 1) with B = 1: 1/2 when the degenerate
+    system beat the drawn median on the one replicate, else 1."""
+    from metaeval.gameability import gameability_test
+
+    ds, spec, _, _ = _toy(rates=(0.1, 0.0, 0.2, 0.05, 0.15))
+    t = gameability_test(ds, spec, unit="item", replicates=1, seed=2)
+    assert set(t["p_value"]) <= {0.5, 1.0} and (t["p_value"] == 0.5).any() and (t["p_value"] == 1.0).any()
+
+
+def test_two_systems_set_aside_are_both_named():
+    from dataclasses import replace
+
+    from metaeval.gameability import gameability_test
+
+    ds, spec, gold, preds = _toy(n_systems=3)
+    const = replace(ds, predictions=np.stack([preds[0], np.full(60, 1), np.full(60, 0)]).astype(np.int8))
+    t = gameability_test(const, spec, unit="item", replicates=5, seed=1)
+    assert (t["set_aside"] == "s1; s2").all() and (t["n_real"] == 1).all()
+
+
+def test_span_identification_is_tested_against_its_span_degenerates_only():
+    """No classes: no constant class and no guesser among the degenerate
+    systems of the test, only no_spans, whole_text and every_token."""
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import load_dataset
+    from metaeval.gameability import gameability_test
+
+    spec = DatasetSpec.from_config("toxic", dict(format="semeval2021_tsd", gold="tsd/gold.csv",
+                                                 predictions=["tsd/predictions/*.txt"], baselines=[]))
+    ds = load_dataset(spec, FIXTURES)
+    t = gameability_test(ds, spec, unit="group", replicates=10, seed=1)
+    assert set(t["degenerate"]) == {"no_spans", "whole_text", "every_token"}
+
+
+def test_a_metric_no_degenerate_system_has_is_a_float_column():
+    stats = {"no_spans": np.zeros(len(__import__("metaeval.spans", fromlist=["STATS"]).STATS))}
+    d = degenerate_scores([], (), ["accuracy"], None, stats, [])
+    assert d["accuracy"].isna().all() and d["accuracy"].dtype == np.float64

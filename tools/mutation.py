@@ -5,7 +5,9 @@
     python tools/mutation.py --report                 # the scores of the last runs, as docs/checks.md's table
 
 Each module runs in a scratch copy of the checkout (``.mutation/<module>/``,
-kept between runs: mutmut re-tests only the functions that changed) against
+kept between runs: mutmut re-tests only the functions that changed; its
+results are also kept in tools/mutation-state/, in git, and a fresh clone
+starts from them) against
 the quick tests tools/mutation.toml lists for it.  A mutant is *killed* when
 a test fails (or it times out: a test that hangs is a test that notices); it
 *survives* when every test that calls the mutated function passes, or when
@@ -41,6 +43,7 @@ CONFIG = ROOT / "tools" / "mutation.toml"
 EQUIVALENT = ROOT / "tools" / "mutation-equivalent.toml"
 SCRATCH = ROOT / ".mutation"
 RESULTS = ROOT / "tools" / "mutation-scores.json"
+STATE = ROOT / "tools" / "mutation-state"  # each module's last results, kept in git: a fresh clone resumes from them
 COPIED = ("src", "tests", "config", "workflow", ".test", "pyproject.toml")
 KILLED = {1, 3, 36, 24, -24, 152, 255, -11, -9, 37}  # a failing test, a timeout, a crash, a type error
 SURVIVED = {0, 5, 33}  # every test passed, or no test calls it
@@ -140,11 +143,60 @@ def _tests_hash() -> str:
     return h.hexdigest()
 
 
+def _meta(module: str) -> Path:
+    """mutmut's record of a module's mutants in its scratch copy."""
+    return SCRATCH / module.replace("/", "__").removesuffix(".py") / "mutants" / "src" / "metaeval" / f"{module}.meta"
+
+
+def _state(module: str) -> Path:
+    return STATE / (module.replace("/", "__").removesuffix(".py") + ".json")
+
+
+def save_state(module: str) -> None:
+    """Keep a module's results in tools/mutation-state/ (git): per function,
+    mutmut's hash of its source and the exit code of each of its mutants
+    (in mutant order; null: not checked), and the hash of the tests they ran
+    against."""
+    meta, stamp = json.loads(_meta(module).read_text()), _meta(module).parents[3] / "tests.sha256"
+    tests_hash = stamp.read_text() if stamp.is_file() else None
+    codes: dict[str, dict[int, int | None]] = {}
+    for key, code in meta["exit_code_by_key"].items():
+        func, n = key.rsplit(".", 1)[1].rsplit("__mutmut_", 1)
+        codes.setdefault(func, {})[int(n)] = code
+    lines = [f"  {json.dumps(f, ensure_ascii=False)}: "
+             f"{json.dumps([c.get(i) for i in range(1, max(c) + 1)], separators=(',', ':'))}"
+             for f, c in sorted(codes.items())]
+    hashes = json.dumps(meta.get("hash_by_function_name", {}), ensure_ascii=False, sort_keys=True, indent=2)
+    STATE.mkdir(exist_ok=True)
+    _state(module).write_text('{\n "tests_sha256": ' + json.dumps(tests_hash) + ',\n "hash_by_function_name": '
+                              + hashes.replace("\n", "\n ") + ',\n "exit_codes": {\n' + ",\n".join(lines)
+                              + "\n }\n}\n", encoding="utf-8")
+
+
+def restore_state(module: str) -> None:
+    """A scratch copy without results (a fresh clone) starts from the kept
+    ones: mutmut then re-tests the mutants of every function whose source
+    hash differs, and run() the survivors when the tests changed."""
+    meta, kept = _meta(module), _state(module)
+    if meta.is_file() or not kept.is_file():
+        return
+    s = json.loads(kept.read_text(encoding="utf-8"))
+    stem = "metaeval." + module.removesuffix(".py").replace("/", ".")
+    codes = {f"{stem}.{f}__mutmut_{i + 1}": c for f, cs in s["exit_codes"].items() for i, c in enumerate(cs)}
+    meta.parent.mkdir(parents=True, exist_ok=True)
+    meta.write_text(json.dumps({"exit_code_by_key": codes, "hash_by_function_name": s["hash_by_function_name"],
+                                "type_check_error_by_key": {}, "durations_by_key": {},
+                                "estimated_durations_by_key": {}}, ensure_ascii=False))
+    if s["tests_sha256"]:
+        (meta.parents[3] / "tests.sha256").write_text(s["tests_sha256"])
+
+
 def run(module: str, tests: list[str], children: int) -> None:
     """mutmut on the module's scratch copy: the mutants not yet tested (new,
     or of functions that changed) and, when the tests changed since the last
     run, the survivors again (mutmut keeps a mutant's result otherwise)."""
     where = _scratch(module, tests)
+    restore_state(module)
     stamp, now = where / "tests.sha256", _tests_hash()  # the tests this run copied
     before = stamp.read_text() if stamp.is_file() else None
     env = {**os.environ, "METAEVAL_DATA_DIR": os.environ.get("METAEVAL_DATA_DIR",
@@ -156,12 +208,12 @@ def run(module: str, tests: list[str], children: int) -> None:
     if ran_before and before != now and survivors:
         subprocess.run(cmd + survivors, cwd=where, env=env, check=True)
     stamp.write_text(now)
+    save_state(module)
 
 
 def tally(module: str) -> dict | None:
     """The counts of a module's last run (None when it has not run)."""
-    where = SCRATCH / module.replace("/", "__").removesuffix(".py")
-    meta = where / "mutants" / "src" / "metaeval" / f"{module}.meta"
+    meta = _meta(module)
     if not meta.is_file():
         return None
     codes = json.loads(meta.read_text())["exit_code_by_key"]
@@ -185,6 +237,9 @@ def report(modules) -> str:
     every module's (those not run now as they were)."""
     kept = {t["module"]: t for t in json.loads(RESULTS.read_text())} if RESULTS.is_file() else {}
     kept.update({m: t for m in modules if (t := tally(m))})
+    for m in modules:
+        if _meta(m).is_file():
+            save_state(m)
     order = list(_modules())
     RESULTS.write_text(json.dumps(sorted(kept.values(), key=lambda t: order.index(t["module"])
                                          if t["module"] in order else len(order)), indent=1) + "\n")

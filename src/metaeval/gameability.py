@@ -148,9 +148,11 @@ def gameable(table: pd.DataFrame, verdict: str = "gameable") -> pd.DataFrame:
     hit = t[t["verdict"] == verdict]
     if hit.empty:
         return hit[_GAME_COLUMNS].reset_index(drop=True)
-    best = hit.sort_values(["p_holm", "rank"], kind="stable").groupby("metric", sort=False).head(1)
+    # (a sort on several keys is stable in pandas; each metric keeps its first row; one row per metric is then
+    # put in the table's order)
+    best = hit.sort_values(["p_holm", "rank"]).drop_duplicates("metric")
     order = {m: i for i, m in enumerate(dict.fromkeys(table["metric"]))}
-    return best.sort_values("metric", key=lambda x: x.map(order), kind="stable")[_GAME_COLUMNS].reset_index(drop=True)
+    return best.sort_values("metric", key=lambda x: x.map(order))[_GAME_COLUMNS].reset_index(drop=True)
 
 
 
@@ -164,10 +166,9 @@ def best_degenerate(table: pd.DataFrame) -> pd.DataFrame:
         if col not in t.columns:
             t[col] = np.nan
     t = t.assign(_v=t["verdict"].map({v: i for i, v in enumerate(VERDICTS)}))
-    best = t.sort_values(["_v", "p_holm", "rank"], kind="stable").groupby("metric", sort=False).head(1)
+    best = t.sort_values(["_v", "p_holm", "rank"]).drop_duplicates("metric")
     order = {m: i for i, m in enumerate(dict.fromkeys(table["metric"]))}
-    best = best.sort_values("metric", key=lambda x: x.map(order), kind="stable").reset_index(drop=True)
-    return best[_GAME_COLUMNS]
+    return best.sort_values("metric", key=lambda x: x.map(order))[_GAME_COLUMNS].reset_index(drop=True)
 
 
 def gameability_markdown(table: pd.DataFrame, title: str) -> str:
@@ -176,14 +177,14 @@ def gameability_markdown(table: pd.DataFrame, title: str) -> str:
     rank among the real systems; gameable metrics first."""
     from .tables import markdown_table, md_escape
 
-    best = best_degenerate(table)
-    shown = {"gameable": "**gameable**", "borderline": "borderline", "not gameable": "no", "not computed": "n/a"}
+    best = best_degenerate(table)  # (its rows have a rank: never "not computed")
+    best = best.iloc[sorted(range(len(best)), key=lambda i: VERDICTS.index(best["verdict"].iat[i]))]  # worst first
+    shown = {"gameable": "**gameable**", "borderline": "borderline", "not gameable": "no"}
     rows = [{"metric": f"{M.get(r.metric).name} ({M.get(r.metric).direction})",
              "gameable": shown[r.verdict], "degenerate system": md_escape(r.degenerate),
              "its score": r.score, "median real system": r.median_real,
              "its rank": f"{int(r.rank)} of {int(r.n_real) + 1}",
              "p (Holm)": "" if pd.isna(r.p_holm) else f"{r.p_holm:.3f}"} for r in best.itertuples()]
-    rows.sort(key=lambda r: [shown[v] for v in VERDICTS].index(r["gameable"]))
     n = sum(r["gameable"] == "**gameable**" for r in rows)
     nb = sum(r["gameable"] == "borderline" for r in rows)
     setaside = sorted({x for v in table.get("set_aside", pd.Series(dtype=str)).dropna() for x in str(v).split("; ")
@@ -268,8 +269,8 @@ def _degenerate_unit_stats(ds, spec):
                            axis=1)
 
 
-def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, alpha: float = 0.05,
-                     chunk: int = 100, same: dict | None = None) -> pd.DataFrame:
+def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, chunk: int = 100,
+                     same: dict | None = None) -> pd.DataFrame:
     """The gameability test (METHODS 9.4) of a loaded dataset: per metric
     and degenerate system, ``p_value`` (one-sided, H0: the degenerate system
     scores no better than the median real system) and ``p_holm`` (Holm over
@@ -394,7 +395,7 @@ def _expected_degenerates(gold: np.ndarray) -> np.ndarray:
     gold = np.asarray(gold, dtype=np.float64)
     k = gold.shape[-1]
     total = gold.sum(axis=-1, keepdims=True)
-    prior = np.divide(gold, total, out=np.full_like(gold, 1.0 / k), where=total > 0)
+    prior = gold / np.where(total > 0, total, 1.0)  # no gold: a zero row, multiplied by the zero gold below
     q = np.concatenate([np.broadcast_to(np.eye(k), gold.shape[:-1] + (k, k)), prior[..., None, :],
                         np.full(gold.shape[:-1] + (1, k), 1.0 / k)], axis=-2)  # (..., D, K)
     return q[..., :, :, None] * gold[..., None, None, :]
@@ -440,7 +441,7 @@ def dataset_gameability(ds, spec, scores: pd.DataFrame | None = None, *, unit: s
     table = gameability(real, deg, spec.all_metrics)
     if unit is None:
         return table
-    test = gameability_test(ds, spec, unit=unit, replicates=replicates, seed=seed, alpha=alpha, same=same)
+    test = gameability_test(ds, spec, unit=unit, replicates=replicates, seed=seed, same=same)
     table = table.merge(test.drop(columns=["n_real"]), on=["metric", "degenerate"], how="left")
     sig = table["p_holm"].to_numpy(dtype=float) < alpha
     table["verdict"] = np.where(table["score"].isna(), "not computed",
