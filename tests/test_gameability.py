@@ -654,3 +654,40 @@ def test_a_metric_no_degenerate_system_has_is_a_float_column():
     stats = {"no_spans": np.zeros(len(__import__("metaeval.spans", fromlist=["STATS"]).STATS))}
     d = degenerate_scores([], (), ["accuracy"], None, stats, [])
     assert d["accuracy"].isna().all() and d["accuracy"].dtype == np.float64
+
+
+def test_the_degenerate_span_statistics_per_document_sum_to_their_totals():
+    """Technique classification: the per-document statistics the test
+    resamples are the labelled ones (a span counts only with its
+    technique), summing to the totals of the point table."""
+    from metaeval.api import read_files
+    from metaeval.gameability import _degenerate_unit_stats
+
+    spans = FIXTURES / "spans"
+    ds, spec = read_files(spans / "tc" / "gold.labels", sorted((spans / "tc" / "predictions").glob("*.txt")),
+                          format="semeval2020_tc", articles=spans / "articles")
+    assert ds.spans.labelled and spec.span_metrics
+    names, per_doc = _degenerate_unit_stats(ds, spec)
+    totals = ds.spans.degenerate_statistics()
+    assert names == list(totals)
+    for j, n in enumerate(names):
+        np.testing.assert_allclose(per_doc[:, j].sum(axis=0), totals[n], err_msg=n)
+
+
+def test_a_test_set_of_one_item_has_only_degenerate_systems():
+    """One item: every prediction is constant, so every system is an
+    all_<label>, with scores too."""
+    import warnings
+
+    from metaeval.api import dataset
+    from metaeval.dataset import Dataset
+    from metaeval.gameability import identical_to_degenerate
+    from metaeval.score_data import ScoreView
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ds, _ = dataset(["a"], {"s": ["a"], "t": ["b"]}, labels=["a", "b"], allow_unused_labels=True)
+    assert identical_to_degenerate(ds) == {"s": "all_a", "t": "all_b"}
+    one = Dataset("d", ("pos", "neg"), np.array(["i0"]), np.array([0], np.int8), ("s", "t"), ("system", "system"),
+                  np.array([[0], [1]], np.int8), scores=ScoreView(np.array([[[0.9]], [[0.2]]]), ("pos",)))
+    assert identical_to_degenerate(one) == {"s": "all_pos", "t": "all_neg"}

@@ -435,3 +435,66 @@ def test_settings_is_the_old_name_of_property_settings():
     with pytest.warns(FutureWarning, match="PropertySettings"):
         old = P.Settings
     assert old is P.PropertySettings
+
+
+@pytest.mark.parametrize("kw,message", [
+    (dict(k=1, weights=(1.0,), f_avg_classes=(0,), unrelated=None), "properties: at least two classes, got k = 1"),
+    (dict(n_max=2), "properties.n_max must be at least 3 (every class in the gold)"),
+    (dict(k=2, n_max=1, weights=(0.5, 0.5), f_avg_classes=(0, 1), unrelated=None),
+     "properties.n_max must be at least 2 (every class in the gold)"),
+    (dict(random=-1), "properties.random must be >= 0, random_n_max and random_sparse_n_max >= 3"),
+    (dict(random_n_max=2), "properties.random must be >= 0, random_n_max and random_sparse_n_max >= 3"),
+    (dict(random_sparse_n_max=2), "properties.random must be >= 0, random_n_max and random_sparse_n_max >= 3"),
+    (dict(weights=(0.5, 0.5)), "properties.weights: 3 non-negative weights summing to 1, got (0.5, 0.5)"),
+    (dict(weights=(1.2, -0.1, -0.1)), "properties.weights: 3 non-negative weights summing to 1, got (1.2, -0.1, -0.1)"),
+    (dict(weights=(0.5, 0.3, 0.2 + 2e-9)), "properties.weights: 3 non-negative weights summing to 1, got "
+                                           "(0.5, 0.3, 0.200000002)"),
+    (dict(f_avg_classes=()), "properties.f_avg_classes: class indices in 0..2"),
+    (dict(f_avg_classes=(0, 3)), "properties.f_avg_classes: class indices in 0..2"),
+    (dict(unrelated=3), "properties.unrelated: a class index in 0..2"),
+    (dict(unrelated=-1), "properties.unrelated: a class index in 0..2"),
+    (dict(positive=3), "properties.positive: a class index in 0..2"),
+    (dict(class_sizes=(3, 4)), "properties: 3 class sizes, got (3, 4)"),
+])
+def test_every_setting_is_refused_with_its_rule(kw, message):
+    with pytest.raises(ValueError) as e:
+        P.PropertySettings(**kw)
+    assert str(e.value) == message
+
+
+def test_the_limits_of_the_settings_are_accepted():
+    """The edges the refusals draw are allowed: no random matrix with small
+    random sizes, weights summing to 1 within 1e-9, no unrelated class,
+    two classes with two items."""
+    P.PropertySettings(random=0, random_n_max=2, random_sparse_n_max=2)
+    P.PropertySettings(weights=(0.5, 0.3, 0.2 + 5e-10), unrelated=None, random_n_max=3, random_sparse_n_max=3)
+    P.PropertySettings(k=2, n_max=2, weights=(0.5, 0.5), f_avg_classes=(0, 1), unrelated=None, positive=1,
+                       class_sizes=(3, 1))
+    with pytest.raises(ValueError) as e:
+        P.settings_from({"n_maximum": 5, "enabled": True})
+    assert str(e.value).startswith("properties: unknown setting(s) ['n_maximum']; known: class_sizes, f_avg_classes, ")
+    s = P.settings_from({"n_max": 5, "weights": [0.2, 0.3, 0.5], "enabled": True})
+    assert s.n_max == 5 and s.weights == (0.2, 0.3, 0.5)
+
+
+def test_the_enumeration_limit_at_its_edges():
+    assert P.enumeration_limit(3, 8) == 8
+    assert P.enumeration_limit(3, 8, budget=comb(8 + 9, 9)) == 8 and P.enumeration_limit(3, 8, comb(17, 9) - 1) == 7
+    assert P.enumeration_limit(4, 3, budget=comb(3 + 16, 16)) == 0  # 3 items: below k = 4
+    assert P.enumeration_limit(4, 4, budget=comb(4 + 16, 16)) == 4
+    assert P.enumeration_limit(3, 8, budget=0) == 0
+
+
+def test_the_relations_of_a_comparison():
+    """eq within tolerance, gt strictly beyond it, ge up to it; NaN on
+    either side a violation; a lower-is-better metric turned round; an
+    unknown relation refused."""
+    sa, sb = np.array([0.5, 0.5, 0.5, np.nan]), np.array([0.5, 0.6, 0.4, 0.5])
+    assert P._violations(sa, sb, "eq", True).tolist() == [False, True, True, True]
+    assert P._violations(sa, sb, "gt", True).tolist() == [True, False, True, True]
+    assert P._violations(sa, sb, "ge", True).tolist() == [False, False, True, True]
+    assert P._violations(sa, sb, "gt", False).tolist() == [True, True, False, True]
+    assert P._violations(sa, sb, "ge", False).tolist() == [False, True, False, True]
+    with pytest.raises(ValueError) as e:
+        P._violations(sa, sb, "lt", True)
+    assert str(e.value) == "unknown relation 'lt'"

@@ -227,7 +227,7 @@ def identical_to_degenerate(ds) -> dict[str, str]:
         from .spans import span_statistics
 
         sv = ds.spans
-        stats = sv.statistics(np.array(real, dtype=np.int64)) if real else np.zeros((0,))
+        stats = sv.statistics(np.array(real, dtype=np.int64))  # (R, A, F); none for no real system
         for name, sp in sv.degenerate.items():
             d = span_statistics(sv.gold, sp, sv.n_articles, sv.labelled)
             for j, i in enumerate(real):
