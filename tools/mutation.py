@@ -205,7 +205,9 @@ def run(module: str, tests: list[str], children: int) -> None:
     ran_before = tally(module) is not None
     subprocess.run(cmd, cwd=where, env=env, check=True)
     survivors = (tally(module) or {}).get("survivors", [])
-    if ran_before and before != now and survivors:
+    if ran_before and before != _tests_hash() and survivors:
+        _scratch(module, tests)  # the tests as they are now (a long first pass: some may have been added since)
+        now = _tests_hash()
         subprocess.run(cmd + survivors, cwd=where, env=env, check=True)
     stamp.write_text(now)
     save_state(module)
@@ -254,13 +256,36 @@ def report(modules) -> str:
     return "\n".join(lines) + "\n"
 
 
+def equivalents_page(kept: list[dict]) -> str:
+    """docs/mutation-equivalents.md: every equivalent mutant of the last
+    runs, by module and by reason, as tools/mutation-scores.json holds them."""
+    out = ["# Equivalent mutants", "",
+           "<!-- written by python tools/mutation.py --report --docs: do not edit -->", "",
+           "The mutants of the last runs that no test can tell apart from the code, each with the reason it is "
+           "stated equivalent (`tools/mutation-equivalent.toml`; [How it is checked](checks.md#mutation-testing) "
+           "says how they are counted). A mutant is named by its function and its number in that function "
+           "(`python -m mutmut show NAME` in the module's scratch copy shows its change).", ""]
+    for t in kept:
+        if not t["equivalents"]:
+            continue
+        out += [f"## `{t['module']}` ({len(t['equivalents'])})", ""]
+        by_reason: dict[str, list[str]] = {}
+        for name, why in t["equivalents"].items():
+            by_reason.setdefault(why, []).append(name.rsplit(".", 1)[1].removeprefix("x_").replace("ǁ", "."))
+        for why, names in sorted(by_reason.items(), key=lambda x: (-len(x[1]), x[0])):
+            out.append(f"- {why}: " + ", ".join(f"`{n}`" for n in sorted(names)))
+        out.append("")
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("modules", nargs="*", help="paths under src/metaeval (default with --all: every listed module)")
     p.add_argument("--all", action="store_true", help="every module of tools/mutation.toml")
     p.add_argument("--report", action="store_true", help="print the table of the last runs only")
     p.add_argument("--max-children", type=int, default=os.cpu_count() or 2, help="mutants run at once")
-    p.add_argument("--docs", action="store_true", help="write the table of every module run into docs/checks.md")
+    p.add_argument("--docs", action="store_true", help="write the table of every module run into docs/checks.md "
+                                                        "and their equivalent mutants into docs/mutation-equivalents.md")
     a = p.parse_args(argv)
     listed = _modules()
     given = [m.removeprefix("src/metaeval/") for m in a.modules]  # (the path from the checkout's root works too)
@@ -285,6 +310,8 @@ def main(argv=None) -> int:
         start, end = "<!-- mutation-table -->\n", "<!-- /mutation-table -->"
         every = report([t["module"] for t in json.loads(RESULTS.read_text())])
         docs.write_text(text[:text.index(start) + len(start)] + every + text[text.index(end):])
+        (ROOT / "docs" / "mutation-equivalents.md").write_text(equivalents_page(json.loads(RESULTS.read_text())),
+                                                                encoding="utf-8")
     return 0
 
 
