@@ -407,3 +407,119 @@ def test_reading_passes_every_option_to_read_files(monkeypatch):
     with pytest.raises(ValueError) as e:
         cli._read(_args(predictions=[]))
     assert str(e.value) == "no prediction file: give one per system, or their scores (--scores)"
+
+
+def test_the_baselines_ranked_with_the_systems_of_each_format():
+    from types import SimpleNamespace
+
+    from metaeval.config import BASELINE_KINDS, SPAN_BASELINE_KINDS
+
+    for fmt, want in ((None, BASELINE_KINDS), ("semeval_tsv", BASELINE_KINDS), ("semeval2020_tc", BASELINE_KINDS),
+                      ("semeval2020_si", SPAN_BASELINE_KINDS), ("semeval2021_tsd", SPAN_BASELINE_KINDS)):
+        assert cli._workflow_baselines(SimpleNamespace(input_format=fmt, old_span_format=None)) == want, fmt
+    assert SPAN_BASELINE_KINDS != BASELINE_KINDS
+
+
+def test_the_signature_line_of_every_resampling():
+    sig = {"version": "1", "command": "recommend", "metrics": ["a", "b"], "unit": "groups", "criteria": ["noise"],
+           "resampling": [{"method": "criteria", "resamples": 5, "seed": 1, "half_splits": 4},
+                          {"method": "noisy_golds", "resamples": 3, "seed": 2},
+                          {"method": "property_matrices", "resamples": 7, "seed": 3}],
+           "intervals": {"method": "centred percentile", "confidence": 0.9}, "test": "bootstrap",
+           "correction": "holm", "alpha": 0.05, "verdict_alpha": 0.1}
+    assert cli.signature_text(sig) == (
+        "metaeval 1 | recommend | metrics a,b | criteria noise | unit groups | criteria resamples 5 (seed 1, 4 "
+        "half-splits each) | noisy golds 3 per rate (seed 2) | property matrices 7 (seed 3) | intervals centred "
+        "percentile 90% | test paired bootstrap, holm correction | alpha 0.05 | verdict alpha 0.1")
+
+
+def test_a_time_left_in_hours_is_rounded_from_3600_seconds():
+    assert cli._duration(8100.4) == "2.3 h" and cli._duration(8099) == "2.2 h"
+
+
+def test_a_value_without_an_interval_is_shown_alone():
+    import pandas as pd
+
+    scores = pd.DataFrame({"kind": ["system", "baseline"], "accuracy": [0.5, 0.25],
+                           "accuracy_low": [0.4, float("nan")], "accuracy_high": [0.6, float("nan")]},
+                          index=pd.Index(["a", "b"], name="system"))
+    out = cli._interval_cells(scores, ["accuracy"])
+    assert out.to_dict("list") == {"system": ["a", "b"], "kind": ["system", "baseline"],
+                                   "accuracy": ["0.500 [0.400, 0.600]", "0.250"]}
+
+
+def test_the_data_keys_of_a_command_without_a_positive_class():
+    from types import SimpleNamespace
+
+    a = SimpleNamespace(labels="x,y", label_list=None, ordinal=False, metrics=None, baselines="")
+    assert cli._data_keys(a) == {"labels": ["x", "y"], "baselines": []}
+
+
+def test_the_progress_line_gives_the_time_left_from_the_first_count():
+    p = cli._Progress(True, stream=io.StringIO())
+    p._start, p._pass = 0.0, ("passes", 10, 0.0, 1, 2.0)
+    assert p.line("x", 2.0) == "x ... passes 10 % (1/10) 2.0 s, about 18 s left"
+    p._pass = ("passes", 10, 0.0, 10, 2.0)
+    assert p.line("x", 2.0) == "x ... passes 100 % (10/10) 2.0 s"
+    p._pass = ("passes", 0, 0.0, 0, 2.0)
+    assert p.line("x", 2.0) == "x ... 2.0 s"
+
+
+def test_the_recommendation_s_signature_names_what_it_drew():
+    """The criteria's resamples and half-splits always; noisy golds when
+    label noise is a criterion; the bootstrap; the design's subsets when a
+    size was designed; the properties' random matrices unless
+    --no-properties (two classes are enough)."""
+    from types import SimpleNamespace
+
+    from metaeval.api import dataset
+    from metaeval.experiments import Settings
+    from metaeval.properties import settings_from
+
+    data = dataset(["a", "b", "a", "b"], {"s": ["a", "b", "b", "b"], "t": ["a", "a", "a", "b"]}, baselines=[])
+    st = Settings()
+    rec = SimpleNamespace(criteria=("stability", "noise"), metrics=("accuracy",))
+
+    def methods(no_properties=False, designed=True, criteria=("stability", "noise")):
+        sig = cli._recommend_signature(SimpleNamespace(no_properties=no_properties), data, st,
+                                       SimpleNamespace(criteria=criteria, metrics=("accuracy",)), designed)
+        return [r["method"] for r in sig["resampling"]], sig
+
+    got, sig = methods()
+    assert got == ["criteria", "half_splits", "noisy_golds", "bootstrap", "design_subsets", "property_matrices"]
+    ps = settings_from({})
+    assert sig["resampling"][-1] == {"method": "property_matrices", "resamples": ps.random, "seed": ps.seed}
+    assert sig["resampling"][0] == {"method": "criteria", "resamples": st.criteria_replicates,
+                                    "seed": st.criteria_seed, "half_splits": st.criteria_splits}
+    assert sig["unit"] == "items" and sig["criteria"] == ["stability", "noise"] and sig["metrics"] == ["accuracy"]
+    assert sig["verdict_alpha"] == st.verdict_alpha and sig["alpha"] == st.alpha
+    assert sig["intervals"] == {"method": "centred percentile", "confidence": st.confidence}
+    assert methods(no_properties=True)[0] == ["criteria", "half_splits", "noisy_golds", "bootstrap", "design_subsets"]
+    assert methods(designed=False, criteria=("stability",))[0] == ["criteria", "half_splits", "bootstrap",
+                                                                   "property_matrices"]
+    assert rec.metrics == ("accuracy",)
+
+
+def test_the_unit_of_the_signature():
+    from types import SimpleNamespace
+
+    def unit(span_task, resample_unit):
+        return cli._signature("x", [], SimpleNamespace(span_task=span_task),
+                              SimpleNamespace(resample_unit=resample_unit))["unit"]
+
+    assert (unit(None, "item"), unit(None, "group"), unit("si", "group"), unit("si", "item")) == (
+        "items", "groups", "documents", "items")
+
+
+def test_the_title_of_span_scores_counts_articles():
+    from pathlib import Path
+
+    from metaeval.api import read_files
+
+    spans = Path(__file__).parent / "fixtures" / "spans"
+    gold, preds = spans / "tc" / "gold.labels", sorted((spans / "tc" / "predictions").glob("*.txt"))
+    ds, spec = read_files(gold, preds, format="semeval2020_tc", articles=spans / "articles", baselines=[])
+    code, out, err = _run("score", gold, *preds, "--input-format", "semeval2020_tc", "--articles",
+                          spans / "articles", "--no-intervals", "--format", "markdown")
+    assert code == 0, err
+    assert out.startswith(f"**{spec.name}: {len(ds.systems)} systems, {ds.spans.n_articles:,} articles**\n")

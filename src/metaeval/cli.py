@@ -143,7 +143,7 @@ class _Progress:
             name, total, start, done, at = p
             text += f"{name} {100 * done / total:.0f} % ({done:,}/{total:,}) "
         text += f"{now - self._start:.1f} s"
-        if p is not None and p[1] > 0 and 0 < p[3] < p[1]:
+        if p is not None and 0 < p[3] < p[1]:  # (some done, some left)
             left = max(0.0, (p[4] - p[2]) / p[3] * (p[1] - p[3]) - (now - p[4]))
             text += f", about {_duration(left)} left"
         return text
@@ -723,8 +723,8 @@ def _score(a, progress) -> str:
         scores = api.evaluate(data, intervals=not a.no_intervals, **opts)
     ids = list(spec.all_metrics)
     primary = spec.primary_metric
-    scores = scores.sort_values(["kind", primary], ascending=[False, not M.get(primary).higher_is_better],
-                                kind="stable")
+    # (a sort on two keys: pandas' lexicographic sort keeps ties in the given order)
+    scores = scores.sort_values(["kind", primary], ascending=[False, not M.get(primary).higher_is_better])
     # what the intervals resampled: as the library resolves it (groups given: whole groups, unless told items)
     unit = spec.unit_noun(st.resample_unit)
     size = (f"{ds.spans.n_articles:,} articles" if spec.span_task else f"{ds.n_items:,} items"
