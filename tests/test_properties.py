@@ -432,9 +432,14 @@ def test_four_weighted_classes_follow_the_dataset_s_class_sizes():
 
 
 def test_settings_is_the_old_name_of_property_settings():
-    with pytest.warns(FutureWarning, match="PropertySettings"):
+    with pytest.warns(FutureWarning) as w:
         old = P.Settings
     assert old is P.PropertySettings
+    assert str(w[0].message) == ("metaeval.properties.Settings is now PropertySettings (metaeval.experiments.Settings "
+                                 "is the experiments'); the old name works until the next release")
+    with pytest.raises(AttributeError) as e:
+        P.Setting  # noqa: B018
+    assert str(e.value) == "module 'metaeval.properties' has no attribute 'Setting'"
 
 
 @pytest.mark.parametrize("kw,message", [
@@ -498,3 +503,205 @@ def test_the_relations_of_a_comparison():
     with pytest.raises(ValueError) as e:
         P._violations(sa, sb, "lt", True)
     assert str(e.value) == "unknown relation 'lt'"
+
+
+def test_a_dataset_s_shape_for_the_properties():
+    """Its classes, order, default weights (uniform without any), F_avg
+    classes (the first without any), unrelated and positive classes and
+    class sizes; the domain's sizes and seed from the properties block."""
+    from types import SimpleNamespace
+
+    def spec(k, ordinal, **params):
+        return SimpleNamespace(k=k, ordinal=ordinal, metric_params=lambda: params)
+
+    s = P.dataset_settings(spec(4, 1, weights=[0.5, 0.5, 0, 0], f_avg_classes=[1, 3], unrelated=3, positive=2),
+                           [5, 4, 3, 2], P.PropertySettings(n_max=5, seed=9))
+    assert (s.k, s.ordinal, s.weights, s.f_avg_classes, s.unrelated, s.positive, s.class_sizes, s.n_max, s.seed) == (
+        4, True, (0.5, 0.5, 0.0, 0.0), (1, 3), 3, 2, (5, 4, 3, 2), 5, 9)
+    assert type(s.ordinal) is bool and all(type(x) is float for x in s.weights)
+    d = P.dataset_settings(spec(4, 0), [5, 4, 3, 2])
+    assert (d.k, d.ordinal, d.weights, d.f_avg_classes, d.unrelated, d.positive) == (4, False, (0.25,) * 4, (0,),
+                                                                                     None, 0)
+    assert d.n_max == P.PropertySettings().n_max and d.seed == P.PropertySettings().seed
+    e = P.dataset_settings(spec(2, 0, weights=None, f_avg_classes=[], unrelated=None, positive=None), [3, 1])
+    assert (e.weights, e.f_avg_classes, e.unrelated, e.positive) == ((0.5, 0.5), (0,), None, 0)
+
+
+def test_the_relabellings_of_the_positions():
+    assert P.relabellings(2) == [(0.0, 2.0), (0.0, 9.0)]
+    assert P.relabellings(3) == [(0.0, 1.0, 3.0), (0.0, 2.0, 3.0), (0.0, 1.0, 10.0), (0.0, 9.0, 10.0)]
+    assert P.relabellings(4) == [(0.0, 1.0, 2.0, 4.0), (0.0, 2.0, 3.0, 4.0), (0.0, 1.0, 2.0, 11.0),
+                                 (0.0, 9.0, 10.0, 11.0)]
+
+
+def test_the_triples_of_the_imbalance_property():
+    assert P._imbalance_triples(2, True, None) == [(0, 1, -1)]
+    assert P._imbalance_triples(3, True, None) == [(0, 2, 1)]
+    assert P._imbalance_triples(3, False, None) == [(0, 1, 2), (0, 2, 1), (1, 2, 0)]
+    assert P._imbalance_triples(4, True, None) == [(0, 2, 1), (0, 3, 1), (0, 3, 2), (1, 3, 2)]
+    assert P._imbalance_triples(3, False, (5, 5, 3)) == [(0, 2, 1), (1, 2, 0)]  # a tie orders nothing
+    assert P._imbalance_triples(4, True, (4, 3, 3, 4)) == [(0, 2, 1), (1, 3, 2)]
+
+
+def test_the_concentrated_matrices_against_a_loop_over_the_same_draws():
+    """Item counts in [k, n_max], the active classes, Dirichlet(0.3) shares
+    over their cells, a multinomial of n - k items, then one item on the
+    diagonal of every gold class left empty; seeded by (seed, 2)."""
+    count, n_max, seed, k, active = 40, 30, 7, 5, 3
+    got = P.concentrated_matrices(count, n_max, seed, k, active)
+    rng = np.random.default_rng([seed, 2])
+    n = rng.integers(k, n_max + 1, size=count)
+    order = np.argsort(rng.random((count, k)), axis=1)
+    shares = rng.dirichlet(np.full(active * active, 0.3), size=count)
+    cells = rng.multinomial(n - k, shares)
+    assert got.dtype == np.int64 and got.shape == (count, k, k)
+    for r in range(count):
+        want = np.zeros((k, k), dtype=np.int64)
+        act = order[r, :active]
+        for x in range(active):
+            for y in range(active):
+                want[act[x], act[y]] = cells[r, x * active + y]
+        for j in range(k):
+            if want[:, j].sum() == 0:
+                want[j, j] += 1
+        np.testing.assert_array_equal(got[r], want)
+        assert k <= n[r] <= n_max
+    assert (got.sum(axis=1) > 0).all()
+    assert not np.array_equal(got, P.concentrated_matrices(count, n_max, seed + 1, k, active))
+
+
+def test_a_counterexample_is_rechecked_with_its_parameters_and_printed_scores():
+    """The positions of each side, the scores printed to 1e-12, and an
+    undefined score printed as NaN (a violation of any relation)."""
+    st = P.PropertySettings(n_max=4, random=0)
+    a = [[3, 1, 0], [1, 2, 1], [0, 1, 3]]
+    pos = [0.0, 1.0, 10.0]
+    sa = float(M.mae_macro(np.asarray(a, float), positions=np.array(pos)))
+    sb = float(M.mae_macro(np.asarray(a, float)))
+    ce = {"relation": "eq", "a": a, "score_a": sa, "b": a, "score_b": sb, "params_a": {"positions": pos}}
+    assert sa != sb and P.recheck("mae_macro", json.dumps(ce), st)
+    assert not P.recheck("mae_macro", json.dumps({**ce, "score_a": sa * (1 + 1e-8)}), st)
+    undefined = [[4, 0, 0], [0, 0, 0], [0, 0, 0]]
+    assert np.isnan(M.kappa(np.asarray(undefined, float)))
+    nan = {"relation": "eq", "a": undefined, "score_a": float("nan"), "b": undefined, "score_b": float("nan")}
+    assert P.recheck("kappa", json.dumps(nan), st)
+
+
+# the comparisons each property builds, against loops over a small domain
+_C = np.array([[[2, 1, 0], [0, 1, 1], [1, 0, 3]],
+               [[1, 0, 0], [0, 2, 0], [0, 0, 1]],      # perfect
+               [[0, 1, 2], [1, 0, 0], [1, 1, 0]],      # nothing right
+               [[3, 0, 0], [0, 0, 1], [0, 1, 1]]])
+
+
+def _pairs(comps):
+    """(a or None, b, relation, base, params_a, params_b) of every pair, in order."""
+    out = []
+    for comp in comps:
+        for p in range(len(comp.b)):
+            out.append((None if comp.a is None else comp.a[p].tolist(), comp.b[p].tolist(), comp.relation,
+                        int(comp.base[p]), {k: np.asarray(v).tolist() for k, v in comp.params_a.items()},
+                        {k: np.asarray(v).tolist() for k, v in comp.params_b.items()}))
+    return out
+
+
+def _loop(entries):
+    return [(None if a is None else np.asarray(a, float).tolist(), np.asarray(b, float).tolist(), rel, base, pa, pb)
+            for a, b, rel, base, pa, pb in entries]
+
+
+@pytest.mark.parametrize("ordinal", [True, False])
+def test_the_comparisons_of_each_property_against_loops(ordinal):
+    from itertools import permutations as perms
+
+    st = P.PropertySettings(n_max=4, random=0, ordinal=ordinal)
+    built = {pid: _pairs(P.build(prop, _C, st, "f_avg")) for pid, prop in P.PROPERTIES.items()}
+    n = len(_C)
+    assert built["uniform_change"] == _loop([(None, _C[m] * lam, "eq", m, {}, {}) for lam in (2, 3) for m in range(n)])
+    want = []
+    for j in range(3):
+        for lam in (2, 3):
+            for m in range(n):
+                b = _C[m].astype(float)
+                b[:, j] *= lam
+                want.append((None, b, "eq", m, {}, {}))
+    assert built["uniform_class_change"] == _loop(want)
+    want = [(None, [[_C[m][p[i]][p[j]] for j in range(3)] for i in range(3)], "eq", m, {}, {})
+            for p in perms(range(3)) if p != (0, 1, 2) for m in range(n)]
+    assert built["class_exchange"] == _loop(want)
+    assert built["ordinal_invariance"] == _loop([(None, _C[m], "eq", m, {}, {"positions": list(pos)})
+                                                 for pos in P.relabellings(3) for m in range(n)])
+    # f_avg over the classes 0 and 2: the one non-target cell is (1, 1)
+    assert built["non_target_change"] == _loop([(None, _C[m] + np.diag([0, 1, 0]), "eq", m, {}, {}) for m in range(n)])
+    assert built["symmetry"] == _loop([(None, _C[m].T, "eq", m, {}, {}) for m in range(n)
+                                       if (_C[m].sum(axis=1) > 0).all()])
+
+    def moves(target):
+        out = []
+        for m in range(n):  # ordered by the domain matrix, then cell by cell
+            for i in range(3):
+                for j in range(3):
+                    if i != j and _C[m][i][j] > 0:
+                        b = _C[m].copy()
+                        b[i, j] -= 1
+                        b[target(i, j), j] += 1
+                        out.append((None, b, "gt", m, {}, {}))
+        return _loop(out)
+
+    assert built["monotonicity"] == moves(lambda i, j: j)
+    assert built["ordinal_monotonicity"] == moves(lambda i, j: i - 1 if i > j else i + 1)
+    perfect = [np.diag(_C[m].sum(axis=0)) for m in range(n)]
+    assert built["maximal_agreement"] == _loop([(_C[1], _C[1], "eq", 1, {}, {})] +
+                                               [(None, perfect[m], "gt", m, {}, {}) for m in (0, 2, 3)])
+    assert built["minimal_agreement"] == _loop([(_C[2], _C[2], "eq", 2, {}, {})] +
+                                               [(_C[2], _C[m], "gt", m, {}, {}) for m in (0, 1, 3)])
+    want = []
+    for m in range(n):
+        rows, cols, tot = _C[m].sum(axis=1), _C[m].sum(axis=0), _C[m].sum()
+        want.append((np.full((3, 3), 1 / 3), np.outer(rows, cols) / tot, "eq", m, {}, {}))
+    got = built["constant_baseline"]
+    assert [g[2:] for g in got] == [w[2:] for w in _loop(want)]
+    np.testing.assert_allclose([g[1] for g in got], [w[1] for w in _loop(want)], rtol=1e-15)
+    np.testing.assert_allclose([g[0] for g in got], [w[0] for w in _loop(want)], rtol=1e-15)
+
+
+def test_the_imbalance_comparisons_against_a_loop():
+    """Per gold distribution with two classes of different sizes, one item
+    of the smaller class predicted as the class between them (ordered) or
+    the third (unordered) against one item of the larger predicted so: the
+    error on the smaller class must cost more; the dataset's class sizes
+    join the gold distributions and keep only pairs ordered as theirs."""
+    for ordinal, sizes in ((True, None), (False, None), (False, (1, 3, 2))):
+        st = P.PropertySettings(n_max=4, random=0, ordinal=ordinal, class_sizes=sizes)
+        (comp,) = P.build(P.PROPERTIES["imbalance"], _C, st)
+        golds, first = [], []
+        for m in range(len(_C)):  # each gold distribution once, from its first matrix
+            g = tuple(int(x) for x in _C[m].sum(axis=0))
+            if g not in golds:
+                golds.append(g)
+                first.append(m)
+        if sizes is not None:
+            golds.append(tuple(sizes))
+            first.append(len(_C))
+        triples = ([(a, c, t) for a in range(3) for c in range(a + 1, 3) for t in range(a + 1, c)] if ordinal else
+                   [(a, c, t) for a in range(3) for c in range(a + 1, 3) for t in range(3) if t not in (a, c)])
+        if sizes is not None:
+            triples = [x for x in triples if sizes[x[0]] != sizes[x[1]]]
+        want = []
+        for a, c, t in triples:
+            for g, m in sorted(zip(golds, first), key=lambda x: x[0]):
+                if g[a] == g[c] or (sizes is not None and (g[a] > g[c]) != (sizes[a] > sizes[c])):
+                    continue
+                big, small = (a, c) if g[a] > g[c] else (c, a)
+
+                def err(outer):
+                    e = np.diag(g).astype(float)
+                    e[outer, outer] -= 1
+                    e[t, outer] += 1
+                    return e
+
+                want.append((err(small), err(big), m))
+        want.sort(key=lambda x: x[2])  # (the counterexample order; stable)
+        assert want and comp.relation == "gt" and comp.base.tolist() == [w[2] for w in want], (ordinal, sizes)
+        np.testing.assert_array_equal(comp.a, np.array([w[0] for w in want]))
+        np.testing.assert_array_equal(comp.b, np.array([w[1] for w in want]))

@@ -165,6 +165,10 @@ def test_undeclared_requirements_decide_nothing_and_say_what_they_would():
     assert R.answer_sentence(declared).startswith("Among the metrics that meet the declared requirement "
                                                   "(monotonicity), ")
     assert "declared requirement" not in R.answer_sentence(offered)
+    both = R.recommend(_results(v), criteria=["stability", "power"], properties=props,
+                       offered=["monotonicity", "maximal_agreement"], requirements=["monotonicity", "maximal_agreement"])
+    assert R.answer_sentence(both).startswith("Among the metrics that meet the declared requirements (monotonicity "
+                                              "and maximal_agreement), ")
     with pytest.raises(ValueError, match="not available"):
         R.recommend(_results(v), criteria=["stability", "power"], requirements=["monotonicity"])
 
@@ -597,14 +601,17 @@ def test_the_recommendation_pages_are_the_ones_read_and_approved():
     assert got == path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("unit,stratified", [("item", False), ("item", True), ("group", False)])
-def test_the_units_needed_use_the_exponent_measured_on_half_the_units(unit, stratified):
+@pytest.mark.parametrize("unit,stratified,replicates", [("item", False, 40), ("item", True, 40), ("group", False, 40),
+                                                       ("item", False, 201)])
+def test_the_units_needed_use_the_exponent_measured_on_half_the_units(unit, stratified, replicates):
     """recommend_dataset measures how the closest pair's paired standard
     error shrinks with the test units: the criterion recomputed on a random
     half of the units (items, or whole groups; seeded by criteria_seed),
     the median over the candidates' pairs of se(half) / se(all), the
     exponent log(ratio) / log(n / n_half), and n (critical / t)^(1 /
-    exponent) units; a loop over the pairs and a half built by hand."""
+    exponent) units; a loop over the pairs and a half built by hand.  The
+    half's criterion takes at most 200 resamples (a ratio of standard
+    errors, not a test)."""
     from dataclasses import replace as dc_replace
 
     from metaeval import criteria as CR
@@ -625,8 +632,8 @@ def test_the_units_needed_use_the_exponent_measured_on_half_the_units(unit, stra
     ds = Dataset("half", ("a", "b", "c"), np.arange(n).astype(str), gold.astype(np.int8),
                  tuple(f"s{i}" for i in range(s_n)), ("system",) * s_n, pred.astype(np.int8),
                  groups=groups.astype(np.int16), group_names=tuple(f"g{i}" for i in range(g_n)))
-    st = Settings(include_baselines=(), criteria=("stability", "power"), criteria_replicates=40, criteria_splits=2,
-                  n_splits=20, resample_unit=unit, stratified=stratified, criteria_seed=17)
+    st = Settings(include_baselines=(), criteria=("stability", "power"), criteria_replicates=replicates,
+                  criteria_splits=2, n_splits=20, resample_unit=unit, stratified=stratified, criteria_seed=17)
     rec = R.recommend_dataset(ds, spec, st)
     s = rec.separation
     assert s is not None and s["exponent_measured"]
@@ -646,12 +653,12 @@ def test_the_units_needed_use_the_exponent_measured_on_half_the_units(unit, stra
                           groups=ds.groups[keep])
         n_full, n_half = n, keep.size
     c = rec.criteria.index(s["criterion"])
-    cs = CR.CriteriaSpec(criteria=(s["criterion"],), replicates=40, inner_splits=2, seed=17, point_splits=20,
-                         chunk_size=max(1, st.chunk_size // 4))
+    cs = CR.CriteriaSpec(criteria=(s["criterion"],), replicates=min(replicates, 200), inner_splits=2, seed=17,
+                         point_splits=20, chunk_size=max(1, st.chunk_size // 4))
     hb = CR.criteria(Scorer(half, spec, np.arange(s_n), unit), cs, schemes=("items",),
                      strata=half.gold if stratified else None)["items", "all"].boot[:, 0]
     full = CR.criteria(Scorer(ds, spec, np.arange(s_n), unit),
-                       dc_replace(cs, criteria=tuple(rec.criteria)), schemes=("items",),
+                       dc_replace(cs, criteria=tuple(rec.criteria), replicates=replicates), schemes=("items",),
                        strata=ds.gold if stratified else None)["items", "all"].boot[:, c]
     ratios = []
     for i in range(4):
@@ -972,3 +979,60 @@ def test_the_separation_with_a_test_set_of_one_unit_and_without_system_draws():
     only_both = {("both", "real"): _results(v, sd=0.01)["both", "real"]}
     rec = R.recommend(only_both, criteria=["stability", "power"], headline="new_systems")
     assert set(rec.sets) == {"new_systems"} and "systems_needed" not in (rec.separation or {})
+
+
+def test_each_wording_of_an_offered_or_declared_requirement():
+    """_requirement_line, branch by branch: what fails or holds, what was
+    not checked (one metric: it; more: them), and what requiring it would
+    do (the answer meets it; nothing changes, with or without failing
+    non-candidates; the same answer, or none; the sets recomputed)."""
+    from types import SimpleNamespace
+
+    from metaeval.properties import PROPERTIES
+    from metaeval.recommendation import PRIORS_PROPERTY, Requirement, _requirement_line, display_name
+
+    rec = SimpleNamespace(metrics=["accuracy", "macro_f1", "kappa", "roc_auc", "span_f1"],
+                          candidate=[True, True, False, True, False], admissible=[True, True, False, True, False],
+                          selected=["accuracy"])
+    acc, f1, kap, item, span = (display_name(m) for m in rec.metrics)
+    p = PROPERTIES["monotonicity"]
+    head = f"({'monotonicity'}; {p.source}; "
+
+    def line(**kw):
+        r = Requirement(**{"id": "monotonicity", "declared": False, "holds": [], "fails": [], "answer": [], **kw})
+        return _requirement_line(rec, r)
+
+    assert line(declared=True, fails=["accuracy", "kappa"], unchecked=["roc_auc"]) == (p.name, (
+        head + f"declared) fails for {acc} and {kap}; not checked for {item} (the properties are of confusion "
+        "matrices), so requiring it leaves it out; the answer above meets it."))
+    assert line(unchecked=["span_f1", "kappa"])[1] == (
+        head + f"not declared) every metric checked holds it; not checked for {span} and {kap} (the properties are "
+        "of confusion matrices), so requiring it leaves them out; requiring it changes nothing.")
+    assert line()[1] == head + "not declared) every metric holds it; requiring it changes nothing."
+    assert line(fails=["kappa"])[1] == (head + f"not declared) fails for {kap}; requiring it changes nothing "
+                                               "(no candidate fails it).")
+    assert line(fails=["macro_f1"], answer=["accuracy"])[1].endswith("; if required, the same answer.")
+    rec.selected = []
+    assert line(fails=["macro_f1"], answer=[])[1].endswith("; if required, the same answer (no metric).")
+    assert line(fails=["macro_f1"], holds=["accuracy", "roc_auc", "kappa"], answer=["accuracy", "roc_auc"])[1] \
+        .endswith(f"; if required (the sets recomputed among the 2 candidates that meet it): {acc} or {item}.")
+    rec.selected = ["macro_f1"]
+    assert line(fails=["accuracy"], holds=["macro_f1"], answer=[])[1].endswith(
+        "; if required (the sets recomputed among the 1 candidates that meet it): no metric.")
+    r = Requirement(PRIORS_PROPERTY, True, [], [], [])
+    assert _requirement_line(rec, r)[0] == f"invariance to class priors: {PROPERTIES[PRIORS_PROPERTY].name}"
+
+
+def test_the_answers_of_no_recommendation_word_for_word():
+    """No criterion that counts, every metric excluded, no candidate
+    meeting the declared requirements: each its own sentence."""
+    from types import SimpleNamespace
+
+    none = np.zeros(3, bool)
+    assert R.answer_sentence(SimpleNamespace(criteria=(), candidate=none, admissible=none)) == (
+        "No metric can be recommended: none of the configured criteria counts on this dataset (the criteria that do "
+        "not count, and why, are below).")
+    assert R.answer_sentence(SimpleNamespace(criteria=("stability",), candidate=none, admissible=none)) == (
+        "No metric can be recommended: every metric is excluded (below).")
+    assert R.answer_sentence(SimpleNamespace(criteria=("stability",), candidate=~none, admissible=none)) == (
+        "No metric can be recommended: no candidate meets the declared requirements (below).")
