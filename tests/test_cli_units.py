@@ -523,3 +523,38 @@ def test_the_title_of_span_scores_counts_articles():
                           spans / "articles", "--no-intervals", "--format", "markdown")
     assert code == 0, err
     assert out.startswith(f"**{spec.name}: {len(ds.systems)} systems, {ds.spans.n_articles:,} articles**\n")
+
+
+def _options() -> dict:
+    """Every option of every command as the parser declares it (not as
+    argparse lays it out, which differs between Python versions)."""
+    import argparse
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+    def described(p):
+        return {"description": p.description, "epilog": p.epilog, "options": [
+            {"options": list(a.option_strings), "dest": a.dest, "help": a.help, "metavar": a.metavar,
+             "default": repr(a.default), "choices": None if a.choices is None else list(a.choices),
+             "nargs": a.nargs, "type": getattr(a.type, "__name__", None), "action": type(a).__name__}
+            for a in p._actions]}
+
+    return {"metaeval": described(parser), **{name: described(p) for name, p in sub.choices.items()}}
+
+
+def test_every_option_and_its_help_are_the_ones_read_and_approved():
+    """The commands' options, defaults, choices and help texts, equal to
+    tests/fixtures/cli_options.json, read and approved.  A changed word
+    fails here: read the new text, then replace the fixture
+    (METAEVAL_WRITE_FIXTURE=1 writes it)."""
+    import json
+    import os
+
+    from .conftest import FIXTURES
+
+    got = json.dumps(_options(), indent=1, ensure_ascii=False) + "\n"
+    path = FIXTURES / "cli_options.json"
+    if os.environ.get("METAEVAL_WRITE_FIXTURE"):
+        path.write_text(got, encoding="utf-8")
+    assert got == path.read_text(encoding="utf-8")

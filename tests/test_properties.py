@@ -705,3 +705,18 @@ def test_the_imbalance_comparisons_against_a_loop():
         assert want and comp.relation == "gt" and comp.base.tolist() == [w[2] for w in want], (ordinal, sizes)
         np.testing.assert_array_equal(comp.a, np.array([w[0] for w in want]))
         np.testing.assert_array_equal(comp.b, np.array([w[1] for w in want]))
+
+
+def test_the_target_classes_of_each_kind_of_metric():
+    st = P.PropertySettings(weights=(0.6, 0.0, 0.4), f_avg_classes=(2, 0, 2), positive=1)
+    assert P.targets("f_avg", st) == [0, 2]
+    assert P.targets("wf1", st) == [0, 2] and P.targets("wauc", st) == [0, 2]
+    assert P.targets("f1_class", st) == [1] and P.targets("recall_class", st) == [1]
+    assert P.targets("accuracy", st) == [0, 1, 2] and P.targets("kappa", st) == [0, 1, 2]
+    assert P._non_target_cells("f1_class", st) == [(0, 0), (0, 2), (2, 0), (2, 2)]
+    assert P._non_target_cells("wf1", st) == [(1, 1)]
+    assert P._non_target_cells("accuracy", st) == []
+    assert P._non_target_na("accuracy", st) == "averages over every class: no cell lies outside its target classes"
+    assert P._non_target_na("wf1", st) is None
+    assert P._not_ordinal("mae_macro", P.PropertySettings(ordinal=False)) == "the classes are unordered"
+    assert P._not_ordinal("mae_macro", P.PropertySettings(ordinal=True)) is None
