@@ -1036,3 +1036,71 @@ def test_the_answers_of_no_recommendation_word_for_word():
         "No metric can be recommended: every metric is excluded (below).")
     assert R.answer_sentence(SimpleNamespace(criteria=("stability",), candidate=~none, admissible=none)) == (
         "No metric can be recommended: no candidate meets the declared requirements (below).")
+
+
+
+_FAKE = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr", "mcc", "f1_weighted", "macro_f2", "informedness",
+         "markedness", "kappa_linear", "alpha_nominal", "macro_f1_hm", "cem_ord"]
+
+
+def _fake_rec(answer, admissible=None, counted=(True, True), separable=True, members=None):
+    """A Recommendation's parts _scope_answer reads: 14 metrics, two
+    criteria (stability, power), one scope; every metric takes part in both."""
+    from types import SimpleNamespace
+
+    n = len(_FAKE)
+    ans = np.array([m in answer for m in _FAKE])
+    adm = np.ones(n, bool) if admissible is None else np.asarray(admissible)
+    s = SimpleNamespace(admissible=adm, answer=ans, counted=np.array(counted), separable=separable,
+                        members=np.tile(ans, (2, 1)) if members is None else np.asarray(members),
+                        participants=np.ones((2, n), bool))
+    return SimpleNamespace(sets={"these_systems": s}, metrics=_FAKE, criteria=["stability", "power"],
+                           admissible=np.ones(n, bool), settings={"max_undefined": 0.05},
+                           answer=lambda scope=None: [m for m, a in zip(_FAKE, ans) if a])
+
+
+def test_each_clause_of_a_scope_s_answer():
+    """_scope_answer, branch by branch, word for word."""
+    from metaeval.recommendation import _name, _scope_answer, display_name
+
+    def say(*a, lead=True, **kw):
+        return _scope_answer(_fake_rec(*a, **kw), "these_systems", lead)
+
+    def only(*idx):
+        out = np.zeros(len(_FAKE), bool)
+        out[list(idx)] = True
+        return out
+
+    w, n = "these systems", len(_FAKE)
+    assert say([], admissible=only()) == (
+        f"no metric can be judged for {w}: its criteria are undefined in more than 5% of the resamples (too few "
+        "distinct systems or units drawn)")
+    assert say(["accuracy"], counted=(False, False)) == f"no criterion separates the {n} candidates for {w}"
+    assert say(["accuracy"], admissible=only(0), counted=(False, False)) == "Acc is the only candidate"
+    assert say([], admissible=only(0), counted=(False, False)) == "no metric is the only candidate"
+    assert say([]) == f"no metric is kept on every criterion for {w} (each criterion's set is below)"
+    kappa = display_name("kappa")
+    assert say(["kappa"]) == (f"Report {kappa}: the only candidate kept on every criterion for {w} (rank stability "
+                              "and discriminative power)")
+    assert say(["kappa"], admissible=only(2), counted=(True, False)) == (
+        f"Report {kappa}: the only candidate for {w} (rank stability)")
+    assert say(["kappa"], lead=False) == f"{kappa} alone for {w}"
+    assert say(["accuracy", "kappa"], separable=False) == (
+        f"the evidence does not separate the 2 candidates for {w}: every one is kept on every criterion")
+    four = ["accuracy", "macro_f1", "kappa", "mcc"]
+    assert say(four) == (f"the evidence does not separate {', '.join(display_name(m) for m in four[:3])} and "
+                         f"{display_name('mcc')} for {w}: each is kept on every criterion")
+    # three eliminated (of 8 admissible): macro-F2 on stability alone, informedness and markedness on power alone
+    five = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr"]
+    members = np.tile([m in five for m in _FAKE], (2, 1))
+    members[1, 7] = members[0, 8] = members[0, 9] = True
+    assert say(five, admissible=only(*range(5), 7, 8, 9), members=members) == (
+        f"the evidence does not separate 5 of the 8 candidates for {w}: it eliminates only {_name('macro_f2')} (on "
+        f"rank stability) and {_name('informedness')} and {_name('markedness')} (on discriminative power)")
+    assert say(five) == (f"the evidence keeps 5 of the {n} candidates on every criterion for {w}: "
+                         + ", ".join(display_name(m) for m in five[:-1]) + f" and {display_name('gmr')}")
+    eight, nine = _FAKE[:8], _FAKE[:9]
+    assert say(eight).startswith(f"the evidence keeps 8 of the {n} candidates on every criterion for {w}: Acc, ")
+    assert say(nine) == f"the evidence keeps 9 of the {n} candidates on every criterion for {w} (the table lists them)"
+    assert say(nine, lead=False) == (f"the evidence keeps 9 of the {n} candidates on every criterion for {w} "
+                                     "(recommendation.csv lists them)")
