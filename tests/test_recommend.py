@@ -190,6 +190,14 @@ def test_the_metrics_invariant_to_the_priors_are_exempt_from_that_criterion():
         assert "kappa" not in rec.selected and "macro_recall" in rec.selected and "accuracy" in rec.selected
         row = R.criteria_table(rec).set_index("metric").loc["R^M (balanced accuracy)"]
         assert "exempt (invariant)" in row["robustness to class priors"]
+        # the priors alone eliminate a metric here: the page says who is exempt and what requiring it would do
+        md = R.recommendation_markdown(rec, "t", "ctx")
+        assert ("\n" + md_escape("Robustness to class priors is the only criterion that eliminates a metric here; the "
+                                  "metrics invariant to the priors by construction (R^M) are not judged on it. "
+                                  "Requiring that invariance (uniform_class_change) would leave only them.")
+                + "\n\n") in md
+    plain = R.recommend(_results(np.array([[0.90, 0.70, 0.89], [0.80, 0.81, 0.79]])), criteria=["stability", "power"])
+    assert "Robustness to class priors is the only criterion" not in R.recommendation_markdown(plain, "t", "ctx")
 
 
 def test_the_official_metric_is_placed_on_each_criterion():
@@ -243,6 +251,14 @@ def test_the_variant_with_the_ranked_baselines_is_said_and_never_decides():
     assert ("With the ranked baselines (majority and random) among the systems (a variant; the answer is decided on "
             "the real systems): macro-F1.") in md
     assert "accuracy" in json.loads(R.recommendation_json(rec))["recommended"]
+    head = "With the ranked baselines (majority and random) among the systems (a variant; the answer is decided on " \
+           "the real systems): "
+    same = R.recommend(_results(v, baselines=v), criteria=["stability", "power"], baselines=["majority", "random"])
+    assert same.with_baselines == same.selected and head + "the same answer." in R.recommendation_markdown(same, "t", "c")
+    v3, w3 = np.array([[0.90, 0.70, 0.70], [0.6, 0.6, 0.6]]), np.array([[0.70, 0.90, 0.90], [0.6, 0.6, 0.6]])
+    two = R.recommend(_results(v3, baselines=w3), criteria=["stability", "power"], baselines=["majority", "random"])
+    assert two.selected == ["accuracy"] and two.with_baselines == ["macro_f1", "kappa"]
+    assert head + "macro-F1 or " + R.display_name("kappa") + "." in R.recommendation_markdown(two, "t", "c")
 
 
 def test_the_long_csv_and_the_json_have_the_documented_columns_and_keys():
