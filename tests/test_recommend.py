@@ -90,6 +90,9 @@ def test_a_gameable_metric_is_never_a_candidate_and_a_borderline_one_is_said():
     assert "accuracy" not in rec.selected and not rec.candidate[0]
     assert "gameable" in rec.excluded["accuracy"] and "all_comment" in rec.excluded["accuracy"]
     assert rec.candidate[2] and "kappa" not in rec.excluded  # borderline: said, not vetoed
+    off = R.recommend(_results(v), criteria=["stability", "power"], gameability=games, official="accuracy")
+    assert (off.official.metric, off.official.status, off.official.why) == ("accuracy", "excluded",
+                                                                            off.excluded["accuracy"])
     js = json.loads(R.recommendation_json(rec))
     assert js["gameable"][0]["metric"] == "accuracy" and js["borderline"][0]["metric"] == "kappa"
     md = R.recommendation_markdown(rec, "t", "ctx")
@@ -158,6 +161,10 @@ def test_undeclared_requirements_decide_nothing_and_say_what_they_would():
     declared = R.recommend(_results(v), criteria=["stability", "power"], properties=props,
                            offered=["monotonicity", "maximal_agreement"], requirements=["monotonicity"])
     assert "kappa" not in declared.selected and not declared.admissible[2]
+    off = R.recommend(_results(v), criteria=["stability", "power"], properties=props,
+                      offered=["monotonicity", "maximal_agreement"], requirements=["monotonicity"], official="kappa")
+    assert (off.official.metric, off.official.status, off.official.why) == ("kappa", "excluded",
+                                                                            "fails a declared requirement")
     assert json.loads(R.recommendation_json(declared))["requirements"] == ["monotonicity"]
     row = R.criteria_table(declared).set_index("metric").loc["kappa"]
     assert row["status"] == "fails a declared requirement (monotonicity)"
@@ -1120,3 +1127,25 @@ def test_each_clause_of_a_scope_s_answer():
     assert say(nine) == f"the evidence keeps 9 of the {n} candidates on every criterion for {w} (the table lists them)"
     assert say(nine, lead=False) == (f"the evidence keeps 9 of the {n} candidates on every criterion for {w} "
                                      "(recommendation.csv lists them)")
+
+
+def test_why_each_criterion_is_left_out():
+    from metaeval.recommendation import ALL_CRITERIA, IMBALANCE_RATIO, applicable_criteria
+
+    not_configured = "not among the configured criteria (experiments.criteria)"
+    used, why = applicable_criteria(["stability", "noise", "priors"], has_classes=False, k=0, ordinal_data=False,
+                                    imbalanced=True)
+    spans = "span identification has no classes to merge, flip or re-weight"
+    assert used == ["stability"]
+    assert why == {"discrimination": spans, "noise": spans, "priors": spans,
+                   **{c: not_configured for c in ALL_CRITERIA if c not in ("stability", "discrimination", "noise",
+                                                                           "priors")}}
+    used, why = applicable_criteria(list(ALL_CRITERIA), has_classes=True, k=2, ordinal_data=True, imbalanced=False)
+    assert why == {"discrimination": "merging the two classes of a two-class task leaves one class",
+                   "priors": f"the classes are balanced (largest under {IMBALANCE_RATIO:g} times the smallest)"}
+    assert used == [c for c in ALL_CRITERIA if c not in why]
+    used, why = applicable_criteria(list(ALL_CRITERIA), has_classes=True, k=3, ordinal_data=False, imbalanced=True)
+    assert why == {"discrimination": "the classes are unordered: merging two of them is not a coarsening of a scale, "
+                                     "so no direction of change is better (merging.csv still shows it)"}
+    used, why = applicable_criteria(list(ALL_CRITERIA), has_classes=True, k=3, ordinal_data=True, imbalanced=True)
+    assert used == list(ALL_CRITERIA) and why == {}
