@@ -91,8 +91,12 @@ def test_a_gameable_metric_is_never_a_candidate_and_a_borderline_one_is_said():
     assert "gameable" in rec.excluded["accuracy"] and "all_comment" in rec.excluded["accuracy"]
     assert rec.candidate[2] and "kappa" not in rec.excluded  # borderline: said, not vetoed
     off = R.recommend(_results(v), criteria=["stability", "power"], gameability=games, official="accuracy")
-    assert (off.official.metric, off.official.status, off.official.why) == ("accuracy", "excluded",
-                                                                            off.excluded["accuracy"])
+    assert (off.official.metric, off.official.status) == ("accuracy", "vetoed")
+    nan = R.recommend(_results(np.array([[0.95, np.nan, 0.6], [0.9, 0.5, 0.6]])), criteria=["stability", "power"],
+                      official="macro_f1")
+    assert nan.excluded["macro_f1"].startswith("no value on rank stability")
+    assert (nan.official.metric, nan.official.status, nan.official.why) == ("macro_f1", "excluded",
+                                                                            nan.excluded["macro_f1"])
     js = json.loads(R.recommendation_json(rec))
     assert js["gameable"][0]["metric"] == "accuracy" and js["borderline"][0]["metric"] == "kappa"
     md = R.recommendation_markdown(rec, "t", "ctx")
