@@ -1153,3 +1153,42 @@ def test_why_each_criterion_is_left_out():
                                      "so no direction of change is better (merging.csv still shows it)"}
     used, why = applicable_criteria(list(ALL_CRITERIA), has_classes=True, k=3, ordinal_data=True, imbalanced=True)
     assert used == list(ALL_CRITERIA) and why == {}
+
+
+def test_the_metrics_named_by_the_task_or_papers_that_this_dataset_cannot_compute():
+    """The official metric and the papers' choices outside this dataset's
+    metrics: each not computed, with what it needs (ordered classes, an
+    unrelated class, weights, the F_avg classes, a positive class) or that
+    it is not a metric of this kind of task; the power test's wording
+    without a correction."""
+    from dataclasses import replace as dc_replace
+
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import Dataset
+    from metaeval.experiments import Settings
+
+    rng = np.random.default_rng(5)
+    n, s_n = 90, 6
+    gold = rng.integers(0, 3, n)
+    pred = np.where(rng.random((s_n, n)) < np.linspace(0.4, 0.8, s_n)[:, None], gold, rng.integers(0, 3, (s_n, n)))
+    spec = DatasetSpec.from_config("nc", dict(gold="-", predictions=[], labels=["a", "b", "c"],
+                                              metrics=["accuracy", "macro_f1"], baselines=[]))
+    spec = dc_replace(spec, official_metric="mae_macro", paper_choices=(
+        {"metrics": ("fnc_score", "wf1", "f_avg", "f1_class", "span_f1"), "source": "P"},))
+    ds = Dataset("nc", ("a", "b", "c"), np.arange(n).astype(str), gold.astype(np.int8),
+                 tuple(f"s{i}" for i in range(s_n)), ("system",) * s_n, pred.astype(np.int8))
+    st = Settings(include_baselines=(), criteria=("stability",), criteria_replicates=20, criteria_splits=2,
+                  n_splits=10, significance_correction="none", significance_test="bootstrap")
+    rec = R.recommend_dataset(ds, spec, st)
+    assert (rec.official.status, rec.official.why) == ("not computed",
+                                                       "it needs ordered classes; this dataset's are unordered")
+    (source, standings), = rec.papers
+    assert source == "P" and [(x.metric, x.status, x.why) for x in standings] == [
+        ("fnc_score", "not computed", "it needs an unrelated class, which this dataset's classes do not have"),
+        ("wf1", "not computed", "it needs class weights, which this dataset does not set"),
+        ("f_avg", "not computed", "it needs the classes it averages, which this dataset does not set"),
+        ("f1_class", "not computed", "it needs a named class (positive_class), which this dataset does not set"),
+        ("span_f1", "not computed", "not a metric of this kind of task")]
+    assert rec.settings["power_test"].startswith("two-sided z-tests of each pair's difference over its bootstrap "
+                                                 "standard error (null hypothesis: the two systems score alike in "
+                                                 "expectation), at alpha 0.05, not adjusted;")
