@@ -720,3 +720,87 @@ def test_the_target_classes_of_each_kind_of_metric():
     assert P._non_target_na("wf1", st) is None
     assert P._not_ordinal("mae_macro", P.PropertySettings(ordinal=False)) == "the classes are unordered"
     assert P._not_ordinal("mae_macro", P.PropertySettings(ordinal=True)) is None
+
+
+def test_the_table_of_every_metric_and_property():
+    """Its columns; what the papers state (holds / fails / blank), whether
+    the result agrees (blank when unpublished or not applicable), and the
+    source: the statement's where one is published, the property's
+    otherwise; one row per metric and property, in that order."""
+    st = P.PropertySettings(n_max=4, random=50, ordinal=False)  # ordinal invariance: not applicable
+    metrics, props = ["accuracy", "kappa", "mae_macro"], ["monotonicity", "class_exchange", "ordinal_invariance"]
+    t = P.check_all(st, metrics, props)
+    assert list(t.columns) == ["metric", "property", "result", "counterexample", "comparisons", "reason",
+                               "published", "agrees", "source"]
+    assert list(zip(t["metric"], t["property"])) == [(m, p) for m in metrics for p in props]
+    for r in t.itertuples():
+        pub = P.PUBLISHED.get((r.metric, r.property))
+        assert r.published == ("" if pub is None else "holds" if pub[0] else "fails")
+        assert r.source == (pub[1] if pub else P.PROPERTIES[r.property].source)
+        want = "" if pub is None or r.result == "not applicable" else \
+            "yes" if (r.result == "holds") == pub[0] else "no"
+        assert r.agrees == want
+        assert r.result in ("holds", "fails", "not applicable")
+        assert (r.result == "not applicable") == bool(r.reason)
+    assert set(t["published"]) >= {"holds", "fails"} and set(t["agrees"]) >= {"yes", "no", ""}
+    assert (t["result"] == "not applicable").any()
+
+
+def test_the_random_and_sparse_matrices_against_loops_over_the_same_draws():
+    """random: item counts in [k, n_max], a multinomial gold of n - k items
+    plus one per class (Dirichlet(0.5)), each gold class's predictions
+    ~ Dirichlet(0.5 + 3 [i = j]); sparse: n items over the k * k cells
+    (Dirichlet(0.3)), the matrices missing a gold class dropped, or (fill)
+    given one item in the largest row; seeded by (seed, 0) and (seed, 1)."""
+    count, n_max, seed, k = 30, 25, 4, 4
+    got = P.random_matrices(count, n_max, seed, k)
+    rng = np.random.default_rng([seed, 0])
+    n = rng.integers(k, n_max + 1, size=count)
+    gold = rng.multinomial(n - k, rng.dirichlet(np.full(k, 0.5), size=count)) + 1
+    want = np.zeros((count, k, k), dtype=np.int64)
+    for j in range(k):
+        alpha = [0.5 + 3.0 * (i == j) for i in range(k)]
+        col = rng.multinomial(gold[:, j], rng.dirichlet(alpha, size=count))
+        for r in range(count):
+            want[r, :, j] = col[r]
+    np.testing.assert_array_equal(got, want)
+    assert got.dtype == np.int64 and (got.sum(axis=(1, 2)) == n).all() and (got.sum(axis=1) >= 1).all()
+    for fill in (False, True):
+        got = P.sparse_matrices(count, n_max, seed, k, fill=fill)
+        rng = np.random.default_rng([seed, 1])
+        n = rng.integers(k, n_max + 1, size=count)
+        cells = rng.multinomial(n, rng.dirichlet(np.full(k * k, 0.3), size=count))
+        want = []
+        for r in range(count):
+            m = cells[r].reshape(k, k).copy()
+            empty = [j for j in range(k) if m[:, j].sum() == 0]
+            if empty and not fill:
+                continue
+            big = int(np.argmax(m.sum(axis=1)))
+            for j in empty:
+                m[big, j] += 1
+            want.append(m)
+        np.testing.assert_array_equal(got, np.array(want), err_msg=str(fill))
+    assert len(P.sparse_matrices(count, n_max, seed, k)) < count  # some were dropped
+
+
+def test_the_domain_is_enumerated_then_random_sorted_by_item_count():
+    """Every matrix up to n_max items with every gold class, then the
+    random, sparse (filled beyond three classes) and concentrated (beyond
+    three classes) ones; sorted by item count, ties in that order."""
+    for ps in (P.PropertySettings(n_max=4, random=40, seed=3),
+               P.PropertySettings(n_max=4, random=40, seed=3, k=4, weights=(0.25,) * 4, f_avg_classes=(0,),
+                                  unrelated=None)):
+        k = ps.k
+        n = ps.n_max if k == 3 else P.enumeration_limit(k, ps.n_max)
+        enum = P.enumerate_matrices(n, k) if n >= k else np.zeros((0, k, k), dtype=np.int64)
+        enum = enum[[bool((m.sum(axis=0) > 0).all()) for m in enum]]
+        parts = [enum, P.random_matrices(ps.random_count, ps.random_n_max, ps.seed, k),
+                 P.sparse_matrices(ps.random_count, ps.random_sparse_n_max, ps.seed, k, fill=k > 3)]
+        if k > 3:
+            parts.append(P.concentrated_matrices(ps.random, ps.random_n_max, ps.seed, k))
+        allm = np.concatenate(parts)
+        order = sorted(range(len(allm)), key=lambda i: int(allm[i].sum()))  # (sorted is stable)
+        np.testing.assert_array_equal(P.domain_matrices(ps), allm[order], err_msg=str(k))
+    none = P.domain_matrices(P.PropertySettings(n_max=4, random=0))
+    assert len(none) == len([m for m in P.enumerate_matrices(4) if (m.sum(axis=0) > 0).all()])
