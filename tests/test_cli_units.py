@@ -558,3 +558,31 @@ def test_every_option_and_its_help_are_the_ones_read_and_approved():
     if os.environ.get("METAEVAL_WRITE_FIXTURE"):
         path.write_text(got, encoding="utf-8")
     assert got == path.read_text(encoding="utf-8")
+
+
+def test_the_files_a_command_reads():
+    from types import SimpleNamespace
+
+    a = SimpleNamespace(gold="g.csv", predictions=["p.csv", "-"], scores=["s.csv"], metric_module=["m.py"])
+    assert cli._inputs(a) == ["g.csv", "p.csv", "s.csv", "m.py"]
+    assert cli._inputs(SimpleNamespace(gold="-", predictions=None)) == []
+    assert cli._inputs(SimpleNamespace(folder="x")) == []
+
+
+def test_the_span_format_and_its_old_option():
+    import warnings
+    from types import SimpleNamespace
+
+    assert cli._span_format(SimpleNamespace(input_format="csv")) is None
+    assert cli._span_format(SimpleNamespace(input_format="semeval2020_si", old_span_format=None)) == "semeval2020_si"
+    a = SimpleNamespace(input_format=None, old_span_format="semeval2021_tsd")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert cli._span_format(a) == "semeval2021_tsd"
+    assert [(x.category, str(x.message)) for x in w] == [
+        (FutureWarning, "--span-format is now --input-format (the config's 'format'); the old name works until the "
+                        "next release")]
+    assert (a.input_format, a.old_span_format) == ("semeval2021_tsd", None)
+    with pytest.raises(ValueError) as e:
+        cli._span_format(SimpleNamespace(input_format="semeval2020_si", old_span_format="semeval2021_tsd"))
+    assert str(e.value) == "--span-format is the old name of --input-format: give --input-format alone"

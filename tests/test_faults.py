@@ -162,6 +162,16 @@ def test_output_refused_where_this_process_may_not_write(small, monkeypatch):
                                                 f"in {locked})"
     assert _unwritable(locked / "new" / "scores.csv").endswith(f"(permission denied in {locked})")
     assert _unwritable(small / "scores.csv") is None and _unwritable(None) is None
+    # the folder must be writable (not only present): a fake that denies writing alone
+    monkeypatch.setattr(os, "access", lambda p, mode: not (Path(p) == locked and mode & os.W_OK) and real(p, mode))
+    assert _unwritable(locked / "scores.csv").endswith(f"(permission denied in {locked})")
+    # an existing file: replaced when it may be written, refused when not
+    (small / "old.csv").write_text("x")
+    monkeypatch.setattr(os, "access", real)
+    assert _unwritable(small / "old.csv") is None
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != small / "old.csv" and real(p, mode))
+    assert _unwritable(small / "old.csv") == f"-o {small / 'old.csv'} cannot be written (permission denied in {small})"
+    assert _unwritable("relative_new_folder/x.csv") is None  # judged by the working folder
 
 
 def test_the_results_folders_that_cannot_be_written_are_named(tmp_path, monkeypatch):

@@ -1047,7 +1047,7 @@ def _unwritable(output, inputs=()) -> str | None:
         return f"-o {output} is one of the input files: it would be overwritten; give another file name"
     if path.is_dir():
         return f"-o {output} is a folder: give a file name, e.g. -o {path / 'scores.csv'}"
-    folder = next((p for p in [path.parent, *path.parent.parents] if p.exists()), Path("."))
+    folder = next(p for p in [path.parent, *path.parent.parents] if p.exists())  # ('.' or '/' at the latest)
     if not folder.is_dir():
         return f"-o {output}: {folder} is a file, not a folder"
     if (path.exists() and not os.access(path, os.W_OK)) or not os.access(folder, os.W_OK | os.X_OK):
