@@ -162,6 +162,8 @@ def test_undeclared_requirements_decide_nothing_and_say_what_they_would():
     assert hs.admissible.all()
     md = R.recommendation_markdown(offered, "t", "ctx")
     assert "- **monotonicity** (monotonicity; Goesgens" in md and "not declared) fails for kappa" in md
+    assert all("not_checked" not in r for r in json.loads(R.recommendation_json(offered))["requirements_offered"]
+               .values())
     declared = R.recommend(_results(v), criteria=["stability", "power"], properties=props,
                            offered=["monotonicity", "maximal_agreement"], requirements=["monotonicity"])
     assert "kappa" not in declared.selected and not declared.admissible[2]
@@ -284,7 +286,11 @@ def test_the_long_csv_and_the_json_have_the_documented_columns_and_keys():
     hs = rec.sets["these_systems"]
     got = long[long["scope"] == "these_systems"].pivot(index="criterion", columns="metric", values="mcs_p")
     np.testing.assert_allclose(got.loc[rec.criteria, rec.metrics].to_numpy(), hs.p_value)
-    js = json.loads(R.recommendation_json(rec))
+    text = R.recommendation_json(rec)
+    assert text.startswith('{\n  "recommended": [],\n  "answer": "') and text.endswith("\n  }\n}\n") and "NaN" not in text
+    with pytest.raises(ValueError, match="Out of range float values are not JSON compliant"):
+        R.recommendation_json(rec, extra=float("nan"))  # strict JSON: a NaN that slipped through is refused
+    js = json.loads(text)
     for key in ("recommended", "official_metric", "requirements", "evidence", "sets", "answers", "gameable",
                 "borderline", "excluded", "with_baselines"):
         assert key in js
