@@ -245,9 +245,12 @@ def report(modules) -> str:
     order = list(_modules())
     RESULTS.write_text(json.dumps(sorted(kept.values(), key=lambda t: order.index(t["module"])
                                          if t["module"] in order else len(order)), indent=1) + "\n")
-    rows = [kept[m] for m in modules if m in kept]
     lines = ["| module | mutants | killed | survived | equivalent | score | measured |", "|---|---:|---:|---:|---:|---:|---|"]
-    for t in rows:
+    for m in modules:
+        if m not in kept:
+            lines.append(f"| `{m}` | | | | | not run yet | |")
+            continue
+        t = kept[m]
         # a run stopped half-way has no score yet: its killed share would be of the mutants it reached
         score = (f"not finished ({t['not_checked']} not checked)" if t.get("not_checked") else
                  "" if t["score"] is None else f"{100 * t['score']:.1f} %")
@@ -308,7 +311,7 @@ def main(argv=None) -> int:
         docs = ROOT / "docs" / "checks.md"
         text = docs.read_text()
         start, end = "<!-- mutation-table -->\n", "<!-- /mutation-table -->"
-        every = report([t["module"] for t in json.loads(RESULTS.read_text())])
+        every = report(list(dict.fromkeys([t["module"] for t in json.loads(RESULTS.read_text())] + list(listed))))
         docs.write_text(text[:text.index(start) + len(start)] + every + text[text.index(end):])
         (ROOT / "docs" / "mutation-equivalents.md").write_text(equivalents_page(json.loads(RESULTS.read_text())),
                                                                 encoding="utf-8")
