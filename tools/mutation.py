@@ -205,9 +205,11 @@ def run(module: str, tests: list[str], children: int) -> None:
     ran_before = tally(module) is not None
     subprocess.run(cmd, cwd=where, env=env, check=True)
     survivors = (tally(module) or {}).get("survivors", [])
-    if ran_before and before != _tests_hash() and survivors:
-        _scratch(module, tests)  # the tests as they are now (a long first pass: some may have been added since)
-        now = _tests_hash()
+    current = _tests_hash()
+    # again against the tests as they are now: changed since the last run, or during this one (a long pass)
+    if survivors and ((ran_before and before != current) or current != now):
+        _scratch(module, tests)
+        now = current
         subprocess.run(cmd + survivors, cwd=where, env=env, check=True)
     stamp.write_text(now)
     save_state(module)
