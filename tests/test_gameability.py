@@ -691,3 +691,16 @@ def test_a_test_set_of_one_item_has_only_degenerate_systems():
     one = Dataset("d", ("pos", "neg"), np.array(["i0"]), np.array([0], np.int8), ("s", "t"), ("system", "system"),
                   np.array([[0], [1]], np.int8), scores=ScoreView(np.array([[[0.9]], [[0.2]]]), ("pos",)))
     assert identical_to_degenerate(one) == {"s": "all_pos", "t": "all_neg"}
+
+
+def test_a_span_dataset_without_real_systems_sets_none_aside():
+    from dataclasses import replace
+
+    from metaeval.config import DatasetSpec
+    from metaeval.dataset import load_dataset
+    from metaeval.gameability import identical_to_degenerate
+
+    spec = DatasetSpec.from_config("toxic", dict(format="semeval2021_tsd", gold="tsd/gold.csv",
+                                                 predictions=["tsd/predictions/*.txt"], baselines=[]))
+    ds = load_dataset(spec, FIXTURES)
+    assert identical_to_degenerate(replace(ds, kinds=("baseline",) * len(ds.kinds))) == {}
