@@ -704,3 +704,9 @@ def test_a_span_dataset_without_real_systems_sets_none_aside():
                                                  predictions=["tsd/predictions/*.txt"], baselines=[]))
     ds = load_dataset(spec, FIXTURES)
     assert identical_to_degenerate(replace(ds, kinds=("baseline",) * len(ds.kinds))) == {}
+    # a baseline before the real systems (a submission named as one by baseline_systems): each real system is
+    # compared with its own statistics
+    same = identical_to_degenerate(ds)
+    first = ds.systems[0]
+    moved = identical_to_degenerate(replace(ds, kinds=("baseline",) + ds.kinds[1:]))
+    assert same and moved == {s: d for s, d in same.items() if s != first}
