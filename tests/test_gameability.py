@@ -710,3 +710,12 @@ def test_a_span_dataset_without_real_systems_sets_none_aside():
     first = ds.systems[0]
     moved = identical_to_degenerate(replace(ds, kinds=("baseline",) + ds.kinds[1:]))
     assert same and moved == {s: d for s, d in same.items() if s != first}
+
+
+def test_a_dataset_without_systems_sets_none_aside():
+    from metaeval.dataset import Dataset
+    from metaeval.gameability import identical_to_degenerate
+
+    empty = Dataset("e", ("a", "b"), np.array(["i0", "i1"]), np.array([0, 1], np.int8), (), (),
+                    np.zeros((0, 2), np.int8))
+    assert identical_to_degenerate(empty) == {}
