@@ -467,6 +467,10 @@ def test_a_metric_is_gameable_below_alpha_not_at_it():
     assert above.loc[("accuracy", "prior_guesser"), "verdict"] == "borderline"  # beats the median, p = 0.6
     assert above.loc[("accuracy", "all_b"), "verdict"] == "not gameable"
     assert (above["set_aside"] == "").all()
+    assert list(at.reset_index().columns) == ["metric", "degenerate", "score", "median_real", "n_real", "rank",
+                                              "beats_median", "p_value", "p_holm", "set_aside", "verdict"]
+    assert list(dataset_gameability(ds, spec).columns) == ["metric", "degenerate", "score", "median_real", "n_real",
+                                                           "rank", "beats_median"]
 
 
 def test_a_system_is_set_aside_only_when_its_labels_and_scores_are_constant():
