@@ -202,13 +202,21 @@ def run(module: str, tests: list[str], children: int) -> None:
     env = {**os.environ, "METAEVAL_DATA_DIR": os.environ.get("METAEVAL_DATA_DIR",
                                                              str(ROOT.parent / "shared" / "data"))}
     cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)]
+    # which tests call which function: mutmut traces the tests it has not seen, not a test whose body changed
+    # (a test that now calls another function would never run against its mutants): traced afresh whenever
+    # the tests changed
+    stats = where / "mutants" / "mutmut-stats.json"
     ran_before = tally(module) is not None
+    if before != now:
+        stats.unlink(missing_ok=True)
     subprocess.run(cmd, cwd=where, env=env, check=True)
     survivors = (tally(module) or {}).get("survivors", [])
     current = _tests_hash()
     # again against the tests as they are now: changed since the last run, or during this one (a long pass)
     if survivors and ((ran_before and before != current) or current != now):
         _scratch(module, tests)
+        if current != now:
+            stats.unlink(missing_ok=True)
         now = current
         subprocess.run(cmd + survivors, cwd=where, env=env, check=True)
     stamp.write_text(now)
