@@ -671,7 +671,7 @@ def test_the_imbalance_comparisons_against_a_loop():
     the third (unordered) against one item of the larger predicted so: the
     error on the smaller class must cost more; the dataset's class sizes
     join the gold distributions and keep only pairs ordered as theirs."""
-    for ordinal, sizes in ((True, None), (False, None), (False, (1, 3, 2))):
+    for ordinal, sizes in ((True, None), (False, None), (False, (1, 3, 2)), (False, (2, 2, 1))):
         st = P.PropertySettings(n_max=4, random=0, ordinal=ordinal, class_sizes=sizes)
         (comp,) = P.build(P.PROPERTIES["imbalance"], _C, st)
         golds, first = [], []
@@ -804,3 +804,124 @@ def test_the_domain_is_enumerated_then_random_sorted_by_item_count():
         np.testing.assert_array_equal(P.domain_matrices(ps), allm[order], err_msg=str(k))
     none = P.domain_matrices(P.PropertySettings(n_max=4, random=0))
     assert len(none) == len([m for m in P.enumerate_matrices(4) if (m.sum(axis=0) > 0).all()])
+
+
+def _check_by_loop(metric_id, prop, c, st):
+    """check() by a loop over the pairs: each pair scored alone; the first
+    violated pair by domain matrix (then by comparison) is the counterexample."""
+    m = M.get(metric_id)
+    params = st.metric_params()
+    sign = 1 if m.higher_is_better else -1
+    pairs, bad = 0, None
+    for comp in P.build(prop, c, st, metric_id):
+        for p in range(len(comp.b)):
+            pairs += 1
+            a = c[comp.base[p]] if comp.a is None else comp.a[p]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                sa = float(m(np.asarray(a, float), **params, **comp.params_a))
+                sb = float(m(np.asarray(comp.b[p], float), **params, **comp.params_b))
+            x, y = sign * sa, sign * sb
+            ok = (abs(x - y) <= 1e-12 + 1e-9 * abs(y) if comp.relation == "eq" else
+                  y > x + 1e-12 if comp.relation == "gt" else y >= x - 1e-12)
+            if not ok and (bad is None or comp.base[p] < bad[0]):
+                bad = (comp.base[p], a, comp.b[p], sa, sb, comp.relation, comp.params_a, comp.params_b)
+    return pairs, bad
+
+
+@pytest.mark.parametrize("metric_id,prop", [("accuracy", "uniform_change"), ("kappa", "monotonicity"),
+                                            ("gmr", "monotonicity"), ("accuracy", "constant_baseline"),
+                                            ("kappa", "minimal_agreement"), ("mae_macro", "ordinal_invariance"),
+                                            ("macro_f1", "imbalance"), ("mcc", "maximal_agreement"),
+                                            ("f_avg", "non_target_change")])
+def test_a_check_against_a_loop_over_its_pairs(metric_id, prop):
+    """The result, the number of pairs, and the counterexample (the first
+    violated pair by domain matrix, its matrices as integers where whole,
+    the parameters of each side, the scores) of check(), from a loop."""
+    st = P.PropertySettings(n_max=5, random=100, seed=2)
+    c = P.domain_matrices(st)
+    got = P.check(metric_id, P.PROPERTIES[prop], c, st)
+    pairs, bad = _check_by_loop(metric_id, P.PROPERTIES[prop], c, st)
+    assert set(got) == {"result", "counterexample", "comparisons", "reason"} and got["reason"] == ""
+    assert got["comparisons"] == pairs > 0
+    if bad is None:
+        assert got["result"] == "holds" and got["counterexample"] == ""
+        return
+    assert got["result"] == "fails"
+    ce = json.loads(got["counterexample"])
+    _, a, b, sa, sb, rel, pa, pb = bad
+    assert ce["relation"] == rel and ce["a"] == np.asarray(a).tolist() and ce["b"] == np.asarray(b).tolist()
+    assert ce["score_a"] == pytest.approx(sa, nan_ok=True) and ce["score_b"] == pytest.approx(sb, nan_ok=True)
+    assert ce.get("params_a", {}) == {k: np.asarray(v).tolist() for k, v in pa.items()}
+    assert ce.get("params_b", {}) == {k: np.asarray(v).tolist() for k, v in pb.items()}
+    whole = [x for row in ce["a"] + ce["b"] for x in row if float(x) == int(x)]
+    assert all(type(x) is int for x in whole)  # whole counts printed as integers, fractions as floats
+    assert P.recheck(metric_id, got["counterexample"], st)
+
+
+def test_a_check_that_is_not_applicable_says_why():
+    st = P.PropertySettings(n_max=4, random=0, ordinal=False)
+    c = P.domain_matrices(st)
+    assert P.check("mae_macro", P.PROPERTIES["ordinal_invariance"], c, st) == {
+        "result": "not applicable", "counterexample": "", "comparisons": 0, "reason": "the classes are unordered"}
+    some_right = c[np.trace(c, axis1=1, axis2=2) > 0]  # no matrix with nothing right
+    assert P.check("kappa", P.PROPERTIES["minimal_agreement"], some_right, st) == {
+        "result": "not applicable", "counterexample": "", "comparisons": 0,
+        "reason": "no matrix of the domain meets the property's condition"}
+
+
+def test_properties_of_more_classes_build_their_own_comparisons():
+    """Beyond four classes the exchanges are the swaps of two classes (four
+    or fewer: every permutation); without a perfect matrix in the domain
+    each matrix is compared with its perfect one; beyond four classes the
+    imbalance uses the first gold distributions of the domain only."""
+    from itertools import combinations as comb2
+    from itertools import permutations as perms
+
+    for k in (4, 5):
+        st = P.PropertySettings(n_max=5, random=0, k=k, weights=(1 / k,) * k, f_avg_classes=(0,), unrelated=None)
+        c = P.random_matrices(40, 30, 1, k)
+        got = _pairs(P.build(P.PROPERTIES["class_exchange"], c, st))
+        if k == 4:
+            ps = [list(p) for p in perms(range(k)) if p != tuple(range(k))]
+        else:
+            ps = []
+            for i, j in comb2(range(k), 2):
+                p = list(range(k))
+                p[i], p[j] = j, i
+                ps.append(p)
+        want = [(None, c[m][np.ix_(p, p)], "eq", m, {}, {}) for p in ps for m in range(len(c))]
+        assert got == _loop(want), k
+    st3 = P.PropertySettings(n_max=4, random=0)
+    no_perfect = _C[[0, 2, 3]]
+    perfect = [np.diag(m.sum(axis=0)) for m in no_perfect]
+    assert _pairs(P.build(P.PROPERTIES["maximal_agreement"], no_perfect, st3)) == _loop(
+        [(None, perfect[m], "gt", m, {}, {}) for m in range(3)])
+    # five classes: the imbalance comparisons of the first IMBALANCE_GOLDS gold distributions only
+    st5 = P.PropertySettings(n_max=5, random=0, k=5, weights=(0.2,) * 5, f_avg_classes=(0,), unrelated=None)
+    c5 = P.random_matrices(200, 60, 3, 5)
+    (comp,) = P.build(P.PROPERTIES["imbalance"], c5, st5)
+    golds = {}
+    for m in range(len(c5)):
+        golds.setdefault(tuple(c5[m].sum(axis=0)), m)
+    first = sorted(golds.values())[:P.IMBALANCE_GOLDS]
+    assert len(golds) > P.IMBALANCE_GOLDS and set(comp.base.tolist()) <= set(first)
+    # four classes: every gold distribution of the domain
+    st4 = P.PropertySettings(n_max=5, random=0, k=4, weights=(0.25,) * 4, f_avg_classes=(0,), unrelated=None)
+    c4 = P.random_matrices(200, 60, 3, 4)
+    (comp4,) = P.build(P.PROPERTIES["imbalance"], c4, st4)
+    golds4 = {}
+    for m in range(len(c4)):
+        golds4.setdefault(tuple(c4[m].sum(axis=0)), m)
+    assert len(golds4) > P.IMBALANCE_GOLDS and len(set(comp4.base.tolist())) > P.IMBALANCE_GOLDS
+
+
+def test_the_imbalance_comparisons_of_two_classes():
+    """Two classes: an item of the smaller class predicted as the larger one
+    against an item of the larger predicted as the smaller."""
+    st = P.PropertySettings(n_max=4, random=0, k=2, weights=(0.5, 0.5), f_avg_classes=(0,), unrelated=None)
+    c = np.array([[[3, 0], [0, 1]], [[1, 0], [0, 1]], [[0, 1], [2, 1]]])
+    (comp,) = P.build(P.PROPERTIES["imbalance"], c, st)
+    # gold distributions (3, 1) from matrix 0 and (2, 2) from matrix 2 (a tie: nothing), (1, 1) from matrix 1 (a tie)
+    assert comp.base.tolist() == [0]
+    np.testing.assert_array_equal(comp.a, [[[3, 1], [0, 0]]])  # the small class's item predicted as the large one
+    np.testing.assert_array_equal(comp.b, [[[2, 0], [1, 1]]])  # the large class's item predicted as the small one

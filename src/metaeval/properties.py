@@ -530,11 +530,11 @@ def _imbalance(c, settings):
             m[rows, to, outer] += 1
             return m
 
-        out.append(_ordered(err(small), err(big), "gt", bs))
+        out.append((err(small), err(big), bs))
     if not out:
         return []
-    return [_ordered(np.concatenate([o.a for o in out]), np.concatenate([o.b for o in out]), "gt",
-                     np.concatenate([o.base for o in out]))]
+    a, b, base = (np.concatenate(x) for x in zip(*out))  # (the triples' pairs, then sorted by domain matrix)
+    return [_ordered(a, b, "gt", base)]
 
 
 def _class_exchange(c, settings):
