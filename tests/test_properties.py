@@ -925,3 +925,19 @@ def test_the_imbalance_comparisons_of_two_classes():
     assert comp.base.tolist() == [0]
     np.testing.assert_array_equal(comp.a, [[[3, 1], [0, 0]]])  # the small class's item predicted as the large one
     np.testing.assert_array_equal(comp.b, [[[2, 0], [1, 1]]])  # the large class's item predicted as the small one
+
+
+def test_the_enumerated_part_of_the_domain_follows_the_budget():
+    """Three classes enumerate up to n_max items, within the budget (12
+    items: 293,930 matrices); more classes up to enumeration_limit's count
+    (four classes of 8: 6 items); none when that is below K, and the domain
+    stays integer counts."""
+    three = P.domain_matrices(P.PropertySettings(n_max=12, random=0))
+    assert three.dtype == np.int64 and three.sum(axis=(1, 2)).max() == 12
+    four = P.domain_matrices(P.PropertySettings(n_max=8, random=0, k=4, weights=(0.25,) * 4, f_avg_classes=(0,),
+                                                unrelated=None))
+    assert P.enumeration_limit(4, 8) == 6 and four.sum(axis=(1, 2)).max() == 6
+    six = P.PropertySettings(n_max=5, random=20, k=6, weights=(1 / 6,) * 6, f_avg_classes=(0,), unrelated=None)
+    assert P.enumeration_limit(6, 5) < 6
+    d = P.domain_matrices(six)
+    assert d.dtype == np.int64 and len(d) == 2 * six.random_count + six.random
