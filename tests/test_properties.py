@@ -896,23 +896,21 @@ def test_properties_of_more_classes_build_their_own_comparisons():
     perfect = [np.diag(m.sum(axis=0)) for m in no_perfect]
     assert _pairs(P.build(P.PROPERTIES["maximal_agreement"], no_perfect, st3)) == _loop(
         [(None, perfect[m], "gt", m, {}, {}) for m in range(3)])
-    # five classes: the imbalance comparisons of the first IMBALANCE_GOLDS gold distributions only
-    st5 = P.PropertySettings(n_max=5, random=0, k=5, weights=(0.2,) * 5, f_avg_classes=(0,), unrelated=None)
-    c5 = P.random_matrices(200, 60, 3, 5)
-    (comp,) = P.build(P.PROPERTIES["imbalance"], c5, st5)
-    golds = {}
-    for m in range(len(c5)):
-        golds.setdefault(tuple(c5[m].sum(axis=0)), m)
-    first = sorted(golds.values())[:P.IMBALANCE_GOLDS]
-    assert len(golds) > P.IMBALANCE_GOLDS and set(comp.base.tolist()) <= set(first)
-    # four classes: every gold distribution of the domain
-    st4 = P.PropertySettings(n_max=5, random=0, k=4, weights=(0.25,) * 4, f_avg_classes=(0,), unrelated=None)
-    c4 = P.random_matrices(200, 60, 3, 4)
-    (comp4,) = P.build(P.PROPERTIES["imbalance"], c4, st4)
-    golds4 = {}
-    for m in range(len(c4)):
-        golds4.setdefault(tuple(c4[m].sum(axis=0)), m)
-    assert len(golds4) > P.IMBALANCE_GOLDS and len(set(comp4.base.tolist())) > P.IMBALANCE_GOLDS
+    def imbalance(k):
+        """(the bases of the imbalance comparisons, each gold distribution's first matrix) on 200 random matrices"""
+        st = P.PropertySettings(n_max=5, random=0, k=k, weights=(1 / k,) * k, f_avg_classes=(0,), unrelated=None)
+        c = P.random_matrices(200, 60, 3, k)
+        (comp,) = P.build(P.PROPERTIES["imbalance"], c, st)
+        golds = {}
+        for m in range(len(c)):
+            golds.setdefault(tuple(c[m].sum(axis=0)), m)
+        assert len(golds) > P.IMBALANCE_GOLDS
+        return set(comp.base.tolist()), sorted(golds.values())
+
+    bases, first = imbalance(5)  # five classes: the first IMBALANCE_GOLDS gold distributions only
+    assert bases <= set(first[:P.IMBALANCE_GOLDS])
+    bases, first = imbalance(4)  # four: every gold distribution of the domain
+    assert len(bases) > P.IMBALANCE_GOLDS
 
 
 def test_the_imbalance_comparisons_of_two_classes():
