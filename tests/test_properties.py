@@ -503,6 +503,14 @@ def test_the_relations_of_a_comparison():
     with pytest.raises(ValueError) as e:
         P._violations(sa, sb, "lt", True)
     assert str(e.value) == "unknown relation 'lt'"
+    # the tolerances: equal within 1e-9 relative or 1e-12 absolute (not numpy's 1e-5 and 1e-8); strictly better
+    # by more than 1e-12, not worse by more than 1e-12
+    one = np.array([1.0])
+    assert P._violations(one, one + 1e-7, "eq", True).tolist() == [True]
+    assert P._violations(np.array([0.0]), np.array([1e-10]), "eq", True).tolist() == [True]
+    assert P._violations(one, one + 1e-10, "eq", True).tolist() == [False]
+    assert P._violations(one, one + 1e-12, "gt", True).tolist() == [True]
+    assert P._violations(one, one - 1e-12, "ge", True).tolist() == [False]
 
 
 def test_a_dataset_s_shape_for_the_properties():
@@ -581,6 +589,7 @@ def test_a_counterexample_is_rechecked_with_its_parameters_and_printed_scores():
     ce = {"relation": "eq", "a": a, "score_a": sa, "b": a, "score_b": sb, "params_a": {"positions": pos}}
     assert sa != sb and P.recheck("mae_macro", json.dumps(ce), st)
     assert not P.recheck("mae_macro", json.dumps({**ce, "score_a": sa * (1 + 1e-8)}), st)
+    assert not P.recheck("mae_macro", json.dumps({**ce, "score_a": sa + 1e-10}), st)  # (1e-12 absolute, not 1e-8)
     undefined = [[4, 0, 0], [0, 0, 0], [0, 0, 0]]
     assert np.isnan(M.kappa(np.asarray(undefined, float)))
     nan = {"relation": "eq", "a": undefined, "score_a": float("nan"), "b": undefined, "score_b": float("nan")}
@@ -635,6 +644,9 @@ def test_the_comparisons_of_each_property_against_loops(ordinal):
     assert built["non_target_change"] == _loop([(None, _C[m] + np.diag([0, 1, 0]), "eq", m, {}, {}) for m in range(n)])
     assert built["symmetry"] == _loop([(None, _C[m].T, "eq", m, {}, {}) for m in range(n)
                                        if (_C[m].sum(axis=1) > 0).all()])
+    # a matrix that never predicts a class: its transpose lacks that gold class, so it is not compared
+    empty_row = np.array([[[2, 1, 1], [0, 0, 0], [0, 1, 2]]])
+    assert P.build(P.PROPERTIES["symmetry"], empty_row, st)[0].b.shape == (0, 3, 3)
 
     def moves(target):
         out = []
