@@ -530,17 +530,24 @@ def _options() -> dict:
     argparse lays it out, which differs between Python versions)."""
     import argparse
 
+    from metaeval import __version__
+
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
 
     def described(p):
-        return {"description": p.description, "epilog": p.epilog, "options": [
-            {"options": list(a.option_strings), "dest": a.dest, "help": a.help, "metavar": a.metavar,
-             "default": repr(a.default), "choices": None if a.choices is None else list(a.choices),
-             "nargs": a.nargs, "type": getattr(a.type, "__name__", None), "action": type(a).__name__}
-            for a in p._actions]}
+        return {"prog": p.prog, "description": p.description, "epilog": p.epilog,
+                "formatter": p.formatter_class.__name__, "options": [
+                    {"options": list(a.option_strings), "dest": a.dest, "help": a.help, "metavar": a.metavar,
+                     "default": repr(a.default), "choices": None if a.choices is None else list(a.choices),
+                     "nargs": a.nargs, "type": getattr(a.type, "__name__", None), "action": type(a).__name__,
+                     # (the version itself is the package's: a release does not change the fixture)
+                     "version": getattr(a, "version", None) and a.version.replace(__version__, "<version>")}
+                    for a in p._actions]}
 
-    return {"metaeval": described(parser), **{name: described(p) for name, p in sub.choices.items()}}
+    commands = {a.dest: a.help for a in sub._choices_actions}  # the list 'metaeval --help' shows
+    return {"metaeval": described(parser), "commands": commands,
+            **{name: described(p) for name, p in sub.choices.items()}}
 
 
 def test_every_option_and_its_help_are_the_ones_read_and_approved():
