@@ -723,3 +723,25 @@ def test_a_dataset_without_systems_sets_none_aside():
     empty = Dataset("e", ("a", "b"), np.array(["i0", "i1"]), np.array([0, 1], np.int8), (), (),
                     np.zeros((0, 2), np.int8))
     assert identical_to_degenerate(empty) == {}
+
+
+def test_the_degenerate_scores_by_a_loop():
+    """all_<label>: the label's one-hot scores (one score per item: 1 for
+    the positive class's constant, 0 for the others); prior_probability:
+    the test set's class shares (a class absent from the gold: 0); random
+    scores from the seed; every item alike but the random ones."""
+    from metaeval.scores.degenerates import degenerate_values
+
+    gold = [0, 1, 1, 0, 1]
+    names, v = degenerate_values(gold, ["a", "b", "c"], None, seed=3)
+    assert names == ["all_a", "all_b", "all_c", "prior_probability", "random_score"] and v.shape == (5, 5, 3)
+    for i in range(3):
+        assert (v[i] == np.eye(3)[i]).all()
+    assert np.allclose(v[3], [2 / 5, 3 / 5, 0.0])
+    np.testing.assert_array_equal(v[4], np.random.default_rng(3).dirichlet(np.ones(3), size=(1, 5))[0])
+    names, v = degenerate_values(gold, ["a", "b"], 1, seed=3)
+    assert v.shape == (4, 5, 1) and v.dtype == np.float64
+    assert v[0, :, 0].tolist() == [0.0] * 5 and v[1, :, 0].tolist() == [1.0] * 5
+    assert v[2, :, 0].tolist() == [3 / 5] * 5
+    _, one = degenerate_values([1], ["a", "b"], 1, seed=0)
+    assert one[2, 0, 0] == 1.0  # the prior of one item

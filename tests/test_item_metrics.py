@@ -156,3 +156,27 @@ def test_the_scores_per_group_hold_an_item_metric_to_its_contract(tmp_path):
     with pytest.raises(MetricContractError, match="custom metric 'bad'.*expected finite values in its range"):
         score_groups(replace(spec, item_metrics=("bad",)), tmp_path / "data.npz", tmp_path / "g.csv")
     assert not (tmp_path / "g.csv").exists()
+
+
+def test_the_terms_of_several_metrics_side_by_side():
+    """Each metric's terms in its own slice of the last axis, in the order
+    asked; evaluate_items scores each from its slice; no metric: no terms."""
+    from metaeval.item_metrics import evaluate_items, item_statistics
+
+    def three(gold, pred, items):
+        right = (pred == gold[None, :]).astype(float)
+        return np.stack([right, np.ones_like(right), 2 * right], axis=-1)
+
+    register_item_metric("acc2", acc_terms, ratio, range=(0, 1))
+    register_item_metric("acc3", three, lambda t: t[..., 2] / (2 * t[..., 1]), range=(0, 1))
+    gold, pred = np.array([0, 1, 1, 2]), np.array([[0, 1, 0, 2], [1, 1, 1, 1]])
+    terms, slices = item_statistics(["acc3", "acc2"], gold, pred, ["a", "b", "c", "d"])
+    assert terms.shape == (2, 4, 5) and slices == {"acc3": slice(0, 3), "acc2": slice(3, 5)}
+    np.testing.assert_array_equal(terms[..., :3], three(gold, pred, None))
+    np.testing.assert_array_equal(terms[..., 3:], acc_terms(gold, pred, None))
+    ev = evaluate_items(terms.sum(axis=1).astype(int), slices)
+    assert ev["acc3"].tolist() == ev["acc2"].tolist() == [0.75, 0.5]
+    none, empty = item_statistics([], gold, pred, None)
+    assert none.shape == (2, 4, 0) and empty == {}
+    one, _ = item_statistics([], gold, pred[0], None)
+    assert one.shape == (1, 4, 0)
