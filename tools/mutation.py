@@ -136,8 +136,9 @@ def _scratch(module: str, tests: list[str]) -> Path:
     return where
 
 
-def _tests_hash() -> str:
-    h = hashlib.sha256()
+def _tests_hash(selection=()) -> str:
+    """The hash of every test file, and of the module's selection of them (a new selection is new tests)."""
+    h = hashlib.sha256(json.dumps(list(selection)).encode())
     for f in sorted((ROOT / "tests").rglob("*.py")):
         h.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes())
     return h.hexdigest()
@@ -197,7 +198,7 @@ def run(module: str, tests: list[str], children: int) -> None:
     run, the survivors again (mutmut keeps a mutant's result otherwise)."""
     where = _scratch(module, tests)
     restore_state(module)
-    stamp, now = where / "tests.sha256", _tests_hash()  # the tests this run copied
+    stamp, now = where / "tests.sha256", _tests_hash(tests)  # the tests this run copied
     before = stamp.read_text() if stamp.is_file() else None
     env = {**os.environ, "METAEVAL_DATA_DIR": os.environ.get("METAEVAL_DATA_DIR",
                                                              str(ROOT.parent / "shared" / "data"))}
@@ -211,7 +212,7 @@ def run(module: str, tests: list[str], children: int) -> None:
         stats.unlink(missing_ok=True)
     subprocess.run(cmd, cwd=where, env=env, check=True)
     survivors = (tally(module) or {}).get("survivors", [])
-    current = _tests_hash()
+    current = _tests_hash(tests)
     # again against the tests as they are now: changed since the last run, or during this one (a long pass)
     if survivors and ((ran_before and before != current) or current != now):
         _scratch(module, tests)
