@@ -167,3 +167,45 @@ def test_rows_of_their_own_equal_one_call_per_row():
         got = f(v, y, w, rows=True)
         for r in range(4):
             assert got[r] == pytest.approx(f(v[r][None], y[r], w[r])[0], abs=1e-12), (f.__name__, r)
+
+
+def _official_ranking_metrics(scores, y, groups, depth=10):
+    """MAP, MRR and AvgRec by a plain loop over the groups, as SemEval-2016
+    Task 3's scorer defines them (stable sort by decreasing score, depth
+    10, AP over the relevant items retrieved, AvgRec over k = 1..depth)."""
+    aps, rrs, hits, mins = [], [], np.zeros(depth), np.zeros(depth)
+    for g in sorted(set(groups)):
+        idx = [i for i in range(len(y)) if groups[i] == g]
+        ranked = sorted(idx, key=lambda i: -scores[i])  # (sorted is stable: ties keep the gold order)
+        top = ranked[:depth]
+        rel = [y[i] for i in top]
+        prec = [sum(rel[:r + 1]) / (r + 1) for r in range(len(rel)) if rel[r]]
+        aps.append(sum(prec) / len(prec) if prec else 0.0)
+        first = next((r + 1 for r in range(len(rel)) if rel[r]), None)
+        rrs.append(1 / first if first else 0.0)
+        n_rel = sum(y[i] for i in idx)
+        for k in range(1, depth + 1):
+            hits[k - 1] += sum(y[i] for i in ranked[:k])
+            mins[k - 1] += min(k, n_rel)
+    avg = float(np.mean(hits / mins)) if (mins > 0).all() else float("nan")
+    return {"map": float(np.mean(aps)), "mrr": float(np.mean(rrs)), "avg_recall": avg}
+
+
+def test_ranking_metrics_of_summed_terms_equal_a_loop_over_the_groups():
+    """terms then combine (the engine's path: sums of per-group statistics)
+    against the official definitions by a loop, on groups of 3 to 14 items
+    with ties, groups without a relevant item and deeper than 10 items."""
+    from metaeval.scores.ranking import combine, terms
+
+    rng = np.random.default_rng(7)
+    sizes = rng.integers(3, 15, 12)
+    groups = np.repeat(np.arange(12), sizes)
+    n = groups.size
+    y = (rng.random(n) < 0.35).astype(int)
+    y[groups == 3] = 0  # a group without a relevant item
+    scores = np.round(rng.random((3, n)) * 5) / 5  # ties
+    got = combine(terms(scores, y, groups).sum(axis=0))
+    for s in range(3):
+        want = _official_ranking_metrics(scores[s].tolist(), y.tolist(), groups.tolist())
+        for m in ("map", "mrr", "avg_recall"):
+            assert got[m][s] == pytest.approx(want[m], abs=1e-12), (m, s)
