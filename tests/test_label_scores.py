@@ -159,3 +159,40 @@ def test_balanced_accuracy_is_a_name_of_macro_recall_everywhere(tmp_path):
                           "csv"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[1] == "system,kind,macro_recall"  # (after the signature)
+
+
+def test_every_parameter_given_by_label_reaches_the_metric():
+    """unrelated_label, positive_class, positions, weights as a list or by
+    label: each the metric's parameter at the label's position, against
+    the confusion-matrix metric given the positions; each refused by name."""
+    from metaeval import metrics as M
+    from metaeval.engine.confusion import confusion_tensor
+
+    labels = ["agree", "disagree", "discuss", "unrelated"]
+    rng = np.random.default_rng(2)
+    g = rng.choice(labels, 60).tolist()
+    p = [x if rng.random() < 0.6 else rng.choice(labels) for x in g]
+    c = confusion_tensor(np.array([labels.index(x) for x in g]), np.array([labels.index(x) for x in p]), 4)
+    assert score(g, p, "fnc_score", labels=labels, unrelated_label="unrelated") == pytest.approx(
+        float(M.get("fnc_score")(c, unrelated=3)))
+    assert score(g, p, "fnc_score", labels=labels, unrelated_label="agree") == pytest.approx(
+        float(M.get("fnc_score")(c, unrelated=0)))
+    assert score(g, p, "f1_class", labels=labels, positive_class="discuss") == pytest.approx(
+        float(M.get("f1_class")(c, positive=2)))
+    assert score(g, p, "mae_macro", labels=labels, positions=[0, 1, 5, 6]) == pytest.approx(
+        float(M.get("mae_macro")(c, positions=np.array([0.0, 1.0, 5.0, 6.0]))))
+    w = [0.1, 0.2, 0.3, 0.4]
+    assert score(g, p, "wf1", labels=labels, weights=w) == pytest.approx(float(M.get("wf1")(c, weights=np.array(w))))
+    assert score(g, p, "wf1", labels=labels, weights=dict(zip(labels, w))) == pytest.approx(
+        float(M.get("wf1")(c, weights=np.array(w))))
+    for bad, message in (({"weights": {"agree": 1.0}}, "weights: one weight per label ['agree', 'disagree', "
+                                                      "'discuss', 'unrelated'], got {'agree': 1.0}"),
+                         ({"weights": dict(zip(labels + ["x"], w + [0.0]))}, "weights: one weight per label"),
+                         ({"unrelated_label": "x"}, "unrelated_label: 'x' is not one of the labels"),
+                         ({"positive_class": "x"}, "positive_class: 'x' is not one of the labels")):
+        with pytest.raises(ValueError) as e:
+            score(g, p, "fnc_score", labels=labels, **bad)
+        assert str(e.value).startswith(message), (bad, str(e.value))
+    with pytest.raises(ValueError) as e:
+        score(g, p, "accuracy", labels=["agree", "agree", "discuss", "unrelated", "disagree"])
+    assert str(e.value).startswith("labels: each label once, got ")
