@@ -478,8 +478,6 @@ def test_the_recommendation_s_signature_names_what_it_drew():
 
     data = dataset(["a", "b", "a", "b"], {"s": ["a", "b", "b", "b"], "t": ["a", "a", "a", "b"]}, baselines=[])
     st = Settings()
-    rec = SimpleNamespace(criteria=("stability", "noise"), metrics=("accuracy",))
-
     def methods(no_properties=False, designed=True, criteria=("stability", "noise")):
         sig = cli._recommend_signature(SimpleNamespace(no_properties=no_properties), data, st,
                                        SimpleNamespace(criteria=criteria, metrics=("accuracy",)), designed)
@@ -497,7 +495,6 @@ def test_the_recommendation_s_signature_names_what_it_drew():
     assert methods(no_properties=True)[0] == ["criteria", "half_splits", "noisy_golds", "bootstrap", "design_subsets"]
     assert methods(designed=False, criteria=("stability",))[0] == ["criteria", "half_splits", "bootstrap",
                                                                    "property_matrices"]
-    assert rec.metrics == ("accuracy",)
 
 
 def test_the_unit_of_the_signature():

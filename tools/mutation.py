@@ -49,6 +49,11 @@ KILLED = {1, 3, 36, 24, -24, 152, 255, -11, -9, 37}  # a failing test, a timeout
 SURVIVED = {0, 5, 33}  # every test passed, or no test calls it
 
 
+def _slug(module: str) -> str:
+    """A module's name for its scratch folder and its kept results (engine/scoring.py: engine__scoring)."""
+    return module.replace("/", "__").removesuffix(".py")
+
+
 def _modules() -> dict[str, list[str]]:
     return {m: v["tests"] for m, v in tomllib.loads(CONFIG.read_text())["modules"].items()}
 
@@ -59,7 +64,7 @@ def _diffs(module: str, names) -> dict[str, tuple[list[str], list[str]]]:
     names = sorted(names)
     if not names:
         return {}
-    where = SCRATCH / module.replace("/", "__").removesuffix(".py")
+    where = SCRATCH / _slug(module)
     code = ("import json, sys\n"
             "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
             f"path = 'src/metaeval/{module}'\n"
@@ -115,7 +120,7 @@ def _equivalent(module: str, survivors) -> dict[str, str]:
 def _scratch(module: str, tests: list[str]) -> Path:
     """The module's scratch checkout: the project's files copied afresh,
     its mutants and mutmut's records kept."""
-    where = SCRATCH / module.replace("/", "__").removesuffix(".py")
+    where = SCRATCH / _slug(module)
     where.mkdir(parents=True, exist_ok=True)
     for name in COPIED:
         src, dst = ROOT / name, where / name
@@ -146,11 +151,11 @@ def _tests_hash(selection=()) -> str:
 
 def _meta(module: str) -> Path:
     """mutmut's record of a module's mutants in its scratch copy."""
-    return SCRATCH / module.replace("/", "__").removesuffix(".py") / "mutants" / "src" / "metaeval" / f"{module}.meta"
+    return SCRATCH / _slug(module) / "mutants" / "src" / "metaeval" / f"{module}.meta"
 
 
 def _state(module: str) -> Path:
-    return STATE / (module.replace("/", "__").removesuffix(".py") + ".json")
+    return STATE / f"{_slug(module)}.json"
 
 
 def save_state(module: str) -> None:

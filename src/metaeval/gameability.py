@@ -178,7 +178,8 @@ def gameability_markdown(table: pd.DataFrame, title: str) -> str:
     from .tables import markdown_table, md_escape
 
     best = best_degenerate(table)  # (its rows have a rank: never "not computed")
-    best = best.iloc[sorted(range(len(best)), key=lambda i: VERDICTS.index(best["verdict"].iat[i]))]  # worst first
+    rank = {v: i for i, v in enumerate(VERDICTS)}
+    best = best.sort_values("verdict", key=lambda v: v.map(rank), kind="stable")  # worst first, ties in table order
     shown = {"gameable": "**gameable**", "borderline": "borderline", "not gameable": "no"}
     rows = [{"metric": f"{M.get(r.metric).name} ({M.get(r.metric).direction})",
              "gameable": shown[r.verdict], "degenerate system": md_escape(r.degenerate),
@@ -281,9 +282,10 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, chunk: 
     degenerate system are left out (``identical_to_degenerate``).
 
     Returns a long table ``metric, degenerate, p_value, p_holm, n_real,
-    set_aside`` (``set_aside``: those systems, ``; ``-joined), or None
-    values when fewer than two real systems are left.  ``same``:
-    ``identical_to_degenerate(ds)`` if known already."""
+    set_aside`` (``set_aside``: those systems, ``; ``-joined), with NaN
+    p-values when fewer than two real systems are left.  ``chunk``:
+    replicates per engine call (memory only: the p-values do not depend on
+    it); ``same``: ``identical_to_degenerate(ds)`` if known already."""
     from .dataset import RANKED_KINDS
     from .engine.scoring import Scorer
     from .engine.ranking import TIE_DECIMALS
