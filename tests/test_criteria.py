@@ -722,3 +722,103 @@ def test_schemes_and_a_scorer_without_a_resampling_unit_are_refused(small):
 def test_the_class_discrimination_excess_is_floored_at_zero_and_keeps_nan():
     np.testing.assert_array_equal(CR._excess(np.array([0.8, 0.5, np.nan, 0.4]), np.array([0.3, 0.7, 0.2, np.nan])),
                                   [0.5, 0.0, np.nan, np.nan])
+
+
+def _message(call) -> str:
+    with pytest.raises(ValueError) as e:
+        call()
+    return e.value.args[0]
+
+
+def test_each_refusal_reads_whole(small):
+    """The refusals' messages in full (a test that matches a prefix passes
+    a message padded with anything)."""
+    gold, pred, spec, scorer = small
+    spec_d, ds = _dataset(gold, pred)
+    assert _message(lambda: CR.criteria(E.Scorer(ds, spec_d, np.arange(pred.shape[0])), spec)) == \
+        "the scorer needs a resampling unit ('item' or 'group')"
+    assert _message(lambda: CR.CriteriaSpec(criteria=("discrimination",))) == \
+        "discrimination needs the class pairs to merge (merge_pairs)"
+    assert _message(lambda: CR.CriteriaSpec(replicates=1)) == \
+        "replicates must be >= 2, inner_splits and point_splits >= 1"
+    assert _message(lambda: CR.criteria(scorer, spec, subsets={"few": [3]})) == \
+        "subset 'few': at least two of the 7 systems, by index"
+
+
+def test_a_subset_of_two_systems_is_enough():
+    rng = np.random.default_rng(3)
+    gold = rng.choice(3, 30)
+    pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.5)])
+    spec_d, ds = _dataset(gold, pred)
+    scorer = E.Scorer(ds, spec_d, np.arange(3), "item")
+    spec = CR.CriteriaSpec(criteria=("stability",), replicates=2, inner_splits=1, point_splits=2, chunk_size=2)
+    res = CR.criteria(scorer, spec, subsets={"two": [0, 2]}, schemes=("items",))["items", "two"]
+    assert res.boot.shape == (2, 1, len(METRICS)) and np.isfinite(res.value).all()
+
+
+def test_a_span_task_s_scorer_has_no_classes_to_merge_move_or_reweight(project_config, data_dir):
+    """Discrimination, label noise and class priors each need classes: a
+    scorer of span metrics alone is refused for each, by name."""
+    from metaeval.config import dataset_specs
+    from metaeval.dataset import load_dataset
+
+    spec_d = dataset_specs(project_config)["semeval2020t11_si_synthetic"]
+    ds = load_dataset(spec_d, data_dir)
+    scorer = E.Scorer(ds, spec_d, np.arange(len(ds.systems)), "group")
+    for crit in (("stability", "discrimination"), ("noise",), ("priors",)):
+        spec = CR.CriteriaSpec(criteria=crit, replicates=2, inner_splits=1, point_splits=1, merge_pairs=((0, 1),))
+        assert _message(lambda: CR.criteria(scorer, spec)) == "discrimination, noise and priors need classes", crit
+
+
+def test_the_paired_standard_error_of_exactly_two_replicates():
+    boot = np.full((5, 1, 2), np.nan)
+    boot[[1, 3], 0, 0] = [0.5, 0.9]
+    boot[:, 0, 1] = 0.0
+    se = CR.CriteriaResult(["a", "b"], ["stability"], np.zeros((1, 2)), boot, "both").paired_se()
+    assert se[0, 0, 1] == pytest.approx(np.std([0.5, 0.9], ddof=1))
+
+
+def test_a_custom_metric_is_defined_or_not_on_each_merge_by_its_own_parameters():
+    """A merged task is scored by a custom metric only where it holds its
+    contract with that merge's parameters and number of classes: a metric
+    of two or more f_avg classes is undefined (NaN) where the merge leaves
+    one and scored where it leaves two, whichever merge comes first; a
+    metric of the first three classes is defined on four classes merged
+    to three."""
+    from metaeval import metrics as M
+    from metaeval.custom_metrics import register_metric, unregister_metric
+    from metaeval.engine.confusion import merge_classes
+
+    def favg_pair(c, classes):  # (the f_avg_classes, as the registry passes them)
+        if len(classes) < 2:
+            raise ValueError("two classes or more")
+        d = np.diagonal(c, axis1=-2, axis2=-1) / np.maximum(c.sum(axis=-2), 1)
+        return d[..., list(classes)].mean(-1)
+
+    rng = np.random.default_rng(5)
+    gold = rng.integers(0, 4, 120)
+    pred = np.where(rng.random((4, 120)) < 0.7, gold, rng.integers(0, 4, (4, 120)))
+    register_metric("crit_favg2", favg_pair, range=(0, 1), needs=["f_avg_classes"])
+    register_metric("crit_first3", lambda c: c[..., 2, 2] / np.maximum(c.sum(axis=(-2, -1)), 1), range=(0, 1), k=3)
+    try:
+        ids = ["accuracy", "crit_favg2", "crit_first3"]
+        spec_d = DatasetSpec.from_config("syn", dict(gold="-", predictions=[], labels=["a", "b", "c", "d"],
+                                                     metrics=ids, baselines=[], f_avg_classes=["a", "b"]))
+        ds = Dataset("syn", ("a", "b", "c", "d"), np.arange(120).astype(str), gold.astype(np.int8),
+                     tuple(f"s{i}" for i in range(4)), ("system",) * 4, pred.astype(np.int8))
+        scorer = E.Scorer(ds, spec_d, np.arange(4), "item")
+        eng = CR._Engine(scorer, scorer.params)
+        c = ds.confusion()[None]
+        f, t = eng.ids.index("crit_favg2"), eng.ids.index("crit_first3")
+        for pair in [(1, 2), (0, 1), (2, 3)]:  # a and b stay apart, merge, stay apart
+            got = eng.merged(c, pair)[0]
+            g = E.merge_groups(4, pair)
+            cm = merge_classes(ds.confusion(), g)
+            if pair == (0, 1):
+                assert np.isnan(got[f]).all()
+            else:
+                np.testing.assert_allclose(got[f], favg_pair(cm, sorted({int(g[0]), int(g[1])})), atol=1e-12)
+            np.testing.assert_allclose(got[t], M.get("crit_first3")(cm), atol=1e-12)
+    finally:
+        unregister_metric("crit_favg2")
+        unregister_metric("crit_first3")

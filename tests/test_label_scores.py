@@ -196,3 +196,133 @@ def test_every_parameter_given_by_label_reaches_the_metric():
     with pytest.raises(ValueError) as e:
         score(g, p, "accuracy", labels=["agree", "agree", "discuss", "unrelated", "disagree"])
     assert str(e.value).startswith("labels: each label once, got ")
+
+
+def test_the_default_metric_is_accuracy_and_several_ids_give_a_dict_in_their_order():
+    g, p = ["a", "b", "b", "a"], ["a", "b", "a", "a"]
+    assert score(g, p) == pytest.approx(0.75)
+    got = score(g, p, ("kappa", "accuracy"))
+    assert list(got) == ["kappa", "accuracy"] and got["accuracy"] == pytest.approx(0.75)
+
+
+def test_each_wrong_call_is_refused_with_its_own_message():
+    """The messages read whole: a refusal that loses its words (or says
+    None) leaves the user with nothing to do."""
+    cm = [[2, 1], [0, 3]]
+    cases = [
+        (dict(y_true=["a"], y_pred=["a"], metric=[]), ValueError, "metric: at least one metric id"),
+        (dict(y_true=["a"], y_pred=["a"], metric="acuracy"), KeyError,
+         "unknown metric 'acuracy' (did you mean 'accuracy'?); known: " + ", ".join(metaeval.metrics.METRIC_IDS)),
+        (dict(y_true=["a"], confusion=cm, orientation="sklearn"), ValueError,
+         "give y_true and y_pred, or confusion, not both"),
+        (dict(y_pred=["a"], confusion=cm, orientation="sklearn"), ValueError,
+         "give y_true and y_pred, or confusion, not both"),
+        (dict(confusion=cm), ValueError,
+         "confusion: a square matrix does not say which way it reads: name it, orientation='true_rows' (rows are "
+         "the true classes, as sklearn.metrics.confusion_matrix) or 'pred_rows' (rows are the predictions, as "
+         "metaeval's tensors)"),
+        (dict(confusion=cm, orientation="rows"), ValueError,
+         "orientation: one of 'true_rows', 'sklearn', 'pred_rows', 'metaeval', got 'rows'"),
+        (dict(confusion=[[2, -1], [0, 3]], orientation="sklearn"), ValueError,
+         "confusion: counts of items (non-negative integers)"),
+        (dict(confusion=[[2, 1.5], [0, 3]], orientation="sklearn"), ValueError,
+         "confusion: counts of items (non-negative integers)"),
+        (dict(confusion=[["2", "1"], ["0", "3"]], orientation="sklearn"), ValueError,
+         "confusion: counts of items (non-negative integers)"),
+        (dict(confusion=[[True, False], [False, True]], orientation="sklearn"), ValueError,
+         "confusion: counts of items (non-negative integers)"),
+        (dict(confusion=cm, orientation="sklearn", labels=["a", "b", "c"]), ValueError,
+         "labels: 2 classes for a 2 x 2 matrix, got ['a', 'b', 'c']"),
+        (dict(y_true=["a"]), ValueError, "give y_true and y_pred (or confusion= with its orientation)"),
+        (dict(y_pred=["a"]), ValueError, "give y_true and y_pred (or confusion= with its orientation)"),
+        (dict(y_true=[1, "a"], y_pred=["a", 1]), ValueError,
+         "y_true and y_pred mix labels that do not sort (e.g. numbers and texts): give labels=[...] in their order"),
+        # the labels outside labels=, listed in the order of their repr whatever their types
+        (dict(y_true=["z", 2], y_pred=["a", "b"], labels=["a", "b"]), ValueError,
+         "labels ['z', 2] of y_true or y_pred are not in labels=['a', 'b']"),
+    ]
+    for kwargs, error, message in cases:
+        with pytest.raises(error) as e:
+            score(**kwargs)
+        assert e.value.args[0] == message, (kwargs, e.value.args[0])
+
+
+def test_a_matrix_reads_its_labels_for_the_parameters_given_by_label():
+    cm = np.array([[5, 1, 0], [2, 4, 1], [0, 3, 6]])  # rows: the true classes
+    g = sum(([t] * int(cm[t, q]) for t in range(3) for q in range(3)), [])
+    p = sum(([q] * int(cm[t, q]) for t in range(3) for q in range(3)), [])
+    names = ["lo", "mid", "hi"]
+    want = skm.f1_score(g, p, labels=[1], average="macro")
+    assert score(confusion=cm, metric="f1_class", orientation="sklearn", labels=names,
+                 positive_class="mid") == pytest.approx(want)
+    # numbers of a float matrix are counts too, and every metric reads them as the integer matrix
+    for mid in metaeval.metrics.METRIC_IDS:
+        m = metaeval.metrics.get(mid)
+        if m.params:
+            continue
+        a = score(confusion=cm.astype(float), metric=mid, orientation="sklearn")
+        b = score(confusion=cm, metric=mid, orientation="sklearn")
+        assert a == b or (np.isnan(a) and np.isnan(b)), mid
+
+
+class TestMetricsOfPerItemTerms:
+    """metaeval.score of a metric of per-item terms: its statistics of the
+    label lists and of the items' ids (a Series' index, ``items=``, or the
+    positions), summed and combined as evaluate's."""
+
+    @pytest.fixture(autouse=True)
+    def _weighted(self):
+        from metaeval.item_metrics import register_item_metric, unregister_item_metric
+
+        weight = {"a": 1.0, "b": 3.0, "c": 1.0, "0": 2.0, "1": 1.0, "2": 1.0}
+
+        def terms(g, p, items):
+            w = np.array([weight[i] for i in items])
+            return np.stack([(p == g[None, :]) * w, np.broadcast_to(w, p.shape)], axis=-1)
+
+        register_item_metric("w_acc", terms, lambda t: t[..., 0] / t[..., 1], range=(0, 1))
+        yield
+        unregister_item_metric("w_acc")
+
+    def test_the_ids_come_from_a_series_index_from_items_or_from_the_positions(self):
+        import pandas as pd
+
+        g, p = ["x", "y", "y"], ["x", "x", "y"]
+        assert score(pd.Series(g, index=["a", "b", "c"]), p, "w_acc") == pytest.approx(2 / 5)
+        assert score(g, p, "w_acc", items=["a", "b", "c"]) == pytest.approx(2 / 5)
+        assert score(g, p, "w_acc", items=["b", "a", "c"]) == pytest.approx(4 / 5)
+        assert score(g, p, "w_acc") == pytest.approx(3 / 4)  # ids "0", "1", "2"
+        assert score(np.array(g), p, "w_acc") == pytest.approx(3 / 4)  # an array: its positions
+        assert score(tuple(g), p, "w_acc") == pytest.approx(3 / 4)
+        # with other metrics after it, in the order asked
+        got = score(g, p, ["w_acc", "accuracy"], items=["a", "b", "c"])
+        assert got == {"w_acc": pytest.approx(2 / 5), "accuracy": pytest.approx(2 / 3)}
+
+    def test_a_matrix_or_ids_of_another_length_are_refused(self):
+        with pytest.raises(ValueError) as e:
+            score(confusion=[[1, 0], [0, 1]], metric="w_acc", orientation="sklearn")
+        assert e.value.args[0] == "'w_acc' is a metric of per-item terms: give y_true and y_pred, not a matrix"
+        with pytest.raises(ValueError) as e:
+            score(["x", "y", "y"], ["x", "x", "y"], "w_acc", items=["a", "b"])
+        assert e.value.args[0] == "items: one id per item, got 2 for 3 items"
+
+
+def test_weights_and_positions_given_as_integers_reach_a_metric_as_floats():
+    """A user's metric may normalise its parameters in place (``w /=
+    w.sum()``): integers given by label reach it as float arrays."""
+    from metaeval.custom_metrics import register_metric, unregister_metric
+
+    def fn(c, weights, positions):
+        w, x = weights.copy(), positions.copy()
+        w /= w.sum()
+        x /= x[-1]
+        recall = np.diagonal(c, axis1=-2, axis2=-1) / c.sum(axis=-2)
+        return (w * recall).sum(-1) * x[1]
+
+    register_metric("w_recall_x", fn, range=(0, 1), needs=["weights", "positions"])
+    try:
+        got = score(["a", "a", "b", "b"], ["a", "b", "b", "b"], "w_recall_x", weights={"a": 1, "b": 3},
+                    positions=[0, 1])
+    finally:
+        unregister_metric("w_recall_x")
+    assert got == pytest.approx(0.25 * 0.5 + 0.75 * 1.0)

@@ -190,3 +190,76 @@ def test_registry_entries_are_found_by_metrics_get():
         assert entry.id == m and entry.direction in ("higher", "lower")
     assert [m for m in REG.SCORE_METRIC_IDS if not REG.SCORE_REGISTRY[m].higher_is_better] == [
         "brier", "log_loss", "ece"]
+
+
+def test_a_criterion_undefined_by_definition_is_the_priors_of_a_ranking_within_groups():
+    from metaeval.criteria import CRITERIA
+
+    for m in REG.SCORE_METRIC_IDS + ("accuracy", "unknown"):
+        for c in CRITERIA:
+            why = REG.not_defined(m, c)
+            if m in ("map", "mrr", "avg_recall") and c == "priors":
+                assert why == "a ranking within each group has no class prior to re-weight"
+            else:
+                assert why == "", (m, c)
+
+
+def test_evaluate_ranked_shares_one_pass_and_equals_each_metric_alone():
+    """The one-vs-rest metrics share one sort per class; each equals its
+    own function, on the full data, on weight rows, and with ``rows``
+    (every row its own system, gold and weights)."""
+    p, y, rng = _probs(11, systems=3, k=3, ties=True)
+    w = _replicates(rng, len(y), 4, 3, y).astype(float)
+    ids = ["hand_till_m", "roc_auc", "average_precision", "roc_auc_weighted"]
+    for weights in (None, w):
+        got = REG.evaluate_ranked(ids, p, y, weights)
+        assert list(got) == ids
+        for m in ids:
+            np.testing.assert_allclose(got[m], REG.SCORE_REGISTRY[m].fn(p, y, weights), atol=1e-12, err_msg=m)
+    yr = np.stack([y, np.roll(y, 1), np.roll(y, 2)])  # (R, N): a gold per row
+    got = REG.evaluate_ranked(ids, p, yr, w[:3], rows=True)
+    for m in ids:
+        want = [REG.SCORE_REGISTRY[m].fn(p[r:r + 1], yr[r], w[r])[0] for r in range(3)]
+        np.testing.assert_allclose(got[m], want, atol=1e-12, err_msg=m)
+
+
+def test_metrics_of_sums_are_their_terms_combined_and_others_are_refused():
+    p, y, rng = _probs(12, systems=2, k=3)
+    w = rng.integers(0, 3, len(y)).astype(float)
+    for m in ("brier", "log_loss", "ece"):
+        t = REG.unit_terms(m, p, y)
+        assert t.shape == (len(y), 2, REG.n_terms(m))
+        np.testing.assert_allclose(REG.combine(m, np.einsum("n,nsf->sf", w, t)), REG.evaluate([m], p, y, None, w)[m],
+                                   atol=1e-12)
+    assert REG.combine("brier", REG.unit_terms("brier", p, y).sum(0)) == pytest.approx(MC.brier(p, y))
+    assert REG.combine("log_loss", REG.unit_terms("log_loss", p, y).sum(0)) == pytest.approx(MC.log_loss(p, y))
+    with pytest.raises(ValueError) as e:
+        REG.unit_terms("roc_auc", p, y)
+    assert e.value.args[0] == "'roc_auc' is not a metric of sums"
+
+
+def test_metrics_of_groups_take_two_or_three_dimensional_scores_and_any_number_of_groups():
+    rng = np.random.default_rng(13)
+    groups = np.repeat(np.arange(4), 6)
+    y = (rng.random(groups.size) < 0.4).astype(int)
+    y[::6] = 1
+    s = rng.random((2, groups.size))
+    t2 = REG.unit_terms("map", s, y, groups)
+    np.testing.assert_array_equal(REG.unit_terms("map", s[..., None], y, groups), t2)
+    np.testing.assert_array_equal(t2, RK.terms(s, y == 1, groups))
+    assert REG.unit_terms("map", s, y, groups, 6).shape == (6, 2, RK.n_terms())
+    # the relevant items are the gold 1s: the negatives' ranking is another MAP
+    flipped = RK.combine(RK.terms(s, y == 0, groups).sum(0))["map"]
+    assert not np.allclose(RK.combine(t2.sum(0))["map"], flipped)
+    # evaluate: groups named or counted, weights per item read at each group's first item
+    ids = ["map", "mrr", "avg_recall"]
+    want = RK.combine(t2.sum(0))
+    for n_groups in (None, 4, 6):  # groups 4 and 5 hold no item: they weigh nothing
+        got = REG.evaluate(ids, s[..., None], y, groups, None, n_groups)
+        for m in ids:
+            np.testing.assert_allclose(got[m], want[m], atol=1e-12, err_msg=m)
+    gw = np.array([2.0, 0.0, 1.0, 3.0])  # a resample of whole groups, as item weights
+    got = REG.evaluate(ids, s, y, groups, np.repeat(gw, 6))
+    want = RK.combine(np.einsum("g,gsf->sf", gw, t2))
+    for m in ids:
+        np.testing.assert_allclose(got[m], want[m], atol=1e-12, err_msg=m)

@@ -219,15 +219,16 @@ def defined_on(metric_id: str, k: int, params: Mapping[str, Any] | None = None) 
     (always, for a built-in one): a custom metric written for a number of
     classes (a K x K cost matrix) is not defined after two classes are
     merged, and its merged scores are then left undefined (NaN), as those of
-    a metric whose parameter a merge removes.  Tried once per metric and
-    ``k`` on the probe matrices."""
+    a metric whose parameter a merge removes.  Tried once per metric,
+    ``k`` and parameters (the merged task's laid over the probe's) on the
+    probe matrices: each merge has parameters of its own."""
     if not is_custom(metric_id):
         return True
     m = M.REGISTRY[metric_id]
-    key = (metric_id, id(m.fn), k)
+    p = {**_probe_params(k), **{key_: v for key_, v in dict(params or {}).items() if v is not None}}
+    key = (metric_id, id(m.fn), k, repr(sorted((key_, np.asarray(v).tolist()) for key_, v in p.items())))
     if key not in _DEFINED:
         try:
-            p = {**_probe_params(k), **{key_: v for key_, v in dict(params or {}).items() if v is not None}}
             check(m, _probe(k), p)
             _DEFINED[key] = True
         except MetricContractError:

@@ -202,7 +202,9 @@ def evaluate(metric_ids: Sequence[str], values, y, groups=None, weights=None,
                 q = int(g.max()) + 1 if n_groups is None else n_groups
                 first = np.full(q, -1)
                 first[g[::-1]] = np.arange(n)[::-1]
-                within = np.einsum("...g,gsf->...sf", w[..., first], unit_terms(m, values, y, g, q))
+                # a group's weight is its first item's; a group of n_groups without an item weighs 0
+                wg = np.where(first >= 0, w[..., first], 0.0)
+                within = np.einsum("...g,gsf->...sf", wg, unit_terms(m, values, y, g, q))
             out[m] = combine(m, within)
     return {m: out[m] for m in metric_ids}
 
