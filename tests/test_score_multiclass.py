@@ -233,6 +233,7 @@ def test_metrics_of_sums_are_their_terms_combined_and_others_are_refused():
                                    atol=1e-12)
     assert REG.combine("brier", REG.unit_terms("brier", p, y).sum(0)) == pytest.approx(MC.brier(p, y))
     assert REG.combine("log_loss", REG.unit_terms("log_loss", p, y).sum(0)) == pytest.approx(MC.log_loss(p, y))
+    assert REG.combine("ece", REG.unit_terms("ece", p, y).sum(0)) == pytest.approx(MC.ece(p, y))
     with pytest.raises(ValueError) as e:
         REG.unit_terms("roc_auc", p, y)
     assert e.value.args[0] == "'roc_auc' is not a metric of sums"
@@ -263,3 +264,84 @@ def test_metrics_of_groups_take_two_or_three_dimensional_scores_and_any_number_o
     want = RK.combine(np.einsum("g,gsf->sf", gw, t2))
     for m in ids:
         np.testing.assert_allclose(got[m], want[m], atol=1e-12, err_msg=m)
+
+
+def test_binary_scores_in_any_of_the_three_shapes_give_the_binary_metrics():
+    """(N,), (S, N) and (S, N, 1) are one binary task: every metric equals
+    the binary module's (and scikit-learn's log loss, with its clipping)."""
+    from metaeval.scores import binary as B
+
+    rng = np.random.default_rng(21)
+    y = rng.integers(0, 2, 50)
+    s = np.round(rng.random((2, 50)), 1)  # ties
+    s[0, :3] = [0.0, 1.0, 1.0]  # probabilities 0 and 1: the clipped log loss
+    w = rng.integers(0, 3, (3, 50)).astype(float)
+    w[:, :4] = 1
+    for v in (s, s[..., None]):
+        np.testing.assert_allclose(MC.roc_auc(v, y, w), B.roc_auc(s, y, w), atol=1e-12)
+        np.testing.assert_allclose(MC.roc_auc_weighted(v, y, w), B.roc_auc(s, y, w), atol=1e-12)
+        np.testing.assert_allclose(MC.hand_till_m(v, y, w), B.roc_auc(s, y, w), atol=1e-12)
+        np.testing.assert_allclose(MC.average_precision(v, y, w), B.average_precision(s, y, w), atol=1e-12)
+        np.testing.assert_allclose(MC.log_loss(v, y, w), B.log_loss(s, y, w), rtol=1e-12)
+        np.testing.assert_allclose(MC.brier(v, y, w), B.brier(s, y, w), rtol=1e-12)
+        np.testing.assert_allclose(MC.ece(v, y, w), B.ece(s, y, w), atol=1e-12)
+        for k in range(2):
+            assert MC.log_loss(v, y)[k] == pytest.approx(skm.log_loss(y, s[k], labels=[0, 1]), rel=1e-12)
+    assert MC.roc_auc(s[0], y)[0] == pytest.approx(skm.roc_auc_score(y, s[0]))
+    ids = ["roc_auc", "roc_auc_weighted", "average_precision", "hand_till_m"]
+    got = REG.evaluate_ranked(ids, s, y, w)
+    for m in ids:
+        np.testing.assert_allclose(got[m], (B.average_precision if m == "average_precision" else B.roc_auc)(s, y, w),
+                                   atol=1e-12, err_msg=m)
+
+
+def test_a_probability_of_one_is_clipped_as_scikit_learn_s():
+    eps = np.finfo(np.float64).eps
+    assert MC.log_loss([[[1.0, 0.0, 0.0]]], [0])[0] == -np.log(1 - eps) > 0
+    assert MC.log_loss([[[1.0, 0.0, 0.0]]], [1])[0] == -np.log(eps)
+    assert MC.log_loss([[[1.0, 0.0, 0.0]]], [0])[0] == pytest.approx(
+        skm.log_loss([0], [[1.0, 0.0, 0.0]], labels=[0, 1, 2]), rel=1e-12)
+
+
+def test_top_label_confidence_of_one_is_in_the_last_bin():
+    """A wrong answer given with confidence 1 and a right one at 0.85:
+    bins 9 and 8 hold a gap of -1 and 0.15 (ECE 1.15 / 2), not one bin."""
+    p = [[[1.0, 0.0, 0.0], [0.85, 0.1, 0.05]]]
+    assert MC.ece(p, [1, 0])[0] == pytest.approx(1.15 / 2)
+    assert MC.ece(p, [1, 0])[0] == pytest.approx(_top_label_ece_loop(np.array(p[0]), np.array([1, 0]), np.ones(2), 10))
+
+
+def test_hand_till_m_with_a_gold_per_weight_row_is_each_row_s_own():
+    """Label noise gives each weight row its own gold: M of each row equals
+    M of that row's gold and weights alone (the pairwise pass of one gold)."""
+    p, y, rng = _probs(14, n=40, systems=2, k=3, ties=True)
+    ys = np.stack([y, np.roll(y, 3), rng.permutation(y)])
+    w = rng.integers(0, 3, (3, len(y))).astype(float)
+    w[:, :6] = 1
+    got = MC.hand_till_m(p, ys, w)
+    for b in range(3):
+        np.testing.assert_allclose(got[b], MC.hand_till_m(p, ys[b], w[b]), atol=1e-12)
+
+
+def test_each_refusal_of_the_metrics_of_probabilities_reads_whole():
+    cases = [
+        (lambda: MC.roc_auc(np.zeros((1, 2, 3, 4)), [0, 1]), "values (S, N, C), (S, N) or (N,): got shape (1, 2, 3, 4)"),
+        (lambda: MC.brier([[[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]], [0, 1, 1], np.ones(2)),
+         "weights (..., N) with N = 3: got (2,)"),
+        (lambda: MC.ece([[[0.5, 0.5]]], [0], bins=0), "bins: 1 or more"),
+        (lambda: MC.item_terms("mae", [[[0.5, 0.5]]], [0]), "not a metric of per-item terms: 'mae'"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError) as e:
+            call()
+        assert e.value.args[0] == message
+
+
+def test_one_hot_predictions_as_booleans_are_probabilities_of_zero_and_one():
+    """A label system's predictions, one-hot (True/False), read as the
+    probabilities 1 and 0 by every metric."""
+    p, y, rng = _probs(15, n=40, systems=2, k=3)
+    hot = p.argmax(-1)[..., None] == np.arange(3)
+    w = rng.integers(0, 3, (2, len(y))).astype(float)
+    for f in (MC.roc_auc, MC.roc_auc_weighted, MC.hand_till_m, MC.average_precision, MC.brier, MC.log_loss, MC.ece):
+        np.testing.assert_array_equal(f(hot, y, w), f(hot.astype(float), y, w), err_msg=f.__name__)

@@ -64,15 +64,15 @@ def _weights(w, n: int) -> np.ndarray:
     return w
 
 
-def _binary(which: int, rows: bool):
-    """The binary AUC (``which`` 0) or AP (1): of systems on weight rows
-    (``binary.roc_auc``), or of rows with their own order (``binary.ranked_rows``)."""
+def _binary_auc(rows: bool):
+    """The binary ROC-AUC: of systems on weight rows (``binary.roc_auc``),
+    or of rows with their own order (``binary.ranked_rows``)."""
     if rows:
-        return lambda s, pos, w: B.ranked_rows(s, pos, w)[:, which]
-    return B.roc_auc if which == 0 else B.average_precision
+        return lambda s, pos, w: B.ranked_rows(s, pos, w)[:, 0]
+    return B.roc_auc
 
 
-def per_class(values, y, weights=None, *, rows: bool = False) -> np.ndarray:
+def per_class(values, y, weights=None, *, rows: bool) -> np.ndarray:
     """(..., S, C, 2): the binary ROC-AUC and AP of each class's column
     against "gold is that class" (C = 1: of the positive class, y in
     {0, 1}), both from one sort and one pass (``rows``: (R, C, 2))."""
@@ -87,7 +87,7 @@ def _ovr(values, y, weights, which: int, rows: bool):
     return per_class(values, y, weights, rows=rows)[..., which]
 
 
-def from_per_class(metric: str, pc, y, weights=None, *, rows: bool = False) -> np.ndarray:
+def from_per_class(metric: str, pc, y, weights=None, *, rows: bool) -> np.ndarray:
     """``roc_auc``, ``roc_auc_weighted`` or ``average_precision`` of the
     per-class values ``pc`` of ``per_class``."""
     with np.errstate(invalid="ignore"):
@@ -153,7 +153,7 @@ def hand_till_m(values, y, weights=None, *, rows: bool = False) -> np.ndarray:
     >>> hand_till_m(P, [0, 1, 2, 0, 2])
     array([0.95833333])
     """
-    p, y, fn = _as3(values), np.asarray(y), _binary(0, rows)
+    p, y, fn = _as3(values), np.asarray(y), _binary_auc(rows)
     if p.shape[2] == 1:
         return fn(p[:, :, 0], y == 1, weights)
     k, n = p.shape[2], p.shape[1]
