@@ -505,3 +505,33 @@ def test_perturbations_keep_the_labels_of_overlapping_spans():
     for kind in ("jitter", "drop", "split", "spurious"):
         out = SP.perturb_spans(gold, np.array([100]), kind, 0.0, np.random.default_rng(0))
         assert sorted(zip(out.label.tolist(), out.start.tolist(), out.end.tolist())) == [(1, 0, 10), (2, 5, 15)], kind
+
+
+def test_the_scorer_s_conventions_on_summed_statistics():
+    """Precision 0 without a predicted span, recall 0 without a gold one,
+    F1 1 when neither exists, F1 0 when spans exist but none overlaps (or
+    one side is empty), and the document-averaged character F1 NaN without
+    a document."""
+    from metaeval.spans.statistics import STATS
+
+    def x(**kw):
+        v = np.zeros(len(STATS))
+        for k, val in kw.items():
+            v[STATS.index(k)] = val
+        return v
+
+    ids = ["span_precision", "span_recall", "span_f1"]
+    cases = [(x(), [0.0, 0.0, 1.0]),  # nothing predicted, nothing in the gold
+             (x(n_pred=2, n_gold=3), [0.0, 0.0, 0.0]),  # spans on both sides, no overlap
+             (x(n_pred=2), [0.0, 0.0, 0.0]),  # predictions only
+             (x(n_gold=2), [0.0, 0.0, 0.0]),  # gold only
+             (x(n_pred=2, n_gold=4, sum_p=1.0, sum_r=1.0), [0.5, 0.25, 1 / 3])]
+    for stats, want in cases:
+        got = SP.evaluate_spans(stats, ids)
+        np.testing.assert_allclose([got[m] for m in ids], want, atol=1e-15, err_msg=str(stats))
+    assert np.isnan(SP.evaluate_spans(x(), ["char_f1_macro"])["char_f1_macro"])
+    assert SP.evaluate_spans(x(article_char_f1=1.5, n_articles=2), ["char_f1_macro"])["char_f1_macro"] == 0.75
+    with pytest.raises(ValueError) as e:
+        SP.evaluate_spans(np.zeros(3), ids)
+    assert e.value.args[0] == (f"span statistics must end in an axis of {len(STATS)} ({', '.join(STATS)}), "
+                               "got (3,)")

@@ -15,10 +15,10 @@ from .statistics import STATS, _I
 
 def _prf(num_p, den_p, num_r, den_r) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """P, R, F1 with the official scorer's conventions (module docstring)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.where(den_p > 0, num_p / np.where(den_p > 0, den_p, 1), 0.0)
-        r = np.where(den_r > 0, num_r / np.where(den_r > 0, den_r, 1), 0.0)
-        f = np.where((p > 0) & (r > 0), 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):  # (the divisions by 0 are discarded by np.where)
+        p = np.where(den_p > 0, num_p / den_p, 0.0)
+        r = np.where(den_r > 0, num_r / den_r, 0.0)
+        f = np.where(p + r > 0, 2 * p * r / (p + r), 0.0)  # (0 when either is 0)
     return p, r, np.where((den_p == 0) & (den_r == 0), 1.0, f)
 
 
@@ -302,7 +302,7 @@ def char_f1_macro(x) -> np.ndarray:
     """
     n = _st(x, "n_articles")
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(n > 0, _st(x, "article_char_f1") / np.where(n > 0, n, 1), np.nan)
+        return np.where(n > 0, _st(x, "article_char_f1") / n, np.nan)
 
 
 @dataclass(frozen=True)
