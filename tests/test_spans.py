@@ -535,3 +535,57 @@ def test_the_scorer_s_conventions_on_summed_statistics():
         SP.evaluate_spans(np.zeros(3), ids)
     assert e.value.args[0] == (f"span statistics must end in an axis of {len(STATS)} ({', '.join(STATS)}), "
                                "got (3,)")
+
+
+def test_tc_refusals_list_each_fault_whole():
+    """Missing gold spans: one problem, their count and the first five;
+    predicted spans not in the gold (or more often than in the gold): one
+    problem each, the first twenty, then one for the rest with its count;
+    where each was read, as a line or a row."""
+    from metaeval.io import Problem
+
+    gold = _sp([(1, 1, 10 * i, 10 * i + 5) for i in range(7)] + [(0, 2, 0, 5)])
+    gold = gold.take(gold.order())
+    pred = _sp([(0, 2, 0, 5), (0, 1, 0, 5)] + [(0, 1, 100 + i, 120) for i in range(21)])
+    lines = list(range(3, 3 + len(pred)))
+    out, problems = SP.align_tc(gold, pred, ["a0", "a1"], "p.txt", lines=lines, unit="row")
+    assert out.dtype == np.int64 and out.size == 0
+    missing = ("7 gold span(s) have no prediction (a TC submission labels exactly the gold spans), e.g. "
+               + ", ".join(f"article 'a1' [{10 * i}, {10 * i + 5})" for i in range(5)))
+    want = [Problem("p.txt", None, missing, "missing", 7),
+            Problem("p.txt", 3, "span [0, 5) of article 'a0' is not a gold span that many times (2 vs 1 in the gold)",
+                    "not_in_gold", unit="row")]
+    want += [Problem("p.txt", 5 + i, f"span [{100 + i}, 120) of article 'a0' is not a gold span", "not_in_gold",
+                     unit="row") for i in range(19)]
+    want += [Problem("p.txt", None, "... 2 more spans that are not gold spans", "not_in_gold", 2)]
+    assert problems == want
+    # exactly twenty: no line for the rest; no lines given: None
+    _, problems = SP.align_tc(gold, pred.take(np.arange(21)), ["a0", "a1"], "p.txt")
+    assert [p.line for p in problems] == [None] * 21 and problems[-1].message.startswith("span [")
+
+
+def test_tc_empty_gold_and_submission_align_to_nothing():
+    out, problems = SP.align_tc(SP.Spans.empty(), SP.Spans.empty(), [], "p.txt")
+    assert out.tolist() == [] and problems == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3)), min_size=1, max_size=12), st.randoms())
+def test_tc_pairing_matches_as_many_labels_as_possible(rows, rnd):
+    """Against a plain count: on every offset, the gold instances whose
+    label the pairing gives back are sum over labels of min(gold count,
+    predicted count), and the labels handed out are the predicted ones."""
+    from collections import Counter
+
+    gold = _sp([(0, lab, 10 * o, 10 * o + 5) for o, lab in rows])
+    pred_rows = [(0, rnd.randrange(4), 10 * o, 10 * o + 5) for o, _ in rows]
+    rnd.shuffle(pred_rows)
+    pred = _sp(pred_rows)
+    out, problems = SP.align_tc(gold, pred, ["a0"], "p.txt")
+    assert problems == []
+    for o in {o for o, _ in rows}:
+        gi = [i for i in range(len(gold)) if gold.start[i] == 10 * o]
+        g_lab = Counter(int(gold.label[i]) for i in gi)
+        p_lab = Counter(lab for _, lab, s, _ in pred_rows if s == 10 * o)
+        assert Counter(int(out[i]) for i in gi) == p_lab
+        assert sum(int(out[i]) == int(gold.label[i]) for i in gi) == sum(min(g_lab[k], p_lab[k]) for k in g_lab)
