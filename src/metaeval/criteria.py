@@ -271,7 +271,7 @@ class _Engine:
         leave its gold's slot and take the new class's."""
         out = np.array(sums, dtype=np.float64, copy=True)
         r, i = np.nonzero(rank < m)
-        w = np.ones(r.size) if w_items is None else np.asarray(w_items, dtype=np.float64)[r, i]
+        w = w_items[r, i]
         keep = w != 0
         r, i, w = r[keep], i[keep], w[keep]
         if r.size:
@@ -330,7 +330,7 @@ class _Engine:
         rows = rank.shape[0]
         out = np.broadcast_to(c, (rows,) + c.shape[1:]).copy()
         r, i = np.nonzero(rank < m)
-        w = np.ones(r.size) if w_items is None else np.asarray(w_items, dtype=np.float64)[r, i]
+        w = w_items[r, i]
         keep = w != 0
         r, i, w = r[keep], i[keep], w[keep]
         if not r.size:
@@ -601,4 +601,4 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, schemes
 
 def _only(spec: CriteriaSpec, keep) -> CriteriaSpec:
     """``spec`` with only the criteria of ``keep`` (and stability, always computed)."""
-    return replace(spec, criteria=tuple(c for c in spec.criteria if c in keep), merge_pairs=spec.merge_pairs)
+    return replace(spec, criteria=tuple(c for c in spec.criteria if c in keep))
