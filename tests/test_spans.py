@@ -589,3 +589,44 @@ def test_tc_pairing_matches_as_many_labels_as_possible(rows, rnd):
         p_lab = Counter(lab for _, lab, s, _ in pred_rows if s == 10 * o)
         assert Counter(int(out[i]) for i in gi) == p_lab
         assert sum(int(out[i]) == int(gold.label[i]) for i in gi) == sum(min(g_lab[k], p_lab[k]) for k in g_lab)
+
+
+def test_spans_hold_int64_columns_and_round_trip_through_arrays():
+    """The columns are int64 whatever the input's integer type; an empty
+    label list means unlabelled (0 for every span); as_array and
+    from_array round-trip, empty or not."""
+    s = SP.Spans(article=np.array([1, 0], np.int32), start=np.array([5, 0], np.int16), end=[9, 3], label=[])
+    for col in (s.article, s.start, s.end, s.label):
+        assert col.dtype == np.int64
+    assert s.label.tolist() == [0, 0]
+    a = s.as_array()
+    assert a.dtype == np.int64 and a.tolist() == [[1, 5, 9, 0], [0, 0, 3, 0]]
+    back = SP.Spans.from_array(a.ravel().tolist())
+    assert back.as_array().tolist() == a.tolist() and back.start.dtype == np.int64
+    e = SP.Spans.empty()
+    assert len(e) == 0 and e.article.dtype == np.int64 and e.label.dtype == np.int64
+    assert e.as_array().shape == (0, 4) and e.as_array().dtype == np.int64
+    assert len(SP.Spans.from_array(np.zeros((0, 4)))) == 0
+
+
+def test_merging_is_across_labels_by_default_and_sorted_by_label_within_an_article():
+    from metaeval.spans.model import merge_spans, overlapping_pairs
+
+    s = SP.Spans(article=[0, 0, 0, 1], start=[0, 4, 2, 0], end=[6, 9, 3, 5], label=[2, 1, 2, 1])
+    m = merge_spans(s)
+    assert m.as_array().tolist() == [[0, 0, 9, 2], [1, 0, 5, 1]]  # one run per article, the first span's label
+    m = merge_spans(s, by_label=True)
+    assert m.as_array().tolist() == [[0, 4, 9, 1], [0, 0, 6, 2], [1, 0, 5, 1]]
+    assert overlapping_pairs(s) == [(0, 2), (0, 1)]  # across labels: [2, 3) and [4, 9) overlap [0, 6)
+    assert overlapping_pairs(s, by_label=True) == [(0, 2)]  # labels 1 and 2 may overlap
+    assert overlapping_pairs(SP.Spans.empty()) == [] and overlapping_pairs(SP.Spans.empty(), by_label=True) == []
+
+
+def test_an_overlap_is_named_with_the_earlier_span_that_reaches_furthest():
+    from metaeval.spans.model import overlapping_pairs
+
+    s = SP.Spans(article=[0, 0, 0], start=[0, 1, 5], end=[3, 10, 8], label=[])
+    assert overlapping_pairs(s) == [(0, 1), (1, 2)]
+    many = SP.Spans(article=[0] * 8, start=list(range(8)), end=[20] * 8, label=[])
+    assert overlapping_pairs(many) == [(0, i) for i in range(1, 6)]  # five by default
+    assert len(overlapping_pairs(many, limit=7)) == 7

@@ -70,7 +70,7 @@ def _groups(spans: Spans, by_label: bool) -> np.ndarray:
 
 
 def _runs(spans: Spans, by_label: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(order, run id of each sorted span, whether it opens a new run): a run
+    """(order, run id of each sorted span (1, 2, ...), whether it opens a new run): a run
     is a maximal chain of spans of one group (article, or article and label)
     that overlap, i.e. share at least one character."""
     g = _groups(spans, by_label)
@@ -82,10 +82,9 @@ def _runs(spans: Spans, by_label: bool) -> tuple[np.ndarray, np.ndarray, np.ndar
     # maximum never carries over from one group to the next
     big = int(e.max()) + 1
     runmax = np.maximum.accumulate((g - g.min()) * big + e)
-    prev = np.concatenate([[-1], runmax[:-1]])
-    new = np.ones(len(order), dtype=bool)
-    new[1:] = (g[1:] != g[:-1]) | ((g[1:] - g.min()) * big + s[1:] >= prev[1:])
-    return order, np.cumsum(new) - 1, new
+    new = np.ones(len(order), dtype=bool)  # (the first span opens a run)
+    new[1:] = (g[1:] != g[:-1]) | ((g[1:] - g.min()) * big + s[1:] >= runmax[:-1])
+    return order, np.cumsum(new), new
 
 
 def merge_spans(spans: Spans, by_label: bool = False) -> Spans:
