@@ -630,3 +630,19 @@ def test_an_overlap_is_named_with_the_earlier_span_that_reaches_furthest():
     many = SP.Spans(article=[0] * 8, start=list(range(8)), end=[20] * 8, label=[])
     assert overlapping_pairs(many) == [(0, i) for i in range(1, 6)]  # five by default
     assert len(overlapping_pairs(many, limit=7)) == 7
+
+
+def test_generated_span_baselines_on_short_and_empty_documents():
+    from metaeval.spans.baselines import span_baselines
+
+    texts = ["a", "", "to be"]
+    got = span_baselines(["every_token", "whole_text", "no_spans"], texts, SP.Spans.empty(), 0)
+    assert list(got) == ["no_spans", "whole_text", "every_token"]
+    assert got["whole_text"].as_array().tolist() == [[0, 0, 1, 0], [2, 0, 5, 0]]  # one character is a document
+    assert got["every_token"].as_array().tolist() == [[0, 0, 1, 0], [2, 0, 2, 0], [2, 3, 5, 0]]
+    assert len(got["no_spans"]) == 0
+    assert len(span_baselines(["every_token"], ["  ", ""], SP.Spans.empty(), 0)["every_token"]) == 0
+    with pytest.raises(ValueError) as e:
+        span_baselines(["whole_text", "all_spans", "half"], texts, SP.Spans.empty(), 0)
+    assert e.value.args[0] == ("unknown span baseline(s) ['all_spans', 'half']; known: no_spans, whole_text, "
+                               "every_token, random_spans")
