@@ -34,11 +34,11 @@ missing from the gold or the predictions, that answers differently
 batched and one matrix at a time, or raises, is refused with the metric's
 name, what was expected and what was found.
 
-The workflow reruns exactly what reads a custom metric when its file
-changes: the SHA-256 of the file that defines the function (``fingerprint``)
-is part of the rule params of every step of the datasets that compute it.
-A file the function imports is not followed: edit the defining file, or
-``snakemake --forcerun``, after changing a helper module.
+The workflow reruns exactly what reads a custom metric when its code
+changes: the SHA-256 of the file that defines the function and of the
+modules it imports from its own folder (``fingerprint``) is part of the rule
+params of every step of the datasets that compute it.  An installed package
+it imports is not followed: ``snakemake --forcerun`` after upgrading one.
 
 Examples
 --------
