@@ -415,14 +415,13 @@ def test_accuracy_as_per_item_terms_has_accuracy_s_criteria_in_every_replicate(s
         unregister_item_metric("crit_item_acc")
 
 
-def test_every_replicate_of_the_metrics_of_scores_equals_a_loop_over_the_registry():
-    """The branches of the metrics of scores (metaeval.scores): each
-    replicate's half-splits, merged classes (the pair's probabilities
-    added), noisy golds (the gold moved under the systems' scores) and
-    re-weighted priors equal one call of the registry per weight vector
-    and gold, and scipy's tau."""
+_SCORE_IDS = ("brier", "log_loss", "roc_auc_weighted")
+
+
+def _score_task():
+    """Five systems' probabilities of three classes (of different quality)
+    on 60 items, scored by three metrics of scores alone."""
     from metaeval.score_data import ScoreView
-    from metaeval.scores.registry import evaluate
 
     rng = np.random.default_rng(3)
     n, s_all, k = 60, 5, 3
@@ -434,10 +433,31 @@ def test_every_replicate_of_the_metrics_of_scores_equals_a_loop_over_the_registr
     labels = ("a", "b", "c")
     ds = Dataset("p", labels, np.array([f"i{j}" for j in range(n)]), gold, tuple(f"s{j}" for j in range(s_all)),
                  ("system",) * s_all, p.argmax(-1).astype(np.int8), scores=ScoreView(p, labels))
-    ids = ("brier", "log_loss", "roc_auc_weighted")
     # no classification metric: the confusion engine's rows are left empty and the priors read the gold itself
-    spec_d = DatasetSpec(name="p", gold="g", predictions=(), labels=labels, metrics=(), score_metrics=ids)
-    scorer = E.Scorer(ds, spec_d, np.arange(s_all), "item")
+    spec_d = DatasetSpec(name="p", gold="g", predictions=(), labels=labels, metrics=(), score_metrics=_SCORE_IDS)
+    return p, gold, E.Scorer(ds, spec_d, np.arange(s_all), "item")
+
+
+def _merged_probabilities(p, gold, a, c):
+    """The task with classes a and c merged: their probabilities added, the
+    gold relabelled, the classes above c renumbered."""
+    v = p.copy()
+    v[:, :, a] += v[:, :, c]
+    g = np.where(gold == c, a, gold)
+    return np.delete(v, c, axis=2), np.where(g > c, g - 1, g)
+
+
+def test_every_replicate_of_the_metrics_of_scores_equals_a_loop_over_the_registry():
+    """The branches of the metrics of scores (metaeval.scores): each
+    replicate's half-splits, merged classes (the pair's probabilities
+    added), noisy golds (the gold moved under the systems' scores) and
+    re-weighted priors equal one call of the registry per weight vector
+    and gold, and scipy's tau."""
+    from metaeval.scores.registry import evaluate
+
+    p, gold, scorer = _score_task()
+    n, s_all, k = p.shape[1], p.shape[0], p.shape[2]
+    ids = _SCORE_IDS
     spec = CR.CriteriaSpec(criteria=("stability", "discrimination", "noise", "priors"), replicates=4,
                            inner_splits=3, seed=21, noise_rates=(0.1, 0.3), noise_mode="uniform",
                            merge_pairs=((0, 1), (1, 2)), chunk_size=3)
@@ -447,12 +467,6 @@ def test_every_replicate_of_the_metrics_of_scores_equals_a_loop_over_the_registr
         with np.errstate(all="ignore"):
             out = evaluate(ids, values, y, None, w)
         return np.array([[np.round(out[m][s], 12) for s in systems] for m in ids])
-
-    def merged(a, c):
-        v = p.copy()
-        v[:, :, a] += v[:, :, c]
-        g = np.where(gold == c, a, gold)
-        return np.delete(v, c, axis=2), np.where(g > c, g - 1, g)
 
     for scheme in ("both", "items"):
         res = both[scheme, "all"]
@@ -466,7 +480,7 @@ def test_every_replicate_of_the_metrics_of_scores_equals_a_loop_over_the_registr
                                 stream="criteria_split")
             stab = np.nanmean([[_tau(scores(p, gold, w * m_, systems)[i], scores(p, gold, w * ~m_, systems)[i])
                                 for i in range(len(ids))] for m_ in masks], axis=0)
-            merge = np.nanmean([[_tau(full[i], scores(*merged(a, c), w, systems)[i]) for i in range(len(ids))]
+            merge = np.nanmean([[_tau(full[i], scores(*_merged_probabilities(p, gold, a, c), w, systems)[i]) for i in range(len(ids))]
                                 for a, c in spec.merge_pairs], axis=0)
             rank, u01 = _draws(n, [b], spec.seed, ("criteria_noise", "criteria_noise_class"))
             new = _new_class(gold, u01, k, spec.noise_mode)[0]
@@ -822,3 +836,149 @@ def test_a_custom_metric_is_defined_or_not_on_each_merge_by_its_own_parameters()
     finally:
         unregister_metric("crit_favg2")
         unregister_metric("crit_first3")
+
+
+def test_the_passes_report_their_progress_chunk_by_chunk(small):
+    """The point values' half-splits in chunks of 200, the replicates in
+    chunks of chunk_size (or fewer, under the memory bound), each report
+    the count done so far; no number depends on who listens."""
+    from dataclasses import replace
+
+    from metaeval.engine.progress import reporting
+
+    gold, pred, spec, scorer = small
+    spec = replace(spec, criteria=("stability", "power"), point_splits=450, replicates=7, chunk_size=3)
+    seen = []
+    with reporting(lambda done, total, what: seen.append((done, total, what))):
+        res = CR.criteria(scorer, spec, schemes=("items", "both"))
+    assert seen == [(200, 450, "half-splits"), (400, 450, "half-splits"), (450, 450, "half-splits"),
+                    (3, 7, "criteria resamples"), (6, 7, "criteria resamples"), (7, 7, "criteria resamples")]
+    seen.clear()
+    with reporting(lambda done, total, what: seen.append((done, total, what))):
+        one = CR.criteria(scorer, replace(spec, chunk_size=1), schemes=("items", "both"))
+    assert seen[3:] == [(b, 7, "criteria resamples") for b in range(1, 8)]
+    for key in res:
+        assert res[key].scheme == key[0]
+        np.testing.assert_array_equal(res[key].boot, one[key].boot)
+        np.testing.assert_array_equal(res[key].value, one[key].value)
+
+
+def test_stratified_point_values_use_the_stratified_splits(small):
+    """strata reach the point values too: their stability is the mean tau
+    over the experiments' stratified half-splits of the full data."""
+    from dataclasses import replace
+
+    gold, pred, spec, scorer = small
+    spec = replace(spec, criteria=("stability",), replicates=2, point_splits=6)
+    res = CR.criteria(scorer, spec, schemes=("items",), strata=gold)["items", "all"]
+    every, ones = np.arange(pred.shape[0]), np.ones(gold.size)
+    masks = split_masks(gold.size, np.arange(spec.point_splits), spec.split_seed, gold)
+    taus = [[_tau(_scores(gold, pred, ones * m, every)[i], _scores(gold, pred, ones * ~m, every)[i])
+             for i in range(len(METRICS))] for m in masks]
+    np.testing.assert_allclose(res.value[0], np.nanmean(np.array(taus, dtype=float), axis=0), atol=1e-12)
+
+
+def test_the_arrays_of_the_metrics_of_scores_are_the_registry_s_scores_of_each_changed_task():
+    """_arrays, the scores every criterion reads, for the metrics of scores:
+    per resample row, the merged task (probabilities added), each noisy
+    gold (rate by rate, repeat by repeat: the rows of a resample's repeats
+    side by side) and each re-weighted gold equal the registry's scores,
+    oriented as the engine ranks them (higher better)."""
+    from metaeval.engine.ranking import orient
+    from metaeval.scores.registry import evaluate
+
+    p, gold, scorer = _score_task()
+    n, k = p.shape[1], p.shape[2]
+    spec = CR.CriteriaSpec(criteria=("stability", "discrimination", "noise", "priors"), replicates=2,
+                           inner_splits=2, seed=4, noise_rates=(0.1, 0.25), noise_mode="uniform",
+                           merge_pairs=((0, 1), (1, 2)), prior_gammas=(0.0, 1.5))
+    eng = CR._Engine(scorer, scorer.params)
+    rows = np.array([0, 1])
+    w_units = CR.unit_draws(n, rows, spec.seed)
+    noise = CR._noise_draws(eng, spec, np.arange(4), 9, ("noise", "noise_class"))  # two repeats per row
+    split_ids = rows[:, None] * spec.inner_splits + np.arange(spec.inner_splits)
+    a = CR._arrays(eng, spec, w_units, split_ids, spec.seed, "criteria_split", noise, None)
+    up = np.array([m != "brier" and m != "log_loss" for m in _SCORE_IDS])
+
+    def want(values, y, w):  # (M, S) oriented
+        with np.errstate(all="ignore"):
+            out = evaluate(_SCORE_IDS, values, y, None, w)
+        return orient(np.stack([out[m] for m in _SCORE_IDS]), up[:, None])
+
+    assert a["merged"].shape == (2, 2, 3, 5) and a["noisy"].shape == (2, 2, 2, 3, 5) and a["priors"].shape == (2, 2, 3, 5)
+    rank, new = noise
+    flips = CR._flip_counts(n, spec.noise_rates)
+    for b in range(2):
+        w = w_units[b].astype(float)
+        np.testing.assert_allclose(a["full"][b], want(p, gold, w), atol=1e-12)
+        for j, (x, c) in enumerate(spec.merge_pairs):
+            np.testing.assert_allclose(a["merged"][b, j], want(*_merged_probabilities(p, gold, x, c), w), atol=1e-12)
+        for j, m in enumerate(flips):
+            for rep in range(2):
+                r = b * 2 + rep
+                noisy_gold = np.where(rank[r] < m, new[r], gold)
+                np.testing.assert_allclose(a["noisy"][b, j, rep], want(p, noisy_gold, w), atol=1e-12,
+                                           err_msg=f"row {b}, rate {j}, repeat {rep}")
+        counts = np.bincount(gold, weights=w, minlength=k)
+        for j, wk in enumerate(prior_weights(counts[None], spec.prior_gammas)[0]):
+            np.testing.assert_allclose(a["priors"][b, j], want(p, gold, w * wk[gold]), atol=1e-12)
+
+
+def test_the_arrays_of_the_metrics_of_groups_rank_each_noisy_gold_with_the_resample_s_group_weights():
+    """MAP, MRR and ROC-AUC resampled by whole groups: each noisy gold's
+    scores are the registry's with every item weighted by its group's
+    draw count."""
+    from dataclasses import replace
+
+    from metaeval.engine.ranking import orient
+    from metaeval.scores.registry import evaluate
+
+    from .test_score_engine import _binary
+
+    ds, spec_d, y = _binary(n=90, groups=9)
+    spec_d = replace(spec_d, score_metrics=("map", "mrr", "roc_auc"))
+    scorer = E.Scorer(ds, spec_d, np.arange(4), "group")
+    eng = CR._Engine(scorer, scorer.params)
+    spec = CR.CriteriaSpec(criteria=("stability", "noise"), replicates=2, inner_splits=1, seed=6,
+                           noise_rates=(0.1, 0.3))
+    w_units = CR.unit_draws(9, np.array([0, 1]), spec.seed)
+    noise = CR._noise_draws(eng, spec, np.arange(4), spec.seed, ("criteria_noise", "criteria_noise_class"))
+    a = CR._arrays(eng, spec, w_units, np.array([[0], [1]]), spec.seed, "criteria_split", noise, None)
+    rank, new = noise  # two repeats per resample row
+    values = ds.scores.values  # (S, N, 1): the positive class's scores
+    ids = ["map", "mrr", "roc_auc"]
+    rows = [eng.ids.index(m) for m in ids]
+    for b in range(2):
+        w = np.repeat(w_units[b], 10).astype(float)
+        for j, m in enumerate(CR._flip_counts(90, spec.noise_rates)):
+            for rep in range(2):
+                r = 2 * b + rep
+                g = np.where(rank[r] < m, new[r], ds.gold)
+                with np.errstate(all="ignore"):
+                    out = evaluate(ids, values, (g == 0).astype(int), ds.groups, w)
+                np.testing.assert_allclose(a["noisy"][b, j, rep][rows], orient(np.stack([out[x] for x in ids])),
+                                           atol=1e-12, err_msg=f"row {b}, rate {j}, repeat {rep}")
+
+
+def test_the_arrays_of_the_priors_re_weight_each_resample_s_gold_columns(small):
+    """Class priors on the confusion engine: each resample's confusion
+    tensors with gold column j multiplied by its own weight of class j."""
+    from dataclasses import replace
+
+    from metaeval.engine.scoring import oriented
+
+    gold, pred, spec, _ = small
+    pred = pred[::-1]  # the first system is not perfect: its predictions are not the gold's counts
+    spec_d, ds = _dataset(gold, pred)
+    scorer = E.Scorer(ds, spec_d, np.arange(pred.shape[0]), "item")
+    spec = replace(spec, criteria=("stability", "priors"), prior_gammas=(0.5, 2.0))
+    eng = CR._Engine(scorer, scorer.params)
+    w_units = CR.unit_draws(gold.size, np.array([0, 1, 2]), spec.seed)
+    a = CR._arrays(eng, spec, w_units, np.array([[0], [1], [2]]), spec.seed, "criteria_split", None, None)
+    for b in range(3):
+        c = np.stack([np.histogram2d(p_, gold, bins=(3, 3), range=((0, 3), (0, 3)), weights=w_units[b])[0]
+                      for p_ in pred])  # (S, K, K): predicted x gold, each item its draw count
+        counts = np.bincount(gold, weights=w_units[b], minlength=3)
+        for j, wk in enumerate(prior_weights(counts[None], spec.prior_gammas)[0]):
+            np.testing.assert_allclose(a["priors"][b, j], oriented(c * wk[None, None, :], METRICS,
+                                                                   scorer.params), atol=1e-12)

@@ -175,10 +175,10 @@ class CriteriaResult:
             lo_dev, hi_dev = np.nanquantile(dev, [a, 1 - a], axis=0)
             # (0 up to rounding already: the median is the deviations' own 0.5 quantile)
             q[:, ok] = self.value[ok] + np.stack([np.minimum(lo_dev, 0), np.maximum(hi_dev, 0)])
-        lo = np.array([RANGE.get(c, (-np.inf, np.inf))[0] for c in self.criteria])[:, None]
-        hi = np.array([RANGE.get(c, (-np.inf, np.inf))[1] for c in self.criteria])[:, None]
-        with np.errstate(invalid="ignore"):
-            self.low, self.high = np.clip(q[0], lo, hi), np.clip(q[1], lo, hi)
+        lo = np.array([RANGE[c][0] for c in self.criteria])[:, None]
+        hi = np.array([RANGE[c][1] for c in self.criteria])[:, None]
+        # (the point value lies in the range: only the low end can fall below it, only the high end above)
+        self.low, self.high = np.maximum(q[0], lo), np.minimum(q[1], hi)
 
     @property
     def n_undefined(self) -> np.ndarray:
