@@ -861,6 +861,15 @@ def test_the_passes_report_their_progress_chunk_by_chunk(small):
         assert res[key].scheme == key[0]
         np.testing.assert_array_equal(res[key].boot, one[key].boot)
         np.testing.assert_array_equal(res[key].value, one[key].value)
+    # the memory bound: a chunk of replicates holds at most MAX_MASK_ELEMENTS mask cells (3 splits x 48 items each)
+    seen.clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(CR, "MAX_MASK_ELEMENTS", 2 * 3 * 48 + 100)
+        with reporting(lambda done, total, what: seen.append((done, total, what))):
+            bound = CR.criteria(scorer, spec, schemes=("items", "both"))
+    assert seen[3:] == [(b, 7, "criteria resamples") for b in (2, 4, 6, 7)]
+    for key in res:
+        np.testing.assert_array_equal(res[key].boot, bound[key].boot)
 
 
 def test_stratified_point_values_use_the_stratified_splits(small):
