@@ -991,3 +991,19 @@ def test_the_arrays_of_the_priors_re_weight_each_resample_s_gold_columns(small):
         for j, wk in enumerate(prior_weights(counts[None], spec.prior_gammas)[0]):
             np.testing.assert_allclose(a["priors"][b, j], oriented(c * wk[None, None, :], METRICS,
                                                                    scorer.params), atol=1e-12)
+
+
+def test_equal_scores_with_no_spread_are_a_p_value_of_one_in_the_family():
+    """Two systems with the same score and se 0 are a pair that is not
+    separated (p = 1), and it counts in the family the correction adjusts:
+    with Benjamini-Hochberg over three pairs, p-values 0.03 and 0.04 are
+    adjusted to 0.06 (not separated); left out, they would be 0.04."""
+    z3, z4 = norm.isf(0.03 / 2), norm.isf(0.04 / 2)
+    full = np.array([[[0.0, 0.0, 1.0]]])  # (b, M, S): systems 0 and 1 tie
+    se = np.array([[0.0, 1 / z3, 1 / z4]])  # pairs (0, 1), (0, 2), (1, 2)
+    counts = np.ones((1, 3), dtype=np.int64)
+    assert CR.pair_power(full, se, counts, 0.05, "bh")[0, 0] == 0.0
+    assert CR.pair_power(full, se, counts, 0.05, "none")[0, 0] == pytest.approx(2 / 3)
+    # a pair whose scores differ with se 0 is separated (p = 0): (0, 1) and (0, 2) are, (1, 2) at z / 2 is not
+    full2 = np.array([[[0.0, 0.5, 1.0]]])
+    assert CR.pair_power(full2, se, counts, 0.05, "none")[0, 0] == pytest.approx(2 / 3)
