@@ -289,10 +289,11 @@ def test_binary_scores_in_any_of_the_three_shapes_give_the_binary_metrics():
             assert MC.log_loss(v, y)[k] == pytest.approx(skm.log_loss(y, s[k], labels=[0, 1]), rel=1e-12)
     assert MC.roc_auc(s[0], y)[0] == pytest.approx(skm.roc_auc_score(y, s[0]))
     ids = ["roc_auc", "roc_auc_weighted", "average_precision", "hand_till_m"]
-    got = REG.evaluate_ranked(ids, s, y, w)
-    for m in ids:
-        np.testing.assert_allclose(got[m], (B.average_precision if m == "average_precision" else B.roc_auc)(s, y, w),
-                                   atol=1e-12, err_msg=m)
+    for weights in (w, None):
+        got = REG.evaluate_ranked(ids, s, y, weights)
+        for m in ids:
+            want = (B.average_precision if m == "average_precision" else B.roc_auc)(s, y, weights)
+            np.testing.assert_allclose(got[m], want, atol=1e-12, err_msg=m)
 
 
 def test_a_probability_of_one_is_clipped_as_scikit_learn_s():
