@@ -544,9 +544,10 @@ def test_tc_refusals_list_each_fault_whole():
     where each was read, as a line or a row."""
     from metaeval.io import Problem
 
-    gold = _sp([(1, 1, 10 * i, 10 * i + 5) for i in range(7)] + [(0, 2, 0, 5)])
+    gold = _sp([(1, 1, 10 * i, 10 * i + 5) for i in range(7)] + [(0, 2, 0, 5), (0, 3, 0, 3)])
     gold = gold.take(gold.order())
-    pred = _sp([(0, 2, 0, 5), (0, 1, 0, 5)] + [(0, 1, 100 + i, 120) for i in range(21)])
+    # [0, 3) of a0 is in both once: neither missing nor extra
+    pred = _sp([(0, 2, 0, 5), (0, 1, 0, 5)] + [(0, 1, 100 + i, 120) for i in range(21)] + [(0, 3, 0, 3)])
     lines = list(range(3, 3 + len(pred)))
     out, problems = SP.align_tc(gold, pred, ["a0", "a1"], "p.txt", lines=lines, unit="row")
     assert out.dtype == np.int64 and out.size == 0
@@ -559,9 +560,12 @@ def test_tc_refusals_list_each_fault_whole():
                      unit="row") for i in range(19)]
     want += [Problem("p.txt", None, "... 2 more spans that are not gold spans", "not_in_gold", 2)]
     assert problems == want
-    # exactly twenty: no line for the rest; no lines given: None
-    _, problems = SP.align_tc(gold, pred.take(np.arange(21)), ["a0", "a1"], "p.txt")
+    # exactly twenty: no line for the rest; no lines given: None; twenty-one: one more
+    _, problems = SP.align_tc(gold, pred.take(np.r_[np.arange(21), 23]), ["a0", "a1"], "p.txt")
     assert [p.line for p in problems] == [None] * 21 and problems[-1].message.startswith("span [")
+    _, problems = SP.align_tc(gold, pred.take(np.r_[np.arange(22), 23]), ["a0", "a1"], "p.txt")
+    assert len(problems) == 22 and problems[-1] == Problem("p.txt", None, "... 1 more spans that are not gold spans",
+                                                           "not_in_gold", 1)
 
 
 def test_tc_empty_gold_and_submission_align_to_nothing():
