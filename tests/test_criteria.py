@@ -418,14 +418,17 @@ def test_accuracy_as_per_item_terms_has_accuracy_s_criteria_in_every_replicate(s
 _SCORE_IDS = ("brier", "log_loss", "roc_auc_weighted")
 
 
-def _score_task():
+def _score_task(without_last_class=False):
     """Five systems' probabilities of three classes (of different quality)
-    on 60 items, scored by three metrics of scores alone."""
+    on 60 items, scored by three metrics of scores alone (the gold without
+    its last class: those items in class 1)."""
     from metaeval.score_data import ScoreView
 
     rng = np.random.default_rng(3)
     n, s_all, k = 60, 5, 3
     gold = rng.choice(k, n, p=[0.5, 0.3, 0.2]).astype(np.int8)
+    if without_last_class:
+        gold[gold == 2] = 1
     sharp = np.linspace(0.5, 4.0, s_all)[:, None, None]  # systems of different quality
     logits = sharp * np.eye(k)[gold][None] + rng.normal(size=(s_all, n, k))
     p = np.round(np.exp(logits) / np.exp(logits).sum(-1, keepdims=True), 3)
@@ -887,7 +890,8 @@ def test_stratified_point_values_use_the_stratified_splits(small):
     np.testing.assert_allclose(res.value[0], np.nanmean(np.array(taus, dtype=float), axis=0), atol=1e-12)
 
 
-def test_the_arrays_of_the_metrics_of_scores_are_the_registry_s_scores_of_each_changed_task():
+@pytest.mark.parametrize("without_last_class", [False, True])
+def test_the_arrays_of_the_metrics_of_scores_are_the_registry_s_scores_of_each_changed_task(without_last_class):
     """_arrays, the scores every criterion reads, for the metrics of scores:
     per resample row, the merged task (probabilities added), each noisy
     gold (rate by rate, repeat by repeat: the rows of a resample's repeats
@@ -896,7 +900,7 @@ def test_the_arrays_of_the_metrics_of_scores_are_the_registry_s_scores_of_each_c
     from metaeval.engine.ranking import orient
     from metaeval.scores.registry import evaluate
 
-    p, gold, scorer = _score_task()
+    p, gold, scorer = _score_task(without_last_class)
     n, k = p.shape[1], p.shape[2]
     spec = CR.CriteriaSpec(criteria=("stability", "discrimination", "noise", "priors"), replicates=2,
                            inner_splits=2, seed=4, noise_rates=(0.1, 0.25), noise_mode="uniform",
@@ -904,6 +908,7 @@ def test_the_arrays_of_the_metrics_of_scores_are_the_registry_s_scores_of_each_c
     eng = CR._Engine(scorer, scorer.params)
     rows = np.array([0, 1])
     w_units = CR.unit_draws(n, rows, spec.seed)
+    w_units[1, gold == 2] = 0  # a resample without the last class: its prior weights have K entries all the same
     noise = CR._noise_draws(eng, spec, np.arange(4), 9, ("noise", "noise_class"))  # two repeats per row
     split_ids = rows[:, None] * spec.inner_splits + np.arange(spec.inner_splits)
     a = CR._arrays(eng, spec, w_units, split_ids, spec.seed, "criteria_split", noise, None)
@@ -976,21 +981,41 @@ def test_the_arrays_of_the_priors_re_weight_each_resample_s_gold_columns(small):
 
     from metaeval.engine.scoring import oriented
 
+    from metaeval.item_metrics import register_item_metric, unregister_item_metric
+
     gold, pred, spec, _ = small
     pred = pred[::-1]  # the first system is not perfect: its predictions are not the gold's counts
-    spec_d, ds = _dataset(gold, pred)
-    scorer = E.Scorer(ds, spec_d, np.arange(pred.shape[0]), "item")
-    spec = replace(spec, criteria=("stability", "priors"), prior_gammas=(0.5, 2.0))
-    eng = CR._Engine(scorer, scorer.params)
-    w_units = CR.unit_draws(gold.size, np.array([0, 1, 2]), spec.seed)
-    a = CR._arrays(eng, spec, w_units, np.array([[0], [1], [2]]), spec.seed, "criteria_split", None, None)
+    ids = METRICS + ["mae_macro"]  # lower is better: ranked by its negative
+
+    def err_terms(g, p, items):
+        wrong = (p != g[None, :]).astype(float)
+        return np.stack([wrong, np.ones_like(wrong)], axis=-1)
+
+    register_item_metric("crit_item_err", err_terms, lambda t: t[..., 0] / t[..., 1], higher_is_better=False,
+                         range=(0, 1))
+    try:
+        spec_d = DatasetSpec.from_config("syn", dict(gold="-", predictions=[], labels=["a", "b", "c"], ordinal=True,
+                                                     metrics=ids + ["crit_item_err"], baselines=[]))
+        ds = _dataset(gold, pred)[1]
+        scorer = E.Scorer(ds, spec_d, np.arange(pred.shape[0]), "item")
+        spec = replace(spec, criteria=("stability", "priors"), prior_gammas=(0.5, 2.0))
+        eng = CR._Engine(scorer, scorer.params)
+        assert eng.ids == ids + ["crit_item_err"]
+        w_units = CR.unit_draws(gold.size, np.array([0, 1, 2]), spec.seed)
+        a = CR._arrays(eng, spec, w_units, np.array([[0], [1], [2]]), spec.seed, "criteria_split", None, None)
+    finally:
+        unregister_item_metric("crit_item_err")
+    wrong = (pred != gold[None, :])
     for b in range(3):
         c = np.stack([np.histogram2d(p_, gold, bins=(3, 3), range=((0, 3), (0, 3)), weights=w_units[b])[0]
                       for p_ in pred])  # (S, K, K): predicted x gold, each item its draw count
         counts = np.bincount(gold, weights=w_units[b], minlength=3)
         for j, wk in enumerate(prior_weights(counts[None], spec.prior_gammas)[0]):
-            np.testing.assert_allclose(a["priors"][b, j], oriented(c * wk[None, None, :], METRICS,
-                                                                   scorer.params), atol=1e-12)
+            np.testing.assert_allclose(a["priors"][b, j, :len(ids)], oriented(c * wk[None, None, :], ids,
+                                                                               scorer.params), atol=1e-12)
+            w = w_units[b] * wk[gold]
+            np.testing.assert_allclose(a["priors"][b, j, -1], -np.round((wrong * w).sum(1) / w.sum(), 12),
+                                       atol=1e-12)
 
 
 def test_equal_scores_with_no_spread_are_a_p_value_of_one_in_the_family():
@@ -1007,3 +1032,34 @@ def test_equal_scores_with_no_spread_are_a_p_value_of_one_in_the_family():
     # a pair whose scores differ with se 0 is separated (p = 0): (0, 1) and (0, 2) are, (1, 2) at z / 2 is not
     full2 = np.array([[[0.0, 0.5, 1.0]]])
     assert CR.pair_power(full2, se, counts, 0.05, "none")[0, 0] == pytest.approx(2 / 3)
+
+
+def test_the_discrimination_point_value_uses_the_stability_of_every_chunk_of_splits():
+    """Systems ranked by how well they tell class 0 from class 1, in the
+    reverse order of how well they find class 2: merging 0 and 1 reverses
+    the ranking, so class discrimination is well above 0; its point value
+    is the stability over all 230 splits (two chunks of the point pass)
+    minus the merged tau."""
+    rng = np.random.default_rng(11)
+    gold = np.repeat([0, 1, 2], 60)
+    pred = []
+    for i in range(6):
+        p = gold.copy()
+        p[(gold < 2) & (rng.random(gold.size) < 0.45 - 0.07 * i)] ^= 1  # 0 <-> 1 confusions, fewer for higher i
+        p[(gold == 2) & (rng.random(gold.size) < 0.05 + 0.06 * i)] = 0  # class 2 missed, more for higher i
+        pred.append(p)
+    pred = np.stack(pred)
+    spec_d, ds = _dataset(gold, pred)
+    scorer = E.Scorer(ds, spec_d, np.arange(6), "item")
+    spec = CR.CriteriaSpec(criteria=("stability", "discrimination"), replicates=2, inner_splits=1, point_splits=230,
+                           split_seed=3, merge_pairs=((0, 1),))
+    res = CR.criteria(scorer, spec)["both", "all"]
+    st = E.Settings(include_baselines=(), n_splits=230, split_seed=3)
+    taus = np.nanmean(E.stability_splits(ds, spec_d, st, range(230))["tau"], axis=0)
+    every, ones = np.arange(6), np.ones(gold.size)
+    full = _scores(gold, pred, ones, every)
+    merged = _merged_scores(gold, pred, ones, every, (0, 1))
+    merge = np.array([_tau(full[i], merged[i]) for i in range(len(METRICS))])
+    want = np.maximum(taus - merge, 0)
+    assert (want > 0.5).all()
+    np.testing.assert_allclose(res.value[1], want, atol=1e-12)

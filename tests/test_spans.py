@@ -599,10 +599,12 @@ def test_spans_hold_int64_columns_and_round_trip_through_arrays():
     """The columns are int64 whatever the input's integer type; an empty
     label list means unlabelled (0 for every span); as_array and
     from_array round-trip, empty or not."""
-    s = SP.Spans(article=np.array([1, 0], np.int32), start=np.array([5, 0], np.int16), end=[9, 3], label=[])
+    s = SP.Spans(article=np.array([1, 0], np.int32), start=np.array([5, 0], np.int16), end=np.array([9, 3], np.int8),
+                 label=[])
     for col in (s.article, s.start, s.end, s.label):
         assert col.dtype == np.int64
     assert s.label.tolist() == [0, 0]
+    assert SP.Spans(article=[0], start=[0], end=[1], label=np.array([2], np.int16)).label.dtype == np.int64
     a = s.as_array()
     assert a.dtype == np.int64 and a.tolist() == [[1, 5, 9, 0], [0, 0, 3, 0]]
     back = SP.Spans.from_array(a.ravel().tolist())
