@@ -428,7 +428,7 @@ def test_local_imports_and_the_fingerprint_follow_the_files_beside_it(tmp_path):
                                          "import numpy\nimport pkg_fp.inner\n")
     (tmp_path / "helper_a.py").write_text("import helper_a\n")  # a cycle
     (tmp_path / "helper_b.py").write_text("def f(): pass\n")
-    (tmp_path / "helper_c.py").write_text("this is not python\n")  # read, not followed
+    (tmp_path / "helper_c.py").write_text("def (:\n")  # not Python: listed, not followed
     (tmp_path / "pkg_fp").mkdir()
     (tmp_path / "pkg_fp" / "__init__.py").write_text("")
     (tmp_path / "unused.py").write_text("")
@@ -530,3 +530,197 @@ def test_a_job_registers_the_declarations_its_rule_carries(tmp_path):
     assert float(acc(np.eye(2))) == 1.0
     assert (item.name, item.latex, item.direction, item.source) == (
         "rd_item", "$R$", "higher", f"{decl['rd_item']['terms']}, {decl['rd_item']['combine']}")
+
+
+# -- the edges each clause draws ----------------------------------------------------------------------------------
+def test_the_contract_s_tolerances_and_edges():
+    """Range ends are allowed up to 1e-9 beyond; batched and one-at-a-time
+    scores must agree to rtol 1e-9 and atol 1e-12; NaN is allowed exactly
+    where a class is missing from the gold or from the predictions; the
+    tensors reach the function as float64 (it may divide in place); float32
+    scores are numbers."""
+    c = CM._probe(3)
+    edge_hi, edge_lo = 1 + CM._TOL, 0 - CM._TOL
+    CM.check(_metric(lambda x: np.full(x.shape[:-2], edge_hi)), c)
+    CM.check(_metric(lambda x: np.full(x.shape[:-2], edge_lo)), c)
+    CM.check(_metric(lambda x: np.zeros(x.shape[:-2], dtype=np.float32)), c)
+    stack = "expected the same scores for a stack of matrices as for each matrix alone"
+    for fn in (lambda x: _acc(x) * (1 + 1e-7 * (x.ndim == 2)),  # one at a time, relatively 1e-7 off
+               lambda x: _acc(x) * (1 + 1e-7 * (x.ndim == 4)),  # batched twice, relatively 1e-7 off
+               lambda x: np.zeros(x.shape[:-2]) + 1e-10 * (x.ndim == 2),  # near 0, 1e-10 off
+               lambda x: np.zeros(x.shape[:-2]) + 1e-10 * (x.ndim == 4)):
+        assert stack in _message(lambda: CM.check(_metric(fn), c))
+
+    def in_place(x):
+        x = x.copy()
+        x /= x.sum(axis=(-2, -1), keepdims=True)
+        return np.trace(x, axis1=-2, axis2=-1)
+
+    CM.check(_metric(in_place), c.astype(np.int64))
+    # a class absent from the gold but predicted (column 2 empty), or in the gold but never predicted (row 2)
+    gold_missing = np.array([[[3, 1, 0], [1, 4, 0], [2, 1, 0]]], dtype=float)
+    pred_missing = np.transpose(gold_missing, (0, 2, 1))
+    nan_if_missing = lambda x: np.where((x.sum(-2) == 0).any(-1) | (x.sum(-1) == 0).any(-1), np.nan, 0.5)  # noqa: E731
+    CM.check(_metric(nan_if_missing), gold_missing)
+    CM.check(_metric(nan_if_missing), pred_missing)
+    # a class with one gold item is present: NaN there is refused
+    one = np.array([[[3, 1, 0], [1, 4, 0], [0, 0, 1]]], dtype=float)
+    assert "found NaN" in _message(lambda: CM.check(_metric(lambda x: np.full(x.shape[:-2], np.nan)), one))
+
+
+def test_the_per_item_contract_s_edges_and_what_the_functions_receive():
+    gold, pred = np.array([0, 1, 1], np.int8), np.array([[0, 1, 0], [1, 1, 1]], np.int8)
+    seen = {}
+
+    def terms(g, p, items):
+        seen.update(g=g.dtype, p=p.dtype, items=items.dtype.kind)
+        return (p == g[None, :]).astype(float)[..., None]  # one term per item (F = 1)
+
+    m = CM.ItemMetric("it", "it", "it", terms, lambda t: t[..., 0] / 3, True, bounds=(0.0, 1.0), source="src")
+    assert CM._check_item_metric(m, gold, pred, [10, 11, 12], "d") == 1
+    assert seen == {"g": np.int64, "p": np.int64, "items": "U"}
+    head = "custom metric 'it' (src)"
+
+    def make(terms=_terms, combine=_ratio):
+        return CM.ItemMetric("it", "it", "it", terms, combine, True, bounds=(0.0, 1.0), source="src")
+
+    def first_nan(g, p, i):
+        t = _terms(g, p, i)
+        t[0, 1, 0], t[1, 0, 1] = np.nan, np.inf
+        return t
+
+    def stacked_raises(t):
+        if t.ndim == 3:
+            raise RuntimeError("no stacks")
+        return _ratio(t)
+
+    cases = [(make(terms=first_nan), f"{head}: expected finite terms; found nan on d"),
+             (make(combine=lambda t: np.full(t.shape[:-1], np.nan)),
+              f"{head}: expected finite values in its range [0, 1]; found nan on d (system 0)"),
+             (make(combine=stacked_raises), f"{head}: combine raised RuntimeError: no stacks on d")]
+    for m, message in cases:
+        assert _message(lambda: CM._check_item_metric(m, gold, pred, ["a", "b", "c"], "d")) == message
+    stack = "expected combine to give the same scores for a stack of sums"
+    for combine in (lambda t: _ratio(t) * (1 + 1e-7 * (t.ndim == 3)),
+                    lambda t: np.zeros(t.shape[:-1]) + 1e-10 * (t.ndim == 3)):
+        assert stack in _message(lambda: CM._check_item_metric(make(combine=combine), gold, pred, "abc", "d"))
+    for value in (1 + CM._TOL, 0 - CM._TOL, 0.0, 1.0):
+        CM._check_item_metric(make(combine=lambda t: np.full(t.shape[:-1], value)), gold, pred, "abc", "d")
+    # the registered metric's own calls: int64 codes, str ids, float64 sums
+    seen.clear()
+    got = {}
+    r = CM.register_item_metric("it_r", terms, lambda t: got.setdefault("dtype", t.dtype) and t[..., 0])
+    assert r.statistics(gold, pred[0], [1, 2, 3]).dtype == np.float64
+    assert seen == {"g": np.int64, "p": np.int64, "items": "U"}
+    r(np.array([[1, 2]], dtype=np.int64))
+    assert got["dtype"] == np.float64
+
+
+def test_functions_without_a_qualified_name_are_named_by_what_they_are():
+    from functools import partial
+
+    f = partial(lambda c, s: _acc(c) * s, s=1.0)
+    assert CM.register_metric("part_m", f).source == repr(f)
+    m = CM.register_item_metric("part_i", partial(_terms), partial(_ratio))
+    assert m.source == "?, ?"
+    assert "custom metric 'm' (?)" in _message(lambda: CM.check(
+        M.Metric("m", "m", "m", partial(lambda c: c.sum(-1)), True), CM._probe(2)))
+    assert [m for m in M.REGISTRY if CM.is_custom(m)] == ["part_m"]  # no built-in metric is custom
+
+
+def test_definedness_is_remembered_per_function_and_answered_as_a_bool():
+    CM.register_metric("dm", lambda c: _acc(c) * (c.shape[-1] == 3), range=(0, 1))
+    assert CM.defined_on("dm", 3) is True and CM.defined_on("dm", 2) is True
+    # the same id for another function: tried again, not the first one's answer
+    CM.register_metric("dm", lambda c: np.where(c.shape[-1] == 2, np.nan, _acc(c)), range=(0, 1))
+    assert CM.defined_on("dm", 2) is False and CM.defined_on("dm", 3) is True
+
+
+PROBE_2 = [[[7, 3], [3, 2]], [[37, 4], [7, 33]], [[7, 0], [0, 0]], [[5, 6], [0, 0]]]
+
+
+def test_the_probe_matrices_are_pinned():
+    """The contract is tried on these matrices (a change of them changes
+    which metrics are refused): pinned for three classes."""
+    p = CM._probe(3)
+    assert p[2].tolist() == [[7, 3, 3], [2, 7, 4], [7, 3, 7]]
+    assert p[3].tolist() == [[38, 8, 2], [5, 36, 8], [7, 7, 34]]
+    assert p[4].tolist() == [[1, 5, 0], [2, 5, 0], [0, 0, 0]]
+    assert p[5].tolist() == [[2, 3, 4], [0, 0, 0], [0, 0, 0]]
+    assert CM._probe(2)[2:].tolist() == PROBE_2
+
+
+def test_files_and_modules_are_found_from_the_working_folder_and_loaded_once(tmp_path, monkeypatch):
+    import hashlib
+    import json
+
+    (tmp_path / "mods.py").write_text(MODULE)
+    (tmp_path / "raises.py").write_text("1 / 0\n")
+    monkeypatch.chdir(tmp_path)
+    assert CM.load_module("mods.py")[0] == "mod_acc"  # relative to the working folder by default
+    assert CM.declare("cwd_acc", {"function": "mods.py:acc", "higher_is_better": True})["function"] == \
+        f"{(tmp_path / 'mods.py').resolve()}:acc"
+    fn, path = CM.resolve("mods.py:acc")
+    assert fn.__module__ == "metaeval_custom_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    assert sys.modules[fn.__module__].acc is fn
+    parent = str(path.parent)
+    CM.resolve("mods.py:terms")
+    assert sys.path[0] == parent and sys.path.count(parent) == 1
+    # a dotted module is imported, not loaded afresh from its file
+    assert CM.resolve("json:dumps")[0] is json.dumps
+    assert _message(lambda: CM.resolve("raises.py:f")) == (
+        f"function 'raises.py:f': importing {(tmp_path / 'raises.py').resolve()} raised ZeroDivisionError: "
+        "division by zero")
+    # a path whose folder holds a colon: the function is after the last one
+    (tmp_path / "a:b").mkdir()
+    (tmp_path / "a:b" / "m.py").write_text(MODULE)
+    assert CM.resolve("a:b/m.py:acc")[1] == (tmp_path / "a:b" / "m.py").resolve()
+    # a file named without .py, by a path with a slash or a backslash
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "plain").write_text(MODULE)
+    (tmp_path / "we\\ird").write_text(MODULE)
+    assert CM.resolve("sub/plain:acc")[0].__module__.startswith("metaeval_custom_")
+    assert CM.resolve("we\\ird:acc")[0].__module__.startswith("metaeval_custom_")
+    sys.path.remove(parent)
+
+
+def test_a_metrics_dict_names_its_functions_or_gives_them_and_says_which_is_missing(tmp_path):
+    (tmp_path / "names.py").write_text(MODULE + '''
+from functools import partial as _p
+METRICS = {
+    "n_item": {"terms": terms, "combine": "ratio", "higher_is_better": True},
+    "n_part": {"function": _p(acc), "higher_is_better": True},
+}
+''')
+    path = (tmp_path / "names.py").resolve()
+    assert CM.load_module("names.py", tmp_path) == ["n_part", "n_item"]  # the registry's order
+    assert M.ITEM_REGISTRY["n_item"].combine.__name__ == "ratio"
+    assert M.REGISTRY["n_part"].source == f"{path}:n_part"
+    cases = [('{"x": {"function": "nope", "higher_is_better": True}}',
+              "custom metric 'x' of 'bad.py': function 'nope' is not a function of the module"),
+             ('{"x": {"terms": "terms", "combine": "np", "higher_is_better": True}}',
+              "custom metric 'x' of 'bad.py': combine 'np' is not a function of the module"),
+             ('{"x": {"terms": terms, "higher_is_better": True}}', "custom metric 'x': combine is not callable (None)"),
+             ('{"x": {"combine": ratio, "higher_is_better": True}}', "custom metric 'x': terms is not callable (None)"),
+             ('{"x": {"higher_is_better": True}}', "custom metric 'x': the function is not callable (None)")]
+    for metrics, message in cases:
+        (tmp_path / "bad.py").write_text(MODULE.split("METRICS")[0] + f"METRICS = {metrics}\n")
+        assert _message(lambda: CM.load_module("bad.py", tmp_path)) == message, metrics
+
+
+def test_a_declaration_of_two_files_and_its_reference_reach_the_registry(tmp_path):
+    import hashlib
+
+    (tmp_path / "t.py").write_text(MODULE)
+    (tmp_path / "c.py").write_text("def ratio(t):\n    return t[..., 0] / t[..., 1]\n")
+    d = CM.declare("two_f", {"terms": "t.py:terms", "combine": "c.py:ratio", "higher_is_better": True}, tmp_path)
+    assert d["fingerprint"] == CM.fingerprint(tmp_path / "t.py") + "+" + CM.fingerprint(tmp_path / "c.py")
+    d = CM.declare("ref_f", {"function": "t.py:acc", "higher_is_better": True, "reference": "Me 2026"}, tmp_path)
+    del M.REGISTRY["ref_f"]
+    CM.register_declared({"ref_f": d})
+    assert M.REGISTRY["ref_f"].reference == "Me 2026"
+    # the fingerprint's bytes: each file's name, a zero byte, its content, a zero byte, in local_imports' order
+    h = hashlib.sha256()
+    for f in CM.local_imports(tmp_path / "t.py"):
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    assert CM.fingerprint(tmp_path / "t.py") == h.hexdigest()

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import sys
 from dataclasses import dataclass
@@ -511,7 +512,7 @@ def _source_file(function: str, base_dir: Path) -> tuple[Path | None, str, str]:
     mod, _, attr = function.rpartition(":")
     if not attr.isidentifier():
         raise MetricContractError(f"function {function!r}: {attr!r} is not a function name")
-    if mod.endswith(".py") or "/" in mod or "\\" in mod:
+    if _is_path(mod):
         path = Path(mod).expanduser()
         path = path if path.is_absolute() else (base_dir / path)
         if not path.is_file():
@@ -537,7 +538,9 @@ def _import(path: Path | None, mod: str, what: str):
             if str(path.parent) not in sys.path:  # (the file imports its neighbours, as a script would)
                 sys.path.insert(0, str(path.parent))
             name = "metaeval_custom_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
-            spec = importlib.util.spec_from_file_location(name, path)
+            # (read as Python source whatever the file's suffix)
+            spec = importlib.util.spec_from_file_location(name, path,
+                                                          loader=importlib.machinery.SourceFileLoader(name, str(path)))
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
             spec.loader.exec_module(module)
@@ -576,7 +579,10 @@ def load_module(module: str, base_dir: str | Path = ".") -> list[str]:
         d = dict(d) if isinstance(d, Mapping) else {"function": d}
         for key in ("function", "terms", "combine"):  # a name in the module, or the function itself
             if isinstance(d.get(key), str):
-                d[key] = getattr(mod, d[key], None)
+                if not callable(getattr(mod, d[key], None)):
+                    raise MetricContractError(f"custom metric {mid!r} of {module!r}: {key} {d[key]!r} is not a "
+                                              f"function of the module")
+                d[key] = getattr(mod, d[key])
         unknown = sorted(set(d) - set(KEYS))
         if unknown:
             raise MetricContractError(f"custom metric {mid!r} of {module!r}: unknown key(s) {unknown}"
