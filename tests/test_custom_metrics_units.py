@@ -557,6 +557,8 @@ def test_the_contract_s_tolerances_and_edges():
         return np.trace(x, axis1=-2, axis2=-1)
 
     CM.check(_metric(in_place), c.astype(np.int64))
+    # one matrix alone may give a score of shape (1,): read as the matrix's score
+    CM.check(_metric(lambda x: np.atleast_1d(_acc(x))), c)
     # a class absent from the gold but predicted (column 2 empty), or in the gold but never predicted (row 2)
     gold_missing = np.array([[[3, 1, 0], [1, 4, 0], [2, 1, 0]]], dtype=float)
     pred_missing = np.transpose(gold_missing, (0, 2, 1))
