@@ -665,6 +665,12 @@ def test_files_and_modules_are_found_from_the_working_folder_and_loaded_once(tmp
     fn, path = CM.resolve("mods.py:acc")
     assert fn.__module__ == "metaeval_custom_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
     assert sys.modules[fn.__module__].acc is fn
+    # the module knows its file (a metric may read a table beside it)
+    (tmp_path / "costs.txt").write_text("0.5\n")
+    (tmp_path / "beside.py").write_text(
+        "from pathlib import Path\nimport numpy as np\nW = float((Path(__file__).parent / 'costs.txt').read_text())\n"
+        "def acc(c):\n    return W * np.trace(c, axis1=-2, axis2=-1) / c.sum((-2, -1))\n")
+    assert float(CM.resolve("beside.py:acc")[0](np.eye(2))) == 0.5
     parent = str(path.parent)
     CM.resolve("mods.py:terms")
     assert sys.path[0] == parent and sys.path.count(parent) == 1
