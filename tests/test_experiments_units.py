@@ -364,3 +364,57 @@ def test_merging_on_balanced_subsamples_against_a_loop():
     assert np.allclose(rows["sd"], sd.T.ravel(), equal_nan=True)
     one = E.merging_balanced(ds, spec, E.Settings.from_config({"balanced_repeats": 1, "include_baselines": []}))
     assert one["sd"].isna().all() and (one["repeats"] == 1).all()
+
+
+# ---------------------------------------------------------------- stability splits against a loop
+def _tau_a(x, y):
+    """Kendall's tau-a by its definition: (concordant - discordant) over all pairs."""
+    n, s = len(x), 0.0
+    for i in range(n):
+        for j in range(i + 1, n):
+            s += np.sign(x[i] - x[j]) * np.sign(y[i] - y[j])
+    return s / (n * (n - 1) / 2)
+
+
+def test_stability_splits_equal_a_loop_with_tau_a_stratified_halves_and_their_own_tiers():
+    """Every setting stability_splits reads reaches it: tau-a (ties lower
+    it, unlike tau-b), stratified half-splits, tiers of the given fractions
+    (one of exactly two systems, one of one: NaN) ranked on the oriented
+    full-set scores (MAE: lower is better), each split's X and Y the
+    halves of split_masks."""
+    from scipy.stats import kendalltau
+
+    from metaeval import metrics as M
+    from metaeval.engine.ranking import orient
+    from metaeval.engine.resample import split_masks
+
+    rng = np.random.default_rng(5)
+    n, k, s = 40, 3, 6
+    gold = rng.choice(k, n, p=[0.5, 0.3, 0.2]).astype(np.int8)
+    pred = np.where(rng.random((s, n)) < np.linspace(0.9, 0.3, s)[:, None], gold,
+                    rng.integers(0, k, (s, n))).astype(np.int8)
+    ds = Dataset(name="d", labels=("a", "b", "c"), item_ids=np.array([f"i{j}" for j in range(n)]), gold=gold,
+                 systems=tuple(f"s{j}" for j in range(s)), kinds=("system",) * s, predictions=pred)
+    ids = ["accuracy", "mae_macro"]
+    spec = DatasetSpec(name="d", gold="g", predictions=(), labels=("a", "b", "c"), metrics=tuple(ids), ordinal=True)
+    st = E.Settings(include_baselines=(), tau_variant="a", stratified=True, tier_fractions=(3, 2, 1), split_seed=8)
+    res = E.stability_splits(ds, spec, st, range(4))
+
+    def scores(w):  # (M, S) oriented, each item weighted by w
+        c = np.stack([np.histogram2d(p, gold, bins=(k, k), range=((0, k), (0, k)), weights=w)[0] for p in pred])
+        return orient(np.stack([M.get(m)(c) for m in ids]), np.array([M.get(m).higher_is_better for m in ids])[:, None])
+
+    full = scores(np.ones(n))
+    assert E.tier_sizes(s, st.tier_fractions) == [3, 2, 1]
+    masks = split_masks(n, range(4), st.split_seed, gold)
+    tau_b = []
+    for b, x_mask in enumerate(masks):
+        x, y = scores(x_mask.astype(float)), scores((~x_mask).astype(float))
+        tau_b.append([kendalltau(x[m], y[m]).statistic for m in range(len(ids))])
+        for m in range(len(ids)):
+            assert res["tau"][b, m] == pytest.approx(_tau_a(x[m], y[m]), abs=1e-12), (b, ids[m])
+            order = np.argsort(-full[m], kind="stable")
+            for t, members in enumerate((order[:3], order[3:5], order[5:])):
+                want = _tau_a(x[m, members], y[m, members]) if members.size >= 2 else np.nan
+                assert res["tier_tau"][b, m, t] == pytest.approx(want, abs=1e-12, nan_ok=True), (b, ids[m], t)
+    assert not np.allclose(res["tau"], tau_b)  # ties: tau-a is not tau-b here
