@@ -150,21 +150,30 @@ def test_output_in_a_folder_that_cannot_be_written_is_refused(small):
 
 
 def test_output_refused_where_this_process_may_not_write(small, monkeypatch):
-    """Whoever runs the tests (root passes permission bits): os.access
-    stands for a folder this process may not write."""
+    """Whoever runs the tests (root passes permission bits, and /sys or a
+    read-only mount pass them too): a folder is tried by making a file in
+    it; a file this process may not write is refused by its access."""
+    import tempfile
+
     from metaeval.cli import _unwritable
 
     locked = small / "locked"
     locked.mkdir()
-    real = os.access
-    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != locked and real(p, mode))
+    real_mkstemp = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kwargs):
+        if dir is not None and Path(dir) == locked:
+            raise PermissionError(13, "Permission denied")
+        return real_mkstemp(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     assert _unwritable(locked / "scores.csv") == f"-o {locked / 'scores.csv'} cannot be written (permission denied " \
                                                 f"in {locked})"
     assert _unwritable(locked / "new" / "scores.csv").endswith(f"(permission denied in {locked})")
     assert _unwritable(small / "scores.csv") is None and _unwritable(None) is None
-    # the folder must be writable (not only present): a fake that denies writing alone
-    monkeypatch.setattr(os, "access", lambda p, mode: not (Path(p) == locked and mode & os.W_OK) and real(p, mode))
-    assert _unwritable(locked / "scores.csv").endswith(f"(permission denied in {locked})")
+    assert not list(small.glob(".metaeval-o-check.*"))  # the trial file is gone
+    monkeypatch.setattr(tempfile, "mkstemp", real_mkstemp)
+    real = os.access
     # an existing file: replaced when it may be written, refused when not
     (small / "old.csv").write_text("x")
     monkeypatch.setattr(os, "access", real)
@@ -358,3 +367,32 @@ def test_a_single_group_is_refused_without_a_few_groups_warning_first(small):
     _write(small / "gold.csv", "item_id,label,target\n1,a,x\n2,b,x\n3,a,x\n4,b,x\n5,a,x\n6,b,x\n")
     code, _, err = _cli("score", small / "gold.csv", small / "s.csv", small / "t.csv", "--group-column", "target")
     assert code == 2 and "warning" not in err and "only 1 groups" not in err
+
+
+def test_output_never_replaces_a_device_a_pipe_or_a_link(small, tmp_path):
+    """-o /dev/null, a named pipe: refused before any work (they were
+    replaced by a regular file); a symbolic link is written through, the
+    link kept; the library's atomic writes refuse the same files."""
+    from metaeval.io import write_text
+
+    code, out, err = _cli("score", small / "gold.csv", small / "s.csv", "-o", "/dev/null")
+    assert code == 2 and out == "" and err == ("metaeval score: -o /dev/null is not a regular file (a device, pipe or "
+                                               "socket): give a file name, or leave -o out to write to standard "
+                                               "output\n")
+    assert Path("/dev/null").is_char_device()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, _, err = _cli("score", small / "gold.csv", small / "s.csv", "-o", fifo)
+    assert code == 2 and "is not a regular file" in err and fifo.is_fifo()
+    with pytest.raises(OSError, match="is not a regular file"):
+        write_text(fifo, "x")
+    assert fifo.is_fifo()
+    target = tmp_path / "real.csv"
+    target.write_text("old")
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    code, _, err = _cli("score", small / "gold.csv", small / "s.csv", "-o", link, "--no-intervals", "--format", "csv")
+    assert code == 0, err
+    assert link.is_symlink() and target.read_text().splitlines()[1].startswith("system,kind,")
+    write_text(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"

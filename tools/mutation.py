@@ -154,6 +154,11 @@ def _meta(module: str) -> Path:
     return SCRATCH / _slug(module) / "mutants" / "src" / "metaeval" / f"{module}.meta"
 
 
+def _stamp(module: str) -> Path:
+    """The hash of the tests a module's scratch copy last ran against."""
+    return SCRATCH / _slug(module) / "tests.sha256"
+
+
 def _state(module: str) -> Path:
     return STATE / f"{_slug(module)}.json"
 
@@ -163,7 +168,7 @@ def save_state(module: str) -> None:
     mutmut's hash of its source and the exit code of each of its mutants
     (in mutant order; null: not checked), and the hash of the tests they ran
     against."""
-    meta, stamp = json.loads(_meta(module).read_text()), _meta(module).parents[3] / "tests.sha256"
+    meta, stamp = json.loads(_meta(module).read_text()), _stamp(module)
     tests_hash = stamp.read_text() if stamp.is_file() else None
     codes: dict[str, dict[int, int | None]] = {}
     for key, code in meta["exit_code_by_key"].items():
@@ -194,7 +199,7 @@ def restore_state(module: str) -> None:
                                 "type_check_error_by_key": {}, "durations_by_key": {},
                                 "estimated_durations_by_key": {}}, ensure_ascii=False))
     if s["tests_sha256"]:
-        (meta.parents[3] / "tests.sha256").write_text(s["tests_sha256"])
+        _stamp(module).write_text(s["tests_sha256"])
 
 
 def run(module: str, tests: list[str], children: int) -> None:
@@ -203,7 +208,7 @@ def run(module: str, tests: list[str], children: int) -> None:
     run, the survivors again (mutmut keeps a mutant's result otherwise)."""
     where = _scratch(module, tests)
     restore_state(module)
-    stamp, now = where / "tests.sha256", _tests_hash(tests)  # the tests this run copied
+    stamp, now = _stamp(module), _tests_hash(tests)  # the tests this run copied
     before = stamp.read_text() if stamp.is_file() else None
     env = {**os.environ, "METAEVAL_DATA_DIR": os.environ.get("METAEVAL_DATA_DIR",
                                                              str(ROOT.parent / "shared" / "data"))}

@@ -1047,12 +1047,30 @@ def _unwritable(output, inputs=()) -> str | None:
         return f"-o {output} is one of the input files: it would be overwritten; give another file name"
     if path.is_dir():
         return f"-o {output} is a folder: give a file name, e.g. -o {path / 'scores.csv'}"
+    if path.exists() and not path.is_file():
+        return (f"-o {output} is not a regular file (a device, pipe or socket): give a file name, or leave -o out "
+                f"to write to standard output")
+    path = Path(os.path.realpath(path))  # (a link is written through: its target's folder must take the file)
     folder = next(p for p in [path.parent, *path.parent.parents] if p.exists())  # ('.' or '/' at the latest)
     if not folder.is_dir():
         return f"-o {output}: {folder} is a file, not a folder"
-    if (path.exists() and not os.access(path, os.W_OK)) or not os.access(folder, os.W_OK | os.X_OK):
+    if (path.exists() and not os.access(path, os.W_OK)) or not _can_create(folder):
         return f"-o {output} cannot be written (permission denied in {folder})"
     return None
+
+
+def _can_create(folder: Path) -> bool:
+    """Whether a file can be made in ``folder``, tried (permission bits do not
+    tell: a read-only mount, /sys, a root-owned folder for root)."""
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".metaeval-o-check.")
+    except OSError:
+        return False
+    os.close(fd)
+    os.remove(tmp)
+    return True
 
 
 if __name__ == "__main__":  # python -m metaeval.cli

@@ -460,8 +460,12 @@ def atomic_path(path: str | Path):
     """Yield a temporary path beside ``path``; rename it onto ``path`` on
     success, so an interrupted write never leaves a half-written result.
     The file gets the mode a plain ``open()`` would give it (the umask), not
-    the private 0600 of a temporary file."""
-    path = Path(path)
+    the private 0600 of a temporary file.  A symbolic link is written
+    through (its target replaced, the link kept); a device, pipe or socket
+    is refused, never replaced by a file."""
+    path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():
+        raise OSError(f"{path} is not a regular file (a folder, device, pipe or socket): it is not replaced")
     path.parent.mkdir(parents=True, exist_ok=True)
     # a killed earlier write of this file left its temporary behind: one job
     # writes a given result at a time, so those are leftovers, not in use
