@@ -266,6 +266,8 @@ def test_every_keyword_of_dataset_reaches_the_spec():
     (dict(predictions={}), "ValueError", "predictions: no system given"),
     (dict(predictions={"s": ["a"] * 10}, groups=["g"] * 9), "DataError", "groups: 9 groups for 10 gold items"),
     (dict(predictions={"s": ["a"] * 10}, groups=["g"] * 9 + [None]), "DataError", "groups: no group for item '9'"),
+    (dict(predictions={"s": ["a"] * 10}, groups=["g"] * 8 + ["", "h"]), "DataError", "groups: no group for item '8'"),
+    (dict(predictions={"s": ["a"] * 10}, groups=["g"] * 9 + [" "]), "DataError", "groups: no group for item '9'"),
     (dict(predictions={"s": ["a"] * 10}, baseline_systems=["zz"]), "ValueError",
      "baseline_systems: ['zz'] are not systems of predictions (['s'])"),
     (dict(predictions={"s": ["a"] * 10}, ordinal=True), "ValueError",
@@ -808,3 +810,22 @@ def test_ordered_classes_accept_their_requirements():
         r = metaeval.recommend(GOLD, SYSTEMS, criteria_replicates=5, labels=["neg", "neu", "pos"], ordinal=True,
                                requirements=["ordinal_invariance"], metrics=["accuracy", "mae_macro"])
     assert [q.id for q in r.requirements if q.declared] == ["ordinal_invariance"]
+
+
+def test_read_files_takes_one_file_or_a_glob_pattern_as_the_config_does(tmp_path):
+    from metaeval import read_files
+
+    (tmp_path / "gold.csv").write_text("item_id,label\n1,pos\n2,neg\n3,neg\n")
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "one.csv").write_text("item_id,label\n1,pos\n2,neg\n3,pos\n")
+    (tmp_path / "p" / "two.csv").write_text("item_id,label\n1,neg\n2,neg\n3,neg\n")
+    ds, _ = read_files(tmp_path / "gold.csv", str(tmp_path / "p" / "*.csv"), baselines=[])
+    assert ds.systems == ("one", "two")
+    ds, _ = read_files(tmp_path / "gold.csv", tmp_path / "p" / "two.csv", baselines=[])
+    assert ds.systems == ("two",)
+    ds, _ = read_files(tmp_path / "gold.csv", [tmp_path / "p" / "two.csv", str(tmp_path / "p" / "o*.csv")],
+                       baselines=[])
+    assert ds.systems == ("two", "one")
+    with pytest.raises(Exception) as e:
+        read_files(tmp_path / "gold.csv", str(tmp_path / "q" / "*.csv"))
+    assert str(e.value) == f"read_files: no prediction file matches {str(tmp_path / 'q' / '*.csv')!r}"

@@ -396,3 +396,14 @@ def test_output_never_replaces_a_device_a_pipe_or_a_link(small, tmp_path):
     assert link.is_symlink() and target.read_text().splitlines()[1].startswith("system,kind,")
     write_text(link, "new")
     assert link.is_symlink() and target.read_text() == "new"
+
+
+def test_an_interrupted_command_says_so_without_a_traceback(small, monkeypatch, capsys):
+    import metaeval.cli as C
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(C, "_main", interrupted)
+    assert C.main(["score", str(small / "gold.csv"), str(small / "s.csv")]) == 130
+    assert capsys.readouterr().err == "\nmetaeval: interrupted; nothing was written\n"

@@ -281,7 +281,8 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
         if len(g) != n_gold:
             raise DataError([Problem("groups", None, f"{len(g):,} groups for {n_gold:,} gold items", "other")],
                             f"dataset {name!r}")
-        missing = [i for i, x in zip(gold_ids, g) if _is_missing(x)]
+        # (an empty or blank group name is no group, as the file readers say: not a group of its own)
+        missing = [i for i, x in zip(gold_ids, g) if _is_missing(x) or (isinstance(x, str) and not x.strip())]
         if missing:
             raise DataError([Problem("groups", None, f"no group for item {missing[0]!r}", "empty")],
                             f"dataset {name!r}")
@@ -582,6 +583,26 @@ def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
             {k: v for k, v in kwargs.items() if k not in data_keys})
 
 
+def _prediction_files(predictions) -> list:
+    """The prediction files of ``read_files``: one path, or several, each a
+    file or a glob pattern (as the config's ``predictions``), in order."""
+    import glob as _glob
+    import os
+
+    from .config import ConfigError
+
+    out = []
+    for f in [predictions] if isinstance(predictions, (str, os.PathLike)) else list(predictions):
+        if not Path(f).exists() and _glob.has_magic(str(f)):
+            matched = sorted(_glob.glob(str(f)))
+            if not matched:
+                raise ConfigError(f"read_files: no prediction file matches {str(f)!r}")
+            out += matched
+        else:
+            out.append(f)
+    return out
+
+
 def read_files(gold, predictions: Sequence = (), *, format: str | None = None, id_column: str | None = None,
                label_column: str | None = None, group_column: str | None = None, articles=None,
                name: str | None = None, span_format: str | None = None, scores: Sequence | None = None,
@@ -650,6 +671,7 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
                          f"; known: {', '.join(list(FORMATS) + list(SPAN_FORMATS))}")
     span_format = format if format in SPAN_FORMATS else None
     name = name or "data"
+    predictions = _prediction_files(predictions)
     stems: dict[str, str] = {}
     for f in predictions:
         stem = Path(f).stem

@@ -925,7 +925,16 @@ def _problem(path: str, message: str):
 
 
 def main(argv=None) -> int:
-    """The ``metaeval`` command; returns the exit status (0; 1 for bad data; 2 for a usage error)."""
+    """The ``metaeval`` command; returns the exit status (0; 1 for bad data; 2 for a usage error; 130 when
+    interrupted with Ctrl-C, which leaves no output: -o is written only once the work is done)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write("\nmetaeval: interrupted; nothing was written\n")
+        return 130
+
+
+def _main(argv=None) -> int:
     from .config import ConfigError
     from .custom_metrics import MetricContractError
     from .io import DataError, write_text
