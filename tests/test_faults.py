@@ -407,3 +407,30 @@ def test_an_interrupted_command_says_so_without_a_traceback(small, monkeypatch, 
     monkeypatch.setattr(C, "_main", interrupted)
     assert C.main(["score", str(small / "gold.csv"), str(small / "s.csv")]) == 130
     assert capsys.readouterr().err == "\nmetaeval: interrupted; nothing was written\n"
+
+
+def test_a_label_listed_twice_in_a_yaml_config_is_named_not_shown_as_the_schema(tmp_path, small):
+    from metaeval.config import schema_errors
+
+    assert schema_errors({"datasets": {"d": {"labels": ["neg", "neu", "pos", "neu"]}}},
+                         {"properties": {"datasets": {"additionalProperties": {"properties": {
+                             "labels": {"type": "array", "uniqueItems": True}}}}}}) == [
+        "datasets/d/labels: 'neu' listed more than once"]
+    path = _write(tmp_path / "c.yaml", f"data_dir: {small}\ndatasets:\n  d:\n    gold: gold.csv\n"
+                                       "    predictions: [s.csv]\n    labels: [neg, neu, pos, neu]\n")
+    with pytest.raises(ConfigError) as e:
+        load_config(path)
+    assert str(e.value).splitlines()[1] == "  datasets/d/labels: 'neu' listed more than once"
+    assert "Failed validating" not in str(e.value)
+
+
+@pytest.mark.workflow
+def test_the_workflow_names_a_label_listed_twice(small):
+    cfg = small / "dup_labels.yaml"
+    _write(cfg, f"data_dir: {small}\ndatasets:\n  d1:\n    gold: gold.csv\n    predictions: [s.csv, t.csv]\n"
+                "    labels: [a, b, a]\n")
+    res = subprocess.run(SNAKEMAKE + ["-s", str(ROOT / "workflow" / "Snakefile"), "--configfile", str(cfg), "-n",
+                                      "--directory", str(small / "run")], capture_output=True, text=True, timeout=300)
+    out = res.stdout + res.stderr
+    assert res.returncode != 0 and "datasets/d1/labels: 'a' listed more than once" in out
+    assert "Failed validating" not in out and "Traceback" not in out

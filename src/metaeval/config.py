@@ -239,12 +239,34 @@ def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
         with open(schema, encoding="utf-8") as fh:
             sch = yaml.safe_load(fh)
         validator = jsonschema.Draft202012Validator(sch)
-        errors = sorted(validator.iter_errors(cfg), key=lambda e: list(e.path))
-        if errors:
-            msgs = [f"{'/'.join(map(str, e.path)) or '<root>'}: {e.message}" for e in errors]
+        msgs = schema_errors(cfg, sch)
+        if msgs:
             raise ConfigError(f"{path}: config does not match {schema}:\n  " + "\n  ".join(msgs))
         _fill_defaults(validator, cfg)
     return cfg
+
+
+def schema_errors(cfg: Mapping, schema: Mapping) -> list[str]:
+    """Each place where ``cfg`` breaks the config schema, as ``path: what``
+    (a list with an entry twice names the entry, as the library says it).
+
+    >>> schema_errors({"labels": ["neg", "pos", "neg"]}, {"properties": {"labels": {"uniqueItems": True}}})
+    ["labels: 'neg' listed more than once"]
+    """
+    import json
+
+    import jsonschema
+
+    out = []
+    for e in sorted(jsonschema.Draft202012Validator(schema).iter_errors(cfg), key=lambda e: list(e.path)):
+        where = "/".join(map(str, e.path)) or "<root>"
+        if e.validator == "uniqueItems":  # (entries compared as JSON: a list entry may be unhashable)
+            keys = [json.dumps(x, sort_keys=True, default=str) for x in e.instance]
+            twice = [x for i, x in enumerate(e.instance) if keys.index(keys[i]) == i and keys.count(keys[i]) > 1]
+            out.append(f"{where}: {', '.join(map(repr, twice))} listed more than once")
+        else:
+            out.append(f"{where}: {e.message}")
+    return out
 
 
 def _fill_defaults(validator, cfg: dict) -> None:
