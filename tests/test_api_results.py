@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -196,3 +197,25 @@ def test_write_passes_the_test_set_size_sentence_on(tmp_path):
     text = (tmp_path / "recommendation.json").read_text()
     assert text == recommendation_json(r.rec, resample_note=r.notes["resample"], test_set_size=size)
     assert text != recommendation_json(r.rec, resample_note=r.notes["resample"], test_set_size=None)
+
+
+def test_write_says_where_it_cannot_write_before_writing_anything(result, tmp_path, monkeypatch):
+    """A folder (or its figures/) where no file can be made: refused with
+    the folder named, and nothing written, rather than half the files."""
+    import metaeval.io as IO
+
+    out = tmp_path / "out"
+    (out / "figures").mkdir(parents=True)
+    real = IO.can_create
+    monkeypatch.setattr(IO, "can_create", lambda f: Path(f) != out / "figures" and real(f))
+    with pytest.raises(PermissionError) as e:
+        result.write(out)
+    assert str(e.value) == f"MetaEvaluation.write: no file can be written in {out / 'figures'}; nothing was written"
+    assert sorted(p.name for p in out.rglob("*")) == ["figures"]
+    result.write(out, figures=False)  # without the figure, figures/ is not needed
+    assert (out / "recommendation.md").is_file()
+    # a folder to be made is judged by the nearest folder that exists
+    monkeypatch.setattr(IO, "can_create", lambda f: Path(f) != tmp_path and real(f))
+    with pytest.raises(PermissionError, match=f"no file can be written in {tmp_path}; nothing"):
+        result.write(tmp_path / "new" / "deeper", figures=False)
+    assert not (tmp_path / "new").exists()

@@ -237,6 +237,10 @@ def test_each_wrong_call_is_refused_with_its_own_message():
         (dict(y_pred=["a"]), ValueError, "give y_true and y_pred (or confusion= with its orientation)"),
         (dict(y_true=[1, "a"], y_pred=["a", 1]), ValueError,
          "y_true and y_pred mix labels that do not sort (e.g. numbers and texts): give labels=[...] in their order"),
+        (dict(y_true=["a", None, "b"], y_pred=["a", "b", "b"]), ValueError,
+         "y_true: no label (None or NaN) at position 1: every item needs a label"),
+        (dict(y_true=["a", "b", "b"], y_pred=[float("nan"), "b", None]), ValueError,
+         "y_pred: no label (None or NaN) at position 0 and 1 more: every item needs a label"),
         # the labels outside labels=, listed in the order of their repr whatever their types
         (dict(y_true=["z", 2], y_pred=["a", "b"], labels=["a", "b"]), ValueError,
          "labels ['z', 2] of y_true or y_pred are not in labels=['a', 'b']"),

@@ -1433,10 +1433,14 @@ class MetaEvaluation:
         ``recommendation.json`` and ``recommendation.md``, and (``figures``)
         the recommendation's figure, ``figures/recommendation.png`` and
         ``.pdf``; returns the paths written."""
-        from .io import write_csv, write_text
+        from .io import cannot_write_in, write_csv, write_text
         from .recommendation import recommendation_json, recommendation_markdown
 
         folder = Path(folder)
+        bad = cannot_write_in(folder, *([folder / "figures"] if figures else []))
+        if bad:  # said before any file is written: none is, rather than some
+            raise PermissionError(f"MetaEvaluation.write: no file can be written in {', '.join(map(str, bad))}; "
+                                  f"nothing was written")
         folder.mkdir(parents=True, exist_ok=True)
         out = []
         for fname, df in self.tables.items():

@@ -1049,6 +1049,8 @@ def _inputs(a) -> list[str]:
 def _unwritable(output, inputs=()) -> str | None:
     """Why ``-o output`` cannot be written (a folder, a file or folder that
     may not be written, one of the command's own input files), or None."""
+    from .io import can_create
+
     if not output:
         return None
     path = Path(output)
@@ -1063,23 +1065,10 @@ def _unwritable(output, inputs=()) -> str | None:
     folder = next(p for p in [path.parent, *path.parent.parents] if p.exists())  # ('.' or '/' at the latest)
     if not folder.is_dir():
         return f"-o {output}: {folder} is a file, not a folder"
-    if (path.exists() and not os.access(path, os.W_OK)) or not _can_create(folder):
+    if (path.exists() and not os.access(path, os.W_OK)) or not can_create(folder):
         return f"-o {output} cannot be written (permission denied in {folder})"
     return None
 
-
-def _can_create(folder: Path) -> bool:
-    """Whether a file can be made in ``folder``, tried (permission bits do not
-    tell: a read-only mount, /sys, a root-owned folder for root)."""
-    import tempfile
-
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".metaeval-o-check.")
-    except OSError:
-        return False
-    os.close(fd)
-    os.remove(tmp)
-    return True
 
 
 if __name__ == "__main__":  # python -m metaeval.cli

@@ -482,6 +482,29 @@ def atomic_path(path: str | Path):
             os.remove(tmp)
 
 
+def can_create(folder: str | Path) -> bool:
+    """Whether a file can be made in ``folder``, tried (permission bits do not
+    tell: a read-only mount, /sys, any folder for root)."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".metaeval-write-check.")
+    except OSError:
+        return False
+    os.close(fd)
+    os.remove(tmp)
+    return True
+
+
+def cannot_write_in(*folders) -> list[Path]:
+    """The folders among ``folders`` in which no file can be made: each, or
+    the nearest of its parents that exists (a folder to be made), tried."""
+    bad = []
+    for f in map(Path, folders):
+        near = next(p for p in [f, *f.parents] if p.exists())
+        if not near.is_dir() or not can_create(near):
+            bad.append(near)
+    return bad
+
+
 def write_text(path, text: str) -> None:
     with atomic_path(path) as tmp:
         Path(tmp).write_text(text, encoding="utf-8")

@@ -190,6 +190,12 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
         y_true, y_pred = list(y_true), list(y_pred)
         if len(y_true) != len(y_pred) or not y_true:
             raise ValueError(f"y_true and y_pred: one label per item each, got {len(y_true)} and {len(y_pred)}")
+        for what, values in (("y_true", y_true), ("y_pred", y_pred)):
+            missing = [i for i, x in enumerate(values) if x is None or (isinstance(x, float) and x != x)]
+            if missing:
+                raise ValueError(f"{what}: no label (None or NaN) at position {missing[0]}"
+                                 + (f" and {len(missing) - 1} more" if len(missing) > 1 else "")
+                                 + ": every item needs a label")
         labels = _labels(y_true, y_pred, labels)
         index = {lab: i for i, lab in enumerate(labels)}
         code = np.array([index[x] for x in y_true + y_pred], dtype=np.int64)
