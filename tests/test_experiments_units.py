@@ -418,3 +418,18 @@ def test_stability_splits_equal_a_loop_with_tau_a_stratified_halves_and_their_ow
                 want = _tau_a(x[m, members], y[m, members]) if members.size >= 2 else np.nan
                 assert res["tier_tau"][b, m, t] == pytest.approx(want, abs=1e-12, nan_ok=True), (b, ids[m], t)
     assert not np.allclose(res["tau"], tau_b)  # ties: tau-a is not tau-b here
+
+
+def test_stability_splits_of_a_span_task_resample_whole_documents(project_config, data_dir):
+    """A span task has no confusion engine: its half-splits take whole
+    documents (the memory bound counts them), each half scored by the span
+    metrics."""
+    from metaeval.config import dataset_specs
+    from metaeval.dataset import load_dataset
+
+    spec = dataset_specs(project_config)["semeval2020t11_si_synthetic"]
+    ds = load_dataset(spec, data_dir)
+    st = E.Settings(include_baselines=(), n_splits=3, resample_unit="group", split_seed=2)
+    res = E.stability_splits(ds, spec, st, range(3), chunk_size=2)
+    assert res["tau"].shape == (3, len(res["metrics"])) and np.isfinite(res["tau"]).all()
+    np.testing.assert_array_equal(res["tau"], E.stability_splits(ds, spec, st, range(3), chunk_size=1)["tau"])

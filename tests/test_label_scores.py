@@ -201,6 +201,7 @@ def test_every_parameter_given_by_label_reaches_the_metric():
 def test_the_default_metric_is_accuracy_and_several_ids_give_a_dict_in_their_order():
     g, p = ["a", "b", "b", "a"], ["a", "b", "a", "a"]
     assert score(g, p) == pytest.approx(0.75)
+    assert score([0.5, 1.5, 1.5], [0.5, 1.5, 0.5]) == pytest.approx(2 / 3)  # float labels are labels, not missing
     got = score(g, p, ("kappa", "accuracy"))
     assert list(got) == ["kappa", "accuracy"] and got["accuracy"] == pytest.approx(0.75)
 
