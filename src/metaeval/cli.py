@@ -1070,6 +1070,5 @@ def _unwritable(output, inputs=()) -> str | None:
     return None
 
 
-
 if __name__ == "__main__":  # python -m metaeval.cli
     sys.exit(main())

@@ -579,10 +579,11 @@ def load_module(module: str, base_dir: str | Path = ".") -> list[str]:
         d = dict(d) if isinstance(d, Mapping) else {"function": d}
         for key in ("function", "terms", "combine"):  # a name in the module, or the function itself
             if isinstance(d.get(key), str):
-                if not callable(getattr(mod, d[key], None)):
+                fn = getattr(mod, d[key], None)
+                if not callable(fn):
                     raise MetricContractError(f"custom metric {mid!r} of {module!r}: {key} {d[key]!r} is not a "
                                               f"function of the module")
-                d[key] = getattr(mod, d[key])
+                d[key] = fn
         unknown = sorted(set(d) - set(KEYS))
         if unknown:
             raise MetricContractError(f"custom metric {mid!r} of {module!r}: unknown key(s) {unknown}"
