@@ -42,7 +42,7 @@ def test_the_tables_by_name(result):
 
 def test_write_leaves_the_workflow_s_files(result, tmp_path):
     from metaeval.io import write_csv
-    from metaeval.notation import typeset_markdown
+    from metaeval.notation import plain_markdown
     from metaeval.recommendation import recommendation_json, recommendation_markdown
 
     folder = tmp_path / "new" / "folder"  # made, parents too
@@ -57,14 +57,15 @@ def test_write_leaves_the_workflow_s_files(result, tmp_path):
                                test_set_size=result.notes.get("test_set_size"))
     assert (folder / "recommendation.json").read_text() == want
     assert json.loads(want)  # and it is JSON
-    md = typeset_markdown(recommendation_markdown(result.rec, "data: which metric to report",
-                                                  result.notes.get("context", ""), None))
+    md = plain_markdown(recommendation_markdown(result.rec, "data: which metric to report",
+                                                result.notes.get("context", ""), None))
+    assert "<sub>" not in md and "𝔽₁" in md  # plain text: the names in Unicode
     assert (folder / "recommendation.md").read_text() == md
     assert "figures/recommendation.png" not in md and result.notes["context"] in md
 
 
 def test_write_with_the_figure(result, tmp_path):
-    from metaeval.notation import typeset_markdown
+    from metaeval.notation import plain_markdown
     from metaeval.recommendation import recommendation_markdown
 
     paths = result.write(tmp_path, figures=True)
@@ -72,8 +73,8 @@ def test_write_with_the_figure(result, tmp_path):
         "recommendation.json", "recommendation.md", "figures/recommendation.png", "figures/recommendation.pdf"]
     assert (tmp_path / "figures" / "recommendation.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "figures" / "recommendation.pdf").read_bytes()[:5] == b"%PDF-"
-    md = typeset_markdown(recommendation_markdown(result.rec, "data: which metric to report",
-                                                  result.notes.get("context", ""), "figures/recommendation.png"))
+    md = plain_markdown(recommendation_markdown(result.rec, "data: which metric to report",
+                                                result.notes.get("context", ""), "figures/recommendation.png"))
     assert (tmp_path / "recommendation.md").read_text() == md and "figures/recommendation.png" in md
 
 

@@ -382,9 +382,12 @@ def test_the_gameability_page():
     lines = table.splitlines()
     assert lines[0] == ("| metric | gameable | degenerate system | its score | median real system | its rank | "
                         "p (Holm) |")
+    # the Holm p-values by the one rule for p-values (tables.format_p)
     assert lines[2:] == ["| Acc (higher) | **gameable** | prior_guesser | 0.700 | 0.600 | 2 of 5 | 0.003 |",
-                         "| kappa (higher) | borderline | uniform_guesser | 0.350 | 0.300 | 2 of 5 | 0.400 |",
-                         "| MAE^M (lower) | no | all_a | 1.200 | 0.700 | 4 of 5 | 1.000 |"]
+                         "| kappa (higher) | borderline | uniform_guesser | 0.350 | 0.300 | 2 of 5 | 0.4 |",
+                         "| MAE^M (lower) | no | all_a | 1.200 | 0.700 | 4 of 5 | 1 |"]
+    near = _table().assign(p_holm=lambda t: np.where(t["metric"] == "accuracy", 0.04995, t["p_holm"]))
+    assert "| 1 of 5 | 0.04995 |" in gameability_markdown(near, "t")  # not 0.05: below alpha, and read so
     plain = _table().drop(columns=["verdict", "p_value", "p_holm", "set_aside"])
     md2 = gameability_markdown(plain, "t")
     assert "Not counted" not in md2 and md2.splitlines()[-1].endswith("|  |")  # no p without the test

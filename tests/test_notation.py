@@ -89,3 +89,39 @@ def test_latex_tables_typeset_names_and_the_check_mark():
     assert "$R^M$ (balanced accuracy) & $\\checkmark$ 0.9 " in tex
     assert "$\\alpha^{\\mathrm{NOM}}$ &" in tex and "$\\kappa$ &" in tex
     assert "my\\_R\\textasciicircum{}M" in tex and "\u2714" not in tex
+
+
+def test_a_user_s_metric_name_is_shown_exactly_as_given():
+    """Issue 47: a custom metric named my-kappa was shown as my-κ (the
+    built-in name kappa inside it); a user's names are matched before the
+    built-in ones and never typeset, in every format."""
+    import numpy as np
+
+    from metaeval.custom_metrics import register_metric, unregister_metric
+
+    def acc(c):
+        c = np.asarray(c, dtype=float)
+        return np.trace(c, axis1=-2, axis2=-1) / c.sum((-2, -1))
+
+    register_metric("my_kappa", acc, name="my-kappa")
+    register_metric("kappa_mine", acc, name="kappa (mine)")
+    try:
+        text = "my-kappa and kappa (mine) beat kappa and R^M"
+        assert N.typeset_unicode(text) == "my-kappa and kappa (mine) beat κ and Rᴹ"
+        assert N.plain_markdown(f"| {text} |") == "| my-kappa and kappa (mine) beat κ and Rᴹ |"
+        assert N.typeset_html(text) == "my-kappa and kappa (mine) beat κ and <i>R</i><sup><i>M</i></sup>"
+        assert N.typeset_markdown(text) == N.typeset_html(text)
+        assert N.typeset_latex(text, lambda x: x) == "my-kappa and kappa (mine) beat $\\kappa$ and $R^M$"
+    finally:
+        unregister_metric("my_kappa")
+        unregister_metric("kappa_mine")
+    # a built-in name joined to another word by "-" or "^" is not that name
+    assert N.typeset_unicode("non-kappa, kappa-like and kappa") == "non-kappa, kappa-like and κ"
+
+
+def test_the_md_files_are_plain_text():
+    """Issue 47: the .md files name the metrics in Unicode, with no HTML
+    tag (the HTML pages typeset them from the same Markdown)."""
+    md = "| R^M (balanced accuracy) | kappa_lin | alpha^NOM | `kappa` |"
+    assert N.plain_markdown(md) == "| Rᴹ (balanced accuracy) | κₗᵢₙ | αᴺᴼᴹ | `kappa` |"
+    assert "<" not in N.plain_markdown("MAE^M, MAE^mu, F1(P^M,R^M), macro-F1, kappa")

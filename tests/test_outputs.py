@@ -254,16 +254,20 @@ def test_the_significance_page_has_the_power_the_best_and_the_p_values():
                                "p_value", "d: significance", trials=1000)
     assert "randomised Tukey HSD, 1,000 trials; family-wise by the range statistic" in md
     assert "| Acc (higher) | 3 | 2 | 0 | 0.667 | 0.200 | 0.150 |" in md
-    assert "| 2 b | 0.200 |  |" in md and "| 3 c | **0.010** | **0.049** |" in md  # 0.049 < 0.05: bold
+    # p-values by the one rule (tables.format_p): three significant digits, never rounded onto or across alpha
+    assert "| 2 b | 0.2 |  |" in md and "| 3 c | **0.01** | **0.049** |" in md  # 0.049 < 0.05: bold
     p2 = pairs.assign(p_value=[0.0501, 0.01, 0.0499, 0.2, 0.01, 0.05])
     md2 = significance_markdown(p2, best, power, values, ["accuracy"], 0.05, "tukey", "none", "p_value", "t")
-    assert "| 2 b | 0.0501 |  |" in md2 and "| 3 c | **0.010** | **0.0499** |" in md2  # not read as alpha
+    assert "| 2 b | 0.0501 |  |" in md2 and "| 3 c | **0.01** | **0.0499** |" in md2  # not read as alpha
+    p3 = pairs.assign(p_value=[0.04995, 0.0004, 0.050004, 0.2, 0.01, 0.05])
+    md3 = significance_markdown(p3, best, power, values, ["accuracy"], 0.05, "tukey", "none", "p_value", "t")
+    assert "| 2 b | **0.04995** |  |" in md3 and "| 3 c | **< 0.001** | 0.050004 |" in md3
     mae = md[md.index("### MAE"):]
-    assert "| 1 a |" in mae and "| 3 c | **0.010** | 0.050 |" in mae  # MAE: lower first; p = alpha is not significant
+    assert "| 1 a |" in mae and "| 3 c | **0.01** | 0.05 |" in mae  # MAE: lower first; p = alpha is not significant
     md_holm = significance_markdown(pairs, best, power, values, ["accuracy"], 0.05, "bootstrap", "holm", "p_holm",
                                     "t", trials=1000)
     assert "paired bootstrap test" in md_holm and "Holm-adjusted p-value" in md_holm
-    assert "| 3 c | **0.030** | 0.098 |" in md_holm
+    assert "| 3 c | **0.03** | 0.098 |" in md_holm
     many = [f"s{i:02d}" for i in range(MAX_MATRIX_SYSTEMS + 5)]
     big = pd.DataFrame([("accuracy", a, b, 0.0, 0.5) for i, a in enumerate(many) for b in many[i + 1:]],
                        columns=["metric", "system_a", "system_b", "difference", "p_value"])

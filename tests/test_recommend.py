@@ -131,12 +131,15 @@ def test_the_answer_is_the_intersection_of_the_sets_of_its_scope():
     assert rec.selected == [m for m, a in zip(rec.metrics, s.members.all(axis=0)) if a] == ["accuracy", "kappa"]
     assert rec.answer("new_systems") == rec.metrics  # the systems' noise separates nothing
     first = R.answer_sentence(rec)
-    assert "does not separate Acc and kappa for these systems" in first
+    assert first.startswith("Report Acc or kappa: each is kept on every criterion (rank stability and "
+                            "discriminative power), and the evidence does not separate them.")
+    assert "For new systems: all 3 kept." in first
     md = R.recommendation_markdown(rec, "t", "ctx")
     assert "New systems (the test items and the systems resampled together): the evidence does not separate" in md
-    # the other scope heads the page when asked
+    # the other scope heads the page when asked, and the first sentence says so
     rec2 = R.recommend(_results(v, sd=0.01, both_sd=0.2), criteria=["stability", "power"], headline="new_systems")
-    assert rec2.selected == rec.metrics and "for new systems" in R.answer_sentence(rec2)
+    assert rec2.selected == rec.metrics and R.answer_sentence(rec2).startswith("For new systems: ")
+    assert "For these systems: 2 of 3 kept." in R.answer_sentence(rec2)
 
 
 def test_undeclared_requirements_decide_nothing_and_say_what_they_would():
@@ -225,8 +228,8 @@ def test_the_official_metric_is_placed_on_each_criterion():
     assert st["best"] == "accuracy" and (st["d"], st["low"], st["high"]) == pytest.approx((d, lo, hi))
     assert o.criteria["power"]["kept"] is True
     first = R.answer_sentence(rec)
-    assert "the official macro-F1 is eliminated on rank stability (Acc better by 0.200" in first
-    assert len(first.split()) <= 40
+    assert "The official macro-F1 is eliminated on rank stability (Acc better by 0.200" in first
+    assert len(R.headline_sentence(rec).split()) <= R.MAX_WORDS == 40
     js = json.loads(R.recommendation_json(rec))
     assert js["official_metric"]["metric"] == "macro_f1" and js["official_metric"]["source"] == "Task paper"
     assert js["official_metric"]["status"] == "eliminated"
@@ -235,10 +238,11 @@ def test_the_official_metric_is_placed_on_each_criterion():
     # not computed on this dataset, and vetoed
     nc = R.recommend(res, criteria=["stability", "power"], official="fnc_score",
                      not_computed={"fnc_score": "needs the unrelated class"})
-    assert "the official FNC score is not computed on this dataset (see below)" in R.answer_sentence(nc)
+    assert "The official FNC score is not computed on this dataset (needs the unrelated class)." in \
+        R.answer_sentence(nc)
     assert "FNC score is not computed (needs the unrelated class)" in R.recommendation_markdown(nc, "t", "c")
     in_answer = R.recommend(res, criteria=["stability", "power"], official="kappa")
-    assert "the official kappa is kept too" in R.answer_sentence(in_answer)
+    assert "The official kappa is kept too." in R.answer_sentence(in_answer)
     none = R.recommend(res, criteria=["stability", "power"])
     assert "No official metric is configured" in R.recommendation_markdown(none, "t", "ctx")
 
@@ -280,20 +284,32 @@ def test_the_long_csv_and_the_json_have_the_documented_columns_and_keys():
     long = R.recommendation_long(rec)
     assert list(long.columns) == ["scope", "criterion", "metric", "value", "low", "high", "better", "n_undefined",
                                   "candidate", "admissible", "exempt", "participant", "counted", "in_set", "mcs_p",
-                                  "mcs_p_upper", "level", "replicates", "answer", "recommended", "not_defined"]
+                                  "mcs_p_upper", "level", "replicates", "answer", "kept_on", "criteria_counted",
+                                  "recommended", "not_defined"]
     assert not long["not_defined"].any()  # the label metrics have every criterion
     assert len(long) == 2 * 2 * 3 and long["scope"].iloc[0] == "these_systems"
     hs = rec.sets["these_systems"]
     got = long[long["scope"] == "these_systems"].pivot(index="criterion", columns="metric", values="mcs_p")
     np.testing.assert_allclose(got.loc[rec.criteria, rec.metrics].to_numpy(), hs.p_value)
     text = R.recommendation_json(rec)
-    assert text.startswith('{\n  "recommended": [],\n  "answer": "') and text.endswith("\n  }\n}\n") and "NaN" not in text
+    # no metric is kept on both criteria: the answer is those kept on one, each the best of its criterion
+    assert rec.decision().kind == "k_of_c" and rec.selected == ["accuracy", "macro_f1"]
+    assert (long.groupby("metric")["kept_on"].first().to_dict() == {"accuracy": 1, "macro_f1": 1, "kappa": 0}
+            and (long["criteria_counted"] == 2).all())
+    assert text.startswith('{\n  "recommended": [\n    "accuracy",\n    "macro_f1"\n  ],\n  "answer": "No metric') \
+        and text.endswith("\n  }\n}\n") and "NaN" not in text
     with pytest.raises(ValueError, match="Out of range float values are not JSON compliant"):
         R.recommendation_json(rec, extra=float("nan"))  # strict JSON: a NaN that slipped through is refused
     js = json.loads(text)
     for key in ("recommended", "official_metric", "requirements", "evidence", "sets", "answers", "gameable",
-                "borderline", "excluded", "with_baselines"):
+                "borderline", "excluded", "with_baselines", "headline", "answer_kind", "kept_on", "priorities",
+                "tradeoff", "if_first", "systems"):
         assert key in js
+    assert js["headline"] == R.headline_sentence(rec) and js["answer"].startswith(js["headline"] + " ")
+    assert (js["answer_kind"], js["kept_on"], js["priorities"]) == ("k_of_c", {"k": 1, "of": 2}, [])
+    assert js["tradeoff"] == [{"criteria": ["stability"], "answer": ["accuracy"]},
+                              {"criteria": ["power"], "answer": ["macro_f1"]}]
+    assert js["if_first"] == {"stability": ["accuracy"], "power": ["macro_f1"]}
     assert js["sets"]["these_systems"]["stability"] == [m for m, x in zip(rec.metrics, hs.members[0]) if x]
     assert js["evidence"] == [c for i, c in enumerate(rec.criteria) if (hs.participants[i] & ~hs.members[i]).any()]
     md = R.recommendation_markdown(rec, "t", "ctx")
@@ -425,12 +441,14 @@ def test_every_default_dataset_shows_one_answer_and_its_official_metric(project_
         js = json.loads(R.recommendation_json(rec))
         md = R.recommendation_markdown(rec, name, "ctx")
         assert md.splitlines()[2] == md_escape(answer) and js["answer"] == answer
-        front = overview_html([{"name": name, "task": "t", "n_systems": len(sel), "recommendation": js["answer"]}],
-                              None)
-        assert typeset_html(H.escape(answer, quote=True)) in front  # the names typeset (metaeval.notation)
-        assert len(answer.split()) <= 40, (name, answer)
+        front = overview_html([{"name": name, "task": "t", "n_systems": len(sel), "recommendation": js["answer"],
+                                "headline": js["headline"], "systems": js["systems"]}], None)
+        assert typeset_html(H.escape(js["headline"], quote=True)) in front  # the names typeset (metaeval.notation)
+        assert typeset_html(H.escape(answer, quote=True)) in front  # (and the whole answer, with the dataset)
+        assert f"{rec.n_systems - rec.n_synthetic} real system" in js["systems"] and js["systems"] in front
+        assert len(js["headline"].split()) <= 40 and answer.startswith(js["headline"]), (name, answer)
         assert rec.official is not None and "official" in answer and "Official metric (" in md, name
-        if 1 <= len(rec.selected) <= 4:
+        if 1 <= len(rec.selected) <= 4 and rec.decision().kind == "all":
             for mid in rec.selected:
                 assert R.display_name(mid) in answer
         assert not set(rec.selected) & {g["metric"] for g in rec.gameable}
@@ -476,7 +494,7 @@ def test_the_answer_is_called_tentative_below_ten_real_systems(n_systems, said):
     rec = R.recommend(res, criteria=["stability", "power"])
     assert rec.n_systems == n_systems
     first = R.answer_sentence(rec)
-    assert first.endswith(f"; tentative: {n_systems} real systems.") == said
+    assert first.endswith(f" Tentative: {n_systems} real systems.") == said
     md = R.recommendation_markdown(rec, "t", "ctx")
     line = (f"Only {n_systems} real systems are ranked: one swapped pair moves a tau by "
             f"{2 / (n_systems * (n_systems - 1) / 2):.2f}")
@@ -500,8 +518,9 @@ def test_tied_bests_are_kept_together():
         r.boot[:, :, 1] = r.boot[:, :, 0]
     rec = R.recommend(res, criteria=["stability", "power"])
     assert rec.selected == ["accuracy", "macro_f1"]
-    assert R.answer_sentence(rec).startswith("The evidence does not separate Acc and macro-F1 for these systems: "
-                                             "each is kept on every criterion")
+    assert R.answer_sentence(rec).startswith("Report Acc or macro-F1: each is kept on every criterion (rank "
+                                             "stability and discriminative power), and the evidence does not "
+                                             "separate them.")
 
 
 def _rounded(x, digits=10):
@@ -591,6 +610,22 @@ def _scenarios():
     rec = R.recommend(_results(v, sd=0.005), criteria=["stability", "power"], official="accuracy",
                       official_source="the task")
     pages.append(("split", rec))
+    # 4b. the same with power declared first: macro-F1, stability skipped; and a three-way trade-off of three
+    # criteria, one of them not counted in the declared priorities' list
+    rec = R.recommend(_results(v, sd=0.005), criteria=["stability", "power"], official="accuracy",
+                      official_source="the task", priorities=["power"])
+    pages.append(("split, power first", rec))
+    v3 = np.array([[0.90, 0.60, 0.60, 0.60], [0.60, 0.90, 0.60, 0.60], [0.60, 0.60, 0.90, 0.60]])
+    rec = R.recommend(_results(v3, sd=0.005, crit=("stability", "power", "noise"), metrics=METRICS[:4]),
+                      criteria=["stability", "power", "noise"])
+    pages.append(("three ways", rec))
+    v = np.array([[0.90, 0.60, 0.60, 0.89], [0.60, 0.90, 0.60, 0.59], [0.60, 0.60, 0.90, 0.91]])
+    rec = R.recommend(_results(v, sd=0.005, crit=("stability", "power", "noise"), metrics=METRICS[:4]),
+                      criteria=["stability", "power", "noise"])
+    pages.append(("kept on the most", rec))
+    rec = R.recommend(_results(v, sd=0.005, crit=("stability", "power", "noise"), metrics=METRICS[:4]),
+                      criteria=["stability", "power", "noise"], priorities=["priors", "noise", "power"])
+    pages.append(("three ways, declared", rec))
     # 5. one metric kept, the official one, borderline gameable; the other scope keeps two
     v = np.array([[0.90, 0.70, 0.60], [0.80, 0.60, 0.50]])
     games = pd.DataFrame([{"metric": "accuracy", "degenerate": "all_b", "score": 0.61, "median_real": 0.60,
@@ -766,7 +801,10 @@ def test_the_size_sentence_speaks_of_the_answer_or_else_of_the_official_metric()
     one = R.recommend(_results(v), criteria=["stability", "power"], official="kappa")
     assert one.selected == ["accuracy"] and one.size_metrics() == ["accuracy"]
     _, split = _scenarios()[3]
-    assert split.selected == [] and split.size_metrics() == ["accuracy"]  # the official metric, eliminated
+    # no metric kept on both criteria: the answer is the two kept on one, and the size sentence speaks of them
+    assert split.selected == ["accuracy", "macro_f1"] and split.size_metrics() == ["accuracy", "macro_f1"]
+    split.selected = []  # (an empty answer: the official metric, a candidate)
+    assert split.size_metrics() == ["accuracy"]
     _, many = _scenarios()[2]
     assert len(many.selected) == 10 and many.size_metrics() == []  # its official metric is not computed
     many.official = R.Standing("macro_f1", "answer")
@@ -994,7 +1032,7 @@ def test_a_metric_ill_defined_in_the_other_scope_only_is_not_judged_there():
     everything = res["both", "real"].boot
     everything[:, :, :] = np.nan
     none = R.recommend(res, criteria=["stability", "power"])
-    assert "for new systems, not judged (ill-defined: too few distinct systems drawn)" in R.answer_sentence(none)
+    assert "For new systems: not judged (ill-defined: too few distinct systems drawn)." in R.answer_sentence(none)
 
 
 def test_the_separation_with_a_test_set_of_one_unit_and_without_system_draws():
@@ -1051,7 +1089,7 @@ def test_each_wording_of_an_offered_or_declared_requirement():
         .endswith(f"; if required (the sets recomputed among the 2 candidates that meet it): {acc} or {item}.")
     rec.selected = ["macro_f1"]
     assert line(fails=["accuracy"], holds=["macro_f1"], answer=[])[1].endswith(
-        "; if required (the sets recomputed among the 1 candidates that meet it): no metric.")
+        "; if required (the sets recomputed among the 1 candidate that meets it): no metric.")
     r = Requirement(PRIORS_PROPERTY, True, [], [], [])
     assert _requirement_line(rec, r)[0] == f"invariance to class priors: {PROPERTIES[PRIORS_PROPERTY].name}"
 
@@ -1062,81 +1100,114 @@ def test_the_answers_of_no_recommendation_word_for_word():
     from types import SimpleNamespace
 
     none = np.zeros(3, bool)
-    assert R.answer_sentence(SimpleNamespace(criteria=(), candidate=none, admissible=none)) == (
+    assert R.headline_sentence(SimpleNamespace(criteria=(), candidate=none, admissible=none)) == (
         "No metric can be recommended: none of the configured criteria counts on this dataset (the criteria that do "
         "not count, and why, are below).")
-    assert R.answer_sentence(SimpleNamespace(criteria=("stability",), candidate=none, admissible=none)) == (
+    assert R.headline_sentence(SimpleNamespace(criteria=("stability",), candidate=none, admissible=none)) == (
         "No metric can be recommended: every metric is excluded (below).")
-    assert R.answer_sentence(SimpleNamespace(criteria=("stability",), candidate=~none, admissible=none)) == (
+    assert R.headline_sentence(SimpleNamespace(criteria=("stability",), candidate=~none, admissible=none)) == (
         "No metric can be recommended: no candidate meets the declared requirements (below).")
 
 
 
-_FAKE = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr", "mcc", "f1_weighted", "macro_f2", "informedness",
-         "markedness", "kappa_linear", "alpha_nominal", "macro_f1_hm", "cem_ord"]
+_NAMES = ["accuracy", "macro_f1", "macro_f1_hm", "macro_f2", "f1_weighted", "macro_recall", "gmr", "kappa",
+          "kappa_linear", "alpha_nominal", "mcc", "informedness", "markedness", "cem_ord"]
 
 
-def _fake_rec(answer, admissible=None, counted=(True, True), separable=True, members=None):
-    """A Recommendation's parts _scope_answer reads: 14 metrics, two
-    criteria (stability, power), one scope; every metric takes part in both."""
-    from types import SimpleNamespace
-
-    n = len(_FAKE)
-    ans = np.array([m in answer for m in _FAKE])
-    adm = np.ones(n, bool) if admissible is None else np.asarray(admissible)
-    s = SimpleNamespace(admissible=adm, answer=ans, counted=np.array(counted), separable=separable,
-                        members=np.tile(ans, (2, 1)) if members is None else np.asarray(members),
-                        participants=np.ones((2, n), bool))
-    return SimpleNamespace(sets={"these_systems": s}, metrics=_FAKE, criteria=["stability", "power"],
-                           admissible=np.ones(n, bool), settings={"max_undefined": 0.05},
-                           answer=lambda scope=None: [m for m, a in zip(_FAKE, ans) if a])
+def _verdict(v, crit=("stability", "power"), **kw):
+    """A verdict on the values ``v`` (C, M): replicates tight around them, so that the sets follow the values."""
+    v = np.asarray(v, dtype=float)
+    return R.recommend(_results(v, sd=0.005, crit=crit, metrics=_NAMES[:v.shape[1]], n_systems=12),
+                       criteria=list(crit), **kw)
 
 
-def test_each_clause_of_a_scope_s_answer():
-    """_scope_answer, branch by branch, word for word."""
-    from metaeval.recommendation import _name, _scope_answer, display_name
+def test_each_first_sentence_word_for_word():
+    """headline_sentence, branch by branch: one metric; a few kept that the
+    evidence does not separate; many kept, the few eliminated named; many
+    kept, counted; none kept on every criterion (the trade-off: each side
+    with the criterion that favours it, or the metrics kept on the most and
+    what the criterion that eliminates them gives); declared priorities
+    (what they give, what they skip); no criterion that counts.  Every one
+    at most 40 words."""
+    def say(v, crit=("stability", "power"), **kw):
+        text = R.headline_sentence(_verdict(v, crit, **kw))
+        assert len(text.split()) <= R.MAX_WORDS
+        return text
 
-    def say(*a, lead=True, **kw):
-        return _scope_answer(_fake_rec(*a, **kw), "these_systems", lead)
+    both = "(rank stability and discriminative power)"
+    assert say([[0.9, 0.6, 0.5], [0.9, 0.6, 0.5]]) == f"Report Acc: the only candidate kept on every criterion {both}."
+    assert say([[0.9, 0.9, 0.5], [0.9, 0.9, 0.5]]) == (
+        f"Report Acc or macro-F1: each is kept on every criterion {both}, and the evidence does not separate them.")
+    assert say([[0.9, 0.9, 0.9], [0.8, 0.8, 0.8]]) == (
+        "Report Acc, macro-F1 or F1(P^M,R^M): the evidence does not separate them (each is kept on every "
+        "criterion).")
+    assert say([[0.9] * 6 + [0.5, 0.9], [0.8] * 6 + [0.8, 0.4]]) == (
+        "Report any of Acc, macro-F1, F1(P^M,R^M), macro-F2, F1_Wtd or R^M: the evidence keeps these 6 of the 8 "
+        "candidates on every criterion and eliminates only GMR on rank stability; kappa on discriminative power.")
+    assert say([[0.9] * 10 + [0.5, 0.5, 0.9, 0.9], [0.8] * 10 + [0.8, 0.8, 0.4, 0.4]]) == (
+        "Report any of Acc, macro-F1, F1(P^M,R^M), macro-F2, F1_Wtd, R^M, GMR, kappa, kappa_lin or alpha^NOM: the "
+        "evidence keeps these 10 of the 14 candidates on every criterion.")
+    # no metric kept on every criterion: the trade-off
+    assert say([[0.9, 0.5, 0.5], [0.5, 0.9, 0.5]]) == (
+        "No metric is kept on both criteria; report Acc if rank stability matters more, or macro-F1 if "
+        "discriminative power does (each kept on 1 of 2).")
+    assert say([[0.9] * 5 + [0.5] * 5, [0.5] * 5 + [0.9] * 5]) == (
+        "No metric is kept on both criteria; report Acc, macro-F1, F1(P^M,R^M), macro-F2 or F1_Wtd if rank "
+        "stability matters more, or R^M, GMR, kappa, kappa_lin or alpha^NOM if discriminative power does (each "
+        "kept on 1 of 2).")
+    three = ("stability", "power", "noise")
+    assert say([[0.9, 0.9, 0.5, 0.9], [0.5, 0.5, 0.9, 0.5], [0.9, 0.9, 0.9, 0.5]], three) == (
+        "No metric is kept on all 3 criteria; report Acc or macro-F1 if rank stability matters more, or "
+        "F1(P^M,R^M) if discriminative power does (each kept on 2 of 3).")
+    # one metric kept on the most, eliminated by one criterion, which puts another first
+    assert say([[0.9, 0.5, 0.5], [0.9, 0.5, 0.5], [0.5, 0.9, 0.5]], three) == (
+        "No metric is kept on all 3 criteria; report Acc (kept on 2), or macro-F1 if robustness to label noise "
+        "matters more.")
+    # declared priorities: their answer, and the criterion skipped because its set would leave nothing
+    assert say([[0.9, 0.5, 0.5], [0.5, 0.9, 0.5]], priorities=["power"]) == (
+        "Under the declared priorities (discriminative power first), report macro-F1; rank stability skipped "
+        "(would leave nothing).")
+    assert say([[0.9, 0.9, 0.5], [0.5, 0.5, 0.9]], priorities=["stability"]) == (
+        "Under the declared priorities (rank stability first), report Acc or macro-F1 (the evidence does not "
+        "separate them); discriminative power skipped (would leave nothing).")
+    # priorities where the intersection is not empty change nothing, and the page says so
+    kept = _verdict([[0.9, 0.9, 0.5], [0.9, 0.9, 0.5]], priorities=["power"])
+    assert kept.decision().kind == "all" and kept.selected == ["accuracy", "macro_f1"]
+    assert "The declared priorities (discriminative power) change nothing" in R.recommendation_markdown(kept, "t", "c")
+    # no criterion counts (the candidates are copies): any of them
+    copies = _results(np.array([[0.9, 0.9], [0.8, 0.8]]), sd=0.01, metrics=_NAMES[:2])
+    for r in copies.values():
+        r.boot[:, :, 1] = r.boot[:, :, 0]
+    assert R.headline_sentence(R.recommend(copies, criteria=["stability", "power"])) == (
+        "No criterion separates the 2 candidates: report any of them.")
 
-    def only(*idx):
-        out = np.zeros(len(_FAKE), bool)
-        out[list(idx)] = True
-        return out
 
-    w, n = "these systems", len(_FAKE)
-    assert say([], admissible=only()) == (
+def test_the_other_scope_s_clause_word_for_word():
+    """_scope_answer for the scope that does not head the page, branch by branch."""
+    from metaeval.recommendation import _scope_answer
+
+    def say(v, crit=("stability", "power"), **kw):
+        rec = _verdict(v, crit, **kw)
+        rec.sets["new_systems"] = rec.sets["these_systems"]  # (its words, on a scope with known sets)
+        rec.decisions.pop("new_systems", None)
+        return _scope_answer(rec, "new_systems")
+
+    w = "new systems"
+    assert say([[0.9, 0.6, 0.5], [0.9, 0.6, 0.5]]) == f"Acc alone for {w}"
+    assert say([[0.9, 0.9, 0.9], [0.8, 0.8, 0.8]]) == f"the evidence does not separate the 3 candidates for {w}"
+    assert say([[0.9, 0.9, 0.5], [0.9, 0.9, 0.5]]) == (
+        f"the evidence keeps 2 of the 3 candidates on every criterion for {w}: Acc and macro-F1")
+    assert say([[0.9] * 10 + [0.5, 0.5, 0.9, 0.9], [0.8] * 10 + [0.8, 0.8, 0.4, 0.4]]) == (
+        f"the evidence keeps 10 of the 14 candidates on every criterion for {w}")
+    assert say([[0.9, 0.5, 0.5], [0.5, 0.9, 0.5]]) == (
+        f"no metric is kept on both criteria for {w}; kept on 1: Acc and macro-F1")
+    assert say([[0.9, 0.5, 0.5], [0.5, 0.9, 0.5]], priorities=["power"]) == (
+        f"under the declared priorities, macro-F1 for {w}")
+    rec = _verdict([[0.9, 0.6, 0.5], [0.9, 0.6, 0.5]])
+    rec.sets["new_systems"] = replace(rec.sets["these_systems"], admissible=np.zeros(3, bool))
+    assert _scope_answer(rec, "new_systems") == (
         f"no metric can be judged for {w}: its criteria are undefined in more than 5% of the resamples (too few "
         "distinct systems or units drawn)")
-    assert say(["accuracy"], counted=(False, False)) == f"no criterion separates the {n} candidates for {w}"
-    assert say(["accuracy"], admissible=only(0), counted=(False, False)) == "Acc is the only candidate"
-    assert say([], admissible=only(0), counted=(False, False)) == "no metric is the only candidate"
-    assert say([]) == f"no metric is kept on every criterion for {w} (each criterion's set is below)"
-    kappa = display_name("kappa")
-    assert say(["kappa"]) == (f"Report {kappa}: the only candidate kept on every criterion for {w} (rank stability "
-                              "and discriminative power)")
-    assert say(["kappa"], admissible=only(2), counted=(True, False)) == (
-        f"Report {kappa}: the only candidate for {w} (rank stability)")
-    assert say(["kappa"], lead=False) == f"{kappa} alone for {w}"
-    assert say(["accuracy", "kappa"], separable=False) == (
-        f"the evidence does not separate the 2 candidates for {w}: every one is kept on every criterion")
-    four = ["accuracy", "macro_f1", "kappa", "mcc"]
-    assert say(four) == (f"the evidence does not separate {', '.join(display_name(m) for m in four[:3])} and "
-                         f"{display_name('mcc')} for {w}: each is kept on every criterion")
-    # three eliminated (of 8 admissible): macro-F2 on stability alone, informedness and markedness on power alone
-    five = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr"]
-    members = np.tile([m in five for m in _FAKE], (2, 1))
-    members[1, 7] = members[0, 8] = members[0, 9] = True
-    assert say(five, admissible=only(*range(5), 7, 8, 9), members=members) == (
-        f"the evidence does not separate 5 of the 8 candidates for {w}: it eliminates only {_name('macro_f2')} (on "
-        f"rank stability) and {_name('informedness')} and {_name('markedness')} (on discriminative power)")
-    assert say(five) == (f"the evidence keeps 5 of the {n} candidates on every criterion for {w}: "
-                         + ", ".join(display_name(m) for m in five[:-1]) + f" and {display_name('gmr')}")
-    eight, nine = _FAKE[:8], _FAKE[:9]
-    assert say(eight).startswith(f"the evidence keeps 8 of the {n} candidates on every criterion for {w}: Acc, ")
-    assert say(nine) == f"the evidence keeps 9 of the {n} candidates on every criterion for {w} (the table lists them)"
-    assert say(nine, lead=False) == (f"the evidence keeps 9 of the {n} candidates on every criterion for {w} "
-                                     "(recommendation.csv lists them)")
 
 
 def test_why_each_criterion_is_left_out():

@@ -296,6 +296,36 @@ def test_the_report_renders_in_headless_chromium(hostile, tmp_path):
     assert n_head > 3 and page.count('data-sort="none"') == n_head
 
 
+_ANSWERS = """
+var out = {height: window.innerHeight, answers: []};
+document.querySelectorAll('ul.answers li').forEach(function (li) {
+  var r = li.getBoundingClientRect();
+  out.answers.push([li.textContent.slice(0, 40), Math.round(r.top), Math.round(r.bottom)]);
+});
+document.body.setAttribute('data-answers', JSON.stringify(out));
+"""
+
+
+def test_the_report_s_first_screen_shows_every_dataset_s_answer(hostile, tmp_path):
+    """Issue 47: at 1,280 x 900 px in headless Chromium, the report opens
+    on the answers: every dataset's answer (or why it has none) lies within
+    the first 900 px."""
+    import html as H
+
+    report = hostile / "results/report.html"
+    html = report.read_text(encoding="utf-8")
+    i = html.rfind("</body>")
+    page = tmp_path / "first_screen.html"
+    page.write_text(html[:i] + f"<script>setTimeout(function () {{ {_ANSWERS} }}, 1500);</script>" + html[i:],
+                    encoding="utf-8")
+    res = subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                          "--window-size=1280,900", "--virtual-time-budget=10000", "--allow-file-access-from-files",
+                          "--dump-dom", str(page)], capture_output=True, text=True, timeout=120)
+    got = json.loads(H.unescape(re.search(r'data-answers="([^"]*)"', res.stdout).group(1)))
+    assert [a[0].split(":")[0] for a in got["answers"]] == ["tiny", "tiny_tsv"], got
+    assert all(0 <= top and bottom <= 900 for _, top, bottom in got["answers"]), got
+
+
 def test_front_page_counts_spans_and_shows_the_answer():
     """Span identification has spans, not items; a dataset without a
     meta-evaluation has systems, not ranked ones; the answer is shown as the

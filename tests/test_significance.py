@@ -562,7 +562,7 @@ def test_every_discriminative_power_names_its_test_and_correction():
                  "two-sided z-tests ..., not adjusted"):
         rec = R.recommend(res, criteria=["stability", "power"], power_test=text)
         md = R.recommendation_markdown(rec, "t", "ctx")
-        assert f"discriminative power: share of system pairs a test separates ({text})" in md
+        assert f"power (discriminative power): share of system pairs a test separates ({text})" in md
 
 
 def _bca_loop(b, j, theta, confidence):

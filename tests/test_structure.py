@@ -24,8 +24,8 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
     ("formatting", ("notation", "report", "tables", "plots")),
     ("data", ("config", "settings", "dataset", "score_data")),
     ("engine", ("engine.scoring",)),
-    ("methods", ("experiments", "design", "significance", "sensitivity", "criteria", "verdict", "gameability",
-                 "crossdata", "recommendation")),
+    ("methods", ("experiments", "design", "significance", "sensitivity", "criteria", "verdict", "tradeoff",
+                 "gameability", "crossdata", "recommendation")),
     # the papers' tables, apart from the core: nothing below reads them
     ("reproduction", ("reproduce", "official")),
     ("pipeline", ("pipeline", "pipeline.")),

@@ -146,6 +146,7 @@ _KEYWORD_TYPES = {
     "f_avg_classes": (_scalars, "a list of labels"),
     "baselines": (_names, "a list of baseline kinds (e.g. ['majority', 'random']; [] for none)"),
     "baseline_systems": (_names, "a list of system names"),
+    "real_systems": (_names, "a list of system names"),
     "span_metrics": (lambda x: isinstance(x, str) or _names(x), "a list of span metric ids"),
     "normalize_labels": (lambda x: isinstance(x, str) or _names(x), "a list of 'strip' and / or 'case'"),
     "ordinal": (lambda x: isinstance(x, (bool, np.bool_)), "True or False"),
@@ -186,8 +187,8 @@ def _weights(weights) -> dict | None:
 def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool = False, groups=None,
             metrics: Sequence[str] | None = None, weights: Mapping | None = None,
             f_avg_classes: Sequence | None = None, unrelated_label=None, positive_class=None,
-            baselines: Sequence[str] = (), baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
-            allow_unused_labels: bool = False, label_map: Mapping | None = None,
+            baselines: Sequence[str] = (), baseline_systems: Sequence[str] = (), real_systems: Sequence[str] = (),
+            primary_metric: str | None = None, allow_unused_labels: bool = False, label_map: Mapping | None = None,
             normalize_labels: Sequence[str] = (), random_seed: int = RANDOM_SEED,
             name: str = "data") -> tuple[Dataset, DatasetSpec]:
     """A dataset in memory (``dataset.Dataset``) and its spec, checked as
@@ -222,6 +223,12 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     baseline_systems : sequence of str
         Systems of ``predictions`` that are baselines (not ranked unless
         ``include_baselines`` names them).
+    real_systems : sequence of str
+        Systems of ``predictions`` named like baselines (a word of the name is
+        ``baseline``, ``bsl``, ``random`` or ``majority``:
+        ``config.baseline_word``) that are real systems.  Such a system that
+        neither list names is ranked as a real system and a ``UserWarning``
+        says so, with the keyword that declares it either way.
     label_map : mapping, optional
         Labels of the files renamed to classes (``{"Favor": "FAVOR"}``).
     normalize_labels : sequence of {"strip", "case"}
@@ -293,7 +300,7 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     return from_tables(gold_t, tables, labels=labels, ordinal=ordinal, metrics=metrics, weights=weights,
                        f_avg_classes=f_avg_classes, unrelated_label=unrelated_label,
                        positive_class=positive_class, baselines=baselines,
-                       baseline_systems=baseline_systems, primary_metric=primary_metric,
+                       baseline_systems=baseline_systems, real_systems=real_systems, primary_metric=primary_metric,
                        allow_unused_labels=allow_unused_labels, label_map=label_map,
                        normalize_labels=normalize_labels, random_seed=random_seed, name=name)
 
@@ -329,7 +336,8 @@ def _span_task(gold, labels) -> str:
 
 def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, metrics: Sequence[str] | None = None,
                  span_metrics: Sequence[str] | None = None, baselines: Sequence[str] = (),
-                 baseline_systems: Sequence[str] = (), merge_overlapping_predictions: bool = False,
+                 baseline_systems: Sequence[str] = (), real_systems: Sequence[str] = (),
+                 merge_overlapping_predictions: bool = False,
                  offsets_past_end: str = "wrong", primary_metric: str | None = None,
                  random_seed: int = RANDOM_SEED, name: str = "data") -> tuple[Dataset, DatasetSpec]:
     """A span dataset in memory, checked and coded as the workflow reads
@@ -354,8 +362,8 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
     labels : sequence, optional
         The techniques (TC); default: those of the gold, sorted.  Given, or
         with technique labels in the gold, the task is TC; else SI.
-    metrics, span_metrics, baselines, baseline_systems, primary_metric
-        As the dataset keys of the config: the classification metrics of TC,
+    metrics, span_metrics, baselines, baseline_systems, real_systems, primary_metric
+        As the dataset keys of the config (and ``dataset``): the classification metrics of TC,
         the span metrics (``spans.SPAN_METRIC_IDS``; default all), the
         generated baselines (SI: ``no_spans``, ``whole_text``,
         ``every_token``, ``random_spans``; TC: ``majority``, ``all_class``,
@@ -386,8 +394,8 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
     from .spans import span_table
 
     _check_keywords(dict(labels=labels, span_metrics=span_metrics, baselines=baselines,
-                         baseline_systems=baseline_systems, primary_metric=primary_metric, random_seed=random_seed,
-                         merge_overlapping_predictions=merge_overlapping_predictions))
+                         baseline_systems=baseline_systems, real_systems=real_systems, primary_metric=primary_metric,
+                         random_seed=random_seed, merge_overlapping_predictions=merge_overlapping_predictions))
     if not isinstance(predictions, Mapping) or isinstance(predictions, pd.DataFrame):
         raise TypeError("predictions: a mapping of system name to spans")
     if not predictions:
@@ -418,19 +426,63 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
         if v is not None:
             raw[key] = v if isinstance(v, str) else list(v)
     spec = DatasetSpec.from_config(name, raw, random_seed=int(random_seed))
-    unknown = sorted(set(baseline_systems) - set(tables))
-    if unknown:
-        raise ValueError(f"baseline_systems: {unknown} are not systems of predictions ({sorted(tables)})")
+    _check_declared(baseline_systems, real_systems, tables)
     from .dataset import code_span_dataset
 
-    return code_span_dataset(spec, texts, gold_t, tables, texts_where="texts", supplied=set(baseline_systems)), spec
+    ds = code_span_dataset(spec, texts, gold_t, tables, texts_where="texts", supplied=set(baseline_systems))
+    _say_systems(ds, tables, real_systems)
+    return ds, spec
+
+
+def _check_declared(baseline_systems, real_systems, systems) -> None:
+    """``baseline_systems`` and ``real_systems`` name systems of
+    ``predictions``, none in both."""
+    for key, names in (("baseline_systems", baseline_systems), ("real_systems", real_systems)):
+        unknown = sorted(set(names) - set(systems))
+        if unknown:
+            raise ValueError(f"{key}: {unknown} are not systems of predictions ({sorted(systems)})")
+    both = sorted(set(baseline_systems) & set(real_systems))
+    if both:
+        raise ValueError(f"real_systems: {both} are in baseline_systems too: a system is a baseline or a real "
+                         f"system; name it in one of them")
+
+
+def _say_systems(ds: Dataset, systems, real_systems) -> None:
+    """``ds.info["systems"]`` (``dataset.name_the_systems``) of the given
+    ``systems`` (in memory, or files read by ``read_files``: named after
+    them), and a ``UserWarning`` now for each one named like a baseline
+    that nothing declared (``_prepare`` does not say it again)."""
+    from .dataset import _advice, name_the_systems
+
+    for w in name_the_systems(ds, {s: s for s in systems}, set(real_systems), _advice(None, "library")):
+        warnings.warn(f"dataset {ds.name!r}: {w}", stacklevel=_outside())
+
+
+def _outside() -> int:
+    """The ``stacklevel`` of a warning that points at the first caller
+    outside the metaeval package (the user's line)."""
+    import sys
+
+    here, frame, level = str(Path(__file__).parent), sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(here):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _said_when_read(ds: Dataset) -> list[str]:
+    """The warnings of ``ds.info`` that the readers said already
+    (``_say_systems``): those of systems named like baselines."""
+    marked = (ds.info.get("systems") or {}).get("named_like_baselines") or {}
+    return [w for w in ds.info.get("warnings", [])
+            if any(w.startswith(f"system {s!r}") for s in marked) and " is named like a baseline (the word " in w]
 
 
 def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels: Sequence | None = None,
                 ordinal: bool = False, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
                 f_avg_classes: Sequence | None = None, unrelated_label=None, positive_class=None,
                 baselines: Sequence[str] = (),
-                baseline_systems: Sequence[str] = (), primary_metric: str | None = None,
+                baseline_systems: Sequence[str] = (), real_systems: Sequence[str] = (),
+                primary_metric: str | None = None,
                 allow_unused_labels: bool = False, label_map: Mapping | None = None,
                 normalize_labels: Sequence[str] = (), random_seed: int = RANDOM_SEED,
                 name: str = "data") -> tuple[Dataset, DatasetSpec]:
@@ -448,8 +500,8 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
     """
     _check_keywords(dict(labels=labels, ordinal=ordinal, weights=weights, f_avg_classes=f_avg_classes,
                          unrelated_label=unrelated_label, positive_class=positive_class, baselines=baselines,
-                         baseline_systems=baseline_systems, primary_metric=primary_metric,
-                         allow_unused_labels=allow_unused_labels, label_map=label_map,
+                         baseline_systems=baseline_systems, real_systems=real_systems,
+                         primary_metric=primary_metric, allow_unused_labels=allow_unused_labels, label_map=label_map,
                          normalize_labels=normalize_labels, random_seed=random_seed))
     if not tables:
         raise ValueError("predictions: no system given")
@@ -481,9 +533,7 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
     if normalize_labels:
         raw["normalize_labels"] = [normalize_labels] if isinstance(normalize_labels, str) else list(normalize_labels)
     spec = DatasetSpec.from_config(name, raw, random_seed=int(random_seed))
-    unknown = sorted(set(baseline_systems) - set(tables))
-    if unknown:
-        raise ValueError(f"baseline_systems: {unknown} are not systems of predictions ({sorted(tables)})")
+    _check_declared(baseline_systems, real_systems, tables)
     ds = code_dataset(spec, gold_t, iter(tables.items()), supplied=lambda: set(baseline_systems))
     if gold_t.groups is not None:
         of = dict(zip(gold_t.ids, gold_t.groups))
@@ -498,6 +548,7 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
         from .item_metrics import check_items
 
         check_items(spec.item_metrics, ds.gold, ds.predictions, ds.item_ids, where=f"the systems of dataset {name!r}")
+    _say_systems(ds, tables, real_systems)
     return ds, spec
 
 
@@ -678,7 +729,7 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
         if stem in stems:
             raise ConfigError(f"two prediction files give the system name {stem!r}: {stems[stem]} and {f}")
         stems[stem] = str(f)
-    allowed = _keywords(span_dataset) - {"texts", "baseline_systems"} | {"documents"} if span_format else \
+    allowed = _keywords(span_dataset) - {"texts"} | {"documents"} if span_format else \
         _keywords(dataset) - {"groups"}
     unknown = sorted(set(keys) - allowed)
     if unknown:
@@ -701,8 +752,9 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
             from .spans import read_technique_names
 
             raw["labels"] = sorted(read_technique_names(gold))
+        _as_patterns(raw)
         spec = DatasetSpec.from_config(name, raw, random_seed=int(keys["random_seed"]))
-        return load_dataset(spec, "/"), spec
+        return _read_said(spec, load_dataset(spec, "/", advice="library")), spec
     keys.setdefault("baselines", BASELINE_KINDS)  # as the config's default: every baseline
     if scores is not None:  # scores and probabilities: the workflow's own reader (metaeval.score_data)
         return _read_with_scores(gold, predictions, scores, name=name, format=format, id_column=id_column,
@@ -769,8 +821,29 @@ def _read_with_scores(gold, predictions, scores, *, name, format, id_column, lab
             raw[k] = list(v) if isinstance(v, tuple) else v
     if raw.get("metrics") is not None:
         raw["metrics"] = _given_metrics(raw["metrics"], len(raw["labels"]))
+    _as_patterns(raw)
     spec = DatasetSpec.from_config(name, raw, random_seed=int(keys.get("random_seed", RANDOM_SEED)))
-    return load_dataset(spec, "/"), spec
+    return _read_said(spec, load_dataset(spec, "/", advice="library")), spec
+
+
+def _as_patterns(raw: dict) -> None:
+    """The system names of ``baseline_systems`` and ``real_systems`` as the
+    config's patterns of file names (``*``, ``?`` and ``[`` escaped), in
+    place: ``read_files`` with scores or spans reads a config block."""
+    import glob as _glob
+
+    for key in ("baseline_systems", "real_systems"):
+        if raw.get(key):
+            raw[key] = [_glob.escape(str(x)) for x in raw[key]]
+
+
+def _read_said(spec: DatasetSpec, ds: Dataset) -> Dataset:
+    """A dataset ``read_files`` read through a config block: each system
+    named like a baseline that nothing declared is said now, as
+    ``_say_systems`` says it."""
+    for w in _said_when_read(ds):
+        warnings.warn(f"dataset {spec.name!r}: {w}", stacklevel=_outside())
+    return ds
 
 
 def _options(fn, explicit: Mapping[str, Any], settings_obj, kwargs: Mapping[str, Any]) -> dict:
@@ -890,8 +963,10 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
     note = few_groups_note(spec, st, ds)
     if note:  # as the workflow says it (its console and tables)
         warnings.warn(note, stacklevel=3)
+    said = _said_when_read(ds)  # (systems named like baselines: said by the reader)
     for w in ds.info.get("warnings", []):  # what the workflow's ingestion says: identical or perfect systems
-        warnings.warn(f"dataset {spec.name!r}: {w}", stacklevel=3)
+        if w not in said:
+            warnings.warn(f"dataset {spec.name!r}: {w}", stacklevel=3)
     return ds, spec, st
 
 
@@ -1129,8 +1204,9 @@ def _properties_of(ds, spec, properties):
                              tuple(int(x) for x in np.bincount(ds.gold, minlength=ds.k)), tuple(spec.metrics))
 
 
-def _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements):
-    """The spec with the verdict's dataset keys, checked as the config's."""
+def _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements, priorities=()):
+    """The spec with the verdict's dataset keys, checked as the config's
+    (``priorities`` named as the keyword: ``priorities=``)."""
     from dataclasses import replace
 
     from .config import _verdict_keys
@@ -1144,11 +1220,18 @@ def _with_verdict_keys(spec, official_metric, official_source, paper_choices, re
     keys = _verdict_keys(spec.name, raw, spec.all_metrics, bool(spec.ordinal),
                          spec.metric_params() if spec.k >= 2 else {}, spec.span_task, spec.labels)
     keys.pop("test_set", None)
+    from .config import ConfigError, check_priorities
+
+    try:
+        keys["priorities"] = check_priorities(priorities or None, "priorities=")
+    except ConfigError as e:
+        raise ValueError(str(e)) from None
     return replace(spec, **keys)
 
 
 def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
               properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
+              priorities: Sequence[str] = (),
               official_metric: str | None = None, official_source: str = "",
               paper_choices: Sequence[Mapping] = (),
               criteria: Sequence[str] = default_of("criteria"), verdict_alpha: float = default_of("verdict_alpha"),
@@ -1187,6 +1270,14 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
         Formal properties the answer must hold (``properties.PROPERTIES``;
         ``uniform_class_change``: invariance to class priors).  Those not
         declared are shown, and decide nothing.
+    priorities : sequence of str
+        The evidence criteria in the order that matters for this task
+        (``"stability"``, ``"discrimination"``, ``"power"``, ``"noise"``,
+        ``"priors"``).  When no metric is kept on every criterion, the
+        answer is the sequential intersection of their sets in this order,
+        a criterion skipped when its set would leave nothing
+        (``metaeval.tradeoff``); without them, the metrics kept on the most
+        criteria, with the trade-off said.
     official_metric, official_source : str
         The task's own metric and where it comes from: the answer says
         where it stands.
@@ -1224,7 +1315,7 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
     ...                 official_metric="accuracy")
     >>> from metaeval.recommendation import answer_sentence
     >>> answer_sentence(rec)
-    'The evidence does not separate the 9 candidates for these systems: every one is kept on every criterion; the official Acc is kept too; for new systems, not judged (ill-defined: too few distinct systems drawn); tentative: 3 real systems.'
+    'The evidence does not separate the 9 candidates: every one is kept on every criterion (report any; the table lists them). The official Acc is kept too. For new systems: not judged (ill-defined: too few distinct systems drawn). Tentative: 3 real systems.'
 
     Three systems cannot tell nine metrics apart: the honest answer is that
     the data do not choose.
@@ -1239,7 +1330,7 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
                                       resample_unit=resample_unit),
                       settings, kwargs)
     ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
-    spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements)
+    spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements, priorities)
     _few_systems_warning(ds, st)
     return recommend_dataset(ds, spec, st, properties=_properties_of(ds, spec, properties),
                              gameability=dataset_gameability(ds, spec, unit=st.resample_unit,
@@ -1459,15 +1550,16 @@ class MetaEvaluation:
             save_figure(recommendation_figure(self.rec, self.name), paths)
             out += paths
             figure = "figures/recommendation.png"
-        from .notation import typeset_markdown
+        from .notation import plain_markdown
 
-        write_text(out[-1 if not figures else -3], typeset_markdown(recommendation_markdown(
+        write_text(out[-1 if not figures else -3], plain_markdown(recommendation_markdown(
             self.rec, f"{self.name}: which metric to report", self.notes.get("context", ""), figure)))
         return out
 
 
 def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
                   properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
+                  priorities: Sequence[str] = (),
                   official_metric: str | None = None, official_source: str = "",
                   paper_choices: Sequence[Mapping] = (),
                   n_splits: int = default_of("n_splits"), bootstrap_replicates: int = default_of("bootstrap_replicates"),
@@ -1499,7 +1591,7 @@ def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ord
     1     macro_f1     0.922
     2  macro_f1_hm     0.970
     >>> result.recommendation
-    'The evidence does not separate the 9 candidates for these systems: every one is kept on every criterion; for new systems, not judged (ill-defined: too few distinct systems drawn); tentative: 3 real systems.'
+    'The evidence does not separate the 9 candidates: every one is kept on every criterion (report any; the table lists them). For new systems: not judged (ill-defined: too few distinct systems drawn). Tentative: 3 real systems.'
     >>> import tempfile
     >>> paths = result.write(tempfile.mkdtemp(), figures=False)  # the workflow's files
     """
@@ -1514,7 +1606,7 @@ def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ord
                                           criteria_seed=criteria_seed, resample_unit=resample_unit),
                       settings, kwargs)
     ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
-    spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements)
+    spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements, priorities)
     _few_systems_warning(ds, st)
     n_ranked = len(E.select_systems(ds, st.include_baselines))
     if n_ranked < 2:

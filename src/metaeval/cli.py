@@ -67,13 +67,17 @@ a metric.""",
   metaeval recommend gold.csv predictions/*.csv --labels agree,discuss,disagree --ordinal
   metaeval recommend gold.csv predictions/*.csv --set criteria_replicates=500 --format json
   metaeval recommend gold.csv predictions/*.csv --official macro_f1 --require monotonicity
+  metaeval recommend gold.csv predictions/*.csv --labels agree,discuss,disagree --ordinal --priority discrimination
 
 Which metric to report: every criterion on the real systems with its
 interval, resampled two ways (the items: these systems; the items and the
 systems together: new systems); per criterion the metrics the evidence
 cannot tell from the best (Model Confidence Set, Bonferroni over the
-criteria); the answer is the metrics kept on every criterion. Gameable
-metrics are not candidates. --official names the task's own metric (the
+criteria); the answer is the metrics kept on every criterion, or when none
+is, those kept on the most, with the trade-off between the criteria said;
+--priority (repeatable, most important first) declares which criterion
+matters more, and the answer is then the sets intersected in that order.
+Gameable metrics are not candidates. --official names the task's own metric (the
 answer says where it stands); --require declares a formal property the
 answer must hold (repeatable; uniform_class_change: invariance to class
 priors). The majority and random baselines are ranked in a stated variant
@@ -245,6 +249,12 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                                        "(span identification: no_spans, whole_text, every_token, random_spans); "
                                        "default: none for score and compare, all for recommend and design (as the "
                                        "workflow, which ranks majority and random with the systems)")
+    d.add_argument("--baseline-systems", metavar="NAMES", help="systems given as files that are baselines, "
+                   "comma-separated names or patterns of file names without extension (e.g. 'baseline-*'): ranked "
+                   "apart from the real systems, as the config's baseline_systems")
+    d.add_argument("--real-systems", metavar="NAMES", help="systems named like baselines (a word of the name is "
+                   "baseline, bsl, random or majority) that are real systems: silences the warning that says so, "
+                   "as the config's real_systems")
     d.add_argument("--input-format", dest="input_format", choices=INPUT_FORMATS,
                    help="the files' format, the config's dataset key 'format' (--format is the output's): csv or "
                         "semeval_tsv (SemEval-2016 Task 6's tab-separated ID, Stance, Target), whatever the "
@@ -337,6 +347,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--require", metavar="PROPERTY", action="append", default=[],
                    help="a formal property the answer must hold (repeatable), e.g. monotonicity, "
                         "uniform_class_change (invariance to class priors)")
+    from .settings import ALL_CRITERIA
+
+    r.add_argument("--priority", metavar="CRITERION", action="append", default=[], choices=ALL_CRITERIA,
+                   help="the criteria in the order that matters for this task, one per --priority, most important "
+                        f"first ({', '.join(ALL_CRITERIA)}): when no metric is kept on every criterion, the answer "
+                        "is the sequential intersection of their sets, a criterion skipped when it would leave "
+                        "nothing")
     g = sub.add_parser("design", help="how large a test set must be: the difference each metric detects",
                        epilog=EXAMPLES["design"], formatter_class=fmt,
                        description="Test-set size design: the smallest difference each metric detects, and the size "
@@ -378,8 +395,31 @@ def _labels(a):
 
 def _data_keys(a) -> dict:
     keys = {"labels": _labels(a), "ordinal": a.ordinal or None, "metrics": _csv_list(a.metrics),
-            "baselines": _csv_list(a.baselines), "positive_class": getattr(a, "positive_class", None)}
+            "baselines": _csv_list(a.baselines), "positive_class": getattr(a, "positive_class", None),
+            **_declared_systems(a)}
     return {k: v for k, v in keys.items() if v is not None}
+
+
+def _declared_systems(a) -> dict:
+    """``baseline_systems`` and ``real_systems`` of ``--baseline-systems``
+    and ``--real-systems``: the names of the systems (the prediction and
+    score files' names without extension) that their patterns match; a
+    pattern that matches none is refused."""
+    import fnmatch
+
+    names = list(dict.fromkeys(Path(f).stem for f in [*(getattr(a, "predictions", None) or ()),
+                                                       *(getattr(a, "scores", None) or ())]))
+    out = {}
+    for key, option in (("baseline_systems", "--baseline-systems"), ("real_systems", "--real-systems")):
+        patterns = _csv_list(getattr(a, key, None))
+        if patterns is None:
+            continue
+        for pattern in patterns:
+            if not fnmatch.filter(names, pattern):
+                raise ValueError(f"{option}: {pattern!r} matches no system (the files' names without extension: "
+                                 f"{', '.join(names)})")
+        out[key] = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+    return out
 
 
 def _split_settings(a) -> tuple[dict, dict]:
@@ -655,6 +695,20 @@ def _csv(df, quote_hash: bool) -> str:
     return df.to_csv(index=False, lineterminator="\n", quoting=quoting)
 
 
+def _p_text(df, levels):
+    """``df`` with its p-value columns (``p``, ``p_*``, ``mcs_p*``) as text by ``tables.format_p``."""
+    from .tables import format_p
+
+    cols = [c for c in df.columns if isinstance(c, str) and (c == "p" or c.startswith("p_") or c.startswith("mcs_p"))
+            and df[c].dtype.kind == "f"]
+    if not cols:
+        return df
+    df = df.copy()
+    for c in cols:
+        df[c] = [format_p(v, tuple(levels)) if v == v else "" for v in df[c]]
+    return df
+
+
 def _render(df, fmt: str, title: str = "", sig: dict | None = None) -> str:
     import pandas as pd
 
@@ -669,10 +723,12 @@ def _render(df, fmt: str, title: str = "", sig: dict | None = None) -> str:
 
         return json.dumps({"signature": signature_text(sig), "signature_fields": sig,
                            "rows": json.loads(df.to_json(orient="records"))}, indent=2) + "\n"
+    # for people, a p-value by the project's one rule (tables.format_p: never rounded onto or across the level)
+    df = _p_text(df, [x for x in ((sig or {}).get("alpha"), (sig or {}).get("verdict_alpha"), 0.05) if x])
     if fmt == "markdown":  # (the metrics' names typeset as in the workflow's Markdown files)
-        from .notation import typeset_markdown
+        from .notation import plain_markdown
 
-        return _signed(typeset_markdown((f"**{title}**\n\n" if title else "") + markdown_table(df)), fmt, sig)
+        return _signed(plain_markdown((f"**{title}**\n\n" if title else "") + markdown_table(df)), fmt, sig)
     if fmt == "latex":
         return _signed(latex_table(df, caption=title), fmt, sig)
     # the terminal's table, laid out here (pandas' to_string shifted a header by one character after a text
@@ -780,7 +836,7 @@ def _recommend(a, progress) -> str:
     opts = _split_settings(a)[1]
     with progress.step("judging the metrics"):
         rec = api.recommend(data, properties=not a.no_properties, requirements=a.require,
-                            official_metric=a.official, **opts)
+                            priorities=a.priority, official_metric=a.official, **opts)
     with progress.step("the test-set size design"):
         size = (api.size_design(data, **opts).sentence(rec.size_metrics(), where="every size: metaeval design")
                 if rec.size_metrics() else None)
@@ -789,19 +845,26 @@ def _recommend(a, progress) -> str:
         return recommendation_json(rec, test_set_size=size, signature=signature_text(sig), signature_fields=sig)
     if a.format == "csv":
         return _render(recommendation_long(rec), "csv", sig=sig)
+    from .recommendation import tradeoff_lines
+
     text = answer_sentence(rec) + (f" {size}" if size else "")
+    trade = "\n".join(tradeoff_lines(rec)).strip()
     table = criteria_table(rec)
     if a.format == "markdown":
-        from .notation import typeset_markdown
+        from .notation import plain_markdown
 
-        return typeset_markdown(text) + "\n\n" + _render(table, "markdown", sig=sig)
+        return plain_markdown(text + (f"\n\n{trade}" if trade else "")) + "\n\n" + _render(table, "markdown", sig=sig)
     if a.format == "latex":
         return _render(table, "latex", text, sig)
     import textwrap
 
     from .notation import typeset_unicode
 
-    return textwrap.fill(typeset_unicode(text), 100) + "\n\n" + _render(table, "table", sig=sig)
+    # the trade-off as plain lines: its Markdown's emphasis dropped, each line wrapped
+    plain = [textwrap.fill(typeset_unicode(x.replace("**", "")), 100, subsequent_indent="  " if x.startswith("- ")
+                           else "") for x in trade.split("\n")] if trade else []
+    return (textwrap.fill(typeset_unicode(text), 100) + "\n\n" + ("\n".join(plain) + "\n\n" if plain else "")
+            + _render(table, "table", sig=sig))
 
 
 def _recommend_signature(a, data, st, rec, designed: bool) -> dict:
@@ -883,7 +946,11 @@ def _init(a) -> str:
     # header typo, an empty file) is named now, with its file and line, not when the run starts
     from .api import read_files
 
-    read_files(gold, preds, labels=labels, name=a.name or folder.name.replace(" ", "_"))
+    # a file named like a baseline (Random_bsl__x: the organisers') is declared one, and said: the verdict is
+    # decided on the real systems only
+    marked = _named_like_baselines(preds)
+    ds, _ = read_files(gold, preds, labels=labels, name=a.name or folder.name.replace(" ", "_"),
+                       baseline_systems=list(marked))
     block = {"description": f"{folder.name}: written by metaeval init", "gold": gold.name,
              "predictions": [f"predictions/*{gold.suffix}"], "labels": labels, "ordinal": bool(a.ordinal)}
     if gold.suffix == ".tsv":
@@ -905,7 +972,7 @@ def _init(a) -> str:
             "# (--directory: the results go to its results/)\n"
             "# the experiment settings: `metaeval settings`; every key: the documentation's Configuration page\n"
             "# (labels are in the order of the scale when ordinal is true)\n"
-            + yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
+            + yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True) + _baselines_block(marked))
     from .io import write_text
 
     write_text(out, text)
@@ -915,7 +982,56 @@ def _init(a) -> str:
                "Snakemake is not installed here: install the workflow first with "
                "pip install '<the metaeval checkout>[workflow]' (or pip install snakemake[reports]).\n")
     return f"wrote {out} ({len(preds)} systems, labels {', '.join(labels)}); run it with\n  {run}\n" \
-           f"(the results go to {folder / 'run' / 'results'})\n" + missing
+           f"(the results go to {folder / 'run' / 'results'})\n" + _init_systems(ds, marked, out) + missing
+
+
+def _baselines_block(marked: Mapping[str, str]) -> str:
+    """The last lines of the dataset block ``metaeval init`` writes: the
+    files named like baselines declared in ``baseline_systems``, with why
+    and how to rank one as a real system (one line, as its output says)."""
+    import glob
+
+    from .config import declare_line
+
+    if not marked:
+        return ""
+    return ("    # files named like baselines (a word of the name is baseline, bsl, random or majority): ranked apart\n"
+            "    # from the real systems; move a name to real_systems: [...] to rank it as a real system\n"
+            f"    {declare_line('baseline_systems', [glob.escape(s) for s in marked])}\n")
+
+
+def _named_like_baselines(files) -> dict[str, str]:
+    """``{file name without extension: the word that marks it}`` of the
+    files named like baselines (``config.baseline_word``)."""
+    from .config import baseline_word
+
+    return {Path(f).stem: w for f in files if (w := baseline_word(Path(f).stem)) is not None}
+
+
+def _init_systems(ds, marked: Mapping[str, str], config) -> str:
+    """What ``metaeval init`` says of the systems: the real ones, the
+    baselines (the files named like baselines, declared in
+    ``baseline_systems``, and the generated ones), and how to rank a
+    declared one as a real system instead."""
+    import glob
+
+    from .config import declare_line
+
+    named = ds.info["systems"]
+    text = f"real systems ({len(named['real'])}): {', '.join(named['real'])}\n"
+    supplied = [f"{s} (named like a baseline: the word {w!r})" for s, w in marked.items()]
+    generated = named["generated_baselines"]
+    text += (f"baselines ({len(supplied) + len(generated)}): " + ", ".join(supplied)
+             + (", and the generated " if supplied and generated else "") + ", ".join(generated) + "\n")
+    if len(marked) == 1:
+        stem = glob.escape(next(iter(marked)))
+        text += (f"to rank {next(iter(marked))} as a real system instead, replace "
+                 f"\"{declare_line('baseline_systems', [stem])}\" with \"{declare_line('real_systems', [stem])}\" "
+                 f"in {config}\n")
+    elif marked:
+        text += (f"to rank one of them as a real system instead, move its name from baseline_systems to "
+                 f"real_systems in {config} (e.g. \"{declare_line('real_systems', [glob.escape(next(iter(marked)))])}\")\n")
+    return text
 
 
 def _problem(path: str, message: str):
@@ -992,7 +1108,8 @@ _OPTION_OF = {"labels": "--labels", "ordinal": "--ordinal", "metrics": "--metric
               "score_threshold": "--score-threshold", "probability_tolerance": "--probability-tolerance",
               "normalize_probabilities": "--normalize-probabilities", "bootstrap_replicates": "--replicates",
               "confidence": "--confidence", "interval_method": "--interval-method", "significance_test": "--test",
-              "tukey_trials": "--trials", "alpha": "--alpha", "correction": "--correction"}
+              "tukey_trials": "--trials", "alpha": "--alpha", "correction": "--correction",
+              "baseline_systems": "--baseline-systems", "real_systems": "--real-systems"}
 # library phrases a message may carry, in the command line's words
 _PHRASES = (("ordinal=True needs labels in the order of the scale (labels=[...])",
              "--ordinal needs --labels in the order of the scale"),
@@ -1026,6 +1143,7 @@ def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:
 
     for lib, cli in _PHRASES:
         text = text.replace(lib, cli)
+    text = _declare_options(text)
     text = re.sub(r"\bdatasets\.[^\s.:]+\.(\w+)", lambda m: option(m.group(1)), text)
     text = re.sub(r"\bexperiments\.(\w+)", lambda m: option(m.group(1)), text)
     text = re.sub(r"\bthe dataset key '(\w+)'", lambda m: option(m.group(1)), text)
@@ -1036,6 +1154,27 @@ def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:
     if head and head.group(1) in _KEYWORD_TYPES:
         text = option(head.group(1)) + text[len(head.group(1)):]
     return text
+
+
+def _declare_options(text: str) -> str:
+    """``baseline_systems=['x']`` and ``real_systems=['x']`` of a library
+    message as the options ``--baseline-systems x`` and ``--real-systems x``.
+
+    >>> _declare_options("give baseline_systems=['bsl_1']; real_systems=['bsl_1'] silences this")
+    'give --baseline-systems bsl_1; --real-systems bsl_1 silences this'
+    """
+    import ast
+    import re
+    import shlex
+
+    def option(m) -> str:
+        try:
+            names = ast.literal_eval(m.group(2))
+            return f"--{m.group(1).replace('_', '-')} " + shlex.quote(",".join(names))
+        except (ValueError, SyntaxError, TypeError):  # not a list of names: left as written
+            return m.group(0)
+
+    return re.sub(r"\b(baseline_systems|real_systems)=(\[[^\]]*\])", option, text)
 
 
 def _inputs(a) -> list[str]:

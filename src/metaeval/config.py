@@ -12,6 +12,7 @@ import fnmatch
 import glob
 import numbers
 import os
+import re
 import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -24,7 +25,8 @@ from .io import FORMATS
 
 __all__ = ["ConfigError", "DatasetSpec", "load_config", "dataset_specs", "resolve_data_dir",
            "BASELINE_KINDS", "SPAN_BASELINE_KINDS", "EXTRA_LABEL_POLICIES", "SPAN_FORMATS", "OFFSETS_PAST_END",
-           "to_plain", "from_plain", "restricted", "unsafe_path_reason", "unknown_keys", "label_scalars"]
+           "to_plain", "from_plain", "restricted", "unsafe_path_reason", "unknown_keys", "label_scalars",
+           "BASELINE_WORDS", "name_words", "baseline_word", "declare_line"]
 
 # generated baselines: of the classes (classification and TC), of the spans (span identification)
 BASELINE_KINDS = ("majority", "all_class", "random")
@@ -50,6 +52,85 @@ SUPERSEDED_SETTINGS = {
 
 class ConfigError(ValueError):
     """The configuration is inconsistent; the message names the key."""
+
+
+# the words of a file name that mark its system as a baseline (``baseline_word``), and the word after
+# ``random`` that makes it a random forest, not a guess
+BASELINE_WORDS = ("baseline", "baselines", "bsl", "random", "majority")
+_NOT_A_GUESS_AFTER_RANDOM = ("forest", "forests")
+# the words of a name: an acronym before a capitalised word (LSTMBaseline: LSTM), a capitalised or lower-case
+# word, an acronym, a number, a run of other letters (not ASCII)
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[^\W\d_A-Za-z]+")
+
+
+def name_words(stem: str) -> list[str]:
+    """The words of a system's name (a file name without extension): split
+    on anything that is not a letter or a digit, between digits and letters,
+    and at camelCase.
+
+    >>> name_words("branchLSTM_RE2019baseline_devrun")
+    ['branch', 'LSTM', 'RE', '2019', 'baseline', 'devrun']
+    >>> name_words("Random_bsl__x"), name_words("LSTMBaseline"), name_words("baseline-ir")
+    (['Random', 'bsl', 'x'], ['LSTM', 'Baseline'], ['baseline', 'ir'])
+    """
+    return _WORD.findall(stem)
+
+
+def baseline_word(stem: str) -> str | None:
+    """The word of a system's name (a file name without extension) that
+    marks it as a baseline, or None: the rule of the readers, ``metaeval
+    init`` and the workflow, which rank such a system apart (declared in
+    ``baseline_systems``) or say that they rank it as a real system.
+
+    A name is marked when one of its words (``name_words``) is, in any case,
+    ``baseline``, ``baselines``, ``bsl``, ``random`` or ``majority``; but
+    ``random`` followed by the word ``forest`` is a random forest, a trained
+    model, not a guess, and a word that only contains a marking word
+    (``randomforest``, ``baselined``) is not that word.
+
+    The names of the shared data (``../shared/data``):
+
+    >>> [baseline_word(s) for s in ("baseline", "baseline_rerun_msci598", "varshanth_baseline_quotes",
+    ...                             "branchLSTM_RE2019baseline_devrun", "branchLSTM_baseline", "baseline-ir",
+    ...                             "organizers_baseline")]
+    ['baseline', 'baseline', 'baseline', 'baseline', 'baseline', 'baseline', 'baseline']
+    >>> [baseline_word(s) for s in ("uw_jliu_random_forest", "jmrf_laser_randomforest", "RandomForest",
+    ...                             "talos", "BUT-FIT_TOP-N_s_avg-logits", "chips_ahoy")]
+    [None, None, None, None, None, None]
+
+    Others: the word as the name spells it.
+
+    >>> baseline_word("Random_bsl__x"), baseline_word("MajorityVote"), baseline_word("random_guess_2")
+    ('Random', 'Majority', 'random')
+    >>> baseline_word("my-Baselines"), baseline_word("randomized_trees"), baseline_word("random-forest-3")
+    ('Baselines', None, None)
+    """
+    words = name_words(stem)
+    for i, w in enumerate(words):
+        low = w.lower()
+        if low not in BASELINE_WORDS:
+            continue
+        if low == "random" and i + 1 < len(words) and words[i + 1].lower() in _NOT_A_GUESS_AFTER_RANDOM:
+            continue
+        return w
+    return None
+
+
+def declare_line(key: str, patterns) -> str:
+    """The config line that declares ``patterns`` under ``key``
+    (``baseline_systems`` or ``real_systems``), as YAML writes it; a file
+    name is a pattern of itself once ``glob.escape`` has escaped its
+    ``*``, ``?`` and ``[``.
+
+    >>> declare_line("real_systems", ["baseline"])
+    'real_systems: [baseline]'
+    >>> declare_line("baseline_systems", ["baseline-*", glob.escape("run [2]"), "yes"])
+    "baseline_systems: [baseline-*, 'run [[]2]', 'yes']"
+    """
+    import yaml
+
+    text = yaml.safe_dump(list(patterns), default_flow_style=True, width=10 ** 6).strip()
+    return f"{key}: {text}"
 
 
 def unknown_keys(cfg: Mapping, schema: Mapping) -> list[str]:
@@ -328,13 +409,14 @@ class DatasetSpec:
     span_format: str | None = None  # the reader: semeval2020_si, semeval2020_tc, semeval2021_tsd
     offsets_past_end: str = "wrong"  # OFFSETS_PAST_END
     documents: str = "gold"  # the scored documents of a 2020 span format: "gold" or "all_articles"
-    # the name shown for a prediction file (by its name without extension), and the
-    # supplied files that are baselines (fnmatch patterns of those names)
+    # the name shown for a prediction file (by its name without extension), the supplied files that are
+    # baselines and those named like baselines that are real systems (fnmatch patterns of those names)
     display_names: Mapping[str, str] = field(default_factory=dict)
     # the nouns of the units in titles and sentences (plural): the items (posts, comments), the groups of a
     # grouped resampling (threads, questions) and a span task's documents (articles, posts); filled in
     unit_names: Mapping[str, str] = field(default_factory=dict)
     baseline_systems: tuple[str, ...] = ()
+    real_systems: tuple[str, ...] = ()
     # the verdict (metaeval.recommendation): the task's own metric and where it comes from, the metrics papers chose
     # on the same data (({"metrics": (...), "source": "..."}, ...)), the formal properties the user requires of
     # the answer, and the name of the test set (datasets with one name count once across datasets)
@@ -342,6 +424,9 @@ class DatasetSpec:
     official_source: str = ""
     paper_choices: tuple[Mapping[str, Any], ...] = ()
     requirements: tuple[str, ...] = ()
+    # the evidence criteria in the order the user ranks them (metaeval.tradeoff: the answer when no metric is kept
+    # on every criterion)
+    priorities: tuple[str, ...] = ()
     test_set: str = ""
     # the custom metrics the dataset computes (metaeval.custom_metrics.declare's plain declarations: the function,
     # the SHA-256 of its file, its contract), a rule param of every step that reads metrics
@@ -520,6 +605,11 @@ class DatasetSpec:
             raise err("display_names", "display names must be non-empty and distinct, got "
                                        + ", ".join(sorted(map(repr, shown))))
         baseline_systems = tuple(str(x) for x in _renamed(name, raw, "baseline_files", "baseline_systems") or ())
+        real_systems = tuple(str(x) for x in raw.get("real_systems") or ())
+        both = sorted(set(baseline_systems) & set(real_systems))
+        if both:
+            raise err("real_systems", f"{', '.join(map(repr, both))} is in baseline_systems too: a system is a "
+                                      f"baseline or a real system; keep it in one of them")
         given = {str(k): str(v).strip() for k, v in (raw.get("unit_names") or {}).items()}
         if any(not v for v in given.values()):
             raise err("unit_names", "a unit's noun cannot be empty")
@@ -546,7 +636,8 @@ class DatasetSpec:
             random_seed=int(raw.get("random_seed", random_seed)), enabled=bool(raw.get("enabled", True)),
             allow_unused_labels=bool(raw.get("allow_unused_labels", False)),
             normalize_labels=_normalize_setting(name, raw.get("normalize_labels") or ()),
-            display_names=display, baseline_systems=baseline_systems, unit_names=unit_names, **span, **verdict,
+            display_names=display, baseline_systems=baseline_systems, real_systems=real_systems,
+            unit_names=unit_names, **span, **verdict,
             official_results=official_results, **score,
         )
 
@@ -588,8 +679,9 @@ class DatasetSpec:
 
         The system name is the file name without its extension, or its
         ``display_names`` entry.  A glob that matches nothing, two files with
-        one name, a display name or a ``baseline_systems`` pattern that names no
-        file are config errors.
+        one name, a display name, a ``baseline_systems`` or a
+        ``real_systems`` pattern that names no file, and a file that both
+        name are config errors.
         """
         out = self._matched(self.predictions, "predictions", data_dir)
         stems = {p.stem for p in out.values()}
@@ -597,10 +689,8 @@ class DatasetSpec:
         if unknown and not self.scores:
             raise ConfigError(f"datasets.{self.name}.display_names: no prediction file is named "
                               f"{', '.join(map(repr, unknown))} (keys are file names without extension)")
-        for pattern in self.baseline_systems:
-            if not self.scores and not any(fnmatch.fnmatchcase(Path(p).stem, pattern) for p in out.values()):
-                raise ConfigError(f"datasets.{self.name}.baseline_systems: {pattern!r} matches no prediction file "
-                                  f"(patterns match file names without extension)")
+        if not self.scores:
+            self._check_declared(stems, "prediction file")
         return out
 
     def score_files(self, data_dir: str | Path) -> dict[str, Path]:
@@ -615,11 +705,25 @@ class DatasetSpec:
             if unknown:
                 raise ConfigError(f"datasets.{self.name}.display_names: no prediction or score file is named "
                                   f"{', '.join(map(repr, unknown))} (keys are file names without extension)")
-            for pattern in self.baseline_systems:
-                if not any(fnmatch.fnmatchcase(s, pattern) for s in stems):
-                    raise ConfigError(f"datasets.{self.name}.baseline_systems: {pattern!r} matches no prediction "
-                                      f"or score file (patterns match file names without extension)")
+            self._check_declared(stems, "prediction or score file")
         return out
+
+    def _check_declared(self, stems, what: str) -> None:
+        """Every pattern of ``baseline_systems`` and ``real_systems`` names a
+        file (of ``stems``, the file names without extension), and no file
+        is named by both."""
+        for key in ("baseline_systems", "real_systems"):
+            for pattern in getattr(self, key):
+                if not any(fnmatch.fnmatchcase(s, pattern) for s in stems):
+                    raise ConfigError(f"datasets.{self.name}.{key}: {pattern!r} matches no {what} (patterns match "
+                                      f"file names without extension)")
+        for stem in sorted(stems):
+            base = [p for p in self.baseline_systems if fnmatch.fnmatchcase(stem, p)]
+            real = [p for p in self.real_systems if fnmatch.fnmatchcase(stem, p)]
+            if base and real:
+                raise ConfigError(f"datasets.{self.name}: the file {stem!r} is a baseline by baseline_systems "
+                                  f"{base[0]!r} and a real system by real_systems {real[0]!r}: a system is one or "
+                                  f"the other; narrow one of the patterns")
 
     def _matched(self, patterns, key: str, data_dir) -> dict[str, Path]:
         out: dict[str, Path] = {}
@@ -643,6 +747,12 @@ class DatasetSpec:
         ``baseline_systems`` marks as baselines."""
         return {name for name, p in files.items()
                 if any(fnmatch.fnmatchcase(Path(p).stem, pat) for pat in self.baseline_systems)}
+
+    def declared_real(self, files: Mapping[str, Path]) -> set[str]:
+        """The system names (of ``prediction_files``) whose files
+        ``real_systems`` declares real systems (named like baselines)."""
+        return {name for name, p in files.items()
+                if any(fnmatch.fnmatchcase(Path(p).stem, pat) for pat in self.real_systems)}
 
 
 def _normalize_setting(name: str, value) -> tuple[str, ...]:
@@ -830,6 +940,33 @@ def _known_metric(mid) -> bool:
     return M.canonical(mid) in M.REGISTRY or mid in SPAN_REGISTRY or mid in SCORE_REGISTRY
 
 
+# the evidence criteria of the recommendation, in the tables' order (metaeval.verdict; metaeval.settings and
+# metaeval.recommendation.CRITERIA name the same)
+ALL_CRITERIA = ("stability", "discrimination", "power", "noise", "priors")
+
+
+def check_priorities(value, where: str = "priorities") -> tuple[str, ...]:
+    """The declared priorities, checked: evidence criteria by id
+    (``settings.ALL_CRITERIA``), each once; ``where`` names the key in the
+    message.
+
+    >>> check_priorities(["discrimination", "power"])
+    ('discrimination', 'power')
+    >>> check_priorities("power")
+    ('power',)
+    """
+    if value is None:
+        return ()
+    items = (value,) if isinstance(value, str) else tuple(value)
+    for c in items:
+        if not isinstance(c, str) or c not in ALL_CRITERIA:
+            raise ConfigError(f"{where}: {c!r} is not an evidence criterion{M.closest([str(c)], list(ALL_CRITERIA))}; "
+                              f"the criteria, in any order: {', '.join(ALL_CRITERIA)}")
+    if len(set(items)) != len(items):
+        raise ConfigError(f"{where}: a criterion is listed twice: {list(items)}")
+    return tuple(items)
+
+
 def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dict[str, Any]:
     """``official_metric`` (an id, or ``{metric, source}``), ``paper_choices``
     (a list of ``{metrics: [...], source}``), ``requirements`` (formal
@@ -894,6 +1031,7 @@ def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dic
     if len(set(req)) != len(req):
         raise err("requirements", f"a property is listed twice: {list(req)}")
     out["requirements"] = req
+    out["priorities"] = check_priorities(raw.get("priorities"), f"datasets.{name}.priorities")
     if raw.get("test_set") is not None:
         out["test_set"] = str(raw["test_set"])
     return out

@@ -407,7 +407,7 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
     ('# Across datasets: which metric holds up', True)
     """
     from .recommendation import CRITERIA
-    from .tables import markdown_table, md_escape
+    from .tables import format_p, markdown_table, md_escape
 
     lines = ["# Across datasets: which metric holds up", "",
              "Each dataset's recommendation, gathered (never recomputed): per kind of task, per criterion, "
@@ -442,7 +442,7 @@ def cross_tables(long: pd.DataFrame, rep: pd.DataFrame, rec: pd.DataFrame, alpha
         floor = _smallest_count_p(g, alpha, mc_level)
         if floor is not None and floor > alpha:
             lines += [f"(With these resamples no metric can be counted short on any test set: the smallest "
-                      f"attainable p-value of any metric's count is {floor:.3g} > {alpha:g}. More "
+                      f"attainable p-value of any metric's count is {format_p(floor, (alpha,))} > {alpha:g}. More "
                       "`criteria_replicates` would allow it.)",
                       ""]
         for crit in dict.fromkeys(g["criterion"]):

@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # (the data floor's own module; imported where the scores are
     from .score_data import ScoreView
 
 __all__ = ["Dataset", "SpanView", "load_dataset", "load_span_dataset", "make_baselines", "baseline_names",
-           "score_table", "score_dataset", "RANKED_KINDS", "code_dataset"]
+           "score_table", "score_dataset", "RANKED_KINDS", "code_dataset", "name_the_systems", "named_like_baseline"]
 
 
 # kinds of systems that are ranked with the real ones (baselines only when named)
@@ -328,14 +328,19 @@ def baseline_names(labels, kinds) -> list[str]:
             (["random"] if "random" in kinds else []) + [k for k in SPAN_BASELINES if k in kinds])
 
 
-def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
+def load_dataset(spec: DatasetSpec, data_dir: str | Path, *, advice: str = "config") -> Dataset:
     """Read, check and code the gold and all prediction files of ``spec``.
 
     Raises ``DataError`` (listing every fault) before returning anything.
     A span dataset (``spec.span_task``) is read by ``load_span_dataset``.
+    ``info["systems"]`` names the real systems and the baselines; a file
+    named like a baseline that neither ``baseline_systems`` nor
+    ``real_systems`` declares is said in ``info["warnings"]``, with how to
+    declare it (``advice``: ``"config"``, the config's lines, or
+    ``"library"``, the keywords of ``metaeval.read_files``).
     """
     if spec.span_task:
-        return load_span_dataset(spec, data_dir)
+        return load_span_dataset(spec, data_dir, advice=advice)
     data_dir = Path(data_dir)
     gpath = spec.gold_path(data_dir)
     files: dict[str, Path] = {}
@@ -392,7 +397,80 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
         if norm:
             ds.info["warnings"].append("class probabilities divided by their row's sum (normalize_probabilities): "
                                        + ", ".join(f"{s} {n:,} row(s)" for s, n in norm.items()))
+    sources = {**score_files, **files}
+    name_the_systems(ds, {s: Path(p).stem for s, p in sources.items()}, spec.declared_real(sources),
+                     _advice(spec, advice), sources)
     return ds
+
+
+def named_like_baseline(system: str, word: str, how: str, file=None) -> str:
+    """The warning for a system whose name marks it as a baseline
+    (``config.baseline_word`` gives ``word``) and that nothing declared:
+    it is ranked as a real system.  ``how``: the way to declare it, both
+    ways (``_advice``); ``file``: its file, when it has one.
+
+    >>> named_like_baseline("Random_bsl__x", "Random", "...", "predictions/Random_bsl__x.csv")
+    "system 'Random_bsl__x' (predictions/Random_bsl__x.csv) is named like a baseline (the word 'Random') and is
+    ranked as a real system: if it is a baseline, ..."
+    """
+    return (f"system {system!r}" + (f" ({file})" if file else "") + f" is named like a baseline (the word {word!r}) "
+            f"and is ranked as a real system: if it is a baseline, {how}")
+
+
+def _advice(spec: DatasetSpec, advice: str):
+    """``(system, stem) -> text``: how to declare a system a baseline or a
+    real system, in the config's lines (``advice`` "config", with the
+    dataset's patterns already declared) or as the library's keywords
+    (``"library"``)."""
+    import glob
+
+    from .config import declare_line
+
+    if advice == "library":
+        return lambda system, stem: (f"give baseline_systems=[{system!r}]; if it is a real system, "
+                                     f"real_systems=[{system!r}] silences this")
+
+    def how(system: str, stem: str) -> str:
+        base = declare_line("baseline_systems", [*spec.baseline_systems, glob.escape(stem)])
+        real = declare_line("real_systems", [*spec.real_systems, glob.escape(stem)])
+        return (f"add the line \"{base}\" to datasets.{spec.name} in the config; if it is a real system, add "
+                f"\"{real}\" (either line silences this)")
+    return how
+
+
+def name_the_systems(ds: Dataset, stems: Mapping[str, str], declared_real, how, files=None) -> list[str]:
+    """Say which systems ``ds`` ranks as real and which are baselines:
+    ``ds.info["systems"]`` (``real``, ``supplied_baselines``,
+    ``generated_baselines``, ``synthetic``, and ``named_like_baselines``:
+    every supplied system whose name marks it as a baseline, with the word,
+    what it is treated as and what declared it), and one warning in
+    ``ds.info["warnings"]`` for each system named like a baseline that is
+    ranked as a real system without ``real_systems`` declaring it.
+
+    ``stems``: ``{system: the name the rule reads}`` of the supplied
+    systems (a file's name without extension, or the system's name);
+    ``declared_real``: the systems declared real; ``how(system, stem)``:
+    how to declare one (``_advice``); ``files``: ``{system: file}``, named
+    in the warnings.  Returns the new warnings."""
+    from .config import baseline_word
+
+    kinds = dict(zip(ds.systems, ds.kinds))
+    real = set(declared_real)
+    marked = {s: w for s, stem in stems.items() if (w := baseline_word(stem)) is not None}
+    ds.info["systems"] = {
+        "real": [s for s in ds.systems if kinds[s] == "system"],
+        "supplied_baselines": [s for s in ds.systems if kinds[s] == "baseline" and s in stems],
+        "generated_baselines": [s for s in ds.systems if kinds[s] == "baseline" and s not in stems],
+        "synthetic": [s for s in ds.systems if kinds[s] == "synthetic"],
+        "named_like_baselines": {s: {"word": w, "treated_as": "baseline" if kinds[s] == "baseline" else "real system",
+                                     "declared_by": "baseline_systems" if kinds[s] == "baseline" else
+                                     "real_systems" if s in real else None}
+                                 for s, w in marked.items()},
+    }
+    new = [named_like_baseline(s, w, how(s, stems[s]), (files or {}).get(s)) for s, w in marked.items()
+           if kinds[s] == "system" and s not in real]
+    ds.info.setdefault("warnings", []).extend(new)
+    return new
 
 
 def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None, files=None,
@@ -623,7 +701,7 @@ def confusion_from_long(df: pd.DataFrame, labels) -> tuple[list[str], np.ndarray
 # ---------------------------------------------------------------------------
 # span tasks (SemEval-2020 Task 11): see metaeval.spans
 # ---------------------------------------------------------------------------
-def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
+def load_span_dataset(spec: DatasetSpec, data_dir: str | Path, *, advice: str = "config") -> Dataset:
     """Read, check and code a span dataset (``format: semeval2020_si``,
     ``semeval2020_tc`` or ``semeval2021_tsd``).
 
@@ -687,6 +765,8 @@ def load_span_dataset(spec: DatasetSpec, data_dir: str | Path) -> Dataset:
                            files=_file_hashes(gpath, files))
     if spec.articles:
         ds.info["articles_sha256"] = folder_sha256(data_dir / spec.articles)
+    name_the_systems(ds, {s: Path(p).stem for s, p in files.items()}, spec.declared_real(files),
+                     _advice(spec, advice), files)
     return ds
 
 

@@ -171,11 +171,11 @@ def best_degenerate(table: pd.DataFrame) -> pd.DataFrame:
     return best.sort_values("metric", key=lambda x: x.map(order))[_GAME_COLUMNS].reset_index(drop=True)
 
 
-def gameability_markdown(table: pd.DataFrame, title: str) -> str:
+def gameability_markdown(table: pd.DataFrame, title: str, alpha: float = default_of("verdict_alpha")) -> str:
     """The gameability table of a dataset: per metric, its best degenerate
     system, that system's score against the median real system and its
     rank among the real systems; gameable metrics first."""
-    from .tables import markdown_table, md_escape
+    from .tables import format_p, markdown_table, md_escape
 
     best = best_degenerate(table)  # (its rows have a rank: never "not computed")
     rank = {v: i for i, v in enumerate(VERDICTS)}
@@ -185,7 +185,7 @@ def gameability_markdown(table: pd.DataFrame, title: str) -> str:
              "gameable": shown[r.verdict], "degenerate system": md_escape(r.degenerate),
              "its score": r.score, "median real system": r.median_real,
              "its rank": f"{int(r.rank)} of {int(r.n_real) + 1}",
-             "p (Holm)": "" if pd.isna(r.p_holm) else f"{r.p_holm:.3f}"} for r in best.itertuples()]
+             "p (Holm)": "" if pd.isna(r.p_holm) else format_p(r.p_holm, (alpha,))} for r in best.itertuples()]
     n = sum(r["gameable"] == "**gameable**" for r in rows)
     nb = sum(r["gameable"] == "borderline" for r in rows)
     setaside = sorted({x for v in table.get("set_aside", pd.Series(dtype=str)).dropna() for x in str(v).split("; ")

@@ -27,7 +27,7 @@ import html as _html
 import re
 
 __all__ = ["latex", "mathtext", "html", "unicode", "is_mathtext", "mark", "html_tags", "typeset_html",
-           "typeset_markdown", "typeset_latex", "typeset_unicode"]
+           "typeset_markdown", "plain_markdown", "typeset_latex", "typeset_unicode"]
 
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "kappa": "κ", "mu": "μ", "tau": "τ",
           "rho": "ρ", "sigma": "σ", "phi": "φ", "chi": "χ", "omega": "ω", "pi": "π", "lambda": "λ"}
@@ -242,8 +242,24 @@ def unicode(mid, long: bool = False) -> str:
 
 
 def _ascii_names() -> dict[str, str]:
-    """``_stand_ins`` with each name's HTML form."""
-    return {name: html(m) for name, m in _stand_ins().items()}
+    """``_stand_ins`` with each name's HTML form, and every user metric's
+    name as itself (``_kept``)."""
+    return {**{name: html(m) for name, m in _stand_ins().items()}, **_kept(_html.escape)}
+
+
+def _kept(escape=str) -> dict[str, str]:
+    """A user's metric names (custom metrics, metrics of per-item terms),
+    each mapped to itself: matched before the built-in names they may
+    contain, so that ``my_kappa`` or ``kappa (mine)`` is shown exactly as
+    given, never as ``my_κ``."""
+    from . import metrics as M
+
+    out = {}
+    for reg in (M.REGISTRY, getattr(M, "ITEM_REGISTRY", {})):
+        for m in list(reg.values()):
+            if getattr(m, "source", ""):
+                out[escape(m.name)] = escape(m.name)
+    return out
 
 
 def _stand_ins() -> dict:
@@ -256,6 +272,8 @@ def _stand_ins() -> dict:
     out = {}
     for reg in (M.REGISTRY, getattr(M, "ITEM_REGISTRY", {})):
         for m in list(reg.values()):
+            if getattr(m, "source", ""):  # a user's metric: its name is shown as given (_kept)
+                continue
             typeset = html(m)
             stand_in = bool(re.search(r"[\^_(]", m.name)) or m.name.lower() in _GREEK
             # a name that is a word (Acc, Informedness) or a known one (macro-F1) stays; F1(class) would lose its
@@ -269,8 +287,10 @@ def _stand_ins() -> dict:
 
 
 def _names_pattern(names) -> re.Pattern:
+    """The names as whole words: not inside a longer word, nor joined to one
+    by ``^`` or ``-`` (``my-kappa`` holds no ``kappa``); the longest first."""
     alts = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return re.compile(rf"(?<![\w^]){'(?:' + alts + ')' if alts else '(?!)'}(?![\w^])")
+    return re.compile(rf"(?<![\w^-]){'(?:' + alts + ')' if alts else '(?!)'}(?![\w^-])")
 
 
 def typeset_html(page: str) -> str:
@@ -291,11 +311,13 @@ def typeset_html(page: str) -> str:
     return "".join(out)
 
 
-def typeset_markdown(md: str) -> str:
-    """``md`` (Markdown) with the metrics' ASCII names typeset as inline HTML
-    (``R<sup>M</sup>``, which CommonMark and GitHub show), outside code spans
-    and fenced blocks; escaped Markdown (``kappa\\_lin``) is matched too."""
-    names = _ascii_names()
+def typeset_markdown(md: str, form: str = "html") -> str:
+    """``md`` (Markdown) with the metrics' ASCII names typeset, outside code
+    spans and fenced blocks; escaped Markdown (``kappa\\_lin``) is matched
+    too.  ``form``: ``html``, inline HTML (``R<sup>M</sup>``, which CommonMark
+    and GitHub show), or ``plain``, Unicode (``Rᴹ``, ``κₗᵢₙ``: the files
+    that are read as plain text, ``plain_markdown``)."""
+    names = _ascii_names() if form == "html" else {**{n: unicode(m) for n, m in _stand_ins().items()}, **_kept()}
     variants = {}
     for k, v in names.items():
         variants[k] = v
@@ -316,6 +338,19 @@ def typeset_markdown(md: str) -> str:
     return "\n".join(out)
 
 
+def plain_markdown(md: str) -> str:
+    """``md`` as the project's ``.md`` files hold it: Markdown that reads as
+    plain text, the metrics' names in Unicode (``Rᴹ``, ``α^NOM`` where a
+    character has no superscript) and no HTML tag; the HTML pages are made
+    from the same Markdown by ``report.html_page``, which typesets the names
+    as HTML.
+
+    >>> plain_markdown("R^M and kappa_lin beat `kappa`")
+    'Rᴹ and κₗᵢₙ beat `kappa`'
+    """
+    return typeset_markdown(md, "plain")
+
+
 def typeset_latex(text: str, escape) -> str:
     """``text`` already escaped for LaTeX by ``escape`` (``tables.tex_escape``)
     with the metrics' escaped ASCII names as their LaTeX (``R^M`` written
@@ -323,7 +358,7 @@ def typeset_latex(text: str, escape) -> str:
     recommendation's cells as ``$\\checkmark$`` (``amssymb``, which the
     LaTeX tables need for the blackboard F1 too)."""
 
-    names = {escape(name): latex(m) for name, m in _stand_ins().items()}
+    names = {**{escape(name): latex(m) for name, m in _stand_ins().items()}, **_kept(escape)}
     out = _names_pattern(names).sub(lambda m: names[m.group(0)], text) if names else text
     return out.replace("\u2714", r"$\checkmark$")
 
@@ -332,5 +367,5 @@ def typeset_unicode(text: str) -> str:
     """Plain ``text`` (a terminal's) with the metrics' ASCII names in
     Unicode (``R^M`` as ``Rᴹ``, ``kappa_lin`` as ``κₗᵢₙ``)."""
 
-    names = {name: unicode(m) for name, m in _stand_ins().items()}
+    names = {**{name: unicode(m) for name, m in _stand_ins().items()}, **_kept()}
     return _names_pattern(names).sub(lambda m: names[m.group(0)], str(text)) if names else str(text)

@@ -46,14 +46,17 @@ import pandas as pd
 from . import metrics as M
 from .settings import ALL_CRITERIA as _SETTINGS_CRITERIA
 from .settings import default_of
-from .tables import markdown_table, md_escape
+from .tables import format_p, markdown_table, md_escape, plural
+from .tradeoff import Decision, decide, if_first, trade_off
 from .verdict import (SCHEME, SCOPES, EvidenceSets, closest_pair, evidence_sets, paired_interval, systems_needed,
                       units_needed)
 
 __all__ = ["CRITERIA", "ALL_CRITERIA", "IMBALANCE_RATIO", "COMPONENTS", "MAX_UNDEFINED", "FEW_SYSTEMS",
            "PRIORS_PROPERTY", "SCOPE_NAMES", "relevant_properties", "is_imbalanced", "applicable_criteria",
-           "Requirement", "Standing", "Recommendation", "recommend", "answer_sentence", "sets_line", "criteria_table",
-           "recommendation_markdown", "recommendation_long", "recommendation_json", "dataset_context",
+           "Requirement", "Standing", "Recommendation", "recommend", "answer_sentence", "headline_sentence",
+           "answer_notes", "tradeoff_lines", "requirements_line", "sets_line", "grid_table", "numbers_table",
+           "criteria_table", "systems_count", "ranked_systems_line", "MAX_WORDS", "recommendation_markdown",
+           "recommendation_html", "recommendation_long", "recommendation_json", "dataset_context",
            "recommend_dataset", "recommendation_figure", "display_name"]
 
 IMBALANCE_RATIO = 2.0
@@ -233,6 +236,10 @@ class Recommendation:
     # (C, M) criteria a metric's definition leaves undefined (scores.registry.not_defined: MAP has no class prior):
     # judged on the others, said on the page
     undefined: np.ndarray | None = None
+    # the declared priorities (criteria, in order; metaeval.tradeoff) and, per scope, how its answer was reached
+    priorities: list[str] = field(default_factory=list)
+    decisions: dict = field(default_factory=dict)  # scope -> tradeoff.Decision
+    standings: dict = field(default_factory=dict)  # admissible metric -> its Standing in the headline scope
 
     def size_metrics(self) -> list[str]:
         """The metrics the test-set size sentence speaks of: the answer when
@@ -244,9 +251,30 @@ class Recommendation:
         return [o.metric] if o is not None and o.status in ("answer", "eliminated") else []
 
     def answer(self, scope: str | None = None) -> list[str]:
-        """The answer of a scope (default the headline's)."""
-        s = self.sets[scope or self.headline]
-        return [m for m, a in zip(self.metrics, s.answer) if a]
+        """The answer of a scope (default the headline's): the metrics kept
+        on every criterion; when none is, those kept on the most criteria,
+        or the declared priorities' answer (``decision``)."""
+        return [m for m, a in zip(self.metrics, self.decision(scope).answer) if a]
+
+    def decision(self, scope: str | None = None) -> Decision:
+        """How a scope's answer was reached (``tradeoff.decide``)."""
+        scope = scope or self.headline
+        if scope not in self.decisions:
+            self.decisions[scope] = decide(self.sets[scope], self.priorities)
+        return self.decisions[scope]
+
+    def if_first(self, scope: str | None = None) -> dict[str, list[str]]:
+        """Per criterion that counts, the answer with it put first (the
+        others in the table's order): what each single priority gives."""
+        return {c: [m for m, a in zip(self.metrics, ans) if a]
+                for c, ans in if_first(self.sets[scope or self.headline]).items()}
+
+    def tradeoff(self, scope: str | None = None) -> list[tuple[list[str], list[str]]]:
+        """When no metric is kept on every criterion: ``[(criteria, the
+        answer with any of them first), ...]`` for the criteria that
+        eliminate a metric kept on the most criteria."""
+        return [(list(cs), [m for m, a in zip(self.metrics, ans) if a])
+                for cs, ans in trade_off(self.sets[scope or self.headline])]
 
     @property
     def separable(self) -> bool:
@@ -264,7 +292,7 @@ def _rows(res, crit: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _standing(mid: str, metrics, sets: EvidenceSets, value, boot, excluded, vetoed, not_computed,
-              exempt) -> Standing:
+              exempt, answer) -> Standing:
     if mid in not_computed:
         return Standing(mid, "not computed", not_computed[mid])
     if mid in vetoed:
@@ -287,7 +315,7 @@ def _standing(mid: str, metrics, sets: EvidenceSets, value, boot, excluded, veto
             d, lo, hi, _ = paired_interval(value[c], boot[:, c], j, i, 1 - sets.alpha_c)
             row.update(best=metrics[j], d=d, low=lo, high=hi)
         out[crit] = row
-    return Standing(mid, "answer" if sets.answer[i] else "eliminated", "", out)
+    return Standing(mid, "answer" if answer[i] else "eliminated", "", out)
 
 
 def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] | None = None,
@@ -297,7 +325,7 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
               official: str | None = None, official_source: str = "", not_computed: Mapping[str, str] | None = None,
               papers: Sequence[Mapping] = (), n_units: int = 0, unit: str = "items",
               max_undefined: float = MAX_UNDEFINED, power_test: str = "", n_synthetic: int = 0,
-              mc_level: float = default_of("verdict_mc_level")) -> Recommendation:
+              mc_level: float = default_of("verdict_mc_level"), priorities: Sequence[str] = ()) -> Recommendation:
     """The verdict from the criteria's point values and replicates.
 
     ``results``: ``{(scheme, subset): criteria.CriteriaResult}`` with the
@@ -314,7 +342,9 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     -> why it is not computed here (an official or paper metric the dataset
     cannot compute); ``papers``: ``({"metrics": ..., "source": ...}, ...)``;
     ``mc_level``: the Monte Carlo doubt an elimination must be beyond
-    (``verdict_mc_level``, ``verdict.mc_upper``)."""
+    (``verdict_mc_level``, ``verdict.mc_upper``); ``priorities``: the
+    criteria in the order the user declares them (``tradeoff.decide``: the
+    answer when no metric is kept on every criterion)."""
     from .gameability import gameable as game_rows
 
     real = {sc: results[sc, "real"] for sc in ("items", "both") if (sc, "real") in results}
@@ -331,7 +361,8 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     excluded: dict[str, str] = {}
     vetoed_rows = [] if gameability is None else game_rows(gameability).to_dict("records")
     border_rows = [] if gameability is None else game_rows(gameability, "borderline").to_dict("records")
-    vetoed = {g["metric"]: f"gameable: {_game_text(g)}" for g in vetoed_rows}
+    vetoed = {g["metric"]: f"gameable: {_game_text(g, alpha)}"
+              for g in vetoed_rows}
 
     from .scores.registry import not_defined
 
@@ -389,12 +420,17 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     sets = {scope: evidence_sets(value, b, admissible & ~ill[scope], alpha, judged_apart, crit, mc_level)
             for scope, b in boots.items()}
     hs, hb = sets[headline], boots[headline]
-    selected = [mid for mid, a in zip(metrics, hs.answer) if a]
+    priorities = list(priorities)
+    unknown = [c for c in priorities if c not in CRITERIA]
+    if unknown:
+        raise ValueError(f"priorities {unknown}: not a criterion; the criteria: {', '.join(CRITERIA)}")
+    decisions = {scope: decide(x, priorities) for scope, x in sets.items()}
+    selected = [mid for mid, a in zip(metrics, decisions[headline].answer) if a]
 
     reqs = []
     for r in dict.fromkeys(list(requirements) + list(offered)):
         ok = meets[r]
-        ans = evidence_sets(value, hb, admissible & ok, alpha, judged_apart, crit, mc_level).answer
+        ans = decide(evidence_sets(value, hb, admissible & ok, alpha, judged_apart, crit, mc_level), priorities).answer
         reqs.append(Requirement(r, r in requirements, [mid for mid, x in zip(metrics, ok) if x and candidate[
             metrics.index(mid)]], [mid for mid, x in zip(metrics, ok) if not x and mid not in unchecked],
                                 [mid for mid, a in zip(metrics, ans) if a], [m_ for m_ in unchecked]))
@@ -402,22 +438,26 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     nc = dict(not_computed or {})
 
     def standing(mid):
-        return _standing(mid, metrics, hs, value, hb, excluded, vetoed, nc, judged_apart) if mid in metrics or mid in nc \
+        return _standing(mid, metrics, hs, value, hb, excluded, vetoed, nc, judged_apart,
+                         decisions[headline].answer) if mid in metrics or mid in nc \
             else Standing(mid, "not computed", "not among this dataset's metrics")
 
     off = standing(official) if official else None
+    # every admissible metric's standing: where it is eliminated, by whom and by how much (the trade-off's numbers)
+    standings = {mid: standing(mid) for mid, a in zip(metrics, admissible) if a}
     paper_rows = [(str(p["source"]), [standing(mid) for mid in p["metrics"]]) for p in papers]
 
     with_b = None
     if (SCHEME[headline], "all") in results and baselines:
         ball = results[SCHEME[headline], "all"]
         bv, bb = _rows(ball, crit)
-        with_b = [mid for mid, a in zip(metrics, evidence_sets(bv, bb, admissible, alpha, judged_apart, crit, mc_level).answer) if a]
+        with_b = [mid for mid, a in zip(metrics, decide(evidence_sets(bv, bb, admissible, alpha, judged_apart, crit,
+                                                                      mc_level), priorities).answer) if a]
 
     # the real systems ranked (the items scheme's, when both scopes are there)
     n_sys = int(first.system_draws.shape[1]) if first.system_draws is not None else 0
     separation = None
-    pair = closest_pair(hs, value, hb) if len(selected) >= 2 else None
+    pair = closest_pair(hs, value, hb) if hs.answer.sum() >= 2 else None
     if pair is not None:  # (the units' exponent: 1/2 until recommend_dataset measures it on the data)
         separation = {"criterion": pair.criterion, "c": pair.c, "better": metrics[pair.i], "worse": metrics[pair.j],
                       "i": pair.i, "j": pair.j, "d": pair.d, "se": pair.se, "t": pair.t, "critical": pair.critical,
@@ -436,13 +476,15 @@ def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] |
     nans = {scope: np.isnan(b).sum(axis=0) for scope, b in boots.items()}
     settings = {"criteria": crit, "verdict_alpha": alpha, "alpha_c": {s: x.alpha_c for s, x in sets.items()},
                 "headline": headline, "max_undefined": max_undefined, "replicates": int(first.boot.shape[0]),
-                "confidence": first.confidence, "power_test": power_test, "requirements": list(requirements)}
+                "confidence": first.confidence, "power_test": power_test, "requirements": list(requirements),
+                "priorities": priorities}
     aside = sorted({x for v in ([] if gameability is None or "set_aside" not in gameability.columns
                                 else gameability["set_aside"].dropna()) for x in str(v).split("; ") if x})
     return Recommendation(metrics, crit, value, lows, highs, nans, int(first.boot.shape[0]), candidate, admissible,
                           exempt, sets, headline, selected, excluded, dict(left_out or {}), vetoed_rows, border_rows,
                           reqs, off, official_source, paper_rows, with_b, list(baselines), n_sys, int(n_units), unit,
-                          separation, failed, settings, int(n_synthetic), aside, undefined=undefined)
+                          separation, failed, settings, int(n_synthetic), aside, undefined=undefined,
+                          priorities=priorities, decisions=decisions, standings=standings)
 
 
 def _held(properties: pd.DataFrame | None, metrics) -> dict[tuple[str, str], bool]:
@@ -453,13 +495,14 @@ def _held(properties: pd.DataFrame | None, metrics) -> dict[tuple[str, str], boo
     return {(r.metric, r.property): r.result != "fails" for r in p.itertuples(index=False)}
 
 
-def _game_text(g: Mapping) -> str:
-    """How a degenerate system games a metric, in words."""
+def _game_text(g: Mapping, alpha: float = 0.05) -> str:
+    """How a degenerate system games a metric, in words (its Holm p-value
+    never rounded onto the gameability test's level, the family's alpha)."""
     better = "higher" if M.get(g["metric"]).higher_is_better else "lower"
     p = g.get("p_holm")
     return (f"the degenerate system {g['degenerate']} scores {g['score']:.3f} against the median real system's "
             f"{g['median_real']:.3f} ({better} is better)"
-            + (f", p = {p:.3g} (Holm)" if p is not None and np.isfinite(p) else ""))
+            + (f", p = {format_p(p, (alpha,))} (Holm)" if p is not None and np.isfinite(p) else ""))
 
 
 def _and(items: Sequence[str], word: str = "and") -> str:
@@ -476,6 +519,33 @@ def _num(x: float) -> str:
     return f"{x:.3f}" if np.isfinite(x) else "n/a"
 
 
+# the longest first sentence (words): the answer must be read at a glance, on a page and on the front page
+MAX_WORDS = 40
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _p(rec: Recommendation, p: float, scope: str | None = None) -> str:
+    """An MCS p-value, by the project's rule (``tables.format_p``), never
+    rounded onto or across the criterion's level nor the family's."""
+    s = rec.sets[scope or rec.headline]
+    return format_p(p, (s.alpha_c, s.alpha))
+
+
+def _names(mids: Sequence[str], word: str = "and") -> str:
+    return _and([_name(m) for m in mids], word)
+
+
+def _loss(st: Standing, crit: str) -> str:
+    """``macro-F1 better by 0.176 [0.114, 0.239]``: who beats a metric on a
+    criterion that eliminates it, by how much, with the interval at the
+    criterion's level."""
+    x = st.criteria[crit]
+    return f"{_name(x['best'])} better by {_num(x['d'])} [{_num(x['low'])}, {_num(x['high'])}]"
+
+
 def _official_clause(rec: Recommendation) -> str:
     """Where the official metric stands in the headline scope, in a few words."""
     o = rec.official
@@ -483,28 +553,31 @@ def _official_clause(rec: Recommendation) -> str:
         return ""
     name = display_name(o.metric)
     if o.status == "not computed":
-        return f"the official {name} is not computed on this dataset (see below)"
+        return f"the official {name} is not computed on this dataset ({o.why})"
     if o.status == "vetoed":
         return f"the official {name} is vetoed as gameable"
     if o.status == "excluded":
         return f"the official {name} cannot be a candidate ({o.why})"
     border = " (borderline gameable)" if any(g["metric"] == o.metric for g in rec.borderline) else ""
+    out = [(c, x) for c, x in o.criteria.items() if not x["kept"]]
     if o.status == "answer":
         if rec.selected == [o.metric]:
             return "it is the official metric" + border
+        if out:  # in an answer of k of C, or the priorities' one
+            return (f"the official {name} is in the answer, not kept on {_and([CRITERIA[c] for c, _ in out])}"
+                    + border)
         return f"the official {name} is kept too" + border
-    out = [(c, x) for c, x in o.criteria.items() if not x["kept"]]
     if not out:
         return f"the official {name} is not in the answer"
     c, x = min(out, key=lambda cx: cx[1]["p"])
     more = f" and {len(out) - 1} more" if len(out) > 1 else ""
-    return (f"the official {name} is eliminated on {CRITERIA[c]}{more} ({_name(x['best'])} better by "
-            f"{_num(x['d'])} [{_num(x['low'])}, {_num(x['high'])}]){border}")
+    return f"the official {name} is eliminated on {CRITERIA[c]}{more} ({_loss(o, c)}){border}"
 
 
-def _scope_answer(rec: Recommendation, scope: str, lead: bool) -> str:
-    """The answer of a scope as a clause."""
+def _scope_answer(rec: Recommendation, scope: str) -> str:
+    """The answer of a scope other than the headline's, as a clause."""
     s = rec.sets[scope]
+    d = rec.decision(scope)
     ans = rec.answer(scope)
     n_c = int(s.admissible.sum())
     where = SCOPE_NAMES[scope]
@@ -512,38 +585,20 @@ def _scope_answer(rec: Recommendation, scope: str, lead: bool) -> str:
         return (f"no metric can be judged for {where}: its criteria are undefined in more than "
                 f"{rec.settings['max_undefined']:.0%} of the resamples (too few distinct "
                 "systems or units drawn)")
-    counted = [rec.criteria[c] for c in np.flatnonzero(s.counted)]
-    if not counted:
-        return (f"no criterion separates the {n_c} candidates for {where}" if n_c > 1 else
+    if d.c == 0:
+        return (f"no criterion separates the {plural(n_c, 'candidate')} for {where}" if n_c > 1 else
                 f"{_name(ans[0]) if ans else 'no metric'} is the only candidate")
-    if not ans:
-        return f"no metric is kept on every criterion for {where} (each criterion's set is below)"
+    if d.kind == "k_of_c":
+        return (f"no metric is kept on {_all_c(d.c)} for {where}; kept on {d.k}: "
+                + (_names(ans) if len(ans) <= 8 else plural(len(ans), "metric")))
+    if d.kind == "priorities":
+        return f"under the declared priorities, {_names(ans, 'or')} for {where}"
     if len(ans) == 1:
-        crit = _and([CRITERIA[c] for c in counted])
-        how = ("the only candidate kept on every criterion" if n_c > 1 else "the only candidate")
-        return (f"{'Report ' if lead else ''}{display_name(ans[0])}: {how} for {where} ({crit})" if lead else
-                f"{display_name(ans[0])} alone for {where}")
+        return f"{display_name(ans[0])} alone for {where}"
     if not s.separable:
-        return (f"the evidence does not separate the {len(ans)} candidates for {where}: every one is kept on every "
-                "criterion")
-    if len(ans) <= 4:
-        return (f"the evidence does not separate {_and([display_name(x) for x in ans])} for {where}: each is kept on "
-                "every criterion")
-    out = [i for i in np.flatnonzero(s.admissible & ~s.answer)]
-    if len(out) <= 3:  # name the few it eliminates, and where (metrics eliminated on the same criteria together)
-        by: dict[tuple, list[str]] = {}
-        for i in out:
-            where_i = tuple(CRITERIA[rec.criteria[c]] for c in np.flatnonzero(s.counted)
-                            if s.participants[c, i] and not s.members[c, i])
-            by.setdefault(where_i, []).append(_name(rec.metrics[i]))
-        lost = [f"{_and(names)} (on {_and(list(crit))})" for crit, names in by.items()]
-        return (f"the evidence does not separate {len(ans)} of the {n_c} candidates for {where}: it eliminates "
-                f"only {_and(lost)}")
-    if len(ans) <= 8:  # named: the answer is in the sentence, wherever the sentence is read
-        return (f"the evidence keeps {len(ans)} of the {n_c} candidates on every criterion for {where}: "
-                f"{_and([display_name(x) for x in ans])}")
-    return (f"the evidence keeps {len(ans)} of the {n_c} candidates on every criterion for {where} "
-            + ("(the table lists them)" if lead else "(recommendation.csv lists them)"))
+        return f"the evidence does not separate the {plural(len(ans), 'candidate')} for {where}"
+    return (f"the evidence keeps {len(ans)} of the {plural(n_c, 'candidate')} on every criterion for {where}"
+            + (f": {_names(ans)}" if len(ans) <= 8 else ""))
 
 
 def sets_line(rec: Recommendation, scope: str | None = None) -> str:
@@ -556,49 +611,234 @@ def sets_line(rec: Recommendation, scope: str | None = None) -> str:
         n_in = int(s.participants[c].sum())
         parts.append(f"{CRITERIA[rec.criteria[c]]}: " + (_and([_name(x) for x in kept]) if len(kept) <= 4 else
                                                          f"{len(kept)} of {n_in}"))
-    out = f"Kept per criterion ({SCOPE_NAMES[scope]}): " + "; ".join(parts) + "."
-    if not s.answer.any():
-        miss = []
-        for i in np.flatnonzero(s.admissible):
-            lost = [c for c in np.flatnonzero(s.counted) if s.participants[c, i] and not s.members[c, i]]
-            if len(lost) == 1:
-                miss.append(f"{_name(rec.metrics[i])} (not {CRITERIA[rec.criteria[lost[0]]]})")
-        if miss:
-            out += " Kept on every criterion but one: " + _and(miss) + "."
+    return f"Kept per criterion ({SCOPE_NAMES[scope]}): " + "; ".join(parts) + "."
+
+
+def _all_c(c: int) -> str:
+    """``both criteria``, ``all 5 criteria``."""
+    return "both criteria" if c == 2 else f"all {c} criteria"
+
+
+def _list(mids: Sequence[str], most: int = 4) -> str:
+    """``A, B or C`` for a few metrics, ``one of 7 (A, B, ...)`` beyond ``most``."""
+    return _names(mids, "or") if len(mids) <= most else f"one of {len(mids)} (listed below)"
+
+
+def _first_sentence(rec: Recommendation) -> list[str]:
+    """The candidates for the first sentence, the fullest first (``answer_sentence`` takes the first that fits)."""
+    if not rec.criteria:
+        return ["No metric can be recommended: none of the configured criteria counts on this dataset (the "
+                "criteria that do not count, and why, are below)"]
+    if not rec.candidate.any():
+        return ["No metric can be recommended: every metric is excluded (below)"]
+    if not rec.admissible.any():
+        return ["No metric can be recommended: no candidate meets the declared requirements (below)"]
+    s, d = rec.sets[rec.headline], rec.decision()
+    ans = rec.answer()
+    n_c = int(s.admissible.sum())
+    counted = [rec.criteria[c] for c in np.flatnonzero(s.counted)]
+    if n_c == 0:
+        return [_scope_answer(rec, rec.headline)]
+    if d.kind == "none":
+        return ["No metric can be recommended (below)"]
+    if d.c == 0:
+        return [f"No criterion separates the {plural(n_c, 'candidate')}: report any of them" if n_c > 1 else
+                f"Report {_name(ans[0])}: the only candidate"]
+    if d.kind == "k_of_c":
+        trade = rec.tradeoff()
+        in_best = all(m in ans for _, metrics in trade for m in metrics)
+        each = f" (each kept on {d.k} of {d.c})" if in_best else ""
+        def clauses(most):
+            parts = [f"{_list(metrics, most)} if {_and([CRITERIA[c] for c in cs], 'or')} "
+                     + ("matters more" if i == 0 else "does") for i, (cs, metrics) in enumerate(trade)]
+            return ", ".join(parts[:-1]) + ", or " + parts[-1] if len(parts) > 1 else parts[0]
+        head = f"No metric is kept on {_all_c(d.c)}; report "
+        if len(trade) >= 2:
+            return [head + clauses(most) + each for most in (8, 4, 2, 1)] + [head + clauses(1)]
+        # one criterion eliminates every metric kept on the most: they are the answer, and it the price
+        cs, metrics = trade[0] if trade else ([], [])
+        base = f"No metric is kept on {_all_c(d.c)}; report {_list(ans)} (kept on {d.k})"
+        if not trade:
+            return [base]
+        return [f"No metric is kept on {_all_c(d.c)}; report {_list(ans, most)} (kept on {d.k}), or "
+                f"{_list(metrics, most)} if {_and([CRITERIA[c] for c in cs], 'or')} matters more"
+                for most in (8, 4, 2)] + [base]
+    if d.kind == "priorities":
+        first = d.sequential.order[0]
+        skipped = list(d.sequential.skipped)
+        rest = (f"; {_and([CRITERIA[c] for c in skipped])} skipped (would leave nothing)" if skipped else "")
+        sep = " (the evidence does not separate them)" if len(ans) > 1 else ""
+        return [f"Under the declared priorities ({CRITERIA[first]} first), report {_list(ans, most)}{sep}{rest}"
+                for most in (8, 4)] + [
+                f"Under the declared priorities ({CRITERIA[first]} first), report {_list(ans)}{sep}",
+                f"Under the declared priorities, report {_list(ans, 2)}"]
+    # the metrics kept on every criterion
+    crit = _and([CRITERIA[c] for c in counted])
+    if len(ans) == 1:
+        how = "the only candidate kept on every criterion" if n_c > 1 else "the only candidate"
+        return [f"Report {display_name(ans[0])}: {how} ({crit})", f"Report {display_name(ans[0])}: {how}"]
+    if not s.separable:
+        if len(ans) <= 4:
+            return [f"Report {_names(ans, 'or')}: the evidence does not separate them (each is kept on every "
+                    "criterion)"]
+        return [f"The evidence does not separate the {plural(len(ans), 'candidate')}: every one is kept on every "
+                "criterion (report any; the table lists them)"]
+    if len(ans) <= 4:
+        return [f"Report {_names(ans, 'or')}: each is kept on every criterion ({crit}), and the evidence does not "
+                "separate them", f"Report {_names(ans, 'or')}: each is kept on every criterion, and the evidence "
+                "does not separate them"]
+    out = [i for i in np.flatnonzero(s.admissible & ~d.answer)]
+    by: dict[tuple, list[str]] = {}
+    for i in out:  # metrics eliminated on the same criteria together
+        where_i = tuple(CRITERIA[rec.criteria[c]] for c in np.flatnonzero(s.counted)
+                        if s.participants[c, i] and not s.members[c, i])
+        by.setdefault(where_i, []).append(_name(rec.metrics[i]))
+    lost = "; ".join(f"{_and(names)} on {_and(list(cr))}" for cr, names in by.items())
+    return [f"Report any of {_names(ans, 'or')}: the evidence keeps these {len(ans)} of the "
+            f"{plural(n_c, 'candidate')} on every criterion and eliminates only {lost}",
+            f"Report any of {_names(ans, 'or')}: the evidence keeps these {len(ans)} of the "
+            f"{plural(n_c, 'candidate')} on every criterion",
+            f"The evidence keeps {len(ans)} of the {plural(n_c, 'candidate')} on every criterion (the table lists "
+            "them)"]
+
+
+def headline_sentence(rec: Recommendation) -> str:
+    """The first sentence, at most ``MAX_WORDS`` words: the metrics to
+    report (or the set) and, when no metric is kept on every criterion, the
+    trade-off between the criteria (``tradeoff``)."""
+    settings = getattr(rec, "settings", {})
+    declared = list(settings.get("requirements", ()))
+    options = _first_sentence(rec)
+    if settings.get("headline", "these_systems") != "these_systems":  # the scope chosen to head the page: said
+        options = [f"For {SCOPE_NAMES[rec.headline]}: " + o[0].lower() + o[1:] for o in options] + options
+    if declared and rec.admissible.any():  # the requirement narrowed the candidates before the evidence
+        lead = (f"Among the metrics that meet the declared requirement{'s' if len(declared) > 1 else ''} "
+                f"({_and(declared)}), ")
+        options = [lead + o[0].lower() + o[1:] for o in options] + options
+    text = next((o for o in options if _words(o) < MAX_WORDS), options[-1])
+    return text[0].upper() + text[1:] + "."
+
+
+def answer_notes(rec: Recommendation) -> list[str]:
+    """The sentences after the first: where the official metric stands, the
+    other scope's answer when it differs, and a caution when few systems are
+    ranked."""
+    out = []
+    off = _official_clause(rec)
+    if off:
+        out.append(off[0].upper() + off[1:] + ".")
+    other = [sc for sc in SCOPES if sc != rec.headline and sc in rec.sets]
+    if other and set(rec.answer(other[0])) != set(rec.selected):
+        o = rec.sets[other[0]]
+        ans = rec.answer(other[0])
+        n_o = int(o.admissible.sum())
+        d = rec.decision(other[0])
+        short = ("not judged (ill-defined: too few distinct systems drawn)" if n_o == 0 else
+                 f"all {len(ans)} kept" if ans and not o.separable else
+                 f"{len(ans)} of {n_o} kept on {d.k} of {d.c} criteria" if d.kind == "k_of_c" else
+                 f"{len(ans)} of {n_o} kept" if len(ans) > 1 else (display_name(ans[0]) if ans else "none kept"))
+        out.append(f"For new systems: {short}." if other[0] == "new_systems" else
+                   f"For {SCOPE_NAMES[other[0]]}: {short}.")
+    if rec.n_systems and rec.n_systems < FEW_SYSTEMS:
+        out.append(f"Tentative: {plural(rec.n_systems, 'real system')}.")
     return out
 
 
 def answer_sentence(rec: Recommendation) -> str:
-    """The first sentence: what the evidence keeps and on which criteria,
-    and where the official metric stands (about 35 words or fewer)."""
-    if not rec.criteria:
-        return ("No metric can be recommended: none of the configured criteria counts on this dataset (the "
-                "criteria that do not count, and why, are below).")
-    if not rec.candidate.any():
-        return "No metric can be recommended: every metric is excluded (below)."
-    if not rec.admissible.any():
-        return "No metric can be recommended: no candidate meets the declared requirements (below)."
-    head = _scope_answer(rec, rec.headline, lead=True)
-    declared = list(rec.settings["requirements"])
-    if declared:  # the requirement narrowed the candidates before the evidence: said first
-        head = (f"among the metrics that meet the declared requirement{'s' if len(declared) > 1 else ''} "
-                f"({_and(declared)}), {head[0].lower() + head[1:]}")
-    off = _official_clause(rec)
-    text = head + (f"; {off}" if off else "")
-    other = [sc for sc in SCOPES if sc != rec.headline and sc in rec.sets]
-    if other and set(rec.answer(other[0])) != set(rec.selected):  # the other scope disagrees: said in a few words
-        o = rec.sets[other[0]]
-        ans = rec.answer(other[0])
-        n_o = int(o.admissible.sum())
-        short = ("not judged (ill-defined: too few distinct systems drawn)" if n_o == 0 else
-                 f"all {len(ans)} kept" if ans and not o.separable else
-                 f"{len(ans)} of {n_o} kept" if len(ans) > 1 else (display_name(ans[0]) if ans else "none kept"))
-        extra = f"; for {SCOPE_NAMES[other[0]]}, {short}"
-        if len((text + extra).split()) <= 40:
-            text += extra
-    if rec.n_systems and rec.n_systems < FEW_SYSTEMS:
-        text += f"; tentative: {rec.n_systems} real systems"
-    return text[0].upper() + text[1:] + "."
+    """The answer as a paragraph: the first sentence (``headline_sentence``,
+    at most 40 words), then ``answer_notes``."""
+    return " ".join([headline_sentence(rec)] + answer_notes(rec))
+
+
+def tradeoff_lines(rec: Recommendation) -> list[str]:
+    """The trade-off, right under the answer: when no metric is kept on
+    every criterion, the metrics kept on the most, each with the criteria
+    that eliminate it and who beats it there (the difference, with its
+    interval at the criterion's level); which answer each priority gives;
+    how to declare one.  With declared priorities, the criteria applied and
+    skipped.  Markdown lines; none when the answer needs no trade-off."""
+    d = rec.decision()
+    if d.kind not in ("k_of_c", "priorities") and not (rec.priorities and d.kind == "all"):
+        return []
+    if d.kind == "all":
+        return [md_escape(f"The declared priorities ({_and([CRITERIA.get(c, c) for c in rec.priorities])}) change "
+                          "nothing: the metrics kept on every criterion are the answer in every order."), ""]
+    lines = []
+    best = [m for m, x in zip(rec.metrics, tradeoff_k_of_c(rec)) if x]
+    lines += ["**The trade-off.** " + md_escape(f"The metrics kept on {d.k} of the {d.c} criteria, and where each "
+                                                 "is eliminated:")]
+    for m in best[:8]:
+        st = rec.standings.get(m)
+        lost = [c for c, x in (st.criteria.items() if st else []) if not x["kept"]]
+        lines.append("- " + md_escape(f"{_name(m)}: not {_and([f'{CRITERIA[c]} ({_loss(st, c)})' for c in lost])}"))
+    if len(best) > 8:
+        lines.append("- " + md_escape(f"and {len(best) - 8} more (the table below)"))
+    lines.append("")
+    if d.kind == "priorities":
+        seq = d.sequential
+        declared = [c for c in rec.priorities if c not in seq.not_counted]
+        text = (f"Under the declared priorities ({_and([CRITERIA[c] for c in declared])}, then the table's order): "
+                f"{_names(rec.answer(), 'or')}" + (" (the evidence does not separate them)" if len(rec.answer()) > 1
+                                                    else "")
+                + ". Applied in turn: " + _and([CRITERIA[c] for c in seq.applied])
+                + (f"; skipped, since its set would leave nothing: {_and([CRITERIA[c] for c in seq.skipped])}"
+                   if seq.skipped else "")
+                + (f"; declared but not counted here: {_and([CRITERIA.get(c, c) for c in seq.not_counted])}"
+                   if seq.not_counted else "") + ".")
+        return lines + [md_escape(text), ""]
+    trade = rec.tradeoff()
+    if trade:
+        lines.append(md_escape(" ".join(f"If {_and([CRITERIA[c] for c in cs], 'or')} matters more: "
+                                        f"{_names(ms, 'or')}." for cs, ms in trade)))
+        lines.append("")
+    firsts = rec.if_first()
+    example = trade[0][0][0] if trade else next(iter(firsts), "stability")
+    lines += [md_escape(f"To decide, declare which criterion matters most for this task: priorities: [{example}] in "
+                        "the dataset's block of the config (library: priorities=[...]; command line: --priority "
+                        f"{example}). Criteria: {', '.join(rec.criteria)}."), ""]
+    return lines
+
+
+def if_first_lines(rec: Recommendation) -> list[str]:
+    """What each criterion put first gives (the others then in the table's
+    order), one short line each: shown when no priorities are declared and
+    no metric is kept on every criterion."""
+    if rec.priorities or rec.decision().kind != "k_of_c":
+        return []
+    firsts = rec.if_first()
+    if len(firsts) < 2:
+        return []
+    return ([md_escape("Each criterion put first (the others then in the table's order), as priorities would "
+                       "declare it:")]
+            + ["- " + md_escape(f"{c} first: {_names(ms, 'or')}") for c, ms in firsts.items()] + [""])
+
+
+def tradeoff_k_of_c(rec: Recommendation, scope: str | None = None) -> np.ndarray:
+    """(M,): the metrics kept on the most criteria of a scope (``tradeoff.k_of_c``)."""
+    from .tradeoff import k_of_c
+
+    return k_of_c(rec.sets[scope or rec.headline])[0]
+
+
+def requirements_line(rec: Recommendation) -> str:
+    """The requirements in one line: which are declared, and how many of
+    those offered would change the answer (the details are further down)."""
+    if not rec.requirements:
+        return ""
+    declared = [r.id for r in rec.requirements if r.declared]
+    change = [r.id for r in rec.requirements if not r.declared and set(r.answer) != set(rec.selected)
+              and [x for x in list(r.fails) + list(r.unchecked) if x in rec.metrics
+                   and rec.candidate[rec.metrics.index(x)]]]
+    head = (f"Requirements: {_and(declared)} declared (the answer meets {'it' if len(declared) == 1 else 'them'})"
+            if declared else "Requirements: none declared")
+    n_off = len(rec.requirements) - len(declared)
+    if not n_off:
+        return head + "."
+    which = ("it" if n_off == 1 else "both" if n_off == 2 else f"all {n_off}") if len(change) == n_off else \
+        f"{len(change)} of the {n_off}"
+    return (head + (f"; {which} offered would change the answer ({_and(change)}): see Requirements below."
+                    if change else "; declaring any of those offered would not change the answer (Requirements "
+                                   "below)."))
 
 
 def _requirement_line(rec: Recommendation, r: Requirement) -> tuple[str, str]:
@@ -623,20 +863,22 @@ def _requirement_line(rec: Recommendation, r: Requirement) -> tuple[str, str]:
         tail = "if required, the same answer" + ("" if r.answer else " (no metric)")
     else:  # the sets recomputed among the metrics that meet it: the best among them, not the best of all
         n_meet = int(sum(rec.admissible[rec.metrics.index(x)] for x in r.holds))
-        tail = (f"if required (the sets recomputed among the {n_meet} candidates that meet it): "
+        tail = (f"if required (the sets recomputed among the {plural(n_meet, 'candidate')} that "
+                f"{'meets' if n_meet == 1 else 'meet'} it): "
                 + (_and([display_name(x) for x in r.answer], "or") or "no metric"))
     return head, f"{body}; {tail}."
 
 
-def _standing_text(st: Standing) -> str:
+def _standing_text(st: Standing, rec: Recommendation | None = None) -> str:
     name = display_name(st.metric)
     if st.status in ("not computed", "vetoed", "excluded"):
         return f"{name} is {st.status}" + (f" ({st.why})" if st.why else "")
-    if st.status == "answer":
+    out = [f"{CRITERIA[c]} ({_loss(st, c)}, p = {_p(rec, x['p']) if rec else format_p(x['p'])})"
+           for c, x in st.criteria.items() if not x["kept"]]
+    if not out:
         return f"{name} is kept on every criterion"
-    out = [f"{CRITERIA[c]} ({_name(x['best'])} better by {_num(x['d'])} [{_num(x['low'])}, {_num(x['high'])}], "
-           f"p = {x['p']:.3g})" for c, x in st.criteria.items() if not x["kept"]]
-    return (f"{name} is eliminated on {_and(out)} (each difference with its interval at the criterion's level, "
+    return ((f"{name} is in the answer, " if st.status == "answer" else f"{name} is ")
+            + f"eliminated on {_and(out)} (each difference with its interval at the criterion's level, "
             "1 - alpha / C)")
 
 
@@ -676,17 +918,82 @@ def _separation_line(rec: Recommendation) -> str | None:
             "that difference, if it held, would separate them " + ", or ".join(parts) + ".")
 
 
-def criteria_table(rec: Recommendation, scope: str | None = None) -> pd.DataFrame:
-    """Per metric (the answer first): each criterion's value with the
-    scope's interval, ✔ when kept, its MCS p-value; its status; the offered
-    properties it fails on this dataset's shape."""
+def _order(rec: Recommendation, scope: str) -> list[int]:
+    """The metrics in the tables' order: the answer first, then the
+    candidates by the number of criteria they are kept on, then the rest."""
+    from .tradeoff import kept_count
+
+    d, n = rec.decision(scope), kept_count(rec.sets[scope])
+    return sorted(range(len(rec.metrics)), key=lambda i: (not d.answer[i], not rec.candidate[i], -n[i], i))
+
+
+def _status(rec: Recommendation, scope: str, i: int, short: bool = False) -> str:
+    """A metric's status in a scope, in words (``short``: for the grid)."""
+    from .tradeoff import kept_count
+
+    s, d = rec.sets[scope], rec.decision(scope)
+    mid = rec.metrics[i]
+    n = int(kept_count(s)[i])
+    if d.answer[i]:
+        one = d.answer.sum() == 1
+        word = "recommended" if one else "in the answer"
+        return word if d.kind in ("all", "none") else f"{word} (kept on {n} of {d.c})"
+    if mid in rec.excluded:
+        why = rec.excluded[mid]
+        return ("gameable" if why.startswith("gameable") else "excluded") if short else "excluded: " + why
+    if not rec.admissible[i]:
+        failed_req = [r.id for r in rec.requirements if r.declared and mid in r.fails]
+        if short:
+            return "fails a requirement" if failed_req else "not checked for a requirement"
+        return ("fails a declared requirement (" + _and(failed_req) + ")") if failed_req else \
+            ("not checked for a declared requirement (" + _and([r.id for r in rec.requirements if r.declared])
+             + ": its properties are of confusion matrices)")
+    if not s.admissible[i]:
+        return "ill-defined here" if short else "not judged in this scope (its criteria are ill-defined here)"
+    lost = [rec.criteria[c] for c in np.flatnonzero(s.counted) if s.participants[c, i] and not s.members[c, i]]
+    if short:
+        return f"kept on {n} of {d.c}"
+    return f"kept on {n} of {d.c}; eliminated on " + _and([CRITERIA[c] for c in lost])
+
+
+# the grid's marks
+KEPT, OUT, APART = "✔", "✘", "–"
+
+
+def grid_table(rec: Recommendation, scope: str | None = None) -> pd.DataFrame:
+    """The verdict at a glance: per metric (the answer first) and criterion
+    that counts, ✔ kept, ✘ eliminated, – not judged (invariant by
+    construction, or the criterion is not defined for it), empty for a
+    metric that is not a candidate; and its status.  Columns are the
+    criteria's ids (those ``priorities`` takes)."""
     scope = scope or rec.headline
     s = rec.sets[scope]
-    order = sorted(range(len(rec.metrics)), key=lambda i: (not s.answer[i], not rec.candidate[i],
-                                                           -s.members[:, i].sum(), i))
+    rows = []
+    for i in _order(rec, scope):
+        row = {"metric": display_name(rec.metrics[i])}
+        for c_i, c in enumerate(rec.criteria):
+            if not rec.admissible[i]:  # not a candidate, or failing a declared requirement
+                cell = ""
+            elif rec.undefined is not None and rec.undefined[c_i, i] or rec.exempt[c_i, i]:
+                cell = APART
+            elif not s.participants[c_i, i]:
+                cell = ""
+            else:
+                cell = KEPT if s.members[c_i, i] or not s.counted[c_i] else OUT
+            row[c] = cell
+        row["status"] = _status(rec, scope, i, short=True)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["metric", *rec.criteria, "status"])
+
+
+def numbers_table(rec: Recommendation, scope: str | None = None) -> pd.DataFrame:
+    """Per metric (the grid's order): each criterion's value with the
+    scope's interval, ✔ when kept, its MCS p-value."""
+    scope = scope or rec.headline
+    s = rec.sets[scope]
     rows = []
     lo, hi, nan = rec.low[scope], rec.high[scope], rec.n_undefined[scope]
-    for i in order:
+    for i in _order(rec, scope):
         mid = rec.metrics[i]
         row = {"metric": display_name(mid)}
         for c_i, c in enumerate(rec.criteria):
@@ -699,24 +1006,24 @@ def criteria_table(rec: Recommendation, scope: str | None = None) -> pd.DataFram
             elif rec.exempt[c_i, i]:
                 cell += " exempt (invariant)"
             elif s.participants[c_i, i] and s.counted[c_i]:
-                cell = ("✔ " if s.members[c_i, i] else "") + cell + f" p={s.p_value[c_i, i]:.3g}"
+                cell = (f"{KEPT} " if s.members[c_i, i] else "") + cell + f" p={_p(rec, s.p_value[c_i, i], scope)}"
             row[CRITERIA[c]] = cell
-        if s.answer[i]:
-            status = "recommended" if s.answer.sum() == 1 else "in the answer"
-        elif mid in rec.excluded:
-            status = "excluded: " + rec.excluded[mid]
-        elif not rec.admissible[i]:
-            failed_req = [r.id for r in rec.requirements if r.declared and mid in r.fails]
-            status = ("fails a declared requirement (" + _and(failed_req) + ")") if failed_req else \
-                ("not checked for a declared requirement (" + _and([r.id for r in rec.requirements if r.declared])
-                 + ": its properties are of confusion matrices)")
-        else:
-            status = "eliminated on " + _and([CRITERIA[rec.criteria[c]] for c in np.flatnonzero(s.counted)
-                                              if s.participants[c, i] and not s.members[c, i]])
-        row["status"] = status
-        row["fails (properties)"] = (", ".join(rec.failed[mid]) or "none") if mid in rec.failed else "n/a"
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def criteria_table(rec: Recommendation, scope: str | None = None) -> pd.DataFrame:
+    """Per metric (the answer first): each criterion's value with the
+    scope's interval, ✔ when kept, its MCS p-value; its status; the offered
+    properties it fails on this dataset's shape (the numbers table of the
+    page with the grid's status, for the command line)."""
+    scope = scope or rec.headline
+    out = numbers_table(rec, scope)
+    order = _order(rec, scope)
+    out["status"] = [_status(rec, scope, i) for i in order]
+    out["fails (properties)"] = [(", ".join(rec.failed[rec.metrics[i]]) or "none") if rec.metrics[i] in rec.failed
+                                 else "n/a" for i in order]
+    return out
 
 
 def method_paragraph(rec: Recommendation) -> str:
@@ -736,7 +1043,11 @@ def method_paragraph(rec: Recommendation) -> str:
         "level (the resamples leave no doubt). "
         f"Each set is taken at alpha {s['verdict_alpha']:g} over the criteria that count (Bonferroni: "
         f"{a_c:.3g} each), so that with probability at least {1 - s['verdict_alpha']:.0%} every set "
-        "holds its criterion's best at once; the answer is the metrics kept on every criterion. More candidates "
+        "holds its criterion's best at once; the answer is the metrics kept on every criterion. When no metric "
+        "is, the answer is the metrics kept on the most criteria, and the trade-off says which to take if one "
+        "criterion matters more; declared priorities (datasets.<name>.priorities) intersect the sets in their "
+        "order, skipping a criterion whose set would leave nothing. Both are read off the same sets, so they add "
+        "no test and keep the error control. More candidates "
         "can only widen a set; a copy of a metric changes nothing. Differences are given with their interval at "
         "the criterion's level, from the paired standard error of the resamples. Gameable metrics (a degenerate "
         "system significantly better than the median real system: gameability.csv) are never candidates; "
@@ -745,19 +1056,35 @@ def method_paragraph(rec: Recommendation) -> str:
 
 
 def recommendation_markdown(rec: Recommendation, title: str, context: str, figure: str | None = None) -> str:
-    """``recommendation.md``: the answer first, then the other scope, the
-    official metric and the papers' choices, the requirements, the criteria
-    table, the figure, what is left out and why, and the method."""
+    """``recommendation.md``: the answer first (at most 40 words, then where
+    the official metric stands), the trade-off when the criteria disagree,
+    the requirements in one line, the grid (kept or not per metric and
+    criterion) and the figure; then the numbers with their intervals, the
+    requirements, the other scope, the papers' choices, what is left out
+    and why, and the method."""
     lines = [f"# {md_escape(title)}", "", md_escape(answer_sentence(rec)), ""]
-    if rec.requirements:  # one line each, right under the answer
-        lines += [f"- **{md_escape(h)}** {md_escape(t)}" for h, t in (_requirement_line(rec, r)
-                                                                      for r in rec.requirements)]
-        lines += ["", "(Requirements are formal properties checked on this dataset's shape, its properties.csv; "
-                      "only declared ones, datasets.<name>.requirements, restrict the answer.)", ""]
+    lines += tradeoff_lines(rec)
+    req = requirements_line(rec)
+    if req:
+        lines += [md_escape(req), ""]
+    if rec.criteria:
+        lines += [md_escape(f"At a glance ({SCOPE_NAMES[rec.headline]}): {KEPT} kept, {OUT} eliminated, {APART} not "
+                            "judged (invariant by construction, or not defined for it); a blank: not a candidate."), ""]
+        lines += [markdown_table(grid_table(rec)), ""]
+        lines += if_first_lines(rec)
+    if figure and rec.criteria:
+        lines += [f"![criteria with intervals]({figure})", ""]
+    if rec.criteria:
+        used = _and([CRITERIA[c] for c in rec.criteria])
+        lines += ["## The numbers", "",
+                  f"Criteria that count here: {used} (higher is better for each; {SCOPE_NAMES[rec.headline]}: "
+                  f"the value, its {rec.settings['confidence']:.0%} interval, {KEPT} kept, p its MCS p-value).", ""]
+        lines += [markdown_table(numbers_table(rec)), ""]
+    lines += ["## Details", ""]
     other = [s for s in SCOPES if s != rec.headline and s in rec.sets]
     for scope in other:
         lines += [md_escape(f"{SCOPE_NAMES[scope].capitalize()} ({_SCOPE_HOW[scope].format(unit=rec.unit)}): "
-                            + _scope_answer(rec, scope, lead=False) + "."), ""]
+                            + _scope_answer(rec, scope) + "."), ""]
     if rec.criteria:
         lines += [md_escape(sets_line(rec)), ""]
         hs = rec.sets[rec.headline]
@@ -772,13 +1099,13 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
         lines += [md_escape(sep), ""]
     if rec.official is not None:
         src = f" ({rec.official_source})" if rec.official_source else ""
-        lines += [md_escape(f"Official metric{src}: {_standing_text(rec.official)}."), ""]
+        lines += [md_escape(f"Official metric{src}: {_standing_text(rec.official, rec)}."), ""]
     else:
         lines += ["No official metric is configured (datasets.<name>.official_metric).", ""]
     for source, standings in rec.papers:
         chosen = _and([display_name(st.metric) for st in standings])
         differ = sorted({c for st in standings for c in st.eliminated_on()}, key=list(CRITERIA).index)
-        lines += [md_escape(f"{source} chose {chosen} on these data; here " + "; ".join(_standing_text(st)
+        lines += [md_escape(f"{source} chose {chosen} on these data; here " + "; ".join(_standing_text(st, rec)
                                                                                     for st in standings)
                             + (f" (the answers differ on {_and([CRITERIA[c] for c in differ])})" if differ else "")
                             + "."), ""]
@@ -797,24 +1124,30 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
                             f"beyond Monte Carlo doubt (upper end {floor:.3g}). Raise criteria_replicates (500 by "
                             "default)."), ""]
     if rec.n_systems and rec.n_systems < FEW_SYSTEMS:
-        lines += [md_escape(f"Only {rec.n_systems} real systems are ranked: one swapped pair moves a tau by "
+        lines += [md_escape(f"Only {plural(rec.n_systems, 'real system')} {'is' if rec.n_systems == 1 else 'are'} "
+                            "ranked: one swapped pair moves a tau by "
                             f"{2 / (rec.n_systems * (rec.n_systems - 1) / 2):.2f}, so the tau-based criteria are "
                             "coarse and the answer tentative."), ""]
     lines += [md_escape(context), ""]
-    if rec.criteria:
-        used = _and([CRITERIA[c] for c in rec.criteria])
-        lines += [f"Criteria that count here: {used} (higher is better for each; {SCOPE_NAMES[rec.headline]}: "
-                  "✔ kept, p its MCS p-value).", ""]
-        lines += [markdown_table(criteria_table(rec)), ""]
-    if figure and rec.criteria:
-        lines += [f"![criteria with intervals]({figure})", ""]
+    if rec.requirements:
+        lines += ["## Requirements", ""]
+        lines += [f"- **{md_escape(h)}** {md_escape(t)}" for h, t in (_requirement_line(rec, r)
+                                                                      for r in rec.requirements)]
+        lines += ["", "(Requirements are formal properties checked on this dataset's shape, its properties.csv; "
+                      "only declared ones, datasets.<name>.requirements, restrict the answer.)", ""]
+    not_cand = [(m, rec.excluded[m]) for m in rec.metrics if m in rec.excluded and m not in
+                {g["metric"] for g in rec.gameable}]
+    if not_cand:
+        lines += ["**Not candidates:** " + "; ".join(f"{md_escape(_name(m))}: {md_escape(w)}" for m, w in not_cand)
+                  + ".", ""]
+    a_game = rec.settings["verdict_alpha"]  # the gameability test's level
     if rec.gameable:
         lines += ["**Gameable on this test set** (never candidates): "
-                  + "; ".join(f"{md_escape(_name(g['metric']))}: {md_escape(_game_text(g))}" for g in rec.gameable)
+                  + "; ".join(f"{md_escape(_name(g['metric']))}: {md_escape(_game_text(g, a_game))}" for g in rec.gameable)
                   + ".", ""]
     if rec.borderline:
         lines += ["**Borderline** (a degenerate system beats the median real system here, not significantly; not "
-                  "vetoed): " + "; ".join(f"{md_escape(_name(g['metric']))}: {md_escape(_game_text(g))}"
+                  "vetoed): " + "; ".join(f"{md_escape(_name(g['metric']))}: {md_escape(_game_text(g, a_game))}"
                                           for g in rec.borderline) + ".", ""]
     if rec.undefined is not None and rec.undefined.any():  # "not defined for it" in the table: why
         from .scores.registry import not_defined
@@ -834,20 +1167,46 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
                                                                 for w, cs in by_reason.items()) + ".", ""]
     if rec.notes:
         lines += ["**Not used:** " + "; ".join(md_escape(n) for n in rec.notes) + ".", ""]
-    kinds = (f"{rec.n_systems - rec.n_synthetic} real and {rec.n_synthetic} synthetic" if rec.n_synthetic else
-             f"{rec.n_systems} real")
     if rec.set_aside:
         lines += [md_escape("Not counted as real systems by the gameability test, since they predict exactly what a "
                             f"degenerate system predicts: {_and(rec.set_aside)} (the criteria still rank them: they "
                             "are submitted systems)."), ""]
-    base = (f"Ranked systems: {kinds}" + (f"; the baselines {md_escape(_and(rec.baselines))} are ranked "
-                                                       "in the variant only." if rec.baselines else "."))
-    lines += [base, "", method_paragraph(rec)]
+    lines += [md_escape(ranked_systems_line(rec)), "", method_paragraph(rec)]
     if rec.criteria:
-        lines += ["", "Legend: " + "; ".join(f"{CRITERIA[c]}: "
+        lines += ["", "Legend: " + "; ".join(f"{c} ({CRITERIA[c]}): "
                                              + _LEGEND[c].format(power_test=rec.settings["power_test"]).replace(
                                                  " ()", "") for c in rec.criteria) + "."]
     return "\n".join(lines) + "\n"
+
+
+def recommendation_html(rec: Recommendation, title: str, context: str, png: bytes | None = None) -> str:
+    """``tables/recommendation.html``: the page of ``recommendation_markdown``
+    for browsers (the names typeset, the grid's marks coloured, the tables'
+    cells wrapping so that the page fits 1,280 px), the figure ``png``
+    inside it as a data URI (a relative path does not resolve in
+    Snakemake's report, which shows the page apart from the results
+    folder)."""
+    import base64
+
+    from .report import html_page
+
+    inline = "data:image/png;base64," + base64.b64encode(png).decode("ascii") if png else None
+    return html_page(recommendation_markdown(rec, title, context, inline), title, wrap=True)
+
+
+def systems_count(rec: Recommendation) -> str:
+    """The ranked systems in words, as every page counts them: ``17 real
+    systems + 2 baselines`` (the baselines are ranked in the variant only)."""
+    real = rec.n_systems - rec.n_synthetic
+    parts = [plural(real, "real system")] + ([plural(rec.n_synthetic, "synthetic system")] if rec.n_synthetic else [])
+    return " + ".join(parts + ([plural(len(rec.baselines), "baseline")] if rec.baselines else []))
+
+
+def ranked_systems_line(rec: Recommendation) -> str:
+    """Which systems the verdict ranks (real, synthetic) and which only its variant (the baselines)."""
+    return (f"Ranked systems: {systems_count(rec)}"
+            + (f"; the baselines ({_and(rec.baselines)}) are ranked in the variant only." if rec.baselines else
+               "."))
 
 
 def recommendation_long(rec: Recommendation) -> pd.DataFrame:
@@ -858,11 +1217,18 @@ def recommendation_long(rec: Recommendation) -> pd.DataFrame:
     interval: an elimination must not be a matter of the resamples drawn),
     ``level`` (the criterion's level, verdict_alpha over the
     criteria that count), ``replicates`` (the resamples: the p-values'
-    resolution is 1 / (replicates + 1)), ``answer`` (in the scope's answer)
-    and ``recommended`` (in the headline answer)."""
+    resolution is 1 / (replicates + 1)), ``answer`` (in the scope's answer:
+    kept on every criterion, or when none is, on the most, or under the
+    declared priorities), ``kept_on`` (the criteria that count on which the
+    metric is not eliminated, of ``criteria_counted``; -1 for a metric that
+    is not a candidate) and ``recommended`` (in the headline answer)."""
+    from .tradeoff import kept_count
+
     rows = []
     for scope in [rec.headline] + [s for s in SCOPES if s != rec.headline and s in rec.sets]:
         s = rec.sets[scope]
+        d = rec.decision(scope)
+        n_kept = kept_count(s)
         for c_i, c in enumerate(rec.criteria):
             for i, mid in enumerate(rec.metrics):
                 part = bool(s.participants[c_i, i])
@@ -876,12 +1242,13 @@ def recommendation_long(rec: Recommendation) -> pd.DataFrame:
                              "mcs_p_upper": float(s.p_upper[c_i, i]) if part and s.p_upper is not None else np.nan,
                              "level": s.alpha_c,
                              "replicates": rec.replicates,
-                             "answer": bool(s.answer[i]), "recommended": mid in rec.selected,
+                             "answer": bool(d.answer[i]), "kept_on": int(n_kept[i]),
+                             "criteria_counted": d.c, "recommended": mid in rec.selected,
                              "not_defined": bool(rec.undefined is not None and rec.undefined[c_i, i])})
     return pd.DataFrame(rows, columns=["scope", "criterion", "metric", "value", "low", "high", "better",
                                        "n_undefined", "candidate", "admissible", "exempt", "participant", "counted",
                                        "in_set", "mcs_p", "mcs_p_upper", "level", "replicates", "answer",
-                                       "recommended", "not_defined"])
+                                       "kept_on", "criteria_counted", "recommended", "not_defined"])
 
 
 def _standing_json(st: Standing | None):
@@ -898,9 +1265,21 @@ def recommendation_json(rec: Recommendation, **extra) -> str:
     hs = rec.sets[rec.headline]
     evidence = [rec.criteria[c] for c in np.flatnonzero(hs.counted)
                 if (hs.participants[c] & ~hs.members[c]).any()]
+    d = rec.decision()
     out = {
         "recommended": list(rec.selected),
         "answer": answer_sentence(rec),
+        "headline": headline_sentence(rec),
+        # how the answer was reached: all (kept on every criterion), k_of_c (none is: kept on the most, k of C),
+        # priorities (the declared priorities' sequential intersection), none
+        "answer_kind": d.kind,
+        "kept_on": {"k": d.k, "of": d.c},
+        "priorities": list(rec.priorities),
+        "priorities_applied": list(d.sequential.applied) if d.sequential else None,
+        "priorities_skipped": list(d.sequential.skipped) if d.sequential else None,
+        "priorities_not_counted": list(d.sequential.not_counted) if d.sequential else None,
+        "tradeoff": [{"criteria": cs, "answer": ms} for cs, ms in rec.tradeoff()],
+        "if_first": rec.if_first(),
         "headline_scope": rec.headline,
         "separable": rec.separable,
         "official_metric": None if rec.official is None else {**_standing_json(rec.official),
@@ -932,6 +1311,8 @@ def recommendation_json(rec: Recommendation, **extra) -> str:
         "criteria": list(rec.criteria),
         "criteria_left_out": rec.left_out,
         "n_systems": rec.n_systems,
+        "n_synthetic": rec.n_synthetic,
+        "systems": systems_count(rec),
         "n_units": rec.n_units,
         "unit": rec.unit,
         "settings": rec.settings,
@@ -959,10 +1340,12 @@ def recommendation_figure(rec: Recommendation, name: str):
     level = 100 * (1 - rec.sets[rec.headline].alpha_c)
     from .notation import mathtext
 
+    d = rec.decision()
+    how = {"k_of_c": f", each kept on {d.k} of {d.c}", "priorities": " under the declared priorities"}.get(d.kind, "")
     return criteria_plot(long, {m: mathtext(m) for m in rec.metrics},
                          f"{name}: the criteria with their {conf:.0%} intervals ({SCOPE_NAMES[rec.headline]}; filled: "
-                         f"kept in the criterion's {level:.4g}% confidence set; highlighted: the answer)", rec.selected,
-                         CRITERIA)
+                         f"kept in the criterion's {level:.4g}% confidence set; highlighted: the answer{how})",
+                         rec.selected, CRITERIA)
 
 
 def dataset_context(ds, spec) -> str:
@@ -981,7 +1364,8 @@ def dataset_context(ds, spec) -> str:
 
 def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = None,
                       gameability: pd.DataFrame | None = None,
-                      requirements: Sequence[str] | None = None) -> Recommendation:
+                      requirements: Sequence[str] | None = None,
+                      priorities: Sequence[str] | None = None) -> Recommendation:
     """The recommendation of a loaded dataset (``dataset.Dataset``) with its
     spec and experiment settings (``experiments.Settings``): the criteria
     (``criteria.criteria``) of its real systems in both scopes, and of all
@@ -989,7 +1373,8 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
     baselines; then ``recommend``.  ``properties``: the dataset's own
     ``properties.csv`` (``properties.dataset_settings``); ``gameability``:
     its ``gameability.csv``; ``requirements``: the declared requirements
-    (default the spec's ``requirements``)."""
+    (default the spec's ``requirements``); ``priorities``: the declared
+    order of the criteria (default the spec's ``priorities``)."""
     from .criteria import CriteriaSpec, adjacent_pairs
     from .criteria import criteria as compute
     from .dataset import RANKED_KINDS
@@ -1063,7 +1448,8 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
                     gameability=gameability, baselines=baselines, alpha=settings.verdict_alpha, mc_level=settings.verdict_mc_level,
                     headline=settings.verdict_scope, official=spec.official_metric,
                     official_source=spec.official_source, not_computed=not_computed, papers=spec.paper_choices,
-                    n_units=int(scorer.n_units), unit=unit, power_test=power_test, n_synthetic=n_syn)
+                    n_units=int(scorer.n_units), unit=unit, power_test=power_test, n_synthetic=n_syn,
+                    priorities=tuple(spec.priorities if priorities is None else priorities))
     if rec.separation is not None and not spec.span_task:
         _measure_unit_exponent(rec, ds, spec, settings, sel, cs, res["items", "real"].boot, strata is not None)
     return rec

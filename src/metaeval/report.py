@@ -37,7 +37,13 @@ th[data-sort]::after { content: " \\2195"; color: #888; }
 tbody tr:nth-child(even) { background: #f7f8fa; }
 td { font-variant-numeric: tabular-nums; white-space: nowrap; }
 p.hint { color: #555; font-size: 12px; }
+/* the verdict's marks: kept (blue) and eliminated (vermilion), Okabe & Ito's colour-blind-safe pair */
+td.kept { color: #0072B2; font-weight: 600; }
+td.out { color: #D55E00; font-weight: 600; background: #fbeee6; }
 """
+
+# a page whose tables must fit its width (the recommendation's): long cells wrap at their spaces
+_WRAP_CSS = "td { white-space: normal; }"
 
 # Click a column header to sort the rows by it (numbers by value: "0.693 (1)"
 # sorts as 0.693; text after numbers); click again to reverse.
@@ -102,13 +108,23 @@ def markdown_html(md: str) -> str:
     return "".join(out)
 
 
-def html_page(md: str, title: str) -> str:
+def html_page(md: str, title: str, wrap: bool = False) -> str:
     """A stand-alone HTML page of the Markdown ``md`` whose tables sort by
-    a click on a column header (``title``: the page's title, escaped)."""
+    a click on a column header (``title``: the page's title, escaped);
+    ``wrap``: table cells wrap at their spaces, so that every table fits
+    the page's width (the recommendation's page, read at 1,280 px)."""
+    import re
+
+    body = markdown_html(md)
+    # the verdict's grid: a cell that is only a mark gets its colour
+    body = re.sub(r"<td>\u2714</td>", '<td class="kept">\u2714</td>', body)
+    body = re.sub(r"<td>\u2718</td>", '<td class="out">\u2718</td>', body)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{html.escape(title, quote=True)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        f"{markdown_html(md)}"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{html.escape(title, quote=True)}</title>\n<style>{_CSS}{_WRAP_CSS if wrap else ''}</style>\n"
+        "</head>\n<body>\n"
+        f"{body}"
         "<p class=\"hint\">Click a column header to sort the table by it.</p>\n"
         f"<script>{_SORT_JS}</script>\n</body>\n</html>\n"
     )
@@ -116,13 +132,18 @@ def html_page(md: str, title: str) -> str:
 
 def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None,
                   links: Mapping[str, list] | None = None) -> str:
-    """The report's front page (an HTML fragment).
+    """The report's front page (an HTML fragment): every dataset's answer
+    first, one line each (read on the first screen), then how to read
+    them, each dataset's details (task, size, warnings) and the
+    reproduction summary.
 
     ``datasets``: one mapping per dataset with ``name``, ``n_systems``
-    (ranked), ``n_items`` (optional), ``task`` (text), ``recommendation``
-    (the answer of ``metaeval.recommendation``, or None), ``why_not`` (why there
-    is no recommendation) and ``warnings`` (list of text).  ``reproduction``:
-    cells per status of every published table
+    (ranked), ``n_items`` (optional), ``task`` (text), ``headline`` (the
+    first sentence of the answer of ``metaeval.recommendation``, or None),
+    ``recommendation`` (the whole answer), ``systems`` (the ranked systems
+    as the pages count them: ``17 real systems + 2 baselines``),
+    ``why_not`` (why there is no recommendation) and ``warnings`` (list of
+    text).  ``reproduction``: cells per status of every published table
     (``reproduce.reproduction_summary``; None when the reproduction is
     off).  ``links``: per dataset its pages (``[subcategory, label,
     relative path]``; see ``overview_page``): the dataset's name links to
@@ -130,43 +151,48 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
     e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
     links = links or {}
     out = []
-    items = []
+    answers, details = [], []
     for d in datasets:
         if d.get("n_gold_spans") is not None and not d.get("n_items"):  # span identification: no items
             size = f"{int(d['n_gold_spans']):,} gold spans in {int(d.get('n_articles') or 0):,} " \
                    f"{e(d.get('unit') or 'articles')}, "
         else:
             size = f"{int(d['n_items']):,} {e(d.get('unit') or 'items')}, " if d.get("n_items") is not None else ""
-        ranked = "systems ranked" if d.get("recommendation") else "systems"
+        # the systems as every page counts them (real + baselines), else the ranked systems
+        systems = (e(d["systems"]) if d.get("recommendation") and d.get("systems") else
+                   f"{int(d['n_systems'])} {'systems ranked' if d.get('recommendation') else 'systems'}")
         name = f"<b>{e(d['name'])}</b>"
         if d["name"] in links:
             name = f'<a href="#{_anchor(d["name"])}">{name}</a>'
-        head = f"{name} ({e(d['task'])}, {size}{int(d['n_systems'])} {ranked}): "
         page = next((p for _, _, p in links.get(d["name"], []) if p.endswith("tables/recommendation.html")), None)
-        if d.get("recommendation") and page:
-            body = e(d["recommendation"]) + f' (<a href="{e(page)}">the whole argument</a>)'
-        elif d.get("recommendation"):
-            body = (e(d["recommendation"]) + " <span>(the whole argument: recommendation.html in the dataset's "
-                    "<i>0 Summary</i>)</span>")
+        first = d.get("headline") or d.get("recommendation")
+        if first and page:
+            body = e(first) + f' <a href="{e(page)}">(the whole argument)</a>'
+        elif first:
+            body = e(first)
         else:
-            body = e(d.get("why_not") or "no meta-evaluation.")
+            body = "<i>" + e(d.get("why_not") or "no meta-evaluation.") + "</i>"
+        answers.append(f"<li>{name}: {body}</li>")
         warn = "".join(f"<br><b>Warning:</b> {e(w)}" for w in d.get("warnings", []))
-        items.append(f"<li>{head}{body}{warn}</li>")
+        more = (f" {e(d['recommendation'])}" if d.get("recommendation") and d.get("recommendation") != first else "")
+        details.append(f"<li><b>{e(d['name'])}</b> ({e(d['task'])}, {size}{systems}).{more}{warn}</li>")
     out.append(
         "<h2>Which metric, per dataset</h2>"
-        "<p>Every metric is judged on the evidence the dataset makes relevant (rank stability over random "
-        "half-splits; for ordered classes, class discrimination: how much more merging two neighbouring classes "
-        "moves the ranking than the metric's own noise does; discriminative power, the share of system pairs a "
-        "significance test tells apart; robustness to label noise and, for imbalanced data, to shifted class "
-        "priors), on the real systems, resampling the test items (these systems) or the items and the systems "
-        "together (new systems). Per criterion, the Model Confidence Set keeps the metrics the evidence cannot "
-        "tell from the best, with the error rate controlled over the criteria (Bonferroni); the answer is the "
-        "metrics kept on every criterion: a set when the data do not separate them, none when no metric is kept "
-        "on every criterion. Formal properties are requirements: they restrict the answer only when declared. "
-        "A metric that a degenerate system significantly beats the real systems on is never recommended. The "
-        "same answer is on each dataset's summary and recommendation pages, with where the task's official "
-        "metric stands.</p>"
-        f"<ul>{''.join(items)}</ul>")
+        f'<ul class="answers">{"".join(answers)}</ul>'
+        "<p class=\"hint\">How to read it: every metric is judged on the evidence the dataset makes relevant (rank "
+        "stability over random half-splits; for ordered classes, class discrimination: how much more merging two "
+        "neighbouring classes moves the ranking than the metric's own noise does; discriminative power, the share "
+        "of system pairs a significance test tells apart; robustness to label noise and, for imbalanced data, to "
+        "shifted class priors), on the real systems, resampling the test items (these systems) or the items and "
+        "the systems together (new systems). Per criterion, the Model Confidence Set keeps the metrics the "
+        "evidence cannot tell from the best, with the error rate controlled over the criteria (Bonferroni); the "
+        "answer is the metrics kept on every criterion (a set when the data do not separate them) or, when none "
+        "is, those kept on the most criteria, with the trade-off said: which metric if one criterion matters "
+        "more (declare it with a dataset's priorities). Formal properties are requirements: they restrict the "
+        "answer only when declared. A metric that a degenerate system significantly beats the real systems on is "
+        "never recommended. The same answer heads each dataset's summary and recommendation pages, with where the "
+        "task's official metric stands.</p>"
+        f"<h3>The datasets</h3><ul>{''.join(details)}</ul>")
     if reproduction is not None and len(reproduction):
         rows = "".join(
             f"<tr><td>{e(r['table'])}</td><td>{int(r['match'])}</td><td>{int(r['differs'])}</td>"
@@ -199,6 +225,7 @@ h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #d6dbe3; }
 h3 { font-size: 1.05em; margin: 1.2em 0 0.3em; }
 li { margin: 0.35em 0; }
+ul.answers li { margin: 0.2em 0; }
 a { color: #0b57a4; }
 dl.pages { margin: 0.2em 0 0.8em 1em; }
 dl.pages dt { font-weight: 600; margin-top: 0.4em; }

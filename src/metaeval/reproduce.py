@@ -825,9 +825,9 @@ def write_report(cells: pd.DataFrame, notes: list[str], paragraphs: list[str], p
             show["difference"] = show["difference"].map(_fmt)
             lines.append(markdown_table(show.astype(str)))
         lines.append("")
-    from .notation import typeset_markdown
+    from .notation import plain_markdown
 
-    write_text(out_md, typeset_markdown("\n".join(lines)))  # metric names typeset, as every Markdown file
+    write_text(out_md, plain_markdown("\n".join(lines)))  # plain text, the metric names in Unicode, as every .md
     if out_html:
         from .report import html_page
 

@@ -30,15 +30,14 @@ import numbers
 from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any, Mapping
 
-from .config import ConfigError
+# the evidence criteria of the recommendation (metaeval.verdict; metaeval.recommendation.CRITERIA names them) are
+# declared where the config checks a dataset's priorities
+from .config import ALL_CRITERIA, ConfigError
 from .declare import setting
 from .engine.resample import MAX_SEED  # seeds are counter-based streams of 56 bits
 
 # Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
 PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
-
-# the evidence criteria of the recommendation (metaeval.verdict; metaeval.recommendation.CRITERIA names them)
-ALL_CRITERIA = ("stability", "discrimination", "power", "noise", "priors")
 
 
 _s = setting  # (short: the tree below is a table of declarations)

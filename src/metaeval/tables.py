@@ -9,6 +9,8 @@ and 3, only systems are ranked; baselines are shown below them unranked.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -16,31 +18,95 @@ from . import metrics as M
 from .notation import latex as latex_name
 from .engine.ranking import competition_rank, orient
 
-__all__ = ["rank", "rank_table", "test_label", "test_short", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "tex_escape", "markdown_table", "latex_table",
+__all__ = ["rank", "rank_table", "test_label", "test_short", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "format_p", "plural", "tex_escape", "markdown_table", "latex_table",
            "properties_markdown", "properties_latex", "counterexample_text",
            "sensitivity_markdown"]
 
-# Characters with a meaning in Markdown (CommonMark, GitHub tables and math):
-# escaped in every name that comes from the data (system names are file
-# names, labels come from the files), so that `a|b` stays one cell and `*y*`
-# is not italic.  "_" between two letters or digits is left alone: it can
-# never open or close emphasis there, and sys_a stays readable.
-_MD_SPECIAL = frozenset("\\`*[]<>|~&$#")
+# Markdown escaping, decided once: a name from the data (system names are
+# file names, labels come from the files) is escaped only where Markdown
+# (CommonMark, GitHub's tables, strikethrough and math) would read it, so that
+# `a|b` stays one cell and `*y*` is not italic, while text such as an interval
+# `[0.486, 0.710]`, `IP&M` or `p < 0.001` stays as written: the .md outputs
+# are read as plain text too (issue 47).
+_MD_ALWAYS = frozenset("\\`*|")
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);")
 
 
 def md_escape(text) -> str:
-    """``text`` with Markdown's special characters backslash-escaped."""
+    """``text`` with the characters Markdown would read backslash-escaped,
+    and nothing else: backslash, backtick, ``*`` and ``|`` always; ``_``
+    where it could open or close emphasis (not between two letters or
+    digits); ``[`` and ``]`` when the text holds a link's ``](`` or ``][``;
+    ``<`` before a letter, ``/``, ``!`` or ``?`` (a tag); ``&`` that starts
+    an entity (``&amp;``); ``~`` and ``$`` when the text holds two (a
+    strikethrough, a formula); ``#`` or ``>`` first, ``+`` or ``-`` and a
+    space first (a heading, a quote, a list item).
+
+    Examples
+    --------
+    >>> md_escape("sys_a"), md_escape("a|b"), md_escape("*y*")
+    ('sys_a', 'a\\\\|b', '\\\\*y\\\\*')
+    >>> md_escape("IP&M, [0.486, 0.710], p < 0.001")
+    'IP&M, [0.486, 0.710], p < 0.001'
+    >>> md_escape("<img src=x>"), md_escape("a&amp;b"), md_escape("[x](y)")
+    ('\\\\<img src=x>', 'a\\\\&amp;b', '\\\\[x\\\\](y)')
+    """
     s = str(text)
+    links = "](" in s or "][" in s
+    entities = {m.start() for m in _ENTITY.finditer(s)}
+    pairs = {ch for ch in "~$" if s.count(ch) >= 2}
     out = []
     for i, ch in enumerate(s):
         if ch == "_":
             intraword = 0 < i < len(s) - 1 and s[i - 1].isalnum() and s[i + 1].isalnum()
             out.append("_" if intraword else "\\_")
-        elif ch in _MD_SPECIAL:
+        elif ch in _MD_ALWAYS or ch in pairs or (ch in "[]" and links) or i in entities \
+                or (ch == "<" and i + 1 < len(s) and (s[i + 1].isalpha() or s[i + 1] in "/!?")) \
+                or (i == 0 and (ch in "#>" or (ch in "+-" and s[1:2] == " "))):
             out.append("\\" + ch)
         else:
             out.append(ch)
     return "".join(out)
+
+
+def format_p(p, levels=(0.05,)) -> str:
+    """A p-value for people, by one rule everywhere: three significant
+    digits, never rounded onto or across one of ``levels`` (more digits until
+    the printed value lies on p's side of each: 0.04995 prints 0.04995, not
+    0.05), and ``< 0.001`` below 0.001 (unless a level lies between);
+    ``n/a`` for None or NaN.
+
+    Examples
+    --------
+    >>> format_p(0.04995), format_p(0.0519), format_p(1.0), format_p(0.0004), format_p(0.05)
+    ('0.04995', '0.0519', '1', '< 0.001', '0.05')
+    >>> format_p(0.01249, levels=(0.0125,)), format_p(0.0125004, levels=(0.0125,))
+    ('0.01249', '0.0125004')
+    """
+    if p is None:
+        return "n/a"
+    p = float(p)
+    if not np.isfinite(p):
+        return "n/a"
+    lv = [float(x) for x in levels if x is not None and np.isfinite(x)]
+    if p < 0.001 and not any(p < x <= 0.001 for x in lv):
+        return "< 0.001"
+    for digits in range(3, 17):
+        text = f"{p:.{digits}g}"
+        v = float(text)
+        if all((v < x) == (p < x) and (v != x or p == x) for x in lv):
+            return text
+    return repr(p)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` and the noun in the right number: ``1 candidate``, ``2
+    candidates`` (``many``: an irregular plural).
+
+    >>> plural(1, "candidate"), plural(3, "candidate"), plural(2, "criterion", "criteria")
+    ('1 candidate', '3 candidates', '2 criteria')
+    """
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
 
 
 def rank(values, higher_is_better: bool = True) -> np.ndarray:
@@ -630,8 +696,8 @@ def significance_markdown(pairs: pd.DataFrame, best: pd.DataFrame, power: pd.Dat
             v = p.get((a, bsys), p.get((bsys, a), np.nan))
             if np.isnan(v):
                 return "NaN"
-            # more digits where three would read as alpha itself (0.0501 is not 0.050 = alpha)
-            text = f"{v:.3f}" if round(v, 3) != round(alpha, 3) or v == alpha else f"{v:.4f}"
+            # the project's one rule for p-values: never rounded onto or across alpha (format_p)
+            text = format_p(v, (alpha,))
             return f"**{text}**" if v < alpha else text
         if len(order) <= MAX_MATRIX_SYSTEMS:
             head = ["system"] + [str(i + 1) for i in range(len(order) - 1)]

@@ -107,6 +107,13 @@ for _msg in [m for _name in DATASETS for m in unused_settings(_name, SETTINGS[_n
     from snakemake.logging import logger
 
     logger.warning(_msg)
+# which systems each dataset ranks as real and which are baselines, said at every start (issue 47)
+from metaeval.workflow.params import systems_line
+
+for _name in DATASETS:
+    from snakemake.logging import logger
+
+    logger.info(systems_line(SPECS[_name], {**SPECS[_name].score_files(DATA_DIR), **PREDICTION_FILES[_name]}))
 for _name in DATASETS:
     if not runs_experiments(_name):
         from snakemake.logging import logger

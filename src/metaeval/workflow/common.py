@@ -8,13 +8,13 @@ from ..io import write_text
 
 
 def write_markdown(out_md, md: str, out_html=None, title: str = "") -> None:
-    """A Markdown table (``out_md``, the metrics' names typeset as inline
-    HTML: ``notation.typeset_markdown``) and, when ``out_html`` is given, the
-    same as an HTML page for the report (sortable, every name escaped)."""
-    from ..notation import typeset_markdown
+    """A Markdown page (``out_md``, plain text: the metrics' names in
+    Unicode, no HTML, ``notation.plain_markdown``) and, when ``out_html`` is
+    given, the same as an HTML page for the report (the names typeset as
+    HTML, tables sortable, every name from the data escaped)."""
+    from ..notation import plain_markdown
 
-    md = typeset_markdown(md)
-    write_text(out_md, md)
+    write_text(out_md, plain_markdown(md))
     if out_html:
         from ..report import html_page
 

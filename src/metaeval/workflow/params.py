@@ -36,7 +36,7 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "drop_gold_labels", "extra_labels", "extra_label_policy", "baselines", "random_seed",
                 "allow_unused_labels", "normalize_labels", "span_task", "span_format", "articles",
                 "merge_overlapping_predictions", "synthetic", "offsets_past_end", "documents", "display_names",
-                "baseline_systems",
+                "baseline_systems", "real_systems",
                 # scores and probabilities (metaeval.score_data): the files, how to read them, the labels of a
                 # scores-only system, and the metrics that need probabilities (checked before anything is written)
                 "scores", "score_format", "score_threshold", "probability_tolerance", "normalize_probabilities",
@@ -75,8 +75,9 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 ("ranking", "stability", "significance", "summary")),
     # the recommendation redraws every criterion (metaeval.criteria) with the settings of each, and the
     # verdict's own (metaeval.verdict): the task's official metric, the papers' choices, the declared requirements
+    # and priorities
     "recommendation": (_METRIC_FIELDS + ("ordinal", "span_task", "official_metric", "official_source",
-                                         "paper_choices", "requirements", "unit_names"),
+                                         "paper_choices", "requirements", "priorities", "unit_names"),
                        ("ranking", "resampling", "stability", "significance", "noise", "priors", "bootstrap",
                         "criteria", "level", "verdict")),
     # the formal properties on the dataset's own shape (its classes, order, weights; the class sizes from its data)
@@ -279,6 +280,38 @@ def n_ranked_systems(spec: DatasetSpec, files: Mapping[str, Path], include_basel
     supplied = spec.supplied_baselines(files)
     return (len(files) - len(supplied - set(include_baselines)) + synthetic
             + len(set(baseline_names(spec.labels, spec.baselines)) & set(include_baselines)))
+
+def systems_line(spec: DatasetSpec, files: Mapping[str, Path]) -> str:
+    """One line for the console at every start: the systems of a dataset
+    that are ranked as real and those that are baselines (supplied files
+    that ``baseline_systems`` declares, then the generated ones), and the
+    files named like baselines that nothing declares (their warning says
+    how to declare them); ``files``: ``spec.prediction_files`` and
+    ``spec.score_files``."""
+    from ..config import baseline_word
+    from ..dataset import baseline_names
+
+    supplied = spec.supplied_baselines(files)
+    real = [s for s in sorted(files) if s not in supplied]
+    generated = baseline_names(spec.labels, spec.baselines)
+    if "all_class" in spec.baselines and spec.k > 4:  # one per class: named by the rule
+        at = generated.index(f"all_{spec.labels[0]}")
+        shown = generated[:at] + [f"all_<class> for each of the {spec.k} classes"] + generated[at + spec.k:]
+    else:
+        shown = generated
+    undeclared = [s for s in real if s not in spec.declared_real(files) and baseline_word(Path(files[s]).stem)]
+    n_synthetic = len(spec.synthetic["kinds"]) * len(spec.synthetic["strengths"]) if spec.synthetic else 0
+
+    def named(n: int, what: str, names) -> str:
+        return f"{n} {what}" + (f" ({', '.join(names)})" if names else "")
+
+    return (f"Dataset {spec.name}: " + named(len(real), "real system" + ("s" if len(real) != 1 else ""), real)
+            + (f", {n_synthetic} synthetic" if n_synthetic else "")
+            + "; baselines: " + named(len(supplied), "supplied", sorted(supplied)) + ", "
+            + named(len(generated), "generated", shown)
+            + (f"; named like baselines but ranked as real systems, declared neither way: {', '.join(undeclared)}"
+               if undeclared else ""))
+
 
 def data_fingerprint(spec: DatasetSpec, data_dir, prediction_files: Mapping[str, Path]) -> dict[str, str]:
     """The SHA-256 of every input of a dataset, by its path relative to

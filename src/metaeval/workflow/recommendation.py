@@ -57,11 +57,6 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
 
     write_markdown(out["md"], recommendation_markdown(rec, title, context, figure_from(out["md"])))
     if out.get("html"):
-        from ..report import html_page
+        from ..recommendation import recommendation_html
 
-        import base64
-
-        # the figure inside the page (a data URI): a relative path does not resolve in Snakemake's
-        # report, which shows the page apart from the results folder
-        inline = "data:image/png;base64," + base64.b64encode(Path(out["png"]).read_bytes()).decode("ascii")
-        write_text(out["html"], html_page(recommendation_markdown(rec, title, context, inline), title))
+        write_text(out["html"], recommendation_html(rec, title, context, Path(out["png"]).read_bytes()))

@@ -82,6 +82,8 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
         if d["name"] in recommendation_jsons:
             rec = json.loads(Path(recommendation_jsons[d["name"]]).read_text(encoding="utf-8"))
             entry["recommendation"] = rec["answer"]
+            entry["headline"] = rec.get("headline")
+            entry["systems"] = rec.get("systems")
             entry["recommended"] = rec["recommended"]
         entries.append(entry)
     summary = None

@@ -219,7 +219,8 @@ def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, 
              f"metrics gameable, {nb} borderline"
              + (f" ({settings.bootstrap_replicates} resamples of the units and the real systems)" if settings else ""))
     title = f"{spec.name}: can a system that never reads the task beat the real systems?"
-    write_markdown(out_md, gameability_markdown(table, title), out_html, title)
+    write_markdown(out_md, gameability_markdown(table, title, **({} if settings is None else
+                                                                 {"alpha": settings.verdict_alpha})), out_html, title)
     return table
 
 
