@@ -288,3 +288,32 @@ def test_the_maths_hook_refuses_what_it_cannot_typeset():
     # numpydoc's directive and role, and a literal broken over two lines
     md = "\n".join(hook._Rst(None).run([".. math:: a^2", "", "x :math:`b_1` and ``p = (1 +", ">= 2)``"]))
     assert "$$\na^2\n$$" in md and "$b_1$" in md and "``p = (1 + >= 2)``" in md
+
+
+def _quoted_figures() -> dict[str, str]:
+    """benchmarks/README.md's table of the figures the documentation quotes: {figure: measured}."""
+    text = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    table = text.split("<!-- quoted figures -->", 1)[1].strip().split("\n\n", 1)[0]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+    return {r[0]: r[2] for r in rows}
+
+
+def test_every_page_quotes_the_same_run_and_test_times():
+    """Issue 47: README said a whole run takes about four minutes and
+    Getting started about a minute (the no-op 3 to 4.5 s and under 2 s).
+    Every page that states a run or test time states the figure of one
+    named measurement (benchmarks/README.md), and no other."""
+    figures = _quoted_figures()
+    assert set(figures) == {"whole run", "no-op rerun", "quick tests", "second tier"}
+    pages = {"README.md": ROOT / "README.md", "getting-started": DOCS / "getting-started.md",
+             "checks": DOCS / "checks.md"}
+    want = {"README.md": figures.values(), "getting-started": figures.values(),
+            "checks": [figures["quick tests"], figures["second tier"]]}
+    stale = re.compile(r"about (four|a|two|three) minutes?|under 2 s|\b\d+ to \d+ minutes on 2 cores|"
+                       r"\d+ min \d+ s|\b\d{2,3}(\.\d)? s\b measured|ten default datasets")
+    for name, path in pages.items():
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        for value in want[name]:
+            assert value in text, (name, value)
+        others = [m.group(0) for m in stale.finditer(text) if m.group(0) not in figures.values()]
+        assert not others, (name, others)

@@ -27,10 +27,13 @@ def _ranked_phrase(spec: DatasetSpec, settings) -> str:
     return " and ".join(parts) or "no system"
 
 def write_summary_page(spec: DatasetSpec, settings, summary_csv, similarity_csv, groups_csv, answer: str, out_md,
-                       out_html=None, note=None, n_systems: int = 0) -> None:
+                       out_html=None, note=None, n_systems: int = 0, systems: str | None = None) -> None:
     """``tables/summary.md`` (and .html): the Table-7 summary, labelled as
     a reproduction of Amemiya & Sakai's table, and the recommendation's
-    answer (``metaeval.recommendation``: the one answer every page shows)."""
+    answer (``metaeval.recommendation``: the one answer every page shows).
+    ``n_systems``: the systems the experiments rank; ``systems``: what they
+    are, as the recommendation counts them (``17 real systems + 2
+    baselines``)."""
     from ..experiments import group_separation, table7
     from ..tables import summary_markdown
 
@@ -41,7 +44,8 @@ def write_summary_page(spec: DatasetSpec, settings, summary_csv, similarity_csv,
                   "the task has two classes, and merging them leaves a single class, on which every system ties")
     title = f"{spec.name}: summary of the meta-evaluation"
     md = summary_markdown(df, title, n_systems, settings.n_splits,
-                          group_separation(sim, g), settings.distinct_tau, systems=_ranked_phrase(spec, settings),
+                          group_separation(sim, g), settings.distinct_tau, systems=systems or _ranked_phrase(spec,
+                                                                                                            settings),
                           no_merging=no_merging, alpha=settings.alpha, test=settings.significance_test,
                           table7=table7(df))
     md += ("\n**Which metric to report** (the whole argument: recommendation.md): " + md_escape(answer) + "\n")
@@ -69,11 +73,15 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
     page: ``report.overview_page``)."""
     from ..report import overview_html, overview_page
 
+    ranked = {d["name"]: d.get("n_systems") for d in datasets}
     for name, page in (summaries or {}).items():
         spec, settings = step_spec(page["spec"]), step_settings(page["settings"])
         answer = json.loads(Path(recommendation_jsons[name]).read_text(encoding="utf-8"))
+        # the experiments rank the real systems and the baselines named in include_baselines: counted as the
+        # recommendation counts them ("17 real systems + 2 baselines")
         write_summary_page(spec, settings, page["csv"], page["similarity"], page["groups"], answer["answer"],
-                           page["md"], page.get("html"), answer.get("resample_note"), answer["n_systems"])
+                           page["md"], page.get("html"), answer.get("resample_note"),
+                           ranked.get(name) or answer["n_systems"], answer.get("systems"))
     entries = []
     for d in datasets:
         info = json.loads(Path(info_jsons[d["name"]]).read_text(encoding="utf-8"))
