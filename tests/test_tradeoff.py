@@ -152,6 +152,49 @@ def test_a_criterion_that_does_not_judge_a_metric_does_not_eliminate_it():
     assert decide(s).kind == "all" and decide(s).answer.tolist() == [True, False]
 
 
+def test_the_sets_may_be_0_1_flags_read_from_a_file():
+    """recommendation.csv holds the sets as 0/1 (in_set, participant,
+    counted, admissible): read as flags, they give the answers of booleans."""
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        members, part = rng.random((4, 6)) < 0.6, rng.random((4, 6)) < 0.8
+        counted, adm = rng.random(4) < 0.8, rng.random(6) < 0.8
+        flags = SimpleNamespace(criteria=CRIT[:4], members=(members & part).astype(int), participants=part.astype(int),
+                                counted=counted.astype(int), admissible=adm.astype(int))
+        bools = _sets(members, part, counted, adm, CRIT[:4])
+        assert passes(flags).tolist() == passes(bools).tolist() and passes(flags).dtype == bool
+        assert kept_count(flags).tolist() == kept_count(bools).tolist()
+        assert [x.tolist() if isinstance(x, np.ndarray) else x for x in k_of_c(flags)] == \
+            [x.tolist() if isinstance(x, np.ndarray) else x for x in k_of_c(bools)]
+        order = ["power", "stability"]
+        assert sequential(flags, order).answer.tolist() == sequential(bools, order).answer.tolist()
+        assert {c: a.tolist() for c, a in if_first(flags).items()} == {c: a.tolist() for c, a in if_first(bools).items()}
+        assert [(c, a.tolist()) for c, a in trade_off(flags)] == [(c, a.tolist()) for c, a in trade_off(bools)]
+        assert decide(flags, order).answer.tolist() == decide(bools, order).answer.tolist()
+        # the answers are boolean masks (the pages take ~answer) whatever the flags' type
+        assert sequential(flags, order).answer.dtype == bool and decide(flags, order).answer.dtype == bool
+
+
+def test_a_criterion_that_does_not_count_passes_everyone():
+    s = _sets([[1, 0, 0], [0, 1, 0]], counted=[True, False])
+    assert passes(s).tolist() == [[True, False, False], [True, True, True]]
+    assert kept_count(s).tolist() == [1, 0, 0]
+
+
+def test_how_each_answer_was_reached_is_recorded():
+    """Decision: the kind, k of C and the sequential intersection behind it."""
+    none = decide(_sets([[1, 1]], admissible=[False, False]), ["stability"])
+    assert (none.kind, none.k, none.c, none.answer.dtype) == ("none", 0, 1, np.dtype(bool))
+    assert none.sequential is not None and none.sequential.order == ("stability",)
+    assert decide(_sets([[1, 1]], admissible=[False, False])).sequential is None
+    kept = decide(_sets([[1, 0], [1, 1]]), ["power"])
+    assert (kept.kind, kept.k, kept.c, kept.answer.tolist()) == ("all", 2, 2, [True, False])
+    assert kept.sequential is not None and kept.sequential.answer.tolist() == [True, False]
+    split = decide(_sets([[1, 0], [0, 1]]))
+    assert (split.kind, split.k, split.c, split.sequential) == ("k_of_c", 1, 2, None)
+    assert k_of_c(_sets([[1, 1]], admissible=[False, False]))[1:] == (0, 1)
+
+
 def test_declared_criteria_that_do_not_count_are_passed_over_and_said():
     s = _sets([[1, 0], [0, 1]], counted=[True, False], criteria=("stability", "power"))
     seq = sequential(s, ["discrimination", "power", "stability"])

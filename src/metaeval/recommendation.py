@@ -710,12 +710,13 @@ def headline_sentence(rec: Recommendation) -> str:
     declared = list(settings.get("requirements", ()))
     options = _first_sentence(rec)
     if settings.get("headline", "these_systems") != "these_systems":  # the scope chosen to head the page: said
-        options = [f"For {SCOPE_NAMES[rec.headline]}: " + o[0].lower() + o[1:] for o in options] + options
-    if declared and rec.admissible.any():  # the requirement narrowed the candidates before the evidence
+        options = [f"For {SCOPE_NAMES[rec.headline]}: " + o[0].lower() + o[1:] for o in options]
+    if declared and rec.admissible.any():  # the requirement narrowed the candidates before the evidence: said
         lead = (f"Among the metrics that meet the declared requirement{'s' if len(declared) > 1 else ''} "
                 f"({_and(declared)}), ")
-        options = [lead + o[0].lower() + o[1:] for o in options] + options
-    text = next((o for o in options if _words(o) < MAX_WORDS), options[-1])
+        options = [lead + o[0].lower() + o[1:] for o in options]
+    # the fullest that fits, else the shortest (a requirement or a scope is never dropped to fit)
+    text = next((o for o in options if _words(o) <= MAX_WORDS), min(options, key=_words))
     return text[0].upper() + text[1:] + "."
 
 

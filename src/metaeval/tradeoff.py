@@ -188,7 +188,7 @@ def decide(sets, priorities: Sequence[str] = ()) -> Decision:
         return Decision(mask, "all", k, c, seq)
     if seq is not None:
         return Decision(seq.answer, "priorities", k, c, seq)
-    return Decision(mask, "k_of_c", k, c, None)
+    return Decision(mask, "k_of_c", k, c)
 
 
 def if_first(sets) -> dict[str, np.ndarray]:
@@ -215,9 +215,9 @@ def trade_off(sets) -> list[tuple[tuple[str, ...], np.ndarray]]:
     >>> [(c, a.tolist()) for c, a in trade_off(s)]
     [(('discrimination',), [True, False, False]), (('power',), [False, True, True])]
     """
-    mask, k, c = k_of_c(sets)
-    if c == 0 or k == c or not mask.any():
-        return []
+    # (none eliminates a candidate kept on every criterion, nor one of no candidates, nor a criterion not counted:
+    # those give no trade-off without a test of their own)
+    mask = k_of_c(sets)[0]
     names = list(sets.criteria)
     ok = passes(sets)
     counted = np.asarray(sets.counted, dtype=bool)
