@@ -259,8 +259,8 @@ def test_every_keyword_of_dataset_reaches_the_spec():
 
 @pytest.mark.parametrize("kw,err,msg", [
     (dict(predictions={"s": ["a"] * 9}), "DataError",
-     "predictions['s']: 9 labels for 10 gold items (a sequence is matched to the gold by position; pass pandas Series "
-     "indexed by item id, gold included, to match by id)"),
+     "predictions['s']: 9 labels for 10 gold items (plain sequences are matched to the gold by position; pass pandas "
+     "Series or dicts keyed by item id, gold included, to match by id)"),
     (dict(predictions=3), "TypeError",
      "predictions: a mapping of system name to labels, or a DataFrame with one column per system"),
     (dict(predictions={}), "ValueError", "predictions: no system given"),
@@ -494,12 +494,68 @@ def test_the_few_systems_warning_from_two_systems_on():
         "silences this)")
 
 
-def test_a_gold_series_with_predictions_by_position():
-    gold = pd.Series(GOLD, index=[f"q{i}" for i in range(120)])
-    by_pos = metaeval.evaluate(gold, SYSTEMS, intervals=False, baselines=[])
-    assert by_pos.equals(metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=[]))
-    by_id = {k: pd.Series(v, index=gold.index)[::-1] for k, v in SYSTEMS.items()}  # reversed: matched by id
-    assert metaeval.evaluate(gold, by_id, intervals=False, baselines=[]).equals(by_pos)
+def _pandas_scores(gold: pd.Series, systems: dict) -> dict:
+    """Accuracy and macro-F1 of each system on the data aligned by pandas
+    (the reference: the index says which item is which)."""
+    from sklearn.metrics import accuracy_score, f1_score
+
+    out = {}
+    for name, pred in systems.items():
+        g, p = gold.align(pd.Series(pred), join="inner")
+        out[name] = (accuracy_score(g, p), f1_score(g, p, average="macro"))
+    return out
+
+
+def test_labels_with_ids_are_matched_by_id_and_a_mix_is_refused_with_the_reason():
+    """Issue 48: a Series or dict is matched by its ids; plain sequences by
+    position; a mix that would match by position in silence is refused."""
+    rng = np.random.default_rng(48)
+    ids = [f"t{i}" for i in range(300)]
+    gold = pd.Series(rng.choice(list("abc"), 300), index=ids)
+    noisy = {name: gold.where(rng.random(300) < keep, pd.Series(rng.choice(list("abc"), 300), index=ids))
+             for name, keep in (("A", 0.75), ("B", 0.4))}
+    shuffled = {name: s.sample(frac=1, random_state=i) for i, (name, s) in enumerate(noisy.items())}
+    want = _pandas_scores(gold, shuffled)
+    for g, p in ((gold, shuffled), (gold.to_dict(), {k: v.to_dict() for k, v in shuffled.items()}),
+                 (gold.sample(frac=1, random_state=9), shuffled)):
+        got = metaeval.evaluate(g, p, metrics=["accuracy", "macro_f1"], intervals=False, baselines=[])
+        for name, (acc, f1) in want.items():
+            assert got.loc[name, "accuracy"] == pytest.approx(acc, abs=1e-12)
+            assert got.loc[name, "macro_f1"] == pytest.approx(f1, abs=1e-12)
+    # a list gold with id-indexed Series, a Series gold with lists in another order: refused, with the reason
+    with pytest.raises(DataError, match=r"predictions\['A'\]: a pandas Series indexed by item id \(e.g. 't\d+'\), "
+                                        r"but the gold is a plain sequence \(list\) without ids: matching them by "
+                                        r"position would ignore the index"):
+        metaeval.evaluate(list(gold), shuffled, intervals=False)
+    with pytest.raises(DataError, match=r"predictions\['A'\]: a plain sequence \(list\) without ids, but the gold "
+                                        r"is indexed by item id \(e.g. 't0'\)"):
+        metaeval.evaluate(gold, {k: list(v) for k, v in shuffled.items()}, intervals=False)
+    with pytest.raises(DataError, match=r"groups: a plain sequence \(list\) without ids, but the gold is indexed"):
+        metaeval.api.dataset(gold, shuffled, groups=["x", "y"] * 150)
+    # a dict gold: its keys are ids, not labels
+    ds, spec = metaeval.api.dataset(gold.to_dict(), shuffled)
+    assert spec.labels == ("a", "b", "c") and ds.info["matched_by"] == "item id"
+    # a default RangeIndex is the positions a plain sequence's items have: matched by id, in any order
+    plain_gold = gold.reset_index(drop=True)
+    pos = {k: v.reindex(ids).reset_index(drop=True) for k, v in shuffled.items()}
+    mixed = metaeval.evaluate(plain_gold, {"A": pos["A"].to_numpy(), "B": pos["B"].sample(frac=1, random_state=1)},
+                              metrics=["accuracy", "macro_f1"], intervals=False, baselines=[])
+    for name, (acc, f1) in want.items():
+        assert mixed.loc[name, "accuracy"] == pytest.approx(acc, abs=1e-12)
+    ds, _ = metaeval.api.dataset(plain_gold, {"A": pos["A"].to_numpy()})
+    assert ds.info["matched_by"] == "item id (the plain sequences' ids are their positions)"
+    ds, _ = metaeval.api.dataset(list(plain_gold), {"A": list(pos["A"])})
+    assert ds.info["matched_by"] == "position"
+    # groups with ids follow their ids, not their order
+    groups = pd.Series(np.where(np.arange(300) % 2, "x", "y"), index=ids)
+    ds, _ = metaeval.api.dataset(gold, shuffled, groups=groups.sample(frac=1, random_state=4))
+    assert [ds.group_names[g] for g in ds.groups[:4]] == ["y", "x", "y", "x"]
+
+
+def test_an_empty_gold_is_said_as_such():
+    with pytest.raises(DataError, match=r"gold: no items \(a pandas Series of length 0\): give one gold label per "
+                                        r"item"):
+        metaeval.evaluate(pd.Series([], dtype=object), {"a": pd.Series([], dtype=object)})
 
 
 def test_the_comparison_carries_the_power_table():

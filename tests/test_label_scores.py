@@ -331,3 +331,16 @@ def test_weights_and_positions_given_as_integers_reach_a_metric_as_floats():
     finally:
         unregister_metric("w_recall_x")
     assert got == pytest.approx(0.25 * 0.5 + 0.75 * 1.0)
+
+
+def test_two_series_with_different_indexes_are_refused_not_read_by_position():
+    """Issue 48: score() reads in order, as scikit-learn does; two Series
+    whose indexes disagree would be matched by position in silence."""
+    import pandas as pd
+
+    gold = pd.Series(["a", "b", "b", "a"], index=["w", "x", "y", "z"])
+    assert score(gold, gold.copy(), "accuracy") == 1.0  # the same index: read in order
+    with pytest.raises(ValueError, match=r"^y_true and y_pred: two pandas Series whose indexes differ .* "
+                                         r"y_pred.reindex\(y_true.index\)"):
+        score(gold, gold[::-1], "accuracy")
+    assert score(gold, gold[::-1].reindex(gold.index), "accuracy") == 1.0

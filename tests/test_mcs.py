@@ -293,3 +293,19 @@ def test_the_mcs_result_records_the_order_the_copies_and_the_stages():
         model_confidence_set(v, b[:, :4])
     with pytest.raises(ValueError, match=r"^boot must be \(B, M\) with M = 5, got \(5,\)$"):
         model_confidence_set(v, b[0])
+
+
+def test_tied_candidates_are_eliminated_lower_index_first():
+    """The tie rule of the docstring: among candidates with the same
+    ``max_j t_ji`` and the same point value, the lower index goes first (three
+    equal point values: every t is 0; the replicates differ, so they are not
+    copies)."""
+    rng = np.random.default_rng(11)
+    v = np.array([0.5, 0.5, 0.5])
+    b = v + 0.01 * rng.normal(size=(300, 3))
+    r = model_confidence_set(v, b)
+    assert r.copies.tolist() == [0, 1, 2]
+    assert r.order == (0, 1, 2)
+    assert r.order[-1] == 2 and r.p_value.tolist() == [1.0, 1.0, 1.0]
+    # reversed columns: the same rule on the new indices, not on the values' history
+    assert model_confidence_set(v, b[:, ::-1]).order == (0, 1, 2)

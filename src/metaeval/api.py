@@ -104,10 +104,48 @@ def _table(where: str, values, ids: list[str] | None) -> LabelTable:
     return t
 
 
-def _by_position(gold, values) -> bool:
-    """A prediction is matched to the gold by position unless both carry an
-    index (pandas), which then says which item is which."""
-    return not (isinstance(gold, pd.Series) and isinstance(values, pd.Series))
+def _keyed(values) -> bool:
+    """Labels that carry their items' ids: a pandas Series (its index) or a
+    mapping of item id to label."""
+    return isinstance(values, (pd.Series, Mapping))
+
+
+def _as_series(values):
+    """A mapping of item id to label as a Series indexed by the ids (any
+    other input as it is): a dict's keys are ids, never labels."""
+    if isinstance(values, Mapping):
+        return pd.Series(list(values.values()), index=[str(k) for k in values.keys()], dtype=object)
+    return values
+
+
+def _kind_of(values) -> str:
+    return "a pandas Series" if isinstance(values, pd.Series) else type(values).__name__
+
+
+def _ids(values) -> list[str]:
+    """The item ids of labels: a Series' index or a mapping's keys (as
+    text); a plain sequence's are its positions, "0" .. "N-1"."""
+    return [str(i) for i in values.index] if _keyed(values) else [str(i) for i in range(len(values))]
+
+
+def _mixed(where: str, gold, values) -> Problem | None:
+    """Labels with ids against labels without (a Series or dict against a
+    plain sequence): matched by id, a plain sequence's ids being its
+    positions, so they meet only when the ids with a name are exactly those
+    positions (a default RangeIndex, in any order); otherwise matching by
+    position would ignore the ids, and the mix is refused with what to pass."""
+    if _keyed(values) == _keyed(gold) or sorted(_ids(values)) == sorted(_ids(gold)):
+        return None
+    if _keyed(values):
+        why = (f"{_kind_of(values)} indexed by item id (e.g. {_ids(values)[0]!r}), but the gold is a plain "
+               f"sequence ({_kind_of(gold)}) without ids: matching them by position would ignore the index. Pass "
+               f"the gold as a Series indexed by the same ids, or these labels as a plain sequence in the gold's "
+               f"order")
+    else:
+        why = (f"a plain sequence ({_kind_of(values)}) without ids, but the gold is indexed by item id (e.g. "
+               f"{_ids(gold)[0]!r}): pass these labels as a Series indexed by the gold's ids (or a dict of id to "
+               f"label), or the gold as a plain sequence in the order of these labels")
+    return Problem(where, None, why, "other")
 
 
 def _number(text: str) -> float | None:
@@ -196,14 +234,18 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
 
     Parameters
     ----------
-    gold : sequence or pandas.Series
-        The gold label of every item.  A Series' index gives the item ids;
-        otherwise the items are numbered from 0.
-    predictions : mapping of str to sequence, or pandas.DataFrame
+    gold : sequence, pandas.Series or mapping
+        The gold label of every item.  A Series' index, or a mapping's keys,
+        gives the item ids; a plain sequence (list, tuple, array) numbers
+        the items from 0.
+    predictions : mapping of str to labels, or pandas.DataFrame
         Every system's predicted labels (a DataFrame: one column per
-        system, its index the item ids).  A sequence is matched to the gold
-        by position and must have its length; a Series is matched by its
-        index when the gold is a Series too.
+        system, its index the item ids).  Labels with ids (a Series, or a
+        mapping of item id to label) are matched to the gold by id, and
+        need a gold with ids; plain sequences are matched by position, need
+        a plain gold and its length (``Dataset.info["matched_by"]`` records
+        which).  A mix of the two is refused: matching by position would
+        ignore the ids.
     labels : sequence, optional
         The classes, in order (the order of the scale when ``ordinal``).
         Default: the gold's labels, sorted; a predicted label outside them
@@ -211,8 +253,9 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
         with ``allow_unused_labels``).
     ordinal : bool
         Whether ``labels`` are ordered (enables the ordinal metrics).
-    groups : sequence, optional
-        A group per item (e.g. target or source): per-group scores, and
+    groups : sequence, pandas.Series or mapping, optional
+        A group per item (e.g. target or source), matched to the gold as
+        the predictions are (by id, or by position): per-group scores, and
         whole groups resampled with ``resample_unit="group"`` (items by
         default, as the workflow does with a dataset's ``group_column``).
     metrics, weights, f_avg_classes, unrelated_label, positive_class, primary_metric
@@ -264,30 +307,47 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     ...
     metaeval.io.DataError: dataset 'data': 1 problem in 1 input:
       predictions['a']: 1 problem (1 sequence(s) of the wrong length)
-        predictions['a']: 119 labels for 120 gold items (a sequence is matched to the gold by position; pass pandas Series indexed by item id, gold included, to match by id)
+        predictions['a']: 119 labels for 120 gold items (plain sequences are matched to the gold by position; pass pandas Series or dicts keyed by item id, gold included, to match by id)
     """
+    gold = _as_series(gold)
     _check_label_sequence("gold", gold)
     if isinstance(predictions, pd.DataFrame):
         predictions = {str(c): predictions[c] for c in predictions.columns}
     elif isinstance(predictions, pd.Series) or not isinstance(predictions, Mapping):
         raise TypeError("predictions: a mapping of system name to labels, or a DataFrame with one column per system")
-    predictions = {str(k): v for k, v in predictions.items()}
+    predictions = {str(k): _as_series(v) for k, v in predictions.items()}
     for system, values in predictions.items():
         _check_label_sequence(_source(system), values)
     n_gold = len(gold)
-    gold_ids = [str(i) for i in gold.index] if isinstance(gold, pd.Series) else [str(i) for i in range(n_gold)]
-    length = [Problem(_source(system), None, f"{len(values):,} labels for {n_gold:,} gold items (a sequence is "
-                      "matched to the gold by position; pass pandas Series indexed by item id, gold included, to "
-                      "match by id)", "length")
-              for system, values in predictions.items() if _by_position(gold, values) and len(values) != n_gold]
-    if length:
-        raise DataError(length, f"dataset {name!r}")
+    if n_gold == 0:
+        raise DataError([Problem("gold", None, f"no items ({_kind_of(gold)} of length 0): give one gold label per "
+                                               f"item", "empty")], f"dataset {name!r}")
+    gold_ids = _ids(gold)
+    # matched by id, a plain sequence's ids being its positions; a mix that would match by position in silence is
+    # refused (_mixed)
+    wrong = [p for p in (_mixed(_source(system), gold, values) for system, values in predictions.items()) if p]
+    wrong += [Problem(_source(system), None, f"{len(values):,} labels for {n_gold:,} gold items (plain sequences "
+                      "are matched to the gold by position; pass pandas Series or dicts keyed by item id, gold "
+                      "included, to match by id)", "length")
+              for system, values in predictions.items()
+              if not _keyed(values) and not _keyed(gold) and len(values) != n_gold]
+    if wrong:
+        raise DataError(wrong, f"dataset {name!r}")
+    keyed = [_keyed(gold)] + [_keyed(v) for v in predictions.values()]
+    matched_by = "item id" if all(keyed) else "position" if not any(keyed) else \
+        "item id (the plain sequences' ids are their positions)"
     gold_t = _table(GOLD, gold, None)
-    if groups is not None:
-        g = list(groups.tolist() if isinstance(groups, (pd.Series, np.ndarray)) else groups)
-        if len(g) != n_gold:
-            raise DataError([Problem("groups", None, f"{len(g):,} groups for {n_gold:,} gold items", "other")],
+    if groups is not None:  # the labels' rule: by id when the gold and the groups carry ids, by position when neither
+        groups = _as_series(groups)
+        mixed = _mixed("groups", gold, groups)
+        if mixed:
+            raise DataError([mixed], f"dataset {name!r}")
+        values = groups.tolist() if isinstance(groups, (pd.Series, np.ndarray)) else list(groups)
+        if len(values) != n_gold:
+            raise DataError([Problem("groups", None, f"{len(values):,} groups for {n_gold:,} gold items", "other")],
                             f"dataset {name!r}")
+        of_id = dict(zip(_ids(groups), values))
+        g = [of_id.get(i) for i in gold_ids]  # (ids of their own: a gold item without one has no group)
         # (an empty or blank group name is no group, as the file readers say: not a group of its own)
         missing = [i for i, x in zip(gold_ids, g) if _is_missing(x) or (isinstance(x, str) and not x.strip())]
         if missing:
@@ -295,14 +355,15 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
                             f"dataset {name!r}")
         of = dict(zip(gold_ids, (str(x) for x in g)))
         gold_t.groups = [of[i] for i in gold_t.ids]
-    tables = {system: _table(_source(system), values, gold_ids if _by_position(gold, values) else None)
-              for system, values in predictions.items()}
-    return from_tables(gold_t, tables, labels=labels, ordinal=ordinal, metrics=metrics, weights=weights,
+    tables = {system: _table(_source(system), values, None) for system, values in predictions.items()}
+    ds, spec = from_tables(gold_t, tables, labels=labels, ordinal=ordinal, metrics=metrics, weights=weights,
                        f_avg_classes=f_avg_classes, unrelated_label=unrelated_label,
                        positive_class=positive_class, baselines=baselines,
                        baseline_systems=baseline_systems, real_systems=real_systems, primary_metric=primary_metric,
                        allow_unused_labels=allow_unused_labels, label_map=label_map,
                        normalize_labels=normalize_labels, random_seed=random_seed, name=name)
+    ds.info["matched_by"] = matched_by  # how the predictions met the gold, kept with the data
+    return ds, spec
 
 
 def _check_label_sequence(where: str, values) -> None:

@@ -94,7 +94,8 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
     ----------
     y_true, y_pred : sequence
         The gold and the predicted label of every item, in the same order
-        (any hashable labels).
+        (any hashable labels), as scikit-learn reads them; two pandas
+        Series must have the same index (their items in the same order).
     metric : str or sequence of str
         A metric id (``metaeval.metrics.METRIC_IDS``), or several.
     labels : sequence, optional
@@ -187,6 +188,11 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
             raise ValueError("give y_true and y_pred (or confusion= with its orientation)")
         y_true_index = list(y_true.index) if hasattr(y_true, "index") and not isinstance(y_true, (list, tuple)) \
             else None
+        if y_true_index is not None and hasattr(y_pred, "index") and not isinstance(y_pred, (list, tuple)) \
+                and list(y_pred.index) != y_true_index:  # two indexes that disagree: by position would ignore them
+            raise ValueError("y_true and y_pred: two pandas Series whose indexes differ (other items or another "
+                             "order); score() reads both in order, as scikit-learn does: align them first, e.g. "
+                             "y_pred.reindex(y_true.index), or use metaeval.evaluate, which matches by index")
         y_true, y_pred = list(y_true), list(y_pred)
         if len(y_true) != len(y_pred) or not y_true:
             raise ValueError(f"y_true and y_pred: one label per item each, got {len(y_true)} and {len(y_pred)}")
