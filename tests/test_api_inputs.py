@@ -530,8 +530,10 @@ def test_labels_with_ids_are_matched_by_id_and_a_mix_is_refused_with_the_reason(
     with pytest.raises(DataError, match=r"predictions\['A'\]: a plain sequence \(list\) without ids, but the gold "
                                         r"is indexed by item id \(e.g. 't0'\)"):
         metaeval.evaluate(gold, {k: list(v) for k, v in shuffled.items()}, intervals=False)
-    with pytest.raises(DataError, match=r"groups: a plain sequence \(list\) without ids, but the gold is indexed"):
-        metaeval.api.dataset(gold, shuffled, groups=["x", "y"] * 150)
+    with pytest.raises(DataError, match=r"groups: a pandas Series indexed by item id \(e.g. 'x0'\), but the gold is "
+                                        r"a plain sequence"):
+        metaeval.api.dataset(list(gold), {k: list(v.reindex(ids)) for k, v in shuffled.items()},
+                             groups=pd.Series(["x", "y"] * 150, index=[f"x{i}" for i in range(300)]))
     # a dict gold: its keys are ids, not labels
     ds, spec = metaeval.api.dataset(gold.to_dict(), shuffled)
     assert spec.labels == ("a", "b", "c") and ds.info["matched_by"] == "item id"
@@ -549,6 +551,8 @@ def test_labels_with_ids_are_matched_by_id_and_a_mix_is_refused_with_the_reason(
     # groups with ids follow their ids, not their order
     groups = pd.Series(np.where(np.arange(300) % 2, "x", "y"), index=ids)
     ds, _ = metaeval.api.dataset(gold, shuffled, groups=groups.sample(frac=1, random_state=4))
+    assert [ds.group_names[g] for g in ds.groups[:4]] == ["y", "x", "y", "x"]
+    ds, _ = metaeval.api.dataset(gold, shuffled, groups=groups.tolist())  # a plain sequence: in the gold's order
     assert [ds.group_names[g] for g in ds.groups[:4]] == ["y", "x", "y", "x"]
 
 

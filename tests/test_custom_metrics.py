@@ -458,3 +458,59 @@ def test_the_class_weights_table_without_a_weighted_metric_is_empty():
                                     weights={"x": {"a": 0.2, "b": 0.3, "c": 0.5}, "y": {"a": 0.5, "b": 0.3, "c": 0.2}})
     long, taus = weight_sensitivity(ds, spec, metaeval.api.settings())
     assert long.empty and taus.empty and "rank" in long.columns and "tau" in taus.columns
+
+
+# ---------------------------------------------------------------- the declared direction (issue 48)
+def _error_rate(c):
+    return 1 - np.trace(c, axis1=-2, axis2=-1) / c.sum((-2, -1))
+
+
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_a_direction_the_scores_contradict_is_refused_with_both_values(k):
+    """1 - accuracy declared higher-is-better: the perfect system scores 0,
+    the system wrong on every item 1; refused on the probe matrices of each
+    class count, with both values and the declaration to change."""
+    with pytest.raises(MetricContractError, match=r"^custom metric 'error_rate' \(_error_rate\) is declared "
+                                                  r"higher_is_better: true, but it scores a perfect system 0 and a "
+                                                  r"system wrong on every item 1 \(the probe matrices of "
+                                                  rf"{k} classes\): declare higher_is_better: false"):
+        register_metric("error_rate", _error_rate, higher_is_better=True, k=k)
+    assert not is_custom("error_rate")
+    m = register_metric("error_rate", _error_rate, higher_is_better=False, range=(0, 1), k=k)  # declared right
+    assert m.direction == "lower"
+    unregister_metric("error_rate")
+    register_metric("accuracy_mine", lambda c: 1 - _error_rate(c), higher_is_better=True, k=k)
+    with pytest.raises(MetricContractError, match="declare higher_is_better: true"):
+        register_metric("accuracy_mine", lambda c: 1 - _error_rate(c), higher_is_better=False, k=k)
+    unregister_metric("accuracy_mine")
+    flat = register_metric("flat", lambda c: np.zeros(c.shape[:-2]), higher_is_better=True, k=k)  # equal: no claim
+    assert flat.direction == "higher"
+    unregister_metric("flat")
+
+
+def test_the_library_and_the_config_refuse_a_contradicted_direction():
+    gold = list("abcab") * 40
+    systems = {"x": list("abcaa") * 40, "y": list("abbab") * 40, "z": list("bbcab") * 40}
+    with pytest.raises(ConfigError, match=r"custom metric 'error_rate' .* is declared higher_is_better: true, but it "
+                                          r"scores a perfect system 0 and a system wrong on every item 1"):
+        metaeval.evaluate(gold, systems, metrics={"accuracy": None, "error_rate": _error_rate}, intervals=False)
+    got = metaeval.evaluate(gold, systems, metrics={"accuracy": None, "error_rate": {
+        "function": _error_rate, "higher_is_better": False}}, intervals=False)
+    assert np.allclose(got["error_rate"], 1 - got["accuracy"])
+
+
+def test_an_item_metric_s_direction_is_checked_on_the_dataset_s_own_gold():
+    from metaeval.custom_metrics import register_item_metric, unregister_item_metric
+
+    def terms(gold, pred, items):
+        return np.stack([(pred != gold[None, :]).astype(float), np.ones(pred.shape)], axis=-1)
+
+    register_item_metric("item_err", terms, lambda t: t[..., 0] / t[..., 1], higher_is_better=True, range=(0, 1))
+    try:
+        with pytest.raises(Exception, match=r"custom metric 'item_err' .* is declared higher_is_better: true, but it "
+                                            r"scores a perfect system 0 and a system wrong on every item 1 \(the "
+                                            r"gold of the systems of dataset 'data' and every item given the next "
+                                            r"class\)"):
+            metaeval.api.dataset(list("abcab") * 40, {"x": list("abcaa") * 40}, metrics=["item_err"])
+    finally:
+        unregister_item_metric("item_err")

@@ -254,8 +254,8 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     ordinal : bool
         Whether ``labels`` are ordered (enables the ordinal metrics).
     groups : sequence, pandas.Series or mapping, optional
-        A group per item (e.g. target or source), matched to the gold as
-        the predictions are (by id, or by position): per-group scores, and
+        A group per item (e.g. target or source): a Series or mapping by
+        item id, a plain sequence in the gold's order: per-group scores, and
         whole groups resampled with ``resample_unit="group"`` (items by
         default, as the workflow does with a dataset's ``group_column``).
     metrics, weights, f_avg_classes, unrelated_label, positive_class, primary_metric
@@ -339,14 +339,14 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     gold_t = _table(GOLD, gold, None)
     if groups is not None:  # the labels' rule: by id when the gold and the groups carry ids, by position when neither
         groups = _as_series(groups)
-        mixed = _mixed("groups", gold, groups)
+        mixed = _mixed("groups", gold, groups) if _keyed(groups) else None  # (a plain sequence: the gold's order)
         if mixed:
             raise DataError([mixed], f"dataset {name!r}")
         values = groups.tolist() if isinstance(groups, (pd.Series, np.ndarray)) else list(groups)
         if len(values) != n_gold:
             raise DataError([Problem("groups", None, f"{len(values):,} groups for {n_gold:,} gold items", "other")],
                             f"dataset {name!r}")
-        of_id = dict(zip(_ids(groups), values))
+        of_id = dict(zip(_ids(groups) if _keyed(groups) else gold_ids, values))
         g = [of_id.get(i) for i in gold_ids]  # (ids of their own: a gold item without one has no group)
         # (an empty or blank group name is no group, as the file readers say: not a group of its own)
         missing = [i for i, x in zip(gold_ids, g) if _is_missing(x) or (isinstance(x, str) and not x.strip())]

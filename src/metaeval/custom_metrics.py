@@ -195,6 +195,7 @@ def register_metric(metric_id: str, fn: Callable[..., Any], *, higher_is_better:
                       source=source or getattr(fn, "__qualname__", repr(fn)))
     if k is not None:
         check(metric, _probe(k), _probe_params(k), where=f"the probe matrices of {k} classes")
+        check_direction(metric, k, _probe_params(k))
     M.REGISTRY[metric_id] = metric
     return metric
 
@@ -245,6 +246,7 @@ def check_shape(metric_ids: Sequence[str], k: int, params: Mapping[str, Any], *,
         if is_custom(mid):
             p = {**_probe_params(k), **{key: v for key, v in params.items() if v is not None}}
             check(M.REGISTRY[mid], _probe(k), p, where=f"the probe matrices of {where} ({k} classes)")
+            check_direction(M.REGISTRY[mid], k, p)
 
 
 def _probe(k: int) -> np.ndarray:
@@ -324,12 +326,59 @@ def check(metric: M.Metric, c, params: Mapping[str, Any] | None = None, *, where
                                   f"otherwise{on}")
 
 
+def _extremes(k: int) -> np.ndarray:
+    """The perfect system and one wrong on every item, on the same gold of
+    ``k`` classes (10 items each): the diagonal, and every class predicted as
+    the next one (a cyclic shift: each class is still predicted and in the
+    gold, so no score is undefined)."""
+    eye = np.eye(k) * 10
+    return np.stack([eye, np.roll(eye, 1, axis=0)])
+
+
+def direction_contradiction(head: str, higher_is_better: bool, perfect: float, wrong: float, what: str) -> str | None:
+    """The message refusing a declared direction the scores contradict: a
+    perfect system scored worse than one wrong on every item (equal scores
+    contradict nothing); None when they agree."""
+    if not (np.isfinite(perfect) and np.isfinite(wrong)):
+        return None
+    if (perfect < wrong) if higher_is_better else (perfect > wrong):
+        return (f"{head} is declared higher_is_better: {str(bool(higher_is_better)).lower()}, but it scores a "
+                f"perfect system {perfect:.6g} and a system wrong on every item {wrong:.6g} ({what}): declare "
+                f"higher_is_better: {str(not higher_is_better).lower()}, or check the function")
+    return None
+
+
+def check_direction(metric: M.Metric, k: int, params: Mapping[str, Any] | None = None) -> None:
+    """Hold a metric to its declared direction (``higher_is_better``): on
+    the probe matrices of ``k`` classes, the perfect system may not score
+    worse than the system wrong on every item (``_extremes``).
+
+    Raises
+    ------
+    MetricContractError
+        With both scores and the declaration to change.
+    """
+    head = f"custom metric {metric.id!r} ({_fn_name(metric)})"
+    with np.errstate(all="ignore"):
+        try:
+            perfect, wrong = (float(x) for x in np.asarray(metric(_extremes(k), **dict(params or {})), dtype=float))
+        except Exception:  # noqa: BLE001 (the contract's own check names a function that raises)
+            return
+    said = direction_contradiction(head, metric.higher_is_better, perfect, wrong,
+                                   f"the probe matrices of {k} classes")
+    if said:
+        raise MetricContractError(said)
+
+
 def check_registered(metric_ids: Sequence[str], c, params: Mapping[str, Any], *, where: str) -> None:
     """``check`` every custom metric among ``metric_ids`` on a dataset's
-    confusion tensors ``c`` (S, K, K) with its parameters."""
+    confusion tensors ``c`` (S, K, K) with its parameters, and its declared
+    direction on the probe matrices of the dataset's K classes."""
     for mid in metric_ids:
         if is_custom(mid):
             check(M.REGISTRY[mid], c, params, where=where)
+            check_direction(M.REGISTRY[mid], np.shape(c)[-1], {**_probe_params(np.shape(c)[-1]), **{
+                key: v for key, v in params.items() if v is not None}})
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -461,6 +510,19 @@ def _check_item_metric(m: ItemMetric, gold, pred, items, where: str) -> int:
                                                   atol=1e-12):
         raise MetricContractError(f"{head}: expected combine to give the same scores for a stack of sums as for "
                                   f"each alone (a function of the last axis); found otherwise{on}")
+    g = np.asarray(gold, dtype=np.int64)
+    k = max(int(g.max(initial=0)) + 1, int(np.asarray(pred).max(initial=0)) + 1, 2)
+    extremes = np.stack([g, (g + 1) % k])  # the gold itself, and every item given the next class
+    with np.errstate(all="ignore"):
+        try:
+            ends = np.asarray(m.combine(np.asarray(m.terms(g, extremes, np.asarray(items, dtype=str)),
+                                                   dtype=np.float64).sum(axis=1)), dtype=np.float64)
+        except Exception:  # noqa: BLE001 (held to the contract above on the systems themselves)
+            ends = np.full(2, np.nan)
+    said = direction_contradiction(head, m.higher_is_better, float(ends[0]), float(ends[1]),
+                                   f"the gold of {where or 'the dataset'} and every item given the next class")
+    if said:
+        raise MetricContractError(said)
     return f
 
 
