@@ -655,3 +655,22 @@ def test_metaeval_settings_lists_every_setting_and_the_messages_point_to_it(file
         assert res.returncode == 0 and "config/README" not in res.stdout, cmd
         if cmd in ("score", "compare", "recommend", "design"):  # --set's help names the listing
             assert "'metaeval settings' lists each with its default and meaning" in " ".join(res.stdout.split())
+
+
+@pytest.mark.parametrize("body,fault", [
+    ("lambda c: 2 + 0 * c.sum((-2, -1)), 'higher_is_better': True, 'range': [0, 1]", "expected values in its range"),
+    ("lambda c: 1 - np.trace(c, axis1=-2, axis2=-1) / c.sum((-2, -1)), 'higher_is_better': True",
+     "is declared higher_is_better: true, but it scores a perfect system 0"),
+])
+def test_a_custom_metric_that_breaks_its_contract_exits_with_1_as_bad_data(files, tmp_path, body, fault):
+    """Issue 48: the metric's code is at fault, not an option (docs/cli.md:
+    bad data exits with 1, a wrong option with 2)."""
+    (tmp_path / "broken.py").write_text(f"import numpy as np\nMETRICS = {{'broken': {{'function': {body}}}}}\n")
+    try:
+        code, out, err = _run("score", files["csv"][0], *files["csv"][1], "--no-intervals", "--metrics",
+                              "accuracy,broken", "--metric-module", tmp_path / "broken.py")
+        assert code == 1 and out == "" and "custom metric 'broken'" in err and fault in err
+    finally:
+        from metaeval.custom_metrics import unregister_metric
+
+        unregister_metric("broken")

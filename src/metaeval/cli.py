@@ -1051,7 +1051,7 @@ def main(argv=None) -> int:
 
 
 def _main(argv=None) -> int:
-    from .config import ConfigError
+    from .config import ConfigError, MetricFault
     from .custom_metrics import MetricContractError
     from .io import DataError, write_text
 
@@ -1085,7 +1085,7 @@ def _main(argv=None) -> int:
         for w in said:  # what the workflow would print on its console
             if issubclass(w.category, (UserWarning, FutureWarning)):
                 sys.stderr.write(f"warning: {cli_message(str(w.message), given)}\n")
-    except (DataError, MetricContractError) as e:  # the files (or a metric) are at fault: 1
+    except (DataError, MetricContractError, MetricFault) as e:  # the files (or a metric's code) are at fault: 1
         sys.stderr.write(f"metaeval {a.command}: {cli_message(str(e), given)}\n")
         return 1
     except (ConfigError, ValueError, TypeError) as e:  # the options are: 2, as argparse's usage errors

@@ -54,6 +54,12 @@ class ConfigError(ValueError):
     """The configuration is inconsistent; the message names the key."""
 
 
+class MetricFault(ConfigError):
+    """A custom metric the configuration lists broke its contract: its code
+    is at fault, not a key, so the command line exits with 1 as for bad
+    data (2 is for an option)."""
+
+
 # the words of a file name that mark its system as a baseline (``baseline_word``), and the word after
 # ``random`` that makes it a random forest, not a guess
 BASELINE_WORDS = ("baseline", "baselines", "bsl", "random", "majority")
@@ -580,7 +586,7 @@ class DatasetSpec:
             try:
                 check_shape(metric_ids, len(labels), params, where=f"dataset {name!r}")
             except MetricContractError as e:
-                raise err("metrics", str(e)) from None
+                raise MetricFault(str(err("metrics", str(e)))) from None
         default = {"semeval2021_tsd": "char_f1_macro", "semeval2020_si": "span_f1"}.get(fmt, "accuracy")
         # without a primary metric of its own, a dataset whose metric list leaves out the default sorts its
         # tables by the first metric listed (the primary metric orders tables; it changes no score)
@@ -1064,7 +1070,7 @@ def declare_custom_metrics(block: Mapping[str, Any] | None, base_dir: str | Path
         try:
             out[str(mid)] = declare(str(mid), entry if isinstance(entry, Mapping) else {}, base_dir)
         except MetricContractError as e:
-            raise ConfigError(f"{where}.{mid}: {e}") from None
+            raise MetricFault(f"{where}.{mid}: {e}") from None
     return out
 
 
