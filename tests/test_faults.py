@@ -434,3 +434,17 @@ def test_the_workflow_names_a_label_listed_twice(small):
     out = res.stdout + res.stderr
     assert res.returncode != 0 and "datasets/d1/labels: 'a' listed more than once" in out
     assert "Failed validating" not in out and "Traceback" not in out
+
+
+def test_a_key_of_several_forms_names_the_fault_of_the_form_given(tmp_path, small):
+    """Issue 48: ``official_metric: {source: ...}`` without ``metric`` was
+    "is not valid under any of the given schemas"."""
+    path = _write(tmp_path / "c.yaml", f"data_dir: {small}\ndatasets:\n  d:\n    gold: gold.csv\n"
+                                       "    predictions: [s.csv]\n    labels: [neg, pos]\n"
+                                       "    official_metric: {source: the task paper}\n")
+    with pytest.raises(ConfigError) as e:
+        load_config(path)
+    assert str(e.value).splitlines()[1] == (
+        "  datasets/d/official_metric: 'metric' is a required property (expected the task's official metric: an "
+        "id, or {metric: <id>, source: <text>})")
+    assert "not valid under any of the given schemas" not in str(e.value)

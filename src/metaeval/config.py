@@ -351,9 +351,31 @@ def schema_errors(cfg: Mapping, schema: Mapping) -> list[str]:
             keys = [json.dumps(x, sort_keys=True, default=str) for x in e.instance]
             twice = [x for i, x in enumerate(e.instance) if keys.index(keys[i]) == i and keys.count(keys[i]) > 1]
             out.append(f"{where}: {', '.join(map(repr, twice))} listed more than once")
+        elif e.validator in ("oneOf", "anyOf") and e.context:
+            out.append(f"{where}: {_alternative_error(e)}")
         else:
             out.append(f"{where}: {e.message}")
     return out
+
+
+def _alternative_error(e) -> str:
+    """What is wrong with a value that matches none of a key's forms
+    (``oneOf``): the fault of the form of its own type (a mapping without
+    its required key, not "is not valid under any of the given schemas"),
+    and what the key takes (its description).
+
+    >>> import jsonschema
+    >>> sch = {"description": "an id, or {metric: <id>, source: <text>}", "oneOf": [{"type": "string"},
+    ...        {"type": "object", "required": ["metric"]}]}
+    >>> _alternative_error(next(jsonschema.Draft202012Validator(sch).iter_errors({"source": "x"})))
+    "'metric' is a required property (expected an id, or {metric: <id>, source: <text>})"
+    """
+    from jsonschema.exceptions import best_match
+
+    own = [c for c in e.context if not (c.validator == "type" and not c.relative_path)]  # forms of another type
+    sub = best_match(own or e.context)
+    what = e.schema.get("description")
+    return sub.message + (f" (expected {what})" if what else "")
 
 
 def _fill_defaults(validator, cfg: dict) -> None:
