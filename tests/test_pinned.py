@@ -15,6 +15,7 @@ import metaeval
 from metaeval.api import _sorted_labels
 from metaeval.cli import main
 from metaeval.config import ConfigError
+from metaeval.io import DataError
 from metaeval.engine.scoring import select_systems
 
 
@@ -45,11 +46,16 @@ def test_numeric_labels_are_sorted_as_numbers_text_labels_as_text():
     assert ds.labels == ("2", "9", "10")
 
 
-def test_a_list_gold_matches_series_predictions_by_position_not_by_index():
+def test_a_list_gold_refuses_series_predictions_indexed_otherwise():
+    """Issue 48 changed this pin: matched by position, the Series' index was
+    ignored in silence; now the mix is refused with the reason."""
     gold = ["a", "b", "a"]
     pred = pd.Series(["a", "b", "b"], index=[20, 10, 30])  # an index the list gold does not have
-    ds, _ = metaeval.api.dataset(gold, {"s": pred}, baselines=[])
-    assert ds.predictions.tolist() == [[0, 1, 1]] and ds.item_ids.tolist() == ["0", "1", "2"]
+    with pytest.raises(DataError, match=r"predictions\['s'\]: a pandas Series indexed by item id \(e.g. '20'\), "
+                                        r"but the gold is a plain sequence \(list\) without ids"):
+        metaeval.api.dataset(gold, {"s": pred}, baselines=[])
+    ds, _ = metaeval.api.dataset(gold, {"s": pred.set_axis([2, 0, 1])}, baselines=[])  # its positions: by them
+    assert ds.predictions.tolist() == [[1, 1, 0]] and ds.item_ids.tolist() == ["0", "1", "2"]
     # both Series: matched by index
     ds, _ = metaeval.api.dataset(pd.Series(gold, index=[10, 20, 30]), {"s": pred}, baselines=[])
     assert dict(zip(ds.item_ids.tolist(), ds.predictions[0].tolist())) == {"10": 1, "20": 0, "30": 1}

@@ -573,6 +573,11 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
             raise ValueError("ordinal=True needs labels in the order of the scale (labels=[...]): text labels have "
                              "no order of their own")
         labels = _sorted_labels(gold_t.labels)
+        if len(labels) == 1:  # (the classes came from the gold: it is the gold that has one, not a keyword)
+            raise DataError([Problem(gold_t.path, None, f"every gold label is {labels[0]!r}: a score needs two "
+                                     f"classes or more; if the task has others, name every class with "
+                                     f"labels=[...] (the classes are read from the gold when not given)", "other")],
+                            f"dataset {name!r}")
     labels = [str(x) for x in labels]
     raw: dict[str, Any] = {"gold": gold_t.path, "labels": labels, "ordinal": bool(ordinal),
                            "baselines": list(baselines), "allow_unused_labels": bool(allow_unused_labels),

@@ -538,7 +538,13 @@ def _stdin_file(a, tmp) -> None:
     if a.input_format in ("semeval2020_si", "semeval2020_tc"):
         ending = ".labels"
     path = Path(tmp) / f"stdin{ending}"
-    path.write_text(sys.stdin.read(), encoding="utf-8")
+    text = sys.stdin.read()
+    if not text.strip():
+        from .io import DataError, Problem
+
+        raise DataError([Problem("standard input ('-')", None, "empty: nothing was piped in (e.g. `metaeval score - "
+                                 "system.csv < gold.csv`; or name the file instead of '-')", "file")], "the input")
+    path.write_text(text, encoding="utf-8")
     if a.gold == "-":
         a.gold = str(path)
     else:
@@ -1056,12 +1062,23 @@ def _main(argv=None) -> int:
     from .io import DataError, write_text
 
     parser = build_parser()
-    a = parser.parse_args(argv)
+    a, extra = parser.parse_known_args(argv)
+    files = [x for x in extra if x == "-" or not x.startswith("-")]
+    if extra and (files != extra or not hasattr(a, "predictions")):  # an unknown option: argparse's exit 2
+        parser.error(f"unrecognized arguments: {' '.join(x for x in extra if x not in files) or ' '.join(extra)}")
+    if files:  # prediction files after an option (score gold.csv a.csv --no-intervals b.csv): the files they are
+        a.predictions = list(a.predictions) + files
     out_tty = a.__dict__.get("output") is None and sys.stdout.isatty()
     if "format" in a and a.format is None:
         a.format = "table" if out_tty else "csv"
     progress = _Progress(enabled=sys.stderr.isatty() and not a.__dict__.get("quiet", False))
     given = dict(a.__dict__.get("settings") or [])  # the keys of --set, named as given
+    stdin_dir = [None]
+
+    def say(text: str) -> str:
+        text = cli_message(text, given)
+        return text.replace(stdin_dir[0], "") if stdin_dir[0] else text
+
     unwritable = _unwritable(a.__dict__.get("output"), _inputs(a))
     if unwritable:  # said before the work, not after it
         sys.stderr.write(f"metaeval {a.command}: {unwritable}\n")
@@ -1077,6 +1094,7 @@ def _main(argv=None) -> int:
         import tempfile
 
         with warnings.catch_warnings(record=True) as said, tempfile.TemporaryDirectory() as tmp:
+            stdin_dir[0] = tmp + os.sep  # (messages name standard input's copy stdin.<ending>, not its folder)
             warnings.simplefilter("always", UserWarning)
             warnings.simplefilter("always", FutureWarning)  # an old name, said once per use
             _stdin_file(a, tmp)
@@ -1084,12 +1102,12 @@ def _main(argv=None) -> int:
                     "design": _design}[a.command](a, progress)
         for w in said:  # what the workflow would print on its console
             if issubclass(w.category, (UserWarning, FutureWarning)):
-                sys.stderr.write(f"warning: {cli_message(str(w.message), given)}\n")
+                sys.stderr.write(f"warning: {say(str(w.message))}\n")
     except (DataError, MetricContractError, MetricFault) as e:  # the files (or a metric's code) are at fault: 1
-        sys.stderr.write(f"metaeval {a.command}: {cli_message(str(e), given)}\n")
+        sys.stderr.write(f"metaeval {a.command}: {say(str(e))}\n")
         return 1
     except (ConfigError, ValueError, TypeError) as e:  # the options are: 2, as argparse's usage errors
-        sys.stderr.write(f"metaeval {a.command}: {cli_message(str(e), given)}\n")
+        sys.stderr.write(f"metaeval {a.command}: {say(str(e))}\n")
         return 2
     try:
         (write_text(a.output, text) if a.output else sys.stdout.write(text))
@@ -1117,7 +1135,8 @@ _PHRASES = (("ordinal=True needs labels in the order of the scale (labels=[...])
              "list them in --metrics to compute them"),
             ("give prediction files, or scores=[...]", "give prediction files, or --scores"),
             ("(baselines=[] for none)", "(--baselines '' for none)"),
-            ("resample_unit: item", "--set resample_unit=item"))
+            ("resample_unit: item", "--set resample_unit=item"),
+            ("name every class with labels=[...]", "name every class with --labels"))
 
 
 def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:

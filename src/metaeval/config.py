@@ -572,6 +572,9 @@ class DatasetSpec:
             raise err("ordinal", "the techniques of a span task are not ordered")
         params = _params(labels, weights, default_weights, f_avg_classes, unrelated, positive)
         wanted = raw.get("metrics")
+        if wanted is not None and not isinstance(wanted, str) and not len(wanted) and not raw.get("span_metrics"):
+            raise err("metrics", "an empty list: name at least one metric id (`metaeval metrics` lists them), or "
+                                 "leave it out for the default metrics")
         if wanted is not None and not isinstance(wanted, str):  # other names of a metric read as its id
             wanted = list(dict.fromkeys(M.canonical(m) if isinstance(m, str) else m for m in wanted))
             if M.DEFAULT_ENTRY in wanted and span_task != "si":  # the default candidates, then the ones named

@@ -192,6 +192,27 @@ def _yaml_number(text: str) -> str | None:
     return str(value)
 
 
+def _code_points(text: str) -> str:
+    """The characters of ``text`` beyond ASCII, by code point and name
+    (``U+0435 CYRILLIC SMALL LETTER IE``): what a message cannot show."""
+    import unicodedata
+
+    seen = dict.fromkeys(ch for ch in text if ord(ch) > 127)
+    return ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in seen)
+
+
+def _lookalike(label: str, allowed) -> tuple[str, str] | None:
+    """The allowed label that ``label`` matches but for non-ASCII
+    characters in its place (a Cyrillic ``е`` in ``quеry``: printed, the two
+    look the same), with those characters named; None otherwise."""
+    for a in allowed:
+        if len(a) == len(label) and a != label:
+            diff = [(x, y) for x, y in zip(label, a) if x != y]
+            if all(ord(x) > 127 and y.isascii() for x, y in diff):
+                return a, _code_points("".join(x for x, _ in diff))
+    return None
+
+
 def _label_problem(table: LabelTable, row: int, label: str, allowed, what: str) -> Problem:
     hint = ""
     folded = {a.casefold(): a for a in allowed}
@@ -202,6 +223,12 @@ def _label_problem(table: LabelTable, row: int, label: str, allowed, what: str) 
         hint = (f" (did you mean {folded[label.strip().casefold()]!r}? it differs only in case"
                 f"{' and spaces' if label != label.strip() else ''}: add a label_map entry, or set "
                 f"normalize_labels: [{'strip, ' if label != label.strip() else ''}case])")
+    elif _lookalike(label, allowed):
+        like, chars = _lookalike(label, allowed)
+        hint = (f" (it differs from {like!r} only in {chars}, a character that looks like the ASCII one in its "
+                f"place: fix the file, or add a label_map entry)")
+    elif any(ord(ch) > 127 for ch in label) and all(a.isascii() for a in allowed):
+        hint = f" (it holds {_code_points(label)}, and the label set is plain ASCII)"
     elif _yaml_number(label.strip()) in allowed:
         hint = (f" (YAML reads the unquoted {label.strip()} as the number {_yaml_number(label.strip())}"
                 f"{' (a leading 0 makes it octal)' if label.strip().lstrip('+-').startswith('0') else ''}: "

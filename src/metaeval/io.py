@@ -188,6 +188,9 @@ def utf8_fault(e: UnicodeDecodeError) -> tuple[int, str]:
                   "(a Latin-1 or Windows-1252 export is the usual cause)")
 
 
+FOLDER_NOT_FILE = "a folder, not a file: give the path of the file itself"
+
+
 def read_text_checked(path, fault) -> str | None:
     """The text of a UTF-8 file (a byte-order mark dropped, line ends kept);
     None after ``fault(None, message, "file")`` when it cannot be read."""
@@ -196,6 +199,8 @@ def read_text_checked(path, fault) -> str | None:
             return fh.read()
     except FileNotFoundError:
         fault(None, "file not found", "file")
+    except IsADirectoryError:
+        fault(None, FOLDER_NOT_FILE, "file")
     except UnicodeDecodeError as e:
         line, message = utf8_fault(e)
         fault(line, message, "file")
@@ -377,6 +382,9 @@ def read_labels(path: str | Path, *, id_column: str = "item_id", label_column: s
     def fault(line, msg, kind_):
         table.problems.append(Problem(path, line, msg, kind_))
 
+    if Path(path).is_dir():
+        fault(None, FOLDER_NOT_FILE, "file")
+        return table
     if kind is None:
         fault(None, f"unknown file type {Path(path).suffix or '(none)'!r}: expected one of "
                     f"{', '.join(LABEL_FILE_TYPES)}", "file")

@@ -1,0 +1,101 @@
+"""The refusals a user met without learning what to fix (issue 48): each
+names the input the user gave and what to do."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import metaeval
+from metaeval.cli import main
+from metaeval.config import ConfigError
+from metaeval.io import DataError
+
+LABELS = ["comment", "deny", "query", "support"]
+
+
+def _run(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([str(a) for a in argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def task(tmp_path_factory):
+    base = tmp_path_factory.mktemp("refusals")
+    rng = np.random.default_rng(48)
+    ids = [f"i{k}" for k in range(100)]
+    gold = rng.choice(LABELS, 100)
+    pd.DataFrame({"item_id": ids, "label": gold}).to_csv(base / "gold.csv", index=False)
+    for name, keep in (("a", 0.8), ("b", 0.6)):
+        pred = np.where(rng.random(100) < keep, gold, rng.choice(LABELS, 100))
+        pd.DataFrame({"item_id": ids, "label": pred}).to_csv(base / f"{name}.csv", index=False)
+    pd.DataFrame({"item_id": ids, "label": "query"}).to_csv(base / "one_class.csv", index=False)
+    cyrillic = np.where(gold == "query", "qu\u0435ry", gold)  # a Cyrillic е: printed, it looks like "query"
+    pd.DataFrame({"item_id": ids, "label": cyrillic}).to_csv(base / "cyrillic.csv", index=False)
+    (base / "folder").mkdir()
+    return base
+
+
+def test_empty_standard_input_is_named_as_such_not_as_a_temporary_file(task):
+    res = subprocess.run([sys.executable, "-m", "metaeval", "score", "-", str(task / "a.csv")], input="",
+                         capture_output=True, text=True)
+    assert res.returncode == 1 and res.stdout == ""
+    assert "standard input ('-'): empty: nothing was piped in" in res.stderr and "/tmp" not in res.stderr
+    bad = (task / "gold.csv").read_text().splitlines()
+    bad[1] = "i0"  # a row of the wrong width: named in the copy's own name, stdin.csv
+    res = subprocess.run([sys.executable, "-m", "metaeval", "score", "-", str(task / "a.csv")],
+                         input="\n".join(bad) + "\n", capture_output=True, text=True)
+    assert res.returncode == 1 and "    stdin.csv:2: expected 2 fields as in the header, found 1" in res.stderr
+    assert "/stdin.csv" not in res.stderr
+
+
+def test_an_empty_metric_list_says_so(task):
+    code, out, err = _run("score", task / "gold.csv", task / "a.csv", "--metrics", "")
+    assert code == 2 and out == ""
+    assert err == ("metaeval score: --metrics: an empty list: name at least one metric id (`metaeval metrics` lists "
+                   "them), or leave it out for the default metrics\n")
+    with pytest.raises(ConfigError, match=r"metrics: an empty list: name at least one metric id"):
+        metaeval.evaluate(list("abab") * 10, {"x": list("abba") * 10}, metrics=[])
+
+
+def test_prediction_files_after_an_option_are_prediction_files(task):
+    want = _run("score", task / "gold.csv", task / "a.csv", task / "b.csv", "--no-intervals", "--format", "csv")
+    got = _run("score", task / "gold.csv", task / "a.csv", "--no-intervals", task / "b.csv", "--format", "csv")
+    assert want[0] == got[0] == 0 and got[1] == want[1] and "\nb,system," in got[1]
+    err = io.StringIO()
+    with redirect_stderr(err), pytest.raises(SystemExit) as e:
+        main(["score", str(task / "gold.csv"), str(task / "a.csv"), "--no-intervals", str(task / "b.csv"), "--bogus"])
+    assert e.value.code == 2 and err.getvalue().endswith("error: unrecognized arguments: --bogus\n")
+
+
+def test_a_folder_given_as_a_file_is_called_a_folder(task):
+    code, _, err = _run("score", task / "folder", task / "a.csv")
+    assert code == 1 and f"{task / 'folder'}: a folder, not a file: give the path of the file itself" in err
+    assert "unknown file type" not in err
+
+
+def test_a_gold_of_one_class_blames_the_gold_not_an_option_never_given(task):
+    code, _, err = _run("score", task / "one_class.csv", task / "a.csv")
+    assert code == 1 and "every gold label is 'query': a score needs two classes or more; if the task has " \
+        "others, name every class with --labels" in err
+    with pytest.raises(DataError, match=r"every gold label is 'query': .* name every class with labels=\[...\]"):
+        metaeval.evaluate(["query"] * 10, {"x": ["query"] * 10})
+
+
+def test_a_label_with_a_lookalike_character_is_spelled_out(task):
+    code, _, err = _run("score", task / "gold.csv", task / "cyrillic.csv")
+    assert code == 1
+    assert ("predicted label 'qu\u0435ry' of item" in err and "(it differs from 'query' only in U+0435 CYRILLIC "
+            "SMALL LETTER IE, a character that looks like the ASCII one in its place: fix the file, or add a "
+            "label_map entry)") in err
+    with pytest.raises(DataError, match=r"it holds U\+00E9 LATIN SMALL LETTER E WITH ACUTE, and the label set is "
+                                        r"plain ASCII"):
+        metaeval.evaluate(["a", "b"] * 5, {"x": ["a", "b\u00e9"] * 5})
