@@ -491,12 +491,15 @@ def test_a_direction_the_scores_contradict_is_refused_with_both_values(k):
 def test_the_library_and_the_config_refuse_a_contradicted_direction():
     gold = list("abcab") * 40
     systems = {"x": list("abcaa") * 40, "y": list("abbab") * 40, "z": list("bbcab") * 40}
-    with pytest.raises(ConfigError, match=r"custom metric 'error_rate' .* is declared higher_is_better: true, but it "
-                                          r"scores a perfect system 0 and a system wrong on every item 1"):
-        metaeval.evaluate(gold, systems, metrics={"accuracy": None, "error_rate": _error_rate}, intervals=False)
-    got = metaeval.evaluate(gold, systems, metrics={"accuracy": None, "error_rate": {
-        "function": _error_rate, "higher_is_better": False}}, intervals=False)
-    assert np.allclose(got["error_rate"], 1 - got["accuracy"])
+    try:  # (a metric given in place stays registered, as register_metric's)
+        with pytest.raises(ConfigError, match=r"custom metric 'error_rate' .* is declared higher_is_better: true, "
+                                              r"but it scores a perfect system 0 and a system wrong on every item 1"):
+            metaeval.evaluate(gold, systems, metrics={"accuracy": None, "error_rate": _error_rate}, intervals=False)
+        got = metaeval.evaluate(gold, systems, metrics={"accuracy": None, "error_rate": {
+            "function": _error_rate, "higher_is_better": False}}, intervals=False)
+        assert np.allclose(got["error_rate"], 1 - got["accuracy"])
+    finally:
+        unregister_metric("error_rate")
 
 
 def test_an_item_metric_s_direction_is_checked_on_the_dataset_s_own_gold():

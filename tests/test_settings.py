@@ -77,6 +77,8 @@ def test_the_default_config_sets_only_what_it_changes():
     ("tau_variant", "c", "experiments.tau_variant must be 'a' or 'b', got 'c'"),
     ("split_seed", 2 ** 56, "experiments.split_seed must be an integer in [0, 2**56), got 72057594037927936"),
     ("tier_fractions", [0.5, 0.5], "experiments.tier_fractions must be a list of 3 numbers > 0, got [0.5, 0.5]"),
+    ("tier_fractions", [0.5, 0.5, 0.5], "experiments.tier_fractions: [0.5, 0.5, 0.5] sum to 1.5, not 1: give the "
+                                        "fractions of the ranked systems"),  # (issue 48: was rescaled in silence)
     ("noise_rates", [], "experiments.noise_rates must be a non-empty list of numbers in (0, 1], got []"),
     ("noise_rates", [0.1, "x"], "experiments.noise_rates: expected a list of numbers, got [0.1, 'x']"),
     ("stratified", 1, "experiments.stratified: expected true or false, got 1"),
@@ -87,6 +89,12 @@ def test_a_bad_value_is_refused_with_the_key_what_it_must_be_and_what_it_got(key
     with pytest.raises(ConfigError) as e:
         Settings.from_config({key: value})
     assert str(e.value).startswith(message)
+
+
+def test_tier_fractions_that_sum_to_1_within_a_rounding_are_read_as_given():
+    assert Settings.from_config({"tier_fractions": [0.33, 0.33, 0.33]}).tier_fractions == (0.33, 0.33, 0.33)
+    with pytest.raises(ConfigError, match=r"sum to 0\.98, not 1"):
+        Settings.from_config({"tier_fractions": [0.33, 0.33, 0.32]})
 
 
 def test_every_value_the_schema_allows_the_library_allows_and_the_other_way():

@@ -420,6 +420,10 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path, *, advice: str = "conf
             ds.info["warnings"].append(
                 f"the labels of {len(derived)} system(s) come from their scores, "
                 + "; ".join(f"by {w}: {', '.join(s for s, h in derived.items() if h == w)}" for w in ways))
+        spaced = {str(t.path): t.stripped for s, t in score_tables.items() if s in files and t.stripped}
+        if spaced:  # (the score files of systems given by their scores alone: said as their labels)
+            ds.info["stripped"] = {**ds.info["stripped"], **spaced}
+            ds.info["warnings"] += stripped_warnings(spaced)
         norm = ds.scores.info.get("normalized_rows") or {}
         if norm:
             ds.info["warnings"].append("class probabilities divided by their row's sum (normalize_probabilities): "
@@ -555,8 +559,11 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
     missing: dict[str, list[str]] = {}  # per file: gold items without a prediction
     foreign: dict[str, list[str]] = {}  # per file: items that are not in the gold
     n_read = 0
+    stripped = {str(gpath): gold_t.stripped} if gold_t.stripped else {}
     for s, (system, t) in enumerate(tables):
         sources[system] = t.path
+        if t.stripped:
+            stripped[str(t.path)] = t.stripped
         rows.append(np.full(n, -1, dtype=np.int16))
         problems += t.problems
         if t.unreadable:
@@ -635,8 +642,9 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
     # scoring steps' params, and this file must not change when they do)
     info = {
         "dataset": spec.name,
-        "warnings": _perfect_warnings(gold_codes, pred_codes, list(sources)) + _identical_warnings(identical,
-                                                                                                   sources, supplied),
+        "warnings": stripped_warnings(stripped) + _perfect_warnings(gold_codes, pred_codes, list(sources))
+        + _identical_warnings(identical, sources, supplied),
+        "stripped": stripped,
         "labels": list(labels),
         "n_gold_rows": len(gold_t),
         "n_items": int(keep.sum()),
@@ -655,6 +663,23 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
     }
     return Dataset(name=spec.name, labels=labels, item_ids=item_ids, gold=gold_codes, systems=systems,
                    kinds=kinds, predictions=predictions, groups=groups, group_names=group_names, info=info)
+
+
+def stripped_warnings(stripped: Mapping[str, Mapping[str, Mapping]]) -> list[str]:
+    """One warning per file whose ids or group values were read without the
+    spaces around them (``LabelTable.stripped``): the reading that matches
+    them, said, since it can change which items meet.
+
+    >>> stripped_warnings({"gold.csv": {"ids": {"count": 2, "example": " 7677 "}}})
+    ["gold.csv: 2 item ids had spaces around them (' 7677 '), read without them (as '7677')"]
+    """
+    out = []
+    for path, what in stripped.items():
+        said = [f"{v['count']:,} {'item id' if key == 'ids' else 'group value'}{'' if v['count'] == 1 else 's'} "
+                f"had spaces around {'it' if v['count'] == 1 else 'them'} ({v['example']!r}), read without them "
+                f"(as {v['example'].strip()!r})" for key, v in what.items()]
+        out.append(f"{path}: " + "; ".join(said))
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -945,6 +970,12 @@ def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, table
         counts = {lab: int(v) for lab, v in zip(labels, np.bincount(gold_codes, minlength=len(labels)))}
     else:
         view_gold = SP.merge_spans(gold)
+        if len(view_gold) < len(gold):  # the task's reading (docs/spans.md), said with its count
+            warnings.append(f"{gpath}: {len(gold) - len(view_gold):,} gold span(s) overlap another and "
+                            f"are merged with it, as the official scorer merges them ({len(view_gold):,} gold "
+                            f"spans scored of {len(gold):,} read)")
+        warnings += [f"{tables[s].path}: {n:,} span(s) overlap an earlier one and are merged with it "
+                     f"(merge_overlapping_predictions)" for s, n in merged.items() if n]
         systems = list(tables)
         kinds = ["baseline" if s in supplied else "system" for s in tables]
         if spec.synthetic:

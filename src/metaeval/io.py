@@ -161,6 +161,9 @@ class LabelTable:
     # prediction of them is not also "not in the gold"
     emptied_ids: set[str] = field(default_factory=set)
     noun: str = "prediction"  # what a row gives ("score" for labels read from a score file), in messages
+    # rows whose id ("ids") or group ("groups") had spaces around it, dropped: {"count": n, "example": the
+    # first as written}, said by the dataset (dataset.stripped_warnings)
+    stripped: dict[str, dict] = field(default_factory=dict)
 
     @property
     def unreadable(self) -> bool:
@@ -214,7 +217,16 @@ def _accept(table: LabelTable, fault, first_line: dict, line, item: str, label: 
     """One row of any reader: refused for an empty id, label or group (a
     group read must name one: an empty one would become a group of its own
     that the intervals resample) or an id seen before (the first line
-    named), else added to ``table``."""
+    named), else added to ``table``.  Spaces around the id and the group
+    are dropped (the same item, the same group) and counted in
+    ``table.stripped``, which the dataset says; the label is kept as written
+    (``normalize_labels`` decides)."""
+    if item != item.strip() and item.strip():
+        table.stripped.setdefault("ids", {"count": 0, "example": item})["count"] += 1
+        item = item.strip()
+    if group is not None and group != group.strip() and group.strip():
+        table.stripped.setdefault("groups", {"count": 0, "example": group})["count"] += 1
+        group = group.strip()
     if not item:
         fault(line, f"empty {id_column!r}", "empty")
         return
@@ -319,8 +331,8 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
                     table.skipped_ids.add(row[i_id].strip())
                 continue
             # the label as written: surrounding spaces are the config's to forgive (normalize_labels)
-            _accept(table, fault, first_line, line, row[i_id].strip(), row[i_label],
-                    row[i_group].strip() if i_group is not None else None, id_column, label_column, group_column)
+            _accept(table, fault, first_line, line, row[i_id], row[i_label],
+                    row[i_group] if i_group is not None else None, id_column, label_column, group_column)
     except csv.Error as e:
         fault(reader.line_num, f"malformed row ({e})", "ragged")
     if not table.ids and not table.problems:
@@ -357,9 +369,9 @@ def _records_table(path: str, records, id_column: str, label_column: str, group_
                 table.skipped_ids.add(str(rec[id_column]).strip())
             continue
         label = rec[label_column]
-        _accept(table, fault, first_line, line, "" if rec[id_column] is None else str(rec[id_column]).strip(),
+        _accept(table, fault, first_line, line, "" if rec[id_column] is None else str(rec[id_column]),
                 "" if _missing_value(label) else str(label),
-                ("" if _missing_value(rec[group_column]) else str(rec[group_column]).strip()) if group_column else None,
+                ("" if _missing_value(rec[group_column]) else str(rec[group_column])) if group_column else None,
                 id_column, label_column, group_column)
     if not table.ids and not table.problems:
         fault(None, "no records", "file")

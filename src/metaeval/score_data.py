@@ -75,7 +75,8 @@ def labels_from_scores(spec: DatasetSpec, table: ScoreTable) -> tuple[LabelTable
     that they are checked as any prediction file is), and how they were
     derived."""
     lt = LabelTable(path=table.path, ids=list(table.ids), labels=[], lines=list(table.lines),
-                    problems=list(table.problems), skipped_ids=set(table.skipped_ids), noun="score")
+                    problems=list(table.problems), skipped_ids=set(table.skipped_ids), noun="score",
+                    stripped=dict(table.stripped))
     if table.labels is not None:  # a run file's own labels
         lt.labels = list(table.labels)
         return lt, "the run file's label column"

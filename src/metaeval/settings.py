@@ -38,6 +38,8 @@ from .engine.resample import MAX_SEED  # seeds are counter-based streams of 56 b
 
 # Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
 PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
+# how far the tier fractions may sum from 1 ([0.33, 0.33, 0.33] is thirds: the sizes are rounded to whole systems)
+TIER_SUM_TOLERANCE = 0.01
 
 
 _s = setting  # (short: the tree below is a table of declarations)
@@ -101,7 +103,8 @@ class Stability:
     shards: int = _s(1, "with 2 or more, the splits run as this many independent jobs (byte-identical results)",
                      param=False, type="integer", minimum=1)
     tier_fractions: tuple[float, ...] = _s(PAPER_TIERS, "sizes of the top, middle and bottom tiers as fractions "
-                                                        "of the ranked systems (14 systems: 5, 5, 4)",
+                                                        "of the ranked systems, summing to 1 (within 0.01; 14 "
+                                                        "systems: 5, 5, 4)",
                                            type="array", items={"type": "number", "exclusiveMinimum": 0},
                                            minItems=3, maxItems=3)
 
@@ -393,6 +396,11 @@ def check(s) -> None:
     if s.resample_unit == "group" and s.stratified:
         raise ConfigError("experiments.stratified: stratified halves are drawn over items by gold class; they "
                           "cannot be combined with resample_unit: group")
+    total = float(sum(s.tier_fractions))
+    if abs(total - 1.0) > TIER_SUM_TOLERANCE + 1e-12:  # (never rescaled in silence: [0.5, 0.5, 0.5] is not thirds by intent)
+        raise ConfigError(f"experiments.tier_fractions: {list(s.tier_fractions)!r} sum to {total:.6g}, not 1: give "
+                          f"the fractions of the ranked systems in the top, middle and bottom tiers, summing to 1 "
+                          f"(the paper's: [0.357, 0.357, 0.286])")
     if "properties" in s.criteria:
         raise ConfigError("experiments.criteria: 'properties' is no longer a criterion: the formal properties "
                           "are requirements, declared per dataset (datasets.<name>.requirements: [monotonicity, "

@@ -56,6 +56,7 @@ class ScoreTable:
     groups: list[str] | None = None
     problems: list[Problem] = field(default_factory=list)
     skipped_ids: set[str] = field(default_factory=set)
+    stripped: dict[str, dict] = field(default_factory=dict)  # ids read without their spaces (io.LabelTable's)
 
     @property
     def unreadable(self) -> bool:
@@ -137,7 +138,7 @@ def read_scores(path: str | Path, *, format: str = "csv", id_column: str = "item
                 if len(row) > i_id:
                     table.skipped_ids.add(row[i_id].strip())
                 continue
-            _accept(table, fault, first, line, row[i_id].strip(), [row[i] for i in i_vals], value_cols)
+            _accept(table, fault, first, line, row[i_id], [row[i] for i in i_vals], value_cols)
     except csv.Error as e:
         fault(reader.line_num, f"malformed row ({e})", "ragged")
     if not table.ids and not table.problems:
@@ -147,6 +148,9 @@ def read_scores(path: str | Path, *, format: str = "csv", id_column: str = "item
 
 def _accept(table: ScoreTable, fault, first: dict, line: int, item: str, fields: Sequence[str],
             value_cols: Sequence[str], label: str | None = None, group: str | None = None) -> None:
+    if item != item.strip() and item.strip():  # the same item: counted, and said by the dataset
+        table.stripped.setdefault("ids", {"count": 0, "example": item})["count"] += 1
+        item = item.strip()
     if not item:
         fault(line, "empty item id", "empty")
         return
