@@ -75,11 +75,17 @@ def test_under_a_tracer_the_process_exits_normally(tmp_path):
 
 
 @pytest.mark.parametrize("fault, code, needle", [
-    ("raise DataError('gold.csv, line 3: no label')", 1, "gold.csv, line 3: no label"),
+    ("from metaeval.io import Problem; raise DataError([Problem('gold.csv', 3, 'no label')], \"dataset 'd'\")", 1,
+     "gold.csv:3: no label"),
     ("raise RuntimeError('a bug')", 1, "RuntimeError: a bug"),
+    ("from metaeval.custom_metrics import MetricContractError; raise MetricContractError(\"custom metric 'm' "
+     "(m.py:m): expected a number where every class is in the gold and the predictions; found NaN on the systems "
+     "of dataset 'd'\")", 1, "custom metric 'm' (m.py:m): expected a number"),
 ])
 def test_a_failing_step_exits_non_zero_and_says_why(tmp_path, fault, code, needle):
     r = _run(tmp_path, fault=fault)
     assert r.returncode == code
     assert needle in r.stderr
+    # a fault of the input or of a custom metric is said as the command line says it; only a bug has a traceback
+    assert ("Traceback" in r.stderr) == ("RuntimeError" in fault)
     assert needle in (tmp_path / "logs" / "job.log").read_text()

@@ -945,3 +945,40 @@ def test_the_cross_dataset_tables_are_the_datasets_own_results(run):
     assert "Not included (no meta-evaluation): spans_si (" in md and "fewer than min_systems = 5)" in md
     assert " ‡" in md and not long[~long["candidate"]]["in_set"].any()
     assert (cross / "figures/cross_dataset.png").stat().st_size > 10_000
+
+
+def test_a_custom_metric_that_fails_on_the_real_data_stops_the_run_without_a_traceback(tmp_path):
+    """Issue 48: a metric that holds its contract on the probe matrices and
+    returns NaN on the data (only above 1,000 items) is said as the command
+    line says it: the metric, its file and function, the dataset; the run
+    ends with its own summary, and no line starts with ``Traceback``."""
+    rng = np.random.default_rng(48)
+    data = tmp_path / "data"
+    (data / "big" / "predictions").mkdir(parents=True)
+    ids = [f"i{k}" for k in range(1200)]
+    gold = rng.choice(["a", "b", "c"], 1200)
+    pd.DataFrame({"item_id": ids, "label": gold}).to_csv(data / "big" / "gold.csv", index=False)
+    for s in range(6):
+        pred = np.where(rng.random(1200) < 0.4 + 0.08 * s, gold, rng.choice(["a", "b", "c"], 1200))
+        pd.DataFrame({"item_id": ids, "label": pred}).to_csv(data / "big" / "predictions" / f"s{s}.csv", index=False)
+    (tmp_path / "fragile.py").write_text(
+        "import numpy as np\n\n"
+        "def fragile(c):\n"
+        "    acc = np.trace(c, axis1=-2, axis2=-1) / c.sum((-2, -1))\n"
+        "    return np.where(c.sum((-2, -1)) > 1000, np.nan, acc)  # fine on small matrices only\n")
+    cfg = {"data_dir": str(data), "custom_metrics": {"fragile": {"function": "fragile.py:fragile",
+                                                                 "higher_is_better": True, "range": [0, 1]}},
+           "datasets": {"big": {"gold": "big/gold.csv", "predictions": ["big/predictions/*.csv"],
+                                "labels": ["a", "b", "c"], "metrics": ["accuracy", "fragile"]}}}
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(cfg))
+    work = tmp_path / "work"
+    work.mkdir()
+    res = _run(work, data, "results/big/scores.csv", check=False, configfile=tmp_path / "c.yaml")
+    out = res.stdout + res.stderr
+    assert res.returncode != 0
+    assert not [line for line in out.splitlines() if line.lstrip().startswith("Traceback")], out[-3000:]
+    assert re.search(r"custom metric 'fragile' \(\S*fragile\.py:fragile\): expected a number where every class is in "
+                     r"the gold and the predictions; found NaN on the systems of dataset 'big'", out), out[-3000:]
+    tail = res.stderr.rstrip().splitlines()[-12:]
+    assert any(line.startswith("The run stopped. What went wrong:") for line in tail), tail
+    assert not (work / "results/big/scores.csv").exists()

@@ -33,8 +33,11 @@ def run_step(smk, step) -> None:
         step()
     except Exception as e:
         from .config import ConfigError  # here, not above: config imports numpy and the metrics
+        from .custom_metrics import MetricContractError
 
-        if not isinstance(e, (DataError, ConfigError)):
+        # bad input, a bad config, a custom metric that breaks its contract on the data (its message names the
+        # metric, its file and function, and the dataset): said without a traceback, as the command line says it
+        if not isinstance(e, (DataError, ConfigError, MetricContractError)):
             if log:
                 log.write_text(traceback.format_exc(), encoding="utf-8")
             raise
