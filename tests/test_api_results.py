@@ -220,3 +220,20 @@ def test_write_says_where_it_cannot_write_before_writing_anything(result, tmp_pa
     with pytest.raises(PermissionError, match=f"no file can be written in {tmp_path}; nothing"):
         result.write(tmp_path / "new" / "deeper", figures=False)
     assert not (tmp_path / "new").exists()
+
+
+def test_the_answer_names_the_metrics_as_the_pages_do(result):
+    """The trial: the library said ``R^M``, ``kappa`` where the pages and the
+    command line say ``Rᴹ``, ``κ``; now one spelling (notation.plain_markdown)."""
+    from metaeval.notation import plain_markdown
+    from metaeval.recommendation import answer_sentence
+
+    from dataclasses import replace
+
+    from .test_recommend import _verdict
+
+    named = replace(result, rec=_verdict([[0.5] * 5 + [0.9, 0.5], [0.5] * 5 + [0.9, 0.5]]))
+    raw = answer_sentence(named.rec)
+    assert "R^M" in raw  # (the ids' plain spelling, which the answer must not show)
+    assert named.recommendation == plain_markdown(raw)
+    assert "^" not in named.recommendation and "Rᴹ" in named.recommendation

@@ -431,6 +431,9 @@ def test_the_signature_line_of_every_resampling():
         "metaeval 1 | recommend | metrics a,b | criteria noise | unit groups | criteria resamples 5 (seed 1, 4 "
         "half-splits each) | noisy golds 3 per rate (seed 2) | property matrices 7 (seed 3) | intervals centred "
         "percentile 90% | test paired bootstrap, holm correction | alpha 0.05 | verdict alpha 0.1")
+    # declared priorities change the answer: the signature says them, after the criteria
+    assert cli.signature_text({**sig, "priorities": ["power", "noise"]}).startswith(
+        "metaeval 1 | recommend | metrics a,b | criteria noise | priorities power,noise | unit groups |")
 
 
 def test_a_time_left_in_hours_is_rounded_from_3600_seconds():

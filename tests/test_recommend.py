@@ -1174,6 +1174,13 @@ def test_each_first_sentence_word_for_word():
     kept = _verdict([[0.9, 0.9, 0.5], [0.9, 0.9, 0.5]], priorities=["power"])
     assert kept.decision().kind == "all" and kept.selected == ["accuracy", "macro_f1"]
     assert "The declared priorities (discriminative power) change nothing" in R.recommendation_markdown(kept, "t", "c")
+    # a declared priority that does not count here is said, not passed over in silence (the trial's nominal task)
+    kept = _verdict([[0.9, 0.9, 0.5], [0.9, 0.9, 0.5]], priorities=["discrimination", "power"])
+    assert R.tradeoff_lines(kept) == [
+        "The declared priorities (discriminative power) change nothing: the metrics kept on every criterion are the "
+        "answer in every order. Declared but not counted here: class discrimination.", ""]
+    alone = _verdict([[0.9, 0.9, 0.5], [0.9, 0.9, 0.5]], priorities=["discrimination"])
+    assert R.tradeoff_lines(alone) == ["Declared but not counted here: class discrimination.", ""]
     # no criterion counts (the candidates are copies): any of them
     copies = _results(np.array([[0.9, 0.9], [0.8, 0.8]]), sd=0.01, metrics=_NAMES[:2])
     for r in copies.values():

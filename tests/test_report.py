@@ -340,6 +340,13 @@ def test_front_page_counts_spans_and_shows_the_answer():
     assert "(span identification, 12 gold spans in 2 articles, 3 systems)" in html
     assert "0 items" not in html
     assert answer in html and "rank sum" not in html
+    # technique classification: an item per gold span, in its articles (the trial: "1,063 articles" of 75);
+    # a dataset without a meta-evaluation counts its systems as the pages do
+    tc = [{"name": "tc", "task": "technique classification, 14 classes", "n_systems": 4, "n_items": 1063,
+           "n_gold_spans": 1063, "n_articles": 75, "systems": "2 real systems + 2 baselines",
+           "why_not": "4 ranked systems, fewer than min_systems = 6"}]
+    html = overview_html(tc, None)
+    assert "(technique classification, 14 classes, 1,063 spans in 75 articles, 2 real systems + 2 baselines)" in html
 
 
 def test_table7_ranks_count_only_the_metrics_with_every_criterion():

@@ -385,3 +385,22 @@ def test_the_first_sentence_names_the_metrics_and_the_trade_off(default_verdicts
             assert R.CRITERIA[cs[0]] in head
     assert "No metric is kept on every criterion" not in head
 
+
+
+def test_a_criterion_named_as_the_pages_name_it_is_suggested_by_its_id():
+    """The trial: ``discriminative power`` suggested 'discrimination'; a
+    criterion listed twice is named, and the command line says --priority."""
+    from metaeval.cli import cli_message
+    from metaeval.config import ConfigError, check_priorities
+
+    for given, want in (("discriminative power", "power"), ("discriminative_power", "power"),
+                        ("rank stability", "stability"), ("class discrimination", "discrimination"),
+                        ("robustness to class priors", "priors"), ("Power", "power")):
+        with pytest.raises(ConfigError, match=rf"\(did you mean '{want}'\?\); the criteria, in any order: stability "
+                                              r"\(rank stability\), discrimination \(class discrimination\), power"):
+            check_priorities([given])
+    with pytest.raises(ConfigError) as e:
+        check_priorities(["power", "noise", "power"])
+    assert str(e.value) == ("priorities: 'power' listed more than once (['power', 'noise', 'power']): list each "
+                            "criterion once, the one that matters most first")
+    assert cli_message(str(e.value)).startswith("--priority: 'power' listed more than once")

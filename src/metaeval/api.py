@@ -1289,7 +1289,7 @@ def _with_verdict_keys(spec, official_metric, official_source, paper_choices, re
     from .config import ConfigError, check_priorities
 
     try:
-        keys["priorities"] = check_priorities(priorities or None, "priorities=")
+        keys["priorities"] = check_priorities(priorities or None, "priorities")
     except ConfigError as e:
         raise ValueError(str(e)) from None
     return replace(spec, **keys)
@@ -1577,10 +1577,12 @@ class MetaEvaluation:
 
     @property
     def recommendation(self) -> str:
-        """The answer, as its first sentence."""
+        """The answer, as its first sentences, the metrics named as the
+        workflow's pages and the command line name them (``Rᴹ``, ``κ``)."""
+        from .notation import plain_markdown
         from .recommendation import answer_sentence
 
-        return answer_sentence(self.rec)
+        return plain_markdown(answer_sentence(self.rec))
 
     def __repr__(self) -> str:
         return f"MetaEvaluation({self.name!r}: {', '.join(self.tables)}; {self.recommendation})"

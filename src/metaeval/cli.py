@@ -653,6 +653,8 @@ def signature_text(sig: dict) -> str:
     parts = [f"metaeval {sig['version']}", sig["command"], "metrics " + ",".join(sig["metrics"])]
     if sig.get("criteria"):
         parts.append("criteria " + ",".join(sig["criteria"]))
+    if sig.get("priorities"):  # (the answer depends on them)
+        parts.append("priorities " + ",".join(sig["priorities"]))
     parts.append(f"unit {sig['unit']}" if sig["resampling"] else "no resampling")
     for r in sig["resampling"]:
         per = " per rate" if r["method"] == "noisy_golds" else ""
@@ -892,6 +894,7 @@ def _recommend_signature(a, data, st, rec, designed: bool) -> dict:
         ps = settings_from({})
         draws.append(("property_matrices", ps.random, ps.seed, {}))
     return _signature("recommend", rec.metrics, spec, st, draws, criteria=list(rec.criteria),
+                      **({"priorities": list(rec.priorities)} if getattr(rec, "priorities", ()) else {}),
                       intervals={"method": "centred percentile", "confidence": st.confidence}, alpha=st.alpha,
                       verdict_alpha=st.verdict_alpha)
 
@@ -1127,7 +1130,7 @@ _OPTION_OF = {"labels": "--labels", "ordinal": "--ordinal", "metrics": "--metric
               "normalize_probabilities": "--normalize-probabilities", "bootstrap_replicates": "--replicates",
               "confidence": "--confidence", "interval_method": "--interval-method", "significance_test": "--test",
               "tukey_trials": "--trials", "alpha": "--alpha", "correction": "--correction",
-              "baseline_systems": "--baseline-systems", "real_systems": "--real-systems"}
+              "baseline_systems": "--baseline-systems", "real_systems": "--real-systems", "priorities": "--priority"}
 # library phrases a message may carry, in the command line's words
 _PHRASES = (("ordinal=True needs labels in the order of the scale (labels=[...])",
              "--ordinal needs --labels in the order of the scale"),
@@ -1170,7 +1173,7 @@ def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:
     from .api import _KEYWORD_TYPES
 
     head = re.match(r"(\w+): ", text)
-    if head and head.group(1) in _KEYWORD_TYPES:
+    if head and (head.group(1) in _KEYWORD_TYPES or head.group(1) in _OPTION_OF):
         text = option(head.group(1)) + text[len(head.group(1)):]
     return text
 

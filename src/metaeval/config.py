@@ -973,7 +973,15 @@ def _known_metric(mid) -> bool:
 
 # the evidence criteria of the recommendation, in the tables' order (metaeval.verdict; metaeval.settings and
 # metaeval.recommendation.CRITERIA name the same)
-ALL_CRITERIA = ("stability", "discrimination", "power", "noise", "priors")
+# the evidence criteria by id, with the names the pages give them (recommendation.CRITERIA)
+CRITERION_NAMES = {
+    "stability": "rank stability",
+    "discrimination": "class discrimination",
+    "power": "discriminative power",
+    "noise": "robustness to label noise",
+    "priors": "robustness to class priors",
+}
+ALL_CRITERIA = tuple(CRITERION_NAMES)
 
 
 def check_priorities(value, where: str = "priorities") -> tuple[str, ...]:
@@ -991,11 +999,23 @@ def check_priorities(value, where: str = "priorities") -> tuple[str, ...]:
     items = (value,) if isinstance(value, str) else tuple(value)
     for c in items:
         if not isinstance(c, str) or c not in ALL_CRITERIA:
-            raise ConfigError(f"{where}: {c!r} is not an evidence criterion{M.closest([str(c)], list(ALL_CRITERIA))}; "
-                              f"the criteria, in any order: {', '.join(ALL_CRITERIA)}")
-    if len(set(items)) != len(items):
-        raise ConfigError(f"{where}: a criterion is listed twice: {list(items)}")
+            raise ConfigError(f"{where}: {c!r} is not an evidence criterion{_closest_criterion(c)}; the criteria, "
+                              f"in any order: " + ", ".join(f"{k} ({v})" for k, v in CRITERION_NAMES.items()))
+    twice = sorted({c for c in items if items.count(c) > 1}, key=items.index)
+    if twice:
+        raise ConfigError(f"{where}: {', '.join(map(repr, twice))} listed more than once ({list(items)}): list "
+                          f"each criterion once, the one that matters most first")
     return tuple(items)
+
+
+def _closest_criterion(given) -> str:
+    """``M.closest`` over the criteria's ids and their names on the pages
+    (``discriminative power`` is ``power``), as its " (did you mean ...?)"."""
+    text = str(given).strip().casefold().replace("_", " ").replace("-", " ")
+    by_name = [k for k, v in CRITERION_NAMES.items() if text in (v, v.split()[-1]) or v.startswith(text + " ")]
+    if by_name:
+        return f" (did you mean {by_name[0]!r}?)"
+    return M.closest([str(given)], list(ALL_CRITERIA))
 
 
 def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dict[str, Any]:

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from . import metrics as M
-from .settings import ALL_CRITERIA as _SETTINGS_CRITERIA
+from .config import CRITERION_NAMES
 from .settings import default_of
 from .tables import format_p, markdown_table, md_escape, plural
 from .tradeoff import Decision, decide, if_first, trade_off
@@ -70,16 +70,8 @@ COMPONENTS = ("span_precision", "span_recall")
 PRIORS_PROPERTY = "uniform_class_change"
 
 # criterion -> name in the text
-CRITERIA = {
-    "stability": "rank stability",
-    "discrimination": "class discrimination",
-    "power": "discriminative power",
-    "noise": "robustness to label noise",
-    "priors": "robustness to class priors",
-}
+CRITERIA = dict(CRITERION_NAMES)  # (config's: one list of criteria, which the settings tree checks names against)
 ALL_CRITERIA = tuple(CRITERIA)
-if ALL_CRITERIA != _SETTINGS_CRITERIA:  # (one list of criteria: the settings tree checks names against it)
-    raise ImportError("settings.ALL_CRITERIA and recommendation.CRITERIA must name the same criteria")
 
 SCOPE_NAMES = {"these_systems": "these systems", "new_systems": "new systems"}
 _SCOPE_HOW = {"these_systems": "the test {unit} resampled, the systems kept",
@@ -762,8 +754,15 @@ def tradeoff_lines(rec: Recommendation) -> list[str]:
     if d.kind not in ("k_of_c", "priorities") and not (rec.priorities and d.kind == "all"):
         return []
     if d.kind == "all":
-        return [md_escape(f"The declared priorities ({_and([CRITERIA.get(c, c) for c in rec.priorities])}) change "
-                          "nothing: the metrics kept on every criterion are the answer in every order."), ""]
+        s = rec.sets[rec.headline]
+        counted = {rec.criteria[c] for c in np.flatnonzero(s.counted)}
+        ignored = [c for c in rec.priorities if c not in counted]
+        applied = [c for c in rec.priorities if c in counted]
+        text = (f"The declared priorities ({_and([CRITERIA.get(c, c) for c in applied])}) change nothing: the metrics "
+                "kept on every criterion are the answer in every order." if applied else "")
+        if ignored:
+            text += (" " if text else "") + f"Declared but not counted here: {_and([CRITERIA.get(c, c) for c in ignored])}."
+        return [md_escape(text), ""]
     lines = []
     best = [m for m, x in zip(rec.metrics, tradeoff_k_of_c(rec)) if x]
     lines += ["**The trade-off.** " + md_escape(f"The metrics kept on {d.k} of the {d.c} criteria, and where each "
@@ -1040,20 +1039,20 @@ def method_paragraph(rec: Recommendation) -> str:
         "Confidence Set (Hansen, Lunde & Nason 2011, range statistic) keeps the candidates the evidence cannot tell "
         "from the best (null hypothesis of each step: every candidate still in has the same expected value; the "
         "candidate most beaten is eliminated while the test rejects); ✔ marks them, p is each metric's MCS p-value, "
-        "and a metric is eliminated only when the upper end of its p-value's 95 % Monte Carlo interval is below the "
+        "and a metric is eliminated only when the upper end of its p-value's 95% Monte Carlo interval is below the "
         "level (the resamples leave no doubt). "
         f"Each set is taken at alpha {s['verdict_alpha']:g} over the criteria that count (Bonferroni: "
         f"{a_c:.3g} each), so that with probability at least {1 - s['verdict_alpha']:.0%} every set "
         "holds its criterion's best at once; the answer is the metrics kept on every criterion. When no metric "
         "is, the answer is the metrics kept on the most criteria, and the trade-off says which to take if one "
-        "criterion matters more; declared priorities (datasets.<name>.priorities) intersect the sets in their "
+        "criterion matters more; declared priorities (`datasets.<name>.priorities`) intersect the sets in their "
         "order, skipping a criterion whose set would leave nothing. Both are read off the same sets, so they add "
         "no test and keep the error control. More candidates "
         "can only widen a set; a copy of a metric changes nothing. Differences are given with their interval at "
         "the criterion's level, from the paired standard error of the resamples. Gameable metrics (a degenerate "
         "system significantly better than the median real system: gameability.csv) are never candidates; "
         "borderline ones are said. Requirements (formal properties, checked on this dataset's own shape: "
-        "properties.csv of the dataset) restrict the candidates only when declared (datasets.<name>.requirements).")
+        "properties.csv of the dataset) restrict the candidates only when declared (`datasets.<name>.requirements`).")
 
 
 def recommendation_markdown(rec: Recommendation, title: str, context: str, figure: str | None = None) -> str:
@@ -1102,7 +1101,7 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
         src = f" ({rec.official_source})" if rec.official_source else ""
         lines += [md_escape(f"Official metric{src}: {_standing_text(rec.official, rec)}."), ""]
     else:
-        lines += ["No official metric is configured (datasets.<name>.official_metric).", ""]
+        lines += ["No official metric is configured (`datasets.<name>.official_metric`).", ""]
     for source, standings in rec.papers:
         chosen = _and([display_name(st.metric) for st in standings])
         differ = sorted({c for st in standings for c in st.eliminated_on()}, key=list(CRITERIA).index)
@@ -1135,7 +1134,7 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
         lines += [f"- **{md_escape(h)}** {md_escape(t)}" for h, t in (_requirement_line(rec, r)
                                                                       for r in rec.requirements)]
         lines += ["", "(Requirements are formal properties checked on this dataset's shape, its properties.csv; "
-                      "only declared ones, datasets.<name>.requirements, restrict the answer.)", ""]
+                      "only declared ones, `datasets.<name>.requirements`, restrict the answer.)", ""]
     not_cand = [(m, rec.excluded[m]) for m in rec.metrics if m in rec.excluded and m not in
                 {g["metric"] for g in rec.gameable}]
     if not_cand:

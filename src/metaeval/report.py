@@ -156,11 +156,13 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
         if d.get("n_gold_spans") is not None and not d.get("n_items"):  # span identification: no items
             size = f"{int(d['n_gold_spans']):,} gold spans in {int(d.get('n_articles') or 0):,} " \
                    f"{e(d.get('unit') or 'articles')}, "
+        elif d.get("n_gold_spans") is not None:  # technique classification: an item per gold span
+            size = f"{int(d['n_items']):,} spans in {int(d.get('n_articles') or 0):,} {e(d.get('unit') or 'articles')}, "
         else:
             size = f"{int(d['n_items']):,} {e(d.get('unit') or 'items')}, " if d.get("n_items") is not None else ""
         # the systems as every page counts them (real + baselines), else the ranked systems
-        systems = (e(d["systems"]) if d.get("recommendation") and d.get("systems") else
-                   f"{int(d['n_systems'])} {'systems ranked' if d.get('recommendation') else 'systems'}")
+        systems = e(d["systems"]) if d.get("systems") else \
+            f"{int(d['n_systems'])} {'systems ranked' if d.get('recommendation') else 'systems'}"
         name = f"<b>{e(d['name'])}</b>"
         if d["name"] in links:
             name = f'<a href="#{_anchor(d["name"])}">{name}</a>'

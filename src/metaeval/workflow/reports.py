@@ -10,7 +10,7 @@ from typing import Mapping
 from ..config import DatasetSpec
 from ..io import read_result_csv, write_csv, write_text
 from ..steps import note as log_note
-from ..tables import md_escape
+from ..tables import md_escape, plural
 from .common import write_markdown
 from .drawing import save_fig
 from .params import step_settings, step_spec
@@ -53,6 +53,23 @@ def write_summary_page(spec: DatasetSpec, settings, summary_csv, similarity_csv,
         md += f"\n**Warning:** {md_escape(note)}\n"
     write_markdown(out_md, md, out_html, title)
 
+def ranked_in_words(n_ranked, systems: dict | None) -> str | None:
+    """The ranked systems as the recommendation counts them (``17 real
+    systems + 2 baselines``), for a dataset without one: ``n_ranked``
+    (real, synthetic and the baselines include_baselines names) and
+    ``dataset.json``'s ``systems``; None without them.
+
+    >>> ranked_in_words(4, {"real": ["a", "b"], "synthetic": []})
+    '2 real systems + 2 baselines'
+    """
+    if n_ranked is None or not systems:
+        return None
+    real, synthetic = len(systems.get("real") or ()), len(systems.get("synthetic") or ())
+    baselines = max(int(n_ranked) - real - synthetic, 0)
+    parts = [plural(real, "real system")] + ([plural(synthetic, "synthetic system")] if synthetic else [])
+    return " + ".join(parts + ([plural(baselines, "baseline")] if baselines else []))
+
+
 def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, str],
                    recommendation_jsons: Mapping[str, str], reproduction_csv=None, published_yaml=None,
                    summaries: Mapping[str, Mapping] | None = None, front_html=None,
@@ -86,12 +103,13 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
     for d in datasets:
         info = json.loads(Path(info_jsons[d["name"]]).read_text(encoding="utf-8"))
         entry = {**d, "n_items": info.get("n_items"), "n_gold_spans": info.get("n_gold_spans"),
-                 "n_articles": info.get("n_articles"), "warnings": list(info.get("warnings", []))}
+                 "n_articles": info.get("n_articles"), "warnings": list(info.get("warnings", [])),
+                 "systems": ranked_in_words(d.get("n_systems"), info.get("systems"))}
         if d["name"] in recommendation_jsons:
             rec = json.loads(Path(recommendation_jsons[d["name"]]).read_text(encoding="utf-8"))
             entry["recommendation"] = rec["answer"]
             entry["headline"] = rec.get("headline")
-            entry["systems"] = rec.get("systems")
+            entry["systems"] = rec.get("systems") or entry["systems"]
             entry["recommended"] = rec["recommended"]
         entries.append(entry)
     summary = None
