@@ -393,12 +393,12 @@ def test_a_criterion_named_as_the_pages_name_it_is_suggested_by_its_id():
     from metaeval.cli import cli_message
     from metaeval.config import ConfigError, check_priorities
 
-    for given, want in (("discriminative power", "power"), ("discriminative_power", "power"),
+    for name, want in (("discriminative power", "power"), ("discriminative_power", "power"),
                         ("rank stability", "stability"), ("class discrimination", "discrimination"),
                         ("robustness to class priors", "priors"), ("Power", "power")):
         with pytest.raises(ConfigError, match=rf"\(did you mean '{want}'\?\); the criteria, in any order: stability "
                                               r"\(rank stability\), discrimination \(class discrimination\), power"):
-            check_priorities([given])
+            check_priorities([name])
     with pytest.raises(ConfigError) as e:
         check_priorities(["power", "noise", "power"])
     assert str(e.value) == ("priorities: 'power' listed more than once (['power', 'noise', 'power']): list each "
