@@ -448,3 +448,11 @@ def test_a_key_of_several_forms_names_the_fault_of_the_form_given(tmp_path, smal
         "  datasets/d/official_metric: 'metric' is a required property (expected the task's official metric: an "
         "id, or {metric: <id>, source: <text>})")
     assert "not valid under any of the given schemas" not in str(e.value)
+    # a value of the wrong type says what the key takes (the trial: "'power' is not of type 'array'")
+    path = _write(tmp_path / "p.yaml", f"data_dir: {small}\ndatasets:\n  d:\n    gold: gold.csv\n"
+                                       "    predictions: [s.csv]\n    labels: [neg, pos]\n    priorities: power\n")
+    with pytest.raises(ConfigError) as e:
+        load_config(path)
+    assert str(e.value).splitlines()[1].startswith(
+        "  datasets/d/priorities: 'power' is not of type 'array' (expected the evidence criteria in the order that "
+        "matters for this task")

@@ -353,6 +353,8 @@ def schema_errors(cfg: Mapping, schema: Mapping) -> list[str]:
             out.append(f"{where}: {', '.join(map(repr, twice))} listed more than once")
         elif e.validator in ("oneOf", "anyOf") and e.context:
             out.append(f"{where}: {_alternative_error(e)}")
+        elif e.validator == "type" and e.schema.get("description"):  # what the key takes, not only its type
+            out.append(f"{where}: {e.message} (expected {e.schema['description']})")
         else:
             out.append(f"{where}: {e.message}")
     return out
