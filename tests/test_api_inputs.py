@@ -537,7 +537,7 @@ def test_labels_with_ids_are_matched_by_id_and_a_mix_is_refused_with_the_reason(
     # a dict gold: its keys are ids, not labels
     ds, spec = metaeval.api.dataset(gold.to_dict(), shuffled)
     assert spec.labels == ("a", "b", "c") and ds.info["matched_by"] == "item id"
-    # a default RangeIndex is the positions a plain sequence's items have: matched by id, in any order
+    # a default RangeIndex in order is the positions a plain sequence's items have: matched either way
     plain_gold = gold.reset_index(drop=True)
     pos = {k: v.reindex(ids).reset_index(drop=True) for k, v in shuffled.items()}
     mixed = metaeval.evaluate(plain_gold, {"A": pos["A"].to_numpy(), "B": pos["B"].sample(frac=1, random_state=1)},
@@ -545,7 +545,18 @@ def test_labels_with_ids_are_matched_by_id_and_a_mix_is_refused_with_the_reason(
     for name, (acc, f1) in want.items():
         assert mixed.loc[name, "accuracy"] == pytest.approx(acc, abs=1e-12)
     ds, _ = metaeval.api.dataset(plain_gold, {"A": pos["A"].to_numpy()})
-    assert ds.info["matched_by"] == "item id (the plain sequences' ids are their positions)"
+    assert ds.info["matched_by"] == "position (the ids are the positions 0 .. N-1, in order)"
+    # a shuffled frame (the trial): its index is 0 .. N-1 out of order, its column's values in the frame's order;
+    # by id would pair the wrong rows (accuracy 0.31 for 0.83), so the mix is refused, both ways round
+    frame = pd.DataFrame({"label": plain_gold, "pred": pos["A"]}).sample(frac=1, random_state=7)
+    with pytest.raises(DataError, match=r"predictions\['m'\]: a plain sequence \(ndarray\) without ids, but the gold is "
+                                        r"indexed by item id \(e.g. '\d+', not in the order 0 .. N-1\)"):
+        metaeval.evaluate(frame["label"], {"m": frame["pred"].to_numpy()}, intervals=False)
+    with pytest.raises(DataError, match=r"predictions\['pred'\]: a pandas Series indexed by item id"):
+        metaeval.evaluate(frame["label"].tolist(), frame[["pred"]], intervals=False)
+    by_rows = metaeval.evaluate(frame["label"].tolist(), {"m": frame["pred"].tolist()}, metrics=["accuracy"],
+                                intervals=False, baselines=[])
+    assert by_rows.loc["m", "accuracy"] == pytest.approx(want["A"][0], abs=1e-12)
     ds, _ = metaeval.api.dataset(list(plain_gold), {"A": list(pos["A"])})
     assert ds.info["matched_by"] == "position"
     # groups with ids follow their ids, not their order

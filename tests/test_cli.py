@@ -660,7 +660,7 @@ def test_metaeval_settings_lists_every_setting_and_the_messages_point_to_it(file
 @pytest.mark.parametrize("body,fault", [
     ("lambda c: 2 + 0 * c.sum((-2, -1)), 'higher_is_better': True, 'range': [0, 1]", "expected values in its range"),
     ("lambda c: 1 - np.trace(c, axis1=-2, axis2=-1) / c.sum((-2, -1)), 'higher_is_better': True",
-     "is declared higher_is_better: true, but it scores a perfect system 0"),
+     "has higher_is_better: true (as declared, or the default), but it scores a perfect system 0"),
 ])
 def test_a_custom_metric_that_breaks_its_contract_exits_with_1_as_bad_data(files, tmp_path, body, fault):
     """Issue 48: the metric's code is at fault, not an option (docs/cli.md:

@@ -470,10 +470,11 @@ def test_a_direction_the_scores_contradict_is_refused_with_both_values(k):
     """1 - accuracy declared higher-is-better: the perfect system scores 0,
     the system wrong on every item 1; refused on the probe matrices of each
     class count, with both values and the declaration to change."""
-    with pytest.raises(MetricContractError, match=r"^custom metric 'error_rate' \(_error_rate\) is declared "
-                                                  r"higher_is_better: true, but it scores a perfect system 0 and a "
-                                                  r"system wrong on every item 1 \(the probe matrices of "
-                                                  rf"{k} classes\): declare higher_is_better: false"):
+    with pytest.raises(MetricContractError, match=r"^custom metric 'error_rate' \(_error_rate\) has "
+                                                  r"higher_is_better: true \(as declared, or the default\), but it "
+                                                  r"scores a perfect system 0 and a system wrong on every item 1 \(the "
+                                                  rf"probe matrices of {k} classes\): declare higher_is_better: false "
+                                                  r"\(in the library: \{'function': fn, 'higher_is_better': False\}\)"):
         register_metric("error_rate", _error_rate, higher_is_better=True, k=k)
     assert not is_custom("error_rate")
     m = register_metric("error_rate", _error_rate, higher_is_better=False, range=(0, 1), k=k)  # declared right
@@ -492,8 +493,9 @@ def test_the_library_and_the_config_refuse_a_contradicted_direction():
     gold = list("abcab") * 40
     systems = {"x": list("abcaa") * 40, "y": list("abbab") * 40, "z": list("bbcab") * 40}
     try:  # (a metric given in place stays registered, as register_metric's)
-        with pytest.raises(ConfigError, match=r"custom metric 'error_rate' .* is declared higher_is_better: true, "
-                                              r"but it scores a perfect system 0 and a system wrong on every item 1"):
+        with pytest.raises(ConfigError, match=r"custom metric 'error_rate' .* has higher_is_better: true \(as "
+                                              r"declared, or the default\), but it scores a perfect system 0 and a "
+                                              r"system wrong on every item 1"):
             metaeval.evaluate(gold, systems, metrics={"accuracy": None, "error_rate": _error_rate}, intervals=False)
         got = metaeval.evaluate(gold, systems, metrics={"accuracy": None, "error_rate": {
             "function": _error_rate, "higher_is_better": False}}, intervals=False)
@@ -510,8 +512,8 @@ def test_an_item_metric_s_direction_is_checked_on_the_dataset_s_own_gold():
 
     register_item_metric("item_err", terms, lambda t: t[..., 0] / t[..., 1], higher_is_better=True, range=(0, 1))
     try:
-        with pytest.raises(Exception, match=r"custom metric 'item_err' .* is declared higher_is_better: true, but it "
-                                            r"scores a perfect system 0 and a system wrong on every item 1 \(the "
+        with pytest.raises(Exception, match=r"custom metric 'item_err' .* has higher_is_better: true \(as declared, "
+                                            r"or the default\), but it scores a perfect system 0 and a system wrong on every item 1 \(the "
                                             r"gold of the systems of dataset 'data' and every item given the next "
                                             r"class\)"):
             metaeval.api.dataset(list("abcab") * 40, {"x": list("abcaa") * 40}, metrics=["item_err"])

@@ -62,8 +62,9 @@ def test_an_empty_metric_list_says_so(task):
     assert code == 2 and out == ""
     assert err == ("metaeval score: --metrics: an empty list: name at least one metric id (`metaeval metrics` lists "
                    "them), or leave it out for the default metrics\n")
-    with pytest.raises(ConfigError, match=r"metrics: an empty list: name at least one metric id"):
-        metaeval.evaluate(list("abab") * 10, {"x": list("abba") * 10}, metrics=[])
+    for empty in ([], "", " "):
+        with pytest.raises(ConfigError, match=r"metrics: an empty list: name at least one metric id"):
+            metaeval.evaluate(list("abab") * 10, {"x": list("abba") * 10}, metrics=empty)
 
 
 def test_prediction_files_after_an_option_are_prediction_files(task):
@@ -85,9 +86,14 @@ def test_a_folder_given_as_a_file_is_called_a_folder(task):
 def test_a_gold_of_one_class_blames_the_gold_not_an_option_never_given(task):
     code, _, err = _run("score", task / "one_class.csv", task / "a.csv")
     assert code == 1 and "every gold label is 'query': a score needs two classes or more; if the task has " \
-        "others, name every class with --labels" in err
-    with pytest.raises(DataError, match=r"every gold label is 'query': .* name every class with labels=\[...\]"):
+        "others, name every class with --labels and give --set allow_unused_labels=true" in err
+    with pytest.raises(DataError, match=r"every gold label is 'query': .* name every class with labels=\[...\] and "
+                                        r"allow_unused_labels=True"):
         metaeval.evaluate(["query"] * 10, {"x": ["query"] * 10})
+    # the advice works: the classes named, the unused ones allowed
+    got = metaeval.evaluate(["query"] * 10, {"x": ["query"] * 9 + ["deny"]}, labels=["deny", "query"],
+                            allow_unused_labels=True, metrics=["accuracy"], intervals=False, baselines=[])
+    assert got.loc["x", "accuracy"] == 0.9
 
 
 def test_a_label_with_a_lookalike_character_is_spelled_out(task):
@@ -99,3 +105,64 @@ def test_a_label_with_a_lookalike_character_is_spelled_out(task):
     with pytest.raises(DataError, match=r"it holds U\+00E9 LATIN SMALL LETTER E WITH ACUTE, and the label set is "
                                         r"plain ASCII"):
         metaeval.evaluate(["a", "b"] * 5, {"x": ["a", "b\u00e9"] * 5})
+
+
+@pytest.mark.parametrize("twin,how", [("support ", "surrounding spaces"), ("SUPPORT", "case"),
+                                      ("supp\u043ert", "a lookalike character (U+043E CYRILLIC SMALL LETTER O)")])
+def test_gold_labels_that_read_as_one_class_are_refused_not_split(tmp_path, twin, how):
+    """The trial: without --labels, a gold holding 'support' and 'support '
+    scored two classes (macro-F1 0.47 for about 0.9), in silence."""
+    rng = np.random.default_rng(7)
+    gold = rng.choice(LABELS, 80)
+    spaced = np.where((gold == "support") & (np.arange(80) % 2 == 1), twin, gold)
+    ids = [f"i{k}" for k in range(80)]
+    pd.DataFrame({"item_id": ids, "label": spaced}).to_csv(tmp_path / "gold.csv", index=False)
+    pd.DataFrame({"item_id": ids, "label": gold}).to_csv(tmp_path / "a.csv", index=False)
+    code, out, err = _run("score", tmp_path / "gold.csv", tmp_path / "a.csv", "--no-intervals")
+    assert code == 1 and out == ""
+    assert f"the gold labels 'support' and {twin!r} differ only by {how}: read as two classes they would split " \
+           f"one" in err
+    with pytest.raises(DataError, match="differ only by"):
+        metaeval.evaluate(list(spaced), {"a": list(gold)})
+    (tmp_path / "predictions").mkdir()
+    (tmp_path / "a.csv").rename(tmp_path / "predictions" / "a.csv")
+    code, _, err = _run("init", tmp_path)  # init reads the classes the same way
+    assert code == 1 and "differ only by" in err and not (tmp_path / "metaeval.yaml").exists()
+    # the labels named: the user's declaration that they are classes (here 'support ' is then not one of them)
+    with pytest.raises(DataError, match=r"is not one of"):
+        metaeval.evaluate(list(spaced), {"a": list(gold)}, labels=LABELS)
+
+
+def test_strip_without_the_classes_named_reads_the_classes_stripped(tmp_path):
+    gold = ["support ", "support", "deny", "query", "comment"] * 20
+    clean = [g.strip() for g in gold]
+    got = metaeval.evaluate(gold, {"a": clean}, normalize_labels=["strip"], metrics=["accuracy"], intervals=False,
+                            baselines=[])
+    assert got.loc["a", "accuracy"] == 1.0
+    with pytest.raises(ValueError, match=r"normalize_labels: 'case' needs the classes named \(labels=\[...\]\)"):
+        metaeval.evaluate(gold, {"a": clean}, normalize_labels=["case"])
+
+
+def test_score_refuses_labels_that_read_as_one_class():
+    with pytest.raises(ValueError, match=r"hold the labels 'b ' and 'b', which differ only by surrounding spaces"):
+        metaeval.score(["a", "b ", "b", "a"] * 5, ["a", "b", "b", "a"] * 5, "macro_f1")
+    with pytest.raises(ValueError, match=r"'qu\u0435ry' reads as 'query' \(a lookalike character"):
+        metaeval.score(["query", "deny"] * 5, ["qu\u0435ry", "deny"] * 5, "macro_f1", labels=["query", "deny"])
+    assert metaeval.score(["a", "b"] * 5, ["a", "b "] * 5, "accuracy", labels=["a", "b", "b "]) == 0.5  # declared
+
+
+def test_empty_standard_input_for_a_prediction_shows_that_case(task):
+    res = subprocess.run([sys.executable, "-m", "metaeval", "score", str(task / "gold.csv"), "-"], input="",
+                         capture_output=True, text=True)
+    assert res.returncode == 1 and "(e.g. `metaeval score gold.csv - < system.csv`;" in res.stderr
+
+
+def test_init_says_what_the_reading_normalised(tmp_path):
+    ids = [f"i{k}" for k in range(40)]
+    labels = (LABELS * 10)[:40]
+    (tmp_path / "predictions").mkdir()
+    pd.DataFrame({"item_id": [f" {i} " for i in ids], "label": labels}).to_csv(tmp_path / "gold.csv", index=False)
+    pd.DataFrame({"item_id": ids, "label": labels}).to_csv(tmp_path / "predictions" / "a.csv", index=False)
+    code, out, err = _run("init", tmp_path)
+    assert code == 0, err
+    assert "warning: " in out and "40 item ids had spaces around them (' i0 '), read without them (as 'i0')" in out

@@ -130,11 +130,13 @@ def _ids(values) -> list[str]:
 
 def _mixed(where: str, gold, values) -> Problem | None:
     """Labels with ids against labels without (a Series or dict against a
-    plain sequence): matched by id, a plain sequence's ids being its
-    positions, so they meet only when the ids with a name are exactly those
-    positions (a default RangeIndex, in any order); otherwise matching by
-    position would ignore the ids, and the mix is refused with what to pass."""
-    if _keyed(values) == _keyed(gold) or sorted(_ids(values)) == sorted(_ids(gold)):
+    plain sequence): they meet only when the ids are the positions in
+    order (a default RangeIndex, ``0 .. N-1``), where matching by id and by
+    position agree; otherwise one of the two readings would be silently
+    wrong (a shuffled frame's index against its column's values: by id is
+    wrong; tweet ids against a list: by position ignores them), and the mix
+    is refused with what to pass."""
+    if _keyed(values) == _keyed(gold) or _ids(values) == _ids(gold):
         return None
     if _keyed(values):
         why = (f"{_kind_of(values)} indexed by item id (e.g. {_ids(values)[0]!r}), but the gold is a plain "
@@ -143,9 +145,10 @@ def _mixed(where: str, gold, values) -> Problem | None:
                f"order")
     else:
         why = (f"a plain sequence ({_kind_of(values)}) without ids, but the gold is indexed by item id (e.g. "
-               f"{_ids(gold)[0]!r}): pass these labels as a Series indexed by the gold's ids (or a dict of id to "
-               f"label), or the gold as a plain sequence in the order of these labels")
-    return Problem(where, None, why, "other")
+               f"{_ids(gold)[0]!r}{', not in the order 0 .. N-1' if _ids(gold)[0].isdigit() else ''}): pass these "
+               f"labels as a Series indexed by the gold's ids (or a dict of id to label), or the gold as a plain "
+               f"sequence in the order of these labels (e.g. gold.tolist())")
+    return Problem(where, None, why, "matching")
 
 
 def _number(text: str) -> float | None:
@@ -153,6 +156,32 @@ def _number(text: str) -> float | None:
         return float(text)
     except ValueError:
         return None
+
+
+def gold_classes(gold_labels, normalize_labels=(), where: str = "gold", name: str = "data") -> list[str]:
+    """The classes of a task read off its gold labels (no ``labels`` given),
+    sorted (``_sorted_labels``), as ``normalize_labels`` reads them (``strip``:
+    without surrounding spaces; ``case`` needs the classes named: which
+    spelling is the class?).  Two labels that read as one class (spaces,
+    case, a lookalike character: ``dataset.near_duplicates``) are refused:
+    taken as two classes, they would split one in silence."""
+    from .dataset import near_duplicates
+
+    norm = [normalize_labels] if isinstance(normalize_labels, str) else list(normalize_labels or ())
+    if "case" in norm:
+        raise ValueError("normalize_labels: 'case' needs the classes named (labels=[...]): which spelling of a "
+                         "label is the class is not in the gold")
+    values = [str(x).strip() for x in gold_labels] if "strip" in norm else [str(x) for x in gold_labels]
+    twins = near_duplicates(values)
+    if twins:
+        raise DataError([Problem(where, None, f"the gold labels {a!r} and {b!r} differ only by {how}: read as two "
+                                              f"classes they would split one. Fix the file"
+                                 + (", or set normalize_labels=['strip']" if how == "surrounding spaces" else
+                                    ", or name the classes with labels=[...] and normalize_labels=['case']"
+                                    if how == "case" else "")
+                                 + "; if they are distinct classes, name them all with labels=[...]", "near_duplicate")
+                         for a, b, how in twins], f"dataset {name!r}")
+    return _sorted_labels(values)
 
 
 def _sorted_labels(labels) -> list[str]:
@@ -335,7 +364,7 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
         raise DataError(wrong, f"dataset {name!r}")
     keyed = [_keyed(gold)] + [_keyed(v) for v in predictions.values()]
     matched_by = "item id" if all(keyed) else "position" if not any(keyed) else \
-        "item id (the plain sequences' ids are their positions)"
+        "position (the ids are the positions 0 .. N-1, in order)"
     gold_t = _table(GOLD, gold, None)
     if groups is not None:  # the labels' rule: by id when the gold and the groups carry ids, by position when neither
         groups = _as_series(groups)
@@ -572,11 +601,12 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
         if ordinal and not all(_number(x) is not None for x in set(gold_t.labels)):
             raise ValueError("ordinal=True needs labels in the order of the scale (labels=[...]): text labels have "
                              "no order of their own")
-        labels = _sorted_labels(gold_t.labels)
+        labels = gold_classes(gold_t.labels, normalize_labels, gold_t.path, name)
         if len(labels) == 1:  # (the classes came from the gold: it is the gold that has one, not a keyword)
             raise DataError([Problem(gold_t.path, None, f"every gold label is {labels[0]!r}: a score needs two "
                                      f"classes or more; if the task has others, name every class with "
-                                     f"labels=[...] (the classes are read from the gold when not given)", "other")],
+                                     f"labels=[...] and allow_unused_labels=True (the classes are read from the "
+                                     f"gold when not given)", "other")],
                             f"dataset {name!r}")
     labels = [str(x) for x in labels]
     raw: dict[str, Any] = {"gold": gold_t.path, "labels": labels, "ordinal": bool(ordinal),
@@ -624,8 +654,8 @@ def _given_metrics(metrics, k: int) -> list[str]:
     value), ``{"mine": {"function": fn, "higher_is_better": False,
     "range": [0, 1], ...}}`` (the config's keys; ``function`` a callable or
     ``file.py:name``) or ``{"accuracy": None}`` (a known id)."""
-    if not isinstance(metrics, Mapping):
-        return [metrics] if isinstance(metrics, str) else list(metrics)
+    if not isinstance(metrics, Mapping):  # (an empty text is no metric: the empty list's message)
+        return ([metrics] if metrics.strip() else []) if isinstance(metrics, str) else list(metrics)
     from .custom_metrics import KEYS, register_metric, resolve
 
     for mid, given in metrics.items():
@@ -878,7 +908,7 @@ def _read_with_scores(gold, predictions, scores, *, name, format, id_column, lab
         gold_t = _reader(format, id_column, label_column)(gold)
         if gold_t.unreadable:
             raise DataError(list(gold_t.problems), f"dataset {name!r} (gold {gold})")
-        labels = _sorted_labels(gold_t.labels)
+        labels = gold_classes(gold_t.labels, keys.get("normalize_labels") or (), str(gold), name)
     raw["labels"] = [str(x) for x in labels]
     if keys.get("weights") is not None:
         keys["weights"] = _weights(keys["weights"])

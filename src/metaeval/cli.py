@@ -542,8 +542,9 @@ def _stdin_file(a, tmp) -> None:
     if not text.strip():
         from .io import DataError, Problem
 
-        raise DataError([Problem("standard input ('-')", None, "empty: nothing was piped in (e.g. `metaeval score - "
-                                 "system.csv < gold.csv`; or name the file instead of '-')", "file")], "the input")
+        example = "- system.csv < gold.csv" if a.gold == "-" else "gold.csv - < system.csv"
+        raise DataError([Problem("standard input ('-')", None, f"empty: nothing was piped in (e.g. `metaeval "
+                                 f"{a.command} {example}`; or name the file instead of '-')", "file")], "the input")
     path.write_text(text, encoding="utf-8")
     if a.gold == "-":
         a.gold = str(path)
@@ -945,9 +946,9 @@ def _init(a) -> str:
     t = read_labels(gold)
     if t.problems:
         raise DataError(t.problems, f"gold file {gold}")
-    from .api import _number, _sorted_labels
+    from .api import _number, gold_classes
 
-    labels = _csv_list(a.labels) or _sorted_labels(t.labels)
+    labels = _csv_list(a.labels) or gold_classes(t.labels, where=str(gold))
     if a.ordinal and not a.labels and not all(_number(x) is not None for x in labels):
         raise ValueError("--ordinal needs --labels in the order of the scale: text labels have no order of their "
                          "own (found " + ", ".join(labels) + ")")
@@ -990,8 +991,10 @@ def _init(a) -> str:
     missing = ("" if importlib.util.find_spec("snakemake") else
                "Snakemake is not installed here: install the workflow first with "
                "pip install '<the metaeval checkout>[workflow]' (or pip install snakemake[reports]).\n")
+    # what the reading normalised (ids or groups read without their spaces): said now, as the run will say it
+    said = "".join(f"warning: {w}\n" for w in ds.info.get("warnings", []) if " had spaces around " in w)
     return f"wrote {out} ({len(preds)} systems, labels {', '.join(labels)}); run it with\n  {run}\n" \
-           f"(the results go to {folder / 'run' / 'results'})\n" + _init_systems(ds, marked, out) + missing
+           f"(the results go to {folder / 'run' / 'results'})\n" + _init_systems(ds, marked, out) + said + missing
 
 
 def _baselines_block(marked: Mapping[str, str]) -> str:
@@ -1139,7 +1142,13 @@ _PHRASES = (("ordinal=True needs labels in the order of the scale (labels=[...])
             ("give prediction files, or scores=[...]", "give prediction files, or --scores"),
             ("(baselines=[] for none)", "(--baselines '' for none)"),
             ("resample_unit: item", "--set resample_unit=item"),
-            ("name every class with labels=[...]", "name every class with --labels"))
+            ("name every class with labels=[...] and allow_unused_labels=True",
+             "name every class with --labels and give --set allow_unused_labels=true"),
+            ("name them all with labels=[...]", "name them all with --labels"),
+            ("set normalize_labels=['strip']", "give --set normalize_labels=[strip]"),
+            ("name the classes with labels=[...] and normalize_labels=['case']",
+             "name the classes with --labels and give --set normalize_labels=[case]"),
+            ("needs the classes named (labels=[...])", "needs the classes named (--labels)"))
 
 
 def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:

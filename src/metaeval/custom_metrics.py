@@ -342,9 +342,10 @@ def direction_contradiction(head: str, higher_is_better: bool, perfect: float, w
     if not (np.isfinite(perfect) and np.isfinite(wrong)):
         return None
     if (perfect < wrong) if higher_is_better else (perfect > wrong):
-        return (f"{head} is declared higher_is_better: {str(bool(higher_is_better)).lower()}, but it scores a "
-                f"perfect system {perfect:.6g} and a system wrong on every item {wrong:.6g} ({what}): declare "
-                f"higher_is_better: {str(not higher_is_better).lower()}, or check the function")
+        return (f"{head} has higher_is_better: {str(bool(higher_is_better)).lower()} (as declared, or the default), "
+                f"but it scores a perfect system {perfect:.6g} and a system wrong on every item {wrong:.6g} ({what}): "
+                f"declare higher_is_better: {str(not higher_is_better).lower()} (in the library: {{'function': fn, "
+                f"'higher_is_better': {not higher_is_better}}}), or check the function")
     return None
 
 

@@ -213,6 +213,27 @@ def _lookalike(label: str, allowed) -> tuple[str, str] | None:
     return None
 
 
+def near_duplicates(labels) -> list[tuple[str, str, str]]:
+    """Pairs of distinct labels that read as one class: ``(a, b, how they
+    differ)``, by surrounding spaces, by case, or by a lookalike non-ASCII
+    character (``quеry``, a Cyrillic е); read as two classes they split one.
+
+    >>> near_duplicates(["support", "support ", "deny", "Deny", "query"])
+    [('support', 'support ', 'surrounding spaces'), ('deny', 'Deny', 'case')]
+    """
+    out, labels = [], list(dict.fromkeys(labels))
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            if a.strip() == b.strip():
+                out.append((a, b, "surrounding spaces"))
+            elif a.strip().casefold() == b.strip().casefold():
+                out.append((a, b, "case"))
+            elif _lookalike(a, [b]) or _lookalike(b, [a]):
+                odd = a if any(ord(ch) > 127 for ch in a) else b
+                out.append((a, b, f"a lookalike character ({_code_points(odd)})"))
+    return out
+
+
 def _label_problem(table: LabelTable, row: int, label: str, allowed, what: str) -> Problem:
     hint = ""
     folded = {a.casefold(): a for a in allowed}

@@ -76,6 +76,8 @@ KIND_TEXT = {
     "offset": "bad offset(s)", "overlap": "overlapping span(s)", "unused_label": "label(s) the gold never uses",
     "unknown_article": "span(s) of an article without a text",
     "length": "sequence(s) of the wrong length",
+    "matching": "input(s) whose ids cannot be matched to the gold's",
+    "near_duplicate": "pair(s) of labels that read as one class",
     "past_end": "line(s) with offsets past the end of the text",
     "json": "line(s) that are not valid JSON",
     "other": "other fault(s)",

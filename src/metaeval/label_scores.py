@@ -47,8 +47,23 @@ def _labels(y_true, y_pred, labels) -> list:
             raise ValueError(f"labels: each label once, got {labels}")
         unknown = sorted((set(y_true) | set(y_pred)) - set(labels), key=repr)
         if unknown:
-            raise ValueError(f"labels {unknown} of y_true or y_pred are not in labels={labels}")
+            from .dataset import near_duplicates
+
+            like = [f"{u!r} reads as {a!r} ({how})" for u in unknown if isinstance(u, str)
+                    for a, _, how in near_duplicates([str(x) for x in labels if isinstance(x, str)] + [u])
+                    if _ == u]
+            raise ValueError(f"labels {unknown} of y_true or y_pred are not in labels={labels}"
+                             + (f": {'; '.join(like)}" if like else ""))
         return labels
+    texts = [x for x in dict.fromkeys(list(y_true) + list(y_pred)) if isinstance(x, str)]
+    from .dataset import near_duplicates
+
+    twins = near_duplicates(texts)
+    if twins:  # (scikit-learn would score them as two classes, in silence)
+        a, b, how = twins[0]
+        raise ValueError(f"y_true and y_pred hold the labels {a!r} and {b!r}, which differ only by {how}: as two "
+                         f"classes they would split one. Fix the labels; if they are distinct classes, name every "
+                         f"class with labels=[...]")
     try:  # as scikit-learn: the sorted labels of both lists
         return sorted(set(y_true) | set(y_pred))
     except TypeError:
