@@ -54,8 +54,10 @@ def test_a_list_gold_refuses_series_predictions_indexed_otherwise():
     with pytest.raises(DataError, match=r"predictions\['s'\]: a pandas Series indexed by item id \(e.g. '20'\), "
                                         r"but the gold is a plain sequence \(list\) without ids"):
         metaeval.api.dataset(gold, {"s": pred}, baselines=[])
-    ds, _ = metaeval.api.dataset(gold, {"s": pred.set_axis([2, 0, 1])}, baselines=[])  # its positions: by them
-    assert ds.predictions.tolist() == [[1, 1, 0]] and ds.item_ids.tolist() == ["0", "1", "2"]
+    ds, _ = metaeval.api.dataset(gold, {"s": pred.reset_index(drop=True)}, baselines=[])  # 0 .. N-1 in order
+    assert ds.predictions.tolist() == [[0, 1, 1]] and ds.item_ids.tolist() == ["0", "1", "2"]
+    with pytest.raises(DataError, match=r"predictions\['s'\]: a pandas Series indexed by item id \(e.g. '2'\)"):
+        metaeval.api.dataset(gold, {"s": pred.set_axis([2, 0, 1])}, baselines=[])  # positions out of order
     # both Series: matched by index
     ds, _ = metaeval.api.dataset(pd.Series(gold, index=[10, 20, 30]), {"s": pred}, baselines=[])
     assert dict(zip(ds.item_ids.tolist(), ds.predictions[0].tolist())) == {"10": 1, "20": 0, "30": 1}

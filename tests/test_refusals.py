@@ -139,8 +139,15 @@ def test_strip_without_the_classes_named_reads_the_classes_stripped(tmp_path):
     got = metaeval.evaluate(gold, {"a": clean}, normalize_labels=["strip"], metrics=["accuracy"], intervals=False,
                             baselines=[])
     assert got.loc["a", "accuracy"] == 1.0
-    with pytest.raises(ValueError, match=r"normalize_labels: 'case' needs the classes named \(labels=\[...\]\)"):
-        metaeval.evaluate(gold, {"a": clean}, normalize_labels=["case"])
+    # case: the gold's spelling is the class's (predictions in another case are read as it) ...
+    upper = [c.upper() for c in clean]
+    got = metaeval.evaluate(clean, {"a": upper}, normalize_labels=["case"], metrics=["accuracy"], intervals=False,
+                            baselines=[])
+    assert got.loc["a", "accuracy"] == 1.0
+    # ... unless the gold spells a label two ways: then the classes must be named
+    with pytest.raises(DataError, match=r"'DENY' and 'deny' differ only by case: .* name the classes with "
+                                        r"labels=\[...\] and normalize_labels=\['case'\]"):
+        metaeval.evaluate(upper[:3] + clean[3:], {"a": clean}, normalize_labels=["case"])
 
 
 def test_score_refuses_labels_that_read_as_one_class():

@@ -161,16 +161,14 @@ def _number(text: str) -> float | None:
 def gold_classes(gold_labels, normalize_labels=(), where: str = "gold", name: str = "data") -> list[str]:
     """The classes of a task read off its gold labels (no ``labels`` given),
     sorted (``_sorted_labels``), as ``normalize_labels`` reads them (``strip``:
-    without surrounding spaces; ``case`` needs the classes named: which
-    spelling is the class?).  Two labels that read as one class (spaces,
+    without surrounding spaces; with ``case``, the gold's spelling is the
+    class's, so a gold spelling one label two ways needs the classes
+    named).  Two labels that read as one class (spaces,
     case, a lookalike character: ``dataset.near_duplicates``) are refused:
     taken as two classes, they would split one in silence."""
     from .dataset import near_duplicates
 
     norm = [normalize_labels] if isinstance(normalize_labels, str) else list(normalize_labels or ())
-    if "case" in norm:
-        raise ValueError("normalize_labels: 'case' needs the classes named (labels=[...]): which spelling of a "
-                         "label is the class is not in the gold")
     values = [str(x).strip() for x in gold_labels] if "strip" in norm else [str(x) for x in gold_labels]
     twins = near_duplicates(values)
     if twins:
