@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import redirect_stderr
 
 import numpy as np
 import pandas as pd
@@ -17,14 +17,9 @@ from metaeval.cli import main
 from metaeval.config import ConfigError
 from metaeval.io import DataError
 
+from .test_cli import _run
+
 LABELS = ["comment", "deny", "query", "support"]
-
-
-def _run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")
