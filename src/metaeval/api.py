@@ -271,8 +271,9 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
         mapping of item id to label) are matched to the gold by id, and
         need a gold with ids; plain sequences are matched by position, need
         a plain gold and its length (``Dataset.info["matched_by"]`` records
-        which).  A mix of the two is refused: matching by position would
-        ignore the ids.
+        which).  A mix of the two is refused unless the ids are the
+        positions ``0 .. N-1`` in order (where both readings agree): otherwise
+        one reading would pair the wrong items.
     labels : sequence, optional
         The classes, in order (the order of the scale when ``ordinal``).
         Default: the gold's labels, sorted; a predicted label outside them

@@ -213,6 +213,12 @@ def _probe_params(k: int) -> dict:
     return {"weights": np.full(k, 1.0 / k), "f_avg_classes": [0, k - 1], "unrelated": k - 1, "positive": k - 1}
 
 
+def _probe_with(k: int, params: Mapping[str, Any] | None) -> dict:
+    """The probe's parameters of ``k`` classes with ``params`` (a dataset's,
+    a merged task's) laid over them; a None value leaves the probe's."""
+    return {**_probe_params(k), **{key: v for key, v in dict(params or {}).items() if v is not None}}
+
+
 _DEFINED: dict = {}
 
 
@@ -227,7 +233,7 @@ def defined_on(metric_id: str, k: int, params: Mapping[str, Any] | None = None) 
     if not is_custom(metric_id):
         return True
     m = M.REGISTRY[metric_id]
-    p = {**_probe_params(k), **{key_: v for key_, v in dict(params or {}).items() if v is not None}}
+    p = _probe_with(k, params)
     key = (metric_id, id(m.fn), k, repr(sorted((key_, np.asarray(v).tolist()) for key_, v in p.items())))
     if key not in _DEFINED:
         try:
@@ -244,7 +250,7 @@ def check_shape(metric_ids: Sequence[str], k: int, params: Mapping[str, Any], *,
     data is read: the config's check)."""
     for mid in metric_ids:
         if is_custom(mid):
-            p = {**_probe_params(k), **{key: v for key, v in params.items() if v is not None}}
+            p = _probe_with(k, params)
             check(M.REGISTRY[mid], _probe(k), p, where=f"the probe matrices of {where} ({k} classes)")
             check_direction(M.REGISTRY[mid], k, p)
 
@@ -378,8 +384,7 @@ def check_registered(metric_ids: Sequence[str], c, params: Mapping[str, Any], *,
     for mid in metric_ids:
         if is_custom(mid):
             check(M.REGISTRY[mid], c, params, where=where)
-            check_direction(M.REGISTRY[mid], np.shape(c)[-1], {**_probe_params(np.shape(c)[-1]), **{
-                key: v for key, v in params.items() if v is not None}})
+            check_direction(M.REGISTRY[mid], np.shape(c)[-1], _probe_with(np.shape(c)[-1], params))
 
 
 # ------------------------------------------------------------------------------------------------------------
