@@ -1,4 +1,4 @@
-"""Cost of the recommendation's criteria (metaeval.criteria) on the default
+"""Cost of the recommendation's criteria (metaeval.verdict.criteria) on the default
 datasets, and the plain loop it replaces.
 
     python benchmarks/bench_criteria.py                 # every default dataset, the engine
@@ -35,12 +35,12 @@ def main(argv=None) -> None:
     ap.add_argument("--loop", type=int, default=0, help="resamples of the plain loop to time (0: none)")
     args = ap.parse_args(argv)
 
-    from metaeval.config import dataset_specs, load_config, resolve_data_dir
-    from metaeval.dataset import load_dataset
-    from metaeval.engine import select_systems
-    from metaeval.recommendation import recommend_dataset
+    from metaeval.data.config import dataset_specs, load_config, resolve_data_dir
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.scorer import select_systems
+    from metaeval.verdict.recommendation import recommend_dataset
     from metaeval.engine.resample import compile_kernels
-    from metaeval.gameability import dataset_gameability
+    from metaeval.methods.gameability import dataset_gameability
     from metaeval.workflow import experiment_settings
 
     cfg = load_config(args.config)
@@ -66,7 +66,7 @@ def main(argv=None) -> None:
         sys.path.insert(0, str(ROOT))
         import numpy as np
 
-        from metaeval.criteria import CriteriaSpec
+        from metaeval.verdict.criteria import CriteriaSpec
         from tests.test_criteria import METRICS, _loop  # the reference of the tests
 
         spec = dataset_specs(cfg)["semeval2016t6"]

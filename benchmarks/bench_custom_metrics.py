@@ -1,7 +1,7 @@
 """What a metric users bring costs the engine: 1,000 bootstrap replicates of
 every system of fnc1_4class (25,413 items), scored with accuracy (built
 in), the same accuracy registered as a custom metric of confusion tensors,
-and accuracy written as per-item terms (``metaeval.item_metrics``); the
+and accuracy written as per-item terms (``metaeval.measures.items``); the
 three give the same scores.
 
     python benchmarks/bench_custom_metrics.py [--data-dir ../shared/data] [--replicates 1000] [--loop 3]
@@ -16,12 +16,12 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from metaeval.config import dataset_specs
-from metaeval.custom_metrics import register_metric
-from metaeval.dataset import load_dataset
+from metaeval.data.config import dataset_specs
+from metaeval.measures.custom import register_metric
+from metaeval.data.dataset import load_dataset
 from metaeval.engine.resample import unit_draws
-from metaeval.engine.scoring import Scorer, select_systems
-from metaeval.item_metrics import register_item_metric
+from metaeval.methods.scorer import Scorer, select_systems
+from metaeval.measures.items import register_item_metric
 
 ROOT = Path(__file__).resolve().parents[1]
 

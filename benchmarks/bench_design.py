@@ -1,5 +1,5 @@
-"""Benchmark: the test-set size design (metaeval.design) and the cross-dataset
-tables (metaeval.crossdata) on the default datasets.
+"""Benchmark: the test-set size design (metaeval.methods.design) and the cross-dataset
+tables (metaeval.verdict.crossdata) on the default datasets.
 
     python benchmarks/bench_design.py              # every dataset with a meta-evaluation (needs results/)
     python benchmarks/bench_design.py --loop 3     # and 3 draws of the plain loop on rumoureval2017
@@ -35,12 +35,12 @@ def main(argv=None) -> None:
     ap.add_argument("--loop", type=int, default=0, help="draws of the plain loop to time (0: none)")
     args = ap.parse_args(argv)
 
-    from metaeval import crossdata as X
-    from metaeval import design as D
-    from metaeval.config import dataset_specs, load_config
-    from metaeval.dataset import Dataset
-    from metaeval.engine import Scorer, select_systems
-    from metaeval.io import read_result_csv
+    from metaeval.verdict import crossdata as X
+    from metaeval.methods import design as D
+    from metaeval.data.config import dataset_specs, load_config
+    from metaeval.data.dataset import Dataset
+    from metaeval.methods.scorer import Scorer, select_systems
+    from metaeval.data.files import read_result_csv
     from metaeval.workflow import experiment_settings
 
     cfg = load_config(args.config)

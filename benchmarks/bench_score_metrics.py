@@ -1,6 +1,6 @@
 """ROC-AUC and average precision of every run of a SemEval-2016 Task 3
 folder on bootstrap replicates of its items: the engine's call
-(``metaeval.scores.registry.evaluate_ranked``: both metrics from one sort
+(``metaeval.measures.scores.registry.evaluate_ranked``: both metrics from one sort
 per system and one compiled pass per replicate) per chunk of replicates, against scikit-learn in a loop over the
 replicates (``sample_weight`` = the replicate's counts), side by side in one
 run; the loop is timed on a few replicates and scaled, and both give the
@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from metaeval.scores.registry import evaluate_ranked
+from metaeval.measures.scores.registry import evaluate_ranked
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from metaeval import metrics as M
-from metaeval.config import dataset_specs, load_config, resolve_data_dir
+from metaeval.measures import labels as M
+from metaeval.data.config import dataset_specs, load_config, resolve_data_dir
 from metaeval.engine.confusion import confusion_tensor
-from metaeval.dataset import load_dataset
+from metaeval.data.dataset import load_dataset
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -3,7 +3,7 @@
     python benchmarks/bench_sensitivity.py            # FNC-1 + the property checks of the default config
     python benchmarks/bench_sensitivity.py --big      # + 100k items x 100 systems
 
-1. Label noise (``metaeval.sensitivity.noise_sensitivity``) on FNC-1 with
+1. Label noise (``metaeval.methods.sensitivity.noise_sensitivity``) on FNC-1 with
    the pipeline's settings: 4 rates x 100 noisy golds, tau per metric, and
    the discriminative power on the clean gold and one noisy gold of the
    highest rate (Tukey HSD, 1,000 trials; the pipeline reuses the clean
@@ -14,7 +14,7 @@
    loop runs on the first ``--loop`` noisy golds of each rate; its time for
    all of them is extrapolated; the taus must agree.
 2. Class priors (``prior_sensitivity``): 4 prior exponents, every metric.
-3. The formal properties (``metaeval.properties.check_all``) with the
+3. The formal properties (``metaeval.measures.properties.check_all``) with the
    config's ``properties`` settings: every metric x every property.
 
 A script, not a test: tests assert correctness only.
@@ -37,10 +37,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_significance import best_of  # noqa: E402
 from bench_stability import loop_scores, synthetic  # noqa: E402
 
-from metaeval import experiments as E  # noqa: E402
-from metaeval import sensitivity as S  # noqa: E402
-from metaeval.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
-from metaeval.dataset import load_dataset  # noqa: E402
+from metaeval.methods import experiments as E  # noqa: E402
+from metaeval.methods import sensitivity as S  # noqa: E402
+from metaeval.data.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
+from metaeval.data.dataset import load_dataset  # noqa: E402
 from metaeval.engine.ranking import orient  # noqa: E402
 from metaeval.workflow import experiment_settings  # noqa: E402
 
@@ -98,7 +98,7 @@ def fnc1(args):
 
 
 def properties(args):
-    from metaeval import properties as P
+    from metaeval.measures import properties as P
     from metaeval.workflow import property_settings
 
     cfg = load_config(args.config)

@@ -4,7 +4,7 @@ vs the straightforward loop.
     python benchmarks/bench_significance.py          # FNC-1: 1,000 replicates and 1,000 trials
     python benchmarks/bench_significance.py --big    # + 100k items x 100 systems x 1,000 Tukey trials
 
-1. The engine (``metaeval.significance``): the confusion tensors of every
+1. The engine (``metaeval.methods.significance``): the confusion tensors of every
    bootstrap replicate from one matrix product of the replicates' item counts
    with the one-hot predictions; the permuted systems of every Tukey trial
    counted by a compiled pass; every metric one vectorised call.
@@ -36,10 +36,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_stability import loop_scores, synthetic  # noqa: E402
 
-from metaeval import experiments as E  # noqa: E402
-from metaeval import significance as SG  # noqa: E402
-from metaeval.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
-from metaeval.dataset import load_dataset  # noqa: E402
+from metaeval.methods import experiments as E  # noqa: E402
+from metaeval.methods import significance as SG  # noqa: E402
+from metaeval.data.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
+from metaeval.data.dataset import load_dataset  # noqa: E402
 from metaeval.engine.resample import bootstrap_weights, permutations  # noqa: E402
 from metaeval.workflow import experiment_settings  # noqa: E402
 

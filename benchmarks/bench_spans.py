@@ -6,7 +6,7 @@ For ``semeval2020t11_tc`` (75 articles, 1,063 spans; 20 ranked systems,
 classification and span metrics) and ``semeval2020t11_si_synthetic`` (75
 articles, 20 synthetic systems, span metrics):
 
-1. The engine (``metaeval.experiments.stability_splits`` with
+1. The engine (``metaeval.methods.experiments.stability_splits`` with
    ``resample_unit: group``): each half takes half of the articles with all
    their spans; span metrics come from one product of the article masks with
    the per-article statistics, classification metrics from the item masks.
@@ -32,10 +32,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # for tests.reference (the plain-loop references)
 
-from metaeval import experiments as E  # noqa: E402
-from metaeval import metrics as M  # noqa: E402
-from metaeval.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
-from metaeval.dataset import load_dataset  # noqa: E402
+from metaeval.methods import experiments as E  # noqa: E402
+from metaeval.measures import labels as M  # noqa: E402
+from metaeval.data.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
+from metaeval.data.dataset import load_dataset  # noqa: E402
 from metaeval.engine.ranking import orient  # noqa: E402
 from metaeval.engine.resample import split_mask  # noqa: E402
 from metaeval.workflow import experiment_settings  # noqa: E402

@@ -4,7 +4,7 @@
     python benchmarks/bench_stability.py --sweep         # + scaling sweep
     python benchmarks/bench_stability.py --big           # + 100k items x 100 systems x 10k splits
 
-1. The engine (``metaeval.experiments.stability_splits``): per-split
+1. The engine (``metaeval.methods.experiments.stability_splits``): per-split
    confusion tensors from one matrix product, every metric and every
    Kendall's tau one vectorised call.
 2. The loop a researcher would write: for each split, for each system,
@@ -35,12 +35,12 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # for tests.reference (the plain-loop references)
 
-from metaeval import experiments as E  # noqa: E402
-from metaeval.config import DatasetSpec, dataset_specs, load_config, resolve_data_dir  # noqa: E402
-from metaeval.dataset import Dataset, load_dataset  # noqa: E402
+from metaeval.methods import experiments as E  # noqa: E402
+from metaeval.data.config import DatasetSpec, dataset_specs, load_config, resolve_data_dir  # noqa: E402
+from metaeval.data.dataset import Dataset, load_dataset  # noqa: E402
 from metaeval.engine.ranking import orient  # noqa: E402
 from metaeval.engine.resample import split_mask  # noqa: E402
-from metaeval import metrics as M  # noqa: E402
+from metaeval.measures import labels as M  # noqa: E402
 
 
 def loop_scores(gold, pred, k, metric_ids, params):

@@ -84,9 +84,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from metaeval import significance as SG  # noqa: E402
-from metaeval.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
-from metaeval.dataset import load_dataset  # noqa: E402
+from metaeval.methods import significance as SG  # noqa: E402
+from metaeval.data.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
+from metaeval.data.dataset import load_dataset  # noqa: E402
 from metaeval.workflow import experiment_settings  # noqa: E402
 
 DATASETS = ("fnc1", "fnc1_4class", "rumoureval2017", "rumoureval2019", "semeval2016t6", "semeval2020t11_tc")

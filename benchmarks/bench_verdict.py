@@ -66,11 +66,11 @@ def main(argv=None) -> None:
     ap.add_argument("--seeds", type=int, default=0, help="the verdict with criteria_seed 1..N too (0: not)")
     args = ap.parse_args(argv)
 
-    from metaeval import recommendation as R
-    from metaeval.config import dataset_specs, load_config, resolve_data_dir
-    from metaeval.criteria import CriteriaSpec, adjacent_pairs, criteria
-    from metaeval.dataset import RANKED_KINDS, load_dataset
-    from metaeval.engine import Scorer, select_systems
+    from metaeval.verdict import recommendation as R
+    from metaeval.data.config import dataset_specs, load_config, resolve_data_dir
+    from metaeval.verdict.criteria import CriteriaSpec, adjacent_pairs, criteria
+    from metaeval.data.dataset import RANKED_KINDS, load_dataset
+    from metaeval.methods.scorer import Scorer, select_systems
     from metaeval.engine.resample import compile_kernels
     from metaeval.workflow import experiment_settings
 

@@ -31,7 +31,7 @@ def data_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def project_config() -> dict:
-    from metaeval.config import load_config
+    from metaeval.data.config import load_config
 
     return load_config(ROOT / "config" / "config.yaml")
 

@@ -1,5 +1,5 @@
 """Independent reference implementations, written from the papers' formulas
-as plain loops over items (no shared code with metaeval.metrics).
+as plain loops over items (no shared code with metaeval.measures.labels).
 
 Each function takes gold and predicted class codes (lists of ints 0..K-1).
 """

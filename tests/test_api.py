@@ -14,8 +14,8 @@ from sklearn.metrics import accuracy_score, f1_score
 import metaeval
 from metaeval import api
 from metaeval.api import dataset, read_files
-from metaeval.config import ConfigError
-from metaeval.io import DataError
+from metaeval.data.config import ConfigError
+from metaeval.data.files import DataError
 
 RNG = np.random.default_rng(5)
 LABELS = ["neg", "neu", "pos"]
@@ -65,7 +65,7 @@ def test_compare_gives_every_pair_and_the_best_group():
 
 def test_recommend_names_a_metric_and_the_baselines_it_ranked():
     from metaeval.api import recommend
-    from metaeval.recommendation import answer_sentence
+    from metaeval.verdict.recommendation import answer_sentence
 
     more = {**SYSTEMS, **{f"s{k}": [g if RNG.random() < 0.3 + 0.1 * k else RNG.choice(LABELS) for g in GOLD]
                           for k in range(4)}}
@@ -299,7 +299,7 @@ def test_fewer_ranked_systems_than_min_systems_are_said():
 def test_a_metric_list_without_accuracy_sorts_by_its_first_metric():
     """The primary metric only orders tables: a list of metrics that leaves
     out the default (accuracy) takes its first one, as the config does."""
-    from metaeval.config import DatasetSpec
+    from metaeval.data.config import DatasetSpec
 
     got = metaeval.evaluate(GOLD, SYSTEMS, metrics=["macro_f1", "kappa"], intervals=False)
     assert list(got.columns) == ["kind", "macro_f1", "kappa"]

@@ -14,11 +14,11 @@ import pandas as pd
 import pytest
 
 import metaeval
-from metaeval import metrics as M
+from metaeval.measures import labels as M
 from metaeval.api import dataset
-from metaeval.custom_metrics import MetricContractError, unregister_metric
-from metaeval.io import DataError
-from metaeval.item_metrics import ITEM_REGISTRY, unregister_item_metric
+from metaeval.measures.custom import MetricContractError, unregister_metric
+from metaeval.data.files import DataError
+from metaeval.measures.items import ITEM_REGISTRY, unregister_item_metric
 
 from .test_api_results import GOLD, SYSTEMS
 
@@ -98,7 +98,7 @@ def test_half_a_metric_of_per_item_terms_is_refused(decl, missing):
 
 
 def test_wrong_metric_declarations_are_named():
-    from metaeval.custom_metrics import KEYS
+    from metaeval.measures.custom import KEYS
 
     with pytest.raises(TypeError) as e:
         metaeval.evaluate(GOLD, SYSTEMS, intervals=False, metrics={"accuracy": None, "mine": 3})
@@ -640,7 +640,7 @@ def test_span_baselines_of_a_call():
     from metaeval.api import _prepare
 
     ds, _, _ = _prepare(SPAN_GOLD, {"a": [("d1", 0, 4)]}, {"texts": SPAN_TEXTS}, all_baselines=True)
-    assert set(ds.systems) - {"a"} == set(metaeval.config.SPAN_BASELINE_KINDS)
+    assert set(ds.systems) - {"a"} == set(metaeval.data.config.SPAN_BASELINE_KINDS)
     tc = [("d1", "fear", 0, 5), ("d2", "doubt", 3, 9)]
     ds, _, _ = _prepare(tc, {"b": [("d1", "fear", 0, 5), ("d2", "fear", 3, 9)]}, {"texts": SPAN_TEXTS},
                         all_baselines=True)
@@ -677,7 +677,7 @@ def test_a_dataset_keyword_of_the_wrong_type_is_named(kw, msg):
 
 
 def test_the_dataset_s_custom_metrics_are_held_to_their_contract_on_its_systems():
-    from metaeval.custom_metrics import register_metric
+    from metaeval.measures.custom import register_metric
 
     register_metric("mine_bad", _seven, range=(0, 1))
     with pytest.raises(MetricContractError) as e:
@@ -729,7 +729,7 @@ def test_recommend_and_compare_take_the_ordered_classes_and_the_weights():
                          significance_correction="bh", **ORDERED)
     assert set(c.pairs["metric"]) == {"accuracy", "wauc", "mae_macro"} and c.alpha == 0.2
     assert {"majority"} <= set(c.pairs["system_a"]) | set(c.pairs["system_b"])
-    from metaeval.significance import TUKEY_CORRECTION
+    from metaeval.methods.significance import TUKEY_CORRECTION
 
     assert (c.test, c.correction) == ("tukey", TUKEY_CORRECTION)  # family-wise already: no correction asked for
     b = metaeval.compare(GOLD, SYSTEMS, significance_test="bootstrap", bootstrap_replicates=40,
@@ -868,7 +868,7 @@ def test_score_files_beside_prediction_files(tmp_path):
                                                 "ordered classes; this dataset's are unordered (ordinal: false)"),
 ])
 def test_the_verdict_keywords_are_checked_as_the_config_s(kw, msg):
-    from metaeval.config import ConfigError
+    from metaeval.data.config import ConfigError
 
     with pytest.raises(ConfigError) as e:
         metaeval.recommend(GOLD, SYSTEMS, criteria_replicates=5, **kw)

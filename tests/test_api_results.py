@@ -41,9 +41,9 @@ def test_the_tables_by_name(result):
 
 
 def test_write_leaves_the_workflow_s_files(result, tmp_path):
-    from metaeval.io import write_csv
-    from metaeval.notation import plain_markdown
-    from metaeval.recommendation import recommendation_json, recommendation_markdown
+    from metaeval.data.files import write_csv
+    from metaeval.present.notation import plain_markdown
+    from metaeval.verdict.recommendation import recommendation_json, recommendation_markdown
 
     folder = tmp_path / "new" / "folder"  # made, parents too
     paths = result.write(folder, figures=False)
@@ -65,8 +65,8 @@ def test_write_leaves_the_workflow_s_files(result, tmp_path):
 
 
 def test_write_with_the_figure(result, tmp_path):
-    from metaeval.notation import plain_markdown
-    from metaeval.recommendation import recommendation_markdown
+    from metaeval.present.notation import plain_markdown
+    from metaeval.verdict.recommendation import recommendation_markdown
 
     paths = result.write(tmp_path, figures=True)
     assert [p.relative_to(tmp_path).as_posix() for p in paths[-4:]] == [
@@ -79,7 +79,7 @@ def test_write_with_the_figure(result, tmp_path):
 
 
 def test_the_size_design_s_summary_line_and_sentence():
-    from metaeval.design import design_note
+    from metaeval.methods.design import design_note
 
     d = metaeval.size_design(GOLD, SYSTEMS, metrics=["accuracy", "kappa"], bootstrap_replicates=50, design_draws=10)
     sizes = sorted(set(d.design["size"]))
@@ -173,7 +173,7 @@ def test_every_keyword_of_size_design_reaches_the_tables():
 
 
 def test_write_makes_the_figure_by_default_and_writes_over_a_folder(result, tmp_path, monkeypatch):
-    from metaeval import recommendation
+    from metaeval.verdict import recommendation
 
     named = []
     real = recommendation.recommendation_figure
@@ -185,7 +185,7 @@ def test_write_makes_the_figure_by_default_and_writes_over_a_folder(result, tmp_
 
 
 def test_write_passes_the_test_set_size_sentence_on(tmp_path):
-    from metaeval.recommendation import recommendation_json
+    from metaeval.verdict.recommendation import recommendation_json
 
     with pytest.warns(UserWarning):
         r = metaeval.meta_evaluate(GOLD, SYSTEMS, properties=False, n_splits=20, tukey_trials=60,
@@ -203,7 +203,7 @@ def test_write_passes_the_test_set_size_sentence_on(tmp_path):
 def test_write_says_where_it_cannot_write_before_writing_anything(result, tmp_path, monkeypatch):
     """A folder (or its figures/) where no file can be made: refused with
     the folder named, and nothing written, rather than half the files."""
-    import metaeval.io as IO
+    import metaeval.data.files as IO
 
     out = tmp_path / "out"
     (out / "figures").mkdir(parents=True)
@@ -225,8 +225,8 @@ def test_write_says_where_it_cannot_write_before_writing_anything(result, tmp_pa
 def test_the_answer_names_the_metrics_as_the_pages_do(result):
     """The trial: the library said ``R^M``, ``kappa`` where the pages and the
     command line say ``Rᴹ``, ``κ``; now one spelling (notation.plain_markdown)."""
-    from metaeval.notation import plain_markdown
-    from metaeval.recommendation import answer_sentence
+    from metaeval.present.notation import plain_markdown
+    from metaeval.verdict.recommendation import answer_sentence
 
     from dataclasses import replace
 

@@ -22,8 +22,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from metaeval.config import ConfigError, DatasetSpec, baseline_word, load_config, name_words
-from metaeval.dataset import load_dataset
+from metaeval.data.config import ConfigError, DatasetSpec, baseline_word, load_config, name_words
+from metaeval.data.dataset import load_dataset
 
 from .conftest import FIXTURES, ROOT
 
@@ -150,7 +150,7 @@ def test_init_without_a_file_named_like_a_baseline_names_the_systems(tmp_path):
 # the workflow's reading
 # ---------------------------------------------------------------------------
 def test_the_ingestion_says_an_undeclared_file_once_and_records_it(data, capsys):
-    from metaeval import steps
+    from metaeval.workflow import steps
     from metaeval.workflow import ingest
 
     out = data / "results"
@@ -245,7 +245,7 @@ def test_the_project_config_declares_every_file_named_like_a_baseline(data_dir, 
     """config/config.yaml ranks what it ranked before: each file named like
     a baseline is declared (a real system where it was one), so a default
     run prints no such warning."""
-    from metaeval.config import dataset_specs
+    from metaeval.data.config import dataset_specs
 
     seen = {}
     for name, spec in dataset_specs(project_config, base_dir=ROOT / "config").items():
@@ -346,7 +346,7 @@ def test_the_workflow_on_init_s_config_names_the_systems_and_says_an_undeclared_
     code, out, err = _run("init", folder)
     assert code == 0, err
     cfg = folder / "metaeval.yaml"
-    from metaeval.resources import snakefile
+    from metaeval.data.resources import snakefile
 
     def run():
         res = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(snakefile()), "--cores", "2",

@@ -1,4 +1,4 @@
-"""Chance levels (metaeval.chance): the expected confusion matrices of the
+"""Chance levels (metaeval.measures.chance): the expected confusion matrices of the
 three guessers, values proved by hand, a sampling check, and the majority
 guesser against the majority baseline on real data."""
 
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metaeval import metrics as M
-from metaeval.chance import GUESSERS, above_chance, chance_scores, expected_confusion, guesser_distributions
-from metaeval.config import dataset_specs
-from metaeval.dataset import load_dataset, score_dataset
+from metaeval.measures import labels as M
+from metaeval.measures.chance import GUESSERS, above_chance, chance_scores, expected_confusion, guesser_distributions
+from metaeval.data.config import dataset_specs
+from metaeval.data.dataset import load_dataset, score_dataset
 
 counts = st.lists(st.integers(1, 500), min_size=2, max_size=6)
 NOMINAL = ["accuracy", "macro_f1", "macro_f1_hm", "macro_recall", "f1_weighted", "gmr", "kappa"]

@@ -404,9 +404,9 @@ def test_python_dash_m_metaeval_is_the_command_line():
 
 
 def test_metaeval_metrics_lists_every_id_with_its_name_and_direction(tmp_path):
-    from metaeval import metrics as M
-    from metaeval.scores import SCORE_METRIC_IDS
-    from metaeval.spans import SPAN_METRIC_IDS
+    from metaeval.measures import labels as M
+    from metaeval.measures.scores import SCORE_METRIC_IDS
+    from metaeval.measures.spans import SPAN_METRIC_IDS
 
     code, out, _ = _run("metrics", "--format", "csv")
     df = pd.read_csv(io.StringIO(out))
@@ -424,7 +424,7 @@ def test_metaeval_metrics_lists_every_id_with_its_name_and_direction(tmp_path):
         code, out, _ = _run("metrics", "--format", "csv", "--metric-module", tmp_path / "mine.py")
         assert pd.read_csv(io.StringIO(out)).set_index("id").loc["mine", "better"] == "lower"
     finally:
-        from metaeval.custom_metrics import unregister_metric
+        from metaeval.measures.custom import unregister_metric
 
         unregister_metric("mine")
 
@@ -519,7 +519,7 @@ def test_on_a_terminal_the_table_aligns_and_the_progress_goes_to_standard_error(
 
 def test_the_progress_line_says_the_fraction_done_and_the_time_left():
     """The line of a pass that reported 430 of 1000 in 3.2 s: about 4 s left."""
-    from metaeval.cli import _duration, _Progress
+    from metaeval.cli import _Progress, _duration
 
     p = _Progress(True)
     p._start = 100.0
@@ -671,6 +671,6 @@ def test_a_custom_metric_that_breaks_its_contract_exits_with_1_as_bad_data(files
                               "accuracy,broken", "--metric-module", tmp_path / "broken.py")
         assert code == 1 and out == "" and "custom metric 'broken'" in err and fault in err
     finally:
-        from metaeval.custom_metrics import unregister_metric
+        from metaeval.measures.custom import unregister_metric
 
         unregister_metric("broken")

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from metaeval.cli import main
-from metaeval.resources import snakefile
+from metaeval.data.resources import snakefile
 
 from .conftest import FIXTURES
 

@@ -79,9 +79,9 @@ def test_a_step_on_a_terminal_says_how_long_it_took(monkeypatch):
 
 
 def test_the_table_of_metrics():
-    from metaeval import metrics as M
-    from metaeval.scores.registry import SCORE_REGISTRY
-    from metaeval.spans import SPAN_REGISTRY
+    from metaeval.measures import labels as M
+    from metaeval.measures.scores.registry import SCORE_REGISTRY
+    from metaeval.measures.spans import SPAN_REGISTRY
 
     t = cli.metric_table().set_index("id")
     assert list(t.columns) == ["name", "kind", "better", "default", "needs", "other names", "reference"]
@@ -102,8 +102,8 @@ def test_the_table_of_metrics():
 
 def test_a_custom_metric_in_the_table_names_its_source(tmp_path):
     f = tmp_path / "mine.py"
-    f.write_text("from metaeval.custom_metrics import register_metric\n"
-                 "from metaeval.metrics import accuracy\n"
+    f.write_text("from metaeval.measures.custom import register_metric\n"
+                 "from metaeval.measures.labels import accuracy\n"
                  "register_metric('mine_acc', accuracy, range=(0, 1), source='mine.py:accuracy')\n")
     code, out, err = _run("metrics", "--metric-module", f, "--format", "csv")
     try:
@@ -111,7 +111,7 @@ def test_a_custom_metric_in_the_table_names_its_source(tmp_path):
         line = next(x for x in out.splitlines() if x.startswith("mine_acc,"))
         assert line.endswith(",classification,higher,no,,,mine.py:accuracy")
     finally:
-        from metaeval.custom_metrics import unregister_metric
+        from metaeval.measures.custom import unregister_metric
 
         unregister_metric("mine_acc")
 
@@ -412,7 +412,7 @@ def test_reading_passes_every_option_to_read_files(monkeypatch):
 def test_the_baselines_ranked_with_the_systems_of_each_format():
     from types import SimpleNamespace
 
-    from metaeval.config import BASELINE_KINDS, SPAN_BASELINE_KINDS
+    from metaeval.data.config import BASELINE_KINDS, SPAN_BASELINE_KINDS
 
     for fmt, want in ((None, BASELINE_KINDS), ("semeval_tsv", BASELINE_KINDS), ("semeval2020_tc", BASELINE_KINDS),
                       ("semeval2020_si", SPAN_BASELINE_KINDS), ("semeval2021_tsd", SPAN_BASELINE_KINDS)):
@@ -476,8 +476,8 @@ def test_the_recommendation_s_signature_names_what_it_drew():
     from types import SimpleNamespace
 
     from metaeval.api import dataset
-    from metaeval.experiments import Settings
-    from metaeval.properties import settings_from
+    from metaeval.methods.experiments import Settings
+    from metaeval.measures.properties import settings_from
 
     data = dataset(["a", "b", "a", "b"], {"s": ["a", "b", "b", "b"], "t": ["a", "a", "a", "b"]}, baselines=[])
     st = Settings()

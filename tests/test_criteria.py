@@ -1,4 +1,4 @@
-"""The criteria of the recommendation with their resamples (metaeval.criteria):
+"""The criteria of the recommendation with their resamples (metaeval.verdict.criteria):
 every replicate against a plain loop over the same draws (items and systems
 resampled, half-splits of the distinct items, noisy golds, re-weighted
 priors, merged classes, the z-tests of the power) with scikit-learn's
@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 from scipy.stats import kendalltau, norm
 from sklearn import metrics as skm
 
-from metaeval import criteria as CR
-from metaeval import experiments as E
-from metaeval.config import DatasetSpec
-from metaeval.dataset import Dataset
+from metaeval.verdict import criteria as CR
+from metaeval.methods import experiments as E
+from metaeval.data.config import DatasetSpec
+from metaeval.data.dataset import Dataset
 from metaeval.engine.resample import split_masks
-from metaeval.sensitivity import _draws, _new_class, prior_weights
+from metaeval.methods.sensitivity import _draws, _new_class, prior_weights
 
 from .test_significance import _holm_loop
 
@@ -208,7 +208,7 @@ def test_point_values_equal_the_experiments_own(small, point_splits):
     split minus the merged tau."""
     from dataclasses import replace
 
-    from metaeval.sensitivity import noise_sensitivity, prior_sensitivity
+    from metaeval.methods.sensitivity import noise_sensitivity, prior_sensitivity
 
     gold, pred, spec, scorer = small
     spec = replace(spec, point_splits=point_splits, replicates=2)
@@ -382,14 +382,14 @@ def test_tau_a_is_rescaled_to_the_pairs_of_distinct_systems_drawn():
 
 
 def test_accuracy_as_per_item_terms_has_accuracy_s_criteria_in_every_replicate(small):
-    """The item engine's branches (metaeval.item_metrics): accuracy written
+    """The item engine's branches (metaeval.measures.items): accuracy written
     as per-item terms has, replicate by replicate and at the point, the
     confusion engine's accuracy criteria: the same half-splits, merged
     classes (the pair's terms relabelled), noisy golds (each moved item's
     terms taken from its new class) and re-weighted priors."""
     from dataclasses import replace
 
-    from metaeval.item_metrics import register_item_metric, unregister_item_metric
+    from metaeval.measures.items import register_item_metric, unregister_item_metric
 
     gold, pred, spec, _ = small
 
@@ -422,7 +422,7 @@ def _score_task(without_last_class=False):
     """Five systems' probabilities of three classes (of different quality)
     on 60 items, scored by three metrics of scores alone (the gold without
     its last class: those items in class 1)."""
-    from metaeval.score_data import ScoreView
+    from metaeval.data.score_data import ScoreView
 
     rng = np.random.default_rng(3)
     n, s_all, k = 60, 5, 3
@@ -451,12 +451,12 @@ def _merged_probabilities(p, gold, a, c):
 
 
 def test_every_replicate_of_the_metrics_of_scores_equals_a_loop_over_the_registry():
-    """The branches of the metrics of scores (metaeval.scores): each
+    """The branches of the metrics of scores (metaeval.measures.scores): each
     replicate's half-splits, merged classes (the pair's probabilities
     added), noisy golds (the gold moved under the systems' scores) and
     re-weighted priors equal one call of the registry per weight vector
     and gold, and scipy's tau."""
-    from metaeval.scores.registry import evaluate
+    from metaeval.measures.scores.registry import evaluate
 
     p, gold, scorer = _score_task()
     n, s_all, k = p.shape[1], p.shape[0], p.shape[2]
@@ -541,8 +541,8 @@ def test_merged_scores_carry_the_parameters_of_the_merged_task():
     scores its positive class's merged class, and a custom metric written
     for three classes is undefined (NaN) on two; against scikit-learn and
     hand-merged parameters."""
-    from metaeval import metrics as M
-    from metaeval.custom_metrics import register_metric, unregister_metric
+    from metaeval.measures import labels as M
+    from metaeval.measures.custom import register_metric, unregister_metric
     from metaeval.engine.confusion import merge_classes
 
     rng = np.random.default_rng(12)
@@ -776,8 +776,8 @@ def test_a_subset_of_two_systems_is_enough():
 def test_a_span_task_s_scorer_has_no_classes_to_merge_move_or_reweight(project_config, data_dir):
     """Discrimination, label noise and class priors each need classes: a
     scorer of span metrics alone is refused for each, by name."""
-    from metaeval.config import dataset_specs
-    from metaeval.dataset import load_dataset
+    from metaeval.data.config import dataset_specs
+    from metaeval.data.dataset import load_dataset
 
     spec_d = dataset_specs(project_config)["semeval2020t11_si_synthetic"]
     ds = load_dataset(spec_d, data_dir)
@@ -802,8 +802,8 @@ def test_a_custom_metric_is_defined_or_not_on_each_merge_by_its_own_parameters()
     one and scored where it leaves two, whichever merge comes first; a
     metric of the first three classes is defined on four classes merged
     to three."""
-    from metaeval import metrics as M
-    from metaeval.custom_metrics import register_metric, unregister_metric
+    from metaeval.measures import labels as M
+    from metaeval.measures.custom import register_metric, unregister_metric
     from metaeval.engine.confusion import merge_classes
 
     def favg_pair(c, classes):  # (the f_avg_classes, as the registry passes them)
@@ -898,7 +898,7 @@ def test_the_arrays_of_the_metrics_of_scores_are_the_registry_s_scores_of_each_c
     side by side) and each re-weighted gold equal the registry's scores,
     oriented as the engine ranks them (higher better)."""
     from metaeval.engine.ranking import orient
-    from metaeval.scores.registry import evaluate
+    from metaeval.measures.scores.registry import evaluate
 
     p, gold, scorer = _score_task(without_last_class)
     n, k = p.shape[1], p.shape[2]
@@ -945,7 +945,7 @@ def test_the_arrays_of_the_metrics_of_groups_rank_each_noisy_gold_with_the_resam
     from dataclasses import replace
 
     from metaeval.engine.ranking import orient
-    from metaeval.scores.registry import evaluate
+    from metaeval.measures.scores.registry import evaluate
 
     from .test_score_engine import _binary
 
@@ -979,9 +979,9 @@ def test_the_arrays_of_the_priors_re_weight_each_resample_s_gold_columns(small):
     tensors with gold column j multiplied by its own weight of class j."""
     from dataclasses import replace
 
-    from metaeval.engine.scoring import oriented
+    from metaeval.methods.scorer import oriented
 
-    from metaeval.item_metrics import register_item_metric, unregister_item_metric
+    from metaeval.measures.items import register_item_metric, unregister_item_metric
 
     gold, pred, spec, _ = small
     pred = pred[::-1]  # the first system is not perfect: its predictions are not the gold's counts

@@ -1,4 +1,4 @@
-"""Across datasets (metaeval.crossdata): the replicability count against
+"""Across datasets (metaeval.verdict.crossdata): the replicability count against
 METHODS.md's check vector, test sets that several datasets share counted
 once, and the answer across datasets unchanged by an exact copy of a
 metric."""
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metaeval import crossdata as X
+from metaeval.verdict import crossdata as X
 
 from .test_significance import _holm_loop
 
@@ -272,7 +272,7 @@ def test_the_smallest_count_p_equals_a_plain_loop(seed):
     p-value its resamples allow (1 / (B + 1) at its Monte Carlo upper end,
     on alpha's scale), per test set the smallest times its views, per
     metric the smallest over the test sets judging it times their number."""
-    from metaeval.verdict import mc_upper
+    from metaeval.verdict.evidence import mc_upper
 
     long = _random_long(seed)
     rng = np.random.default_rng(seed)

@@ -15,10 +15,10 @@ import pytest
 import yaml
 
 import metaeval
-from metaeval import metrics as M
-from metaeval.config import ConfigError, dataset_specs
-from metaeval.custom_metrics import (MetricContractError, check, declare, is_custom, load_module, register_metric,
-                                     unregister_metric)
+from metaeval.measures import labels as M
+from metaeval.data.config import ConfigError, dataset_specs
+from metaeval.measures.custom import (MetricContractError, check, declare, is_custom, load_module, register_metric,
+                                      unregister_metric)
 
 from .conftest import ROOT
 
@@ -62,7 +62,7 @@ def module(tmp_path):
 
 
 def _fn(path):
-    from metaeval.custom_metrics import resolve
+    from metaeval.measures.custom import resolve
 
     return resolve(f"{path}:worst_recall")[0]
 
@@ -310,7 +310,7 @@ def custom_run(tmp_path_factory, run):
     cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
     cfg["custom_metrics"] = {"worst_recall": {"function": "my_metrics.py:worst_recall", "higher_is_better": True,
                                               "range": [0, 1], "name": "min-R", "reference": "the tests"},
-                             # accuracy as per-item terms (metaeval.item_metrics): accuracy in every table
+                             # accuracy as per-item terms (metaeval.measures.items): accuracy in every table
                              "item_acc": {"terms": "my_metrics.py:acc_terms", "combine": "my_metrics.py:ratio",
                                           "higher_is_better": True, "range": [0, 1]}}
     cfg["datasets"]["tiny"]["metrics"] = ["accuracy", "macro_f1", "macro_recall", "gmr", "kappa", "worst_recall",
@@ -319,7 +319,7 @@ def custom_run(tmp_path_factory, run):
     _run(work, data, configfile=base / "config.yaml")
     yield work, data, base
     unregister_metric("worst_recall")
-    from metaeval.item_metrics import unregister_item_metric
+    from metaeval.measures.items import unregister_item_metric
 
     unregister_item_metric("item_acc")
 
@@ -368,7 +368,7 @@ def test_the_library_and_the_command_line_give_the_workflow_s_numbers(custom_run
     from contextlib import redirect_stdout
 
     from metaeval.cli import main
-    from metaeval.io import read_result_csv
+    from metaeval.data.files import read_result_csv
 
     from .test_workflow import _tiny_files, _tiny_in_memory
 
@@ -451,7 +451,7 @@ def test_a_metric_for_four_classes_is_undefined_after_a_merge_not_a_crash():
 def test_the_class_weights_table_without_a_weighted_metric_is_empty():
     """A dataset with weight sets whose metrics list has no weighted metric
     (the trial: KeyError 'rank')."""
-    from metaeval.experiments import weight_sensitivity
+    from metaeval.methods.experiments import weight_sensitivity
 
     g = ["a", "b", "c"] * 20
     ds, spec = metaeval.api.dataset(g, {"s": ["a", "a", "c"] * 20, "t": ["b", "b", "c"] * 20}, metrics=["accuracy"],
@@ -505,7 +505,7 @@ def test_the_library_and_the_config_refuse_a_contradicted_direction():
 
 
 def test_an_item_metric_s_direction_is_checked_on_the_dataset_s_own_gold():
-    from metaeval.custom_metrics import register_item_metric, unregister_item_metric
+    from metaeval.measures.custom import register_item_metric, unregister_item_metric
 
     def terms(gold, pred, items):
         return np.stack([(pred != gold[None, :]).astype(float), np.ones(pred.shape)], axis=-1)

@@ -1,4 +1,4 @@
-"""The contract of the metrics users bring (metaeval.custom_metrics), in
+"""The contract of the metrics users bring (metaeval.measures.custom), in
 process and word for word: what registering gives (every field and its
 default), each refusal's whole message, the probe matrices, the contract
 check's clauses at their edges, metrics of per-item terms, and the
@@ -12,9 +12,9 @@ import sys
 import numpy as np
 import pytest
 
-from metaeval import metrics as M
-from metaeval import custom_metrics as CM
-from metaeval.custom_metrics import MetricContractError
+from metaeval.measures import labels as M
+from metaeval.measures import custom as CM
+from metaeval.measures.custom import MetricContractError
 
 
 def _acc(c):
@@ -343,7 +343,7 @@ def test_a_module_s_metrics_dict_registers_each_entry(tmp_path):
 
 def test_a_module_that_registers_when_imported_and_a_dotted_module(tmp_path, monkeypatch):
     (tmp_path / "reg_mod.py").write_text(
-        "import numpy as np\nfrom metaeval.custom_metrics import register_metric\n"
+        "import numpy as np\nfrom metaeval.measures.custom import register_metric\n"
         "register_metric('reg_acc', lambda c: np.trace(c, axis1=-2, axis2=-1) / c.sum((-2, -1)))\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "pkg_x").mkdir()
@@ -368,7 +368,7 @@ def test_each_refusal_of_a_metric_module_reads_whole(tmp_path):
          f"metric module 'nowhere.py': no file {(tmp_path / 'nowhere.py').resolve()}"),
         (lambda: CM.load_module("empty.py", tmp_path),
          "metric module 'empty.py' defines no metric: give it a METRICS dict ({id: {'function': ..., "
-         "'higher_is_better': ...}}) or call metaeval.custom_metrics.register_metric when it is imported"),
+         "'higher_is_better': ...}}) or call metaeval.measures.custom.register_metric when it is imported"),
         (lambda: CM.load_module("listy.py", tmp_path),
          "metric module 'listy.py': METRICS is a dict of id -> declaration, got list"),
         (lambda: CM.load_module("keyed.py", tmp_path),

@@ -1,4 +1,4 @@
-"""Test-set size design (metaeval.design): the swap experiment against a
+"""Test-set size design (metaeval.methods.design): the swap experiment against a
 plain loop over the same subsets, the predicted power against the share of
 real system pairs found significant on real half-size subsets, and the
 formulas against each other."""
@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from sklearn import metrics as skm
 
-from metaeval import design as D
-from metaeval import experiments as E
+from metaeval.methods import design as D
+from metaeval.methods import experiments as E
 from metaeval.engine.ranking import system_pairs
 from metaeval.engine.resample import bootstrap_weights, random_keys
 
@@ -90,9 +90,9 @@ def test_the_power_predicted_at_half_size_is_the_share_found_on_real_halves(data
     share of system pairs that a z-test finds significant on 120 random
     half-size subsets, each with its own variance (a bootstrap of the
     half)."""
-    from metaeval.config import dataset_specs
-    from metaeval.dataset import load_dataset
-    from metaeval.significance import run_bootstrap
+    from metaeval.data.config import dataset_specs
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.significance import run_bootstrap
     from metaeval.workflow import experiment_settings
 
     spec = dataset_specs(project_config)["rumoureval2017"]
@@ -134,7 +134,7 @@ def test_the_design_of_a_grouped_dataset_counts_groups():
     pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.5, 0.45)])
     spec, ds = _dataset(gold, pred, metrics=["accuracy"], groups=groups)
     st = E.Settings(include_baselines=(), resample_unit="group", bootstrap_replicates=300, design_draws=30)
-    from metaeval.significance import run_bootstrap
+    from metaeval.methods.significance import run_bootstrap
 
     b = run_bootstrap(ds, spec, st)
     design, needed, swaps = D.dataset_design(ds, spec, st, b["value"], b["boot"])
@@ -152,10 +152,10 @@ def test_a_difference_beyond_the_metrics_range_is_said_not_plotted():
     have is detected, the table says 'beyond its range', and the figure's
     line starts where the MDD fits (the trial found 1.27 for accuracy on
     20 items, unflagged, and a y-axis to 2)."""
-    from metaeval import metrics as M
-    from metaeval.plots import design_plot
-    from metaeval.significance import run_bootstrap
-    from metaeval.tables import design_markdown
+    from metaeval.measures import labels as M
+    from metaeval.present.plots import design_plot
+    from metaeval.methods.significance import run_bootstrap
+    from metaeval.present.tables import design_markdown
 
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 3, 20)
@@ -188,7 +188,7 @@ def test_a_bad_design_setting_is_refused_with_its_key_and_value(key, value):
     import re
 
     from metaeval.api import settings
-    from metaeval.config import ConfigError
+    from metaeval.data.config import ConfigError
 
     with pytest.raises(ConfigError, match=rf"^experiments\.{key} must be .*, got {re.escape(repr(value))}$"):
         settings(**{key: value})
@@ -199,7 +199,7 @@ def test_a_pooled_mdd_above_its_quartile_pairs_is_said():
     quartiles of the variance, not an interval of the pooled MDD: where the
     pooled value lies above them (GMR on 14 classes: most pairs never vary),
     the row and the paragraph say so; a value inside its bracket has no note."""
-    from metaeval.tables import design_markdown
+    from metaeval.present.tables import design_markdown
 
     design = pd.DataFrame({"metric": ["gmr", "accuracy"], "size": [75, 75], "fraction": [1.0, 1.0],
                            "min_detectable_difference": [0.122, 0.053], "mdd_low": [0.0, 0.034],
@@ -245,8 +245,8 @@ def test_the_design_tables_equal_a_plain_re_computation():
     differences (a user's own differences, not the defaults)."""
     from scipy.stats import norm
 
-    from metaeval import metrics as M
-    from metaeval.significance import run_bootstrap
+    from metaeval.measures import labels as M
+    from metaeval.methods.significance import run_bootstrap
 
     rng = np.random.default_rng(21)
     gold = rng.integers(0, 3, 90)
@@ -417,7 +417,7 @@ def test_the_swap_rate_fits_equal_a_weighted_least_squares_by_hand():
 def test_power_measured_is_the_share_of_comparisons_beyond_the_critical_difference():
     """dataset_design passes each pair's sigma to the swap experiment:
     power_measured = separated / comparisons at the measured sizes."""
-    from metaeval.significance import run_bootstrap
+    from metaeval.methods.significance import run_bootstrap
 
     rng = np.random.default_rng(9)
     gold = rng.integers(0, 3, 80)

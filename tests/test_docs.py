@@ -88,10 +88,12 @@ def test_the_readme_is_short_and_its_links_resolve():
         assert f"]({page})" in readme, question
 
 
-@pytest.mark.parametrize("module", ["metrics", "spans", "significance", "properties", "api", "ranking", "confusion",
-                                    "chance", "resample", "design", "crossdata", "scores.binary",
-                                    "scores.multiclass", "scores.ranking", "scores.registry", "scores.readers",
-                                    "scores.degenerates", "official"])
+@pytest.mark.parametrize("module", ["measures.labels", "measures.spans", "methods.significance",
+                                    "measures.properties", "api", "engine.ranking", "engine.confusion",
+                                    "measures.chance", "engine.resample", "methods.design", "verdict.crossdata",
+                                    "measures.scores.binary", "measures.scores.multiclass", "measures.scores.ranking",
+                                    "measures.scores.registry", "data.readers.scores", "measures.scores.degenerates",
+                                    "reproduction.official"])
 def test_every_public_function_has_a_runnable_example(module):
     """The public API's docstrings (what the reference pages show) each
     carry an example, which --doctest-modules runs."""
@@ -109,12 +111,12 @@ def test_the_metrics_page_lists_every_id_with_its_function_and_other_names():
     (an anchor of the generated reference), and every other name is said."""
     import re
 
-    from metaeval import metrics as M
+    from metaeval.measures import labels as M
 
     page = (DOCS / "metrics.md").read_text(encoding="utf-8")
     rows = {}
     for line in page.splitlines():
-        m = re.match(r"\| \[(`[^]]+`)\]\(reference/metrics\.md#metaeval\.metrics\.(\w+)\)", line)
+        m = re.match(r"\| \[(`[^]]+`)\]\(reference/metrics\.md#metaeval\.measures\.labels\.(\w+)\)", line)
         if m:
             for mid in re.findall(r"`(\w+)`", m.group(1)):
                 rows[mid] = m.group(2)
@@ -134,9 +136,9 @@ def _cells(row_html: str) -> list[str]:
 
 
 def _metric_rows(page_html: str) -> list[list[str]]:
-    """The rows of the Metrics page's table of ids (first cell: links to the reference of metaeval.metrics)."""
+    """The rows of the Metrics page's table of ids (first cell: links to the reference of metaeval.measures.labels)."""
     rows = [_cells(tr) for tr in re.findall(r"<tr>(.*?)</tr>", page_html, re.S)]
-    return [r for r in rows if r and "reference/metrics/#metaeval.metrics." in r[0]]
+    return [r for r in rows if r and "reference/metrics/#metaeval.measures.labels." in r[0]]
 
 
 def _ids(page_html: str) -> set[str]:
@@ -186,7 +188,7 @@ def test_the_reference_pages_show_no_rst_double_backticks(site):
 def test_every_metric_row_links_to_its_function_and_to_its_reference_entry(site):
     import unicodedata
 
-    from metaeval import metrics as M
+    from metaeval.measures import labels as M
 
     page = (site / "metrics" / "index.html").read_text(encoding="utf-8")
     reference_page = (site / "reference" / "metrics" / "index.html").read_text(encoding="utf-8")
@@ -198,7 +200,7 @@ def test_every_metric_row_links_to_its_function_and_to_its_reference_entry(site)
 
     for cells in _metric_rows(page):
         ids = re.findall(r"<code>(\w+)</code>", cells[0])
-        fn = re.search(r'href="\.\./reference/metrics/#(metaeval\.metrics\.\w+)"', cells[0]).group(1)
+        fn = re.search(r'href="\.\./reference/metrics/#(metaeval\.measures\.labels\.\w+)"', cells[0]).group(1)
         assert fn in functions, fn  # an anchor the reference page has
         refs = re.findall(r'href="#(ref-[\w-]+)"', cells[-1])
         assert refs and all(r in anchors for r in refs), (ids, refs)
@@ -217,7 +219,7 @@ def test_every_metric_row_links_to_its_function_and_to_its_reference_entry(site)
 def test_the_metrics_page_typesets_each_metric_name_from_the_registry():
     """The 'other names' column shows each metric's ``latex`` field as it
     is in the registry (typeset where it has $...$)."""
-    from metaeval import metrics as M
+    from metaeval.measures import labels as M
 
     names = {}
     for line in (DOCS / "metrics.md").read_text(encoding="utf-8").splitlines():

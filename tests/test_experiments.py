@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import kendalltau
 
-from metaeval import experiments as E
-from metaeval import metrics as M
-from metaeval.config import ConfigError, DatasetSpec
+from metaeval.methods import experiments as E
+from metaeval.measures import labels as M
+from metaeval.data.config import ConfigError, DatasetSpec
 from metaeval.engine.confusion import confusion_tensor, merge_classes
-from metaeval.dataset import Dataset, make_baselines
+from metaeval.data.dataset import Dataset, make_baselines
 from metaeval.engine.ranking import competition_rank, kendall_tau, orient
 from metaeval.engine.resample import SubsetConfusion, balanced_masks, split_mask, split_masks
 
@@ -463,7 +463,7 @@ def test_summary_without_merging_has_no_discrimination_columns():
     stab = pd.DataFrame({"metric": ["m1", "m2"], "mean_tau": [0.5, 0.9]})
     s = E.summary(groups, stab, None)
     assert list(s.columns) == ["metric", "group", "stability_tau", "stability_rank"]
-    from metaeval.tables import summary_markdown
+    from metaeval.present.tables import summary_markdown
 
     md = summary_markdown(s.assign(metric=["accuracy", "kappa"]), "t", 6, 100)
     assert "class discrimination" not in md.split("\n\n")[1] and "merging them leaves a single class" in md
@@ -477,7 +477,7 @@ def test_group_separation_says_when_groups_are_not_distinct():
     sep = E.group_separation(sim, groups)
     assert len(sep) == 3 and (sep["mean_tau"] >= 0.97).all()
     assert sep["mean_tau"].is_monotonic_decreasing
-    from metaeval.tables import summary_markdown
+    from metaeval.present.tables import summary_markdown
 
     summ = E.summary(groups, pd.DataFrame({"metric": ids, "mean_tau": [.5, .6, .7, .8]}), None)
     assert "The groups are not distinct" in summary_markdown(summ, "t", 9, 10, sep, 0.9)
@@ -496,7 +496,7 @@ def test_balanced_class_size_counts_the_classes_present():
 
 
 def test_summary_says_on_how_many_splits_a_metric_is_undefined():
-    from metaeval.tables import summary_markdown
+    from metaeval.present.tables import summary_markdown
 
     groups = pd.Series({"accuracy": "A", "gmr": "A", "kappa": "B"})
     stab = pd.DataFrame({"metric": ["accuracy", "gmr", "kappa"], "mean_tau": [0.8, 1.0, np.nan],

@@ -14,9 +14,9 @@ import pytest
 from scipy.cluster.hierarchy import fcluster, leaves_list, linkage
 from scipy.spatial.distance import squareform
 
-from metaeval import experiments as E
-from metaeval.config import ConfigError, DatasetSpec
-from metaeval.dataset import Dataset
+from metaeval.methods import experiments as E
+from metaeval.data.config import ConfigError, DatasetSpec
+from metaeval.data.dataset import Dataset
 
 
 # ---------------------------------------------------------------- settings
@@ -195,10 +195,10 @@ def test_group_separation_of_every_two_groups():
 def test_similarity_tables_of_a_dataset_against_a_loop():
     from scipy.stats import kendalltau
 
-    from metaeval import metrics as M
+    from metaeval.measures import labels as M
     from metaeval.api import dataset
     from metaeval.engine.ranking import orient
-    from metaeval.engine.scoring import select_systems
+    from metaeval.methods.scorer import select_systems
 
     rng = np.random.default_rng(12)
     labels = ["a", "b", "c"]
@@ -248,7 +248,7 @@ def test_the_summary_with_the_discriminative_power():
 
 
 def test_stability_shards_merged_in_split_order():
-    from metaeval.experiments import TIER_NAMES
+    from metaeval.methods.experiments import TIER_NAMES
 
     rng = np.random.default_rng(2)
     tau = rng.random((6, 2))
@@ -277,7 +277,7 @@ def test_stability_shards_merged_in_split_order():
 
 
 def test_weight_sensitivity_ranks_and_taus():
-    from metaeval import metrics as M
+    from metaeval.measures import labels as M
     from metaeval.api import dataset
 
     rng = np.random.default_rng(4)
@@ -323,7 +323,7 @@ def _small_dataset(seed=5, n=60, absent=False):
 
 def test_every_long_pass_reports_its_progress_to_the_end():
     from metaeval.engine.progress import reporting
-    from metaeval.engine.scoring import Scorer, select_systems
+    from metaeval.methods.scorer import Scorer, select_systems
 
     ds, spec = _small_dataset()
     st = E.Settings.from_config({"balanced_repeats": 7, "chunk_size": 3, "include_baselines": []})
@@ -384,7 +384,7 @@ def test_stability_splits_equal_a_loop_with_tau_a_stratified_halves_and_their_ow
     halves of split_masks."""
     from scipy.stats import kendalltau
 
-    from metaeval import metrics as M
+    from metaeval.measures import labels as M
     from metaeval.engine.ranking import orient
     from metaeval.engine.resample import split_masks
 
@@ -424,8 +424,8 @@ def test_stability_splits_of_a_span_task_resample_whole_documents(project_config
     """A span task has no confusion engine: its half-splits take whole
     documents (the memory bound counts them), each half scored by the span
     metrics."""
-    from metaeval.config import dataset_specs
-    from metaeval.dataset import load_dataset
+    from metaeval.data.config import dataset_specs
+    from metaeval.data.dataset import load_dataset
 
     spec = dataset_specs(project_config)["semeval2020t11_si_synthetic"]
     ds = load_dataset(spec, data_dir)

@@ -17,8 +17,9 @@ import yaml
 
 import metaeval
 from metaeval.cli import cli_message, main
-from metaeval.config import ConfigError, duplicate_keys, load_config
-from metaeval.io import DataError, read_labels
+from metaeval.data.config import ConfigError, duplicate_keys, load_config
+from metaeval.data.files import DataError
+from metaeval.data.readers.labels import read_labels
 
 from .workflow_helpers import SNAKEMAKE, ROOT
 
@@ -81,7 +82,7 @@ def test_a_class_weight_that_is_not_a_finite_number_is_refused_with_its_key(weig
 
 
 def test_a_nan_weight_in_a_yaml_config_names_the_set_and_label(tmp_path):
-    from metaeval.config import dataset_specs
+    from metaeval.data.config import dataset_specs
 
     cfg = {"datasets": {"d": {"gold": "g.csv", "predictions": ["p.csv"], "labels": ["a", "b"],
                               "weights": {"skewed": {"a": float("nan"), "b": 0.5}}}}}
@@ -91,7 +92,7 @@ def test_a_nan_weight_in_a_yaml_config_names_the_set_and_label(tmp_path):
 
 
 def test_the_weighted_metrics_refuse_a_nan_weight_vector():
-    from metaeval import metrics as M
+    from metaeval.measures import labels as M
 
     c = [[3, 1], [1, 3]]
     with pytest.raises(ValueError, match="weights must be finite numbers"):
@@ -256,7 +257,7 @@ def test_a_label_yaml_read_as_an_octal_number_is_explained(small):
     assert ("gold label '010' of item '1' is not one of '8', '16' (YAML reads the unquoted 010 as the number 8 "
             "(a leading 0 makes it octal): quote the labels in the config, e.g. '010')") in str(e.value)
     # YAML's other rewritings are named without the octal clause; a plain mismatch has no hint
-    from metaeval.dataset import _yaml_number
+    from metaeval.data.dataset import _yaml_number
 
     assert [_yaml_number(x) for x in ("1_000", "0x1A", "1e3", "12", "abc", "true")] == \
         ["1000", "26", None, None, None, None]
@@ -373,7 +374,7 @@ def test_output_never_replaces_a_device_a_pipe_or_a_link(small, tmp_path):
     """-o /dev/null, a named pipe: refused before any work (they were
     replaced by a regular file); a symbolic link is written through, the
     link kept; the library's atomic writes refuse the same files."""
-    from metaeval.io import write_text
+    from metaeval.data.files import write_text
 
     code, out, err = _cli("score", small / "gold.csv", small / "s.csv", "-o", "/dev/null")
     assert code == 2 and out == "" and err == ("metaeval score: -o /dev/null is not a regular file (a device, pipe or "
@@ -410,7 +411,7 @@ def test_an_interrupted_command_says_so_without_a_traceback(small, monkeypatch, 
 
 
 def test_a_label_listed_twice_in_a_yaml_config_is_named_not_shown_as_the_schema(tmp_path, small):
-    from metaeval.config import schema_errors
+    from metaeval.data.config import schema_errors
 
     assert schema_errors({"datasets": {"d": {"labels": ["neg", "neu", "pos", "neu"]}}},
                          {"properties": {"datasets": {"additionalProperties": {"properties": {

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metaeval.gameability import best_degenerate, class_degenerates, degenerate_scores, gameability, gameable
+from metaeval.methods.gameability import best_degenerate, class_degenerates, degenerate_scores, gameability, gameable
 
 from .conftest import FIXTURES
 
@@ -58,9 +58,9 @@ def test_on_real_data_the_known_games_are_found_and_tested(data_dir, project_con
     systems, only the whole text is significantly better (p < 0.01): with 7
     real systems on RumourEval 2017 and a 0.003 margin on FNC-1 the others
     are borderline, said and not vetoed."""
-    from metaeval.config import dataset_specs
-    from metaeval.dataset import load_dataset
-    from metaeval.gameability import dataset_gameability
+    from metaeval.data.config import dataset_specs
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.gameability import dataset_gameability
 
     specs = dataset_specs(project_config)
     found, verdict = {}, {}
@@ -89,9 +89,9 @@ def test_a_real_system_identical_to_a_degenerate_one_changes_nothing(data_dir, p
     which system was set aside."""
     from dataclasses import replace
 
-    from metaeval.config import dataset_specs
-    from metaeval.dataset import load_dataset
-    from metaeval.gameability import dataset_gameability
+    from metaeval.data.config import dataset_specs
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.gameability import dataset_gameability
 
     spec = dataset_specs(project_config)["fnc1"]
     ds = load_dataset(spec, data_dir)
@@ -105,7 +105,7 @@ def test_a_real_system_identical_to_a_degenerate_one_changes_nothing(data_dir, p
     assert (b["set_aside"] == "copy_of_all_discuss").all() and (a["set_aside"] == "").all()
     assert a.set_index(["metric", "degenerate"]).loc[("mae_macro", "all_discuss"), "verdict"] == "borderline"
     # counted as a real system (the point comparison of before), it would have moved the median
-    from metaeval.dataset import score_dataset
+    from metaeval.data.dataset import score_dataset
 
     sc = score_dataset(ds2, spec)
     assert sc.loc[sc["kind"] == "system", "mae_macro"].median() != a.loc[a["metric"] == "mae_macro", "median_real"].iloc[0]
@@ -119,8 +119,8 @@ def _mae_macro(g, p, sample_weight):
 
 
 def _toy(n_systems=5, n=60, seed=11, rates=(0.9, 0.7, 0.5, 0.3, 0.2, 0.6, 0.4)):
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import Dataset
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import Dataset
 
     rng = np.random.default_rng(seed)
     gold = rng.choice(3, n, p=[0.6, 0.3, 0.1])
@@ -144,8 +144,8 @@ def test_the_test_equals_a_plain_loop_over_the_same_draws(chunk):
     from sklearn.metrics import accuracy_score, recall_score
 
     from metaeval.engine.resample import system_draws, unit_draws
-    from metaeval.gameability import gameability_test
-    from metaeval.significance import holm
+    from metaeval.methods.gameability import gameability_test
+    from metaeval.methods.significance import holm
 
     ds, spec, gold, preds = _toy()
     B, seed = 40, 3
@@ -186,7 +186,7 @@ def test_the_test_equals_a_plain_loop_over_the_same_draws(chunk):
 
 def test_the_test_reports_its_progress_replicate_by_replicate():
     from metaeval.engine.progress import reporting
-    from metaeval.gameability import gameability_test
+    from metaeval.methods.gameability import gameability_test
 
     ds, spec, _, _ = _toy()
     seen = []
@@ -203,7 +203,7 @@ def test_with_fewer_than_two_real_systems_there_is_no_test():
     with two real systems the test runs."""
     from dataclasses import replace
 
-    from metaeval.gameability import gameability_test
+    from metaeval.methods.gameability import gameability_test
 
     ds, spec, gold, preds = _toy(n_systems=2)
     const = replace(ds, predictions=np.stack([preds[0], np.full(60, 1)]).astype(np.int8))
@@ -225,10 +225,10 @@ def test_metrics_of_per_item_terms_are_tested_as_their_confusion_twins():
     """Accuracy written as per-item terms has accuracy's p-values for the
     all_<label> systems (same draws, items or groups), and no test for
     the guessers (their expected terms are not computed)."""
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import Dataset
-    from metaeval.gameability import gameability_test
-    from metaeval.item_metrics import register_item_metric, unregister_item_metric
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import Dataset
+    from metaeval.methods.gameability import gameability_test
+    from metaeval.measures.items import register_item_metric, unregister_item_metric
 
     def terms(g, p, items):
         right = (p == g[None, :]).astype(float)
@@ -248,7 +248,7 @@ def test_metrics_of_per_item_terms_are_tested_as_their_confusion_twins():
                 assert t.loc[("item_acc", d), "p_value"] == t.loc[("accuracy", d), "p_value"], (unit, d)
             assert np.isnan(t.loc[("item_acc", "prior_guesser"), "p_value"])
             # Holm over the three all_<label> systems only
-            from metaeval.significance import holm
+            from metaeval.methods.significance import holm
 
             p = t.loc[[("item_acc", d) for d in ("all_a", "all_b", "all_c")], "p_value"].to_numpy()
             np.testing.assert_allclose(t.loc[[("item_acc", d) for d in ("all_a", "all_b", "all_c")], "p_holm"],
@@ -260,9 +260,9 @@ def test_metrics_of_per_item_terms_are_tested_as_their_confusion_twins():
 def test_degenerate_span_systems_are_kept_with_the_dataset(tmp_path):
     """Saved and loaded with the data (the scoring job reads them), and
     scored as the span metrics score any system."""
-    from metaeval import spans as SP
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import Dataset, load_dataset
+    from metaeval.measures import spans as SP
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import Dataset, load_dataset
 
     spec = DatasetSpec.from_config("toxic", dict(format="semeval2021_tsd", gold="tsd/gold.csv",
                                                  predictions=["tsd/predictions/*.txt"], baselines=[]))
@@ -282,9 +282,9 @@ def test_degenerate_span_systems_are_kept_with_the_dataset(tmp_path):
 def test_a_span_system_that_predicts_nothing_is_set_aside_as_no_spans():
     """The toxic-spans fixture has a submission that predicts no span: it
     is the degenerate no_spans, not a real system for the median."""
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import load_dataset
-    from metaeval.gameability import dataset_gameability, identical_to_degenerate
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.gameability import dataset_gameability, identical_to_degenerate
 
     spec = DatasetSpec.from_config("toxic", dict(format="semeval2021_tsd", gold="tsd/gold.csv",
                                                  predictions=["tsd/predictions/*.txt"], baselines=[]))
@@ -305,9 +305,9 @@ def test_the_degenerate_systems_of_scores_against_the_registry():
     guessers of labels have no value there ("not computed")."""
     import warnings
 
-    from metaeval.gameability import dataset_gameability
-    from metaeval.scores.degenerates import degenerate_values
-    from metaeval.scores.registry import evaluate
+    from metaeval.methods.gameability import dataset_gameability
+    from metaeval.measures.scores.degenerates import degenerate_values
+    from metaeval.measures.scores.registry import evaluate
 
     from .test_score_engine import _binary
 
@@ -347,7 +347,7 @@ def _table():
 
 
 def test_the_worst_row_of_each_metric():
-    from metaeval.gameability import best_degenerate, gameable
+    from metaeval.methods.gameability import best_degenerate, gameable
 
     b = best_degenerate(_table())
     assert list(b.columns) == ["metric", "degenerate", "score", "median_real", "rank", "n_real", "p_value", "p_holm",
@@ -371,7 +371,7 @@ def test_the_worst_row_of_each_metric():
 
 
 def test_the_gameability_page():
-    from metaeval.gameability import gameability_markdown
+    from metaeval.methods.gameability import gameability_markdown
 
     md = gameability_markdown(_table(), "toy: gameability")
     head, table = md.split("\n\n", 2)[0], md.split("\n\n", 2)[2]
@@ -395,8 +395,8 @@ def test_the_gameability_page():
 
 
 def test_the_expected_matrices_of_the_degenerate_systems_of_many_golds():
-    from metaeval.chance import expected_confusion
-    from metaeval.gameability import _expected_degenerates, class_degenerates
+    from metaeval.measures.chance import expected_confusion
+    from metaeval.methods.gameability import _expected_degenerates, class_degenerates
 
     golds = np.array([[6, 3, 1], [0, 4, 4], [0, 0, 0]])
     got = _expected_degenerates(golds)
@@ -418,12 +418,12 @@ def test_the_degenerate_scores_are_tested_on_each_resample_s_items():
     metric's direction (Brier, log-loss, ECE: lower is better)."""
     import warnings
 
-    from metaeval import metrics as M
+    from metaeval.measures import labels as M
     from metaeval.engine.resample import system_draws, unit_draws
-    from metaeval.gameability import gameability_test
-    from metaeval.scores.degenerates import degenerate_values
-    from metaeval.scores.registry import evaluate
-    from metaeval.significance import holm
+    from metaeval.methods.gameability import gameability_test
+    from metaeval.measures.scores.degenerates import degenerate_values
+    from metaeval.measures.scores.registry import evaluate
+    from metaeval.methods.significance import holm
 
     from .test_score_engine import _binary
 
@@ -455,7 +455,7 @@ def test_a_metric_is_gameable_below_alpha_not_at_it():
     """Weak real systems, all_a (60 % of the gold) far above their median:
     its adjusted p is 0.05 on 99 replicates (1/100 times Holm's 5); at alpha
     equal to it the row is borderline, just above it gameable."""
-    from metaeval.gameability import dataset_gameability
+    from metaeval.methods.gameability import dataset_gameability
 
     ds, spec, _, _ = _toy(rates=(0.1, 0.0, 0.2, 0.05, 0.15))
     t = dataset_gameability(ds, spec, unit="item", replicates=99, seed=2).set_index(["metric", "degenerate"])
@@ -481,8 +481,8 @@ def test_a_system_is_set_aside_only_when_its_labels_and_scores_are_constant():
     degenerate all_<label>."""
     from dataclasses import replace
 
-    from metaeval.gameability import identical_to_degenerate
-    from metaeval.score_data import ScoreView
+    from metaeval.methods.gameability import identical_to_degenerate
+    from metaeval.data.score_data import ScoreView
 
     from .test_score_engine import _binary
 
@@ -500,7 +500,7 @@ def test_the_degenerate_tables_keep_their_columns_when_empty():
     """No metric, no degenerate system: empty tables with their columns;
     classes without metrics give no rows; a failed pairing of labels and
     counts names both."""
-    from metaeval.gameability import class_degenerates
+    from metaeval.methods.gameability import class_degenerates
 
     assert degenerate_scores([3, 2], ["a", "b"], []).empty
     e = degenerate_scores([], (), ["accuracy"])
@@ -535,7 +535,7 @@ def test_the_summaries_without_a_test_have_float_p_value_columns():
 def test_the_expected_matrices_with_one_item_and_with_weighted_gold():
     """The prior of a gold of one item is that item's class, of a gold of
     fractional weight its share (not a uniform fill)."""
-    from metaeval.gameability import _expected_degenerates
+    from metaeval.methods.gameability import _expected_degenerates
 
     for g in ([0.0, 1.0, 0.0], [0.5, 0.0, 0.0], [0.25, 0.25, 0.0]):
         g = np.array(g)
@@ -550,9 +550,9 @@ def test_the_table_of_a_dataset_with_only_metrics_of_items_or_of_scores():
     all_<label>; scores given are the scores used for the median."""
     import warnings
 
-    from metaeval.config import DatasetSpec
-    from metaeval.gameability import dataset_gameability
-    from metaeval.item_metrics import register_item_metric, unregister_item_metric
+    from metaeval.data.config import DatasetSpec
+    from metaeval.methods.gameability import dataset_gameability
+    from metaeval.measures.items import register_item_metric, unregister_item_metric
 
     from .test_score_engine import _binary
 
@@ -580,7 +580,7 @@ def test_the_table_of_a_dataset_with_only_metrics_of_items_or_of_scores():
     t = dataset_gameability(ds, with_acc).set_index("degenerate")
     assert t.loc["all_c", "score"] == 0 and t.loc["all_a", "score"] == pytest.approx(np.mean(ds.gold == 0))
     # the scores given: the median of these, not of a fresh scoring
-    from metaeval.dataset import score_dataset
+    from metaeval.data.dataset import score_dataset
 
     sc = score_dataset(ds, with_acc)
     sc["accuracy"] = [0.1, 0.2, 0.3, 0.4, 0.5]
@@ -603,9 +603,9 @@ def test_the_degenerate_scores_of_several_classes_are_tested_too():
     scored against the gold classes, and the test runs."""
     import warnings
 
-    from metaeval.gameability import dataset_gameability
-    from metaeval.scores.degenerates import degenerate_values
-    from metaeval.scores.registry import evaluate
+    from metaeval.methods.gameability import dataset_gameability
+    from metaeval.measures.scores.degenerates import degenerate_values
+    from metaeval.measures.scores.registry import evaluate
 
     from .test_score_engine import _probs
 
@@ -624,7 +624,7 @@ def test_the_degenerate_scores_of_several_classes_are_tested_too():
 def test_one_replicate_gives_p_values_of_one_half_or_one():
     """(1 + #{D*_b <= 0}) / (B + 1) with B = 1: 1/2 when the degenerate
     system beat the drawn median on the one replicate, else 1."""
-    from metaeval.gameability import gameability_test
+    from metaeval.methods.gameability import gameability_test
 
     ds, spec, _, _ = _toy(rates=(0.1, 0.0, 0.2, 0.05, 0.15))
     t = gameability_test(ds, spec, unit="item", replicates=1, seed=2)
@@ -634,7 +634,7 @@ def test_one_replicate_gives_p_values_of_one_half_or_one():
 def test_two_systems_set_aside_are_both_named():
     from dataclasses import replace
 
-    from metaeval.gameability import gameability_test
+    from metaeval.methods.gameability import gameability_test
 
     ds, spec, gold, preds = _toy(n_systems=3)
     const = replace(ds, predictions=np.stack([preds[0], np.full(60, 1), np.full(60, 0)]).astype(np.int8))
@@ -645,9 +645,9 @@ def test_two_systems_set_aside_are_both_named():
 def test_span_identification_is_tested_against_its_span_degenerates_only():
     """No classes: no constant class and no guesser among the degenerate
     systems of the test, only no_spans, whole_text and every_token."""
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import load_dataset
-    from metaeval.gameability import gameability_test
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.gameability import gameability_test
 
     spec = DatasetSpec.from_config("toxic", dict(format="semeval2021_tsd", gold="tsd/gold.csv",
                                                  predictions=["tsd/predictions/*.txt"], baselines=[]))
@@ -657,7 +657,7 @@ def test_span_identification_is_tested_against_its_span_degenerates_only():
 
 
 def test_a_metric_no_degenerate_system_has_is_a_float_column():
-    stats = {"no_spans": np.zeros(len(__import__("metaeval.spans", fromlist=["STATS"]).STATS))}
+    stats = {"no_spans": np.zeros(len(__import__("metaeval.measures.spans", fromlist=["STATS"]).STATS))}
     d = degenerate_scores([], (), ["accuracy"], None, stats, [])
     assert d["accuracy"].isna().all() and d["accuracy"].dtype == np.float64
 
@@ -667,7 +667,7 @@ def test_the_degenerate_span_statistics_per_document_sum_to_their_totals():
     resamples are the labelled ones (a span counts only with its
     technique), summing to the totals of the point table."""
     from metaeval.api import read_files
-    from metaeval.gameability import _degenerate_unit_stats
+    from metaeval.methods.gameability import _degenerate_unit_stats
 
     spans = FIXTURES / "spans"
     ds, spec = read_files(spans / "tc" / "gold.labels", sorted((spans / "tc" / "predictions").glob("*.txt")),
@@ -686,9 +686,9 @@ def test_a_test_set_of_one_item_has_only_degenerate_systems():
     import warnings
 
     from metaeval.api import dataset
-    from metaeval.dataset import Dataset
-    from metaeval.gameability import identical_to_degenerate
-    from metaeval.score_data import ScoreView
+    from metaeval.data.dataset import Dataset
+    from metaeval.methods.gameability import identical_to_degenerate
+    from metaeval.data.score_data import ScoreView
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -702,9 +702,9 @@ def test_a_test_set_of_one_item_has_only_degenerate_systems():
 def test_a_span_dataset_without_real_systems_sets_none_aside():
     from dataclasses import replace
 
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import load_dataset
-    from metaeval.gameability import identical_to_degenerate
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.gameability import identical_to_degenerate
 
     spec = DatasetSpec.from_config("toxic", dict(format="semeval2021_tsd", gold="tsd/gold.csv",
                                                  predictions=["tsd/predictions/*.txt"], baselines=[]))
@@ -719,8 +719,8 @@ def test_a_span_dataset_without_real_systems_sets_none_aside():
 
 
 def test_a_dataset_without_systems_sets_none_aside():
-    from metaeval.dataset import Dataset
-    from metaeval.gameability import identical_to_degenerate
+    from metaeval.data.dataset import Dataset
+    from metaeval.methods.gameability import identical_to_degenerate
 
     empty = Dataset("e", ("a", "b"), np.array(["i0", "i1"]), np.array([0, 1], np.int8), (), (),
                     np.zeros((0, 2), np.int8))
@@ -732,7 +732,7 @@ def test_the_degenerate_scores_by_a_loop():
     the positive class's constant, 0 for the others); prior_probability:
     the test set's class shares (a class absent from the gold: 0); random
     scores from the seed; every item alike but the random ones."""
-    from metaeval.scores.degenerates import degenerate_values
+    from metaeval.measures.scores.degenerates import degenerate_values
 
     gold = [0, 1, 1, 0, 1]
     names, v = degenerate_values(gold, ["a", "b", "c"], None, seed=3)

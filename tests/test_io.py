@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from metaeval.config import ConfigError, DatasetSpec
-from metaeval.dataset import load_dataset
-from metaeval.io import DataError, read_table
+from metaeval.data.config import ConfigError, DatasetSpec
+from metaeval.data.dataset import load_dataset
+from metaeval.data.files import DataError
+from metaeval.data.readers.labels import read_table
 from metaeval.workflow import ingest
 
 from .conftest import FIXTURES
@@ -269,7 +270,7 @@ def test_ids_mangled_by_a_spreadsheet_are_recognised(data):
     lines[1] = "9.027467945761833e+17,neg"
     _write(p, "\n".join(lines) + "\n")
     _fails(data, "look like floating-point numbers (e.g. '9.027467945761833e+17')", "spreadsheet")
-    from metaeval.io import looks_like_float
+    from metaeval.data.readers.labels import looks_like_float
     assert looks_like_float("1.2e+17") and looks_like_float("12.0") and looks_like_float("5E3")
     assert not looks_like_float("007") and not looks_like_float("id1e5") and not looks_like_float("1.5")
 
@@ -427,7 +428,7 @@ def test_unknown_config_keys_are_named_with_the_closest_known_one():
     for a typo prints the whole schema); the project's own configs pass."""
     import yaml
 
-    from metaeval.config import unknown_keys
+    from metaeval.data.config import unknown_keys
 
     root = FIXTURES.parents[1]
     schema = yaml.safe_load((root / "workflow/schemas/config.schema.yaml").read_text())
@@ -450,7 +451,7 @@ def test_a_key_in_the_wrong_place_says_where_it_belongs():
     is not a typo: the message says which block it belongs to."""
     import yaml
 
-    from metaeval.config import unknown_keys
+    from metaeval.data.config import unknown_keys
 
     schema = yaml.safe_load((FIXTURES.parents[1] / "workflow/schemas/config.schema.yaml").read_text())
     cfg = {"n_splits": 5, "datasets": {"mine": {**RAW, "resample_unit": "group", "experiments": {"ordinal": True}}}}
@@ -467,7 +468,7 @@ def test_labels_that_yaml_reads_as_numbers_or_booleans(tmp_path):
     lost its spelling (false? False? no?): refused, with the advice to quote."""
     import yaml
 
-    from metaeval.config import ConfigError, DatasetSpec, label_scalars, load_config
+    from metaeval.data.config import ConfigError, DatasetSpec, label_scalars, load_config
 
     cfg = yaml.safe_load("datasets:\n  d:\n    gold: g.csv\n    predictions: p/*.csv\n    labels: [0, 1, 2.5]\n"
                          "    label_map: {1: 0}\n    weights: {w: {0: 0.5, 1: 0.25, 2.5: 0.25}}\n")
@@ -512,7 +513,7 @@ def test_copies_of_a_baseline_or_of_each_other_are_said_and_files_can_be_baselin
     kinds = dict(zip(ds.systems, ds.kinds))
     assert kinds["baseline_false"] == "baseline" and kinds["sys_a (rerun)"] == "system"
     assert ds.info["supplied_baselines"] == ["baseline_false"]
-    from metaeval.engine import select_systems
+    from metaeval.methods.scorer import select_systems
 
     sel = [ds.systems[i] for i in select_systems(ds, ("majority",))]
     assert "baseline_false" not in sel and "majority" in sel
@@ -522,7 +523,7 @@ def test_copies_of_a_baseline_or_of_each_other_are_said_and_files_can_be_baselin
 def test_the_units_have_the_nouns_of_the_data():
     """Titles and sentences name the units as the data do (posts, threads,
     articles), not "items" for everything (issue 32)."""
-    from metaeval.config import DatasetSpec
+    from metaeval.data.config import DatasetSpec
 
     spec = DatasetSpec.from_config("r", {"gold": "g.csv", "predictions": [], "labels": ["a", "b"],
                                          "unit_names": {"items": "posts", "groups": "threads"}})

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import metaeval
-from metaeval.custom_metrics import MetricContractError
-from metaeval.item_metrics import ITEM_REGISTRY, register_item_metric, unregister_item_metric
+from metaeval.measures.custom import MetricContractError
+from metaeval.measures.items import ITEM_REGISTRY, register_item_metric, unregister_item_metric
 
 
 def acc_terms(gold, pred, items):
@@ -88,7 +88,7 @@ def test_an_item_weighted_metric_equals_a_plain_loop_and_its_bootstrap_is_a_loop
     for s, p in systems.items():
         assert got.loc[s, "w_acc"] == pytest.approx(float((a * (p.to_numpy() == gold.to_numpy())).sum() / a.sum()),
                                                      abs=1e-12)
-    assert metaeval.metrics.get("w_acc").name == "weighted Acc"
+    assert metaeval.measures.labels.get("w_acc").name == "weighted Acc"
 
 
 def test_the_contract_is_held_on_the_dataset_s_items():
@@ -112,7 +112,7 @@ def test_the_contract_is_held_on_the_dataset_s_items():
         with pytest.raises(MetricContractError, match="a metric of confusion matrices has this id"):
             register_item_metric("conf", acc_terms, ratio)
     finally:
-        metaeval.custom_metrics.unregister_metric("conf")
+        metaeval.measures.custom.unregister_metric("conf")
 
 
 def test_score_takes_the_item_ids_from_a_series_index():
@@ -161,7 +161,7 @@ def test_the_scores_per_group_hold_an_item_metric_to_its_contract(tmp_path):
 def test_the_terms_of_several_metrics_side_by_side():
     """Each metric's terms in its own slice of the last axis, in the order
     asked; evaluate_items scores each from its slice; no metric: no terms."""
-    from metaeval.item_metrics import evaluate_items, item_statistics
+    from metaeval.measures.items import evaluate_items, item_statistics
 
     def three(gold, pred, items):
         right = (pred == gold[None, :]).astype(float)

@@ -138,12 +138,12 @@ def test_balanced_accuracy_is_a_name_of_macro_recall_everywhere(tmp_path):
     import subprocess
     import sys
 
-    from metaeval.config import DatasetSpec
+    from metaeval.data.config import DatasetSpec
 
     g = ["a", "a", "b", "b", "b", "c"]
     p = ["a", "b", "b", "b", "c", "c"]
     assert score(g, p, "balanced_accuracy") == pytest.approx(skm.balanced_accuracy_score(g, p))
-    assert metaeval.metrics.get("balanced_accuracy") is metaeval.metrics.REGISTRY["macro_recall"]
+    assert metaeval.measures.labels.get("balanced_accuracy") is metaeval.measures.labels.REGISTRY["macro_recall"]
     spec = DatasetSpec.from_config("d", {"gold": "g.csv", "predictions": ["p/*.csv"], "labels": ["a", "b", "c"],
                                          "metrics": ["accuracy", "balanced_accuracy"],
                                          "primary_metric": "balanced_accuracy",
@@ -165,7 +165,7 @@ def test_every_parameter_given_by_label_reaches_the_metric():
     """unrelated_label, positive_class, positions, weights as a list or by
     label: each the metric's parameter at the label's position, against
     the confusion-matrix metric given the positions; each refused by name."""
-    from metaeval import metrics as M
+    from metaeval.measures import labels as M
     from metaeval.engine.confusion import confusion_tensor
 
     labels = ["agree", "disagree", "discuss", "unrelated"]
@@ -213,7 +213,7 @@ def test_each_wrong_call_is_refused_with_its_own_message():
     cases = [
         (dict(y_true=["a"], y_pred=["a"], metric=[]), ValueError, "metric: at least one metric id"),
         (dict(y_true=["a"], y_pred=["a"], metric="acuracy"), KeyError,
-         "unknown metric 'acuracy' (did you mean 'accuracy'?); known: " + ", ".join(metaeval.metrics.METRIC_IDS)),
+         "unknown metric 'acuracy' (did you mean 'accuracy'?); known: " + ", ".join(metaeval.measures.labels.METRIC_IDS)),
         (dict(y_true=["a"], confusion=cm, orientation="sklearn"), ValueError,
          "give y_true and y_pred, or confusion, not both"),
         (dict(y_pred=["a"], confusion=cm, orientation="sklearn"), ValueError,
@@ -261,8 +261,8 @@ def test_a_matrix_reads_its_labels_for_the_parameters_given_by_label():
     assert score(confusion=cm, metric="f1_class", orientation="sklearn", labels=names,
                  positive_class="mid") == pytest.approx(want)
     # numbers of a float matrix are counts too, and every metric reads them as the integer matrix
-    for mid in metaeval.metrics.METRIC_IDS:
-        m = metaeval.metrics.get(mid)
+    for mid in metaeval.measures.labels.METRIC_IDS:
+        m = metaeval.measures.labels.get(mid)
         if m.params:
             continue
         a = score(confusion=cm.astype(float), metric=mid, orientation="sklearn")
@@ -277,7 +277,7 @@ class TestMetricsOfPerItemTerms:
 
     @pytest.fixture(autouse=True)
     def _weighted(self):
-        from metaeval.item_metrics import register_item_metric, unregister_item_metric
+        from metaeval.measures.items import register_item_metric, unregister_item_metric
 
         weight = {"a": 1.0, "b": 3.0, "c": 1.0, "0": 2.0, "1": 1.0, "2": 1.0}
 
@@ -315,7 +315,7 @@ class TestMetricsOfPerItemTerms:
 def test_weights_and_positions_given_as_integers_reach_a_metric_as_floats():
     """A user's metric may normalise its parameters in place (``w /=
     w.sum()``): integers given by label reach it as float arrays."""
-    from metaeval.custom_metrics import register_metric, unregister_metric
+    from metaeval.measures.custom import register_metric, unregister_metric
 
     def fn(c, weights, positions):
         w, x = weights.copy(), positions.copy()

@@ -1,4 +1,4 @@
-"""The Model Confidence Set (metaeval.mcs) against a plain loop of METHODS
+"""The Model Confidence Set (metaeval.verdict.mcs) against a plain loop of METHODS
 9.2, its copies, and its error rate on simulated nulls where the answer is
 known (METHODS 9.2's own numbers: 12 equal candidates with paired
 correlation 0.8, B = 200)."""
@@ -13,12 +13,12 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from metaeval.mcs import critical_value, model_confidence_set
+from metaeval.verdict.mcs import critical_value, model_confidence_set
 
 
 def plain_mcs(v, boot, alpha):
     """METHODS 9.2 written out pair by pair and replicate by replicate, each
-    pair's replicates centred at their own mean (metaeval.mcs says why, and
+    pair's replicates centred at their own mean (metaeval.verdict.mcs says why, and
     how it deviates from 9.2's centring at the observed difference):
     returns the set at ``alpha`` and the MCS p-value of each eliminated
     candidate (survivors: None)."""
@@ -198,7 +198,7 @@ def test_the_critical_value_is_what_a_pair_must_reach():
 def _groups_by_loop(v, b, part):
     """Candidates equal to 1e-12 on the data and every replicate (NaN equal
     to NaN only) share the smallest index of their group; -1 outside."""
-    from metaeval.mcs import COPY_TOLERANCE
+    from metaeval.verdict.mcs import COPY_TOLERANCE
 
     x = np.vstack([v[None, :], b])
     label = [-1] * v.size
@@ -215,7 +215,7 @@ def _groups_by_loop(v, b, part):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_copy_groups_equal_a_plain_loop(seed):
-    from metaeval.mcs import copy_groups
+    from metaeval.verdict.mcs import copy_groups
 
     rng = np.random.default_rng(seed)
     m = 6

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from metaeval import metrics as M
+from metaeval.measures import labels as M
 from metaeval.engine.confusion import confusion_tensor
 
 RNG = np.random.default_rng(20261127)
@@ -248,14 +248,14 @@ def test_evaluate_refuses_span_metrics_and_names_them():
     with pytest.raises(ValueError) as e:
         M.evaluate(c, ["accuracy", "span_f1"])
     assert str(e.value) == ("['span_f1'] are span metrics: they score span statistics "
-                            "(metaeval.spans.evaluate_spans), not confusion tensors")
+                            "(metaeval.measures.spans.evaluate_spans), not confusion tensors")
     with pytest.raises(KeyError, match="unknown metric 'nope'"):
         M.evaluate(c, ["nope"])
     assert M.evaluate(c, ["accuracy", "kappa"]) == {"accuracy": 1.0, "kappa": 1.0}
 
 
 def test_why_not_applicable_names_every_missing_key_of_a_metric_with_two():
-    from metaeval.custom_metrics import register_metric, unregister_metric
+    from metaeval.measures.custom import register_metric, unregister_metric
 
     def two_needs(c, weights, positive):
         return M.weighted_fbeta(c, weights) * 0 + M.recall_class(c, positive)

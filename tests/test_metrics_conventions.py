@@ -1,4 +1,4 @@
-"""The conventions documented in metaeval.metrics, each pinned by a small
+"""The conventions documented in metaeval.measures.labels, each pinned by a small
 hand-computed example."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from metaeval import metrics as M
+from metaeval.measures import labels as M
 from metaeval.engine.confusion import confusion_tensor
 
 # c[i, j]: predicted i, gold j.  Gold counts (column sums): 4, 3, 3; N = 10.

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metaeval import metrics as M
+from metaeval.measures import labels as M
 from metaeval.engine.confusion import confusion_tensor, merge_classes
 
 def ALL_PARAMS(k):

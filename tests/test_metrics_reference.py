@@ -12,7 +12,7 @@ import pytest
 from scipy.stats import gmean
 from sklearn import metrics as skm
 
-from metaeval import metrics as M
+from metaeval.measures import labels as M
 from metaeval.engine.confusion import confusion_tensor
 
 from . import reference as ref

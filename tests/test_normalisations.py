@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metaeval.config import DatasetSpec
-from metaeval.dataset import load_dataset, score_dataset
+from metaeval.data.config import DatasetSpec
+from metaeval.data.dataset import load_dataset, score_dataset
 
 from .conftest import FIXTURES
 
@@ -103,8 +103,8 @@ def test_overlapping_gold_spans_are_merged_with_a_word(tmp_path):
 
 
 def test_a_score_file_s_spaced_ids_are_counted_as_a_label_file_s(tmp_path):
-    from metaeval.score_data import labels_from_scores
-    from metaeval.scores.readers import read_scores
+    from metaeval.data.score_data import labels_from_scores
+    from metaeval.data.readers.scores import read_scores
 
     (tmp_path / "s.csv").write_text("item_id,score\n a ,0.9\nb,0.2\n c,0.4\n")
     t = read_scores(tmp_path / "s.csv")

@@ -1,4 +1,4 @@
-"""A metric's name typeset where people read it (metaeval.notation): LaTeX,
+"""A metric's name typeset where people read it (metaeval.present.notation): LaTeX,
 matplotlib's mathtext, HTML and the Markdown files, Unicode on terminals;
 ids and a system's name never touched."""
 
@@ -11,8 +11,8 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from metaeval import metrics as M  # noqa: E402
-from metaeval import notation as N  # noqa: E402
+from metaeval.measures import labels as M  # noqa: E402
+from metaeval.present import notation as N  # noqa: E402
 
 
 @pytest.mark.parametrize("mid", list(M.REGISTRY))
@@ -42,7 +42,7 @@ def test_pages_typeset_names_but_never_code_tags_or_a_system_s_name():
     md = N.typeset_markdown("| R^M | kappa\\_lin | `alpha^NOM` |\n```\nMAE^M\n```")
     assert md == "| <i>R</i><sup><i>M</i></sup> | κ<sub>lin</sub> | `alpha^NOM` |\n```\nMAE^M\n```"
     # the report's pages: a Markdown table's typeset names become tags, a hostile name stays text
-    from metaeval.report import html_page
+    from metaeval.present.report import html_page
 
     html = html_page(md + "\n\n| system |\n|---|\n| <img src=x onerror=alert(1)> |\n", "t")
     assert "<i>R</i><sup><i>M</i></sup>" in html and "&lt;img src=x onerror=alert(1)&gt;" in html
@@ -50,7 +50,7 @@ def test_pages_typeset_names_but_never_code_tags_or_a_system_s_name():
 
 
 def test_figures_draw_metric_names_as_maths_and_system_names_as_written(tmp_path):
-    from metaeval.plots import interval_plot, save_figure
+    from metaeval.present.plots import interval_plot, save_figure
 
     iv = pd.DataFrame({"system": ["a", "$b$"] * 2, "metric": ["macro_recall"] * 2 + ["mae_micro"] * 2,
                        "value": [0.5, 0.7, 0.3, 0.2]})
@@ -66,7 +66,7 @@ def test_figures_draw_metric_names_as_maths_and_system_names_as_written(tmp_path
 def test_the_criteria_figure_highlights_the_answer_even_where_a_name_is_maths(tmp_path):
     """Bold alone did not reach a typeset name's maths (R^M, alpha^NOM were
     drawn like the eliminated metrics): the answer's names have a box."""
-    from metaeval.plots import criteria_plot, save_figure
+    from metaeval.present.plots import criteria_plot, save_figure
 
     metrics = ["accuracy", "macro_recall", "alpha_nominal"]
     long = pd.DataFrame([{"metric": m, "criterion": "stability", "value": v, "low": v - 0.1, "high": v + 0.1,
@@ -82,7 +82,7 @@ def test_the_criteria_figure_highlights_the_answer_even_where_a_name_is_maths(tm
 def test_latex_tables_typeset_names_and_the_check_mark():
     """The command line's LaTeX (`recommend --format latex`) printed
     R\\textasciicircum{}M and a raw check mark pdflatex refuses."""
-    from metaeval.tables import latex_table
+    from metaeval.present.tables import latex_table
 
     tex = latex_table(pd.DataFrame({"metric": ["R^M (balanced accuracy)", "alpha^NOM", "kappa", "my_R^M"],
                                     "stability": ["\u2714 0.9 [0.8, 1.0]", "0.5", "0.4", "0.3"]}))
@@ -97,7 +97,7 @@ def test_a_user_s_metric_name_is_shown_exactly_as_given():
     built-in ones and never typeset, in every format."""
     import numpy as np
 
-    from metaeval.custom_metrics import register_metric, unregister_metric
+    from metaeval.measures.custom import register_metric, unregister_metric
 
     def acc(c):
         c = np.asarray(c, dtype=float)

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from metaeval.io import read_result_csv, write_csv
-from metaeval.tables import md_escape, scores_latex, scores_markdown, tex_escape, weights_markdown
+from metaeval.data.files import read_result_csv, write_csv
+from metaeval.present.tables import md_escape, scores_latex, scores_markdown, tex_escape, weights_markdown
 
 # names that mean something to Markdown, LaTeX, mathtext, HTML, CSV or pandas
 HOSTILE = ["a|b", "*y*", "_x_", "sys_a", "$x$", "[l](u)", "back\\slash", "<b>h</b>", "a&amp;b", "`c`", "~~s~~",
@@ -97,7 +97,7 @@ def test_result_files_follow_the_umask(tmp_path):
 def test_figures_are_byte_reproducible_and_draw_names_as_written(tmp_path, fmt):
     """A name that is invalid mathtext ($\\nocommand$) used to crash the
     figure; names and labels are drawn as written."""
-    from metaeval.plots import confusion_grid, save_figure
+    from metaeval.present.plots import confusion_grid, save_figure
 
     c = np.array([[[3, 1], [0, 2]], [[1, 1], [2, 2]]])
     paths = []
@@ -117,7 +117,7 @@ def test_figures_are_byte_reproducible_and_draw_names_as_written(tmp_path, fmt):
 def test_interval_figure_names_every_system_in_each_metrics_order(tmp_path):
     """Each panel lists the systems best on top (the names are texts left of
     the axes, one per row, at the row of the system's point)."""
-    from metaeval.plots import interval_plot, save_figure
+    from metaeval.present.plots import interval_plot, save_figure
 
     iv = pd.DataFrame({"system": ["a", "b", "c$x$"] * 2, "metric": ["accuracy"] * 3 + ["mae_macro"] * 3,
                        "value": [0.5, 0.9, 0.7, 0.2, 0.6, 0.4]})
@@ -151,7 +151,7 @@ def test_interval_figure_names_every_system_in_each_metrics_order(tmp_path):
 def test_interval_figure_title_clears_the_panel_titles_on_a_tall_figure():
     """60 systems x 8 metrics: a figure over 21 in tall, where a title at 98 %
     of the height reached into the top panels' titles."""
-    from metaeval.plots import interval_plot, plt
+    from metaeval.present.plots import interval_plot, plt
 
     rng = np.random.default_rng(0)
     metrics = ["accuracy", "macro_f1", "kappa", "gmr", "macro_recall", "f1_weighted", "mae_macro", "mae_micro"]
@@ -174,7 +174,7 @@ def test_names_cut_alike_are_kept_apart():
     """Two systems cut to the same label read as one (RumourEval 2017's
     few-shot and few-shot-cot did): they keep their ends, or show where they
     differ (a number would need a key the figure does not have)."""
-    from metaeval.plots import _wrap_names
+    from metaeval.present.plots import _wrap_names
 
     names = ["theosdoor_llama3.2-3b_few-shot", "theosdoor_llama3.2-3b_few-shot-cot", "short_name"]
     one = _wrap_names(names, 28, 1)
@@ -199,7 +199,7 @@ def test_names_cut_alike_are_kept_apart():
 def test_every_system_can_be_told_apart_in_a_figure(parts, width, lines):
     """Distinct names give distinct labels, each within the width (unless
     shown whole): a reader can identify every system."""
-    from metaeval.plots import _wrap_names
+    from metaeval.present.plots import _wrap_names
 
     names = list(dict.fromkeys(a + b + c or "x" for a, b, c in parts))
     short = _wrap_names(names, width, lines)
@@ -211,13 +211,16 @@ def test_every_system_can_be_told_apart_in_a_figure(parts, width, lines):
             assert w.replace("\n", "") == n or len(w.split("\n")) <= lines, (n, w)
 
 
-def test_import_metaeval_exposes_its_modules_and_version():
+def test_import_metaeval_exposes_its_floors_and_version():
+    """The floors are packages: ``metaeval.measures`` after ``import metaeval``;
+    their modules are imported as modules are (``import metaeval.measures.labels``)."""
     import subprocess
     import sys
 
-    code = ("import sys, metaeval; assert 'matplotlib' not in sys.modules; "
-            "print(metaeval.__version__, metaeval.metrics.get('gmr').name, metaeval.experiments.Settings().n_splits,"
-            " sorted(set(metaeval.__all__) - set(dir(metaeval))))")
+    code = ("import sys, metaeval, metaeval.measures.labels, metaeval.methods.experiments; "
+            "assert 'matplotlib' not in sys.modules; "
+            "print(metaeval.__version__, metaeval.measures.labels.get('gmr').name,"
+            " metaeval.methods.experiments.Settings().n_splits, sorted(set(metaeval.__all__) - set(dir(metaeval))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     from importlib.metadata import version
 
@@ -225,7 +228,7 @@ def test_import_metaeval_exposes_its_modules_and_version():
 
 
 def test_a_killed_write_leaves_no_temporary_behind(tmp_path):
-    from metaeval.io import write_text
+    from metaeval.data.files import write_text
 
     (tmp_path / ".s.csv.abc123.csv").write_text("half a file")  # what a SIGKILL leaves
     (tmp_path / ".other.csv.x.csv").write_text("another result's")
@@ -238,7 +241,7 @@ def test_the_significance_page_has_the_power_the_best_and_the_p_values():
     its test and correction, who cannot be told from the best, and per
     metric a matrix of the deciding p-values in the metric's order, bold
     where significant; the leading systems' pairs beyond 30 systems."""
-    from metaeval.tables import MAX_MATRIX_SYSTEMS, significance_markdown
+    from metaeval.present.tables import MAX_MATRIX_SYSTEMS, significance_markdown
 
     systems = ["a", "b", "c"]
     pairs = pd.DataFrame({"metric": ["accuracy"] * 3 + ["mae_macro"] * 3, "system_a": ["a", "a", "b"] * 2,
@@ -279,7 +282,7 @@ def test_the_significance_page_has_the_power_the_best_and_the_p_values():
 
 
 def test_a_table_of_many_groups_shows_each_system_s_worst_and_best_group():
-    from metaeval.tables import MAX_GROUP_COLUMNS, groups_markdown
+    from metaeval.present.tables import MAX_GROUP_COLUMNS, groups_markdown
 
     groups = [f"q{i:02d}" for i in range(MAX_GROUP_COLUMNS + 1)]
     rows = [{"group": g, "system": s, "kind": "system", "map": v} for s, base in (("a", 0.5), ("b", 0.2))

@@ -14,9 +14,9 @@ import pytest
 import metaeval
 from metaeval.api import _sorted_labels
 from metaeval.cli import main
-from metaeval.config import ConfigError
-from metaeval.io import DataError
-from metaeval.engine.scoring import select_systems
+from metaeval.data.config import ConfigError
+from metaeval.data.files import DataError
+from metaeval.methods.scorer import select_systems
 
 
 def _cli(*argv) -> tuple[int, str, str]:

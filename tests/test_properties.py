@@ -1,4 +1,4 @@
-"""The formal-property checker (metaeval.properties): its matrices, results
+"""The formal-property checker (metaeval.measures.properties): its matrices, results
 proved by hand, the published statements, counterexamples re-checked, and a
 planted violation it must find."""
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metaeval import metrics as M
-from metaeval import properties as P
+from metaeval.measures import labels as M
+from metaeval.measures import properties as P
 from metaeval.engine.confusion import confusion_tensor
 
 FAST = P.PropertySettings(n_max=6, random=300, random_n_max=400, seed=5)
@@ -431,15 +431,13 @@ def test_four_weighted_classes_follow_the_dataset_s_class_sizes():
         assert (got.xs("ordinal_monotonicity", level="property")["result"] == "not applicable").all()
 
 
-def test_settings_is_the_old_name_of_property_settings():
-    with pytest.warns(FutureWarning) as w:
-        old = P.Settings
-    assert old is P.PropertySettings
-    assert str(w[0].message) == ("metaeval.properties.Settings is now PropertySettings (metaeval.experiments.Settings "
-                                 "is the experiments'); the old name works until the next release")
-    with pytest.raises(AttributeError) as e:
-        P.Setting  # noqa: B018
-    assert str(e.value) == "module 'metaeval.properties' has no attribute 'Setting'"
+def test_the_old_name_of_property_settings_is_gone():
+    """``Settings`` was the old name of ``PropertySettings`` (now declared in
+    ``metaeval.settings``); the project has not been released, so it is gone."""
+    for name in ("Settings", "Setting"):
+        with pytest.raises(AttributeError) as e:
+            getattr(P, name)
+        assert str(e.value) == f"module 'metaeval.measures.properties' has no attribute {name!r}"
 
 
 @pytest.mark.parametrize("kw,message", [

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from metaeval import metrics as M
-from metaeval.config import DatasetSpec, dataset_specs
-from metaeval.dataset import load_dataset, score_table
+from metaeval.measures import labels as M
+from metaeval.data.config import DatasetSpec, dataset_specs
+from metaeval.data.dataset import load_dataset, score_table
 
 from . import reference as ref
 
@@ -180,7 +180,7 @@ def test_fnc1_unrelated_policies(loaded):
     assert mapped.info["extra_label_predictions"]["athene"] == {"unrelated": 656}
     _, dropped, _ = loaded("fnc1", extra_label_policy="drop_item")
     assert dropped.n_items < mapped.n_items and dropped.info["items_dropped_by_policy"] == 7064 - dropped.n_items
-    from metaeval.io import DataError
+    from metaeval.data.files import DataError
     with pytest.raises(DataError, match="predicted label 'unrelated'"):
         loaded("fnc1", extra_label_policy="error")
     assert (mapped.predictions[athene] >= 0).all()
@@ -292,7 +292,7 @@ def test_semeval2020_tc_official_micro_f1_and_per_technique_f1(specs, data_dir):
 def test_semeval2020_si_official_figures(specs, data_dir):
     """SOURCES.md: P / R / F1 of the ETH file (overlaps merged, the scorer's
     -m) and of the organisers' baseline; both ETH files score alike."""
-    from metaeval.spans import evaluate_spans
+    from metaeval.measures.spans import evaluate_spans
 
     spec = specs["semeval2020t11_si"]
     ds = load_dataset(spec, data_dir)
@@ -305,7 +305,7 @@ def test_semeval2020_si_official_figures(specs, data_dir):
 
 
 def test_semeval2020_si_overlapping_predictions_are_refused_without_merging(specs, data_dir):
-    from metaeval.io import DataError
+    from metaeval.data.files import DataError
 
     raw = dict(format="semeval2020_si", gold=specs["semeval2020t11_si"].gold,
                articles=specs["semeval2020t11_si"].articles,

@@ -1,4 +1,4 @@
-"""The recommendation (metaeval.recommendation): candidates and vetoes,
+"""The recommendation (metaeval.verdict.recommendation): candidates and vetoes,
 requirements declared or offered (never deciding unless declared), the
 priors criterion's exemption, the official metric and the papers' choices,
 the two scopes, the outputs; on real data through the config, every
@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metaeval import recommendation as R
-from metaeval.criteria import CriteriaResult
-from metaeval.tables import md_escape
-from metaeval.verdict import evidence_sets, paired_interval
+from metaeval.verdict import recommendation as R
+from metaeval.verdict.criteria import CriteriaResult
+from metaeval.present.tables import md_escape
+from metaeval.verdict.evidence import evidence_sets, paired_interval
 
 
 def test_relevant_properties_follow_the_data():
@@ -335,8 +335,8 @@ def test_no_criterion_that_counts_gives_no_answer_and_says_why():
 
 
 def test_superseded_settings_are_refused_with_what_replaced_them():
-    from metaeval.config import ConfigError
-    from metaeval.experiments import Settings
+    from metaeval.data.config import ConfigError
+    from metaeval.methods.experiments import Settings
 
     with pytest.raises(ConfigError, match="tier_alpha: no longer a setting.*verdict_alpha"):
         Settings.from_config({"tier_alpha": 0.1})
@@ -349,7 +349,7 @@ def test_superseded_settings_are_refused_with_what_replaced_them():
 
 
 def test_the_dataset_keys_of_the_verdict_are_checked():
-    from metaeval.config import ConfigError, DatasetSpec
+    from metaeval.data.config import ConfigError, DatasetSpec
 
     base = dict(gold="g.csv", predictions=["p/*.csv"], labels=["a", "b", "c"])
     s = DatasetSpec.from_config("d", {**base, "official_metric": {"metric": "macro_f1", "source": "the task"},
@@ -372,9 +372,9 @@ def test_the_dataset_keys_of_the_verdict_are_checked():
 # -- real data, through the config -------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def real(project_config, data_dir):
-    from metaeval.config import dataset_specs
-    from metaeval.dataset import load_dataset
-    from metaeval.experiments import Settings
+    from metaeval.data.config import dataset_specs
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.experiments import Settings
     from metaeval.workflow import experiment_settings
 
     def get(name, **settings):
@@ -390,7 +390,7 @@ def test_a_span_task_s_official_metric_within_noise_of_the_best_is_in_the_answer
     """Issue 29: on a span dataset where the official metric cannot be told
     from the best on any criterion, it is in the answer (it was removed as
     'dominated' by a 0.00x point difference before)."""
-    from metaeval.gameability import dataset_gameability
+    from metaeval.methods.gameability import dataset_gameability
 
     spec, st, ds = real("semeval2020t11_si_synthetic")
     games = dataset_gameability(ds, spec, unit="group", replicates=200, seed=1)
@@ -412,14 +412,14 @@ def test_every_default_dataset_shows_one_answer_and_its_official_metric(project_
     equals the evidence's over every candidate)."""
     import html as H
 
-    from metaeval import properties as P
-    from metaeval.config import dataset_specs
-    from metaeval.dataset import load_dataset
-    from metaeval.engine import select_systems
-    from metaeval.experiments import Settings
-    from metaeval.gameability import dataset_gameability
-    from metaeval.notation import typeset_html
-    from metaeval.report import overview_html
+    from metaeval.measures import properties as P
+    from metaeval.data.config import dataset_specs
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.scorer import select_systems
+    from metaeval.methods.experiments import Settings
+    from metaeval.methods.gameability import dataset_gameability
+    from metaeval.present.notation import typeset_html
+    from metaeval.present.report import overview_html
     from metaeval.workflow import experiment_settings
 
     specs = dataset_specs(project_config)
@@ -443,7 +443,7 @@ def test_every_default_dataset_shows_one_answer_and_its_official_metric(project_
         assert md.splitlines()[2] == md_escape(answer) and js["answer"] == answer
         front = overview_html([{"name": name, "task": "t", "n_systems": len(sel), "recommendation": js["answer"],
                                 "headline": js["headline"], "systems": js["systems"]}], None)
-        assert typeset_html(H.escape(js["headline"], quote=True)) in front  # the names typeset (metaeval.notation)
+        assert typeset_html(H.escape(js["headline"], quote=True)) in front  # the names typeset (metaeval.present.notation)
         assert typeset_html(H.escape(answer, quote=True)) in front  # (and the whole answer, with the dataset)
         assert f"{rec.n_systems - rec.n_synthetic} real system" in js["systems"] and js["systems"] in front
         assert len(js["headline"].split()) <= 40 and answer.startswith(js["headline"]), (name, answer)
@@ -464,7 +464,7 @@ def test_old_and_impossible_settings_are_refused_when_the_workflow_starts():
     the config is read, not when a recommendation job fails."""
     import yaml
 
-    from metaeval.config import DatasetSpec, unknown_keys
+    from metaeval.data.config import DatasetSpec, unknown_keys
     from metaeval.workflow.params import requirement_problems
 
     from .conftest import ROOT
@@ -682,11 +682,11 @@ def test_the_units_needed_use_the_exponent_measured_on_half_the_units(unit, stra
     errors, not a test)."""
     from dataclasses import replace as dc_replace
 
-    from metaeval import criteria as CR
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import Dataset
-    from metaeval.engine.scoring import Scorer
-    from metaeval.experiments import Settings
+    from metaeval.verdict import criteria as CR
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import Dataset
+    from metaeval.methods.scorer import Scorer
+    from metaeval.methods.experiments import Settings
 
     rng = np.random.default_rng(3)
     n, s_n, g_n = 240, 8, 24
@@ -752,7 +752,7 @@ def test_the_criteria_figure_shows_the_headline_scope_with_its_levels():
     import matplotlib.pyplot as plt
     from matplotlib.colors import to_hex
 
-    from metaeval.plots import OKABE_ITO
+    from metaeval.present.plots import OKABE_ITO
 
     title, rec = _scenarios()[0]
     fig = R.recommendation_figure(rec, "ds")
@@ -825,8 +825,8 @@ def test_sizes_are_said_to_two_significant_figures(n, text):
 
 
 def test_the_dataset_context_names_the_task_its_classes_and_their_balance():
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import Dataset
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import Dataset
 
     def ds_of(gold, **kw):
         spec = DatasetSpec.from_config("ctx", dict(gold="-", predictions=[], labels=["a", "b", "c"], baselines=[],
@@ -852,8 +852,8 @@ def _assembled(ds, spec, st, *, criteria, left_out, cs_kw, power_test, not_compu
                offered=(), n_synthetic=0):
     """The recommendation assembled by hand from the criteria and recommend,
     every argument written out: what recommend_dataset must pass on."""
-    from metaeval import criteria as CR
-    from metaeval.engine.scoring import Scorer, select_systems
+    from metaeval.verdict import criteria as CR
+    from metaeval.methods.scorer import Scorer, select_systems
 
     sel = select_systems(ds, st.include_baselines)
     real = np.array([i for i, j in enumerate(sel) if ds.kinds[j] in ("system", "synthetic")])
@@ -891,9 +891,9 @@ def test_recommend_dataset_passes_every_setting_on_ordered_imbalanced_classes():
     seeds, gammas, chunk size, levels), a ranked baseline, the properties
     offered, an official metric and papers' choices the dataset cannot
     compute: recommend_dataset equals the recommendation assembled by hand."""
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import Dataset, make_baselines
-    from metaeval.experiments import Settings
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import Dataset, make_baselines
+    from metaeval.methods.experiments import Settings
 
     rng = np.random.default_rng(8)
     n, s_n = 300, 7
@@ -940,9 +940,9 @@ def test_recommend_dataset_passes_every_setting_on_unordered_classes_and_groups(
     """Unordered, balanced classes resampled by whole groups, the Tukey
     test named, uniform noise asked for, a synthetic system counted, no
     properties: the criteria the data have, and the rest said."""
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import Dataset
-    from metaeval.experiments import Settings
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import Dataset
+    from metaeval.methods.experiments import Settings
 
     rng = np.random.default_rng(9)
     n, s_n, g_n = 240, 7, 30
@@ -1059,8 +1059,8 @@ def test_each_wording_of_an_offered_or_declared_requirement():
     non-candidates; the same answer, or none; the sets recomputed)."""
     from types import SimpleNamespace
 
-    from metaeval.properties import PROPERTIES
-    from metaeval.recommendation import PRIORS_PROPERTY, Requirement, _requirement_line, display_name
+    from metaeval.measures.properties import PROPERTIES
+    from metaeval.verdict.recommendation import PRIORS_PROPERTY, Requirement, _requirement_line, display_name
 
     rec = SimpleNamespace(metrics=["accuracy", "macro_f1", "kappa", "roc_auc", "span_f1"],
                           candidate=[True, True, False, True, False], admissible=[True, True, False, True, False],
@@ -1191,7 +1191,7 @@ def test_each_first_sentence_word_for_word():
 
 def test_the_other_scope_s_clause_word_for_word():
     """_scope_answer for the scope that does not head the page, branch by branch."""
-    from metaeval.recommendation import _scope_answer
+    from metaeval.verdict.recommendation import _scope_answer
 
     def say(v, crit=("stability", "power"), **kw):
         rec = _verdict(v, crit, **kw)
@@ -1218,7 +1218,7 @@ def test_the_other_scope_s_clause_word_for_word():
 
 
 def test_why_each_criterion_is_left_out():
-    from metaeval.recommendation import ALL_CRITERIA, IMBALANCE_RATIO, applicable_criteria
+    from metaeval.verdict.recommendation import ALL_CRITERIA, IMBALANCE_RATIO, applicable_criteria
 
     not_configured = "not among the configured criteria (experiments.criteria)"
     used, why = applicable_criteria(["stability", "noise", "priors"], has_classes=False, k=0, ordinal_data=False,
@@ -1247,9 +1247,9 @@ def test_the_metrics_named_by_the_task_or_papers_that_this_dataset_cannot_comput
     without a correction."""
     from dataclasses import replace as dc_replace
 
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import Dataset
-    from metaeval.experiments import Settings
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import Dataset
+    from metaeval.methods.experiments import Settings
 
     rng = np.random.default_rng(5)
     n, s_n = 90, 6

@@ -14,8 +14,8 @@ import pytest
 
 import metaeval
 from metaeval.cli import main
-from metaeval.config import ConfigError
-from metaeval.io import DataError
+from metaeval.data.config import ConfigError
+from metaeval.data.files import DataError
 
 from .test_cli import _run
 

@@ -20,9 +20,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from metaeval.experiments import table7 as recommend
-from metaeval.report import html_page, overview_html
-from metaeval.tables import scores_markdown
+from metaeval.methods.experiments import table7 as recommend
+from metaeval.present.report import html_page, overview_html
+from metaeval.present.tables import scores_markdown
 
 from .conftest import FIXTURES, ROOT
 from .test_workflow import _run

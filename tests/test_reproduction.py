@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from metaeval.config import dataset_specs
-from metaeval.reproduce import MATCH, NOT_REPRODUCIBLE, Published, ResultStore, _status, reproduce
+from metaeval.data.config import dataset_specs
+from metaeval.reproduction.reproduce import MATCH, NOT_REPRODUCIBLE, Published, ResultStore, _status, reproduce
 from metaeval.workflow import experiment_settings, ingest, run_weights, score, write_chance
 
 from .conftest import ROOT
@@ -57,7 +57,7 @@ def test_scarton_tables_2_and_3_reproducible_cells_match(rumoureval_results):
 @pytest.mark.realdata
 def test_kaushal_random_rows_are_the_uniform_guessers_chance_levels(rumoureval_results):
     """Their "Random" rows are the metrics of the uniform guesser's expected
-    confusion matrix (metaeval.chance): 8 of the 9 cells match to the
+    confusion matrix (metaeval.measures.chance): 8 of the 9 cells match to the
     printed digits; RE17's F1_Wtd is printed 0.310 where the expected matrix
     gives 0.3109 (said, not hidden)."""
     pub = Published.load(PUBLISHED)
@@ -100,8 +100,8 @@ def test_inconsistencies_of_the_papers_are_found():
 
 
 def test_paper_table_2_clustering_against_the_stated_groups():
-    from metaeval.experiments import cluster_groups
-    from metaeval.reproduce import _rand_index, paper_similarity_matrix
+    from metaeval.methods.experiments import cluster_groups
+    from metaeval.reproduction.reproduce import _rand_index, paper_similarity_matrix
 
     pub = Published.load(PUBLISHED)
     m = paper_similarity_matrix(pub)
@@ -112,7 +112,7 @@ def test_paper_table_2_clustering_against_the_stated_groups():
 
 
 def test_the_report_reads_only_its_declared_inputs(tmp_path):
-    from metaeval.reproduce import required_results
+    from metaeval.reproduction.reproduce import required_results
 
     (tmp_path / "fnc1").mkdir()
     (tmp_path / "fnc1" / "scores.csv").write_text("system,kind,accuracy\na,system,0.5\n")

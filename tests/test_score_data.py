@@ -1,4 +1,4 @@
-"""Score and probability files (metaeval.scores.readers, metaeval.score_data):
+"""Score and probability files (metaeval.data.readers.scores, metaeval.data.score_data):
 the official figures of SemEval-2016 Task 3 reproduced from the released
 runs, the metrics equal to scikit-learn on every real system, the labels of a
 scores-only system, and each bad input refused with its file, line and fault."""
@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 from sklearn import metrics as skm
 
-from metaeval.config import ConfigError, DatasetSpec
-from metaeval.dataset import Dataset, load_dataset
-from metaeval.io import DataError
-from metaeval.scores.readers import read_scores
-from metaeval.scores.registry import evaluate
+from metaeval.data.config import ConfigError, DatasetSpec
+from metaeval.data.dataset import Dataset, load_dataset
+from metaeval.data.files import DataError
+from metaeval.data.readers.scores import read_scores
+from metaeval.measures.scores.registry import evaluate
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 needs_data = pytest.mark.skipif(not (DATA / "semeval2016t3_b").is_dir(), reason="../shared/data not found")

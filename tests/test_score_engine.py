@@ -1,4 +1,4 @@
-"""The metrics of scores on the engine (metaeval.engine.scoring.Scorer):
+"""The metrics of scores on the engine (metaeval.methods.scorer.Scorer):
 every way a method resamples them equals a plain loop over the resamples
 with scikit-learn or the registry's functions: bootstrap weights (items and
 groups, in the engine's column order too), permuted trials of the
@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from metaeval.config import DatasetSpec
-from metaeval.dataset import Dataset
+from metaeval.data.config import DatasetSpec
+from metaeval.data.dataset import Dataset
 from metaeval.engine.resample import bootstrap_weights, permutations
-from metaeval.engine.scoring import Scorer
-from metaeval.score_data import ScoreView
-from metaeval.scores.registry import evaluate
+from metaeval.methods.scorer import Scorer
+from metaeval.data.score_data import ScoreView
+from metaeval.measures.scores.registry import evaluate
 
 
 def _binary(seed=0, n=90, systems=4, groups=9):
@@ -156,7 +156,7 @@ def test_class_weights_and_merged_classes_of_probabilities_equal_scikit_learn():
 
 
 def test_rows_of_their_own_equal_one_call_per_row():
-    from metaeval.scores import multiclass as MC
+    from metaeval.measures.scores import multiclass as MC
 
     ds, spec = _probs()
     rng = np.random.default_rng(3)
@@ -195,7 +195,7 @@ def test_ranking_metrics_of_summed_terms_equal_a_loop_over_the_groups():
     """terms then combine (the engine's path: sums of per-group statistics)
     against the official definitions by a loop, on groups of 3 to 14 items
     with ties, groups without a relevant item and deeper than 10 items."""
-    from metaeval.scores.ranking import combine, terms
+    from metaeval.measures.scores.ranking import combine, terms
 
     rng = np.random.default_rng(7)
     sizes = rng.integers(3, 15, 12)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from sklearn import metrics as skm
 
-from metaeval.scores import binary as SM
+from metaeval.measures.scores import binary as SM
 
 
 def _data(seed, n=60, systems=4, ties=True):

@@ -1,5 +1,5 @@
 """Metrics of class probabilities and of rankings within groups
-(metaeval.scores.multiclass, .ranking, .registry) against independent
+(metaeval.measures.scores.multiclass, .ranking, .registry) against independent
 references: scikit-learn (multi-class ROC-AUC, Hand & Till's M, average
 precision, Brier score, log loss), a plain loop over the items (top-label
 ECE), a plain loop over each group's sorted list written from the SemEval-2016
@@ -14,9 +14,9 @@ from hypothesis import given, settings, strategies as st
 from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
-from metaeval.scores import multiclass as MC
-from metaeval.scores import ranking as RK
-from metaeval.scores import registry as REG
+from metaeval.measures.scores import multiclass as MC
+from metaeval.measures.scores import ranking as RK
+from metaeval.measures.scores import registry as REG
 
 from .test_score_metrics import _ece_loop  # the binary ECE as a plain loop
 
@@ -183,7 +183,7 @@ def test_the_depth_cut_and_groups_without_a_relevant_item():
 
 
 def test_registry_entries_are_found_by_metrics_get():
-    from metaeval import metrics as M
+    from metaeval.measures import labels as M
 
     for m in REG.SCORE_METRIC_IDS:
         entry = M.get(m)
@@ -193,7 +193,7 @@ def test_registry_entries_are_found_by_metrics_get():
 
 
 def test_a_criterion_undefined_by_definition_is_the_priors_of_a_ranking_within_groups():
-    from metaeval.criteria import CRITERIA
+    from metaeval.verdict.criteria import CRITERIA
 
     for m in REG.SCORE_METRIC_IDS + ("accuracy", "unknown"):
         for c in CRITERIA:
@@ -269,7 +269,7 @@ def test_metrics_of_groups_take_two_or_three_dimensional_scores_and_any_number_o
 def test_binary_scores_in_any_of_the_three_shapes_give_the_binary_metrics():
     """(N,), (S, N) and (S, N, 1) are one binary task: every metric equals
     the binary module's (and scikit-learn's log loss, with its clipping)."""
-    from metaeval.scores import binary as B
+    from metaeval.measures.scores import binary as B
 
     rng = np.random.default_rng(21)
     y = rng.integers(0, 2, 50)

@@ -11,12 +11,12 @@ import re
 import numpy as np
 import pytest
 
-from metaeval import metrics as M
-from metaeval.config import ConfigError, DatasetSpec
-from metaeval.dataset import Dataset
+from metaeval.measures import labels as M
+from metaeval.data.config import ConfigError, DatasetSpec
+from metaeval.data.dataset import Dataset
 from metaeval.engine.confusion import confusion_tensor
-from metaeval.engine.scoring import Counts, Scorer
-from metaeval.item_metrics import ITEM_REGISTRY, register_item_metric, unregister_item_metric
+from metaeval.methods.scorer import Counts, Scorer
+from metaeval.measures.items import ITEM_REGISTRY, register_item_metric, unregister_item_metric
 
 from .conftest import FIXTURES
 
@@ -127,7 +127,7 @@ def test_item_merged_stats_relabel_the_second_class_as_the_first(groups, pair):
 
 # ---------------------------------------------------------------- span statistics
 def _spans():
-    from metaeval.dataset import load_dataset
+    from metaeval.data.dataset import load_dataset
 
     spec = DatasetSpec.from_config("toxic", dict(format="semeval2021_tsd", gold="tsd/gold.csv",
                                                  predictions=["tsd/predictions/*.txt"]))
@@ -151,7 +151,7 @@ def test_span_statistics_of_resamples_and_of_left_out_articles_against_loops():
     for u in range(a):
         assert np.allclose(left[u], per.sum(0) - per[u])
     from metaeval.engine.resample import permuted_sums
-    from metaeval.spans import evaluate_spans
+    from metaeval.measures.spans import evaluate_spans
 
     scores = sc.score(got)  # (B, M, S): the span metrics of the resamples' statistics
     want = evaluate_spans(got.spans, spec.span_metrics)
@@ -270,7 +270,7 @@ def test_ranked_metrics_of_the_complement_of_a_half():
 
 
 def test_the_whole_set_scores_of_metrics_of_scores_without_resamples():
-    from metaeval.scores.registry import evaluate
+    from metaeval.measures.scores.registry import evaluate
 
     from .test_score_engine import _binary
 
@@ -288,7 +288,7 @@ def test_metrics_of_scores_alone_and_in_any_order():
     """A dataset with metrics of scores only, in an order that puts a
     metric of sums before those ranking within groups (which share one
     block of statistics)."""
-    from metaeval.scores.registry import evaluate
+    from metaeval.measures.scores.registry import evaluate
 
     from .test_score_engine import _binary
 
@@ -318,7 +318,7 @@ def test_permuted_ranked_metrics_of_probabilities_against_a_loop(unit, k):
     """Several classes: each trial's slots take a unit's scores from the
     permuted systems and are ranked again, in batches bounded by memory."""
     from metaeval.engine.resample import permutations
-    from metaeval.scores.registry import evaluate_ranked
+    from metaeval.measures.scores.registry import evaluate_ranked
 
     from .test_score_engine import _probs
 
@@ -343,7 +343,7 @@ def test_permuted_ranked_metrics_of_probabilities_against_a_loop(unit, k):
 
 
 def test_select_systems_of_none_is_an_empty_index():
-    from metaeval.engine.scoring import select_systems
+    from metaeval.methods.scorer import select_systems
 
     ds, _ = _items()
     ds = Dataset(**{**ds.__dict__, "kinds": ("baseline",) * 3})
@@ -367,7 +367,7 @@ def seven_of_terms(t):
 
 @pytest.mark.parametrize("kind", ["confusion", "items"])
 def test_a_custom_metric_is_held_to_its_contract_on_the_dataset_s_systems(kind):
-    from metaeval.custom_metrics import MetricContractError, register_metric, unregister_metric
+    from metaeval.measures.custom import MetricContractError, register_metric, unregister_metric
 
     ds, spec = _items()
     if kind == "confusion":
@@ -393,7 +393,7 @@ def test_a_custom_metric_is_held_to_its_contract_on_the_dataset_s_systems(kind):
 def test_item_resamples_of_ranked_metrics_in_item_order():
     """Weights in item order (not drawn into the engine's columns) reach the
     rank metrics as they are."""
-    from metaeval.scores.registry import evaluate
+    from metaeval.measures.scores.registry import evaluate
 
     from .test_score_engine import _binary
 
@@ -437,7 +437,7 @@ def test_counts_without_per_item_metrics_have_none():
 
 
 def test_a_custom_metric_with_a_parameter_is_checked_with_the_dataset_s_parameters():
-    from metaeval.custom_metrics import register_metric, unregister_metric
+    from metaeval.measures.custom import register_metric, unregister_metric
 
     ds, spec = _items()
     register_metric("w_check", lambda c, weights: M.wauc(c, weights), needs=["weights"], range=(0, 1))
@@ -451,7 +451,7 @@ def test_a_custom_metric_with_a_parameter_is_checked_with_the_dataset_s_paramete
 
 
 def test_the_jackknife_of_rank_metrics_leaves_each_item_out():
-    from metaeval.scores.registry import evaluate
+    from metaeval.measures.scores.registry import evaluate
 
     from .test_score_engine import _binary
 

@@ -1,4 +1,4 @@
-"""Label noise and class priors (metaeval.sensitivity) against plain loops:
+"""Label noise and class priors (metaeval.methods.sensitivity) against plain loops:
 noisy golds rebuilt item by item, taus from scipy, Tukey tests on the whole
 noisy gold, re-weighted confusion matrices checked by their margins."""
 
@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import kendalltau
 
-from metaeval import metrics as M
-from metaeval import sensitivity as S
+from metaeval.measures import labels as M
+from metaeval.methods import sensitivity as S
 from metaeval.engine.confusion import confusion_tensor
 from metaeval.engine.ranking import orient
 from metaeval.engine.resample import SubsetConfusion, permuted_confusion
-from metaeval.significance import discriminative_power, tukey_pvalues
+from metaeval.methods.significance import discriminative_power, tukey_pvalues
 
 RATES = (0.01, 0.05, 0.2)
 IDS = ["accuracy", "macro_f1", "kappa", "macro_recall", "gmr", "mae_macro", "cem_ord", "alpha_ordinal"]
@@ -303,8 +303,8 @@ def test_prior_sensitivity_with_a_parameter_and_both_taus():
                                                (True, "uniform", "uniform")])
 def test_dataset_sensitivity_passes_every_setting_on(ordinal, mode, want):
     from metaeval.api import dataset
-    from metaeval.engine.scoring import select_systems
-    from metaeval.experiments import Settings
+    from metaeval.methods.scorer import select_systems
+    from metaeval.methods.experiments import Settings
 
     rng = np.random.default_rng(8)
     labels = ["lo", "mid", "hi"]

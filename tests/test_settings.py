@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from metaeval import settings as S
-from metaeval.config import ConfigError
-from metaeval.design import DesignSpec
-from metaeval.experiments import Settings
+from metaeval.data.config import ConfigError
+from metaeval.methods.design import DesignSpec
+from metaeval.methods.experiments import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -119,27 +119,27 @@ def test_every_value_the_schema_allows_the_library_allows_and_the_other_way():
 
 # parameters of the library named otherwise than their setting: (object, parameter) -> the setting's key
 ALIASES = {
-    ("metaeval.criteria:CriteriaSpec", "replicates"): "criteria_replicates",
-    ("metaeval.criteria:CriteriaSpec", "inner_splits"): "criteria_splits",
-    ("metaeval.criteria:CriteriaSpec", "seed"): "criteria_seed",
-    ("metaeval.criteria:CriteriaSpec", "point_splits"): "n_splits",
-    ("metaeval.criteria:CriteriaSpec", "correction"): "significance_correction",
-    ("metaeval.design:DesignSpec", "power"): "design_power",
-    ("metaeval.design:DesignSpec", "seed"): "design_seed",
-    ("metaeval.sensitivity:noise_sensitivity", "tukey_seed"): "tukey_seed",
-    ("metaeval.gameability:dataset_gameability", "replicates"): "bootstrap_replicates",
-    ("metaeval.gameability:dataset_gameability", "seed"): "bootstrap_seed",
-    ("metaeval.gameability:dataset_gameability", "alpha"): "verdict_alpha",
+    ("metaeval.verdict.criteria:CriteriaSpec", "replicates"): "criteria_replicates",
+    ("metaeval.verdict.criteria:CriteriaSpec", "inner_splits"): "criteria_splits",
+    ("metaeval.verdict.criteria:CriteriaSpec", "seed"): "criteria_seed",
+    ("metaeval.verdict.criteria:CriteriaSpec", "point_splits"): "n_splits",
+    ("metaeval.verdict.criteria:CriteriaSpec", "correction"): "significance_correction",
+    ("metaeval.methods.design:DesignSpec", "power"): "design_power",
+    ("metaeval.methods.design:DesignSpec", "seed"): "design_seed",
+    ("metaeval.methods.sensitivity:noise_sensitivity", "tukey_seed"): "tukey_seed",
+    ("metaeval.methods.gameability:dataset_gameability", "replicates"): "bootstrap_replicates",
+    ("metaeval.methods.gameability:dataset_gameability", "seed"): "bootstrap_seed",
+    ("metaeval.methods.gameability:dataset_gameability", "alpha"): "verdict_alpha",
 }
 
 
 # parameters named like a setting that are not that setting, or that the dataset decides: with why
 NOT_THE_SETTING = {
-    ("metaeval.criteria:CriteriaSpec", "criteria"): "the two criteria every dataset has; the workflow adds those its "
+    ("metaeval.verdict.criteria:CriteriaSpec", "criteria"): "the two criteria every dataset has; the workflow adds those its "
                                                     "classes allow",
-    ("metaeval.criteria:CriteriaSpec", "noise_mode"): "the tree's 'auto' resolved for unordered classes",
+    ("metaeval.verdict.criteria:CriteriaSpec", "noise_mode"): "the tree's 'auto' resolved for unordered classes",
     ("metaeval.settings:Experiments", "criteria"): "the tree's branch of the criteria's settings",
-    ("metaeval.recommendation:Standing", "criteria"): "a metric's standing per criterion, not the criteria's list",
+    ("metaeval.verdict.recommendation:Standing", "criteria"): "a metric's standing per criterion, not the criteria's list",
     ("metaeval.workflow.scoring:confusion_figure", "include_baselines"): "whether the figure shows baselines",
     ("metaeval.workflow.scoring:span_figure", "include_baselines"): "whether the figure shows baselines",
 }
@@ -205,8 +205,8 @@ def test_a_steps_settings_are_the_branches_it_reads(labels):
     param; every branch and every recorded setting reaches some step."""
     from dataclasses import fields
 
-    from metaeval.config import DatasetSpec
-    from metaeval.experiments import Settings
+    from metaeval.data.config import DatasetSpec
+    from metaeval.methods.experiments import Settings
     from metaeval.settings import GROUPS
     from metaeval.workflow.params import STEPS, step_params
 
@@ -226,7 +226,7 @@ def test_a_steps_settings_are_the_branches_it_reads(labels):
 def test_baseline_files_is_the_old_name_of_baseline_systems():
     """Catches the old key dropped in silence (its baselines ranked as
     systems), accepted without a warning, or accepted beside the new one."""
-    from metaeval.config import DatasetSpec
+    from metaeval.data.config import DatasetSpec
 
     raw = {"gold": "g.csv", "predictions": ["p/*.csv"], "labels": ["neg", "pos"]}
     new = DatasetSpec.from_config("d", {**raw, "baseline_systems": ["bsl_*"]})
@@ -242,7 +242,7 @@ def test_the_properties_block_is_its_declaration():
     """Catches the schema's, the README's or the config's ``properties``
     block holding a default or a bound of its own (before issue 30 the
     README and config.yaml repeated every default by hand)."""
-    from metaeval import properties as P
+    from metaeval.measures import properties as P
 
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text(encoding="utf-8"))
     assert schema["properties"]["properties"] == S.properties_schema()

@@ -13,12 +13,12 @@ import pytest
 from scipy.stats import norm
 from sklearn import metrics as skm
 
-from metaeval import experiments as E
-from metaeval import significance as SG
-from metaeval.config import DatasetSpec
+from metaeval.methods import experiments as E
+from metaeval.methods import significance as SG
+from metaeval.data.config import DatasetSpec
 from metaeval.engine.confusion import confusion_tensor
-from metaeval.dataset import Dataset
-from metaeval.engine.resample import (bootstrap_weights, permutations, permuted_confusion, random_keys, split_masks)
+from metaeval.data.dataset import Dataset
+from metaeval.engine.resample import bootstrap_weights, permutations, permuted_confusion, random_keys, split_masks
 
 from . import reference as ref
 
@@ -272,7 +272,7 @@ def test_group_halves_take_whole_groups_and_equal_a_loop():
     for b in range(15):
         x = gm[b][groups]
         for m, mid in enumerate(["accuracy", "kappa"]):
-            from metaeval import metrics as Mt
+            from metaeval.measures import labels as Mt
 
             sx = orient(Mt.get(mid)(confusion_tensor(gold[x], pred[:, x], 3)))
             sy = orient(Mt.get(mid)(confusion_tensor(gold[~x], pred[:, ~x], 3)))
@@ -286,7 +286,7 @@ def test_the_scorer_s_counts_equal_a_plain_loop_over_the_units(unit):
     order), Scorer.left_out_counts (the BCa jackknife) and Scorer.score
     against confusion matrices and scores rebuilt by hand from the items of
     each resample."""
-    from metaeval import metrics as Mt
+    from metaeval.measures import labels as Mt
 
     rng = np.random.default_rng(21)
     gold = rng.integers(0, 3, 90)
@@ -512,7 +512,7 @@ def test_the_bootstrap_test_adjusts_over_each_metric_s_pairs(correction):
 
 
 def test_an_unknown_correction_is_refused():
-    from metaeval.config import ConfigError
+    from metaeval.data.config import ConfigError
 
     with pytest.raises(ConfigError, match="significance_correction"):
         E.Settings.from_config({"significance_correction": "bonferroni"})
@@ -538,8 +538,8 @@ def test_every_discriminative_power_names_its_test_and_correction():
     """The summary's text, the recommendation's sentences and legend name
     the test and the correction that produced the power (from the columns
     of discriminative_power.csv carried into summary.csv)."""
-    from metaeval import recommendation as R
-    from metaeval.tables import summary_markdown
+    from metaeval.verdict import recommendation as R
+    from metaeval.present.tables import summary_markdown
 
     base = pd.DataFrame({"metric": ["accuracy", "kappa"], "group": ["A", "B"], "stability_tau": [0.9, 0.8],
                          "stability_rank": [1, 2], "discriminative_power": [0.4, 0.5], "power_rank": [2, 1]})
@@ -552,7 +552,7 @@ def test_every_discriminative_power_names_its_test_and_correction():
         df = base.assign(power_test=test, power_correction=correction)
         assert words in summary_markdown(df, "t", 6, 100)
     # the recommendation's own power criterion names its test and correction, and the experiments' test beside it
-    from metaeval.criteria import CriteriaResult
+    from metaeval.verdict.criteria import CriteriaResult
 
     v = np.array([[0.9, 0.8], [0.4, 0.5]])
     res = {(sc, "real"): CriteriaResult(["accuracy", "kappa"], ["stability", "power"], v,
@@ -695,7 +695,7 @@ def test_the_bootstrap_scores_are_a_loop_over_the_replicates_and_report_each_chu
     bootstrap_weights(units, [b], seed) (whole groups for groups), rebuilt
     item by item, whatever the chunk size; each chunk is reported; and
     run_bootstrap passes its seed, confidence and tau variant on."""
-    from metaeval import metrics as Mt
+    from metaeval.measures import labels as Mt
     from metaeval.engine.progress import reporting
 
     rng = np.random.default_rng(22)
@@ -750,7 +750,7 @@ def test_the_tukey_run_keeps_each_trial_s_confusion_reports_its_chunks_and_table
     assert kept.shape == (9, 3, 3, 3) and kept.dtype == count_dtype(60)
     want = permuted_confusion(gold, pred, 3, np.arange(9), 4)
     np.testing.assert_array_equal(kept, want)
-    from metaeval import metrics as Mt
+    from metaeval.measures import labels as Mt
 
     permuted = np.stack([[[Mt.get(m)(c) for c in t] for m in res["metrics"]] for t in want])
     np.testing.assert_array_equal(res["tests"].required, SG.tukey_test(res["value"], permuted, 0.2).required)

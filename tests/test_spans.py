@@ -13,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metaeval import spans as SP
-from metaeval.io import DataError
+from metaeval.data.readers import spans as span_files
+from metaeval.data.readers.alignment import align_tc
+from metaeval.measures import spans as SP
+from metaeval.data.files import DataError
 
 from . import reference as ref
 from .conftest import FIXTURES
@@ -103,14 +105,14 @@ def test_tc_several_gold_techniques_on_one_offset_are_paired_to_match():
                                   ([2, 2, 0], [2, 2, 0]),  # one of the two can match
                                   ([3, 1, 1], [1, 3, 1])):
         pred = _sp([(0, lab, s, e) for lab, (s, e) in zip(pred_labels, [(0, 5), (0, 5), (7, 9)])])
-        out, problems = SP.align_tc(gold, pred, ["a0"], "p.txt")
+        out, problems = align_tc(gold, pred, ["a0"], "p.txt")
         assert not problems and out.tolist() == expected, pred_labels
 
 
 def test_tc_submission_that_misses_or_adds_spans_is_refused():
     gold = _sp([(0, 1, 0, 5), (0, 2, 0, 5), (0, 1, 7, 9)])
     pred = _sp([(0, 1, 0, 5), (0, 1, 7, 9), (0, 1, 7, 10)])
-    out, problems = SP.align_tc(gold, pred, ["a0"], "p.txt", lines=[1, 2, 3])
+    out, problems = align_tc(gold, pred, ["a0"], "p.txt", lines=[1, 2, 3])
     text = "\n".join(map(str, problems))
     assert out.size == 0
     assert "1 gold span(s) have no prediction" in text and "[0, 5)" in text
@@ -177,7 +179,7 @@ def arts(tmp_path):
 
 
 def test_articles_are_read_as_characters(arts):
-    assert SP.read_articles(arts) == {"1": 100, "2": 51}
+    assert span_files.read_articles(arts) == {"1": 100, "2": 51}
 
 
 @pytest.mark.parametrize("line,kind,needle", [
@@ -194,7 +196,7 @@ def test_malformed_span_lines_are_named(arts, tmp_path, line, kind, needle):
     f = tmp_path / "sub.txt"
     good = "1\t0\t10" if kind == "si" else "1\tName_Calling,Labeling\t0\t10"
     f.write_text(good + "\n" + line + "\n")
-    t = SP.read_spans(f, kind, SP.read_articles(arts), ["Doubt", "Name_Calling,Labeling"], offsets_past_end="refuse")
+    t = span_files.read_spans(f, kind, span_files.read_articles(arts), ["Doubt", "Name_Calling,Labeling"], offsets_past_end="refuse")
     assert len(t.problems) == 1 and len(t) == 1
     assert t.problems[0].line == 2 and needle in t.problems[0].message
     assert t.label == (["Name_Calling,Labeling"] if kind == "tc" else [""])  # the whole second field
@@ -202,7 +204,7 @@ def test_malformed_span_lines_are_named(arts, tmp_path, line, kind, needle):
 
 def test_missing_article_folder_is_a_data_error(tmp_path):
     with pytest.raises(DataError, match="article folder not found"):
-        SP.read_articles(tmp_path / "nowhere")
+        span_files.read_articles(tmp_path / "nowhere")
 
 
 # -- synthetic systems -----------------------------------------------------------------
@@ -240,8 +242,8 @@ def test_span_f1_min_is_not_bounded_by_one():
 
 
 def test_span_dataset_errors_name_the_dataset_and_the_fault(tmp_path, arts):
-    from metaeval.config import ConfigError, DatasetSpec
-    from metaeval.dataset import load_dataset, score_dataset
+    from metaeval.data.config import ConfigError, DatasetSpec
+    from metaeval.data.dataset import load_dataset, score_dataset
 
     (tmp_path / "gold.si").write_text("1\t0\t10\n2\t5\t9\n")
     (tmp_path / "p").mkdir()
@@ -291,8 +293,8 @@ TSD_RAW = dict(format="semeval2021_tsd", gold="tsd/gold.csv", predictions=["tsd/
 
 
 def _tsd(tmp_path=None, **extra):
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import load_dataset
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import load_dataset
 
     spec = DatasetSpec.from_config("toxic", {**TSD_RAW, **extra})
     return spec, load_dataset(spec, FIXTURES if tmp_path is None else tmp_path)
@@ -302,7 +304,7 @@ def test_the_2021_format_is_read_by_config_alone_and_scored_as_the_official_scor
     """Per-post character F1 of every file, against a plain loop of the
     official scorer over the files as they are (offsets as sets, both
     empty = 1, one empty = 0, mean over every post of the gold)."""
-    from metaeval.dataset import score_dataset
+    from metaeval.data.dataset import score_dataset
 
     from .reference import tsd_score_files
 
@@ -320,7 +322,7 @@ def test_the_2021_format_is_read_by_config_alone_and_scored_as_the_official_scor
 
 
 def test_offsets_past_the_end_count_as_wrong_characters_never_clipped(tmp_path):
-    from metaeval.dataset import score_dataset
+    from metaeval.data.dataset import score_dataset
 
     from .reference import tsd_f1
 
@@ -354,7 +356,7 @@ def test_a_submission_that_predicts_nothing_and_copies_of_baselines_are_said():
 
 
 def test_display_names_and_supplied_baselines(tmp_path):
-    from metaeval.config import ConfigError
+    from metaeval.data.config import ConfigError
 
     spec, ds = _tsd(display_names={"__435053": "team_x"}, baseline_systems=["organisers_*"])
     kinds = dict(zip(ds.systems, ds.kinds))
@@ -396,7 +398,7 @@ def test_malformed_2021_submissions_are_named_with_file_and_line(tmp_path, name,
 
 
 def test_the_2021_gold_is_checked():
-    from metaeval.spans import read_tsd_gold
+    from metaeval.data.readers.spans import read_tsd_gold
 
     texts, t = read_tsd_gold(TSD / "gold.csv")
     assert len(texts) == 12 and texts[5] == "Line one is calm.\nLine two: moron." and not t.problems
@@ -413,7 +415,7 @@ def test_the_2021_gold_is_checked():
     ('"a text\nof two lines",[1]\n', "1: missing or wrong header"),
 ])
 def test_a_malformed_2021_gold_is_named(tmp_path, text, needle):
-    from metaeval.spans import read_tsd_gold
+    from metaeval.data.readers.spans import read_tsd_gold
 
     (tmp_path / "g.csv").write_text(text)
     _, t = read_tsd_gold(tmp_path / "g.csv")
@@ -423,8 +425,8 @@ def test_a_malformed_2021_gold_is_named(tmp_path, text, needle):
 def test_extra_article_files_are_not_scored_and_are_named(tmp_path):
     """Articles that neither the gold nor any prediction mentions would
     count as articles with empty gold (and raise every per-article F1)."""
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import load_dataset, score_dataset
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import load_dataset, score_dataset
 
     shutil.copytree(FIXTURES / "spans", tmp_path / "spans")
     raw = dict(format="semeval2020_si", gold="spans/si/gold.labels", articles="spans/articles",
@@ -448,8 +450,8 @@ def test_extra_article_files_are_not_scored_and_are_named(tmp_path):
 
 
 def test_an_empty_2020_prediction_file_predicts_no_spans_and_is_said(tmp_path):
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import load_dataset, score_dataset
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import load_dataset, score_dataset
 
     shutil.copytree(FIXTURES / "spans", tmp_path / "spans")
     (tmp_path / "spans/si/predictions/nothing.txt").write_text("")
@@ -512,7 +514,7 @@ def test_the_scorer_s_conventions_on_summed_statistics():
     F1 1 when neither exists, F1 0 when spans exist but none overlaps (or
     one side is empty), and the document-averaged character F1 NaN without
     a document."""
-    from metaeval.spans.statistics import STATS
+    from metaeval.measures.spans.statistics import STATS
 
     def x(**kw):
         v = np.zeros(len(STATS))
@@ -542,14 +544,14 @@ def test_tc_refusals_list_each_fault_whole():
     predicted spans not in the gold (or more often than in the gold): one
     problem each, the first twenty, then one for the rest with its count;
     where each was read, as a line or a row."""
-    from metaeval.io import Problem
+    from metaeval.data.files import Problem
 
     gold = _sp([(1, 1, 10 * i, 10 * i + 5) for i in range(7)] + [(0, 2, 0, 5), (0, 3, 0, 3)])
     gold = gold.take(gold.order())
     # [0, 3) of a0 is in both once: neither missing nor extra
     pred = _sp([(0, 2, 0, 5), (0, 1, 0, 5)] + [(0, 1, 100 + i, 120) for i in range(21)] + [(0, 3, 0, 3)])
     lines = list(range(3, 3 + len(pred)))
-    out, problems = SP.align_tc(gold, pred, ["a0", "a1"], "p.txt", lines=lines, unit="row")
+    out, problems = align_tc(gold, pred, ["a0", "a1"], "p.txt", lines=lines, unit="row")
     assert out.dtype == np.int64 and out.size == 0
     missing = ("7 gold span(s) have no prediction (a TC submission labels exactly the gold spans), e.g. "
                + ", ".join(f"article 'a1' [{10 * i}, {10 * i + 5})" for i in range(5)))
@@ -561,15 +563,15 @@ def test_tc_refusals_list_each_fault_whole():
     want += [Problem("p.txt", None, "... 2 more spans that are not gold spans", "not_in_gold", 2)]
     assert problems == want
     # exactly twenty: no line for the rest; no lines given: None; twenty-one: one more
-    _, problems = SP.align_tc(gold, pred.take(np.r_[np.arange(21), 23]), ["a0", "a1"], "p.txt")
+    _, problems = align_tc(gold, pred.take(np.r_[np.arange(21), 23]), ["a0", "a1"], "p.txt")
     assert [p.line for p in problems] == [None] * 21 and problems[-1].message.startswith("span [")
-    _, problems = SP.align_tc(gold, pred.take(np.r_[np.arange(22), 23]), ["a0", "a1"], "p.txt")
+    _, problems = align_tc(gold, pred.take(np.r_[np.arange(22), 23]), ["a0", "a1"], "p.txt")
     assert len(problems) == 22 and problems[-1] == Problem("p.txt", None, "... 1 more spans that are not gold spans",
                                                            "not_in_gold", 1)
 
 
 def test_tc_empty_gold_and_submission_align_to_nothing():
-    out, problems = SP.align_tc(SP.Spans.empty(), SP.Spans.empty(), [], "p.txt")
+    out, problems = align_tc(SP.Spans.empty(), SP.Spans.empty(), [], "p.txt")
     assert out.tolist() == [] and problems == []
 
 
@@ -585,7 +587,7 @@ def test_tc_pairing_matches_as_many_labels_as_possible(rows, rnd):
     pred_rows = [(0, rnd.randrange(4), 10 * o, 10 * o + 5) for o, _ in rows]
     rnd.shuffle(pred_rows)
     pred = _sp(pred_rows)
-    out, problems = SP.align_tc(gold, pred, ["a0"], "p.txt")
+    out, problems = align_tc(gold, pred, ["a0"], "p.txt")
     assert problems == []
     for o in {o for o, _ in rows}:
         gi = [i for i in range(len(gold)) if gold.start[i] == 10 * o]
@@ -616,7 +618,7 @@ def test_spans_hold_int64_columns_and_round_trip_through_arrays():
 
 
 def test_merging_is_across_labels_by_default_and_sorted_by_label_within_an_article():
-    from metaeval.spans.model import merge_spans, overlapping_pairs
+    from metaeval.measures.spans.model import merge_spans, overlapping_pairs
 
     s = SP.Spans(article=[0, 0, 0, 1], start=[0, 4, 2, 0], end=[6, 9, 3, 5], label=[2, 1, 2, 1])
     m = merge_spans(s)
@@ -629,7 +631,7 @@ def test_merging_is_across_labels_by_default_and_sorted_by_label_within_an_artic
 
 
 def test_an_overlap_is_named_with_the_earlier_span_that_reaches_furthest():
-    from metaeval.spans.model import overlapping_pairs
+    from metaeval.measures.spans.model import overlapping_pairs
 
     s = SP.Spans(article=[0, 0, 0], start=[0, 1, 5], end=[3, 10, 8], label=[])
     assert overlapping_pairs(s) == [(0, 1), (1, 2)]
@@ -639,7 +641,7 @@ def test_an_overlap_is_named_with_the_earlier_span_that_reaches_furthest():
 
 
 def test_generated_span_baselines_on_short_and_empty_documents():
-    from metaeval.spans.baselines import span_baselines
+    from metaeval.measures.spans.baselines import span_baselines
 
     texts = ["a", "", "to be"]
     got = span_baselines(["every_token", "whole_text", "no_spans"], texts, SP.Spans.empty(), 0)

@@ -19,8 +19,8 @@ SCRIPT = """
 import atexit, os, shutil, sys, tempfile
 from pathlib import Path
 from types import SimpleNamespace
-from metaeval.io import DataError
-from metaeval.steps import note, run_step, timed
+from metaeval.data.files import DataError
+from metaeval.workflow.steps import note, run_step, timed
 
 out = Path(sys.argv[1])
 real_exit = os._exit
@@ -75,10 +75,10 @@ def test_under_a_tracer_the_process_exits_normally(tmp_path):
 
 
 @pytest.mark.parametrize("fault, code, needle", [
-    ("from metaeval.io import Problem; raise DataError([Problem('gold.csv', 3, 'no label')], \"dataset 'd'\")", 1,
+    ("from metaeval.data.files import Problem; raise DataError([Problem('gold.csv', 3, 'no label')], \"dataset 'd'\")", 1,
      "gold.csv:3: no label"),
     ("raise RuntimeError('a bug')", 1, "RuntimeError: a bug"),
-    ("from metaeval.custom_metrics import MetricContractError; raise MetricContractError(\"custom metric 'm' "
+    ("from metaeval.measures.custom import MetricContractError; raise MetricContractError(\"custom metric 'm' "
      "(m.py:m): expected a number where every class is in the gold and the predictions; found NaN on the systems "
      "of dataset 'd'\")", 1, "custom metric 'm' (m.py:m): expected a number"),
 ])

@@ -15,26 +15,23 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "metaeval"
 
-# from the ground up; a name ending in "." is a package prefix
+# from the ground up: the folders of src/metaeval (a name ending in "." is the folder) and the few modules at
+# its root; a module may import its own floor and the floors below it, never one above
 FLOORS: list[tuple[str, tuple[str, ...]]] = [
-    ("foundation", ("io", "resources", "declare", "mcs", "engine.confusion", "engine.kernels",
-                    "engine.resample", "engine.ranking", "engine.progress")),
-    ("measures", ("metrics", "custom_metrics", "item_metrics", "scores", "scores.", "spans", "spans.", "chance",
-                  "properties")),
-    ("formatting", ("notation", "report", "tables", "plots")),
-    ("data", ("config", "settings", "dataset", "score_data")),
-    ("engine", ("engine.scoring",)),
-    ("methods", ("experiments", "design", "significance", "sensitivity", "criteria", "verdict", "tradeoff",
-                 "gameability", "crossdata", "recommendation")),
+    ("engine", ("engine", "engine.")),
+    ("settings", ("settings",)),
+    ("measures", ("measures", "measures.")),
+    ("data", ("data", "data.")),
+    ("present", ("present", "present.")),
+    ("methods", ("methods", "methods.")),
+    ("verdict", ("verdict", "verdict.")),
     # the papers' tables, apart from the core: nothing below reads them
-    ("reproduction", ("reproduce", "official")),
+    ("reproduction", ("reproduction", "reproduction.")),
     ("pipeline", ("pipeline", "pipeline.")),
-    ("interfaces", ("api", "label_scores", "cli", "__main__", "steps", "workflow", "workflow.")),
+    ("interfaces", ("api", "label_scores", "cli", "__main__", "workflow", "workflow.")),
 ]
-# package entry points that import lazily by name (``__getattr__``), the
-# modules that moved (their old names forward to the new home for one release)
-# and metaeval.recommend (the function; its old module path forwards)
-OUTSIDE = {"", "engine", "confusion", "resample", "kernels", "ranking", "recommend"}
+# the package's entry point, which imports its public names lazily, by name (``__getattr__``)
+OUTSIDE = {""}
 
 
 def _modules() -> dict[str, Path]:
@@ -102,8 +99,10 @@ def test_no_import_runs_up_a_floor():
 
 
 def test_an_upward_import_is_found():
-    assert _upward({"tables": {"experiments", "metrics"}, "engine.scoring": {"dataset"}}) == [
-        "tables (formatting) imports experiments (methods)"]
+    assert _upward({"present.tables": {"methods.experiments", "measures.labels"},
+                    "methods.scorer": {"data.dataset"}, "engine.ranking": {"settings"}}) == [
+        "present.tables (present) imports methods.experiments (methods)",
+        "engine.ranking (engine) imports settings (settings)"]
 
 
 def _cycles(graph) -> list[list[str]]:
@@ -151,68 +150,13 @@ def test_the_circle_finder_finds_circles(graph, expected):
 
 
 def test_the_import_reader_sees_imports_inside_functions_and_up_the_package():
-    """design.py imports the engine's scorer inside a function; the workflow's
-    modules import the library with two dots."""
-    assert "engine.scoring" in GRAPH["design"]
-    assert "config" in GRAPH["workflow.params"]
-    assert "engine.resample" in GRAPH["engine.scoring"]
-
-
-def _fresh(code: str) -> None:
-    """Run ``code`` in a fresh interpreter (a DeprecationWarning comes once
-    per process) and check that it printed ok."""
-    import subprocess
-    import sys
-
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
-
-
-def test_the_moved_modules_keep_their_old_names_with_a_warning():
-    """``metaeval.resample`` and the others moved into ``metaeval.engine``
-    (issue 30): the old import paths and attributes give the same module,
-    with a DeprecationWarning (a fresh interpreter: the warning comes once)."""
-    code = ("import warnings; warnings.simplefilter('error', DeprecationWarning)\n"
-            "import metaeval, importlib\n"
-            "for m in ('confusion', 'resample', 'kernels', 'ranking'):\n"
-            "    try:\n"
-            "        importlib.import_module('metaeval.' + m)\n"
-            "    except DeprecationWarning as w:\n"
-            "        assert 'metaeval.engine.' + m in str(w), w\n"
-            "    else:\n"
-            "        raise SystemExit('no warning for ' + m)\n"
-            "warnings.simplefilter('ignore')\n"
-            "from metaeval.resample import SubsetConfusion\n"
-            "import metaeval.engine.resample as r\n"
-            "assert SubsetConfusion is r.SubsetConfusion and metaeval.ranking is metaeval.engine.ranking\n"
-            "from metaeval.experiments import Scorer, select_systems\n"
-            "assert Scorer is metaeval.engine.Scorer\n"
-            "print('ok')\n")
-    _fresh(code)
-
-
-def test_metaeval_recommend_is_the_function_and_its_old_module_path_forwards():
-    """``metaeval.recommend(...)`` is the one-call function (it raised
-    "module is not callable" while the module had its name); the module is
-    ``metaeval.recommendation``, and ``from metaeval.recommend import X``
-    keeps working for one release, with a DeprecationWarning."""
-    code = ("import inspect, warnings, metaeval\n"
-            "import metaeval.api as api\n"
-            "assert metaeval.recommend is api.recommend\n"
-            "warnings.simplefilter('error', DeprecationWarning)\n"
-            "try:\n"
-            "    from metaeval.recommend import recommend_dataset\n"
-            "except DeprecationWarning as w:\n"
-            "    assert 'metaeval.recommendation.recommend_dataset' in str(w), w\n"
-            "else:\n"
-            "    raise SystemExit('no warning')\n"
-            "warnings.simplefilter('ignore')\n"
-            "import metaeval.recommend as R, metaeval.recommendation as N\n"
-            "from metaeval.recommend import recommend_dataset\n"
-            "assert recommend_dataset is N.recommend_dataset and callable(R)\n"
-            "assert inspect.signature(R) == inspect.signature(api.recommend)\n"
-            "print('ok')\n")
-    _fresh(code)
+    """the workflow's modules import the library with two dots, the
+    measures' modules with three; an import inside a function counts."""
+    assert "methods.scorer" in GRAPH["methods.design"]
+    assert "data.config" in GRAPH["workflow.params"]
+    assert "engine.resample" in GRAPH["methods.scorer"]
+    assert "measures.labels" in GRAPH["measures.scores.registry"] or "measures.scores.multiclass" in GRAPH[
+        "measures.scores.registry"]
 
 
 def test_every_subpackage_is_shipped():
@@ -232,3 +176,46 @@ def test_every_subpackage_is_shipped():
                for g in globs for f in (root / "workflow" / pkg[len("metaeval._workflow."):].replace(".", "/")).glob(g)}
     wanted = {f for f in (root / "workflow").rglob("*") if f.is_file() and "__pycache__" not in f.parts}
     assert wanted - shipped == set()
+
+
+def test_the_engine_imports_nothing_of_the_project():
+    """``engine/`` is below everything: it knows neither datasets nor
+    metrics nor settings (the seeds' range is written in the engine and read
+    by ``settings``)."""
+    assert {m: sorted(t for t in GRAPH[m] if not t.startswith("engine")) for m in GRAPH
+            if _floor(m) == 0} == {m: [] for m in GRAPH if _floor(m) == 0}
+
+
+def test_a_floor_is_a_folder():
+    """The floors are folders a newcomer can see: at the root of the package
+    only the entry points, the settings and the interfaces."""
+    root = sorted(m for m in MODULES if "." not in m and not (SRC / m).is_dir())
+    assert root == ["__main__", "api", "cli", "label_scores", "settings"]
+
+
+def test_the_public_door_holds_only_public_names():
+    """``dir(metaeval)`` lists the public functions, the data object, the
+    version and the floors; nothing it imports for itself leaks, and the
+    old flat module names are gone (the project has not been released)."""
+    import importlib
+    import subprocess
+    import sys
+
+    import metaeval
+
+    names = dir(metaeval)
+    assert not [n for n in names if n.startswith("_") and n != "__version__"]
+    assert {"importlib", "version", "annotations", "PackageNotFoundError"}.isdisjoint(names)
+    assert set(metaeval.__all__) == {"__version__", "dataset", "span_dataset", "read_files", "evaluate", "compare",
+                                     "recommend", "meta_evaluate", "size_design", "Dataset", "score",
+                                     "register_metric"}
+    for name in metaeval.__all__:
+        assert getattr(metaeval, name) is not None
+    for old in ("metrics", "confusion", "resample", "kernels", "ranking", "recommendation", "io", "config",
+                "engine.scoring", "spans", "scores", "declare", "steps", "recommend"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(f"metaeval.{old}")
+    # importing the package imports none of its floors
+    code = "import sys, metaeval; print(sorted(m for m in sys.modules if m.startswith('metaeval')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['metaeval']"

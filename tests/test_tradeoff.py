@@ -1,4 +1,4 @@
-"""When the criteria disagree (metaeval.tradeoff, METHODS 9.8): the
+"""When the criteria disagree (metaeval.verdict.tradeoff, METHODS 9.8): the
 metrics kept on the most criteria, the declared priorities' sequential
 intersection, the trade-off; each against a plain loop over the sets, with
 the properties the rule promises (hypothesis), a null of exchangeable
@@ -20,8 +20,8 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from metaeval.tradeoff import decide, if_first, k_of_c, kept_count, passes, sequential, trade_off
-from metaeval.verdict import evidence_sets
+from metaeval.verdict.tradeoff import decide, if_first, k_of_c, kept_count, passes, sequential, trade_off
+from metaeval.verdict.evidence import evidence_sets
 
 CRIT = ("stability", "discrimination", "power", "noise", "priors")
 
@@ -223,7 +223,7 @@ def test_on_a_null_every_priority_order_keeps_every_exchangeable_metric(project_
     verdict's own null test (tests/test_verdict.py)."""
     from dataclasses import replace
 
-    from metaeval import criteria as CR
+    from metaeval.verdict import criteria as CR
 
     from .test_verdict import _real, _stacked
 
@@ -249,11 +249,11 @@ def default_verdicts(project_config, data_dir):  # (about 100 s on 2 cores)
     """The recommendations of fnc1, fnc1_4class and semeval2016t3_c at the
     default settings, with their gameability and formal properties (as the
     workflow computes them; the properties on a smaller domain)."""
-    from metaeval import properties as P
-    from metaeval import recommendation as R
-    from metaeval.config import dataset_specs
-    from metaeval.dataset import load_dataset
-    from metaeval.gameability import dataset_gameability
+    from metaeval.measures import properties as P
+    from metaeval.verdict import recommendation as R
+    from metaeval.data.config import dataset_specs
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.gameability import dataset_gameability
     from metaeval.workflow import experiment_settings
 
     specs = dataset_specs(project_config)
@@ -272,7 +272,7 @@ def default_verdicts(project_config, data_dir):  # (about 100 s on 2 cores)
 @pytest.mark.slow
 @pytest.mark.realdata
 def test_fnc1_s_priorities_give_mae_m_or_a_subset_of_the_power_set(default_verdicts):
-    from metaeval import recommendation as R
+    from metaeval.verdict import recommendation as R
 
     rec = default_verdicts["fnc1"]
     s = rec.sets["these_systems"]
@@ -308,11 +308,11 @@ def test_the_pages_read_at_1280_px_and_as_plain_text(default_verdicts, project_c
     import json
     import subprocess
 
-    from metaeval import recommendation as R
-    from metaeval.config import dataset_specs
-    from metaeval.dataset import load_dataset
-    from metaeval.gameability import dataset_gameability
-    from metaeval.notation import plain_markdown
+    from metaeval.verdict import recommendation as R
+    from metaeval.data.config import dataset_specs
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.gameability import dataset_gameability
+    from metaeval.present.notation import plain_markdown
     from metaeval.workflow import experiment_settings
 
     from .test_report import _chromium
@@ -350,10 +350,10 @@ def test_the_config_s_priorities_reach_the_answer(project_config, data_dir):
     """priorities: [discrimination] in fnc1's block gives MAE^M, said first."""
     from dataclasses import replace
 
-    from metaeval import recommendation as R
-    from metaeval.config import DatasetSpec, dataset_specs
-    from metaeval.dataset import load_dataset
-    from metaeval.gameability import dataset_gameability
+    from metaeval.verdict import recommendation as R
+    from metaeval.data.config import DatasetSpec, dataset_specs
+    from metaeval.data.dataset import load_dataset
+    from metaeval.methods.gameability import dataset_gameability
     from metaeval.workflow import experiment_settings
 
     raw = {**project_config["datasets"]["fnc1"], "priorities": ["discrimination"]}
@@ -373,7 +373,7 @@ def test_the_config_s_priorities_reach_the_answer(project_config, data_dir):
 @pytest.mark.realdata
 @pytest.mark.parametrize("name", ["fnc1", "fnc1_4class", "semeval2016t3_c"])
 def test_the_first_sentence_names_the_metrics_and_the_trade_off(default_verdicts, name):
-    from metaeval import recommendation as R
+    from metaeval.verdict import recommendation as R
 
     rec = default_verdicts[name]
     head = R.headline_sentence(rec)
@@ -391,7 +391,7 @@ def test_a_criterion_named_as_the_pages_name_it_is_suggested_by_its_id():
     """The trial: ``discriminative power`` suggested 'discrimination'; a
     criterion listed twice is named, and the command line says --priority."""
     from metaeval.cli import cli_message
-    from metaeval.config import ConfigError, check_priorities
+    from metaeval.data.config import ConfigError, check_priorities
 
     for name, want in (("discriminative power", "power"), ("discriminative_power", "power"),
                         ("rank stability", "stability"), ("class discrimination", "discrimination"),

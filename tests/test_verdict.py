@@ -1,4 +1,4 @@
-"""The verdict (metaeval.verdict): METHODS 9.6's checks on real data.
+"""The verdict (metaeval.verdict.evidence): METHODS 9.6's checks on real data.
 
 (a) Null calibration: metrics exchangeable by construction (accuracy with
 i.i.d. random positive item weights of mean 1, one weight vector per
@@ -7,7 +7,7 @@ of the draws; (b) power: a metric with a real advantage (accuracy on every
 item, against accuracy on random tenths of the items) is named; (c) a copy
 never changes the answer; (d) the per-criterion sets are the MCS of a plain
 loop (tests/test_mcs.py checks the MCS itself against METHODS 9.2 written
-out).  The criteria come from the project's own engine (metaeval.criteria)
+out).  The criteria come from the project's own engine (metaeval.verdict.criteria)
 on the real data: a test scorer weighs the items."""
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from metaeval import criteria as CR
-from metaeval.engine import Scorer
-from metaeval.verdict import (Separation, closest_pair, evidence_sets, mc_upper, paired_interval, systems_needed,
-                              units_needed)
+from metaeval.verdict import criteria as CR
+from metaeval.methods.scorer import Scorer
+from metaeval.verdict.evidence import (Separation, closest_pair, evidence_sets, mc_upper, paired_interval,
+                                       systems_needed, units_needed)
 
-from metaeval.mcs import critical_value
+from metaeval.verdict.mcs import critical_value
 
 from .test_mcs import plain_mcs
 
@@ -51,8 +51,8 @@ class WeightedScorer(Scorer):
 
 
 def _real(project_config, data_dir, name):
-    from metaeval.config import dataset_specs
-    from metaeval.dataset import RANKED_KINDS, load_dataset
+    from metaeval.data.config import dataset_specs
+    from metaeval.data.dataset import RANKED_KINDS, load_dataset
 
     spec = replace(dataset_specs(project_config)[name], metrics=("accuracy",))
     ds = load_dataset(spec, data_dir)

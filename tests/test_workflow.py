@@ -14,7 +14,7 @@ import pytest
 import numpy as np
 import yaml
 
-from metaeval import metrics as M
+from metaeval.measures import labels as M
 
 from .conftest import FIXTURES, ROOT
 from .workflow_helpers import SNAKEMAKE, _copy_of, _run, _tiny_only
@@ -54,7 +54,7 @@ def test_all_outputs(run):
 def test_label_noise_reuses_the_significance_experiment_s_trials(run):
     """The clean discriminative power in noise.csv is the significance
     experiment's (the same Tukey trials, handed over, not redrawn)."""
-    from metaeval.io import read_result_csv
+    from metaeval.data.files import read_result_csv
 
     work, _ = run
     for ds in ("tiny", "tiny_tsv"):
@@ -71,12 +71,12 @@ def test_label_noise_reuses_the_significance_experiment_s_trials(run):
 
 
 def test_properties_in_the_workflow_are_the_library_s(run):
-    """results/properties.csv is metaeval.properties.check_all with the
+    """results/properties.csv is metaeval.measures.properties.check_all with the
     config's settings (the .test config's small domain)."""
     import yaml as _yaml
 
-    from metaeval.io import read_result_csv
-    from metaeval.properties import check_all, settings_from
+    from metaeval.data.files import read_result_csv
+    from metaeval.measures.properties import check_all, settings_from
 
     work, _ = run
     block = _yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["properties"]
@@ -339,7 +339,7 @@ def test_odd_file_names_work_as_system_names_everywhere(odd):
 
     work, _, _ = odd
     d = work / "results/tiny"
-    from metaeval.io import read_result_csv
+    from metaeval.data.files import read_result_csv
 
     assert read_result_csv(d / "scores.csv")["system"].tolist()[:4] == sorted(ODD_NAMES)
     html = MarkdownIt("commonmark").enable("table").render((d / "tables/scores.md").read_text())
@@ -434,7 +434,7 @@ def test_result_files_are_not_private(run):
 
 # -- span datasets -------------------------------------------------------------------
 def test_span_datasets_have_the_same_outputs_as_every_dataset(run):
-    from metaeval.spans import SPAN_METRIC_IDS
+    from metaeval.measures.spans import SPAN_METRIC_IDS
 
     work, _ = run
     r = work / "results"
@@ -548,8 +548,8 @@ def test_resampling_few_groups_is_warned(run):
     tables); resampling items, or 20 groups, is not."""
     import dataclasses
 
-    from metaeval.config import dataset_specs, load_config
-    from metaeval.experiments import MIN_GROUPS
+    from metaeval.data.config import dataset_specs, load_config
+    from metaeval.methods.experiments import MIN_GROUPS
     from metaeval.workflow import experiment_settings, few_groups_note
 
     work, data = run
@@ -568,8 +568,8 @@ def test_resampling_few_groups_is_warned(run):
 @pytest.mark.parametrize("shards", [1, 2])
 def test_only_datasets_with_three_classes_read_the_class_merging_settings(shards):
     """Catches two-class datasets recording (and rerunning on) balanced_repeats / balanced_seed they never read."""
-    from metaeval.config import DatasetSpec
-    from metaeval.experiments import Settings
+    from metaeval.data.config import DatasetSpec
+    from metaeval.methods.experiments import Settings
     from metaeval.workflow import step_params
 
     settings = Settings.from_config({"shards": shards})
@@ -590,9 +590,9 @@ def test_only_datasets_with_three_classes_read_the_class_merging_settings(shards
 @pytest.mark.parametrize("ordinal", [True, False])
 def test_noise_mode_auto_flips_to_neighbours_for_ordered_classes_only(tmp_path, ordinal):
     """Catches noise_mode: auto swapped (it must flip to neighbours for ordinal classes, uniformly for nominal)."""
-    from metaeval.config import DatasetSpec
-    from metaeval.dataset import Dataset
-    from metaeval.experiments import Settings
+    from metaeval.data.config import DatasetSpec
+    from metaeval.data.dataset import Dataset
+    from metaeval.methods.experiments import Settings
     from metaeval.workflow import run_sensitivity
 
     # gold in the outer classes a and c only; every label flipped (rate 1).  Neighbour noise must send every
@@ -697,11 +697,11 @@ def test_the_warnings_of_a_run_are_repeated_at_its_end(run, tmp_path):
 
 def test_the_same_answer_on_every_page_that_names_a_metric(run):
     """The summary page, recommendation.md, recommendation.json and the
-    front page show one answer (metaeval.recommendation's), for every dataset of
+    front page show one answer (metaeval.verdict.recommendation's), for every dataset of
     the run that has one; the summary's Table 7 is labelled a reproduction."""
     import html as H
 
-    from metaeval.tables import md_escape
+    from metaeval.present.tables import md_escape
 
     work, _ = run
     front = (work / "results/report/overview.html").read_text(encoding="utf-8")
@@ -735,7 +735,7 @@ def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
     scores and intervals are scores.csv and intervals.csv."""
     import filecmp
 
-    from metaeval.io import read_result_csv
+    from metaeval.data.files import read_result_csv
 
     work, data = run
     gold, preds, keys = _tiny_in_memory(data)
@@ -749,7 +749,7 @@ def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
     assert len(written) == 25
     for p in written:
         assert filecmp.cmp(p, work / "results/tiny" / p.relative_to(tmp_path), shallow=False), p.name
-    from metaeval.io import write_csv
+    from metaeval.data.files import write_csv
 
     design = metaeval_api().size_design(gold, preds, **keys, **settings)  # the design alone: the same files
     for name, df in (("design", design.design), ("design_needed", design.needed), ("design_swaps", design.swaps)):
@@ -779,7 +779,7 @@ def test_the_library_reads_and_resamples_a_grouped_dataset_as_the_workflow(run, 
     workflow items, and the answers differed."""
     import filecmp
 
-    from metaeval.io import read_result_csv
+    from metaeval.data.files import read_result_csv
 
     work, data = run
     settings = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["experiments"]
@@ -822,7 +822,7 @@ def test_the_command_line_prints_the_workflow_s_scores_and_intervals(run, tmp_pa
     from contextlib import redirect_stdout
 
     from metaeval.cli import main
-    from metaeval.io import read_result_csv
+    from metaeval.data.files import read_result_csv
 
     work, data = run
     files = _tiny_files(data, tmp_path)
@@ -852,7 +852,7 @@ def test_the_command_line_design_is_the_workflow_s(run, tmp_path):
     from contextlib import redirect_stdout
 
     from metaeval.cli import main
-    from metaeval.io import read_result_csv
+    from metaeval.data.files import read_result_csv
 
     work, data = run
     files = [str(f) for f in _tiny_files(data, tmp_path)]

@@ -6,7 +6,7 @@ pandas out, no config file and no Snakemake.
 * ``compare``: every pair of systems per metric (difference, p-value,
   adjusted p-value where the test has one), the systems that cannot be told
   from the best, and each metric's discriminative power;
-* ``recommend``: which metric to report (``metaeval.recommendation``), with the
+* ``recommend``: which metric to report (``metaeval.verdict.recommendation``), with the
   evidence for it;
 * ``meta_evaluate``: all of the workflow's experiments on one dataset, as a
   ``MetaEvaluation`` of DataFrames that can write the workflow's files.
@@ -55,10 +55,11 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .config import BASELINE_KINDS, SPAN_BASELINE_KINDS, DatasetSpec
-from .dataset import RANKED_KINDS, Dataset, code_dataset, score_dataset
-from .io import DataError, LabelTable, Problem
-from .metrics import closest
+from .data.config import BASELINE_KINDS, DatasetSpec, SPAN_BASELINE_KINDS
+from .data.dataset import Dataset, RANKED_KINDS, code_dataset, score_dataset
+from .data.files import DataError, Problem
+from .data.readers.labels import LabelTable
+from .measures.labels import closest
 from .settings import default_of
 
 __all__ = ["dataset", "span_dataset", "from_tables", "read_files", "settings", "evaluate", "compare", "recommend", "meta_evaluate", "size_design", "SizeDesign", "Comparison",
@@ -166,7 +167,7 @@ def gold_classes(gold_labels, normalize_labels=(), where: str = "gold", name: st
     named).  Two labels that read as one class (spaces,
     case, a lookalike character: ``dataset.near_duplicates``) are refused:
     taken as two classes, they would split one in silence."""
-    from .dataset import near_duplicates
+    from .data.dataset import near_duplicates
 
     norm = [normalize_labels] if isinstance(normalize_labels, str) else list(normalize_labels or ())
     values = [str(x).strip() for x in gold_labels] if "strip" in norm else [str(x) for x in gold_labels]
@@ -316,9 +317,9 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
 
     Raises
     ------
-    metaeval.io.DataError
+    metaeval.data.files.DataError
         Listing every fault, by system and item.
-    metaeval.config.ConfigError
+    metaeval.settings.ConfigError
         For a setting the config would refuse.
 
     Examples
@@ -333,7 +334,7 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     >>> dataset(gold, {"a": systems["a"][:-1]})
     Traceback (most recent call last):
     ...
-    metaeval.io.DataError: dataset 'data': 1 problem in 1 input:
+    metaeval.data.files.DataError: dataset 'data': 1 problem in 1 input:
       predictions['a']: 1 problem (1 sequence(s) of the wrong length)
         predictions['a']: 119 labels for 120 gold items (plain sequences are matched to the gold by position; pass pandas Series or dicts keyed by item id, gold included, to match by id)
     """
@@ -470,7 +471,7 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
 
     Raises
     ------
-    metaeval.io.DataError
+    metaeval.data.files.DataError
         Listing every fault, by system and row (its position, from 0).
 
     Examples
@@ -480,7 +481,7 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
     >>> score_dataset(ds, spec).set_index("system")["span_f1"].round(3).to_dict()
     {'a': 0.571, 'b': 0.667}
     """
-    from .spans import span_table
+    from .data.readers.spans import span_table
 
     _check_keywords(dict(labels=labels, span_metrics=span_metrics, baselines=baselines,
                          baseline_systems=baseline_systems, real_systems=real_systems, primary_metric=primary_metric,
@@ -516,7 +517,7 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
             raw[key] = v if isinstance(v, str) else list(v)
     spec = DatasetSpec.from_config(name, raw, random_seed=int(random_seed))
     _check_declared(baseline_systems, real_systems, tables)
-    from .dataset import code_span_dataset
+    from .data.dataset import code_span_dataset
 
     ds = code_span_dataset(spec, texts, gold_t, tables, texts_where="texts", supplied=set(baseline_systems))
     _say_systems(ds, tables, real_systems)
@@ -541,7 +542,7 @@ def _say_systems(ds: Dataset, systems, real_systems) -> None:
     ``systems`` (in memory, or files read by ``read_files``: named after
     them), and a ``UserWarning`` now for each one named like a baseline
     that nothing declared (``_prepare`` does not say it again)."""
-    from .dataset import _advice, name_the_systems
+    from .data.dataset import _advice, name_the_systems
 
     for w in name_the_systems(ds, {s: s for s in systems}, set(real_systems), _advice(None, "library")):
         warnings.warn(f"dataset {ds.name!r}: {w}", stacklevel=_outside())
@@ -635,12 +636,12 @@ def from_tables(gold_t: LabelTable, tables: Mapping[str, LabelTable], *, labels:
         names, codes = np.unique(np.asarray([of[i] for i in ds.item_ids], dtype=str), return_inverse=True)
         ds.groups = codes.astype(np.int16 if names.size < 2 ** 15 else np.int32)
         ds.group_names = tuple(names.tolist())
-    from .custom_metrics import check_registered
+    from .measures.custom import check_registered
 
     # a custom metric is held to its contract on the systems' own matrices before any work
     check_registered(spec.metrics, ds.confusion(), spec.metric_params(), where=f"the systems of dataset {name!r}")
     if spec.item_metrics:
-        from .item_metrics import check_items
+        from .measures.items import check_items
 
         check_items(spec.item_metrics, ds.gold, ds.predictions, ds.item_ids, where=f"the systems of dataset {name!r}")
     _say_systems(ds, tables, real_systems)
@@ -655,7 +656,7 @@ def _given_metrics(metrics, k: int) -> list[str]:
     ``file.py:name``) or ``{"accuracy": None}`` (a known id)."""
     if not isinstance(metrics, Mapping):  # (an empty text is no metric: the empty list's message)
         return ([metrics] if metrics.strip() else []) if isinstance(metrics, str) else list(metrics)
-    from .custom_metrics import KEYS, register_metric, resolve
+    from .measures.custom import KEYS, register_metric, resolve
 
     for mid, given in metrics.items():
         if given is None:
@@ -671,8 +672,8 @@ def _given_metrics(metrics, k: int) -> list[str]:
         unknown = sorted(set(decl) - set(KEYS))
         if unknown:
             raise TypeError(f"metrics[{mid!r}]: unknown key(s) {unknown}; known: {', '.join(KEYS)}")
-        if "terms" in decl or "combine" in decl:  # a metric of per-item terms (metaeval.item_metrics)
-            from .item_metrics import register_item_metric
+        if "terms" in decl or "combine" in decl:  # a metric of per-item terms (metaeval.measures.items)
+            from .measures.items import register_item_metric
 
             register_item_metric(str(mid), decl.pop("terms", None), decl.pop("combine", None), **decl)
         else:
@@ -694,7 +695,7 @@ def settings(groups=None, **options):
     >>> settings(groups=["t1", "t2"]).resample_unit, settings(resample_unit="group").resample_unit
     ('item', 'group')
     """
-    from .experiments import Settings
+    from .methods.experiments import Settings
 
     return Settings.from_config({k: list(v) if isinstance(v, tuple) else v for k, v in options.items()})
 
@@ -712,7 +713,7 @@ def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
     import difflib
     from dataclasses import fields
 
-    from .experiments import Settings
+    from .methods.experiments import Settings
 
     data_keys = _keywords(dataset) | _keywords(span_dataset)
     setting_keys = {f.name for f in fields(Settings)}
@@ -735,7 +736,7 @@ def _prediction_files(predictions) -> list:
     import glob as _glob
     import os
 
-    from .config import ConfigError
+    from .data.config import ConfigError
 
     out = []
     for f in [predictions] if isinstance(predictions, (str, os.PathLike)) else list(predictions):
@@ -799,12 +800,12 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
     >>> read_files(d / "gold.csv", [d / "sys_b.csv"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    metaeval.io.DataError: dataset 'data' (gold file .../gold.csv): 1 problem in 1 file of the input data:
+    metaeval.data.files.DataError: dataset 'data' (gold file .../gold.csv): 1 problem in 1 file of the input data:
       .../sys_b.csv: 1 problem (1 label(s) outside the label set)
         .../sys_b.csv:3: predicted label 'maybe' of item '2' is not one of 'neg', 'pos'
     """
-    from .config import SPAN_FORMATS, ConfigError
-    from .io import FORMATS
+    from .data.config import ConfigError, SPAN_FORMATS
+    from .data.readers.labels import FORMATS
 
     if span_format is not None:
         if format is not None:
@@ -834,7 +835,7 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
                      "normalize_probabilities": normalize_probabilities})
     keys.setdefault("random_seed", RANDOM_SEED)
     if span_format:
-        from .dataset import load_dataset
+        from .data.dataset import load_dataset
 
         raw = {"format": span_format, "gold": str(Path(gold).resolve()),
                "predictions": [str(Path(f).resolve()) for f in predictions], **keys}
@@ -844,14 +845,14 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
             if raw.get(k) is not None:
                 raw[k] = list(raw[k])
         if span_format == "semeval2020_tc" and raw.get("labels") is None:  # the gold's techniques, sorted
-            from .spans import read_technique_names
+            from .data.readers.spans import read_technique_names
 
             raw["labels"] = sorted(read_technique_names(gold))
         _as_patterns(raw)
         spec = DatasetSpec.from_config(name, raw, random_seed=int(keys["random_seed"]))
         return _read_said(spec, load_dataset(spec, "/", advice="library")), spec
     keys.setdefault("baselines", BASELINE_KINDS)  # as the config's default: every baseline
-    if scores is not None:  # scores and probabilities: the workflow's own reader (metaeval.score_data)
+    if scores is not None:  # scores and probabilities: the workflow's own reader (metaeval.data.score_data)
         return _read_with_scores(gold, predictions, scores, name=name, format=format, id_column=id_column,
                                  label_column=label_column, group_column=group_column,
                                  score_format=score_format, score_threshold=score_threshold,
@@ -869,7 +870,7 @@ def _reader(format, id_column, label_column):
     """How ``read_files`` reads a label file: by its ending (``format``
     None), or with the format's delimiter and columns whatever the ending;
     ``id_column``/``label_column`` override the columns."""
-    from .io import FORMATS, read_labels, read_table
+    from .data.readers.labels import FORMATS, read_labels, read_table
 
     if format is None:
         def read(path, group=None):
@@ -888,7 +889,7 @@ def _read_with_scores(gold, predictions, scores, *, name, format, id_column, lab
                       score_format, score_threshold, probability_tolerance, normalize_probabilities, keys):
     """``read_files`` with score files: one config block of absolute paths,
     read by ``dataset.load_dataset`` as the workflow reads it."""
-    from .dataset import load_dataset
+    from .data.dataset import load_dataset
 
     raw: dict[str, Any] = {"gold": str(Path(gold).resolve()), "predictions": [str(Path(f).resolve()) for f in predictions],
                            "scores": [str(Path(f).resolve()) for f in scores]}
@@ -950,7 +951,7 @@ def _options(fn, explicit: Mapping[str, Any], settings_obj, kwargs: Mapping[str,
     import inspect
     from dataclasses import fields
 
-    from .experiments import Settings
+    from .methods.experiments import Settings
 
     params = inspect.signature(fn).parameters
     out: dict[str, Any] = {}
@@ -989,7 +990,7 @@ def _choose_metrics(spec: DatasetSpec, metrics) -> DatasetSpec:
     it)."""
     from dataclasses import replace
 
-    from . import metrics as M
+    from .measures import labels as M
 
     wanted = [metrics] if isinstance(metrics, str) else list(metrics)
     ids = list(dict.fromkeys(M.canonical(str(m)) for m in wanted))
@@ -1042,7 +1043,7 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
         if opts.get("resample_unit", "group") != "group":
             raise ValueError("resample_unit: a span dataset is resampled by document ('group')")
         opts["resample_unit"], opts["stratified"] = "group", False
-    from .scores.registry import SCORE_REGISTRY
+    from .measures.scores.registry import SCORE_REGISTRY
 
     within = [m for m in spec.score_metrics if SCORE_REGISTRY[m].kind == "groups"]
     if within:  # rankings within groups: whole groups are resampled, as the config must ask for
@@ -1053,7 +1054,7 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
     if include_all_baselines and "include_baselines" not in opts:  # score every system given or generated
         opts["include_baselines"] = [s for s, k in zip(ds.systems, ds.kinds) if k not in RANKED_KINDS]
     st = settings(**opts)  # (the groups are the dataset's: a setting says whether resamples take them whole)
-    from .experiments import few_groups_note
+    from .methods.experiments import few_groups_note
 
     note = few_groups_note(spec, st, ds)
     if note:  # as the workflow says it (its console and tables)
@@ -1068,7 +1069,7 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
 def _few_systems_warning(ds: Dataset, st) -> None:
     """The workflow meta-evaluates a dataset only when it ranks
     ``min_systems`` systems or more; the API does, and says so."""
-    from .engine.scoring import select_systems
+    from .methods.scorer import select_systems
 
     n = len(select_systems(ds, st.include_baselines))
     if 2 <= n < st.min_systems:
@@ -1142,7 +1143,7 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
     scores = score_dataset(ds, spec)
     if not intervals:
         return scores.set_index("system")
-    from .significance import run_bootstrap
+    from .methods.significance import run_bootstrap
 
     wide = _interval_columns(scores, run_bootstrap(ds, spec, st)["intervals"], list(spec.all_metrics))
     return wide
@@ -1255,7 +1256,7 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
     0  accuracy    a
     1  macro_f1    a                           c
     """
-    from .significance import run_significance
+    from .methods.significance import run_significance
 
     kwargs = _options(compare, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
                                     weights=weights, baselines=baselines, significance_test=significance_test,
@@ -1264,7 +1265,7 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
                                     bootstrap_replicates=bootstrap_replicates, resample_unit=resample_unit),
                       settings, kwargs)
     ds, spec, st = _prepare(gold, predictions, kwargs, include_all_baselines=True)
-    from .engine.scoring import select_systems
+    from .methods.scorer import select_systems
 
     if len(select_systems(ds, st.include_baselines)) < 2:
         raise ValueError("compare needs at least two systems (or a system and a baseline: baselines=[...])")
@@ -1277,7 +1278,7 @@ def _shape_properties(k: int, ordinal: bool, weights, f_avg, unrelated, positive
     domain (``properties.dataset_settings``; cached per shape)."""
     from types import SimpleNamespace
 
-    from .properties import check_all, dataset_settings, settings_from
+    from .measures.properties import check_all, dataset_settings, settings_from
 
     params = {"weights": None if weights is None else np.asarray(weights), "f_avg_classes": f_avg,
               "unrelated": unrelated, "positive": positive}
@@ -1304,7 +1305,7 @@ def _with_verdict_keys(spec, official_metric, official_source, paper_choices, re
     (``priorities`` named as the keyword: ``priorities=``)."""
     from dataclasses import replace
 
-    from .config import _verdict_keys
+    from .data.config import _verdict_keys
 
     raw = {"official_metric": official_metric if not official_source else
            {"metric": official_metric, "source": official_source},
@@ -1315,7 +1316,7 @@ def _with_verdict_keys(spec, official_metric, official_source, paper_choices, re
     keys = _verdict_keys(spec.name, raw, spec.all_metrics, bool(spec.ordinal),
                          spec.metric_params() if spec.k >= 2 else {}, spec.span_task, spec.labels)
     keys.pop("test_set", None)
-    from .config import ConfigError, check_priorities
+    from .data.config import ConfigError, check_priorities
 
     try:
         keys["priorities"] = check_priorities(priorities or None, "priorities")
@@ -1334,7 +1335,7 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
               criteria_replicates: int = default_of("criteria_replicates"),
               criteria_seed: int = default_of("criteria_seed"), resample_unit: str | None = None,
               settings=None, **kwargs):
-    """Which metric to report on this data (``metaeval.recommendation``).
+    """Which metric to report on this data (``metaeval.verdict.recommendation``).
 
     Every evidence criterion (rank stability, class discrimination for
     ordered classes, discriminative power, robustness to label noise and,
@@ -1371,7 +1372,7 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
         ``"priors"``).  When no metric is kept on every criterion, the
         answer is the sequential intersection of their sets in this order,
         a criterion skipped when its set would leave nothing
-        (``metaeval.tradeoff``); without them, the metrics kept on the most
+        (``metaeval.verdict.tradeoff``); without them, the metrics kept on the most
         criteria, with the trade-off said.
     official_metric, official_source : str
         The task's own metric and where it comes from: the answer says
@@ -1395,7 +1396,7 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
         Other dataset keywords and experiment settings (config keys).
     Returns
     -------
-    metaeval.recommendation.Recommendation
+    metaeval.verdict.recommendation.Recommendation
         ``.selected`` (the answer), ``.sets`` (per scope the per-criterion
         sets), ``recommend.answer_sentence(rec)``,
         ``recommend.criteria_table(rec)``, ``recommend.recommendation_long(rec)``.
@@ -1408,15 +1409,15 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
     ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
     >>> rec = recommend(gold, systems, properties=False, n_splits=100, criteria_replicates=20,
     ...                 official_metric="accuracy")
-    >>> from metaeval.recommendation import answer_sentence
+    >>> from metaeval.verdict.recommendation import answer_sentence
     >>> answer_sentence(rec)
     'The evidence does not separate the 9 candidates: every one is kept on every criterion (report any; the table lists them). The official Acc is kept too. For new systems: not judged (ill-defined: too few distinct systems drawn). Tentative: 3 real systems.'
 
     Three systems cannot tell nine metrics apart: the honest answer is that
     the data do not choose.
     """
-    from .gameability import dataset_gameability
-    from .recommendation import recommend_dataset
+    from .methods.gameability import dataset_gameability
+    from .verdict.recommendation import recommend_dataset
 
     kwargs = _options(recommend, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
                                       weights=weights, baselines=baselines, criteria=criteria,
@@ -1457,14 +1458,14 @@ class SizeDesign:
 
     @property
     def summary(self) -> pd.DataFrame:
-        from .tables import design_summary
+        from .present.tables import design_summary
 
         return design_summary(self.design, self.needed)
 
     def sentence(self, metrics, where: str = "design.csv") -> str | None:
         """The recommendation's sentence on the test-set size of
         ``metrics`` (metric ids), or None; ``where`` names the full table."""
-        from .design import design_note
+        from .methods.design import design_note
 
         return design_note(self.design, self.needed, [metrics] if isinstance(metrics, str) else list(metrics), where)
 
@@ -1483,7 +1484,7 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
                 **kwargs) -> SizeDesign:
     """How large a test set must be: every metric's minimum detectable
     difference against the test-set size, the size needed for given
-    differences, and swap rates on disjoint subsets (``metaeval.design``).
+    differences, and swap rates on disjoint subsets (``metaeval.methods.design``).
 
     The variance of each pair of systems' difference comes from
     ``bootstrap_replicates`` resamples of the units (whole groups with
@@ -1550,8 +1551,8 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
     Test-set size: with 120 items, macro-F1 separates systems that differ by 0.13 with power 0.8; to separate 0.05
     about 800 items are needed (a two-sided z-test at the experiments' alpha; design.csv).
     """
-    from .design import dataset_design
-    from .significance import run_bootstrap
+    from .methods.design import dataset_design
+    from .methods.significance import run_bootstrap
 
     kwargs = _options(size_design, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
                                         weights=weights, baselines=baselines, design_power=design_power,
@@ -1594,7 +1595,7 @@ class MetaEvaluation:
     def __getitem__(self, key: str) -> pd.DataFrame:
         name = key if key.endswith(".csv") else f"{key}.csv"
         if name not in self.tables:
-            from .metrics import closest
+            from .measures.labels import closest
 
             raise KeyError(f"no table {key!r}{closest([key], self.keys())}; the tables: {', '.join(self.keys())}")
         return self.tables[name]
@@ -1608,8 +1609,8 @@ class MetaEvaluation:
     def recommendation(self) -> str:
         """The answer, as its first sentences, the metrics named as the
         workflow's pages and the command line name them (``Rᴹ``, ``κ``)."""
-        from .notation import plain_markdown
-        from .recommendation import answer_sentence
+        from .present.notation import plain_markdown
+        from .verdict.recommendation import answer_sentence
 
         return plain_markdown(answer_sentence(self.rec))
 
@@ -1621,8 +1622,8 @@ class MetaEvaluation:
         ``recommendation.json`` and ``recommendation.md``, and (``figures``)
         the recommendation's figure, ``figures/recommendation.png`` and
         ``.pdf``; returns the paths written."""
-        from .io import cannot_write_in, write_csv, write_text
-        from .recommendation import recommendation_json, recommendation_markdown
+        from .data.files import cannot_write_in, write_csv, write_text
+        from .verdict.recommendation import recommendation_json, recommendation_markdown
 
         folder = Path(folder)
         bad = cannot_write_in(folder, *([folder / "figures"] if figures else []))
@@ -1639,15 +1640,15 @@ class MetaEvaluation:
                                                 test_set_size=self.notes.get("test_set_size")))
         figure = None
         if figures:  # (matplotlib is imported only then)
-            from .plots import save_figure
-            from .recommendation import recommendation_figure
+            from .present.plots import save_figure
+            from .verdict.recommendation import recommendation_figure
 
             (folder / "figures").mkdir(exist_ok=True)
             paths = [folder / "figures" / "recommendation.png", folder / "figures" / "recommendation.pdf"]
             save_figure(recommendation_figure(self.rec, self.name), paths)
             out += paths
             figure = "figures/recommendation.png"
-        from .notation import plain_markdown
+        from .present.notation import plain_markdown
 
         write_text(out[-1 if not figures else -3], plain_markdown(recommendation_markdown(
             self.rec, f"{self.name}: which metric to report", self.notes.get("context", ""), figure)))
@@ -1692,7 +1693,7 @@ def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ord
     >>> import tempfile
     >>> paths = result.write(tempfile.mkdtemp(), figures=False)  # the workflow's files
     """
-    from . import experiments as E
+    from .methods import experiments as E
     from .pipeline.sequence import meta_evaluation
 
     kwargs = _options(meta_evaluate, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,

@@ -216,7 +216,7 @@ def _list_keys() -> frozenset:
     ``a,b`` as ``[a, b]`` for them; a YAML list, ``[a, b]``, always works)."""
     from dataclasses import fields
 
-    from .config import DatasetSpec
+    from .data.config import DatasetSpec
     from .settings import flat_fields
 
     return frozenset([name for name, _, f in flat_fields() if f.metadata["schema"].get("type") == "array"]
@@ -239,7 +239,7 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                                      "it marks default that apply to the labels; 'default,mcc' adds one)")
     d.add_argument("--metric-module", action="append", default=[], metavar="FILE.py|MODULE",
                    help="a Python file or module of custom metrics (its METRICS dict, as the config's "
-                        "custom_metrics block; metaeval.custom_metrics), then listed by id in --metrics; repeatable")
+                        "custom_metrics block; metaeval.measures.custom), then listed by id in --metrics; repeatable")
     d.add_argument("--id-column", help="column or key of the item id (default: item_id, or the input format's)")
     d.add_argument("--label-column", help="column or key of the label (default: label, or the input format's)")
     d.add_argument("--group-column", help="column of the gold giving each item's group (e.g. target): "
@@ -432,8 +432,8 @@ def _split_settings(a) -> tuple[dict, dict]:
             _keywords(dataset) - {"groups"}) - {"name", "labels", "ordinal", "metrics", "baselines"}
     from dataclasses import fields
 
-    from .experiments import Settings
-    from .metrics import closest
+    from .methods.experiments import Settings
+    from .measures.labels import closest
 
     pairs = dict(a.settings)
     known = data | {f.name for f in fields(Settings)}
@@ -457,10 +457,10 @@ def metric_table():
     metrics list), needs, other names, reference``."""
     import pandas as pd
 
-    from . import metrics as M
-    from .notation import unicode as unicode_name
-    from .scores.registry import SCORE_REGISTRY
-    from .spans import SPAN_REGISTRY
+    from .measures import labels as M
+    from .present.notation import unicode as unicode_name
+    from .measures.scores.registry import SCORE_REGISTRY
+    from .measures.spans import SPAN_REGISTRY
 
     other = {}
     for alias, mid in M.ALIASES.items():
@@ -482,7 +482,7 @@ def metric_table():
 
 
 def _metrics(a) -> str:
-    from .custom_metrics import load_module
+    from .measures.custom import load_module
 
     for module in a.metric_module:
         load_module(module)
@@ -540,7 +540,7 @@ def _stdin_file(a, tmp) -> None:
     path = Path(tmp) / f"stdin{ending}"
     text = sys.stdin.read()
     if not text.strip():
-        from .io import DataError, Problem
+        from .data.files import DataError, Problem
 
         example = "- system.csv < gold.csv" if a.gold == "-" else "gold.csv - < system.csv"
         raise DataError([Problem("standard input ('-')", None, f"empty: nothing was piped in (e.g. `metaeval "
@@ -554,8 +554,8 @@ def _stdin_file(a, tmp) -> None:
 
 def _read(a, default_baselines=()):
     from .api import read_files
-    from .custom_metrics import load_module
-    from .spans import SPAN_METRIC_IDS
+    from .measures.custom import load_module
+    from .measures.spans import SPAN_METRIC_IDS
 
     for module in getattr(a, "metric_module", None) or ():
         load_module(module)
@@ -706,7 +706,7 @@ def _csv(df, quote_hash: bool) -> str:
 
 def _p_text(df, levels):
     """``df`` with its p-value columns (``p``, ``p_*``, ``mcs_p*``) as text by ``tables.format_p``."""
-    from .tables import format_p
+    from .present.tables import format_p
 
     cols = [c for c in df.columns if isinstance(c, str) and (c == "p" or c.startswith("p_") or c.startswith("mcs_p"))
             and df[c].dtype.kind == "f"]
@@ -721,7 +721,7 @@ def _p_text(df, levels):
 def _render(df, fmt: str, title: str = "", sig: dict | None = None) -> str:
     import pandas as pd
 
-    from .tables import latex_table, markdown_table
+    from .present.tables import latex_table, markdown_table
 
     if fmt == "csv":
         return _signed(_csv(df, quote_hash=sig is not None), fmt, sig)
@@ -735,7 +735,7 @@ def _render(df, fmt: str, title: str = "", sig: dict | None = None) -> str:
     # for people, a p-value by the project's one rule (tables.format_p: never rounded onto or across the level)
     df = _p_text(df, [x for x in ((sig or {}).get("alpha"), (sig or {}).get("verdict_alpha"), 0.05) if x])
     if fmt == "markdown":  # (the metrics' names typeset as in the workflow's Markdown files)
-        from .notation import plain_markdown
+        from .present.notation import plain_markdown
 
         return _signed(plain_markdown((f"**{title}**\n\n" if title else "") + markdown_table(df)), fmt, sig)
     if fmt == "latex":
@@ -743,7 +743,7 @@ def _render(df, fmt: str, title: str = "", sig: dict | None = None) -> str:
     # the terminal's table, laid out here (pandas' to_string shifted a header by one character after a text
     # column): text columns (object under pandas 2, "str" under pandas 3) read from the left, numbers from
     # the right, floats with three decimals, missing values blank
-    from .notation import typeset_unicode
+    from .present.notation import typeset_unicode
 
     def cell(v) -> str:  # (a metric's name in Unicode: Rᴹ, αᴺᴼᴹ)
         if v is None or (isinstance(v, float) and v != v) or v is pd.NA:
@@ -774,7 +774,7 @@ def _interval_cells(scores, metric_ids):
 
 def _score(a, progress) -> str:
     from . import api
-    from . import metrics as M
+    from .measures import labels as M
 
     with progress.step("reading"):
         data = _read(a)
@@ -835,7 +835,7 @@ def _compare(a, progress) -> str:
 
 def _recommend(a, progress) -> str:
     from . import api
-    from .recommendation import answer_sentence, criteria_table, recommendation_json, recommendation_long
+    from .verdict.recommendation import answer_sentence, criteria_table, recommendation_json, recommendation_long
 
     if a.require and a.no_properties:
         raise ValueError("--require needs the formal properties of this data's shape: drop --no-properties")
@@ -854,20 +854,20 @@ def _recommend(a, progress) -> str:
         return recommendation_json(rec, test_set_size=size, signature=signature_text(sig), signature_fields=sig)
     if a.format == "csv":
         return _render(recommendation_long(rec), "csv", sig=sig)
-    from .recommendation import tradeoff_lines
+    from .verdict.recommendation import tradeoff_lines
 
     text = answer_sentence(rec) + (f" {size}" if size else "")
     trade = "\n".join(tradeoff_lines(rec)).strip()
     table = criteria_table(rec)
     if a.format == "markdown":
-        from .notation import plain_markdown
+        from .present.notation import plain_markdown
 
         return plain_markdown(text + (f"\n\n{trade}" if trade else "")) + "\n\n" + _render(table, "markdown", sig=sig)
     if a.format == "latex":
         return _render(table, "latex", text, sig)
     import textwrap
 
-    from .notation import typeset_unicode
+    from .present.notation import typeset_unicode
 
     # the trade-off as plain lines: its Markdown's emphasis dropped, each line wrapped
     plain = [textwrap.fill(typeset_unicode(x.replace("**", "")), 100, subsequent_indent="  " if x.startswith("- ")
@@ -890,7 +890,7 @@ def _recommend_signature(a, data, st, rec, designed: bool) -> dict:
     if designed:
         draws.append(("design_subsets", st.design_draws, st.design_seed, {}))
     if not a.no_properties and spec.k >= 2:
-        from .properties import settings_from
+        from .measures.properties import settings_from
 
         ps = settings_from({})
         draws.append(("property_matrices", ps.random, ps.seed, {}))
@@ -902,7 +902,7 @@ def _recommend_signature(a, data, st, rec, designed: bool) -> dict:
 
 def _workflow_baselines(a) -> tuple[str, ...]:
     """The baselines the workflow ranks with the systems of this format."""
-    from .config import BASELINE_KINDS, SPAN_BASELINE_KINDS
+    from .data.config import BASELINE_KINDS, SPAN_BASELINE_KINDS
 
     return SPAN_BASELINE_KINDS if _span_format(a) in ("semeval2020_si", "semeval2021_tsd") else BASELINE_KINDS
 
@@ -929,7 +929,8 @@ def _design(a, progress) -> str:
 def _init(a) -> str:
     import yaml
 
-    from .io import DataError, read_labels
+    from .data.files import DataError
+    from .data.readers.labels import read_labels
 
     folder = Path(a.folder).resolve()
     if not folder.is_dir():
@@ -971,7 +972,7 @@ def _init(a) -> str:
         raise ValueError(f"{out} exists: give --force to replace it, or -o another file")
     import shlex
 
-    from .resources import snakefile
+    from .data.resources import snakefile
 
     # the installed workflow (or the checkout's, for an editable install):
     # the command runs from any folder
@@ -983,7 +984,7 @@ def _init(a) -> str:
             "# the experiment settings: `metaeval settings`; every key: the documentation's Configuration page\n"
             "# (labels are in the order of the scale when ordinal is true)\n"
             + yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True) + _baselines_block(marked))
-    from .io import write_text
+    from .data.files import write_text
 
     write_text(out, text)
     import importlib.util
@@ -1003,7 +1004,7 @@ def _baselines_block(marked: Mapping[str, str]) -> str:
     and how to rank one as a real system (one line, as its output says)."""
     import glob
 
-    from .config import declare_line
+    from .data.config import declare_line
 
     if not marked:
         return ""
@@ -1015,7 +1016,7 @@ def _baselines_block(marked: Mapping[str, str]) -> str:
 def _named_like_baselines(files) -> dict[str, str]:
     """``{file name without extension: the word that marks it}`` of the
     files named like baselines (``config.baseline_word``)."""
-    from .config import baseline_word
+    from .data.config import baseline_word
 
     return {Path(f).stem: w for f in files if (w := baseline_word(Path(f).stem)) is not None}
 
@@ -1027,7 +1028,7 @@ def _init_systems(ds, marked: Mapping[str, str], config) -> str:
     declared one as a real system instead."""
     import glob
 
-    from .config import declare_line
+    from .data.config import declare_line
 
     named = ds.info["systems"]
     text = f"real systems ({len(named['real'])}): {', '.join(named['real'])}\n"
@@ -1047,7 +1048,7 @@ def _init_systems(ds, marked: Mapping[str, str], config) -> str:
 
 
 def _problem(path: str, message: str):
-    from .io import Problem
+    from .data.files import Problem
 
     return Problem(path, None, message, "file")
 
@@ -1063,9 +1064,10 @@ def main(argv=None) -> int:
 
 
 def _main(argv=None) -> int:
-    from .config import ConfigError, MetricFault
-    from .custom_metrics import MetricContractError
-    from .io import DataError, write_text
+    from .data.config import ConfigError
+    from .settings import MetricFault
+    from .measures.custom import MetricContractError
+    from .data.files import DataError, write_text
 
     parser = build_parser()
     a, extra = parser.parse_known_args(argv)
@@ -1219,7 +1221,7 @@ def _inputs(a) -> list[str]:
 def _unwritable(output, inputs=()) -> str | None:
     """Why ``-o output`` cannot be written (a folder, a file or folder that
     may not be written, one of the command's own input files), or None."""
-    from .io import can_create
+    from .data.files import can_create
 
     if not output:
         return None

@@ -30,7 +30,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from . import metrics as M
+from .measures import labels as M
 from .engine.confusion import confusion_tensor
 
 __all__ = ["score", "ORIENTATIONS"]
@@ -47,7 +47,7 @@ def _labels(y_true, y_pred, labels) -> list:
             raise ValueError(f"labels: each label once, got {labels}")
         unknown = sorted((set(y_true) | set(y_pred)) - set(labels), key=repr)
         if unknown:
-            from .dataset import near_duplicates
+            from .data.dataset import near_duplicates
 
             like = [f"{u!r} reads as {a!r} ({how})" for u in unknown if isinstance(u, str)
                     for a, _, how in near_duplicates([str(x) for x in labels if isinstance(x, str)] + [u])
@@ -56,7 +56,7 @@ def _labels(y_true, y_pred, labels) -> list:
                              + (f": {'; '.join(like)}" if like else ""))
         return labels
     texts = [x for x in dict.fromkeys(list(y_true) + list(y_pred)) if isinstance(x, str)]
-    from .dataset import near_duplicates
+    from .data.dataset import near_duplicates
 
     twins = near_duplicates(texts)
     if twins:  # (scikit-learn would score them as two classes, in silence)
@@ -112,7 +112,7 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
         (any hashable labels), as scikit-learn reads them; two pandas
         Series must have the same index (their items in the same order).
     metric : str or sequence of str
-        A metric id (``metaeval.metrics.METRIC_IDS``), or several.
+        A metric id (``metaeval.measures.labels.METRIC_IDS``), or several.
     labels : sequence, optional
         The classes in their order (ordinal metrics and class positions
         read it); default: the sorted labels of both lists, as
@@ -141,7 +141,7 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
         default 0 .. K-1.
     items : sequence, optional
         The item ids, for a metric of per-item terms
-        (``metaeval.item_metrics``; default: the index of a pandas Series
+        (``metaeval.measures.items``; default: the index of a pandas Series
         ``y_true``, else ``"0"`` .. ``"N-1"``).
 
     Returns
@@ -223,7 +223,7 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
         c = confusion_tensor(code[:len(y_true)], code[len(y_true):], len(labels))
         gold_codes, pred_codes = code[:len(y_true)], code[len(y_true):]
     params = _params(labels, weights, f_avg_classes, unrelated_label, positions, positive_class)
-    from .item_metrics import ItemMetric  # (a module of the measures floor)
+    from .measures.items import ItemMetric  # (a module of the measures floor)
 
     out = {}
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -240,6 +240,6 @@ def score(y_true=None, y_pred=None, metric: str | Sequence[str] = "accuracy", *,
                 out[mid] = float(m(m.statistics(gold_codes, pred_codes[None, :], ids_).sum(axis=1))[0])
                 continue
             if not isinstance(m, M.Metric):
-                raise ValueError(f"{mid!r} is a span metric: it scores spans (metaeval.spans), not labels")
+                raise ValueError(f"{mid!r} is a span metric: it scores spans (metaeval.measures.spans), not labels")
             out[mid] = float(m(c, **params))
     return out[ids[0]] if isinstance(metric, str) else out

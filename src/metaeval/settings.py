@@ -11,7 +11,7 @@ compares them) and one line of meaning (``config/README.md``'s table,
 
 The config keeps one flat ``experiments`` block (``n_splits: 1000``, as
 before); each key belongs to exactly one method (``GROUP_OF``).  The flat
-view the methods read today, ``metaeval.experiments.Settings``, is built
+view the methods read today, ``metaeval.methods.experiments.Settings``, is built
 from this tree (``flat_fields``), so its defaults are these.
 
 Examples
@@ -30,11 +30,42 @@ import numbers
 from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any, Mapping
 
-# the evidence criteria of the recommendation (metaeval.verdict; metaeval.recommendation.CRITERIA names them) are
-# declared where the config checks a dataset's priorities
-from .config import ALL_CRITERIA, ConfigError
-from .declare import setting
-from .engine.resample import MAX_SEED  # seeds are counter-based streams of 56 bits
+from .engine import MAX_SEED  # seeds are counter-based streams of 56 bits
+
+
+class ConfigError(ValueError):
+    """The configuration is inconsistent; the message names the key."""
+
+
+class MetricFault(ConfigError):
+    """A custom metric the configuration lists broke its contract: its code
+    is at fault, not a key, so the command line exits with 1 as for bad
+    data (2 is for an option)."""
+
+
+# the evidence criteria of the recommendation, in the tables' order by id, with the names the
+# pages give them (verdict.recommendation.CRITERIA)
+CRITERION_NAMES = {
+    "stability": "rank stability",
+    "discrimination": "class discrimination",
+    "power": "discriminative power",
+    "noise": "robustness to label noise",
+    "priors": "robustness to class priors",
+}
+ALL_CRITERIA = tuple(CRITERION_NAMES)
+
+
+# -- declared settings: a dataclass field that carries its default, one line of meaning and the JSON-schema
+# of its value; the config's schema, config/README.md's tables and the library's checks are generated from them
+def setting(default: Any, meaning: str, *, param: bool = True, **schema) -> Any:
+    """A setting: its default, one line of meaning, the JSON-schema of its
+    value (without ``type`` for a list: ``items`` says it).  ``param=False``:
+    it shapes the workflow's jobs, never a number, and is no rule param of
+    the steps of its method: a change reruns only the jobs whose inputs it
+    changes (``shards``: the experiments job gathers other files) and what
+    follows them, and the numbers stay the same."""
+    kw = {"default_factory": (lambda d=default: d)} if isinstance(default, (list, dict)) else {"default": default}
+    return field(metadata={"meaning": meaning, "schema": schema, "param": param}, **kw)
 
 # Amemiya & Sakai: 14 systems in tiers of ranks 1-5, 6-10, 11-14
 PAPER_TIERS = (5 / 14, 5 / 14, 4 / 14)
@@ -368,7 +399,7 @@ def check_value(key: str, value, where: str = "experiments") -> Any:
     >>> check_value("design_power", 1.5)
     Traceback (most recent call last):
     ...
-    metaeval.config.ConfigError: experiments.design_power must be a number in (0, 1), got 1.5
+    metaeval.settings.ConfigError: experiments.design_power must be a number in (0, 1), got 1.5
     """
     f = field_of(key)
     sc = f.metadata["schema"]
@@ -451,7 +482,95 @@ def readme_table() -> str:
     return "\n".join(lines + [README_END])
 
 
-# -- the formal properties' block (its declarations: metaeval.properties.PropertySettings) ---------------------------
+# -- the formal properties' block (its declarations: PropertySettings) --
+PROPERTY_K = 3  # the generic shape of the properties: three ordered classes
+
+
+@dataclass(frozen=True)
+class PropertySettings:
+    """What the properties are checked on (config key ``properties``; a
+    dataset's shape from ``dataset_settings``).
+
+    ``k`` classes, ``ordinal`` or not; the parameters of the parameterised
+    metrics (``weights``, ``f_avg_classes``, ``unrelated``: None when the
+    shape has no unrelated class); ``class_sizes``: a dataset's gold class
+    counts, which the imbalance property follows (None: every order of
+    sizes).  Beyond 4 classes the random matrices of the first two kinds
+    number ``random`` * 9 / K^2 (at least 200): a K x K matrix has K^2 / 9
+    times the cells to move; beyond 3 classes ``random`` concentrated ones
+    are added (``concentrated_matrices``).
+
+    Examples
+    --------
+    >>> s = PropertySettings(n_max=5)
+    >>> s.n_max, s.random, s.weights, s.k, s.ordinal
+    (5, 2000, (0.5, 0.3, 0.2), 3, True)
+    """
+
+    # the config's ``properties`` block: these declarations are its schema and config/README.md's table
+    # (metaeval.settings writes them; docs/settings-details.md says more of each)
+    n_max: int = setting(8, "every 3 x 3 matrix with at most this many items, every class in the gold (15,795 for "
+                            "8); fewer items for more classes", type="integer", minimum=3, maximum=14)
+    random: int = setting(2000, "random matrices checked besides, twice: mostly right ones, and as many whose cells "
+                                "are drawn alike, right or wrong", type="integer", minimum=0)
+    random_n_max: int = setting(1000, "items of the largest mostly-right random matrix (the smallest has K)",
+                                type="integer", minimum=3)
+    random_sparse_n_max: int = setting(60, "items of the largest right-or-wrong random matrix (Cohen's kappa "
+                                           "fails monotonicity from 16 items)", type="integer", minimum=3)
+    seed: int = setting(20211206, "seed of the random matrices", type="integer", minimum=0)
+    # parameters of the parameterised metrics: unequal weights on purpose (a
+    # weighted metric is checked as it is used); F_avg over the outer classes
+    # (SemEval-2016 Task 6: FAVOR, AGAINST); the FNC-1 score with the last class
+    # as 'unrelated'
+    weights: tuple[float, ...] = setting((0.5, 0.3, 0.2), "class weights of wAUC, wF1, wF2 in the generic case "
+                                                          "(a dataset's shape uses its own default weights)",
+                                         type="array", items={"type": "number", "minimum": 0}, minItems=3,
+                                         maxItems=3)
+    f_avg_classes: tuple[int, ...] = setting((0, 2), "the classes F_avg averages in the generic case (the outer "
+                                                     "ones, as FAVOR and AGAINST)", type="array",
+                                             items={"type": "integer", "minimum": 0, "maximum": 2}, minItems=1,
+                                             uniqueItems=True)
+    unrelated: int | None = setting(2, "the FNC-1 score's 'unrelated' class in the generic case", type="integer",
+                                    minimum=0, maximum=2)
+    positive: int = setting(0, "the class of the one-class metrics (f1_class, precision_class, recall_class) in the "
+                               "generic case", type="integer", minimum=0, maximum=2)
+    k: int = PROPERTY_K
+    ordinal: bool = True
+    class_sizes: tuple[int, ...] | None = None
+
+    def __post_init__(self):
+        k = self.k
+        if k < 2:
+            raise ValueError(f"properties: at least two classes, got k = {k}")
+        if self.n_max < min(k, PROPERTY_K):
+            raise ValueError(f"properties.n_max must be at least {min(k, PROPERTY_K)} (every class in the gold)")
+        if self.random < 0 or (self.random and min(self.random_n_max, self.random_sparse_n_max) < k):
+            raise ValueError(f"properties.random must be >= 0, random_n_max and random_sparse_n_max >= {k}")
+        w = [float(x) for x in self.weights]
+        if len(w) != k or min(w) < 0 or abs(sum(w) - 1) > 1e-9:
+            raise ValueError(f"properties.weights: {k} non-negative weights summing to 1, got {self.weights!r}")
+        if not self.f_avg_classes or not set(self.f_avg_classes) <= set(range(k)):
+            raise ValueError(f"properties.f_avg_classes: class indices in 0..{k - 1}")
+        if self.unrelated is not None and self.unrelated not in range(k):
+            raise ValueError(f"properties.unrelated: a class index in 0..{k - 1}")
+        if self.positive not in range(k):
+            raise ValueError(f"properties.positive: a class index in 0..{k - 1}")
+        if self.class_sizes is not None and len(self.class_sizes) != k:
+            raise ValueError(f"properties: {k} class sizes, got {self.class_sizes!r}")
+
+    def metric_params(self) -> dict:
+        import numpy as np  # (not at the top: the command line's --help reads the defaults of this module)
+
+        return {"weights": np.asarray(self.weights, float), "f_avg_classes": list(self.f_avg_classes),
+                "unrelated": None if self.unrelated is None else int(self.unrelated), "positive": int(self.positive)}
+
+    @property
+    def random_count(self) -> int:
+        """How many random matrices of the first two kinds (``random`` up to
+        4 classes, then in proportion to 9 / K^2, at least 200)."""
+        return self.random if self.k <= 4 else max(min(200, self.random), self.random * PROPERTY_K * PROPERTY_K // (self.k * self.k))
+
+
 PROPERTIES_ENABLED = ("false leaves the formal properties out; the recommendations then offer no requirement "
                       "(declaring one is refused) and read the invariance to class priors from the data")
 
@@ -459,8 +578,6 @@ PROPERTIES_ENABLED = ("false leaves the formal properties out; the recommendatio
 def properties_fields() -> list[Field]:
     """The declared fields of ``properties.PropertySettings``: the keys of the
     config's ``properties`` block (besides ``enabled``), with their defaults."""
-    from .properties import PropertySettings
-
     return [f for f in fields(PropertySettings) if "meaning" in f.metadata]
 
 
@@ -470,13 +587,13 @@ def properties_schema() -> dict:
     props = {"enabled": {"type": "boolean", "default": True}}
     for f in properties_fields():
         props[f.name] = {k: _plain(v) for k, v in f.metadata["schema"].items()}
-    return {"type": "object", "description": "formal properties of the metrics (metaeval.properties), checked on "
+    return {"type": "object", "description": "formal properties of the metrics (metaeval.measures.properties), checked on "
                                              "generated confusion matrices",
             "properties": props, "additionalProperties": False}
 
 
 PROPERTIES_BEGIN = ("<!-- the table below is generated by `python -m metaeval.settings` from "
-                    "src/metaeval/properties.py -->")
+                    "src/metaeval/measures/properties.py -->")
 PROPERTIES_END = "<!-- end of the generated table of the properties -->"
 
 
@@ -533,7 +650,7 @@ def write_generated(root) -> list[str]:
     a = new.index("\n  properties:\n")
     b = re.compile(r"\n  [A-Za-z_]+:").search(new, a + 1).start()
     sch = properties_schema()
-    block = ["", "  properties:", "    # generated by `python -m metaeval.settings` from src/metaeval/properties.py: "
+    block = ["", "  properties:", "    # generated by `python -m metaeval.settings` from src/metaeval/measures/properties.py: "
              "do not edit", "    type: object", f"    description: {json.dumps(sch['description'])}",
              "    properties:"]
     block += [f"      {key}: {json.dumps(sc)}" for key, sc in sch["properties"].items()]

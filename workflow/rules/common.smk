@@ -15,7 +15,7 @@ from dataclasses import asdict
 
 import functools
 
-from metaeval.config import ConfigError, dataset_specs, resolve_data_dir, to_plain
+from metaeval.data.config import ConfigError, dataset_specs, resolve_data_dir, to_plain
 from metaeval.workflow.params import (code_fingerprint, dataset_property_settings, experiment_settings, git_commit,
                                       n_ranked_systems, path_problems, property_settings, requirement_problems,
                                       step_code, step_params)
@@ -230,7 +230,7 @@ def reproduction_inputs():
     """Every result file the reproduction report reads (of the configured
     datasets whose experiments run); the report refuses to read others.
     None without the published tables (an installed workflow has none)."""
-    from metaeval.reproduce import Published, required_results
+    from metaeval.reproduction.reproduce import Published, required_results
 
     if not PUBLISHED.exists():
         return []
@@ -242,7 +242,7 @@ def reproduction_inputs():
 
 
 def published_files():
-    from metaeval.reproduce import Published
+    from metaeval.reproduction.reproduce import Published
 
     if not PUBLISHED.exists():
         return []
@@ -394,7 +394,7 @@ RECOMMENDATION_OUTPUT = dict(
     png=reported(f"{_R}/figures/recommendation.png", "recommendation_figure", "0 Summary",
                  "the criteria with their intervals"),
     pdf=f"{_R}/figures/recommendation.pdf",
-    # the test-set size design (metaeval.design), computed in the same job
+    # the test-set size design (metaeval.methods.design), computed in the same job
     design=f"{_R}/design.csv",
     design_needed=f"{_R}/design_needed.csv",
     design_swaps=f"{_R}/design_swaps.csv",
@@ -458,7 +458,7 @@ PROPERTY_FILES = [f"{RESULTS}/properties.csv", f"{RESULTS}/tables/properties.md"
 def cross_kind(name):
     """The kind of task of a dataset (nominal, ordinal, spans), for the
     cross-dataset job."""
-    from metaeval.crossdata import dataset_kind
+    from metaeval.verdict.crossdata import dataset_kind
 
     return dataset_kind(SPECS[name])
 
@@ -482,7 +482,7 @@ def cross_verdict(names):
     whose MCS p-values they combine; the first dataset's when they differ)."""
     from dataclasses import fields
 
-    from metaeval.experiments import Settings
+    from metaeval.methods.experiments import Settings
     from metaeval.settings import GROUPS
 
     s = SETTINGS[names[0]] if names else Settings()

@@ -194,7 +194,7 @@ rule recommendation:
     class priors (datasets with classes: seconds, reusing the significance
     experiment's Tukey trials and power), every figure and table of the
     experiments (drawn from their files), and which metric to report
-    (metaeval.recommendation: every criterion on the real systems, resampling the
+    (metaeval.verdict.recommendation: every criterion on the real systems, resampling the
     test units alone and with the systems, the Model Confidence Set per
     criterion, the answer and the variant with the ranked baselines). A noise
     setting or a figure's look reruns this job, never the experiments'

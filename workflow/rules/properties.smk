@@ -4,7 +4,7 @@
 
 rule properties:
     """Every classification metric against every formal property
-    (metaeval.properties): results/properties.csv, tables and a figure."""
+    (metaeval.measures.properties): results/properties.csv, tables and a figure."""
     output:
         csv=f"{RESULTS}/properties.csv",
         md=f"{RESULTS}/tables/properties.md",

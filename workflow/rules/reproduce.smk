@@ -67,7 +67,7 @@ CROSS_OUTPUT = dict(
 
 
 rule cross_dataset:
-    """Which metric holds up across the datasets (metaeval.crossdata): per
+    """Which metric holds up across the datasets (metaeval.verdict.crossdata): per
     kind of task, per criterion, the metric x dataset tables, the
     replicability counts and the answer across datasets; a dataset added to
     the config joins it."""

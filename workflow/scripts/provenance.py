@@ -1,5 +1,5 @@
-"""Adapter: rule provenance -> metaeval.steps.write_provenance (a light import: no pandas)."""
-from metaeval.steps import run_step, write_provenance
+"""Adapter: rule provenance -> metaeval.workflow.steps.write_provenance (a light import: no pandas)."""
+from metaeval.workflow.steps import run_step, write_provenance
 
 smk = snakemake  # noqa: F821 (injected by Snakemake)
 run_step(smk, lambda: write_provenance(smk.output[0], smk.wildcards.dataset, smk.params.config, smk.params.settings,

@@ -138,7 +138,7 @@ def permuted_confusion(words, unit_start, unit_items, todo, pred_t, gold, k, out
         for j in range(todo.size):
             u = todo[j]
             lo, hi = unit_start[u], unit_start[u + 1]
-            if hi == lo:  # a unit without items (a subset of the units: metaeval.sensitivity)
+            if hi == lo:  # a unit without items (a subset of the units: metaeval.methods.sensitivity)
                 continue
             state = sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03)))
             if hi - lo == 1:

@@ -30,6 +30,8 @@ from typing import Iterator
 
 import numpy as np
 
+from . import MAX_SEED  # (written in the package: metaeval.settings reads it without numpy)
+
 __all__ = ["STREAMS", "MAX_SEED", "random_keys", "split_mask", "split_masks", "balanced_masks",
            "bootstrap_weights", "permutations", "permuted_confusion", "permuted_sums", "count_dtype", "SubsetConfusion",
            "compile_kernels"]
@@ -57,11 +59,10 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
 # seeds are equal or related: (stream, seed) is packed into one 64-bit word,
 # stream in the top 8 bits, so that distinct pairs give distinct words.
 STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4, "noise": 5, "noise_class": 6,
-           # the criteria's resamples (metaeval.criteria): systems, the half-splits and label noise inside them
+           # the criteria's resamples (metaeval.verdict.criteria): systems, the half-splits and label noise inside them
            "systems": 7, "criteria_split": 8, "criteria_noise": 9, "criteria_noise_class": 10,
-           # test-set size design (metaeval.design): the disjoint subsets of the swap experiment
+           # test-set size design (metaeval.methods.design): the disjoint subsets of the swap experiment
            "design": 11}
-MAX_SEED = (1 << 56) - 1
 
 
 def _kernels():
@@ -339,7 +340,7 @@ def compile_kernels() -> list[str]:
     # arguments (fresh C-ordered float64 rows, a bool, a float64 out)
     scores = np.arange(6.0).reshape(2, 3)
     k.tau_rows(scores.copy(), scores[::-1].copy(), True, np.empty(2))
-    # the metrics of scores (metaeval.scores.binary): one system's weight rows, and rows of their own order
+    # the metrics of scores (metaeval.measures.scores.binary): one system's weight rows, and rows of their own order
     w, positive = np.ones((2, n)), (gold == 1)
     k.ranked_weights(w, pos, positive[None, :], np.arange(n + 1, dtype=np.int64), np.empty((2, 2)))
     k.ranked_rows(np.ones((2, n)), np.stack([positive, positive]), w.copy(), np.empty((2, 2)))

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .. import experiments as E
-from ..dataset import score_dataset
-from ..design import dataset_design, design_note
-from ..gameability import dataset_gameability
-from ..recommendation import dataset_context, recommend_dataset, recommendation_long
-from ..sensitivity import dataset_sensitivity
+from ..methods import experiments as E
+from ..data.dataset import score_dataset
+from ..methods.design import dataset_design, design_note
+from ..methods.gameability import dataset_gameability
+from ..verdict.recommendation import dataset_context, recommend_dataset, recommendation_long
+from ..methods.sensitivity import dataset_sensitivity
 from .stages import experiment_tables, sensitivity_power
 
 __all__ = ["meta_evaluation"]

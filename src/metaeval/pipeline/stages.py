@@ -13,8 +13,8 @@ from typing import Callable, ContextManager
 import numpy as np
 import pandas as pd
 
-from .. import experiments as E
-from ..significance import run_bootstrap, run_significance
+from ..methods import experiments as E
+from ..methods.significance import run_bootstrap, run_significance
 
 __all__ = ["experiment_tables", "sensitivity_power"]
 

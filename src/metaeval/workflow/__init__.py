@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import importlib
 
-from ..steps import run_step, timed, warn, write_provenance  # noqa: F401 (what every job script uses)
+from .steps import run_step, timed, warn, write_provenance  # noqa: F401 (what every job script uses)
 
 # name -> the module that defines it
 _WHERE = {

@@ -4,7 +4,7 @@ import matplotlib's code, nor rerun when it changes)."""
 
 from __future__ import annotations
 
-from ..io import write_text
+from ..data.files import write_text
 
 
 def write_markdown(out_md, md: str, out_html=None, title: str = "") -> None:
@@ -12,11 +12,11 @@ def write_markdown(out_md, md: str, out_html=None, title: str = "") -> None:
     Unicode, no HTML, ``notation.plain_markdown``) and, when ``out_html`` is
     given, the same as an HTML page for the report (the names typeset as
     HTML, tables sortable, every name from the data escaped)."""
-    from ..notation import plain_markdown
+    from ..present.notation import plain_markdown
 
     write_text(out_md, plain_markdown(md))
     if out_html:
-        from ..report import html_page
+        from ..present.report import html_page
 
         write_text(out_html, html_page(md, title))
 

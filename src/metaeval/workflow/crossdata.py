@@ -1,12 +1,12 @@
-"""The cross-dataset step (``metaeval.crossdata``): one job over every
+"""The cross-dataset step (``metaeval.verdict.crossdata``): one job over every
 dataset with a recommendation, reading their ``recommendation.csv``."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
-from ..io import read_result_csv, write_csv
-from ..steps import note as log_note
+from ..data.files import read_result_csv, write_csv
+from .steps import note as log_note
 from .common import write_markdown
 
 
@@ -23,11 +23,11 @@ def run_cross_dataset(kinds: Mapping[str, str], verdict: Mapping, recommendation
     meta-evaluation, with why (the page names them); ``test_sets``: each
     dataset's test set (those that share one count once); ``custom_metrics``:
     the datasets' custom metrics (their names are printed)."""
-    from .. import crossdata as X
-    from ..custom_metrics import register_declared
+    from ..verdict import crossdata as X
+    from ..measures.custom import register_declared
 
     register_declared(custom_metrics or {})
-    from ..plots import cross_dataset_heatmap, save_figure
+    from ..present.plots import cross_dataset_heatmap, save_figure
 
     alpha, mc_level = verdict["verdict_alpha"], verdict["verdict_mc_level"]
     long = X.gather({name: read_result_csv(path) for name, path in recommendation_csvs.items()}, kinds, test_sets)

@@ -1,12 +1,12 @@
-"""The formal properties of one dataset's own shape (``metaeval.properties``):
+"""The formal properties of one dataset's own shape (``metaeval.measures.properties``):
 the requirements its recommendation offers and checks."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
-from ..io import write_csv
-from ..steps import note as log_note
+from ..data.files import write_csv
+from .steps import note as log_note
 
 # the keys of the config's properties block a dataset's shape reads: the domain (its weights, F_avg classes and
 # unrelated class are the dataset's own)
@@ -22,10 +22,10 @@ def run_dataset_properties(spec, block: Mapping | None, data_npz, out_csv) -> No
     ``properties`` (the domain's sizes and seed)."""
     import numpy as np
 
-    from ..dataset import Dataset
-    from ..properties import check_all, dataset_settings, domain_matrices, settings_from
+    from ..data.dataset import Dataset
+    from ..measures.properties import check_all, dataset_settings, domain_matrices, settings_from
 
-    from ..custom_metrics import check_registered
+    from ..measures.custom import check_registered
 
     ds = Dataset.load(data_npz)
     # a custom metric that breaks its contract on the systems' matrices has no result anywhere

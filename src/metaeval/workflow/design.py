@@ -1,4 +1,4 @@
-"""The test-set size design step (``metaeval.design``): in the
+"""The test-set size design step (``metaeval.methods.design``): in the
 recommendation's job, after the experiments, from the bootstrap
 experiment's replicates (``bootstrap.npz``) and the dataset."""
 
@@ -8,16 +8,16 @@ from typing import Mapping
 
 import numpy as np
 
-from ..config import DatasetSpec
-from ..dataset import Dataset
-from ..io import write_csv
-from ..steps import timed
+from ..data.config import DatasetSpec
+from ..data.dataset import Dataset
+from ..data.files import write_csv
+from .steps import timed
 
 
 def run_design(spec: DatasetSpec, settings, data_npz, bootstrap_npz, out: Mapping[str, str]) -> None:
     """``design.csv``, ``design_needed.csv`` and ``design_swaps.csv``
     (``design.dataset_design``)."""
-    from ..design import dataset_design
+    from ..methods.design import dataset_design
 
     ds = Dataset.load(data_npz)
     with np.load(bootstrap_npz, allow_pickle=False) as z:

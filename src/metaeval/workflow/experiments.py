@@ -10,16 +10,16 @@ from typing import Mapping
 
 import numpy as np
 
-from ..config import DatasetSpec
-from ..dataset import Dataset
-from ..io import atomic_path, write_csv, write_text
-from ..steps import note as log_note, timed, warn
+from ..data.config import DatasetSpec
+from ..data.dataset import Dataset
+from ..data.files import atomic_path, write_csv, write_text
+from .steps import note as log_note, timed, warn
 from .common import write_markdown
 
 
 def few_groups_note(spec: DatasetSpec, settings, data_npz) -> str | None:
     """``experiments.few_groups_note`` of a dataset file."""
-    from ..experiments import few_groups_note as note
+    from ..methods.experiments import few_groups_note as note
 
     return note(spec, settings, Dataset.load(data_npz))
 
@@ -40,7 +40,7 @@ def shard_splits(settings, shard: int, n_shards: int) -> np.ndarray:
     return np.array_split(np.arange(settings.n_splits), n_shards)[shard]
 
 def run_stability_shard(spec: DatasetSpec, settings, data_npz, shard: int, n_shards: int, out_npz):
-    from ..experiments import stability_splits
+    from ..methods.experiments import stability_splits
 
     ds = Dataset.load(data_npz)
     idx = shard_splits(settings, shard, n_shards)
@@ -53,8 +53,8 @@ def run_stability_shard(spec: DatasetSpec, settings, data_npz, shard: int, n_sha
 
 def run_weights(spec: DatasetSpec, settings, data_npz, out_csv, out_tau, out_md, out_html=None):
     """weights.csv (long form), weights_tau.csv, tables/weights.md (and .html)."""
-    from ..experiments import weight_sensitivity
-    from ..tables import weights_markdown
+    from ..methods.experiments import weight_sensitivity
+    from ..present.tables import weights_markdown
 
     ds = Dataset.load(data_npz)
     long, taus = weight_sensitivity(ds, spec, settings)
@@ -80,7 +80,7 @@ def run_experiments(spec: DatasetSpec, settings, data_npz, shard_paths, out: Map
     trials' confusion tensors in ``trials.npz``, when ``out`` has it, for
     the label-noise step), and the Table-7 summary.  Files only: the
     figures and tables are ``run_experiment_figures``'."""
-    from .. import experiments as E
+    from ..methods import experiments as E
     from ..pipeline.stages import experiment_tables
 
     note = few_groups_note(spec, settings, data_npz)

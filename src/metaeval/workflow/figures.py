@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..config import DatasetSpec
-from ..dataset import Dataset
-from ..io import read_result_csv, write_text
-from ..steps import note as log_note
+from ..data.config import DatasetSpec
+from ..data.dataset import Dataset
+from ..data.files import read_result_csv, write_text
+from .steps import note as log_note
 from .common import write_markdown
 from .drawing import save_fig
 
@@ -21,15 +21,15 @@ def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], 
     label-noise step's outputs, and ``npz``, the dataset: which systems are
     baselines); ``out``: the figures (PNG, PDF) and the Markdown, HTML and
     LaTeX tables."""
-    from .. import plots as P
-    from ..significance import TUKEY_CORRECTION
-    from ..tables import (intervals_latex, intervals_markdown, md_escape, sensitivity_markdown,
-                          significance_markdown, test_label)
+    from ..present import plots as P
+    from ..methods.significance import TUKEY_CORRECTION
+    from ..present.tables import (intervals_latex, intervals_markdown, md_escape, sensitivity_markdown,
+                                  significance_markdown, test_label)
 
     ds = Dataset.load(inp["npz"])
     few = None
     if settings.resample_unit == "group" and not spec.span_task:
-        from ..experiments import few_groups_note
+        from ..methods.experiments import few_groups_note
 
         few = few_groups_note(spec, settings, ds)
     stability = read_result_csv(inp["stability"])
@@ -93,7 +93,7 @@ def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], 
                   [out["priors_png"], out["priors_pdf"]])
     # test-set size design
     if "design_png" in out:
-        from ..tables import design_markdown
+        from ..present.tables import design_markdown
 
         design, needed = read_result_csv(inp["design"]), read_result_csv(inp["design_needed"])
         title = f"{spec.name}: test-set size design ({n} ranked systems)"

@@ -11,7 +11,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Mapping
 
-from ..config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_reason
+from ..data.config import DatasetSpec, from_plain, restricted, to_plain, unsafe_path_reason
 
 # ---------------------------------------------------------------------------
 # What every step reads.  Its rule passes exactly these fields of the dataset
@@ -37,17 +37,17 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "allow_unused_labels", "normalize_labels", "span_task", "span_format", "articles",
                 "merge_overlapping_predictions", "synthetic", "offsets_past_end", "documents", "display_names",
                 "baseline_systems", "real_systems",
-                # scores and probabilities (metaeval.score_data): the files, how to read them, the labels of a
+                # scores and probabilities (metaeval.data.score_data): the files, how to read them, the labels of a
                 # scores-only system, and the metrics that need probabilities (checked before anything is written)
                 "scores", "score_format", "score_threshold", "probability_tolerance", "normalize_probabilities",
                 "positive_class", "score_metrics"),
                ()),
     # gameability.csv: the test of a degenerate system against the median real system, resampled like the
     # bootstrap's replicates, at the family's level (the verdict's)
-    # (random_seed: the degenerate random_score of the metrics of scores, metaeval.scores.degenerates)
+    # (random_seed: the degenerate random_score of the metrics of scores, metaeval.measures.scores.degenerates)
     "score": (_METRIC_FIELDS + ("span_task", "random_seed"), ("resampling", "bootstrap", "level")),
     "score_groups": (_CLASSIFICATION_FIELDS + ("item_metrics", "score_metrics", "primary_metric"), ()),
-    # the task's official figures beside the dataset's scores (metaeval.official)
+    # the task's official figures beside the dataset's scores (metaeval.reproduction.official)
     "official": (("official_results", "official_source"), ()),
     "score_tables": (("labels", "metrics", "item_metrics", "score_metrics", "span_metrics", "primary_metric",
                       "weights:default", "default_weights"),
@@ -66,15 +66,15 @@ _STEP_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # (they reuse the significance experiment's Tukey trials: a file, read when the test is Tukey's)
     "sensitivity": (_CLASSIFICATION_FIELDS + ("ordinal",),
                     ("ranking", "resampling", "noise", "priors", "significance")),
-    # the test-set size design (metaeval.design) reads the bootstrap's replicates (a file) and draws its subsets
+    # the test-set size design (metaeval.methods.design) reads the bootstrap's replicates (a file) and draws its subsets
     "design": (_METRIC_FIELDS + ("span_task", "unit_names"), ("ranking", "resampling", "significance", "design")),
     # the experiments' figures and tables: what their titles say (the rest is in the files they draw)
     "figures": (("primary_metric", "span_task", "unit_names"),
                 ("resampling", "similarity", "stability", "bootstrap", "significance")),
     "summary": (("span_task", "synthetic", "predictions", "baselines", "baseline_systems"),
                 ("ranking", "stability", "significance", "summary")),
-    # the recommendation redraws every criterion (metaeval.criteria) with the settings of each, and the
-    # verdict's own (metaeval.verdict): the task's official metric, the papers' choices, the declared requirements
+    # the recommendation redraws every criterion (metaeval.verdict.criteria) with the settings of each, and the
+    # verdict's own (metaeval.verdict.evidence): the task's official metric, the papers' choices, the declared requirements
     # and priorities
     "recommendation": (_METRIC_FIELDS + ("ordinal", "span_task", "official_metric", "official_source",
                                          "paper_choices", "requirements", "priorities", "unit_names"),
@@ -153,14 +153,14 @@ def step_spec(plain: Mapping) -> DatasetSpec:
     """The restricted dataset spec a step is given (from its rule param);
     the custom metrics it reads are registered (loaded from their files)."""
     if plain.get("custom_metrics"):
-        from ..custom_metrics import register_declared
+        from ..measures.custom import register_declared
 
         register_declared(plain["custom_metrics"])
     return restricted(DatasetSpec, from_plain(dict(plain)))
 
 def step_settings(plain: Mapping):
     """The restricted experiment settings a step is given (from its rule param)."""
-    from ..experiments import Settings
+    from ..methods.experiments import Settings
 
     return restricted(Settings, from_plain(dict(plain)))
 
@@ -274,7 +274,7 @@ def n_ranked_systems(spec: DatasetSpec, files: Mapping[str, Path], include_basel
     named in ``include_baselines`` (``experiments.select_systems``);
     ``files``: ``spec.prediction_files`` and ``spec.score_files`` (a
     system may give scores only)."""
-    from ..dataset import baseline_names
+    from ..data.dataset import baseline_names
 
     synthetic = len(spec.synthetic["kinds"]) * len(spec.synthetic["strengths"]) if spec.synthetic else 0
     supplied = spec.supplied_baselines(files)
@@ -288,8 +288,8 @@ def systems_line(spec: DatasetSpec, files: Mapping[str, Path]) -> str:
     files named like baselines that nothing declares (their warning says
     how to declare them); ``files``: ``spec.prediction_files`` and
     ``spec.score_files``."""
-    from ..config import baseline_word
-    from ..dataset import baseline_names
+    from ..data.config import baseline_word
+    from ..data.dataset import baseline_names
 
     supplied = spec.supplied_baselines(files)
     real = [s for s in sorted(files) if s not in supplied]
@@ -319,7 +319,7 @@ def data_fingerprint(spec: DatasetSpec, data_dir, prediction_files: Mapping[str,
     prediction and score file, and one hash of the article texts' names and contents
     (``io.folder_sha256``).  What the workflow's jobs depend on: the same
     files in another folder give the same fingerprint."""
-    from .. import io
+    from ..data import files as io
 
     root = Path(data_dir).resolve()
 
@@ -369,7 +369,7 @@ def path_problems(spec: DatasetSpec, data_dir) -> list[str]:
     return out
 
 # ---------------------------------------------------------------------------
-# meta-evaluation experiments (see metaeval.experiments)
+# meta-evaluation experiments (see metaeval.methods.experiments)
 # ---------------------------------------------------------------------------
 def experiment_settings(config: Mapping, dataset: str):
     """Global ``experiments`` settings overridden by the dataset's own.
@@ -379,8 +379,8 @@ def experiment_settings(config: Mapping, dataset: str):
     classification dataset needs a group column."""
     from dataclasses import replace
 
-    from ..config import FORMATS, SPAN_FORMATS, ConfigError
-    from ..experiments import Settings
+    from ..data.config import ConfigError, FORMATS, SPAN_FORMATS
+    from ..methods.experiments import Settings
 
     raw = config["datasets"][dataset]
     own = raw.get("experiments") or {}
@@ -392,7 +392,7 @@ def experiment_settings(config: Mapping, dataset: str):
         return replace(s, resample_unit="group", stratified=False)
     if s.resample_unit == "group" and not raw.get("group_column", FORMATS[raw.get("format", "csv")]["group_column"]):
         raise ConfigError(f"datasets.{dataset}: resample_unit 'group' needs a group column (group_column)")
-    from ..scores.registry import SCORE_REGISTRY
+    from ..measures.scores.registry import SCORE_REGISTRY
 
     within = [m for m in (raw.get("metrics") or []) if isinstance(m, str) and m in SCORE_REGISTRY
               and SCORE_REGISTRY[m].kind == "groups"]
@@ -415,8 +415,8 @@ def unused_settings(name: str, settings, config: Mapping | None = None) -> list[
                    f"(the range statistic); it applies to significance_test: bootstrap, and to the recommendation's "
                    f"power criterion (its z-tests)")
     if config is not None:
-        from ..config import SPAN_FORMATS
-        from ..experiments import Settings
+        from ..data.config import SPAN_FORMATS
+        from ..methods.experiments import Settings
 
         raw = config["datasets"][name]
         asked = Settings.from_config(config.get("experiments"), raw.get("experiments") or {})
@@ -451,8 +451,8 @@ def property_settings(block: Mapping | None) -> dict | None:
     default reruns it), or None when ``enabled: false``."""
     from dataclasses import asdict
 
-    from ..config import ConfigError
-    from ..properties import settings_from
+    from ..data.config import ConfigError
+    from ..measures.properties import settings_from
 
     block = dict(block or {})
     if not block.get("enabled", True):

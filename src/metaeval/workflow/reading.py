@@ -7,10 +7,10 @@ import json
 import shutil
 from pathlib import Path
 
-from ..config import DatasetSpec
-from ..dataset import Dataset, load_dataset
-from ..io import DataError, atomic_path, write_text
-from ..steps import note as log_note, warn
+from ..data.config import DatasetSpec
+from ..data.dataset import Dataset, load_dataset
+from ..data.files import DataError, atomic_path, write_text
+from .steps import note as log_note, warn
 
 
 def ingest(spec: DatasetSpec, data_dir, out_npz, out_json, results_dir=None, logs_dir=None,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping
 
-from ..config import DatasetSpec
-from ..dataset import Dataset
-from ..io import read_result_csv, write_csv, write_text
-from ..steps import note as log_note, warn
+from ..data.config import DatasetSpec
+from ..data.dataset import Dataset
+from ..data.files import read_result_csv, write_csv, write_text
+from .steps import note as log_note, warn
 from .common import write_markdown
 from .drawing import save_fig
 from .experiments import few_groups_note
@@ -16,15 +16,15 @@ from .experiments import few_groups_note
 def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, out: Mapping[str, str],
                        properties_csv=None, design_csvs=None) -> None:
     """The recommendation job of a dataset: every criterion with its
-    interval (``metaeval.criteria``), the answer (``metaeval.recommendation``),
+    interval (``metaeval.verdict.criteria``), the answer (``metaeval.verdict.recommendation``),
     written to ``recommendation.csv`` (long form), ``.json``, ``.md`` and
     ``.html`` and the figure (``png``, ``pdf``); ``design_csvs``: the
     test-set size design's ``design.csv`` and ``design_needed.csv``, whose
     sentence on the recommended metrics joins the page and the JSON.  (The
     summary page, which ends with the same answer, is written by
     ``write_overview``.)"""
-    from ..recommendation import (answer_sentence, dataset_context, recommend_dataset, recommendation_figure,
-                            recommendation_json, recommendation_long, recommendation_markdown)
+    from ..verdict.recommendation import (answer_sentence, dataset_context, recommend_dataset, recommendation_figure,
+                                          recommendation_json, recommendation_long, recommendation_markdown)
 
     ds = Dataset.load(data_npz)
     props = read_result_csv(properties_csv) if properties_csv else None
@@ -40,7 +40,7 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
         warn(note)
     size_note = None
     if design_csvs:
-        from ..design import design_note
+        from ..methods.design import design_note
 
         size_note = design_note(read_result_csv(design_csvs[0]), read_result_csv(design_csvs[1]), rec.size_metrics())
     write_text(out["json"], recommendation_json(rec, resample_note=note, test_set_size=size_note))
@@ -57,6 +57,6 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
 
     write_markdown(out["md"], recommendation_markdown(rec, title, context, figure_from(out["md"])))
     if out.get("html"):
-        from ..recommendation import recommendation_html
+        from ..verdict.recommendation import recommendation_html
 
         write_text(out["html"], recommendation_html(rec, title, context, Path(out["png"]).read_bytes()))

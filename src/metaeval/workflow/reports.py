@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 from typing import Mapping
 
-from ..config import DatasetSpec
-from ..io import read_result_csv, write_csv, write_text
-from ..steps import note as log_note
-from ..tables import md_escape, plural
+from ..data.config import DatasetSpec
+from ..data.files import read_result_csv, write_csv, write_text
+from .steps import note as log_note
+from ..present.tables import md_escape, plural
 from .common import write_markdown
 from .drawing import save_fig
 from .params import step_settings, step_spec
@@ -30,12 +30,12 @@ def write_summary_page(spec: DatasetSpec, settings, summary_csv, similarity_csv,
                        out_html=None, note=None, n_systems: int = 0, systems: str | None = None) -> None:
     """``tables/summary.md`` (and .html): the Table-7 summary, labelled as
     a reproduction of Amemiya & Sakai's table, and the recommendation's
-    answer (``metaeval.recommendation``: the one answer every page shows).
+    answer (``metaeval.verdict.recommendation``: the one answer every page shows).
     ``n_systems``: the systems the experiments rank; ``systems``: what they
     are, as the recommendation counts them (``17 real systems + 2
     baselines``)."""
-    from ..experiments import group_separation, table7
-    from ..tables import summary_markdown
+    from ..methods.experiments import group_separation, table7
+    from ..present.tables import summary_markdown
 
     df = read_result_csv(summary_csv)
     g = read_result_csv(groups_csv, index_col="metric")["group"]
@@ -88,7 +88,7 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
     dataset (and "" for the pages across datasets) ``[subcategory, label,
     path]`` of each page and figure, which ``out_html`` links (a stand-alone
     page: ``report.overview_page``)."""
-    from ..report import overview_html, overview_page
+    from ..present.report import overview_html, overview_page
 
     ranked = {d["name"]: d.get("n_systems") for d in datasets}
     for name, page in (summaries or {}).items():
@@ -114,7 +114,7 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
         entries.append(entry)
     summary = None
     if reproduction_csv:
-        from ..reproduce import Published, reproduction_summary
+        from ..reproduction.reproduce import Published, reproduction_summary
 
         summary = reproduction_summary(read_result_csv(reproduction_csv), Published.load(published_yaml))
     import os
@@ -128,9 +128,9 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
     log_note(f"front page of {len(entries)} datasets, {sum('recommendation' in e for e in entries)} recommendations")
 
 def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None, out_html=None) -> None:
-    """results/reproduction.csv and .md (see metaeval.reproduce).
+    """results/reproduction.csv and .md (see metaeval.reproduction.reproduce).
     ``result_files``: the declared inputs (paths); the report reads no other."""
-    from ..reproduce import Published, ResultStore, reproduce, write_report
+    from ..reproduction.reproduce import Published, ResultStore, reproduce, write_report
 
     files = None
     if result_files is not None:
@@ -145,13 +145,13 @@ def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, resul
 
 def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
     """The properties job: ``properties.csv`` (every classification metric x
-    every property of ``metaeval.properties``), its Markdown/HTML and LaTeX
+    every property of ``metaeval.measures.properties``), its Markdown/HTML and LaTeX
     tables and the grid figure.  ``block``: the config's ``properties``."""
     from dataclasses import replace
 
-    from ..plots import properties_grid
-    from ..properties import PROPERTIES, check_all, domain_matrices, settings_from
-    from ..tables import properties_latex, properties_markdown
+    from ..present.plots import properties_grid
+    from ..measures.properties import PROPERTIES, check_all, domain_matrices, settings_from
+    from ..present.tables import properties_latex, properties_markdown
 
     settings = settings_from(block)
     df = check_all(settings)

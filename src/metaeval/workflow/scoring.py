@@ -10,17 +10,17 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from .. import metrics as M
-from ..config import DatasetSpec
-from ..dataset import RANKED_KINDS, Dataset, confusion_from_long, confusion_long, score_dataset
-from ..io import read_result_csv, write_csv, write_text
-from ..steps import note as log_note
-from ..tables import markdown_table, md_escape, scores_latex, scores_markdown
+from ..measures import labels as M
+from ..data.config import DatasetSpec
+from ..data.dataset import Dataset, RANKED_KINDS, confusion_from_long, confusion_long, score_dataset
+from ..data.files import read_result_csv, write_csv, write_text
+from .steps import note as log_note
+from ..present.tables import markdown_table, md_escape, scores_latex, scores_markdown
 from .common import write_markdown
 
 
 def _save_fig(fig, paths) -> None:
-    from ..plots import save_figure
+    from ..present.plots import save_figure
 
     save_figure(fig, paths)
 
@@ -42,10 +42,10 @@ def score(spec: DatasetSpec, data_npz, out_scores, out_confusion) -> pd.DataFram
 def write_chance(spec: DatasetSpec, data_npz, scores_csv, out_chance, out_above, out_md, out_html=None):
     """``chance.csv``: every classification metric of the uniform,
     prior-matched and majority guessers, from their expected confusion
-    matrices (``metaeval.chance``); ``above_chance.csv``: each system's
+    matrices (``metaeval.measures.chance``); ``above_chance.csv``: each system's
     margin over each; a table of the levels with how many systems beat
     the strongest of them."""
-    from ..chance import GUESSERS, above_chance, chance_scores
+    from ..measures.chance import GUESSERS, above_chance, chance_scores
 
     ds = Dataset.load(data_npz)
     chance = chance_scores(np.bincount(ds.gold, minlength=spec.k), spec.metrics, spec.metric_params())
@@ -73,8 +73,8 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=Non
     ``group, system, kind, <metrics>``, plus the unweighted mean over groups
     (``group = "mean"``, Kaushal et al.'s avgF1) and the mean weighted by
     group size (``group = "weighted_mean"``, their avg_wF1)."""
-    from ..custom_metrics import check_registered
-    from ..item_metrics import check_items
+    from ..measures.custom import check_registered
+    from ..measures.items import check_items
 
     ds = Dataset.load(data_npz)
     where = f"the systems of dataset {spec.name!r}"  # (a custom metric is held to its contract before any score)
@@ -83,14 +83,14 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=Non
     cg = ds.confusion_by_group()  # (G, S, K, K)
     scores = M.evaluate(cg, spec.metrics, **spec.metric_params())
     if spec.item_metrics:  # metrics of per-item terms: their terms summed per group
-        from ..item_metrics import evaluate_items, item_statistics
+        from ..measures.items import evaluate_items, item_statistics
 
         terms, slices = item_statistics(spec.item_metrics, ds.gold, ds.predictions, ds.item_ids)  # (S, N, F)
         per = np.zeros((len(ds.group_names),) + terms.shape[:1] + terms.shape[2:])
         np.add.at(per, np.asarray(ds.groups, dtype=np.int64), terms.transpose(1, 0, 2))
         scores.update(evaluate_items(per, slices))
     if spec.score_metrics:  # metrics of scores: each group's items as a weight row (MAP: each group alone)
-        from ..scores.registry import evaluate
+        from ..measures.scores.registry import evaluate
 
         one = ds.scores.values.shape[2] == 1
         gold = (ds.gold == ds.labels.index(spec.positive_class)).astype(np.int64) if one else ds.gold
@@ -112,7 +112,7 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=Non
     log_note(f"scored {len(ds.systems)} systems in {len(ds.group_names)} groups with {len(ids)} metrics")
     write_csv(out_csv, df)
     if out_md:
-        from ..tables import groups_markdown
+        from ..present.tables import groups_markdown
 
         title = f"{spec.name}: {M.get(spec.primary_metric).name} per item group"
         write_markdown(out_md, groups_markdown(df, spec.primary_metric, title), out_html, title)
@@ -120,7 +120,7 @@ def score_groups(spec: DatasetSpec, data_npz, out_csv, out_md=None, out_html=Non
 
 def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None, out_html=None) -> None:
     """Markdown and LaTeX score tables (value and rank per metric)."""
-    from ..tables import md_escape
+    from ..present.tables import md_escape
 
     df = read_result_csv(scores_csv)
     n, unused = "", []
@@ -147,7 +147,7 @@ def write_tables(spec: DatasetSpec, scores_csv, out_md, out_tex, info_json=None,
 
 def confusion_figure(spec: DatasetSpec, confusion_csv, scores_csv, out_paths, include_baselines: bool = False):
     """The grid of row-normalised confusion matrices, one panel per system."""
-    from ..plots import confusion_grid
+    from ..present.plots import confusion_grid
 
     long = read_result_csv(confusion_csv)
     systems, c = confusion_from_long(long, spec.labels)
@@ -168,7 +168,7 @@ def span_figure(spec: DatasetSpec, scores_csv, out_paths, include_baselines: boo
     exact-match and character-level F1s, system by system; the baselines
     (no spans, the whole text, ...) among them, shaded, as the floor a real
     system must clear."""
-    from ..plots import span_scores_plot
+    from ..present.plots import span_scores_plot
 
     df = read_result_csv(scores_csv)
     if not include_baselines:
@@ -199,11 +199,11 @@ def run_score(spec: DatasetSpec, data_npz, info_json, out: Mapping[str, str], se
 def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, out_html=None,
                       settings=None) -> pd.DataFrame:
     """``gameability.csv``: every metric scored for the degenerate systems
-    on this test set (``metaeval.gameability``) against the median real
+    on this test set (``metaeval.methods.gameability``) against the median real
     system, the test of each (``settings``: ``resample_unit``,
     ``bootstrap_replicates``, ``bootstrap_seed``, ``verdict_alpha``), and
     the table of it."""
-    from ..gameability import dataset_gameability, gameability_markdown
+    from ..methods.gameability import dataset_gameability, gameability_markdown
 
     ds = Dataset.load(data_npz)
     test = {} if settings is None else dict(unit=settings.resample_unit, replicates=settings.bootstrap_replicates,
@@ -227,7 +227,7 @@ def write_gameability(spec: DatasetSpec, data_npz, scores_csv, out_csv, out_md, 
 def official_figures(spec: DatasetSpec, scores_csv, data_dir, out_csv, out_md, out_html) -> pd.DataFrame:
     """The task's official figures (``official_results``, a file under
     ``data_dir``) beside the dataset's scores: official.csv and its page."""
-    from ..official import compare_official, official_markdown
+    from ..reproduction.official import compare_official, official_markdown
 
     off = spec.official_results
     table = compare_official(read_result_csv(scores_csv),

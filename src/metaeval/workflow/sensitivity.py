@@ -8,20 +8,20 @@ from typing import Mapping
 
 import numpy as np
 
-from ..config import DatasetSpec
-from ..dataset import Dataset
-from ..io import read_result_csv, write_csv
-from ..steps import timed
+from ..data.config import DatasetSpec
+from ..data.dataset import Dataset
+from ..data.files import read_result_csv, write_csv
+from .steps import timed
 
 
 def run_sensitivity(spec: DatasetSpec, settings, data_npz, out: Mapping[str, str], trials_npz=None,
                     power_csv=None) -> None:
-    """Label noise and class priors (``metaeval.sensitivity``):
+    """Label noise and class priors (``metaeval.methods.sensitivity``):
     ``noise.csv`` and ``priors.csv``.  ``trials_npz``, ``power_csv``: the
     significance experiment's Tukey trials and discriminative power, reused
     (the same trials, seed and units) instead of drawn again."""
     from ..pipeline.stages import sensitivity_power
-    from ..sensitivity import dataset_sensitivity
+    from ..methods.sensitivity import dataset_sensitivity
 
     ds = Dataset.load(data_npz)
     permuted = power = None

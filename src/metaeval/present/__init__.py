@@ -1,0 +1,5 @@
+"""What people read: a metric's name typeset per format (``notation``),
+Markdown, LaTeX and HTML tables (``tables``), figures (``plots``) and HTML
+pages (``report``) of data frames.  No method lives here: the methods write
+their tables through these functions, so this floor sits below them.
+"""
