@@ -25,7 +25,7 @@ try:
     PROPERTY_SETTINGS = property_settings(config.get("properties"))
     DATASET_PROPERTY_SETTINGS = dataset_property_settings(config.get("properties"))
     # the paths of custom metrics are relative to the config file's folder (the one given with --configfile)
-    CONFIG_DIR = Path((workflow.overwrite_configfiles or [Path(workflow.basedir).parent / "config" / "config.yaml"])[-1]
+    CONFIG_DIR = Path((workflow.overwrite_configfiles or [WORKFLOW_DIR.parent / "config" / "config.yaml"])[-1]
                       ).resolve().parent
     SPECS = dataset_specs(config, base_dir=CONFIG_DIR)
     SETTINGS = {name: experiment_settings(config, name) for name in SPECS}
@@ -52,7 +52,7 @@ RESULTS = "results"
 # (CODE_OF[family]: the step's module and every module it imports); provenance.json records the whole package's
 CODE = code_fingerprint()
 CODE_OF = step_code()
-COMMIT = git_commit(workflow.basedir)
+COMMIT = git_commit(WORKFLOW_DIR)
 STEP_PARAMS = {name: step_params(SPECS[name], SETTINGS[name]) for name in DATASETS}
 
 
@@ -223,7 +223,7 @@ def dataset_targets():
 
 REPRO = config.get("reproduction", {})
 # relative to the checkout's root (the folder of config/ and workflow/)
-PUBLISHED = Path(workflow.basedir).parent / REPRO.get("published", "config/published/tables.yaml")
+PUBLISHED = WORKFLOW_DIR.parent / REPRO.get("published", "config/published/tables.yaml")
 
 
 def reproduction_inputs():

@@ -236,7 +236,7 @@ def code_fingerprint(*modules: str) -> str:
 
 # the module each rule's script calls (its code: that module and what it imports)
 STEP_MODULES = {
-    "ingest": "workflow.reading", "provenance": "steps", "score": "workflow.scoring",
+    "ingest": "workflow.reading", "provenance": "workflow.steps", "score": "workflow.scoring",
     "score_groups": "workflow.scoring", "official": "workflow.scoring", "kernels": "workflow.experiments",
     "stability_shard": "workflow.experiments", "experiments": "workflow.experiments",
     "weights": "workflow.experiments",
