@@ -157,9 +157,6 @@ def _library_defaults():
 
     out = []
     for info in pkgutil.walk_packages(metaeval.__path__, "metaeval."):
-        if info.name.split(".")[-1] in {"confusion", "resample", "kernels", "ranking"} and \
-                not info.name.startswith("metaeval.engine"):
-            continue  # the moved modules' old names (they warn)
         mod = importlib.import_module(info.name)
         for name, obj in vars(mod).items():
             if name.startswith("_") or getattr(obj, "__module__", None) != mod.__name__:
@@ -266,3 +263,84 @@ def test_settings_a_step_does_not_apply_are_said():
     assert any("stratified is not used" in m for m in said["si"])
     assert not any("stratified" in m for m in said["cls"])
     assert all(any("recommendation's power criterion" in m for m in ms) for ms in said.values())
+
+
+# -- every default written once ---------------------------------------------------------------------------------
+# a parameter of the library or an option of the command line named after a setting carries that setting's value:
+# its default is read from the settings tree (default_of), never written again as a literal
+PARAM_SETTING = {"alpha": "alpha", "confidence": "confidence", "chunk_size": "chunk_size",
+                 "mc_level": "verdict_mc_level", "headline": "verdict_scope", "correction": "significance_correction",
+                 "power": "design_power", "replicates": "bootstrap_replicates", "trials": "tukey_trials",
+                 "tukey_trials": "tukey_trials", "bootstrap_replicates": "bootstrap_replicates",
+                 "n_splits": "n_splits", "verdict_alpha": "verdict_alpha"}
+# literals that are not the setting's default on purpose, and why
+LITERAL_ON_PURPOSE = {
+    ("present/tables.py", "correction"): "the Table-7 page's correction names the test's own ('none': the Tukey "
+                                         "HSD's p-values are family-wise already), not the bootstrap test's setting",
+}
+
+
+def _literal_defaults(source: str) -> list[tuple[str, int, object]]:
+    """``(parameter, line, value)`` of every literal default of a function
+    parameter or dataclass field named in ``PARAM_SETTING``."""
+    import ast
+
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        pairs = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            pos = a.posonlyargs + a.args
+            pairs = [(x.arg, d) for x, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)]
+            pairs += [(x.arg, d) for x, d in zip(a.kwonlyargs, a.kw_defaults)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            pairs = [(node.target.id, node.value)]
+        out += [(name, d.lineno, d.value) for name, d in pairs
+                if name in PARAM_SETTING and isinstance(d, ast.Constant) and d.value is not None]
+    return out
+
+
+def test_a_default_is_written_once_in_the_settings_tree():
+    """Issue 49: 1000 replicates, 5000 trials, confidence 0.95, alpha 0.05,
+    the Monte Carlo level, the headline scope and the chunk size were
+    written in several places; each is now read from ``metaeval.settings``."""
+    src = ROOT / "src" / "metaeval"
+    found = [f"{f.relative_to(src)}:{line}: {name} = {value!r}"
+             for f in sorted(src.rglob("*.py")) if f.name != "settings.py"
+             for name, line, value in _literal_defaults(f.read_text(encoding="utf-8"))
+             if (f.relative_to(src).as_posix(), name) not in LITERAL_ON_PURPOSE]
+    assert found == []
+    assert _literal_defaults("def f(x, alpha=0.05, *, confidence: float = 0.95): pass\n") == [
+        ("alpha", 1, 0.05), ("confidence", 1, 0.95)]  # (the scan finds what it looks for)
+
+
+def test_the_command_line_s_defaults_are_the_settings_tree_s():
+    from metaeval.cli import build_parser
+
+    sub = {a.dest: a for a in build_parser()._subparsers._group_actions[0].choices["score"]._actions}
+    assert sub["replicates"].default == S.default_of("bootstrap_replicates")
+    assert sub["confidence"].default == S.default_of("confidence")
+    assert sub["interval_method"].default == S.default_of("interval_method")
+    compare = {a.dest: a for a in build_parser()._subparsers._group_actions[0].choices["compare"]._actions}
+    for dest, key in [("trials", "tukey_trials"), ("alpha", "alpha"), ("test", "significance_test"),
+                      ("correction", "significance_correction")]:
+        assert compare[dest].default == S.default_of(key), dest
+        assert f"default: {S.default_of(key)}" in compare[dest].help, dest
+
+
+def test_the_library_s_defaults_are_the_settings_tree_s():
+    import inspect
+
+    from metaeval.methods import design, significance
+    from metaeval.verdict import criteria, evidence, recommendation
+
+    def default(fn, name):
+        return inspect.signature(fn).parameters[name].default
+
+    assert default(significance.tukey_test, "alpha") == S.default_of("alpha")
+    assert default(significance.intervals, "confidence") == S.default_of("confidence")
+    assert default(significance.bootstrap_scores, "chunk_size") == S.default_of("chunk_size")
+    assert default(design.size_needed, "power") == S.default_of("design_power")
+    assert default(criteria.criteria, "confidence") == S.default_of("confidence")
+    assert evidence.EvidenceSets.__dataclass_fields__["mc_level"].default == S.default_of("verdict_mc_level")
+    assert default(recommendation.recommend, "headline") == S.default_of("verdict_scope") == S.SCOPES[0]

@@ -195,6 +195,29 @@ def test_lint_is_clean():
         (res.stdout + res.stderr).count("Lints for rule")  # each rule's only lint is that one
 
 
+def test_the_top_level_snakefile_runs_the_same_workflow_with_its_profile(tmp_path):
+    """``snakemake`` from the checkout's root finds the top-level Snakefile
+    (the layout the design card names); it includes workflow/Snakefile, so
+    it plans the same jobs as ``-s workflow/Snakefile``, with the workflow's
+    profile (profiles/default is workflow/profiles/default) and a default
+    target of its own (Snakemake takes none from an included file)."""
+    common = ["-n", "--configfile", str(ROOT / ".test" / "config.yaml"), "--config", f"data_dir={FIXTURES}"]
+
+    def plan(*args):
+        res = subprocess.run(SNAKEMAKE + [*args, *common], capture_output=True, text=True, timeout=300, cwd=ROOT)
+        out = res.stdout + res.stderr
+        assert res.returncode == 0, out
+        assert "Using workflow specific profile profiles/default" in out, out
+        jobs = dict(re.findall(r"^(\w+)\s+(\d+)$", out, flags=re.M))
+        return out, jobs
+
+    out_root, root = plan()
+    out_wf, wf = plan("-s", str(ROOT / "workflow" / "Snakefile"))
+    assert root.pop("default") == "1" and wf.pop("all") == "1"
+    assert root == wf and int(root.pop("total")) > 10
+    assert (ROOT / "profiles" / "default").resolve() == (ROOT / "workflow" / "profiles" / "default").resolve()
+
+
 @pytest.mark.realdata
 def test_full_pipeline_on_real_data_writes_the_reproduction_report(tmp_path, data_dir):
     """`snakemake --cores 8 results/reproduction.md` from nothing (every file

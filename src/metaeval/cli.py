@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Mapping
 
+from .settings import default_of
+
 __all__ = ["main", "build_parser"]
 
 FORMATS_OUT = ("table", "csv", "json", "markdown", "latex")
@@ -312,27 +314,31 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=fmt, description="Score every system with every metric, with intervals.")
     _common(s)
     s.add_argument("--no-intervals", action="store_true", help="scores only (no resampling)")
-    s.add_argument("--replicates", type=int, default=1000, help="bootstrap replicates of the intervals (default: "
-                                                                "1000; the setting bootstrap_replicates)")
-    s.add_argument("--confidence", type=float, default=0.95, help="the intervals' level (default: 0.95; the "
-                                                                  "setting confidence)")
-    s.add_argument("--interval-method", choices=("percentile", "bca"), default="percentile",
-                   help="percentile (default) or bca: bias-corrected and accelerated (Efron & Tibshirani 1993), "
-                        "which adds a jackknife pass over the units")
+    # (every default below is the settings tree's: metaeval.settings, the one place it is written)
+    s.add_argument("--replicates", type=int, default=default_of("bootstrap_replicates"),
+                   help=f"bootstrap replicates of the intervals (default: {default_of('bootstrap_replicates')}; "
+                        f"the setting bootstrap_replicates)")
+    s.add_argument("--confidence", type=float, default=default_of("confidence"),
+                   help=f"the intervals' level (default: {default_of('confidence')}; the setting confidence)")
+    s.add_argument("--interval-method", choices=("percentile", "bca"), default=default_of("interval_method"),
+                   help=f"percentile or bca: bias-corrected and accelerated (Efron & Tibshirani 1993), which adds a "
+                        f"jackknife pass over the units (default: {default_of('interval_method')})")
     c = sub.add_parser("compare", help="significance of every pair of systems, per metric",
                        epilog=EXAMPLES["compare"], formatter_class=fmt,
                        description="Which systems a test can tell apart, per metric.")
     _common(c)
-    c.add_argument("--test", choices=("tukey", "bootstrap"), default="tukey",
-                   help="randomised Tukey HSD (default) or the paired bootstrap test")
-    c.add_argument("--trials", type=int, default=5000, help="permutations of the randomised Tukey HSD (default: "
-                                                            "5000; the setting tukey_trials); its p-values are "
-                                                            "multiples of 1/trials (0: below 1/trials)")
-    c.add_argument("--alpha", type=float, default=0.05, help="significance level: a pair is told apart when its "
-                                                             "p-value is below it (default: 0.05)")
-    c.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
-                   help="multiple comparisons over each metric's pairs, for the bootstrap test only (default: holm; "
-                        "the Tukey test's p-values are family-wise already)")
+    c.add_argument("--test", choices=("tukey", "bootstrap"), default=default_of("significance_test"),
+                   help=f"tukey (randomised Tukey HSD) or bootstrap (the paired bootstrap test) (default: "
+                        f"{default_of('significance_test')})")
+    c.add_argument("--trials", type=int, default=default_of("tukey_trials"),
+                   help=f"permutations of the randomised Tukey HSD (default: {default_of('tukey_trials')}; the "
+                        f"setting tukey_trials); its p-values are multiples of 1/trials (0: below 1/trials)")
+    c.add_argument("--alpha", type=float, default=default_of("alpha"),
+                   help=f"significance level: a pair is told apart when its p-value is below it (default: "
+                        f"{default_of('alpha')})")
+    c.add_argument("--correction", choices=("holm", "bh", "none"), default=default_of("significance_correction"),
+                   help=f"multiple comparisons over each metric's pairs, for the bootstrap test only (default: "
+                        f"{default_of('significance_correction')}; the Tukey test's p-values are family-wise already)")
     c.add_argument("--pairs", action="store_true", help="print every pair instead of the summary per metric")
     r = sub.add_parser("recommend", help="which metric to report, with the evidence", epilog=EXAMPLES["recommend"],
                        formatter_class=fmt, description="Which metric to report on this data, and why.")

@@ -53,6 +53,9 @@ CRITERION_NAMES = {
     "priors": "robustness to class priors",
 }
 ALL_CRITERIA = tuple(CRITERION_NAMES)
+# the verdict's two questions: which metric ranks these systems reliably (the test units resampled), and which
+# would rank new systems like them (units and systems resampled; metaeval.verdict.evidence.SCHEME)
+SCOPES = ("these_systems", "new_systems")
 
 
 # -- declared settings: a dataclass field that carries its default, one line of meaning and the JSON-schema
@@ -228,8 +231,8 @@ class Level:
 class Verdict:
     """The verdict on the criteria (docs/recommendation.md)."""
 
-    verdict_scope: str = _s("these_systems", "the scope whose answer heads the page (both are shown)",
-                            type="string", enum=["these_systems", "new_systems"])
+    verdict_scope: str = _s(SCOPES[0], "the scope whose answer heads the page (both are shown)",
+                            type="string", enum=list(SCOPES))
     verdict_mc_level: float = _s(0.95, "level of the Monte Carlo interval of each MCS p-value: a metric is eliminated "
                                        "only when the interval's upper end is below the set's level (Gandy 2009); 0: "
                                        "the p-value itself", type="number", minimum=0, exclusiveMaximum=1)

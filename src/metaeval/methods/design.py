@@ -197,7 +197,7 @@ def _z_sum(alpha: float, power: float) -> float:
     return float(_ndtri(1 - alpha / 2) + _ndtri(power))
 
 
-def min_detectable_difference(sigma, sizes, alpha: float = 0.05, power: float = 0.8) -> np.ndarray:
+def min_detectable_difference(sigma, sizes, alpha: float = default_of("alpha"), power: float = default_of("design_power")) -> np.ndarray:
     """(..., len(sizes)) the smallest true difference a two-sided z-test at
     ``alpha`` detects with probability ``power`` on n units:
     (z_{1-alpha/2} + z_power) sigma / sqrt(n).
@@ -209,7 +209,7 @@ def min_detectable_difference(sigma, sizes, alpha: float = 0.05, power: float = 
     return _z_sum(alpha, power) * sigma / np.sqrt(np.asarray(sizes, dtype=np.float64))
 
 
-def size_needed(sigma, delta, alpha: float = 0.05, power: float = 0.8) -> np.ndarray:
+def size_needed(sigma, delta, alpha: float = default_of("alpha"), power: float = default_of("design_power")) -> np.ndarray:
     """The units needed to detect a true difference ``delta`` with
     probability ``power`` (two-sided z-test at ``alpha``):
     ceil(((z_{1-alpha/2} + z_power) sigma / delta)^2).
@@ -221,7 +221,7 @@ def size_needed(sigma, delta, alpha: float = 0.05, power: float = 0.8) -> np.nda
         return np.ceil((_z_sum(alpha, power) * np.asarray(sigma, dtype=np.float64) / delta) ** 2 - 1e-9)
 
 
-def predicted_power(d, sigma, sizes, alpha: float = 0.05) -> np.ndarray:
+def predicted_power(d, sigma, sizes, alpha: float = default_of("alpha")) -> np.ndarray:
     """(M, len(sizes)) the predicted share of pairs separated on n units:
     the mean over pairs (NaN ones left out) of the z-test's power,
     Phi(|d| sqrt(n) / sigma - z) + Phi(-|d| sqrt(n) / sigma - z), z the
@@ -247,7 +247,7 @@ def _bins(x, width: float) -> np.ndarray:
 
 
 def swap_curves(scorer, sizes, spec: DesignSpec = DesignSpec(), sigma: np.ndarray | None = None,
-                chunk_size: int = 50) -> dict[str, np.ndarray]:
+                chunk_size: int = default_of("chunk_size")) -> dict[str, np.ndarray]:
     """The swap experiment on disjoint subsets T1, T2 of ``sizes`` units
     (each at most half of the units) of ``spec.draws`` random permutations.
 

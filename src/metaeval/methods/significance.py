@@ -63,6 +63,7 @@ from ..measures import labels as M
 from ..engine.ranking import TIE_DECIMALS, kendall_tau, orient, system_pairs, tau_matrix
 from ..engine.progress import report
 from ..engine.resample import bootstrap_weights, chunk_indices, count_dtype
+from ..settings import default_of
 
 __all__ = ["bootstrap_scores", "intervals", "CORRECTIONS", "TUKEY_CORRECTION", "BORDERLINE_Z", "PairTests",
            "significant", "monte_carlo_se", "holm", "benjamini_hochberg", "adjust", "tukey_ranges", "tukey_test",
@@ -73,7 +74,7 @@ __all__ = ["bootstrap_scores", "intervals", "CORRECTIONS", "TUKEY_CORRECTION", "
 # ---------------------------------------------------------------------------
 # 1. bootstrap
 # ---------------------------------------------------------------------------
-def bootstrap_scores(scorer, replicates: int, seed: int, chunk_size: int = 200) -> np.ndarray:
+def bootstrap_scores(scorer, replicates: int, seed: int, chunk_size: int = default_of("chunk_size")) -> np.ndarray:
     """Every metric's score of every system on B bootstrap replicates.
 
     Parameters
@@ -127,7 +128,7 @@ def _norm_cdf(x):
     return ndtr(x)
 
 
-def intervals(value: np.ndarray, boot: np.ndarray, confidence: float = 0.95, method: str = "percentile",
+def intervals(value: np.ndarray, boot: np.ndarray, confidence: float = default_of("confidence"), method: str = "percentile",
               jackknife: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Bootstrap confidence intervals of every score.
 
@@ -486,7 +487,7 @@ def tukey_ranges(permuted: np.ndarray) -> np.ndarray:
         return _rounded(np.max(permuted, axis=2) - np.min(permuted, axis=2))  # NaN propagates
 
 
-def tukey_test(value: np.ndarray, permuted: np.ndarray, alpha: float = 0.05) -> PairTests:
+def tukey_test(value: np.ndarray, permuted: np.ndarray, alpha: float = default_of("alpha")) -> PairTests:
     """Randomised Tukey HSD test of every pair of systems.
 
     Parameters
@@ -636,7 +637,7 @@ def bootstrap_pvalues(value: np.ndarray, boot: np.ndarray) -> np.ndarray:
         return np.where((n > 0) & ~np.isnan(d), hit / np.maximum(n, 1), np.nan)
 
 
-def bootstrap_difference_required(value: np.ndarray, boot: np.ndarray, alpha: float = 0.05) -> np.ndarray:
+def bootstrap_difference_required(value: np.ndarray, boot: np.ndarray, alpha: float = default_of("alpha")) -> np.ndarray:
     """Per pair, the difference the paired bootstrap test requires at ``alpha``.
 
     Parameters
@@ -678,7 +679,8 @@ def bootstrap_difference_required(value: np.ndarray, boot: np.ndarray, alpha: fl
     return np.where((n > 0) & ~np.isnan(d), req, np.nan)
 
 
-def bootstrap_test(value: np.ndarray, boot: np.ndarray, alpha: float = 0.05, correction: str = "holm") -> PairTests:
+def bootstrap_test(value: np.ndarray, boot: np.ndarray, alpha: float = default_of("alpha"),
+                   correction: str = default_of("significance_correction")) -> PairTests:
     """Paired bootstrap test of every pair of systems.
 
     Parameters
@@ -895,7 +897,7 @@ def discriminative_power(metric_ids, value: np.ndarray, tests: PairTests | np.nd
 # ---------------------------------------------------------------------------
 # 5. intervals on the meta-evaluation: tau between metrics
 # ---------------------------------------------------------------------------
-def similarity_intervals(metric_ids, value: np.ndarray, boot: np.ndarray, confidence: float = 0.95,
+def similarity_intervals(metric_ids, value: np.ndarray, boot: np.ndarray, confidence: float = default_of("confidence"),
                          variant: str = "b") -> pd.DataFrame:
     """Kendall's tau between every two metrics' rankings, with its interval.
 

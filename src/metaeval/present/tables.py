@@ -17,6 +17,7 @@ import pandas as pd
 from ..measures import labels as M
 from .notation import latex as latex_name
 from ..engine.ranking import competition_rank, orient
+from ..settings import default_of
 
 __all__ = ["rank", "rank_table", "test_label", "test_short", "scores_markdown", "groups_markdown", "scores_latex", "md_escape", "format_p", "plural", "tex_escape", "markdown_table", "latex_table",
            "properties_markdown", "properties_latex", "counterexample_text",
@@ -69,7 +70,7 @@ def md_escape(text) -> str:
     return "".join(out)
 
 
-def format_p(p, levels=(0.05,)) -> str:
+def format_p(p, levels=(default_of("alpha"),)) -> str:
     """A p-value for people, by one rule everywhere: three significant
     digits, never rounded onto or across one of ``levels`` (more digits until
     the printed value lies on p's side of each: 0.04995 prints 0.04995, not
@@ -287,7 +288,7 @@ def summary_markdown(df: pd.DataFrame, title: str, n_systems: int, n_splits: int
                      separation: pd.DataFrame | None = None, distinct_tau: float = 0.9,
                      systems: str = "real systems and the baselines named in the config",
                      no_merging: str = "the task has two classes, and merging them leaves a single class, "
-                                       "on which every system ties", alpha: float = 0.05,
+                                       "on which every system ties", alpha: float = default_of("alpha"),
                      test: str = "tukey", correction: str = "none", table7: pd.DataFrame | None = None) -> str:
     """Amemiya & Sakai Table 7: group, stability rank, discrimination rank.
 

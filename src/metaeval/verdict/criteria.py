@@ -161,7 +161,7 @@ class CriteriaResult:
     value: np.ndarray
     boot: np.ndarray
     scheme: str
-    confidence: float = 0.95
+    confidence: float = default_of("confidence")
     system_draws: np.ndarray | None = None
     low: np.ndarray = field(init=False)
     high: np.ndarray = field(init=False)
@@ -505,7 +505,7 @@ SCHEMES = ("items", "both")
 
 
 def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, schemes=("both",),
-             strata: np.ndarray | None = None, confidence: float = 0.95,
+             strata: np.ndarray | None = None, confidence: float = default_of("confidence"),
              only: set | None = None) -> dict[tuple[str, str], CriteriaResult]:
     """Point values and replicates of ``spec.criteria`` for every metric of
     ``scorer`` (an ``experiments.Scorer`` with a resampling unit), for each
@@ -541,7 +541,7 @@ def criteria(scorer, spec: CriteriaSpec, *, subsets: dict | None = None, schemes
     splits = {k: [] for k in subsets}
     merge = {}
     first = None
-    for ids in chunk_indices(np.arange(spec.point_splits), 200, u):  # memory bound only
+    for ids in chunk_indices(np.arange(spec.point_splits), default_of("chunk_size"), u):  # memory bound only
         noise = _noise_draws(eng, spec, np.arange(spec.noise_repeats), spec.noise_seed, ("noise", "noise_class")) \
             if "noise" in crit and first is None else None
         a = _arrays(eng, spec if first is None else _only(spec, ()), ones, ids[None, :], spec.split_seed, "split",

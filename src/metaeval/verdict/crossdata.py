@@ -94,7 +94,7 @@ def gather(recommendations: Mapping[str, pd.DataFrame], kinds: Mapping[str, str]
             pd.DataFrame(columns=["dataset", "kind", "test_set"]))
 
 
-def partial_conjunction(p, alpha: float = 0.05, method: str = "bonferroni") -> tuple[int, np.ndarray]:
+def partial_conjunction(p, alpha: float = default_of("alpha"), method: str = "bonferroni") -> tuple[int, np.ndarray]:
     """Dror et al.'s (2017) replicability count of N p-values, one per
     dataset: ``(k_hat, monotone partial conjunction p-values)``.
 
@@ -168,7 +168,7 @@ def _judged(g: pd.DataFrame) -> pd.Series:
     return pd.Series(np.isfinite(g["value"].to_numpy(dtype=float)), index=g.index)
 
 
-def pvalues_by_test_set(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+def pvalues_by_test_set(long: pd.DataFrame, alpha: float = default_of("alpha")) -> pd.DataFrame:
     """Per kind, criterion, metric and test set: ``p`` (each view's MCS
     p-value, the upper end of its Monte Carlo interval when the table has
     it, on the scale of ``alpha``: ``min(1, mcs_p alpha / level)``,
@@ -201,7 +201,7 @@ def pvalues_by_test_set(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame
     return pd.DataFrame(rows, columns=["kind", "criterion", "metric", "test_set", "p", "kept", "views", "datasets"])
 
 
-def replicability(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+def replicability(long: pd.DataFrame, alpha: float = default_of("alpha")) -> pd.DataFrame:
     """Per kind of task, criterion and metric: ``n_test_sets`` (judged),
     ``n_kept`` (kept on every view of the test set), ``kept_share``,
     ``k_short_bonferroni``, ``k_short_fisher`` (Dror et al.'s counts of the
@@ -242,7 +242,7 @@ def replicability(long: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
                                        "k_short_bonferroni", "k_short_fisher", "short_on", "n_recommended"])
 
 
-def cross_recommendation(long: pd.DataFrame, rep: pd.DataFrame | None = None, alpha: float = 0.05) -> pd.DataFrame:
+def cross_recommendation(long: pd.DataFrame, rep: pd.DataFrame | None = None, alpha: float = default_of("alpha")) -> pd.DataFrame:
     """Per kind of task and metric judged on every test set of the kind:
     ``n_test_sets``, ``kept_share`` (the share of its (test set,
     criterion) pairs on which every view keeps it), ``n_recommended``,

@@ -52,7 +52,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from .mcs import copy_groups, critical_value, model_confidence_set
-from ..settings import default_of
+from ..settings import SCOPES, default_of
 
 __all__ = ["EVIDENCE", "SCOPES", "SCHEME", "EvidenceSets", "evidence_sets", "mc_upper", "Separation",
            "closest_pair", "units_needed", "systems_needed", "paired_interval", "MIN_EXPONENT"]
@@ -60,8 +60,7 @@ __all__ = ["EVIDENCE", "SCOPES", "SCHEME", "EvidenceSets", "evidence_sets", "mc_
 # the evidence criteria, in the order they are shown
 EVIDENCE = ("stability", "discrimination", "power", "noise", "priors")
 # the two questions, and the resampling scheme (metaeval.verdict.criteria) that answers each
-SCOPES = ("these_systems", "new_systems")
-SCHEME = {"these_systems": "items", "new_systems": "both"}
+SCHEME = dict(zip(SCOPES, ("items", "both")))
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,7 @@ class EvidenceSets:
     answer: np.ndarray
     critical: np.ndarray
     p_upper: np.ndarray | None = None
-    mc_level: float = 0.95
+    mc_level: float = default_of("verdict_mc_level")
 
     @property
     def separable(self) -> bool:

@@ -44,8 +44,7 @@ import numpy as np
 import pandas as pd
 
 from ..measures import labels as M
-from ..settings import CRITERION_NAMES
-from ..settings import default_of
+from ..settings import CRITERION_NAMES, default_of
 from ..present.tables import format_p, markdown_table, md_escape, plural
 from .tradeoff import Decision, decide, if_first, trade_off
 from .evidence import (EvidenceSets, SCHEME, SCOPES, closest_pair, evidence_sets, paired_interval, systems_needed,
@@ -313,7 +312,7 @@ def _standing(mid: str, metrics, sets: EvidenceSets, value, boot, excluded, veto
 def recommend(results, *, criteria: Sequence[str], left_out: Mapping[str, str] | None = None,
               properties: pd.DataFrame | None = None, offered: Sequence[str] = (),
               requirements: Sequence[str] = (), gameability: pd.DataFrame | None = None,
-              baselines: Sequence[str] = (), alpha: float = 0.05, headline: str = "these_systems",
+              baselines: Sequence[str] = (), alpha: float = default_of("alpha"), headline: str = default_of("verdict_scope"),
               official: str | None = None, official_source: str = "", not_computed: Mapping[str, str] | None = None,
               papers: Sequence[Mapping] = (), n_units: int = 0, unit: str = "items",
               max_undefined: float = MAX_UNDEFINED, power_test: str = "", n_synthetic: int = 0,
@@ -487,7 +486,7 @@ def _held(properties: pd.DataFrame | None, metrics) -> dict[tuple[str, str], boo
     return {(r.metric, r.property): r.result != "fails" for r in p.itertuples(index=False)}
 
 
-def _game_text(g: Mapping, alpha: float = 0.05) -> str:
+def _game_text(g: Mapping, alpha: float = default_of("alpha")) -> str:
     """How a degenerate system games a metric, in words (its Holm p-value
     never rounded onto the gameability test's level, the family's alpha)."""
     better = "higher" if M.get(g["metric"]).higher_is_better else "lower"
@@ -701,7 +700,7 @@ def headline_sentence(rec: Recommendation) -> str:
     settings = getattr(rec, "settings", {})
     declared = list(settings.get("requirements", ()))
     options = _first_sentence(rec)
-    if settings.get("headline", "these_systems") != "these_systems":  # the scope chosen to head the page: said
+    if settings.get("headline", default_of("verdict_scope")) != SCOPES[0]:  # the scope chosen to head the page: said
         options = [f"For {SCOPE_NAMES[rec.headline]}: " + o[0].lower() + o[1:] for o in options]
     if declared and rec.admissible.any():  # the requirement narrowed the candidates before the evidence: said
         lead = (f"Among the metrics that meet the declared requirement{'s' if len(declared) > 1 else ''} "
