@@ -19,6 +19,11 @@ from scipy.stats import kendalltau, norm
 from sklearn import metrics as skm
 
 from metaeval.verdict import criteria as CR
+from metaeval.verdict.criteria import base as CB
+from metaeval.verdict.criteria import compute as CC
+from metaeval.verdict.criteria.discrimination import _excess
+from metaeval.verdict.criteria.noise import noisy_golds
+from metaeval.methods.sensitivity import _flip_counts
 from metaeval.methods import experiments as E
 from metaeval.data.config import DatasetSpec
 from metaeval.data.dataset import Dataset
@@ -192,7 +197,7 @@ def test_every_replicate_equals_a_plain_loop_over_the_same_draws(small, scheme, 
     # the interval: the point value plus the percentiles of the replicates' deviations from their median
     q = np.nanquantile(res.boot - np.nanmedian(res.boot, axis=0), [0.025, 0.975], axis=0)
     for c_i, c in enumerate(crit):
-        lo, hi = CR.RANGE[c]
+        lo, hi = CR.REGISTRY[c].range
         np.testing.assert_allclose(res.low[c_i], np.clip(res.value[c_i] + np.minimum(q[0, c_i], 0), lo, hi),
                                    atol=1e-14, rtol=0)
         np.testing.assert_allclose(res.high[c_i], np.clip(res.value[c_i] + np.maximum(q[1, c_i], 0), lo, hi),
@@ -367,9 +372,9 @@ def test_tau_a_is_rescaled_to_the_pairs_of_distinct_systems_drawn():
     rng = np.random.default_rng(6)
     draws = rng.integers(0, 5, (40, 6))
     draws[0] = 3  # one system in every slot
-    got = CR._tau_a_scale(draws, 5)
+    got = CB._tau_a_scale(draws, 5)
     # two slots: one pair of distinct systems (scale 1) or none (NaN)
-    np.testing.assert_array_equal(CR._tau_a_scale(np.array([[0, 1], [2, 2]]), 5), [1.0, np.nan])
+    np.testing.assert_array_equal(CB._tau_a_scale(np.array([[0, 1], [2, 2]]), 5), [1.0, np.nan])
     for b, row in enumerate(draws):
         distinct = sum(row[i] != row[j] for i, j in combinations(range(6), 2))
         assert got[b] == (pytest.approx(15 / distinct) if distinct else pytest.approx(np.nan, nan_ok=True))
@@ -377,8 +382,8 @@ def test_tau_a_is_rescaled_to_the_pairs_of_distinct_systems_drawn():
     x, y = rng.normal(size=(2, 3, 6))
     scale = got[:3]
     with np.errstate(invalid="ignore"):
-        np.testing.assert_allclose(CR._tau(x, y, "a", scale), CR.kendall_tau(x, y, "a") * scale)
-        np.testing.assert_allclose(CR._tau(x, y, "b", scale), CR.kendall_tau(x, y, "b"))
+        np.testing.assert_allclose(CB._tau(x, y, "a", scale), CB.kendall_tau(x, y, "a") * scale)
+        np.testing.assert_allclose(CB._tau(x, y, "b", scale), CB.kendall_tau(x, y, "b"))
 
 
 def test_accuracy_as_per_item_terms_has_accuracy_s_criteria_in_every_replicate(small):
@@ -558,7 +563,7 @@ def test_merged_scores_carry_the_parameters_of_the_merged_task():
         ds = Dataset("syn", ("a", "b", "c"), np.arange(150).astype(str), gold.astype(np.int8),
                      tuple(f"s{i}" for i in range(5)), ("system",) * 5, pred.astype(np.int8))
         scorer = E.Scorer(ds, spec_d, np.arange(5), "item")
-        eng = CR._Engine(scorer, scorer.params)
+        eng = CB._Engine(scorer, scorer.params)
         assert sorted(eng.ids) == sorted(ids)
         c = ds.confusion()[None]
         w = np.array([0.5, 0.3, 0.2])
@@ -646,7 +651,7 @@ def test_the_means_and_the_pairs_standard_errors_leave_undefined_values_out():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for axis in (0, 1):
-            np.testing.assert_allclose(CR._nanmean(x, axis), np.nanmean(x, axis=axis), atol=1e-14, equal_nan=True)
+            np.testing.assert_allclose(CB._nanmean(x, axis), np.nanmean(x, axis=axis), atol=1e-14, equal_nan=True)
     full = rng.normal(size=(8, 2, 4))
     full[rng.random(full.shape) < 0.25] = np.nan
     full[:6, 1, 3] = np.nan  # two replicates define system 3 of metric 1 (fewer with the NaNs above)
@@ -654,7 +659,7 @@ def test_the_means_and_the_pairs_standard_errors_leave_undefined_values_out():
     full[:2, 0, 2] = [0.3, 0.9]
     full[:2, 0, 1] = [0.1, 0.2]
     full[2:, 0, 1] = np.nan  # the pair (1, 2) of metric 0: exactly two replicates
-    got = CR._pair_se(full)
+    got = CB._pair_se(full)
     for i in range(2):
         for j, (a, c) in enumerate(combinations(range(4), 2)):
             d = full[:, i, a] - full[:, i, c]
@@ -737,7 +742,7 @@ def test_schemes_and_a_scorer_without_a_resampling_unit_are_refused(small):
 
 
 def test_the_class_discrimination_excess_is_floored_at_zero_and_keeps_nan():
-    np.testing.assert_array_equal(CR._excess(np.array([0.8, 0.5, np.nan, 0.4]), np.array([0.3, 0.7, 0.2, np.nan])),
+    np.testing.assert_array_equal(_excess(np.array([0.8, 0.5, np.nan, 0.4]), np.array([0.3, 0.7, 0.2, np.nan])),
                                   [0.5, 0.0, np.nan, np.nan])
 
 
@@ -784,7 +789,10 @@ def test_a_span_task_s_scorer_has_no_classes_to_merge_move_or_reweight(project_c
     scorer = E.Scorer(ds, spec_d, np.arange(len(ds.systems)), "group")
     for crit in (("stability", "discrimination"), ("noise",), ("priors",)):
         spec = CR.CriteriaSpec(criteria=crit, replicates=2, inner_splits=1, point_splits=1, merge_pairs=((0, 1),))
-        assert _message(lambda: CR.criteria(scorer, spec)) == "discrimination, noise and priors need classes", crit
+        need = [c for c in crit if c != "stability"]
+        assert _message(lambda: CR.criteria(scorer, spec)) == (
+            f"{need[0]} needs classes, and these metrics have none (span identification has no classes to merge, "
+            "flip or re-weight)"), crit
 
 
 def test_the_paired_standard_error_of_exactly_two_replicates():
@@ -824,7 +832,7 @@ def test_a_custom_metric_is_defined_or_not_on_each_merge_by_its_own_parameters()
         ds = Dataset("syn", ("a", "b", "c", "d"), np.arange(120).astype(str), gold.astype(np.int8),
                      tuple(f"s{i}" for i in range(4)), ("system",) * 4, pred.astype(np.int8))
         scorer = E.Scorer(ds, spec_d, np.arange(4), "item")
-        eng = CR._Engine(scorer, scorer.params)
+        eng = CB._Engine(scorer, scorer.params)
         c = ds.confusion()[None]
         f, t = eng.ids.index("crit_favg2"), eng.ids.index("crit_first3")
         for pair in [(1, 2), (0, 1), (2, 3)]:  # a and b stay apart, merge, stay apart
@@ -867,7 +875,7 @@ def test_the_passes_report_their_progress_chunk_by_chunk(small):
     # the memory bound: a chunk of replicates holds at most MAX_MASK_ELEMENTS mask cells (3 splits x 48 items each)
     seen.clear()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(CR, "MAX_MASK_ELEMENTS", 2 * 3 * 48 + 100)
+        mp.setattr(CC, "MAX_MASK_ELEMENTS", 2 * 3 * 48 + 100)
         with reporting(lambda done, total, what: seen.append((done, total, what))):
             bound = CR.criteria(scorer, spec, schemes=("items", "both"))
     assert seen[3:] == [(b, 7, "criteria resamples") for b in (2, 4, 6, 7)]
@@ -905,13 +913,13 @@ def test_the_arrays_of_the_metrics_of_scores_are_the_registry_s_scores_of_each_c
     spec = CR.CriteriaSpec(criteria=("stability", "discrimination", "noise", "priors"), replicates=2,
                            inner_splits=2, seed=4, noise_rates=(0.1, 0.25), noise_mode="uniform",
                            merge_pairs=((0, 1), (1, 2)), prior_gammas=(0.0, 1.5))
-    eng = CR._Engine(scorer, scorer.params)
+    eng = CB._Engine(scorer, scorer.params)
     rows = np.array([0, 1])
     w_units = CR.unit_draws(n, rows, spec.seed)
     w_units[1, gold == 2] = 0  # a resample without the last class: its prior weights have K entries all the same
-    noise = CR._noise_draws(eng, spec, np.arange(4), 9, ("noise", "noise_class"))  # two repeats per row
+    noise = noisy_golds(eng, spec, np.arange(4), 9, ("noise", "noise_class"))  # two repeats per row
     split_ids = rows[:, None] * spec.inner_splits + np.arange(spec.inner_splits)
-    a = CR._arrays(eng, spec, w_units, split_ids, spec.seed, "criteria_split", noise, None)
+    a = CC._arrays(eng, spec, w_units, split_ids, spec.seed, "criteria_split", {"noise": noise}, None)
     up = np.array([m != "brier" and m != "log_loss" for m in _SCORE_IDS])
 
     def want(values, y, w):  # (M, S) oriented
@@ -919,19 +927,19 @@ def test_the_arrays_of_the_metrics_of_scores_are_the_registry_s_scores_of_each_c
             out = evaluate(_SCORE_IDS, values, y, None, w)
         return orient(np.stack([out[m] for m in _SCORE_IDS]), up[:, None])
 
-    assert a["merged"].shape == (2, 2, 3, 5) and a["noisy"].shape == (2, 2, 2, 3, 5) and a["priors"].shape == (2, 2, 3, 5)
+    assert a["discrimination"].shape == (2, 2, 3, 5) and a["noise"].shape == (2, 2, 2, 3, 5) and a["priors"].shape == (2, 2, 3, 5)
     rank, new = noise
-    flips = CR._flip_counts(n, spec.noise_rates)
+    flips = _flip_counts(n, spec.noise_rates)
     for b in range(2):
         w = w_units[b].astype(float)
         np.testing.assert_allclose(a["full"][b], want(p, gold, w), atol=1e-12)
         for j, (x, c) in enumerate(spec.merge_pairs):
-            np.testing.assert_allclose(a["merged"][b, j], want(*_merged_probabilities(p, gold, x, c), w), atol=1e-12)
+            np.testing.assert_allclose(a["discrimination"][b, j], want(*_merged_probabilities(p, gold, x, c), w), atol=1e-12)
         for j, m in enumerate(flips):
             for rep in range(2):
                 r = b * 2 + rep
                 noisy_gold = np.where(rank[r] < m, new[r], gold)
-                np.testing.assert_allclose(a["noisy"][b, j, rep], want(p, noisy_gold, w), atol=1e-12,
+                np.testing.assert_allclose(a["noise"][b, j, rep], want(p, noisy_gold, w), atol=1e-12,
                                            err_msg=f"row {b}, rate {j}, repeat {rep}")
         counts = np.bincount(gold, weights=w, minlength=k)
         for j, wk in enumerate(prior_weights(counts[None], spec.prior_gammas)[0]):
@@ -952,25 +960,25 @@ def test_the_arrays_of_the_metrics_of_groups_rank_each_noisy_gold_with_the_resam
     ds, spec_d, y = _binary(n=90, groups=9)
     spec_d = replace(spec_d, score_metrics=("map", "mrr", "roc_auc"))
     scorer = E.Scorer(ds, spec_d, np.arange(4), "group")
-    eng = CR._Engine(scorer, scorer.params)
+    eng = CB._Engine(scorer, scorer.params)
     spec = CR.CriteriaSpec(criteria=("stability", "noise"), replicates=2, inner_splits=1, seed=6,
                            noise_rates=(0.1, 0.3))
     w_units = CR.unit_draws(9, np.array([0, 1]), spec.seed)
-    noise = CR._noise_draws(eng, spec, np.arange(4), spec.seed, ("criteria_noise", "criteria_noise_class"))
-    a = CR._arrays(eng, spec, w_units, np.array([[0], [1]]), spec.seed, "criteria_split", noise, None)
+    noise = noisy_golds(eng, spec, np.arange(4), spec.seed, ("criteria_noise", "criteria_noise_class"))
+    a = CC._arrays(eng, spec, w_units, np.array([[0], [1]]), spec.seed, "criteria_split", {"noise": noise}, None)
     rank, new = noise  # two repeats per resample row
     values = ds.scores.values  # (S, N, 1): the positive class's scores
     ids = ["map", "mrr", "roc_auc"]
     rows = [eng.ids.index(m) for m in ids]
     for b in range(2):
         w = np.repeat(w_units[b], 10).astype(float)
-        for j, m in enumerate(CR._flip_counts(90, spec.noise_rates)):
+        for j, m in enumerate(_flip_counts(90, spec.noise_rates)):
             for rep in range(2):
                 r = 2 * b + rep
                 g = np.where(rank[r] < m, new[r], ds.gold)
                 with np.errstate(all="ignore"):
                     out = evaluate(ids, values, (g == 0).astype(int), ds.groups, w)
-                np.testing.assert_allclose(a["noisy"][b, j, rep][rows], orient(np.stack([out[x] for x in ids])),
+                np.testing.assert_allclose(a["noise"][b, j, rep][rows], orient(np.stack([out[x] for x in ids])),
                                            atol=1e-12, err_msg=f"row {b}, rate {j}, repeat {rep}")
 
 
@@ -999,10 +1007,10 @@ def test_the_arrays_of_the_priors_re_weight_each_resample_s_gold_columns(small):
         ds = _dataset(gold, pred)[1]
         scorer = E.Scorer(ds, spec_d, np.arange(pred.shape[0]), "item")
         spec = replace(spec, criteria=("stability", "priors"), prior_gammas=(0.5, 2.0))
-        eng = CR._Engine(scorer, scorer.params)
+        eng = CB._Engine(scorer, scorer.params)
         assert eng.ids == ids + ["crit_item_err"]
         w_units = CR.unit_draws(gold.size, np.array([0, 1, 2]), spec.seed)
-        a = CR._arrays(eng, spec, w_units, np.array([[0], [1], [2]]), spec.seed, "criteria_split", None, None)
+        a = CC._arrays(eng, spec, w_units, np.array([[0], [1], [2]]), spec.seed, "criteria_split", {}, None)
     finally:
         unregister_item_metric("crit_item_err")
     wrong = (pred != gold[None, :])

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from metaeval.settings import ALL_CRITERIA
 from metaeval.verdict import recommendation as R
 from metaeval.verdict.criteria import CriteriaResult
 from metaeval.present.tables import md_escape
@@ -38,15 +39,15 @@ def test_an_imbalance_ratio_of_exactly_two_is_imbalanced():
 
 
 def test_applicable_criteria_say_why_each_other_is_left_out():
-    crit, why = R.applicable_criteria(R.ALL_CRITERIA, has_classes=True, k=4, ordinal_data=False, imbalanced=True)
+    crit, why = R.applicable_criteria(ALL_CRITERIA, has_classes=True, k=4, ordinal_data=False, imbalanced=True)
     assert crit == ["stability", "power", "noise", "priors"]
     assert "unordered" in why["discrimination"]
-    crit, why = R.applicable_criteria(R.ALL_CRITERIA, has_classes=True, k=3, ordinal_data=True, imbalanced=False)
+    crit, why = R.applicable_criteria(ALL_CRITERIA, has_classes=True, k=3, ordinal_data=True, imbalanced=False)
     assert crit == ["stability", "discrimination", "power", "noise"] and "balanced" in why["priors"]
     crit, why = R.applicable_criteria(("stability", "power", "noise"), has_classes=False, k=0, ordinal_data=False,
                                       imbalanced=False)
     assert crit == ["stability", "power"] and "span identification" in why["noise"]
-    assert "properties" not in R.ALL_CRITERIA  # requirements, not evidence
+    assert "properties" not in ALL_CRITERIA  # requirements, not evidence
 
 
 # -- synthetic criteria ------------------------------------------------------------------------------
@@ -1218,7 +1219,7 @@ def test_the_other_scope_s_clause_word_for_word():
 
 
 def test_why_each_criterion_is_left_out():
-    from metaeval.verdict.recommendation import ALL_CRITERIA, IMBALANCE_RATIO, applicable_criteria
+    from metaeval.verdict.recommendation import IMBALANCE_RATIO, applicable_criteria
 
     not_configured = "not among the configured criteria (experiments.criteria)"
     used, why = applicable_criteria(["stability", "noise", "priors"], has_classes=False, k=0, ordinal_data=False,

@@ -193,7 +193,7 @@ def test_registry_entries_are_found_by_metrics_get():
 
 
 def test_a_criterion_undefined_by_definition_is_the_priors_of_a_ranking_within_groups():
-    from metaeval.verdict.criteria import CRITERIA
+    from metaeval.verdict.criteria import REGISTRY as CRITERIA
 
     for m in REG.SCORE_METRIC_IDS + ("accuracy", "unknown"):
         for c in CRITERIA:

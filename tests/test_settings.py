@@ -119,11 +119,11 @@ def test_every_value_the_schema_allows_the_library_allows_and_the_other_way():
 
 # parameters of the library named otherwise than their setting: (object, parameter) -> the setting's key
 ALIASES = {
-    ("metaeval.verdict.criteria:CriteriaSpec", "replicates"): "criteria_replicates",
-    ("metaeval.verdict.criteria:CriteriaSpec", "inner_splits"): "criteria_splits",
-    ("metaeval.verdict.criteria:CriteriaSpec", "seed"): "criteria_seed",
-    ("metaeval.verdict.criteria:CriteriaSpec", "point_splits"): "n_splits",
-    ("metaeval.verdict.criteria:CriteriaSpec", "correction"): "significance_correction",
+    ("metaeval.verdict.criteria.base:CriteriaSpec", "replicates"): "criteria_replicates",
+    ("metaeval.verdict.criteria.base:CriteriaSpec", "inner_splits"): "criteria_splits",
+    ("metaeval.verdict.criteria.base:CriteriaSpec", "seed"): "criteria_seed",
+    ("metaeval.verdict.criteria.base:CriteriaSpec", "point_splits"): "n_splits",
+    ("metaeval.verdict.criteria.base:CriteriaSpec", "correction"): "significance_correction",
     ("metaeval.methods.design:DesignSpec", "power"): "design_power",
     ("metaeval.methods.design:DesignSpec", "seed"): "design_seed",
     ("metaeval.methods.sensitivity:noise_sensitivity", "tukey_seed"): "tukey_seed",
@@ -135,9 +135,9 @@ ALIASES = {
 
 # parameters named like a setting that are not that setting, or that the dataset decides: with why
 NOT_THE_SETTING = {
-    ("metaeval.verdict.criteria:CriteriaSpec", "criteria"): "the two criteria every dataset has; the workflow adds those its "
+    ("metaeval.verdict.criteria.base:CriteriaSpec", "criteria"): "the two criteria every dataset has; the workflow adds those its "
                                                     "classes allow",
-    ("metaeval.verdict.criteria:CriteriaSpec", "noise_mode"): "the tree's 'auto' resolved for unordered classes",
+    ("metaeval.verdict.criteria.base:CriteriaSpec", "noise_mode"): "the tree's 'auto' resolved for unordered classes",
     ("metaeval.settings:Experiments", "criteria"): "the tree's branch of the criteria's settings",
     ("metaeval.verdict.recommendation:Standing", "criteria"): "a metric's standing per criterion, not the criteria's list",
     ("metaeval.workflow.scoring:confusion_figure", "include_baselines"): "whether the figure shows baselines",

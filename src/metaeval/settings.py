@@ -53,6 +53,23 @@ CRITERION_NAMES = {
     "priors": "robustness to class priors",
 }
 ALL_CRITERIA = tuple(CRITERION_NAMES)
+# the names the criteria setting accepts ('properties': refused with a word, see check): the built-in ones, and
+# those registered later (metaeval.verdict.criteria.register_criterion calls declare_criterion)
+_CRITERION_ENUM = [*ALL_CRITERIA, "properties"]
+
+
+def declare_criterion(cid: str, name: str | None) -> None:
+    """A criterion registered beside the built-in ones: the criteria setting
+    and the declared priorities accept its id, the pages name it ``name``
+    (None: forget it again)."""
+    if name is None:
+        CRITERION_NAMES.pop(cid, None)
+        if cid in _CRITERION_ENUM and cid not in ALL_CRITERIA:
+            _CRITERION_ENUM.remove(cid)
+        return
+    CRITERION_NAMES[cid] = name
+    if cid not in _CRITERION_ENUM:
+        _CRITERION_ENUM.insert(len(_CRITERION_ENUM) - 1, cid)
 # the verdict's two questions: which metric ranks these systems reliably (the test units resampled), and which
 # would rank new systems like them (units and systems resampled; metaeval.verdict.evidence.SCHEME)
 SCOPES = ("these_systems", "new_systems")
@@ -209,7 +226,7 @@ class Criteria:
     """The recommendation's evidence criteria and their resamples (docs/recommendation.md)."""
 
     criteria: tuple[str, ...] = _s(ALL_CRITERIA, "the evidence criteria of the recommendation",
-                                   type="array", items={"type": "string", "enum": list(ALL_CRITERIA) + ["properties"]},
+                                   type="array", items={"type": "string", "enum": _CRITERION_ENUM},
                                    minItems=1, uniqueItems=True)
     criteria_replicates: int = _s(500, "resamples behind every criterion's interval and Model Confidence Set "
                                        "(p-values to 1 / (replicates + 1))", type="integer", minimum=2)

@@ -21,7 +21,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..measures import labels as M
-from ..settings import ALL_CRITERIA, CRITERION_NAMES, ConfigError, MetricFault
+from ..settings import CRITERION_NAMES, ConfigError, MetricFault
 from .readers.labels import FORMATS
 
 __all__ = ["ConfigError", "DatasetSpec", "load_config", "dataset_specs", "resolve_data_dir",
@@ -968,7 +968,7 @@ def _known_metric(mid) -> bool:
 
 def check_priorities(value, where: str = "priorities") -> tuple[str, ...]:
     """The declared priorities, checked: evidence criteria by id
-    (``settings.ALL_CRITERIA``), each once; ``where`` names the key in the
+    (``settings.CRITERION_NAMES``: the registered ones), each once; ``where`` names the key in the
     message.
 
     >>> check_priorities(["discrimination", "power"])
@@ -980,7 +980,7 @@ def check_priorities(value, where: str = "priorities") -> tuple[str, ...]:
         return ()
     items = (value,) if isinstance(value, str) else tuple(value)
     for c in items:
-        if not isinstance(c, str) or c not in ALL_CRITERIA:
+        if not isinstance(c, str) or c not in CRITERION_NAMES:
             raise ConfigError(f"{where}: {c!r} is not an evidence criterion{_closest_criterion(c)}; the criteria, "
                               f"in any order: " + ", ".join(f"{k} ({v})" for k, v in CRITERION_NAMES.items()))
     twice = sorted({c for c in items if items.count(c) > 1}, key=items.index)
@@ -997,7 +997,7 @@ def _closest_criterion(given) -> str:
     by_name = [k for k, v in CRITERION_NAMES.items() if text in (v, v.split()[-1]) or v.startswith(text + " ")]
     if by_name:
         return f" (did you mean {by_name[0]!r}?)"
-    return M.closest([str(given)], list(ALL_CRITERIA))
+    return M.closest([str(given)], list(CRITERION_NAMES))
 
 
 def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dict[str, Any]:

@@ -53,12 +53,13 @@ from scipy.special import ndtri
 
 from .mcs import copy_groups, critical_value, model_confidence_set
 from ..settings import SCOPES, default_of
+from .criteria import REGISTRY
 
 __all__ = ["EVIDENCE", "SCOPES", "SCHEME", "EvidenceSets", "evidence_sets", "mc_upper", "Separation",
            "closest_pair", "units_needed", "systems_needed", "paired_interval", "MIN_EXPONENT"]
 
-# the evidence criteria, in the order they are shown
-EVIDENCE = ("stability", "discrimination", "power", "noise", "priors")
+# the evidence criteria, in the order they are shown (the registry's: metaeval.verdict.criteria)
+EVIDENCE = tuple(REGISTRY)
 # the two questions, and the resampling scheme (metaeval.verdict.criteria) that answers each
 SCHEME = dict(zip(SCOPES, ("items", "both")))
 

@@ -46,11 +46,13 @@ import pandas as pd
 from ..measures import labels as M
 from ..settings import CRITERION_NAMES, default_of
 from ..present.tables import format_p, markdown_table, md_escape, plural
+from .criteria import REGISTRY
+from .criteria.priors import IMBALANCE_RATIO
 from .tradeoff import Decision, decide, if_first, trade_off
 from .evidence import (EvidenceSets, SCHEME, SCOPES, closest_pair, evidence_sets, paired_interval, systems_needed,
                        units_needed)
 
-__all__ = ["CRITERIA", "ALL_CRITERIA", "IMBALANCE_RATIO", "COMPONENTS", "MAX_UNDEFINED", "FEW_SYSTEMS",
+__all__ = ["CRITERIA", "IMBALANCE_RATIO", "COMPONENTS", "MAX_UNDEFINED", "FEW_SYSTEMS",
            "PRIORS_PROPERTY", "SCOPE_NAMES", "relevant_properties", "is_imbalanced", "applicable_criteria",
            "Requirement", "Standing", "Recommendation", "recommend", "answer_sentence", "headline_sentence",
            "answer_notes", "tradeoff_lines", "requirements_line", "sets_line", "grid_table", "numbers_table",
@@ -58,7 +60,6 @@ __all__ = ["CRITERIA", "ALL_CRITERIA", "IMBALANCE_RATIO", "COMPONENTS", "MAX_UND
            "recommendation_html", "recommendation_long", "recommendation_json", "dataset_context",
            "recommend_dataset", "recommendation_figure", "display_name"]
 
-IMBALANCE_RATIO = 2.0
 # a criterion undefined in more than this share of the resamples is ill-defined at this sample size
 MAX_UNDEFINED = 0.05
 # below this many ranked real systems one swapped pair moves a Kendall tau by more than 2/45 = 0.044
@@ -68,25 +69,13 @@ COMPONENTS = ("span_precision", "span_recall")
 # the formal property that is invariance to class priors: a change of one class's size changes nothing
 PRIORS_PROPERTY = "uniform_class_change"
 
-# criterion -> name in the text
-CRITERIA = dict(CRITERION_NAMES)  # (config's: one list of criteria, which the settings tree checks names against)
-ALL_CRITERIA = tuple(CRITERIA)
+# criterion -> name in the text: the registry's (metaeval.verdict.criteria; a registered criterion joins it)
+CRITERIA = CRITERION_NAMES
 
 SCOPE_NAMES = {"these_systems": "these systems", "new_systems": "new systems"}
 _SCOPE_HOW = {"these_systems": "the test {unit} resampled, the systems kept",
               "new_systems": "the test {unit} and the systems resampled together"}
 
-# what each criterion's value is, for the legend
-_LEGEND = {
-    "stability": "mean Kendall tau between the rankings on the two halves of random half-splits of the test set",
-    "discrimination": "the split-half tau minus the mean tau between the ranking before and after merging two "
-                      "adjacent classes: how much more a merge moves the ranking than the metric's own noise does",
-    "power": "share of system pairs a test separates ({power_test})",
-    "noise": "mean tau between the rankings on the gold and on a noisy gold, over the noise rates",
-    "priors": "mean tau between the ranking and the rankings with the items re-weighted to shifted class priors "
-              "(a metric invariant to the priors, which holds uniform_class_change on this dataset's shape, is "
-              "exempt: 1 exactly, by construction)",
-}
 
 
 def display_name(mid: str) -> str:
@@ -127,22 +116,18 @@ def is_imbalanced(gold_counts) -> bool:
 def applicable_criteria(wanted: Sequence[str], *, has_classes: bool, k: int, ordinal_data: bool,
                         imbalanced: bool) -> tuple[list[str], dict[str, str]]:
     """The evidence criteria of ``wanted`` this dataset has, and why each
-    other one is left out."""
+    other one is left out (each criterion says when it does not count:
+    ``Criterion.left_out``)."""
+    unknown = [c for c in wanted if c not in REGISTRY]
+    if unknown:
+        raise ValueError(f"criteria {unknown}: not a criterion; the criteria: {', '.join(REGISTRY)}")
     why = {}
-    if not has_classes:
-        for c in ("discrimination", "noise", "priors"):
-            why[c] = "span identification has no classes to merge, flip or re-weight"
-    else:
-        if k < 3:
-            why["discrimination"] = "merging the two classes of a two-class task leaves one class"
-        elif not ordinal_data:
-            why["discrimination"] = ("the classes are unordered: merging two of them is not a coarsening of a scale, "
-                                     "so no direction of change is better (merging.csv still shows it)")
-        if not imbalanced:
-            why["priors"] = f"the classes are balanced (largest under {IMBALANCE_RATIO:g} times the smallest)"
-    for c in ALL_CRITERIA:
-        if c not in wanted and c not in why:
-            why[c] = "not among the configured criteria (experiments.criteria)"
+    for c, crit in REGISTRY.items():
+        reason = crit.left_out(has_classes=has_classes, k=k, ordinal_data=ordinal_data, imbalanced=imbalanced)
+        if reason is None and c not in wanted:
+            reason = "not among the configured criteria (experiments.criteria)"
+        if reason is not None:
+            why[c] = reason
     return [c for c in wanted if c not in why], why
 
 
@@ -1173,7 +1158,7 @@ def recommendation_markdown(rec: Recommendation, title: str, context: str, figur
     lines += [md_escape(ranked_systems_line(rec)), "", method_paragraph(rec)]
     if rec.criteria:
         lines += ["", "Legend: " + "; ".join(f"{c} ({CRITERIA[c]}): "
-                                             + _LEGEND[c].format(power_test=rec.settings["power_test"]).replace(
+                                             + REGISTRY[c].legend.format(power_test=rec.settings["power_test"]).replace(
                                                  " ()", "") for c in rec.criteria) + "."]
     return "\n".join(lines) + "\n"
 
@@ -1374,7 +1359,7 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
     its ``gameability.csv``; ``requirements``: the declared requirements
     (default the spec's ``requirements``); ``priorities``: the declared
     order of the criteria (default the spec's ``priorities``)."""
-    from .criteria import CriteriaSpec, adjacent_pairs
+    from .criteria import CriteriaSpec
     from .criteria import criteria as compute
     from ..data.dataset import RANKED_KINDS
     from ..methods.scorer import Scorer, select_systems
@@ -1386,20 +1371,14 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
     imbalanced = has_classes and is_imbalanced(counts)
     crit, left_out = applicable_criteria(settings.criteria, has_classes=has_classes, k=spec.k,
                                          ordinal_data=bool(spec.ordinal), imbalanced=imbalanced)
-    extra = {}
-    if "noise" in crit:  # (a span identification step is not given the noise settings)
-        extra.update(noise_rates=settings.noise_rates, noise_repeats=settings.noise_repeats,
-                     noise_seed=settings.noise_seed,
-                     noise_mode=settings.noise_mode if settings.noise_mode != "auto" else
-                     ("neighbour" if spec.ordinal else "uniform"))
-    if "priors" in crit:
-        extra["prior_gammas"] = settings.prior_gammas
+    extra = {}  # the settings each criterion reads (a span identification step is not given the noise settings)
+    for c in crit:
+        extra.update(REGISTRY[c].spec_settings(settings, spec))
     cs = CriteriaSpec(criteria=tuple(crit), replicates=settings.criteria_replicates,
                       inner_splits=settings.criteria_splits, seed=settings.criteria_seed,
                       point_splits=settings.n_splits, split_seed=settings.split_seed,
                       tau_variant=settings.tau_variant, alpha=settings.alpha,
                       correction=settings.significance_correction,
-                      merge_pairs=adjacent_pairs(spec.k) if "discrimination" in crit else (),
                       chunk_size=max(1, settings.chunk_size // 4), **extra)
     strata = ds.gold if settings.stratified else None
     real = np.array([i for i, j in enumerate(sel) if ds.kinds[j] in RANKED_KINDS])
