@@ -6,6 +6,9 @@
 set -u
 a=$(cd "$1" && pwd); b=$(cd "$2" && pwd); rounds=${3:-3}
 py=${PYTHON:-python3}
+# both compiled first: with PYTHONDONTWRITEBYTECODE set (as on this machine) a checkout without __pycache__ would
+# compile every module at every start, and the comparison would time the compiler
+for wt in "$a" "$b"; do "$py" -m compileall -q "$wt/src" > /dev/null; done
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 t() {  # the wall time of one command, in ms
   local s e; s=$(date +%s%N); "$@" > /dev/null 2>&1; e=$(date +%s%N); echo $(( (e - s) / 1000000 ))
