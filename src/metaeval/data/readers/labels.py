@@ -6,10 +6,10 @@ read unambiguously (a UTF-8 byte-order mark, CRLF line ends, spaces around
 fields, blank lines) is read.  Ids are always strings.
 
 ``read_labels`` reads a file of ``id, label[, group]`` records by its
-ending (the command line's formats): ``.csv``, ``.tsv``, ``.jsonl`` (one
-JSON object a line) and ``.parquet`` (with pandas' Parquet engine,
-``pip install 'metaeval[parquet]'``); the faults of a Parquet file are
-named by row (1-based), those of the others by line.
+ending, with the reader registered for it (``metaeval.data.readers``:
+``.csv`` and ``.tsv`` here, ``.jsonl`` in ``jsonl``, ``.parquet`` in
+``parquet``); the faults of a Parquet file are named by row (1-based),
+those of the others by line.
 
 Formats (``FORMATS``) are presets of the one delimited-text reader:
 
@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import FOLDER_NOT_FILE, Problem, delimited_header, read_text_checked
+from .formats import LABEL_READERS
 
-__all__ = ["FORMATS", "LabelTable", "read_table", "read_labels", "LABEL_FILE_TYPES", "looks_like_float"]
+__all__ = ["FORMATS", "LabelTable", "read_table", "read_csv", "read_tsv", "read_labels", "looks_like_float"]
 
 FORMATS: dict[str, dict[str, str | None]] = {
     "csv": {"delimiter": ",", "id_column": "item_id", "label_column": "label", "group_column": None},
@@ -170,9 +171,6 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
     return table
 
 
-LABEL_FILE_TYPES = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
-
-
 def _missing_value(value) -> bool:
     """A JSON null or a Parquet NaN: no value (not the text "None" or "nan")."""
     return value is None or (isinstance(value, float) and value != value)
@@ -208,62 +206,34 @@ def _records_table(path: str, records, id_column: str, label_column: str, group_
     return table
 
 
+def read_csv(path: str, *, id_column: str = "item_id", label_column: str = "label",
+             group_column: str | None = None) -> LabelTable:
+    """A comma-separated label file (``read_table``)."""
+    return read_table(path, delimiter=",", id_column=id_column, label_column=label_column,
+                      group_column=group_column)
+
+
+def read_tsv(path: str, *, id_column: str = "item_id", label_column: str = "label",
+             group_column: str | None = None) -> LabelTable:
+    """A tab-separated label file (``read_table``)."""
+    return read_table(path, delimiter="\t", id_column=id_column, label_column=label_column,
+                      group_column=group_column)
+
+
 def read_labels(path: str | Path, *, id_column: str = "item_id", label_column: str = "label",
                 group_column: str | None = None) -> LabelTable:
-    """A file of ``id, label[, group]`` records, read by its ending
-    (``LABEL_FILE_TYPES``): CSV and TSV by ``read_table``, JSON lines and
-    Parquet checked the same way (a missing key, an empty id or label, a
-    duplicated id: every fault, with its line or row)."""
+    """A file of ``id, label[, group]`` records, read by its ending with the
+    reader registered for it (``metaeval.data.readers.LABEL_READERS``):
+    every fault with its line or row (a missing key, an empty id or label,
+    a duplicated id)."""
     path = str(path)
-    kind = LABEL_FILE_TYPES.get(Path(path).suffix.lower())
-    if kind in ("csv", "tsv"):
-        return read_table(path, delimiter="," if kind == "csv" else "\t", id_column=id_column,
-                          label_column=label_column, group_column=group_column)
     table = LabelTable(path=path, ids=[], labels=[], lines=[], groups=[] if group_column else None)
-
-    def fault(line, msg, kind_):
-        table.problems.append(Problem(path, line, msg, kind_))
-
     if Path(path).is_dir():
-        fault(None, FOLDER_NOT_FILE, "file")
+        table.problems.append(Problem(path, None, FOLDER_NOT_FILE, "file"))
         return table
-    if kind is None:
-        fault(None, f"unknown file type {Path(path).suffix or '(none)'!r}: expected one of "
-                    f"{', '.join(LABEL_FILE_TYPES)}", "file")
+    reader = LABEL_READERS.get(Path(path).suffix.lower())
+    if reader is None:
+        table.problems.append(Problem(path, None, f"unknown file type {Path(path).suffix or '(none)'!r}: expected one "
+                                                  f"of {', '.join(LABEL_READERS)}", "file"))
         return table
-    if kind == "jsonl":
-        import json
-
-        text = read_text_checked(path, fault)
-        if text is None:
-            return table
-        records = []
-        for line, raw in enumerate(text.splitlines(), 1):
-            if not raw.strip():
-                continue
-            try:
-                records.append((line, json.loads(raw)))
-            except json.JSONDecodeError as e:
-                fault(line, f"not valid JSON ({e.msg} at column {e.colno})", "json")
-        return _records_table(path, records, id_column, label_column, group_column, table)
-    try:
-        import pandas as pd
-
-        df = pd.read_parquet(path)
-    except ImportError:
-        fault(None, "reading Parquet needs pyarrow: pip install 'metaeval[parquet]'", "file")
-        return table
-    except FileNotFoundError:
-        fault(None, "file not found", "file")
-        return table
-    except Exception as e:  # a damaged or foreign file: pyarrow's own words
-        fault(None, f"cannot read as Parquet ({type(e).__name__}: {e})", "file")
-        return table
-    missing = [c for c in [id_column, label_column] + ([group_column] if group_column else []) if c not in df]
-    if missing:
-        fault(None, f"missing column(s) {', '.join(map(repr, missing))}; found {', '.join(map(repr, df.columns))}",
-              "header")
-        return table
-    cols = [id_column, label_column] + ([group_column] if group_column else [])
-    records = ((row, dict(zip(cols, values))) for row, values in enumerate(df[cols].itertuples(index=False), 1))
-    return _records_table(path, records, id_column, label_column, group_column, table)
+    return reader(path, id_column=id_column, label_column=label_column, group_column=group_column)
