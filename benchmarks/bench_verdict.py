@@ -67,6 +67,7 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
 
     from metaeval.verdict import recommendation as R
+    from metaeval.verdict import sentences as RS
     from metaeval.data.config import dataset_specs, load_config, resolve_data_dir
     from metaeval.verdict.criteria import CriteriaSpec, adjacent_pairs, criteria
     from metaeval.data.dataset import RANKED_KINDS, load_dataset
@@ -143,7 +144,7 @@ def main(argv=None) -> None:
                                 "kept_whole": bool(hs.answer[i]), "min_mcs_p": float(np.nanmin(p))
                                 if np.isfinite(p).any() else np.nan, "kept_halves": kept[i] / args.halves})
         print(f"\n{name}: {ds.n_items} items, {full.n_systems} real systems; the whole set's verdict in "
-              f"{secs:.1f} s: {R.answer_sentence(full)}")
+              f"{secs:.1f} s: {RS.answer_sentence(full)}")
         print(f"  the same answer on {same} of {args.halves} halves")
         t = pd.DataFrame([r for r in halves_rows if r["dataset"] == name])
         print(t[["metric", "kept_whole", "min_mcs_p", "kept_halves"]].to_string(index=False))

@@ -65,7 +65,7 @@ def test_compare_gives_every_pair_and_the_best_group():
 
 def test_recommend_names_a_metric_and_the_baselines_it_ranked():
     from metaeval.api import recommend
-    from metaeval.verdict.recommendation import answer_sentence
+    from metaeval.verdict.sentences import answer_sentence
 
     more = {**SYSTEMS, **{f"s{k}": [g if RNG.random() < 0.3 + 0.1 * k else RNG.choice(LABELS) for g in GOLD]
                           for k in range(4)}}

@@ -43,7 +43,7 @@ def test_the_tables_by_name(result):
 def test_write_leaves_the_workflow_s_files(result, tmp_path):
     from metaeval.data.files import write_csv
     from metaeval.present.notation import plain_markdown
-    from metaeval.verdict.recommendation import recommendation_json, recommendation_markdown
+    from metaeval.verdict.page import recommendation_json, recommendation_markdown
 
     folder = tmp_path / "new" / "folder"  # made, parents too
     paths = result.write(folder, figures=False)
@@ -66,7 +66,7 @@ def test_write_leaves_the_workflow_s_files(result, tmp_path):
 
 def test_write_with_the_figure(result, tmp_path):
     from metaeval.present.notation import plain_markdown
-    from metaeval.verdict.recommendation import recommendation_markdown
+    from metaeval.verdict.page import recommendation_markdown
 
     paths = result.write(tmp_path, figures=True)
     assert [p.relative_to(tmp_path).as_posix() for p in paths[-4:]] == [
@@ -173,11 +173,11 @@ def test_every_keyword_of_size_design_reaches_the_tables():
 
 
 def test_write_makes_the_figure_by_default_and_writes_over_a_folder(result, tmp_path, monkeypatch):
-    from metaeval.verdict import recommendation
+    from metaeval.verdict import page
 
     named = []
-    real = recommendation.recommendation_figure
-    monkeypatch.setattr(recommendation, "recommendation_figure", lambda rec, name: named.append(name) or real(rec, name))
+    real = page.recommendation_figure
+    monkeypatch.setattr(page, "recommendation_figure", lambda rec, name: named.append(name) or real(rec, name))
     first = result.write(tmp_path)
     again = result.write(tmp_path)  # the same folder again, figures/ included
     assert first == again and first[-1] == tmp_path / "figures" / "recommendation.pdf"
@@ -185,7 +185,7 @@ def test_write_makes_the_figure_by_default_and_writes_over_a_folder(result, tmp_
 
 
 def test_write_passes_the_test_set_size_sentence_on(tmp_path):
-    from metaeval.verdict.recommendation import recommendation_json
+    from metaeval.verdict.page import recommendation_json
 
     with pytest.warns(UserWarning):
         r = metaeval.meta_evaluate(GOLD, SYSTEMS, properties=False, n_splits=20, tukey_trials=60,
@@ -226,7 +226,7 @@ def test_the_answer_names_the_metrics_as_the_pages_do(result):
     """The trial: the library said ``R^M``, ``kappa`` where the pages and the
     command line say ``Rᴹ``, ``κ``; now one spelling (notation.plain_markdown)."""
     from metaeval.present.notation import plain_markdown
-    from metaeval.verdict.recommendation import answer_sentence
+    from metaeval.verdict.sentences import answer_sentence
 
     from dataclasses import replace
 

@@ -101,7 +101,7 @@ RECOMMEND = ("--no-properties", "--set", "criteria_replicates=5", "--set", "boot
 
 def test_recommend_on_a_terminal(files):
     from metaeval.api import dataset, recommend
-    from metaeval.verdict.recommendation import answer_sentence
+    from metaeval.verdict.sentences import answer_sentence
 
     gold, preds = files
     code, out, err = _tty("recommend", gold, *preds, *RECOMMEND)

@@ -10,7 +10,7 @@ import pytest
 import metaeval
 from metaeval.settings import ALL_CRITERIA, CRITERION_NAMES
 from metaeval.verdict.criteria import REGISTRY, register_criterion, unregister_criterion
-from metaeval.verdict.recommendation import recommendation_figure, recommendation_long, recommendation_markdown
+from metaeval.verdict.page import recommendation_figure, recommendation_long, recommendation_markdown
 
 from . import toy_criterion
 

@@ -17,6 +17,8 @@ import pytest
 
 from metaeval.settings import ALL_CRITERIA
 from metaeval.verdict import recommendation as R
+from metaeval.verdict import page as RP
+from metaeval.verdict import sentences as RS
 from metaeval.verdict.criteria import CriteriaResult
 from metaeval.present.tables import md_escape
 from metaeval.verdict.evidence import evidence_sets, paired_interval
@@ -98,9 +100,9 @@ def test_a_gameable_metric_is_never_a_candidate_and_a_borderline_one_is_said():
     assert nan.excluded["macro_f1"].startswith("no value on rank stability")
     assert (nan.official.metric, nan.official.status, nan.official.why) == ("macro_f1", "excluded",
                                                                             nan.excluded["macro_f1"])
-    js = json.loads(R.recommendation_json(rec))
+    js = json.loads(RP.recommendation_json(rec))
     assert js["gameable"][0]["metric"] == "accuracy" and js["borderline"][0]["metric"] == "kappa"
-    md = R.recommendation_markdown(rec, "t", "ctx")
+    md = RP.recommendation_markdown(rec, "t", "ctx")
     assert "Gameable on this test set" in md and "**Borderline**" in md and "p = 0.6 (Holm)" in md
 
 
@@ -122,7 +124,7 @@ def test_span_precision_and_recall_and_ill_defined_criteria_are_not_candidates()
     assert "span precision or recall" in rec.excluded["span_recall"]
     assert "ill-defined" in rec.excluded["span_f1"]
     assert rec.selected == ["char_f1"]
-    assert "(30 of 200 undefined)" in R.recommendation_markdown(rec, "t", "ctx")  # the left-out resamples said
+    assert "(30 of 200 undefined)" in RP.recommendation_markdown(rec, "t", "ctx")  # the left-out resamples said
 
 
 def test_the_answer_is_the_intersection_of_the_sets_of_its_scope():
@@ -131,16 +133,16 @@ def test_the_answer_is_the_intersection_of_the_sets_of_its_scope():
     s = rec.sets["these_systems"]
     assert rec.selected == [m for m, a in zip(rec.metrics, s.members.all(axis=0)) if a] == ["accuracy", "kappa"]
     assert rec.answer("new_systems") == rec.metrics  # the systems' noise separates nothing
-    first = R.answer_sentence(rec)
+    first = RS.answer_sentence(rec)
     assert first.startswith("Report Acc or kappa: each is kept on every criterion (rank stability and "
                             "discriminative power), and the evidence does not separate them.")
     assert "For new systems: all 3 kept." in first
-    md = R.recommendation_markdown(rec, "t", "ctx")
+    md = RP.recommendation_markdown(rec, "t", "ctx")
     assert "New systems (the test items and the systems resampled together): the evidence does not separate" in md
     # the other scope heads the page when asked, and the first sentence says so
     rec2 = R.recommend(_results(v, sd=0.01, both_sd=0.2), criteria=["stability", "power"], headline="new_systems")
-    assert rec2.selected == rec.metrics and R.answer_sentence(rec2).startswith("For new systems: ")
-    assert "For these systems: 2 of 3 kept." in R.answer_sentence(rec2)
+    assert rec2.selected == rec.metrics and RS.answer_sentence(rec2).startswith("For new systems: ")
+    assert "For these systems: 2 of 3 kept." in RS.answer_sentence(rec2)
 
 
 def test_undeclared_requirements_decide_nothing_and_say_what_they_would():
@@ -164,9 +166,9 @@ def test_undeclared_requirements_decide_nothing_and_say_what_they_would():
                          offered.criteria).answer
     assert req["monotonicity"].answer == [m for m, a in zip(offered.metrics, want) if a]
     assert hs.admissible.all()
-    md = R.recommendation_markdown(offered, "t", "ctx")
+    md = RP.recommendation_markdown(offered, "t", "ctx")
     assert "- **monotonicity** (monotonicity; Goesgens" in md and "not declared) fails for kappa" in md
-    assert all("not_checked" not in r for r in json.loads(R.recommendation_json(offered))["requirements_offered"]
+    assert all("not_checked" not in r for r in json.loads(RP.recommendation_json(offered))["requirements_offered"]
                .values())
     declared = R.recommend(_results(v), criteria=["stability", "power"], properties=props,
                            offered=["monotonicity", "maximal_agreement"], requirements=["monotonicity"])
@@ -175,16 +177,16 @@ def test_undeclared_requirements_decide_nothing_and_say_what_they_would():
                       offered=["monotonicity", "maximal_agreement"], requirements=["monotonicity"], official="kappa")
     assert (off.official.metric, off.official.status, off.official.why) == ("kappa", "excluded",
                                                                             "fails a declared requirement")
-    assert json.loads(R.recommendation_json(declared))["requirements"] == ["monotonicity"]
-    row = R.criteria_table(declared).set_index("metric").loc["kappa"]
+    assert json.loads(RP.recommendation_json(declared))["requirements"] == ["monotonicity"]
+    row = RP.criteria_table(declared).set_index("metric").loc["kappa"]
     assert row["status"] == "fails a declared requirement (monotonicity)"
     # the first sentence says the requirement narrowed the candidates (helper trial: it read as the evidence's choice)
-    assert R.answer_sentence(declared).startswith("Among the metrics that meet the declared requirement "
+    assert RS.answer_sentence(declared).startswith("Among the metrics that meet the declared requirement "
                                                   "(monotonicity), ")
-    assert "declared requirement" not in R.answer_sentence(offered)
+    assert "declared requirement" not in RS.answer_sentence(offered)
     both = R.recommend(_results(v), criteria=["stability", "power"], properties=props,
                        offered=["monotonicity", "maximal_agreement"], requirements=["monotonicity", "maximal_agreement"])
-    assert R.answer_sentence(both).startswith("Among the metrics that meet the declared requirements (monotonicity "
+    assert RS.answer_sentence(both).startswith("Among the metrics that meet the declared requirements (monotonicity "
                                               "and maximal_agreement), ")
     with pytest.raises(ValueError, match="not available"):
         R.recommend(_results(v), criteria=["stability", "power"], requirements=["monotonicity"])
@@ -205,16 +207,16 @@ def test_the_metrics_invariant_to_the_priors_are_exempt_from_that_criterion():
                           offered=["uniform_class_change"] if p is not None else [])
         assert rec.exempt[1].tolist() == [False, False, True]
         assert "kappa" not in rec.selected and "macro_recall" in rec.selected and "accuracy" in rec.selected
-        row = R.criteria_table(rec).set_index("metric").loc["R^M (balanced accuracy)"]
+        row = RP.criteria_table(rec).set_index("metric").loc["R^M (balanced accuracy)"]
         assert "exempt (invariant)" in row["robustness to class priors"]
         # the priors alone eliminate a metric here: the page says who is exempt and what requiring it would do
-        md = R.recommendation_markdown(rec, "t", "ctx")
+        md = RP.recommendation_markdown(rec, "t", "ctx")
         assert ("\n" + md_escape("Robustness to class priors is the only criterion that eliminates a metric here; the "
                                   "metrics invariant to the priors by construction (R^M) are not judged on it. "
                                   "Requiring that invariance (uniform_class_change) would leave only them.")
                 + "\n\n") in md
     plain = R.recommend(_results(np.array([[0.90, 0.70, 0.89], [0.80, 0.81, 0.79]])), criteria=["stability", "power"])
-    assert "Robustness to class priors is the only criterion" not in R.recommendation_markdown(plain, "t", "ctx")
+    assert "Robustness to class priors is the only criterion" not in RP.recommendation_markdown(plain, "t", "ctx")
 
 
 def test_the_official_metric_is_placed_on_each_criterion():
@@ -228,24 +230,24 @@ def test_the_official_metric_is_placed_on_each_criterion():
                                    1 - rec.sets["these_systems"].alpha_c)
     assert st["best"] == "accuracy" and (st["d"], st["low"], st["high"]) == pytest.approx((d, lo, hi))
     assert o.criteria["power"]["kept"] is True
-    first = R.answer_sentence(rec)
+    first = RS.answer_sentence(rec)
     assert "The official macro-F1 is eliminated on rank stability (Acc better by 0.200" in first
-    assert len(R.headline_sentence(rec).split()) <= R.MAX_WORDS == 40
-    js = json.loads(R.recommendation_json(rec))
+    assert len(RS.headline_sentence(rec).split()) <= RS.MAX_WORDS == 40
+    js = json.loads(RP.recommendation_json(rec))
     assert js["official_metric"]["metric"] == "macro_f1" and js["official_metric"]["source"] == "Task paper"
     assert js["official_metric"]["status"] == "eliminated"
-    md = R.recommendation_markdown(rec, "t", "ctx")
+    md = RP.recommendation_markdown(rec, "t", "ctx")
     assert "Official metric (Task paper): macro-F1 is eliminated on rank stability" in md
     # not computed on this dataset, and vetoed
     nc = R.recommend(res, criteria=["stability", "power"], official="fnc_score",
                      not_computed={"fnc_score": "needs the unrelated class"})
     assert "The official FNC score is not computed on this dataset (needs the unrelated class)." in \
-        R.answer_sentence(nc)
-    assert "FNC score is not computed (needs the unrelated class)" in R.recommendation_markdown(nc, "t", "c")
+        RS.answer_sentence(nc)
+    assert "FNC score is not computed (needs the unrelated class)" in RP.recommendation_markdown(nc, "t", "c")
     in_answer = R.recommend(res, criteria=["stability", "power"], official="kappa")
-    assert "The official kappa is kept too." in R.answer_sentence(in_answer)
+    assert "The official kappa is kept too." in RS.answer_sentence(in_answer)
     none = R.recommend(res, criteria=["stability", "power"])
-    assert "No official metric is configured" in R.recommendation_markdown(none, "t", "ctx")
+    assert "No official metric is configured" in RP.recommendation_markdown(none, "t", "ctx")
 
 
 def test_a_paper_s_choice_is_placed_and_where_the_answers_differ_is_said():
@@ -255,7 +257,7 @@ def test_a_paper_s_choice_is_placed_and_where_the_answers_differ_is_said():
     (src, standings), = rec.papers
     assert src == "Someone et al. (2020)" and [s.metric for s in standings] == ["kappa", "macro_recall"]
     assert standings[0].status == "answer" and standings[1].eliminated_on() == ["stability"]
-    md = R.recommendation_markdown(rec, "t", "ctx")
+    md = RP.recommendation_markdown(rec, "t", "ctx")
     assert "Someone et al. (2020) chose kappa and R^M (balanced accuracy) on these data" in md
     assert "(the answers differ on rank stability)" in md
 
@@ -265,24 +267,24 @@ def test_the_variant_with_the_ranked_baselines_is_said_and_never_decides():
     w = np.array([[0.70, 0.90], [0.60, 0.61]])
     rec = R.recommend(_results(v, baselines=w), criteria=["stability", "power"], baselines=["majority", "random"])
     assert rec.selected == ["accuracy"] and rec.with_baselines == ["macro_f1"]
-    md = R.recommendation_markdown(rec, "t", "ctx")
+    md = RP.recommendation_markdown(rec, "t", "ctx")
     assert ("With the ranked baselines (majority and random) among the systems (a variant; the answer is decided on "
             "the real systems): macro-F1.") in md
-    assert "accuracy" in json.loads(R.recommendation_json(rec))["recommended"]
+    assert "accuracy" in json.loads(RP.recommendation_json(rec))["recommended"]
     head = "With the ranked baselines (majority and random) among the systems (a variant; the answer is decided on " \
            "the real systems): "
     same = R.recommend(_results(v, baselines=v), criteria=["stability", "power"], baselines=["majority", "random"])
-    assert same.with_baselines == same.selected and head + "the same answer." in R.recommendation_markdown(same, "t", "c")
+    assert same.with_baselines == same.selected and head + "the same answer." in RP.recommendation_markdown(same, "t", "c")
     v3, w3 = np.array([[0.90, 0.70, 0.70], [0.6, 0.6, 0.6]]), np.array([[0.70, 0.90, 0.90], [0.6, 0.6, 0.6]])
     two = R.recommend(_results(v3, baselines=w3), criteria=["stability", "power"], baselines=["majority", "random"])
     assert two.selected == ["accuracy"] and two.with_baselines == ["macro_f1", "kappa"]
-    assert head + "macro-F1 or " + R.display_name("kappa") + "." in R.recommendation_markdown(two, "t", "c")
+    assert head + "macro-F1 or " + R.display_name("kappa") + "." in RP.recommendation_markdown(two, "t", "c")
 
 
 def test_the_long_csv_and_the_json_have_the_documented_columns_and_keys():
     v = np.array([[0.9, 0.8, 0.7], [0.6, 0.8, 0.7]])
     rec = R.recommend(_results(v), criteria=["stability", "power"], official="accuracy")
-    long = R.recommendation_long(rec)
+    long = RP.recommendation_long(rec)
     assert list(long.columns) == ["scope", "criterion", "metric", "value", "low", "high", "better", "n_undefined",
                                   "candidate", "admissible", "exempt", "participant", "counted", "in_set", "mcs_p",
                                   "mcs_p_upper", "level", "replicates", "answer", "kept_on", "criteria_counted",
@@ -292,7 +294,7 @@ def test_the_long_csv_and_the_json_have_the_documented_columns_and_keys():
     hs = rec.sets["these_systems"]
     got = long[long["scope"] == "these_systems"].pivot(index="criterion", columns="metric", values="mcs_p")
     np.testing.assert_allclose(got.loc[rec.criteria, rec.metrics].to_numpy(), hs.p_value)
-    text = R.recommendation_json(rec)
+    text = RP.recommendation_json(rec)
     # no metric is kept on both criteria: the answer is those kept on one, each the best of its criterion
     assert rec.decision().kind == "k_of_c" and rec.selected == ["accuracy", "macro_f1"]
     assert (long.groupby("metric")["kept_on"].first().to_dict() == {"accuracy": 1, "macro_f1": 1, "kappa": 0}
@@ -300,21 +302,21 @@ def test_the_long_csv_and_the_json_have_the_documented_columns_and_keys():
     assert text.startswith('{\n  "recommended": [\n    "accuracy",\n    "macro_f1"\n  ],\n  "answer": "No metric') \
         and text.endswith("\n  }\n}\n") and "NaN" not in text
     with pytest.raises(ValueError, match="Out of range float values are not JSON compliant"):
-        R.recommendation_json(rec, extra=float("nan"))  # strict JSON: a NaN that slipped through is refused
+        RP.recommendation_json(rec, extra=float("nan"))  # strict JSON: a NaN that slipped through is refused
     js = json.loads(text)
     for key in ("recommended", "official_metric", "requirements", "evidence", "sets", "answers", "gameable",
                 "borderline", "excluded", "with_baselines", "headline", "answer_kind", "kept_on", "priorities",
                 "tradeoff", "if_first", "systems"):
         assert key in js
-    assert js["headline"] == R.headline_sentence(rec) and js["answer"].startswith(js["headline"] + " ")
+    assert js["headline"] == RS.headline_sentence(rec) and js["answer"].startswith(js["headline"] + " ")
     assert (js["answer_kind"], js["kept_on"], js["priorities"]) == ("k_of_c", {"k": 1, "of": 2}, [])
     assert js["tradeoff"] == [{"criteria": ["stability"], "answer": ["accuracy"]},
                               {"criteria": ["power"], "answer": ["macro_f1"]}]
     assert js["if_first"] == {"stability": ["accuracy"], "power": ["macro_f1"]}
     assert js["sets"]["these_systems"]["stability"] == [m for m, x in zip(rec.metrics, hs.members[0]) if x]
     assert js["evidence"] == [c for i, c in enumerate(rec.criteria) if (hs.participants[i] & ~hs.members[i]).any()]
-    md = R.recommendation_markdown(rec, "t", "ctx")
-    assert md.splitlines()[2] == md_escape(R.answer_sentence(rec))  # the answer opens the page, after the title
+    md = RP.recommendation_markdown(rec, "t", "ctx")
+    assert md.splitlines()[2] == md_escape(RS.answer_sentence(rec))  # the answer opens the page, after the title
 
 
 def test_no_criterion_that_counts_gives_no_answer_and_says_why():
@@ -331,7 +333,7 @@ def test_no_criterion_that_counts_gives_no_answer_and_says_why():
     assert res.rec.selected == [] and "none of the configured criteria counts" in res.recommendation
     assert list(res["recommendation"].columns)[:4] == ["scope", "criterion", "metric", "value"]
     assert res["recommendation"].empty
-    md = R.recommendation_markdown(res.rec, "t", "c")
+    md = RP.recommendation_markdown(res.rec, "t", "c")
     assert "the classes are unordered" in md and "| metric |" not in md and "Legend" not in md
 
 
@@ -438,9 +440,9 @@ def test_every_default_dataset_shows_one_answer_and_its_official_metric(project_
         props = (P.check_all(P.dataset_settings(spec, np.bincount(ds.gold, minlength=ds.k), base),
                              list(spec.metrics)) if ds.k >= 2 else None)
         rec = R.recommend_dataset(ds, spec, st, properties=props, gameability=games)
-        answer = R.answer_sentence(rec)
-        js = json.loads(R.recommendation_json(rec))
-        md = R.recommendation_markdown(rec, name, "ctx")
+        answer = RS.answer_sentence(rec)
+        js = json.loads(RP.recommendation_json(rec))
+        md = RP.recommendation_markdown(rec, name, "ctx")
         assert md.splitlines()[2] == md_escape(answer) and js["answer"] == answer
         front = overview_html([{"name": name, "task": "t", "n_systems": len(sel), "recommendation": js["answer"],
                                 "headline": js["headline"], "systems": js["systems"]}], None)
@@ -494,9 +496,9 @@ def test_the_answer_is_called_tentative_below_ten_real_systems(n_systems, said):
         res[key] = replace(r, system_draws=np.tile(np.arange(n_systems), (200, 1)))
     rec = R.recommend(res, criteria=["stability", "power"])
     assert rec.n_systems == n_systems
-    first = R.answer_sentence(rec)
+    first = RS.answer_sentence(rec)
     assert first.endswith(f" Tentative: {n_systems} real systems.") == said
-    md = R.recommendation_markdown(rec, "t", "ctx")
+    md = RP.recommendation_markdown(rec, "t", "ctx")
     line = (f"Only {n_systems} real systems are ranked: one swapped pair moves a tau by "
             f"{2 / (n_systems * (n_systems - 1) / 2):.2f}")
     assert (line in md.replace("\\", "")) == said
@@ -519,7 +521,7 @@ def test_tied_bests_are_kept_together():
         r.boot[:, :, 1] = r.boot[:, :, 0]
     rec = R.recommend(res, criteria=["stability", "power"])
     assert rec.selected == ["accuracy", "macro_f1"]
-    assert R.answer_sentence(rec).startswith("Report Acc or macro-F1: each is kept on every criterion (rank "
+    assert RS.answer_sentence(rec).startswith("Report Acc or macro-F1: each is kept on every criterion (rank "
                                              "stability and discriminative power), and the evidence does not "
                                              "separate them.")
 
@@ -538,17 +540,17 @@ def _rounded(x, digits=10):
 def _page(rec, title):
     """Everything a recommendation writes, as one text: the page, the
     criteria table of each scope, the long CSV and the JSON."""
-    long = R.recommendation_long(rec)
+    long = RP.recommendation_long(rec)
     num = long.select_dtypes("number").columns
     long[num] = long[num].round(10)
-    parts = [f"===== {title}: answer", R.answer_sentence(rec), f"===== {title}: recommendation.md",
-             R.recommendation_markdown(rec, title, "ctx: the dataset's context.", figure="criteria.png")]
+    parts = [f"===== {title}: answer", RS.answer_sentence(rec), f"===== {title}: recommendation.md",
+             RP.recommendation_markdown(rec, title, "ctx: the dataset's context.", figure="criteria.png")]
     for scope in rec.sets:
-        parts += [f"===== {title}: criteria table ({scope})", R.criteria_table(rec, scope).to_csv(index=False),
-                  f"===== {title}: sets line ({scope})", R.sets_line(rec, scope)]
+        parts += [f"===== {title}: criteria table ({scope})", RP.criteria_table(rec, scope).to_csv(index=False),
+                  f"===== {title}: sets line ({scope})", RS.sets_line(rec, scope)]
     parts += [f"===== {title}: recommendation.csv", long.to_csv(index=False),
               f"===== {title}: recommendation.json",
-              json.dumps(_rounded(json.loads(R.recommendation_json(rec, note="extra key"))), indent=2)]
+              json.dumps(_rounded(json.loads(RP.recommendation_json(rec, note="extra key"))), indent=2)]
     return "\n".join(parts) + "\n"
 
 
@@ -756,7 +758,7 @@ def test_the_criteria_figure_shows_the_headline_scope_with_its_levels():
     from metaeval.present.plots import OKABE_ITO
 
     title, rec = _scenarios()[0]
-    fig = R.recommendation_figure(rec, "ds")
+    fig = RP.recommendation_figure(rec, "ds")
     try:
         assert fig._suptitle.get_text() == (
             "ds: the criteria with their 95% intervals (these systems; filled: kept in the criterion's 98.33% "
@@ -779,7 +781,7 @@ def test_the_criteria_figure_shows_the_headline_scope_with_its_levels():
     finally:
         plt.close(fig)
     empty = R.recommend(_results(np.array([[0.9, 0.8]])), criteria=[])
-    fig = R.recommendation_figure(empty, "ds")
+    fig = RP.recommendation_figure(empty, "ds")
     try:
         texts = " ".join(t.get_text() for t in fig.texts + [tx for ax in fig.axes for tx in ax.texts])
         assert "ds: no criterion counts on this dataset" in texts
@@ -822,7 +824,7 @@ def test_the_size_sentence_speaks_of_the_answer_or_else_of_the_official_metric()
 @pytest.mark.parametrize("n,text", [(0, "0"), (7.4, "7"), (99.4, "99"), (100, "100"), (4321, "4,300"),
                                     (98_765, "99,000"), (12_345_678, "12,000,000"), (149.9, "150")])
 def test_sizes_are_said_to_two_significant_figures(n, text):
-    assert R._about(n) == text
+    assert RS._about(n) == text
 
 
 def test_the_dataset_context_names_the_task_its_classes_and_their_balance():
@@ -836,17 +838,17 @@ def test_the_dataset_context_names_the_task_its_classes_and_their_balance():
                        ("s",), ("system",), np.array([gold], np.int8)), spec
 
     ds, spec = ds_of([0] * 2000 + [1] * 999 + [2] * 1000, ordinal=True)
-    assert R.dataset_context(ds, spec) == (
+    assert RP.dataset_context(ds, spec) == (
         "ctx: classification, 3 ordered classes, imbalanced (largest class 2,000 items, smallest 999; imbalanced "
         "means a ratio of 2 or more).")
     ds, spec = ds_of([0] * 30 + [1] * 20 + [2] * 0, unit_names={"items": "tweets"})
-    assert R.dataset_context(ds, spec) == (
+    assert RP.dataset_context(ds, spec) == (
         "ctx: classification, 3 unordered classes, not imbalanced (largest class 30 tweets, smallest 20; "
         "imbalanced means a ratio of 2 or more).")
     spec_tc = replace(spec, span_task="tc")
-    assert R.dataset_context(ds, spec_tc).startswith("ctx: technique classification, 3 unordered classes, not "
+    assert RP.dataset_context(ds, spec_tc).startswith("ctx: technique classification, 3 unordered classes, not "
                                                       "imbalanced (largest class 30 spans, smallest 20;")
-    assert R.dataset_context(ds, replace(spec, span_task="si")) == "ctx: span identification."
+    assert RP.dataset_context(ds, replace(spec, span_task="si")) == "ctx: span identification."
 
 
 def _assembled(ds, spec, st, *, criteria, left_out, cs_kw, power_test, not_computed, unit, properties=None,
@@ -876,14 +878,14 @@ def _assembled(ds, spec, st, *, criteria, left_out, cs_kw, power_test, not_compu
 
 def _same(got, want):
     """Two recommendations alike in every output (the measured exponent apart: recommend_dataset's own step)."""
-    a, b = json.loads(R.recommendation_json(got)), json.loads(R.recommendation_json(want))
+    a, b = json.loads(RP.recommendation_json(got)), json.loads(RP.recommendation_json(want))
     a.pop("separation"), b.pop("separation")
     assert a == b
     for scope in got.sets:
         np.testing.assert_array_equal(got.low[scope], want.low[scope])
         np.testing.assert_array_equal(got.high[scope], want.high[scope])
     np.testing.assert_array_equal(got.value, want.value)
-    pd.testing.assert_frame_equal(R.recommendation_long(got), R.recommendation_long(want))
+    pd.testing.assert_frame_equal(RP.recommendation_long(got), RP.recommendation_long(want))
 
 
 def test_recommend_dataset_passes_every_setting_on_ordered_imbalanced_classes():
@@ -1033,7 +1035,7 @@ def test_a_metric_ill_defined_in_the_other_scope_only_is_not_judged_there():
     everything = res["both", "real"].boot
     everything[:, :, :] = np.nan
     none = R.recommend(res, criteria=["stability", "power"])
-    assert "For new systems: not judged (ill-defined: too few distinct systems drawn)." in R.answer_sentence(none)
+    assert "For new systems: not judged (ill-defined: too few distinct systems drawn)." in RS.answer_sentence(none)
 
 
 def test_the_separation_with_a_test_set_of_one_unit_and_without_system_draws():
@@ -1047,7 +1049,7 @@ def test_the_separation_with_a_test_set_of_one_unit_and_without_system_draws():
     for key in res:
         res[key].system_draws = None
     bare = R.recommend(res, criteria=["stability", "power"])
-    assert bare.n_systems == 0 and "tentative" not in R.answer_sentence(bare)
+    assert bare.n_systems == 0 and "tentative" not in RS.answer_sentence(bare)
     only_both = {("both", "real"): _results(v, sd=0.01)["both", "real"]}
     rec = R.recommend(only_both, criteria=["stability", "power"], headline="new_systems")
     assert set(rec.sets) == {"new_systems"} and "systems_needed" not in (rec.separation or {})
@@ -1061,7 +1063,8 @@ def test_each_wording_of_an_offered_or_declared_requirement():
     from types import SimpleNamespace
 
     from metaeval.measures.properties import PROPERTIES
-    from metaeval.verdict.recommendation import PRIORS_PROPERTY, Requirement, _requirement_line, display_name
+    from metaeval.verdict.recommendation import PRIORS_PROPERTY, Requirement, display_name
+    from metaeval.verdict.sentences import _requirement_line
 
     rec = SimpleNamespace(metrics=["accuracy", "macro_f1", "kappa", "roc_auc", "span_f1"],
                           candidate=[True, True, False, True, False], admissible=[True, True, False, True, False],
@@ -1101,12 +1104,12 @@ def test_the_answers_of_no_recommendation_word_for_word():
     from types import SimpleNamespace
 
     none = np.zeros(3, bool)
-    assert R.headline_sentence(SimpleNamespace(criteria=(), candidate=none, admissible=none)) == (
+    assert RS.headline_sentence(SimpleNamespace(criteria=(), candidate=none, admissible=none)) == (
         "No metric can be recommended: none of the configured criteria counts on this dataset (the criteria that do "
         "not count, and why, are below).")
-    assert R.headline_sentence(SimpleNamespace(criteria=("stability",), candidate=none, admissible=none)) == (
+    assert RS.headline_sentence(SimpleNamespace(criteria=("stability",), candidate=none, admissible=none)) == (
         "No metric can be recommended: every metric is excluded (below).")
-    assert R.headline_sentence(SimpleNamespace(criteria=("stability",), candidate=~none, admissible=none)) == (
+    assert RS.headline_sentence(SimpleNamespace(criteria=("stability",), candidate=~none, admissible=none)) == (
         "No metric can be recommended: no candidate meets the declared requirements (below).")
 
 
@@ -1131,8 +1134,8 @@ def test_each_first_sentence_word_for_word():
     (what they give, what they skip); no criterion that counts.  Every one
     at most 40 words."""
     def say(v, crit=("stability", "power"), **kw):
-        text = R.headline_sentence(_verdict(v, crit, **kw))
-        assert len(text.split()) <= R.MAX_WORDS
+        text = RS.headline_sentence(_verdict(v, crit, **kw))
+        assert len(text.split()) <= RS.MAX_WORDS
         return text
 
     both = "(rank stability and discriminative power)"
@@ -1174,25 +1177,25 @@ def test_each_first_sentence_word_for_word():
     # priorities where the intersection is not empty change nothing, and the page says so
     kept = _verdict([[0.9, 0.9, 0.5], [0.9, 0.9, 0.5]], priorities=["power"])
     assert kept.decision().kind == "all" and kept.selected == ["accuracy", "macro_f1"]
-    assert "The declared priorities (discriminative power) change nothing" in R.recommendation_markdown(kept, "t", "c")
+    assert "The declared priorities (discriminative power) change nothing" in RP.recommendation_markdown(kept, "t", "c")
     # a declared priority that does not count here is said, not passed over in silence (the trial's nominal task)
     kept = _verdict([[0.9, 0.9, 0.5], [0.9, 0.9, 0.5]], priorities=["discrimination", "power"])
-    assert R.tradeoff_lines(kept) == [
+    assert RS.tradeoff_lines(kept) == [
         "The declared priorities (discriminative power) change nothing: the metrics kept on every criterion are the "
         "answer in every order. Declared but not counted here: class discrimination.", ""]
     alone = _verdict([[0.9, 0.9, 0.5], [0.9, 0.9, 0.5]], priorities=["discrimination"])
-    assert R.tradeoff_lines(alone) == ["Declared but not counted here: class discrimination.", ""]
+    assert RS.tradeoff_lines(alone) == ["Declared but not counted here: class discrimination.", ""]
     # no criterion counts (the candidates are copies): any of them
     copies = _results(np.array([[0.9, 0.9], [0.8, 0.8]]), sd=0.01, metrics=_NAMES[:2])
     for r in copies.values():
         r.boot[:, :, 1] = r.boot[:, :, 0]
-    assert R.headline_sentence(R.recommend(copies, criteria=["stability", "power"])) == (
+    assert RS.headline_sentence(R.recommend(copies, criteria=["stability", "power"])) == (
         "No criterion separates the 2 candidates: report any of them.")
 
 
 def test_the_other_scope_s_clause_word_for_word():
     """_scope_answer for the scope that does not head the page, branch by branch."""
-    from metaeval.verdict.recommendation import _scope_answer
+    from metaeval.verdict.sentences import _scope_answer
 
     def say(v, crit=("stability", "power"), **kw):
         rec = _verdict(v, crit, **kw)

@@ -539,6 +539,7 @@ def test_every_discriminative_power_names_its_test_and_correction():
     the test and the correction that produced the power (from the columns
     of discriminative_power.csv carried into summary.csv)."""
     from metaeval.verdict import recommendation as R
+    from metaeval.verdict import page as RP
     from metaeval.present.tables import summary_markdown
 
     base = pd.DataFrame({"metric": ["accuracy", "kappa"], "group": ["A", "B"], "stability_tau": [0.9, 0.8],
@@ -561,7 +562,7 @@ def test_every_discriminative_power_names_its_test_and_correction():
     for text in ("two-sided z-tests ..., Holm-adjusted over the pairs of each resample",
                  "two-sided z-tests ..., not adjusted"):
         rec = R.recommend(res, criteria=["stability", "power"], power_test=text)
-        md = R.recommendation_markdown(rec, "t", "ctx")
+        md = RP.recommendation_markdown(rec, "t", "ctx")
         assert f"power (discriminative power): share of system pairs a test separates ({text})" in md
 
 

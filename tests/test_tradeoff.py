@@ -272,7 +272,7 @@ def default_verdicts(project_config, data_dir):  # (about 100 s on 2 cores)
 @pytest.mark.slow
 @pytest.mark.realdata
 def test_fnc1_s_priorities_give_mae_m_or_a_subset_of_the_power_set(default_verdicts):
-    from metaeval.verdict import recommendation as R
+    from metaeval.verdict import sentences as RS
 
     rec = default_verdicts["fnc1"]
     s = rec.sets["these_systems"]
@@ -285,8 +285,8 @@ def test_fnc1_s_priorities_give_mae_m_or_a_subset_of_the_power_set(default_verdi
     assert first.kind == "priorities" and [m for m, a in zip(rec.metrics, first.answer) if a] == ["mae_macro"]
     by_power = [m for m, a in zip(rec.metrics, decide(s, ["power"]).answer) if a]
     assert by_power and set(by_power) <= set(power)
-    head = R.headline_sentence(rec)
-    assert len(head.split()) <= R.MAX_WORDS and "MAE^M if class discrimination matters more" in head
+    head = RS.headline_sentence(rec)
+    assert len(head.split()) <= RS.MAX_WORDS and "MAE^M if class discrimination matters more" in head
     assert "if discriminative power does" in head
 
 
@@ -309,6 +309,7 @@ def test_the_pages_read_at_1280_px_and_as_plain_text(default_verdicts, project_c
     import subprocess
 
     from metaeval.verdict import recommendation as R
+    from metaeval.verdict import page as RP
     from metaeval.data.config import dataset_specs
     from metaeval.data.dataset import load_dataset
     from metaeval.methods.gameability import dataset_gameability
@@ -325,13 +326,13 @@ def test_the_pages_read_at_1280_px_and_as_plain_text(default_verdicts, project_c
     recs = {"rumoureval2017": R.recommend_dataset(ds, spec, st, gameability=games), **default_verdicts}
     for name in ("fnc1", "rumoureval2017", "semeval2016t3_c"):
         rec = recs[name]
-        fig = R.recommendation_figure(rec, name)
+        fig = RP.recommendation_figure(rec, name)
         png = tmp_path / f"{name}.png"
         fig.savefig(png, dpi=100)
-        md = plain_markdown(R.recommendation_markdown(rec, f"{name}: which metric to report", "ctx",
+        md = plain_markdown(RP.recommendation_markdown(rec, f"{name}: which metric to report", "ctx",
                                                       "figures/recommendation.png"))
         assert not re.search(r"<(i|sup|sub)>|\\\[", md), name
-        page = R.recommendation_html(rec, f"{name}: which metric to report", "ctx", png.read_bytes())
+        page = RP.recommendation_html(rec, f"{name}: which metric to report", "ctx", png.read_bytes())
         i = page.rfind("</body>")
         view = tmp_path / f"{name}.html"
         view.write_text(page[:i] + f"<script>setTimeout(function () {{ {_WIDTHS} }}, 300);</script>" + page[i:],
@@ -351,6 +352,7 @@ def test_the_config_s_priorities_reach_the_answer(project_config, data_dir):
     from dataclasses import replace
 
     from metaeval.verdict import recommendation as R
+    from metaeval.verdict import sentences as RS
     from metaeval.data.config import DatasetSpec, dataset_specs
     from metaeval.data.dataset import load_dataset
     from metaeval.methods.gameability import dataset_gameability
@@ -365,7 +367,7 @@ def test_the_config_s_priorities_reach_the_answer(project_config, data_dir):
                                 seed=st.bootstrap_seed, alpha=st.verdict_alpha)
     rec = R.recommend_dataset(ds, replace(spec, priorities=("discrimination",)), st, gameability=games)
     assert rec.selected == ["mae_macro"] and rec.decision().kind == "priorities"
-    assert R.headline_sentence(rec).startswith("Under the declared priorities (class discrimination first), report "
+    assert RS.headline_sentence(rec).startswith("Under the declared priorities (class discrimination first), report "
                                                "MAE^M")
 
 
@@ -374,10 +376,11 @@ def test_the_config_s_priorities_reach_the_answer(project_config, data_dir):
 @pytest.mark.parametrize("name", ["fnc1", "fnc1_4class", "semeval2016t3_c"])
 def test_the_first_sentence_names_the_metrics_and_the_trade_off(default_verdicts, name):
     from metaeval.verdict import recommendation as R
+    from metaeval.verdict import sentences as RS
 
     rec = default_verdicts[name]
-    head = R.headline_sentence(rec)
-    assert len(head.split()) <= R.MAX_WORDS, head
+    head = RS.headline_sentence(rec)
+    assert len(head.split()) <= RS.MAX_WORDS, head
     named = [m for m in rec.metrics if re.search(rf"(?<![\w^-]){re.escape(R._name(m))}(?![\w^-])", head)]
     assert named and set(named) <= set(rec.selected) | {m for _, ms in rec.tradeoff() for m in ms}, head
     if rec.decision().kind == "k_of_c":

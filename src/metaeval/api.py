@@ -1409,7 +1409,7 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
     ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
     >>> rec = recommend(gold, systems, properties=False, n_splits=100, criteria_replicates=20,
     ...                 official_metric="accuracy")
-    >>> from metaeval.verdict.recommendation import answer_sentence
+    >>> from metaeval.verdict.sentences import answer_sentence
     >>> answer_sentence(rec)
     'The evidence does not separate the 9 candidates: every one is kept on every criterion (report any; the table lists them). The official Acc is kept too. For new systems: not judged (ill-defined: too few distinct systems drawn). Tentative: 3 real systems.'
 
@@ -1610,7 +1610,7 @@ class MetaEvaluation:
         """The answer, as its first sentences, the metrics named as the
         workflow's pages and the command line name them (``Rᴹ``, ``κ``)."""
         from .present.notation import plain_markdown
-        from .verdict.recommendation import answer_sentence
+        from .verdict.sentences import answer_sentence
 
         return plain_markdown(answer_sentence(self.rec))
 
@@ -1623,7 +1623,7 @@ class MetaEvaluation:
         the recommendation's figure, ``figures/recommendation.png`` and
         ``.pdf``; returns the paths written."""
         from .data.files import cannot_write_in, write_csv, write_text
-        from .verdict.recommendation import recommendation_json, recommendation_markdown
+        from .verdict.page import recommendation_json, recommendation_markdown
 
         folder = Path(folder)
         bad = cannot_write_in(folder, *([folder / "figures"] if figures else []))
@@ -1641,7 +1641,7 @@ class MetaEvaluation:
         figure = None
         if figures:  # (matplotlib is imported only then)
             from .present.plots import save_figure
-            from .verdict.recommendation import recommendation_figure
+            from .verdict.page import recommendation_figure
 
             (folder / "figures").mkdir(exist_ok=True)
             paths = [folder / "figures" / "recommendation.png", folder / "figures" / "recommendation.pdf"]

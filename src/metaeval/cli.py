@@ -841,7 +841,8 @@ def _compare(a, progress) -> str:
 
 def _recommend(a, progress) -> str:
     from . import api
-    from .verdict.recommendation import answer_sentence, criteria_table, recommendation_json, recommendation_long
+    from .verdict.sentences import answer_sentence
+    from .verdict.page import criteria_table, recommendation_json, recommendation_long
 
     if a.require and a.no_properties:
         raise ValueError("--require needs the formal properties of this data's shape: drop --no-properties")
@@ -860,7 +861,7 @@ def _recommend(a, progress) -> str:
         return recommendation_json(rec, test_set_size=size, signature=signature_text(sig), signature_fields=sig)
     if a.format == "csv":
         return _render(recommendation_long(rec), "csv", sig=sig)
-    from .verdict.recommendation import tradeoff_lines
+    from .verdict.sentences import tradeoff_lines
 
     text = answer_sentence(rec) + (f" {size}" if size else "")
     trade = "\n".join(tradeoff_lines(rec)).strip()

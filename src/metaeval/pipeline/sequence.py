@@ -9,7 +9,8 @@ from ..methods import experiments as E
 from ..data.dataset import score_dataset
 from ..methods.design import dataset_design, design_note
 from ..methods.gameability import dataset_gameability
-from ..verdict.recommendation import dataset_context, recommend_dataset, recommendation_long
+from ..verdict.page import dataset_context, recommendation_long
+from ..verdict.recommendation import recommend_dataset
 from ..methods.sensitivity import dataset_sensitivity
 from .stages import experiment_tables, sensitivity_power
 

@@ -23,8 +23,10 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
     sentence on the recommended metrics joins the page and the JSON.  (The
     summary page, which ends with the same answer, is written by
     ``write_overview``.)"""
-    from ..verdict.recommendation import (answer_sentence, dataset_context, recommend_dataset, recommendation_figure,
-                                          recommendation_json, recommendation_long, recommendation_markdown)
+    from ..verdict.sentences import answer_sentence
+    from ..verdict.page import (dataset_context, recommendation_figure, recommendation_json, recommendation_long,
+                                recommendation_markdown)
+    from ..verdict.recommendation import recommend_dataset
 
     ds = Dataset.load(data_npz)
     props = read_result_csv(properties_csv) if properties_csv else None
@@ -57,6 +59,6 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
 
     write_markdown(out["md"], recommendation_markdown(rec, title, context, figure_from(out["md"])))
     if out.get("html"):
-        from ..verdict.recommendation import recommendation_html
+        from ..verdict.page import recommendation_html
 
         write_text(out["html"], recommendation_html(rec, title, context, Path(out["png"]).read_bytes()))
