@@ -38,6 +38,7 @@ from bench_stability import loop_scores, synthetic  # noqa: E402
 
 from metaeval.methods import experiments as E  # noqa: E402
 from metaeval.methods import significance as SG  # noqa: E402
+from metaeval.methods import bootstrap as SGB  # noqa: E402
 from metaeval.data.config import dataset_specs, load_config, resolve_data_dir  # noqa: E402
 from metaeval.data.dataset import load_dataset  # noqa: E402
 from metaeval.engine.resample import bootstrap_weights, permutations  # noqa: E402
@@ -85,11 +86,11 @@ def fnc1(args):
     data_dir = resolve_data_dir(args.data_dir or cfg["data_dir"], base=ROOT)
     spec, settings = dataset_specs(cfg)["fnc1"], experiment_settings(cfg, "fnc1")
     ds = load_dataset(spec, data_dir)
-    scorer, systems = SG._scorer(ds, spec, settings)
+    scorer, systems = SGB._scorer(ds, spec, settings)
     print(f"fnc1: {ds.n_items} items, {len(systems)} ranked systems, {len(spec.metrics)} metrics")
-    SG.bootstrap_scores(scorer, 5, settings.bootstrap_seed)  # compile the kernels outside the timing
+    SGB.bootstrap_scores(scorer, 5, settings.bootstrap_seed)  # compile the kernels outside the timing
     scorer.permuted_counts(range(2), settings.tukey_seed)
-    t_boot, boot = best_of(lambda: SG.bootstrap_scores(scorer, settings.bootstrap_replicates,
+    t_boot, boot = best_of(lambda: SGB.bootstrap_scores(scorer, settings.bootstrap_replicates,
                                                        settings.bootstrap_seed, settings.chunk_size))
     t_tukey, perm = best_of(lambda: np.concatenate([
         scorer.score(scorer.permuted_counts(range(lo, min(lo + settings.chunk_size, settings.tukey_trials)),
@@ -115,7 +116,7 @@ def fnc1(args):
 def big():
     spec, ds = synthetic(100_000, 100)
     settings = E.Settings(include_baselines=(), tukey_trials=1000)
-    scorer, _ = SG._scorer(ds, spec, settings)
+    scorer, _ = SGB._scorer(ds, spec, settings)
     scorer.permuted_counts(range(2), 1)
     t = time.perf_counter()
     res = SG.run_significance(ds, spec, settings)

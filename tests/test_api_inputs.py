@@ -729,7 +729,7 @@ def test_recommend_and_compare_take_the_ordered_classes_and_the_weights():
                          significance_correction="bh", **ORDERED)
     assert set(c.pairs["metric"]) == {"accuracy", "wauc", "mae_macro"} and c.alpha == 0.2
     assert {"majority"} <= set(c.pairs["system_a"]) | set(c.pairs["system_b"])
-    from metaeval.methods.significance import TUKEY_CORRECTION
+    from metaeval.methods.corrections import TUKEY_CORRECTION
 
     assert (c.test, c.correction) == ("tukey", TUKEY_CORRECTION)  # family-wise already: no correction asked for
     b = metaeval.compare(GOLD, SYSTEMS, significance_test="bootstrap", bootstrap_replicates=40,

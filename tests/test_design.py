@@ -92,7 +92,7 @@ def test_the_power_predicted_at_half_size_is_the_share_found_on_real_halves(data
     half)."""
     from metaeval.data.config import dataset_specs
     from metaeval.data.dataset import load_dataset
-    from metaeval.methods.significance import run_bootstrap
+    from metaeval.methods.bootstrap import run_bootstrap
     from metaeval.workflow import experiment_settings
 
     spec = dataset_specs(project_config)["rumoureval2017"]
@@ -134,7 +134,7 @@ def test_the_design_of_a_grouped_dataset_counts_groups():
     pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.5, 0.45)])
     spec, ds = _dataset(gold, pred, metrics=["accuracy"], groups=groups)
     st = E.Settings(include_baselines=(), resample_unit="group", bootstrap_replicates=300, design_draws=30)
-    from metaeval.methods.significance import run_bootstrap
+    from metaeval.methods.bootstrap import run_bootstrap
 
     b = run_bootstrap(ds, spec, st)
     design, needed, swaps = D.dataset_design(ds, spec, st, b["value"], b["boot"])
@@ -154,7 +154,7 @@ def test_a_difference_beyond_the_metrics_range_is_said_not_plotted():
     20 items, unflagged, and a y-axis to 2)."""
     from metaeval.measures import labels as M
     from metaeval.present.plots import design_plot
-    from metaeval.methods.significance import run_bootstrap
+    from metaeval.methods.bootstrap import run_bootstrap
     from metaeval.present.tables import design_markdown
 
     rng = np.random.default_rng(3)
@@ -246,7 +246,7 @@ def test_the_design_tables_equal_a_plain_re_computation():
     from scipy.stats import norm
 
     from metaeval.measures import labels as M
-    from metaeval.methods.significance import run_bootstrap
+    from metaeval.methods.bootstrap import run_bootstrap
 
     rng = np.random.default_rng(21)
     gold = rng.integers(0, 3, 90)
@@ -417,7 +417,7 @@ def test_the_swap_rate_fits_equal_a_weighted_least_squares_by_hand():
 def test_power_measured_is_the_share_of_comparisons_beyond_the_critical_difference():
     """dataset_design passes each pair's sigma to the swap experiment:
     power_measured = separated / comparisons at the measured sizes."""
-    from metaeval.methods.significance import run_bootstrap
+    from metaeval.methods.bootstrap import run_bootstrap
 
     rng = np.random.default_rng(9)
     gold = rng.integers(0, 3, 80)

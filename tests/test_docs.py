@@ -88,7 +88,8 @@ def test_the_readme_is_short_and_its_links_resolve():
         assert f"]({page})" in readme, question
 
 
-@pytest.mark.parametrize("module", ["measures.labels", "measures.spans", "methods.significance",
+@pytest.mark.parametrize("module", ["measures.labels", "measures.spans", "methods.significance", "methods.bootstrap",
+                                    "methods.corrections",
                                     "measures.properties", "api", "engine.ranking", "engine.confusion",
                                     "measures.chance", "engine.resample", "methods.design", "verdict.crossdata",
                                     "measures.scores.binary", "measures.scores.multiclass", "measures.scores.ranking",

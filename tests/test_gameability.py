@@ -145,7 +145,7 @@ def test_the_test_equals_a_plain_loop_over_the_same_draws(chunk):
 
     from metaeval.engine.resample import system_draws, unit_draws
     from metaeval.methods.gameability import gameability_test
-    from metaeval.methods.significance import holm
+    from metaeval.methods.corrections import holm
 
     ds, spec, gold, preds = _toy()
     B, seed = 40, 3
@@ -248,7 +248,7 @@ def test_metrics_of_per_item_terms_are_tested_as_their_confusion_twins():
                 assert t.loc[("item_acc", d), "p_value"] == t.loc[("accuracy", d), "p_value"], (unit, d)
             assert np.isnan(t.loc[("item_acc", "prior_guesser"), "p_value"])
             # Holm over the three all_<label> systems only
-            from metaeval.methods.significance import holm
+            from metaeval.methods.corrections import holm
 
             p = t.loc[[("item_acc", d) for d in ("all_a", "all_b", "all_c")], "p_value"].to_numpy()
             np.testing.assert_allclose(t.loc[[("item_acc", d) for d in ("all_a", "all_b", "all_c")], "p_holm"],
@@ -423,7 +423,7 @@ def test_the_degenerate_scores_are_tested_on_each_resample_s_items():
     from metaeval.methods.gameability import gameability_test
     from metaeval.measures.scores.degenerates import degenerate_values
     from metaeval.measures.scores.registry import evaluate
-    from metaeval.methods.significance import holm
+    from metaeval.methods.corrections import holm
 
     from .test_score_engine import _binary
 

@@ -27,7 +27,8 @@ def _passes(seen) -> dict[str, list[tuple[int, int]]]:
 
 
 def test_the_bootstrap_and_the_tukey_test_report_every_chunk_up_to_the_total():
-    from metaeval.methods.significance import run_bootstrap, run_significance
+    from metaeval.methods.bootstrap import run_bootstrap
+    from metaeval.methods.significance import run_significance
 
     ds, spec = dataset(GOLD, SYSTEMS, metrics=["accuracy", "macro_f1"])
     st = settings(bootstrap_replicates=230, tukey_trials=130, chunk_size=50, interval_method="bca")

@@ -332,14 +332,15 @@ def test_the_library_s_defaults_are_the_settings_tree_s():
     import inspect
 
     from metaeval.methods import design, significance
+    from metaeval.methods import bootstrap
     from metaeval.verdict import criteria, evidence, recommendation
 
     def default(fn, name):
         return inspect.signature(fn).parameters[name].default
 
     assert default(significance.tukey_test, "alpha") == S.default_of("alpha")
-    assert default(significance.intervals, "confidence") == S.default_of("confidence")
-    assert default(significance.bootstrap_scores, "chunk_size") == S.default_of("chunk_size")
+    assert default(bootstrap.intervals, "confidence") == S.default_of("confidence")
+    assert default(bootstrap.bootstrap_scores, "chunk_size") == S.default_of("chunk_size")
     assert default(design.size_needed, "power") == S.default_of("design_power")
     assert default(criteria.criteria, "confidence") == S.default_of("confidence")
     assert evidence.EvidenceSets.__dataclass_fields__["mc_level"].default == S.default_of("verdict_mc_level")

@@ -15,6 +15,8 @@ from sklearn import metrics as skm
 
 from metaeval.methods import experiments as E
 from metaeval.methods import significance as SG
+from metaeval.methods import bootstrap as SGB
+from metaeval.methods import corrections as SGC
 from metaeval.data.config import DatasetSpec
 from metaeval.engine.confusion import confusion_tensor
 from metaeval.data.dataset import Dataset
@@ -199,7 +201,7 @@ def test_percentile_intervals_are_numpy_quantiles():
     rng = np.random.default_rng(8)
     boot = rng.normal(size=(500, 3, 4))
     boot[:40, 0, 0] = np.nan  # undefined on some replicates: left out
-    lo, hi = SG.intervals(np.zeros((3, 4)), boot, 0.9)
+    lo, hi = SGB.intervals(np.zeros((3, 4)), boot, 0.9)
     np.testing.assert_allclose(lo, np.nanquantile(boot, 0.05, axis=0), atol=1e-12)
     np.testing.assert_allclose(hi, np.nanquantile(boot, 0.95, axis=0), atol=1e-12)
 
@@ -209,7 +211,7 @@ def test_bca_equals_the_textbook_formula():
     rng = np.random.default_rng(9)
     boot, jack = rng.gamma(2.0, size=(400, 1, 1)), rng.gamma(2.0, size=(60, 1, 1))
     theta = np.array([[1.7]])
-    lo, hi = SG.intervals(theta, boot, 0.9, "bca", jack)
+    lo, hi = SGB.intervals(theta, boot, 0.9, "bca", jack)
     want = _bca_loop(boot[:, 0, 0], jack[:, 0, 0], 1.7, 0.9)
     assert lo[0, 0] == pytest.approx(want[0], abs=1e-12) and hi[0, 0] == pytest.approx(want[1], abs=1e-12)
 
@@ -229,7 +231,7 @@ def test_bootstrap_intervals_cover_the_true_value_at_the_nominal_rate(method):
         gold = rng.integers(0, 3, 300)
         pred = np.stack([np.where(rng.random(300) < 0.7, gold, (gold + 1 + rng.integers(0, 2, 300)) % 3)])
         spec, ds = _dataset(gold, pred, metrics=["accuracy"])
-        res = SG.run_bootstrap(ds, spec, _settings(bootstrap_replicates=300, confidence=0.9,
+        res = SGB.run_bootstrap(ds, spec, _settings(bootstrap_replicates=300, confidence=0.9,
                                                    interval_method=method, bootstrap_seed=int(rng.integers(1e9))))
         row = res["intervals"].iloc[0]
         covered.append(row["low"] <= 0.7 <= row["high"])
@@ -241,7 +243,7 @@ def test_interval_table_and_similarity_intervals_layout():
     gold = rng.integers(0, 3, 200)
     pred = np.stack([_noisy(rng, gold, a) for a in (0.9, 0.7, 0.5, 0.3)])
     spec, ds = _dataset(gold, pred)
-    res = SG.run_bootstrap(ds, spec, _settings(bootstrap_replicates=200))
+    res = SGB.run_bootstrap(ds, spec, _settings(bootstrap_replicates=200))
     iv = res["intervals"]
     assert list(iv.columns) == ["system", "metric", "value", "low", "high"] and len(iv) == 4 * len(METRICS)
     ok = iv.dropna()
@@ -333,18 +335,18 @@ def test_holm_and_bh_equal_the_methods_vector_scipy_and_a_plain_loop():
     from scipy.stats import false_discovery_control
 
     p = np.array([0.01, 0.04, 0.03, 0.005, 0.2])  # METHODS.md section 6
-    np.testing.assert_allclose(SG.benjamini_hochberg(p), [0.025, 0.05, 0.05, 0.025, 0.2], atol=1e-12)
-    np.testing.assert_allclose(SG.holm(p), [0.04, 0.09, 0.09, 0.025, 0.2], atol=1e-12)
+    np.testing.assert_allclose(SGC.benjamini_hochberg(p), [0.025, 0.05, 0.05, 0.025, 0.2], atol=1e-12)
+    np.testing.assert_allclose(SGC.holm(p), [0.04, 0.09, 0.09, 0.025, 0.2], atol=1e-12)
     rng = np.random.default_rng(30)
     fam = np.round(rng.random((40, 12)) ** 3, 2)  # ties and small values
     fam[rng.random(fam.shape) < 0.15] = np.nan  # pairs without a p-value: out of the family
-    holm, bh = SG.holm(fam), SG.benjamini_hochberg(fam)
+    holm, bh = SGC.holm(fam), SGC.benjamini_hochberg(fam)
     for row, h, b in zip(fam, holm, bh):
         ok = ~np.isnan(row)
         assert np.isnan(h[~ok]).all() and np.isnan(b[~ok]).all()
         np.testing.assert_allclose(h[ok], _holm_loop(list(row[ok])), atol=1e-12)
         np.testing.assert_allclose(b[ok], false_discovery_control(row[ok]), atol=1e-12)
-    assert SG.adjust(p, "none") is not None and np.array_equal(SG.adjust(p, "none"), p)
+    assert SGC.adjust(p, "none") is not None and np.array_equal(SGC.adjust(p, "none"), p)
 
 
 def test_tukey_leaves_out_trials_with_an_undefined_score():
@@ -508,7 +510,7 @@ def test_the_bootstrap_test_adjusts_over_each_metric_s_pairs(correction):
     tukey = SG.run_significance(ds, spec, _settings(tukey_trials=200, significance_correction=correction))
     t = tukey["significance"]
     assert (t["p_holm"] == t["p_value"]).all() and (t["p_bh"] == t["p_value"]).all()  # family-wise already
-    assert (tukey["power"]["correction"] == SG.TUKEY_CORRECTION).all()
+    assert (tukey["power"]["correction"] == SGC.TUKEY_CORRECTION).all()
 
 
 def test_an_unknown_correction_is_refused():
@@ -545,7 +547,7 @@ def test_every_discriminative_power_names_its_test_and_correction():
     base = pd.DataFrame({"metric": ["accuracy", "kappa"], "group": ["A", "B"], "stability_tau": [0.9, 0.8],
                          "stability_rank": [1, 2], "discriminative_power": [0.4, 0.5], "power_rank": [2, 1]})
     for test, correction, words, short in [
-            ("tukey", SG.TUKEY_CORRECTION, "randomised Tukey HSD test finds different at alpha = 0.05, family-wise",
+            ("tukey", SGC.TUKEY_CORRECTION, "randomised Tukey HSD test finds different at alpha = 0.05, family-wise",
              "Tukey HSD"),
             ("bootstrap", "holm", "paired bootstrap test finds different at alpha = 0.05, on Holm-adjusted",
              "paired bootstrap, Holm"),
@@ -596,7 +598,7 @@ def test_bca_with_ties_nan_replicates_and_every_replicate_on_one_side_equals_a_l
     jack = rng.normal(0.5, 0.05, (40, 2, 3))
     jack[:, 0, 2] = 0.5  # no spread: acceleration 0
     jack[3, 1, 2] = np.nan
-    lo, hi = SG.intervals(theta, boot, 0.9, "bca", jack)
+    lo, hi = SGB.intervals(theta, boot, 0.9, "bca", jack)
     for m in range(2):
         for s in range(3):
             want = _bca_loop(boot[:, m, s], jack[:, m, s], 0.5, 0.9)
@@ -607,11 +609,11 @@ def test_bca_with_ties_nan_replicates_and_every_replicate_on_one_side_equals_a_l
 
 def test_interval_and_correction_refusals_say_what_is_accepted():
     with pytest.raises(ValueError, match=r"interval method must be 'percentile' or 'bca', got 'normal'"):
-        SG.intervals(np.zeros((1, 2)), np.zeros((5, 1, 2)), method="normal")
+        SGB.intervals(np.zeros((1, 2)), np.zeros((5, 1, 2)), method="normal")
     with pytest.raises(ValueError, match=r"^BCa intervals need the jackknife scores$"):
-        SG.intervals(np.zeros((1, 2)), np.zeros((5, 1, 2)), method="bca")
+        SGB.intervals(np.zeros((1, 2)), np.zeros((5, 1, 2)), method="bca")
     with pytest.raises(ValueError, match=r"correction must be one of \('holm', 'bh', 'none'\), got 'sidak'"):
-        SG.adjust([0.1], "sidak")
+        SGC.adjust([0.1], "sidak")
     with pytest.raises(ValueError, match=r"correction must be one of \('holm', 'bh', 'none'\), got 'sidak'"):
         SG.bootstrap_test(np.zeros((1, 3)), np.zeros((5, 1, 3)), correction="sidak")
 
@@ -623,7 +625,7 @@ def test_an_undefined_p_value_stays_undefined_and_leaves_the_family(method):
     from scipy.stats import false_discovery_control
 
     p = np.array([[0.01, np.nan, 0.04, 0.03, np.nan, 0.2], [0.5, 0.01, np.nan, 0.02, 0.04, 0.011]])
-    got = SG.adjust(p, method)
+    got = SGC.adjust(p, method)
     for r in range(2):
         ok = ~np.isnan(p[r])
         want = _holm_loop(list(p[r, ok])) if method == "holm" else false_discovery_control(p[r, ok])
@@ -681,7 +683,7 @@ def test_similarity_intervals_are_percentiles_of_the_replicates_taus(variant, co
         return sum(np.sign(x[i] - x[j]) * np.sign(y[i] - y[j]) for i in range(n) for j in range(i + 1, n)) / (
             n * (n - 1) / 2)
 
-    got = SG.similarity_intervals(ids, value, boot, confidence, variant)
+    got = SGB.similarity_intervals(ids, value, boot, confidence, variant)
     for r, (a, b) in zip(got.itertuples(), combinations(range(4), 2)):
         assert (r.metric_a, r.metric_b) == (ids[a], ids[b])
         assert r.tau == pytest.approx(tau(sign[a, 0] * value[a], sign[b, 0] * value[b]), abs=1e-12)
@@ -707,7 +709,7 @@ def test_the_bootstrap_scores_are_a_loop_over_the_replicates_and_report_each_chu
     sc = E.Scorer(ds, spec, np.arange(4), unit)
     seen = []
     with reporting(lambda done, total, what: seen.append((done, total, what))):
-        boot = SG.bootstrap_scores(sc, 7, 11, chunk_size=3)
+        boot = SGB.bootstrap_scores(sc, 7, 11, chunk_size=3)
     assert seen == [(3, 7, "bootstrap replicates"), (6, 7, "bootstrap replicates"), (7, 7, "bootstrap replicates")]
     n = 80 if unit == "item" else 16
     item_unit = np.arange(80) if unit == "item" else groups
@@ -718,15 +720,15 @@ def test_the_bootstrap_scores_are_a_loop_over_the_replicates_and_report_each_chu
         for m, mid in enumerate(sc.metric_ids):
             np.testing.assert_allclose(boot[b, m], Mt.get(mid)(c), rtol=0, atol=1e-12)
     st = _settings(bootstrap_replicates=7, bootstrap_seed=11, resample_unit=unit, confidence=0.8, tau_variant="a")
-    res = SG.run_bootstrap(ds, spec, st)
+    res = SGB.run_bootstrap(ds, spec, st)
     np.testing.assert_array_equal(res["boot"], boot)
     np.testing.assert_array_equal(res["value"], sc.score(sc.total))
     assert res["systems"] == list(ds.systems) and res["metrics"] == ["accuracy", "mae_macro"]
-    lo, hi = SG.intervals(res["value"], boot, 0.8)
+    lo, hi = SGB.intervals(res["value"], boot, 0.8)
     np.testing.assert_array_equal(res["intervals"]["low"].to_numpy(), lo.T.ravel())
     assert res["intervals"]["system"].tolist() == [s for s in ds.systems for _ in range(2)]
     pd.testing.assert_frame_equal(res["similarity"],
-                                  SG.similarity_intervals(["accuracy", "mae_macro"], res["value"], boot, 0.8, "a"))
+                                  SGB.similarity_intervals(["accuracy", "mae_macro"], res["value"], boot, 0.8, "a"))
 
 
 def test_the_tukey_run_keeps_each_trial_s_confusion_reports_its_chunks_and_tables_every_pair():
@@ -766,7 +768,7 @@ def test_the_tukey_run_keeps_each_trial_s_confusion_reports_its_chunks_and_table
         k = [(0, 1), (0, 2), (1, 2)].index((a, b))
         assert r.difference == pytest.approx(res["value"][m, a] - res["value"][m, b], abs=1e-15)
         assert (r.p_value, r.p_holm, r.p_bh) == (t.p[m, k], t.p[m, k], t.p[m, k])  # Tukey: family-wise already
-        assert r.p_value_se == pytest.approx(SG.monte_carlo_se(t.p[m, k], 9), abs=1e-15)
+        assert r.p_value_se == pytest.approx(SGC.monte_carlo_se(t.p[m, k], 9), abs=1e-15)
 
 
 def test_the_quantiles_of_the_defined_replicates_are_numpy_s_at_every_level():
@@ -780,13 +782,13 @@ def test_the_quantiles_of_the_defined_replicates_are_numpy_s_at_every_level():
     boot[2:, 2] = np.nan  # two
     boot[[0, 4], 3] = np.nan
     for lo_q, hi_q in ((0.0, 1.0), (0.3, 0.99), (0.025, 0.975)):
-        lo, hi = SG._nanquantile(boot, [lo_q, hi_q])
+        lo, hi = SGB._nanquantile(boot, [lo_q, hi_q])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             np.testing.assert_allclose(lo, np.nanquantile(boot, lo_q, axis=0), atol=1e-14, equal_nan=True)
             np.testing.assert_allclose(hi, np.nanquantile(boot, hi_q, axis=0), atol=1e-14, equal_nan=True)
     levels = np.array([0.1, 0.2, 0.5, 0.9, 1.0])
-    lo, _ = SG._nanquantile(boot, [levels, levels])
+    lo, _ = SGB._nanquantile(boot, [levels, levels])
     for c in range(1, 5):
         assert lo[c] == pytest.approx(np.nanquantile(boot[:, c], levels[c]), abs=1e-14)
 
@@ -802,7 +804,7 @@ def test_the_bootstrap_run_draws_its_own_replicates_with_the_bootstrap_seed():
     st = _settings(significance_test="bootstrap", bootstrap_replicates=30, bootstrap_seed=9, chunk_size=7)
     res = SG.run_significance(ds, spec, st)
     sc = E.Scorer(ds, spec, np.arange(3), "item")
-    boot = SG.bootstrap_scores(sc, 30, 9)
+    boot = SGB.bootstrap_scores(sc, 30, 9)
     t = SG.bootstrap_test(sc.score(sc.total), boot, st.alpha, st.significance_correction)
     np.testing.assert_array_equal(res["p"], t.p)
     assert set(res) == {"significance", "best", "power", "tests", "p", "value", "systems", "metrics",
@@ -815,13 +817,13 @@ def test_the_bootstrap_run_draws_its_own_replicates_with_the_bootstrap_seed():
 def test_the_monte_carlo_error_and_the_largest_significant_count_equal_loops():
     """monte_carlo_se: sqrt(p (1 - p) / n), NaN without trials; _count_below:
     the largest count c with c / n < alpha, as the p-values are computed."""
-    got = SG.monte_carlo_se([0.5, 0.2, np.nan, 0.3], [0, 1, 4, 10])
+    got = SGC.monte_carlo_se([0.5, 0.2, np.nan, 0.3], [0, 1, 4, 10])
     np.testing.assert_allclose(got, [np.nan, 0.4, np.nan, np.sqrt(0.021)], atol=1e-15, equal_nan=True)
     ns = np.arange(1, 401)
     for alpha in (0.05, 0.1, 0.01, 0.3, 0.5):
         want = [max(c for c in range(n + 1) if c / n < alpha) for n in ns]
-        np.testing.assert_array_equal(SG._count_below(alpha, ns), want)
-    assert SG._count_below(0.05, 0) == 0  # no trial: counted as one
+        np.testing.assert_array_equal(SGC._count_below(alpha, ns), want)
+    assert SGC._count_below(0.05, 0) == 0  # no trial: counted as one
 
 
 def test_borderline_pairs_are_those_a_few_monte_carlo_errors_can_flip():

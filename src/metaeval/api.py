@@ -1143,7 +1143,7 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
     scores = score_dataset(ds, spec)
     if not intervals:
         return scores.set_index("system")
-    from .methods.significance import run_bootstrap
+    from .methods.bootstrap import run_bootstrap
 
     wide = _interval_columns(scores, run_bootstrap(ds, spec, st)["intervals"], list(spec.all_metrics))
     return wide
@@ -1552,7 +1552,7 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
     about 800 items are needed (a two-sided z-test at the experiments' alpha; design.csv).
     """
     from .methods.design import dataset_design
-    from .methods.significance import run_bootstrap
+    from .methods.bootstrap import run_bootstrap
 
     kwargs = _options(size_design, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
                                         weights=weights, baselines=baselines, design_power=design_power,

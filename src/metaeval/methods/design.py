@@ -113,13 +113,13 @@ def dataset_design(ds, spec, settings, value: np.ndarray, boot: np.ndarray
     """``design.csv``, ``design_needed.csv`` and ``design_swaps.csv`` of a loaded dataset, over
     its ranked systems and resampling units (``settings.resample_unit``),
     from the bootstrap experiment's scores ``value`` (M, S) and replicates
-    ``boot`` (B, M, S) (``significance.run_bootstrap``), so that the design
+    ``boot`` (B, M, S) (``bootstrap.run_bootstrap``), so that the design
     and the intervals rest on the same resamples.
 
     Examples
     --------
     >>> from metaeval.api import dataset, settings
-    >>> from metaeval.methods.significance import run_bootstrap
+    >>> from metaeval.methods.bootstrap import run_bootstrap
     >>> ds, sp = dataset(list("aabbbccc") * 20, {"x": list("aabbbccc") * 20, "y": list("abbbbcca") * 20,
     ...                                          "z": list("aabcbcca") * 20}, metrics=["accuracy"])
     >>> st = settings(bootstrap_replicates=300, design_draws=50)

@@ -290,7 +290,7 @@ def gameability_test(ds, spec, *, unit: str, replicates: int, seed: int, chunk: 
     from .scorer import Scorer
     from ..engine.ranking import TIE_DECIMALS
     from ..engine.resample import system_draws, unit_draws
-    from .significance import holm
+    from .corrections import holm
     from ..measures.spans import evaluate_spans
 
     same = identical_to_degenerate(ds) if same is None else same

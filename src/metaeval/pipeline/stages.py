@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from ..methods import experiments as E
-from ..methods.significance import run_bootstrap, run_significance
+from ..methods.bootstrap import run_bootstrap
+from ..methods.significance import run_significance
 
 __all__ = ["experiment_tables", "sensitivity_power"]
 

@@ -155,7 +155,7 @@ def partial_conjunction(p, alpha: float = default_of("alpha"), method: str = "bo
 
 def _holm_set(p: np.ndarray, alpha: float) -> np.ndarray:
     """Holm's rejections (a boolean per p-value; NaN never rejected)."""
-    from ..methods.significance import holm
+    from ..methods.corrections import holm
 
     return np.asarray(holm(p)) <= alpha
 

@@ -22,7 +22,7 @@ def run_experiment_figures(spec: DatasetSpec, settings, inp: Mapping[str, str], 
     baselines); ``out``: the figures (PNG, PDF) and the Markdown, HTML and
     LaTeX tables."""
     from ..present import plots as P
-    from ..methods.significance import TUKEY_CORRECTION
+    from ..methods.corrections import TUKEY_CORRECTION
     from ..present.tables import (intervals_latex, intervals_markdown, md_escape, sensitivity_markdown,
                                   significance_markdown, test_label)
 

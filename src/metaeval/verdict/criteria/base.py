@@ -19,7 +19,8 @@ from ...measures import labels as M
 from ...measures.custom import defined_on
 from ...methods.experiments import merge_groups, merged_params
 from ...methods.scorer import directions
-from ...methods.significance import _norm_cdf, adjust, significant
+from ...methods.bootstrap import _norm_cdf
+from ...methods.corrections import adjust, significant
 from ...settings import declare_criterion, default_of
 
 __all__ = ["Criterion", "REGISTRY", "register_criterion", "unregister_criterion", "CriteriaSpec", "CriteriaResult",
