@@ -14,7 +14,8 @@ from metaeval.methods import experiments as E
 from metaeval.measures import labels as M
 from metaeval.data.config import ConfigError, DatasetSpec
 from metaeval.engine.confusion import confusion_tensor, merge_classes
-from metaeval.data.dataset import Dataset, make_baselines
+from metaeval.data.dataset import Dataset
+from metaeval.data.systems import make_baselines
 from metaeval.engine.ranking import competition_rank, kendall_tau, orient
 from metaeval.engine.resample import SubsetConfusion, balanced_masks, split_mask, split_masks
 

@@ -257,7 +257,7 @@ def test_a_label_yaml_read_as_an_octal_number_is_explained(small):
     assert ("gold label '010' of item '1' is not one of '8', '16' (YAML reads the unquoted 010 as the number 8 "
             "(a leading 0 makes it octal): quote the labels in the config, e.g. '010')") in str(e.value)
     # YAML's other rewritings are named without the octal clause; a plain mismatch has no hint
-    from metaeval.data.dataset import _yaml_number
+    from metaeval.data.label_checks import _yaml_number
 
     assert [_yaml_number(x) for x in ("1_000", "0x1A", "1e3", "12", "abc", "true")] == \
         ["1000", "26", None, None, None, None]

@@ -895,7 +895,8 @@ def test_recommend_dataset_passes_every_setting_on_ordered_imbalanced_classes():
     offered, an official metric and papers' choices the dataset cannot
     compute: recommend_dataset equals the recommendation assembled by hand."""
     from metaeval.data.config import DatasetSpec
-    from metaeval.data.dataset import Dataset, make_baselines
+    from metaeval.data.dataset import Dataset
+    from metaeval.data.systems import make_baselines
     from metaeval.methods.experiments import Settings
 
     rng = np.random.default_rng(8)

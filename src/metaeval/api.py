@@ -165,9 +165,9 @@ def gold_classes(gold_labels, normalize_labels=(), where: str = "gold", name: st
     without surrounding spaces; with ``case``, the gold's spelling is the
     class's, so a gold spelling one label two ways needs the classes
     named).  Two labels that read as one class (spaces,
-    case, a lookalike character: ``dataset.near_duplicates``) are refused:
+    case, a lookalike character: ``data.label_checks.near_duplicates``) are refused:
     taken as two classes, they would split one in silence."""
-    from .data.dataset import near_duplicates
+    from .data.label_checks import near_duplicates
 
     norm = [normalize_labels] if isinstance(normalize_labels, str) else list(normalize_labels or ())
     values = [str(x).strip() for x in gold_labels] if "strip" in norm else [str(x) for x in gold_labels]
@@ -538,11 +538,11 @@ def _check_declared(baseline_systems, real_systems, systems) -> None:
 
 
 def _say_systems(ds: Dataset, systems, real_systems) -> None:
-    """``ds.info["systems"]`` (``dataset.name_the_systems``) of the given
+    """``ds.info["systems"]`` (``data.systems.name_the_systems``) of the given
     ``systems`` (in memory, or files read by ``read_files``: named after
     them), and a ``UserWarning`` now for each one named like a baseline
     that nothing declared (``_prepare`` does not say it again)."""
-    from .data.dataset import _advice, name_the_systems
+    from .data.systems import _advice, name_the_systems
 
     for w in name_the_systems(ds, {s: s for s in systems}, set(real_systems), _advice(None, "library")):
         warnings.warn(f"dataset {ds.name!r}: {w}", stacklevel=_outside())

@@ -47,7 +47,7 @@ def _labels(y_true, y_pred, labels) -> list:
             raise ValueError(f"labels: each label once, got {labels}")
         unknown = sorted((set(y_true) | set(y_pred)) - set(labels), key=repr)
         if unknown:
-            from .data.dataset import near_duplicates
+            from .data.label_checks import near_duplicates
 
             like = [f"{u!r} reads as {a!r} ({how})" for u in unknown if isinstance(u, str)
                     for a, _, how in near_duplicates([str(x) for x in labels if isinstance(x, str)] + [u])
@@ -56,7 +56,7 @@ def _labels(y_true, y_pred, labels) -> list:
                              + (f": {'; '.join(like)}" if like else ""))
         return labels
     texts = [x for x in dict.fromkeys(list(y_true) + list(y_pred)) if isinstance(x, str)]
-    from .data.dataset import near_duplicates
+    from .data.label_checks import near_duplicates
 
     twins = near_duplicates(texts)
     if twins:  # (scikit-learn would score them as two classes, in silence)

@@ -33,15 +33,18 @@ import pandas as pd
 from ..measures import labels as M
 from .config import DatasetSpec
 from ..engine.confusion import confusion_by_group, confusion_tensor
-from .files import DataError, Problem, file_sha256, folder_sha256, in_memory
-from .readers.labels import LabelTable, looks_like_float, read_table
+from .files import DataError, Problem, folder_sha256, in_memory
+from .readers.labels import LabelTable, read_table
+from .label_checks import (_check_used_labels, _cross_file_hints, _examples, _label_problem, _normalizer)
+from .systems import (_advice, _file_hashes, _identical_systems, _identical_warnings, _perfect_warnings, _refuse_clashes,
+                      _seed, make_baselines, name_the_systems, stripped_warnings)
 from ..measures.spans import Spans
 
 if TYPE_CHECKING:  # (the data floor's own module; imported where the scores are read)
     from .score_data import ScoreView
 
-__all__ = ["Dataset", "SpanView", "load_dataset", "load_span_dataset", "make_baselines", "baseline_names",
-           "score_table", "score_dataset", "RANKED_KINDS", "code_dataset", "name_the_systems", "named_like_baseline"]
+__all__ = ["Dataset", "SpanView", "load_dataset", "load_span_dataset", "score_table", "score_dataset",
+           "RANKED_KINDS", "code_dataset"]
 
 
 # kinds of systems that are ranked with the real ones (baselines only when named)
@@ -177,204 +180,6 @@ class SpanView:
 
 
 # ---------------------------------------------------------------------------
-def _yaml_number(text: str) -> str | None:
-    """The label an unquoted ``text`` becomes in a YAML config (``010`` is
-    the octal 8, ``1_000`` is 1000, ``0x1A`` is 26), or None when YAML
-    keeps it as written: a config label that does not match the files'
-    spelling for that reason is named as such."""
-    import yaml
-
-    try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or str(value) == text:
-        return None
-    return str(value)
-
-
-def _code_points(text: str) -> str:
-    """The characters of ``text`` beyond ASCII, by code point and name
-    (``U+0435 CYRILLIC SMALL LETTER IE``): what a message cannot show."""
-    import unicodedata
-
-    seen = dict.fromkeys(ch for ch in text if ord(ch) > 127)
-    return ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in seen)
-
-
-def _lookalike(label: str, allowed) -> tuple[str, str] | None:
-    """The allowed label that ``label`` matches but for non-ASCII
-    characters in its place (a Cyrillic ``е`` in ``quеry``: printed, the two
-    look the same), with those characters named; None otherwise."""
-    for a in allowed:
-        if len(a) == len(label) and a != label:
-            diff = [(x, y) for x, y in zip(label, a) if x != y]
-            if all(ord(x) > 127 and y.isascii() for x, y in diff):
-                return a, _code_points("".join(x for x, _ in diff))
-    return None
-
-
-def near_duplicates(labels) -> list[tuple[str, str, str]]:
-    """Pairs of distinct labels that read as one class: ``(a, b, how they
-    differ)``, by surrounding spaces, by case, or by a lookalike non-ASCII
-    character (``quеry``, a Cyrillic е); read as two classes they split one.
-
-    >>> near_duplicates(["support", "support ", "deny", "Deny", "query"])
-    [('support', 'support ', 'surrounding spaces'), ('deny', 'Deny', 'case')]
-    """
-    out, labels = [], list(dict.fromkeys(labels))
-    for i, a in enumerate(labels):
-        for b in labels[i + 1:]:
-            if a.strip() == b.strip():
-                out.append((a, b, "surrounding spaces"))
-            elif a.strip().casefold() == b.strip().casefold():
-                out.append((a, b, "case"))
-            elif _lookalike(a, [b]) or _lookalike(b, [a]):
-                odd = a if any(ord(ch) > 127 for ch in a) else b
-                out.append((a, b, f"a lookalike character ({_code_points(odd)})"))
-    return out
-
-
-def _label_problem(table: LabelTable, row: int, label: str, allowed, what: str) -> Problem:
-    hint = ""
-    folded = {a.casefold(): a for a in allowed}
-    if label.strip() in allowed:
-        hint = (f" (it differs from {label.strip()!r} only by surrounding spaces: fix the file, or set "
-                f"normalize_labels: [strip])")
-    elif label.strip().casefold() in folded:
-        hint = (f" (did you mean {folded[label.strip().casefold()]!r}? it differs only in case"
-                f"{' and spaces' if label != label.strip() else ''}: add a label_map entry, or set "
-                f"normalize_labels: [{'strip, ' if label != label.strip() else ''}case])")
-    elif _lookalike(label, allowed):
-        like, chars = _lookalike(label, allowed)
-        hint = (f" (it differs from {like!r} only in {chars}, a character that looks like the ASCII one in its "
-                f"place: fix the file, or add a label_map entry)")
-    elif any(ord(ch) > 127 for ch in label) and all(a.isascii() for a in allowed):
-        hint = f" (it holds {_code_points(label)}, and the label set is plain ASCII)"
-    elif _yaml_number(label.strip()) in allowed:
-        hint = (f" (YAML reads the unquoted {label.strip()} as the number {_yaml_number(label.strip())}"
-                f"{' (a leading 0 makes it octal)' if label.strip().lstrip('+-').startswith('0') else ''}: "
-                f"quote the labels in the config, e.g. '{label.strip()}')")
-    return Problem(table.path, table.lines[row],
-                   f"{what} label {label!r} of item {table.ids[row]!r} is not one of "
-                   f"{', '.join(map(repr, allowed))}{hint}", "label")
-
-
-def _normalizer(spec: DatasetSpec, allowed):
-    """The label as the config says to read it: ``normalize_labels`` may
-    strip surrounding spaces and / or match the labels regardless of case;
-    then ``label_map``.  Nothing is normalised unless asked: labels that
-    differ only in case or spaces are refused with a hint, never merged in
-    silence."""
-    strip, case = "strip" in spec.normalize_labels, "case" in spec.normalize_labels
-    folded = {a.casefold(): a for a in allowed}
-    lmap = spec.label_map
-
-    def norm(lab: str) -> str:
-        if strip:
-            lab = lab.strip()
-        if case:
-            lab = folded.get(lab.casefold(), lab)
-        return lmap.get(lab, lab)
-    return norm
-
-
-def _examples(items, n: int = 5) -> str:
-    items = list(items)
-    return ", ".join(repr(i) for i in items[:n]) + (", ..." if len(items) > n else "")
-
-
-def _cross_file_hints(gold_path, gold_ids, missing: dict[str, list[str]], foreign: dict[str, list[str]],
-                      n_read: int) -> list[str]:
-    """What the faults of all prediction files suggest together.
-
-    ``missing``/``foreign``: per prediction file, the gold items it lacks and
-    the items it has that the gold lacks; ``n_read``: prediction files read.
-    """
-    hints = []
-    for what, sets, culprit in (
-            ("lacks the same {n} gold item(s)", missing,
-             "the gold file is the likely culprit (rows from another split or appended), not the systems"),
-            ("has the same {n} item(s) that are not in the gold file", foreign,
-             "the gold file is the likely culprit (truncated, or another split), not the systems")):
-        # the same set in every file (files list their items in their own order)
-        if n_read >= 2 and len(sets) == n_read and len({frozenset(v) for v in sets.values()}) == 1:
-            items = next(iter(sets.values()))
-            hints.append(f"every prediction file {what.format(n=f'{len(items):,}')} (e.g. {_examples(items, 3)}): "
-                         f"{culprit}; check {gold_path}")
-    floaty = [(path, next(i for i in ids if looks_like_float(i)))
-              for path, ids in [(str(gold_path), gold_ids), *foreign.items()] if any(looks_like_float(i) for i in ids)]
-    for path, example in floaty[:3]:
-        hints.append(f"ids in {path} look like floating-point numbers (e.g. {example!r}): a spreadsheet probably "
-                     f"converted long numeric ids; ids are compared as text, so export the id column as text "
-                     f"from the original file")
-    if len(floaty) > 3:
-        hints.append(f"... and {len(floaty) - 3} more file(s) with ids that look like floating-point numbers")
-    return hints
-
-
-def _check_used_labels(spec: DatasetSpec, gold_codes, gpath, after: str = ""):
-    """(gold counts per class, labels the gold never uses); a class the gold
-    never uses has no recall: refused unless the config accepts it."""
-    gold_counts = np.bincount(gold_codes, minlength=len(spec.labels))
-    unused = [lab for lab, cnt in zip(spec.labels, gold_counts) if cnt == 0]
-    if unused and not spec.allow_unused_labels:
-        raise DataError([Problem(
-            str(gpath), None,
-            f"label(s) {', '.join(map(repr, unused))} of datasets.{spec.name}.labels never occur in the gold"
-            f"{after}: their recall is undefined, so GMR would be 0 for every system and macro averages would "
-            f"count them as 0. Remove them from labels, or set allow_unused_labels: true to score them anyway",
-            "unused_label")], f"dataset {spec.name!r} (gold file {gpath})")
-    return gold_counts, unused
-
-
-def _perfect_warnings(gold, predictions, systems, what: str = "item") -> list[str]:
-    """A submission that agrees with the gold on every item is suspicious
-    (the gold file copied into the predictions?): said, not refused."""
-    return [f"system {s!r} predicts every {what} exactly as the gold: a suspicious perfect score (is the file "
-            f"a copy of the gold?)" for s, row in zip(systems, predictions) if np.array_equal(row, gold)]
-
-
-def _seed(spec: DatasetSpec) -> int | None:
-    """The seed of the random baseline (``random``, ``random_spans``); None
-    when there is none (the seed then is not a setting this dataset's
-    ingestion reads)."""
-    return spec.random_seed if {"random", "random_spans"} & set(spec.baselines) else None
-
-
-def _file_hashes(gpath, files: Mapping[str, Path]) -> dict:
-    return {"gold": {"path": str(gpath), "sha256": file_sha256(gpath)},
-            **{s: {"path": str(p), "sha256": file_sha256(p)} for s, p in files.items()}}
-
-
-def make_baselines(gold: np.ndarray, k: int, labels, kinds, seed: int) -> tuple[list[str], np.ndarray]:
-    """Reference systems on the scored items.
-
-    ``majority``: the most frequent gold class (ties: first in label order);
-    ``all_class``: one system ``all_<label>`` per class (Scarton et al.'s
-    all-deny / all-support); ``random``: uniform over the K classes from
-    ``numpy.random.default_rng(seed)``, one draw per item in gold order.
-    """
-    names, rows = baseline_names(labels, kinds), []
-    n = gold.shape[0]
-    if "majority" in kinds:
-        rows.append(np.full(n, int(np.argmax(np.bincount(gold, minlength=k)))))
-    if "all_class" in kinds:
-        rows += [np.full(n, code) for code in range(len(labels))]
-    if "random" in kinds:
-        rows.append(np.random.default_rng(seed).integers(0, k, size=n))
-    pred = np.vstack(rows).astype(np.int8) if rows else np.zeros((0, n), dtype=np.int8)
-    return names, pred
-
-
-def baseline_names(labels, kinds) -> list[str]:
-    """Names of the baselines ``make_baselines`` generates, in its order,
-    and of the span baselines (``spans.span_baselines``) among ``kinds``."""
-    from ..measures.spans import SPAN_BASELINES
-
-    return ((["majority"] if "majority" in kinds else []) +
-            ([f"all_{lab}" for lab in labels] if "all_class" in kinds else []) +
-            (["random"] if "random" in kinds else []) + [k for k in SPAN_BASELINES if k in kinds])
 
 
 def load_dataset(spec: DatasetSpec, data_dir: str | Path, *, advice: str = "config") -> Dataset:
@@ -454,76 +259,6 @@ def load_dataset(spec: DatasetSpec, data_dir: str | Path, *, advice: str = "conf
     name_the_systems(ds, {s: Path(p).stem for s, p in sources.items()}, spec.declared_real(sources),
                      _advice(spec, advice), sources)
     return ds
-
-
-def named_like_baseline(system: str, word: str, how: str, file=None) -> str:
-    """The warning for a system whose name marks it as a baseline
-    (``config.baseline_word`` gives ``word``) and that nothing declared:
-    it is ranked as a real system.  ``how``: the way to declare it, both
-    ways (``_advice``); ``file``: its file, when it has one.
-
-    >>> named_like_baseline("Random_bsl__x", "Random", "...", "predictions/Random_bsl__x.csv")
-    "system 'Random_bsl__x' (predictions/Random_bsl__x.csv) is named like a baseline (the word 'Random') and is
-    ranked as a real system: if it is a baseline, ..."
-    """
-    return (f"system {system!r}" + (f" ({file})" if file else "") + f" is named like a baseline (the word {word!r}) "
-            f"and is ranked as a real system: if it is a baseline, {how}")
-
-
-def _advice(spec: DatasetSpec, advice: str):
-    """``(system, stem) -> text``: how to declare a system a baseline or a
-    real system, in the config's lines (``advice`` "config", with the
-    dataset's patterns already declared) or as the library's keywords
-    (``"library"``)."""
-    import glob
-
-    from .config import declare_line
-
-    if advice == "library":
-        return lambda system, stem: (f"give baseline_systems=[{system!r}]; if it is a real system, "
-                                     f"real_systems=[{system!r}] silences this")
-
-    def how(system: str, stem: str) -> str:
-        base = declare_line("baseline_systems", [*spec.baseline_systems, glob.escape(stem)])
-        real = declare_line("real_systems", [*spec.real_systems, glob.escape(stem)])
-        return (f"add the line \"{base}\" to datasets.{spec.name} in the config; if it is a real system, add "
-                f"\"{real}\" (either line silences this)")
-    return how
-
-
-def name_the_systems(ds: Dataset, stems: Mapping[str, str], declared_real, how, files=None) -> list[str]:
-    """Say which systems ``ds`` ranks as real and which are baselines:
-    ``ds.info["systems"]`` (``real``, ``supplied_baselines``,
-    ``generated_baselines``, ``synthetic``, and ``named_like_baselines``:
-    every supplied system whose name marks it as a baseline, with the word,
-    what it is treated as and what declared it), and one warning in
-    ``ds.info["warnings"]`` for each system named like a baseline that is
-    ranked as a real system without ``real_systems`` declaring it.
-
-    ``stems``: ``{system: the name the rule reads}`` of the supplied
-    systems (a file's name without extension, or the system's name);
-    ``declared_real``: the systems declared real; ``how(system, stem)``:
-    how to declare one (``_advice``); ``files``: ``{system: file}``, named
-    in the warnings.  Returns the new warnings."""
-    from .config import baseline_word
-
-    kinds = dict(zip(ds.systems, ds.kinds))
-    real = set(declared_real)
-    marked = {s: w for s, stem in stems.items() if (w := baseline_word(stem)) is not None}
-    ds.info["systems"] = {
-        "real": [s for s in ds.systems if kinds[s] == "system"],
-        "supplied_baselines": [s for s in ds.systems if kinds[s] == "baseline" and s in stems],
-        "generated_baselines": [s for s in ds.systems if kinds[s] == "baseline" and s not in stems],
-        "synthetic": [s for s in ds.systems if kinds[s] == "synthetic"],
-        "named_like_baselines": {s: {"word": w, "treated_as": "baseline" if kinds[s] == "baseline" else "real system",
-                                     "declared_by": "baseline_systems" if kinds[s] == "baseline" else
-                                     "real_systems" if s in real else None}
-                                 for s, w in marked.items()},
-    }
-    new = [named_like_baseline(s, w, how(s, stems[s]), (files or {}).get(s)) for s, w in marked.items()
-           if kinds[s] == "system" and s not in real]
-    ds.info.setdefault("warnings", []).extend(new)
-    return new
 
 
 def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None, files=None,
@@ -685,23 +420,6 @@ def code_dataset(spec: DatasetSpec, gold_t: LabelTable, tables, *, supplied=None
     }
     return Dataset(name=spec.name, labels=labels, item_ids=item_ids, gold=gold_codes, systems=systems,
                    kinds=kinds, predictions=predictions, groups=groups, group_names=group_names, info=info)
-
-
-def stripped_warnings(stripped: Mapping[str, Mapping[str, Mapping]]) -> list[str]:
-    """One warning per file whose ids or group values were read without the
-    spaces around them (``LabelTable.stripped``): the reading that matches
-    them, said, since it can change which items meet.
-
-    >>> stripped_warnings({"gold.csv": {"ids": {"count": 2, "example": " 7677 "}}})
-    ["gold.csv: 2 item ids had spaces around them (' 7677 '), read without them (as '7677')"]
-    """
-    out = []
-    for path, what in stripped.items():
-        said = [f"{v['count']:,} {'item id' if key == 'ids' else 'group value'}{'' if v['count'] == 1 else 's'} "
-                f"had spaces around {'it' if v['count'] == 1 else 'them'} ({v['example']!r}), read without them "
-                f"(as {v['example'].strip()!r})" for key, v in what.items()]
-        out.append(f"{path}: " + "; ".join(said))
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -1044,44 +762,3 @@ def code_span_dataset(spec: DatasetSpec, texts: Mapping[str, str], gold_t, table
     }
     return ds
 
-
-def _refuse_clashes(generated, files: Mapping[str, Path], context: str, what: str) -> None:
-    """A supplied file may not take a generated system's name."""
-    clash = sorted(set(generated) & set(files))
-    if clash:
-        raise DataError([Problem(str(files[c]), None, f"system name {c!r} is {what}: rename the file, or give it "
-                                                      f"another name with display_names")
-                         for c in clash], context)
-
-
-def _identical_systems(systems, outputs, supplied: set[str]) -> list[list[str]]:
-    """Groups of systems whose outputs (``outputs``: one key per system, its
-    predictions or sorted spans as bytes) are identical on every item (every
-    span), where at least one of them is a supplied file: ranked twice, they
-    would count as two systems.  A generated baseline equal to another
-    generated one (``all_x`` and ``majority``) is no news and is left out."""
-    groups: dict[bytes, list[str]] = {}
-    for s, key in zip(systems, outputs):
-        groups.setdefault(key, []).append(s)
-    return [g for g in groups.values() if len(g) > 1 and any(s in supplied for s in g)]
-
-
-def _identical_warnings(groups: list[list[str]], files=(), marked=()) -> list[str]:
-    """One warning per group of identical systems, with the advice that
-    fits it: ``files`` are the supplied files (the others are generated
-    baselines), ``marked`` those already marked as baselines
-    (``baseline_systems``), which are never told to be marked again."""
-    # (ingestion does not know which baselines an experiment ranks: include_baselines is the experiments')
-    out = []
-    for g in groups:
-        systems = [s for s in g if s in files and s not in marked]
-        if not systems:
-            advice = "name at most one of them in include_baselines, or drop the copies"
-        else:
-            names = ", ".join(map(repr, systems))
-            advice = (f"drop the copies, or, if {names} {'is a baseline' if len(systems) == 1 else 'are baselines'},"
-                      f" mark {'it' if len(systems) == 1 else 'them'} with baseline_systems")
-        out.append(f"systems {', '.join(map(repr, g))} predict exactly the same on every item: each of them that "
-                   f"is ranked (a real system, or a baseline named in include_baselines) counts as a system of its "
-                   f"own ({advice})")
-    return out

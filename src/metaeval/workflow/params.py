@@ -274,7 +274,7 @@ def n_ranked_systems(spec: DatasetSpec, files: Mapping[str, Path], include_basel
     named in ``include_baselines`` (``experiments.select_systems``);
     ``files``: ``spec.prediction_files`` and ``spec.score_files`` (a
     system may give scores only)."""
-    from ..data.dataset import baseline_names
+    from ..data.systems import baseline_names
 
     synthetic = len(spec.synthetic["kinds"]) * len(spec.synthetic["strengths"]) if spec.synthetic else 0
     supplied = spec.supplied_baselines(files)
@@ -289,7 +289,7 @@ def systems_line(spec: DatasetSpec, files: Mapping[str, Path]) -> str:
     how to declare them); ``files``: ``spec.prediction_files`` and
     ``spec.score_files``."""
     from ..data.config import baseline_word
-    from ..data.dataset import baseline_names
+    from ..data.systems import baseline_names
 
     supplied = spec.supplied_baselines(files)
     real = [s for s in sorted(files) if s not in supplied]

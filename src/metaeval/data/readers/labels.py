@@ -62,7 +62,7 @@ class LabelTable:
     emptied_ids: set[str] = field(default_factory=set)
     noun: str = "prediction"  # what a row gives ("score" for labels read from a score file), in messages
     # rows whose id ("ids") or group ("groups") had spaces around it, dropped: {"count": n, "example": the
-    # first as written}, said by the dataset (dataset.stripped_warnings)
+    # first as written}, said by the dataset (data.systems.stripped_warnings)
     stripped: dict[str, dict] = field(default_factory=dict)
 
     @property
