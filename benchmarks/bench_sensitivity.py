@@ -99,11 +99,12 @@ def fnc1(args):
 
 def properties(args):
     from metaeval.measures import properties as P
+    from metaeval.measures import matrices as PM
     from metaeval.workflow import property_settings
 
     cfg = load_config(args.config)
     s = P.settings_from(property_settings(cfg.get("properties")))
-    n = len(P.domain_matrices(s))
+    n = len(PM.domain_matrices(s))
     t, df = best_of(lambda: P.check_all(s), repeat=2)
     print(f"formal properties: {len(df)} checks ({df['metric'].nunique()} metrics x {df['property'].nunique()} "
           f"properties) on {n:,} matrices, {int(df['comparisons'].sum()):,} matrix pairs: {t:.2f} s")

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from metaeval.measures import labels as M
 from metaeval.measures import properties as P
+from metaeval.measures import matrices as PM
 from metaeval.engine.confusion import confusion_tensor
 
 FAST = P.PropertySettings(n_max=6, random=300, random_n_max=400, seed=5)
@@ -28,7 +29,7 @@ def table():
 
 @pytest.fixture(scope="module")
 def domain():
-    return P.domain_matrices(FAST)
+    return PM.domain_matrices(FAST)
 
 
 def result(table, metric, prop):
@@ -39,7 +40,7 @@ def result(table, metric, prop):
 # the matrices
 # ---------------------------------------------------------------------------
 def test_enumeration_is_complete_ordered_and_unique():
-    c = P.enumerate_matrices(5)
+    c = PM.enumerate_matrices(5)
     assert len(c) == sum(comb(n + 8, 8) for n in range(6))  # stars and bars: 9 cells
     assert len(np.unique(c.reshape(len(c), -1), axis=0)) == len(c)
     n = c.sum(axis=(1, 2))
@@ -51,7 +52,7 @@ def test_enumeration_is_complete_ordered_and_unique():
 
 def test_domain_has_every_gold_class_and_the_right_count():
     s = P.PropertySettings(n_max=6, random=0)
-    c = P.domain_matrices(s)
+    c = PM.domain_matrices(s)
     assert (c.sum(axis=1) > 0).all()
     # plain count: columns are independent compositions; a column of size m has C(m+2, 2) fillings
     want = sum(comb(a + 2, 2) * comb(b + 2, 2) * comb(d + 2, 2)
@@ -60,9 +61,9 @@ def test_domain_has_every_gold_class_and_the_right_count():
 
 
 def test_random_matrices_are_seeded_and_valid():
-    a = P.random_matrices(50, 300, 9)
-    assert np.array_equal(a, P.random_matrices(50, 300, 9))
-    assert not np.array_equal(a, P.random_matrices(50, 300, 10))
+    a = PM.random_matrices(50, 300, 9)
+    assert np.array_equal(a, PM.random_matrices(50, 300, 9))
+    assert not np.array_equal(a, PM.random_matrices(50, 300, 10))
     n = a.sum(axis=(1, 2))
     assert (n >= 3).all() and (n <= 300).all() and (a.sum(axis=1) > 0).all()
 
@@ -315,7 +316,7 @@ def test_the_first_counterexample_found_is_kept(monkeypatch):
         return M.accuracy(c) + 0.1 * (c == x).all(axis=(-2, -1))
 
     s = P.PropertySettings(n_max=5, random=0)
-    domain = P.domain_matrices(s)
+    domain = PM.domain_matrices(s)
     # plain loop: matrices in domain order, then the class permutations in their order; the first pair whose
     # scores differ is the counterexample (smallest matrix first, then enumeration order)
     found = []
@@ -481,11 +482,11 @@ def test_the_limits_of_the_settings_are_accepted():
 
 
 def test_the_enumeration_limit_at_its_edges():
-    assert P.enumeration_limit(3, 8) == 8
-    assert P.enumeration_limit(3, 8, budget=comb(8 + 9, 9)) == 8 and P.enumeration_limit(3, 8, comb(17, 9) - 1) == 7
-    assert P.enumeration_limit(4, 3, budget=comb(3 + 16, 16)) == 0  # 3 items: below k = 4
-    assert P.enumeration_limit(4, 4, budget=comb(4 + 16, 16)) == 4
-    assert P.enumeration_limit(3, 8, budget=0) == 0
+    assert PM.enumeration_limit(3, 8) == 8
+    assert PM.enumeration_limit(3, 8, budget=comb(8 + 9, 9)) == 8 and PM.enumeration_limit(3, 8, comb(17, 9) - 1) == 7
+    assert PM.enumeration_limit(4, 3, budget=comb(3 + 16, 16)) == 0  # 3 items: below k = 4
+    assert PM.enumeration_limit(4, 4, budget=comb(4 + 16, 16)) == 4
+    assert PM.enumeration_limit(3, 8, budget=0) == 0
 
 
 def test_the_relations_of_a_comparison():
@@ -554,7 +555,7 @@ def test_the_concentrated_matrices_against_a_loop_over_the_same_draws():
     over their cells, a multinomial of n - k items, then one item on the
     diagonal of every gold class left empty; seeded by (seed, 2)."""
     count, n_max, seed, k, active = 40, 30, 7, 5, 3
-    got = P.concentrated_matrices(count, n_max, seed, k, active)
+    got = PM.concentrated_matrices(count, n_max, seed, k, active)
     rng = np.random.default_rng([seed, 2])
     n = rng.integers(k, n_max + 1, size=count)
     order = np.argsort(rng.random((count, k)), axis=1)
@@ -573,7 +574,7 @@ def test_the_concentrated_matrices_against_a_loop_over_the_same_draws():
         np.testing.assert_array_equal(got[r], want)
         assert k <= n[r] <= n_max
     assert (got.sum(axis=1) > 0).all()
-    assert not np.array_equal(got, P.concentrated_matrices(count, n_max, seed + 1, k, active))
+    assert not np.array_equal(got, PM.concentrated_matrices(count, n_max, seed + 1, k, active))
 
 
 def test_a_counterexample_is_rechecked_with_its_parameters_and_printed_scores():
@@ -763,7 +764,7 @@ def test_the_random_and_sparse_matrices_against_loops_over_the_same_draws():
     (Dirichlet(0.3)), the matrices missing a gold class dropped, or (fill)
     given one item in the largest row; seeded by (seed, 0) and (seed, 1)."""
     count, n_max, seed, k = 30, 25, 4, 4
-    got = P.random_matrices(count, n_max, seed, k)
+    got = PM.random_matrices(count, n_max, seed, k)
     rng = np.random.default_rng([seed, 0])
     n = rng.integers(k, n_max + 1, size=count)
     gold = rng.multinomial(n - k, rng.dirichlet(np.full(k, 0.5), size=count)) + 1
@@ -776,7 +777,7 @@ def test_the_random_and_sparse_matrices_against_loops_over_the_same_draws():
     np.testing.assert_array_equal(got, want)
     assert got.dtype == np.int64 and (got.sum(axis=(1, 2)) == n).all() and (got.sum(axis=1) >= 1).all()
     for fill in (False, True):
-        got = P.sparse_matrices(count, n_max, seed, k, fill=fill)
+        got = PM.sparse_matrices(count, n_max, seed, k, fill=fill)
         rng = np.random.default_rng([seed, 1])
         n = rng.integers(k, n_max + 1, size=count)
         cells = rng.multinomial(n, rng.dirichlet(np.full(k * k, 0.3), size=count))
@@ -791,7 +792,7 @@ def test_the_random_and_sparse_matrices_against_loops_over_the_same_draws():
                 m[big, j] += 1
             want.append(m)
         np.testing.assert_array_equal(got, np.array(want), err_msg=str(fill))
-    assert len(P.sparse_matrices(count, n_max, seed, k)) < count  # some were dropped
+    assert len(PM.sparse_matrices(count, n_max, seed, k)) < count  # some were dropped
 
 
 def test_the_domain_is_enumerated_then_random_sorted_by_item_count():
@@ -802,18 +803,18 @@ def test_the_domain_is_enumerated_then_random_sorted_by_item_count():
                P.PropertySettings(n_max=4, random=40, seed=3, k=4, weights=(0.25,) * 4, f_avg_classes=(0,),
                                   unrelated=None)):
         k = ps.k
-        n = ps.n_max if k == 3 else P.enumeration_limit(k, ps.n_max)
-        enum = P.enumerate_matrices(n, k) if n >= k else np.zeros((0, k, k), dtype=np.int64)
+        n = ps.n_max if k == 3 else PM.enumeration_limit(k, ps.n_max)
+        enum = PM.enumerate_matrices(n, k) if n >= k else np.zeros((0, k, k), dtype=np.int64)
         enum = enum[[bool((m.sum(axis=0) > 0).all()) for m in enum]]
-        parts = [enum, P.random_matrices(ps.random_count, ps.random_n_max, ps.seed, k),
-                 P.sparse_matrices(ps.random_count, ps.random_sparse_n_max, ps.seed, k, fill=k > 3)]
+        parts = [enum, PM.random_matrices(ps.random_count, ps.random_n_max, ps.seed, k),
+                 PM.sparse_matrices(ps.random_count, ps.random_sparse_n_max, ps.seed, k, fill=k > 3)]
         if k > 3:
-            parts.append(P.concentrated_matrices(ps.random, ps.random_n_max, ps.seed, k))
+            parts.append(PM.concentrated_matrices(ps.random, ps.random_n_max, ps.seed, k))
         allm = np.concatenate(parts)
         order = sorted(range(len(allm)), key=lambda i: int(allm[i].sum()))  # (sorted is stable)
-        np.testing.assert_array_equal(P.domain_matrices(ps), allm[order], err_msg=str(k))
-    none = P.domain_matrices(P.PropertySettings(n_max=4, random=0))
-    assert len(none) == len([m for m in P.enumerate_matrices(4) if (m.sum(axis=0) > 0).all()])
+        np.testing.assert_array_equal(PM.domain_matrices(ps), allm[order], err_msg=str(k))
+    none = PM.domain_matrices(P.PropertySettings(n_max=4, random=0))
+    assert len(none) == len([m for m in PM.enumerate_matrices(4) if (m.sum(axis=0) > 0).all()])
 
 
 def _check_by_loop(metric_id, prop, c, st):
@@ -848,7 +849,7 @@ def test_a_check_against_a_loop_over_its_pairs(metric_id, prop):
     violated pair by domain matrix, its matrices as integers where whole,
     the parameters of each side, the scores) of check(), from a loop."""
     st = P.PropertySettings(n_max=5, random=100, seed=2)
-    c = P.domain_matrices(st)
+    c = PM.domain_matrices(st)
     got = P.check(metric_id, P.PROPERTIES[prop], c, st)
     pairs, bad = _check_by_loop(metric_id, P.PROPERTIES[prop], c, st)
     assert set(got) == {"result", "counterexample", "comparisons", "reason"} and got["reason"] == ""
@@ -870,7 +871,7 @@ def test_a_check_against_a_loop_over_its_pairs(metric_id, prop):
 
 def test_a_check_that_is_not_applicable_says_why():
     st = P.PropertySettings(n_max=4, random=0, ordinal=False)
-    c = P.domain_matrices(st)
+    c = PM.domain_matrices(st)
     assert P.check("mae_macro", P.PROPERTIES["ordinal_invariance"], c, st) == {
         "result": "not applicable", "counterexample": "", "comparisons": 0, "reason": "the classes are unordered"}
     some_right = c[np.trace(c, axis1=1, axis2=2) > 0]  # no matrix with nothing right
@@ -889,7 +890,7 @@ def test_properties_of_more_classes_build_their_own_comparisons():
 
     for k in (4, 5):
         st = P.PropertySettings(n_max=5, random=0, k=k, weights=(1 / k,) * k, f_avg_classes=(0,), unrelated=None)
-        c = P.random_matrices(40, 30, 1, k)
+        c = PM.random_matrices(40, 30, 1, k)
         got = _pairs(P.build(P.PROPERTIES["class_exchange"], c, st))
         if k == 4:
             ps = [list(p) for p in perms(range(k)) if p != tuple(range(k))]
@@ -909,7 +910,7 @@ def test_properties_of_more_classes_build_their_own_comparisons():
     def imbalance(k):
         """(the bases of the imbalance comparisons, each gold distribution's first matrix) on 200 random matrices"""
         st = P.PropertySettings(n_max=5, random=0, k=k, weights=(1 / k,) * k, f_avg_classes=(0,), unrelated=None)
-        c = P.random_matrices(200, 60, 3, k)
+        c = PM.random_matrices(200, 60, 3, k)
         (comp,) = P.build(P.PROPERTIES["imbalance"], c, st)
         golds = {}
         for m in range(len(c)):
@@ -940,12 +941,12 @@ def test_the_enumerated_part_of_the_domain_follows_the_budget():
     items: 293,930 matrices); more classes up to enumeration_limit's count
     (four classes of 8: 6 items); none when that is below K, and the domain
     stays integer counts."""
-    three = P.domain_matrices(P.PropertySettings(n_max=12, random=0))
+    three = PM.domain_matrices(P.PropertySettings(n_max=12, random=0))
     assert three.dtype == np.int64 and three.sum(axis=(1, 2)).max() == 12
-    four = P.domain_matrices(P.PropertySettings(n_max=8, random=0, k=4, weights=(0.25,) * 4, f_avg_classes=(0,),
+    four = PM.domain_matrices(P.PropertySettings(n_max=8, random=0, k=4, weights=(0.25,) * 4, f_avg_classes=(0,),
                                                 unrelated=None))
-    assert P.enumeration_limit(4, 8) == 6 and four.sum(axis=(1, 2)).max() == 6
+    assert PM.enumeration_limit(4, 8) == 6 and four.sum(axis=(1, 2)).max() == 6
     six = P.PropertySettings(n_max=5, random=20, k=6, weights=(1 / 6,) * 6, f_avg_classes=(0,), unrelated=None)
-    assert P.enumeration_limit(6, 5) < 6
-    d = P.domain_matrices(six)
+    assert PM.enumeration_limit(6, 5) < 6
+    d = PM.domain_matrices(six)
     assert d.dtype == np.int64 and len(d) == 2 * six.random_count + six.random

@@ -23,7 +23,8 @@ def run_dataset_properties(spec, block: Mapping | None, data_npz, out_csv) -> No
     import numpy as np
 
     from ..data.dataset import Dataset
-    from ..measures.properties import check_all, dataset_settings, domain_matrices, settings_from
+    from ..measures.properties import check_all, dataset_settings, settings_from
+    from ..measures.matrices import domain_matrices
 
     from ..measures.custom import check_registered
 

@@ -150,7 +150,8 @@ def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
     from dataclasses import replace
 
     from ..present.plots import properties_grid
-    from ..measures.properties import PROPERTIES, check_all, domain_matrices, settings_from
+    from ..measures.properties import PROPERTIES, check_all, settings_from
+    from ..measures.matrices import domain_matrices
     from ..present.tables import properties_latex, properties_markdown
 
     settings = settings_from(block)
