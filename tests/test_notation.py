@@ -50,7 +50,8 @@ def test_pages_typeset_names_but_never_code_tags_or_a_system_s_name():
 
 
 def test_figures_draw_metric_names_as_maths_and_system_names_as_written(tmp_path):
-    from metaeval.present.plots import interval_plot, save_figure
+    from metaeval.present.plots import interval_plot
+    from metaeval.present.figure_files import save_figure
 
     iv = pd.DataFrame({"system": ["a", "$b$"] * 2, "metric": ["macro_recall"] * 2 + ["mae_micro"] * 2,
                        "value": [0.5, 0.7, 0.3, 0.2]})
@@ -66,7 +67,8 @@ def test_figures_draw_metric_names_as_maths_and_system_names_as_written(tmp_path
 def test_the_criteria_figure_highlights_the_answer_even_where_a_name_is_maths(tmp_path):
     """Bold alone did not reach a typeset name's maths (R^M, alpha^NOM were
     drawn like the eliminated metrics): the answer's names have a box."""
-    from metaeval.present.plots import criteria_plot, save_figure
+    from metaeval.present.plots import criteria_plot
+    from metaeval.present.figure_files import save_figure
 
     metrics = ["accuracy", "macro_recall", "alpha_nominal"]
     long = pd.DataFrame([{"metric": m, "criterion": "stability", "value": v, "low": v - 0.1, "high": v + 0.1,

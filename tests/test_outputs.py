@@ -97,7 +97,8 @@ def test_result_files_follow_the_umask(tmp_path):
 def test_figures_are_byte_reproducible_and_draw_names_as_written(tmp_path, fmt):
     """A name that is invalid mathtext ($\\nocommand$) used to crash the
     figure; names and labels are drawn as written."""
-    from metaeval.present.plots import confusion_grid, save_figure
+    from metaeval.present.plots import confusion_grid
+    from metaeval.present.figure_files import save_figure
 
     c = np.array([[[3, 1], [0, 2]], [[1, 1], [2, 2]]])
     paths = []
@@ -117,7 +118,8 @@ def test_figures_are_byte_reproducible_and_draw_names_as_written(tmp_path, fmt):
 def test_interval_figure_names_every_system_in_each_metrics_order(tmp_path):
     """Each panel lists the systems best on top (the names are texts left of
     the axes, one per row, at the row of the system's point)."""
-    from metaeval.present.plots import interval_plot, save_figure
+    from metaeval.present.plots import interval_plot
+    from metaeval.present.figure_files import save_figure
 
     iv = pd.DataFrame({"system": ["a", "b", "c$x$"] * 2, "metric": ["accuracy"] * 3 + ["mae_macro"] * 3,
                        "value": [0.5, 0.9, 0.7, 0.2, 0.6, 0.4]})

@@ -1640,7 +1640,7 @@ class MetaEvaluation:
                                                 test_set_size=self.notes.get("test_set_size")))
         figure = None
         if figures:  # (matplotlib is imported only then)
-            from .present.plots import save_figure
+            from .present.figure_files import save_figure
             from .verdict.page import recommendation_figure
 
             (folder / "figures").mkdir(exist_ok=True)

@@ -435,7 +435,8 @@ def recommendation_figure(rec: Recommendation, name: str):
     """The criteria figure: one panel per criterion, every metric's value
     and its interval (headline scope), the metrics kept filled, the answer
     in bold."""
-    from ..present.plots import criteria_plot, message_figure
+    from ..present.plots import criteria_plot
+    from ..present.figure_files import message_figure
 
     if not rec.criteria:
         return message_figure(f"{name}: no criterion counts on this dataset", answer_sentence(rec))

@@ -27,7 +27,8 @@ def run_cross_dataset(kinds: Mapping[str, str], verdict: Mapping, recommendation
     from ..measures.custom import register_declared
 
     register_declared(custom_metrics or {})
-    from ..present.plots import cross_dataset_heatmap, save_figure
+    from ..present.plots import cross_dataset_heatmap
+    from ..present.figure_files import save_figure
 
     alpha, mc_level = verdict["verdict_alpha"], verdict["verdict_mc_level"]
     long = X.gather({name: read_result_csv(path) for name, path in recommendation_csvs.items()}, kinds, test_sets)

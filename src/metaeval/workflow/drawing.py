@@ -6,8 +6,8 @@ from __future__ import annotations
 
 
 def save_fig(fig, paths) -> None:
-    """``fig`` saved to each of ``paths`` (PNG and PDF: ``plots.save_figure``);
+    """``fig`` saved to each of ``paths`` (PNG and PDF: ``present.figure_files.save_figure``);
     matplotlib is imported when a step draws, and only then."""
-    from ..present.plots import save_figure
+    from ..present.figure_files import save_figure
 
     save_figure(fig, paths)

@@ -114,7 +114,8 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
         entries.append(entry)
     summary = None
     if reproduction_csv:
-        from ..reproduction.reproduce import Published, reproduction_summary
+        from ..reproduction.reproduce import Published
+        from ..reproduction.summary import reproduction_summary
 
         summary = reproduction_summary(read_result_csv(reproduction_csv), Published.load(published_yaml))
     import os
@@ -130,7 +131,8 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
 def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None, out_html=None) -> None:
     """results/reproduction.csv and .md (see metaeval.reproduction.reproduce).
     ``result_files``: the declared inputs (paths); the report reads no other."""
-    from ..reproduction.reproduce import Published, ResultStore, reproduce, write_report
+    from ..reproduction.reproduce import Published, ResultStore, reproduce
+    from ..reproduction.summary import write_report
 
     files = None
     if result_files is not None:

@@ -20,7 +20,7 @@ from .common import write_markdown
 
 
 def _save_fig(fig, paths) -> None:
-    from ..present.plots import save_figure
+    from ..present.figure_files import save_figure
 
     save_figure(fig, paths)
 
