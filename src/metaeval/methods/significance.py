@@ -7,16 +7,6 @@ span statistics), so the methods hold for metrics that do not decompose over
 items (macro-F1, GMR, kappa, alpha, CEM-ORD), which per-topic tools (MATTERS,
 Sakai's scripts, ranx) cannot resample.
 
-1. **Bootstrap intervals** (Efron & Tibshirani 1993): B replicates, each
-   drawing N units with replacement (items, or whole groups: the cluster
-   bootstrap), the same replicates for every system (paired) and every
-   metric.  Percentile interval [q(a/2), q(1-a/2)] of the replicates'
-   scores; or BCa (bias-corrected and accelerated, E&T eq. 14.9-14.15): the
-   quantile levels are moved by the bias
-   z0 = Phi^-1((#{theta_b < theta} + 0.5 #{theta_b = theta}) / B), a
-   replicate equal to the estimate counting one half (metrics of confusion
-   counts are discrete, so ties are common), and the acceleration from the
-   jackknife (leave one unit out), a = sum(m - t_i)^3 / (6 (sum(m - t_i)^2)^1.5).
 2. **Randomised Tukey HSD** (``tukey_test``; Carterette 2012; Sakai,
    *Statistical Reform in Information Retrieval?*, 2014).  Null hypothesis:
    within every unit (item or group) the systems' outputs are exchangeable
@@ -43,13 +33,6 @@ Sakai's scripts, ranx) cannot resample.
    whose verdict is within Monte Carlo error of alpha, the smallest
    difference found significant and Sakai's estimated difference required.
    Every p-value comes with its Monte Carlo standard error sqrt(p(1-p)/T).
-5. **Uncertainty of the meta-evaluation**: percentile intervals of Kendall's
-   tau (tau-b by default, ``tau_variant``) between every two metrics'
-   rankings over the bootstrap replicates.
-
-Differences, ties and the "same score" of two systems follow the ranking
-convention (``ranking.TIE_DECIMALS``): values equal to 12 decimals are
-equal, so identical systems never differ significantly (p = 1).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from ..files import Problem, read_text_checked
-from .labels import LabelTable, _records_table
+from ..files import read_text_checked
+from .labels import LabelTable, _records_table, empty_table
 
 __all__ = ["read_jsonl"]
 
@@ -16,10 +16,7 @@ def read_jsonl(path: str, *, id_column: str = "item_id", label_column: str = "la
     """A JSON-lines label file (``.jsonl``, ``.ndjson``): a line that is not
     valid JSON, a missing key, an empty id or label, a duplicated id: every
     fault, with its line."""
-    table = LabelTable(path=path, ids=[], labels=[], lines=[], groups=[] if group_column else None)
-
-    def fault(line, msg, kind_):
-        table.problems.append(Problem(path, line, msg, kind_))
+    table, fault = empty_table(path, group_column)
 
     text = read_text_checked(path, fault)
     if text is None:

@@ -74,6 +74,16 @@ class LabelTable:
         return len(self.ids)
 
 
+def empty_table(path: str, group_column: str | None = None):
+    """A table of ``path`` with nothing read yet, and ``fault(line, message,
+    kind)``, which records a ``Problem`` of that file in it."""
+    table = LabelTable(path=path, ids=[], labels=[], lines=[], groups=[] if group_column else None)
+
+    def fault(line, msg, kind):
+        table.problems.append(Problem(path, line, msg, kind))
+    return table, fault
+
+
 def _accept(table: LabelTable, fault, first_line: dict, line, item: str, label: str, group, id_column: str,
             label_column: str, group_column: str | None = None) -> None:
     """One row of any reader: refused for an empty id, label or group (a
@@ -127,11 +137,7 @@ def read_table(path: str | Path, *, delimiter: str = ",", id_column: str = "item
     (both lines named).
     """
     path = str(path)
-    table = LabelTable(path=path, ids=[], labels=[], lines=[], groups=[] if group_column else None)
-
-    def fault(line, msg, kind):
-        table.problems.append(Problem(path, line, msg, kind))
-
+    table, fault = empty_table(path, group_column)
     text = read_text_checked(path, fault)
     if text is None:
         return table
@@ -227,13 +233,13 @@ def read_labels(path: str | Path, *, id_column: str = "item_id", label_column: s
     every fault with its line or row (a missing key, an empty id or label,
     a duplicated id)."""
     path = str(path)
-    table = LabelTable(path=path, ids=[], labels=[], lines=[], groups=[] if group_column else None)
+    table, fault = empty_table(path, group_column)
     if Path(path).is_dir():
-        table.problems.append(Problem(path, None, FOLDER_NOT_FILE, "file"))
+        fault(None, FOLDER_NOT_FILE, "file")
         return table
     reader = LABEL_READERS.get(Path(path).suffix.lower())
     if reader is None:
-        table.problems.append(Problem(path, None, f"unknown file type {Path(path).suffix or '(none)'!r}: expected one "
-                                                  f"of {', '.join(LABEL_READERS)}", "file"))
+        fault(None, f"unknown file type {Path(path).suffix or '(none)'!r}: expected one of {', '.join(LABEL_READERS)}",
+              "file")
         return table
     return reader(path, id_column=id_column, label_column=label_column, group_column=group_column)

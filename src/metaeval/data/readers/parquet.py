@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from ..files import Problem
-from .labels import LabelTable, _records_table
+from .labels import LabelTable, _records_table, empty_table
 
 __all__ = ["read_parquet"]
 
@@ -13,10 +12,7 @@ def read_parquet(path: str, *, id_column: str = "item_id", label_column: str = "
                  group_column: str | None = None) -> LabelTable:
     """A Parquet label file: a missing column, an empty id or label, a
     duplicated id: every fault, with its row."""
-    table = LabelTable(path=path, ids=[], labels=[], lines=[], groups=[] if group_column else None)
-
-    def fault(line, msg, kind_):
-        table.problems.append(Problem(path, line, msg, kind_))
+    table, fault = empty_table(path, group_column)
 
     try:
         import pandas as pd  # (here, not at the top: importing pandas takes about 1 s on a 2-core machine, which --help would pay)
