@@ -198,7 +198,7 @@ def test_a_change_of_the_library_reruns_the_steps_by_itself(run, tmp_path):
     """The library's version and source hash are a param of every rule: a
     copy of the package (found first on PYTHONPATH) plans nothing while it
     is the same, and every job once a module every step imports changes
-    (config.py)."""
+    (data/config.py)."""
 
     from metaeval.workflow import code_fingerprint
 
@@ -212,7 +212,7 @@ def test_a_change_of_the_library_reruns_the_steps_by_itself(run, tmp_path):
         return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env).stdout
 
     assert "Nothing to be done" in dry()
-    with open(tmp_path / "metaeval" / "config.py", "a") as fh:
+    with open(tmp_path / "metaeval" / "data" / "config.py", "a") as fh:
         fh.write("\n# a change\n")
     planned = dry()
     assert "Params have changed since last execution" in planned
@@ -223,11 +223,11 @@ def test_a_change_of_the_library_reruns_the_steps_by_itself(run, tmp_path):
 
 def test_a_comment_in_plots_reruns_the_drawing_not_the_computations(run, tmp_path):
     """A step's code is its module and what that imports (issue 20): a
-    comment added to plots.py plans the jobs that draw (scoring, the
+    comment added to present/plots.py plans the jobs that draw (scoring, the
     experiments' figures, the recommendation, the properties grid) and no
     computation: no stability split, no bootstrap, no Tukey trials, no
     ingestion (the label-noise step, seconds, shares the figures' and the
-    recommendation's job).  A comment in sensitivity.py plans that job and
+    recommendation's job).  A comment in methods/sensitivity.py plans that job and
     the front page, not the bootstrap or the trials.  (The sharded layout:
     the next test.)"""
     work, data = run
@@ -258,14 +258,14 @@ def _check_plots_comment(work, data, conf, tmp_path, drawn_rules, noise_rules):
         return {m for m in re.findall(r"^(?:local)?rule (\w+):", out, flags=re.M)} - {"all"}
 
     assert planned() == set()
-    with open(tmp_path / "metaeval" / "plots.py", "a") as fh:
+    with open(tmp_path / "metaeval" / "present" / "plots.py", "a") as fh:
         fh.write("\n# a comment\n")
     drawn = planned()
     # (provenance.json records the whole package's fingerprint: rewritten, a cheap record)
     assert drawn == drawn_rules, drawn
     assert not drawn & {"stability_shard", "experiments", "ingest", "kernels"}
-    shutil.copy(ROOT / "src" / "metaeval" / "plots.py", tmp_path / "metaeval" / "plots.py")
-    with open(tmp_path / "metaeval" / "sensitivity.py", "a") as fh:
+    shutil.copy(ROOT / "src" / "metaeval" / "present" / "plots.py", tmp_path / "metaeval" / "present" / "plots.py")
+    with open(tmp_path / "metaeval" / "methods" / "sensitivity.py", "a") as fh:
         fh.write("\n# a comment\n")
     assert planned() == noise_rules
 
