@@ -89,7 +89,7 @@ def test_the_readme_is_short_and_its_links_resolve():
 
 
 @pytest.mark.parametrize("module", ["measures.labels", "measures.spans", "methods.significance", "methods.bootstrap",
-                                    "methods.corrections", "measures.matrices",
+                                    "methods.corrections", "measures.matrices", "data.readers",
                                     "measures.properties", "api", "engine.ranking", "engine.confusion",
                                     "measures.chance", "engine.resample", "methods.design", "verdict.crossdata",
                                     "measures.scores.binary", "measures.scores.multiclass", "measures.scores.ranking",

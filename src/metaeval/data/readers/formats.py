@@ -22,7 +22,21 @@ LABEL_READERS: dict[str, Callable] = {}
 def register_reader(suffix: str, reader: Callable) -> Callable:
     """Read files ending in ``suffix`` (``".psv"``) with ``reader``; an
     ending registered already is refused (``unregister_reader`` first).
-    Returns the reader."""
+    Returns the reader.
+
+    Examples
+    --------
+    >>> import metaeval.data.readers  # (registers the built-in formats)
+    >>> from metaeval.data.readers.labels import read_csv
+    >>> _ = register_reader(".txt", read_csv)  # comma-separated text under another ending
+    >>> sorted(LABEL_READERS)
+    ['.csv', '.jsonl', '.ndjson', '.parquet', '.tsv', '.txt']
+    >>> register_reader(".csv", print)
+    Traceback (most recent call last):
+    ...
+    ValueError: files ending in .csv have a reader already (read_csv)
+    >>> unregister_reader(".txt")
+    """
     if not (isinstance(suffix, str) and suffix.startswith(".") and len(suffix) > 1 and suffix == suffix.lower()):
         raise ValueError(f"a reader's file ending is a lower-case ending with its dot ('.psv'), got {suffix!r}")
     if not callable(reader):
@@ -34,5 +48,8 @@ def register_reader(suffix: str, reader: Callable) -> Callable:
 
 
 def unregister_reader(suffix: str) -> None:
-    """Forget the reader of ``suffix``."""
+    """Forget the reader of ``suffix`` (nothing happens when it has none).
+
+    >>> unregister_reader(".none")
+    """
     LABEL_READERS.pop(suffix, None)
