@@ -50,7 +50,7 @@ def test_a_toy_criterion_by_one_module_and_one_registration(toy):
     # the figure has its panel, titled with its name
     fig = recommendation_figure(rec, "toy")
     assert toy.name in [ax.get_title() for ax in fig.axes]
-    # the value is what the module says: the mean tau between the full ranking and the first halves
+    # the registry holds it under its id and the settings name it as the module does
     assert CRITERION_NAMES[toy.id] == toy.name and REGISTRY[toy.id] is toy
 
 
