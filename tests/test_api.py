@@ -70,7 +70,8 @@ def test_recommend_names_a_metric_and_the_baselines_it_ranked():
     more = {**SYSTEMS, **{f"s{k}": [g if RNG.random() < 0.3 + 0.1 * k else RNG.choice(LABELS) for g in GOLD]
                           for k in range(4)}}
     rec = recommend(GOLD, more, labels=LABELS, ordinal=True, criteria=["stability", "power"], properties=False,
-                    criteria_replicates=20, criteria_splits=2, n_splits=50, tukey_trials=100)
+                    criteria_replicates=20, n_splits=50,
+                    settings=metaeval.api.settings(criteria_splits=2, tukey_trials=100))
     assert rec.selected and set(rec.baselines) == {"majority", "random"}
     assert answer_sentence(rec).split(":")[0]
 
@@ -148,10 +149,10 @@ def test_the_random_baseline_is_the_workflow_s_by_default():
 
     seed = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["random_seed"]
     got = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=["random"], metrics=["accuracy"])
-    want = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=["random"], metrics=["accuracy"],
-                             random_seed=seed)
-    other = metaeval.evaluate(GOLD, SYSTEMS, intervals=False, baselines=["random"], metrics=["accuracy"],
-                              random_seed=seed + 1)
+    want = metaeval.evaluate(dataset(GOLD, SYSTEMS, baselines=["random"], metrics=["accuracy"], random_seed=seed),
+                             intervals=False)
+    other = metaeval.evaluate(dataset(GOLD, SYSTEMS, baselines=["random"], metrics=["accuracy"],
+                                      random_seed=seed + 1), intervals=False)
     assert got.loc["random", "accuracy"] == want.loc["random", "accuracy"] != other.loc["random", "accuracy"]
 
 
@@ -187,19 +188,22 @@ def test_spans_in_memory_give_the_tables_of_the_span_files(task):
     keys = dict(labels=labels) if tc else dict(merge_overlapping_predictions=True)
     from_files = read_files(SPANS / task / "gold.labels", files, format=f"semeval2020_{task}",
                             articles=SPANS / "articles", documents="all_articles", baselines=[], **keys)
-    in_memory = span_dataset(gold, preds, texts=_texts(), **keys)
+    in_memory = span_dataset(gold, preds, texts=_texts(), baselines=[], **keys)
     frame = span_dataset(pd.DataFrame(gold, columns=["document", "label", "start", "end"] if tc else
-                                      ["document", "start", "end"]), preds, texts=_texts(), **keys)
+                                      ["document", "start", "end"]), preds, texts=_texts(), baselines=[], **keys)
     for data in (in_memory, frame):
         pd.testing.assert_frame_equal(metaeval.evaluate(data, bootstrap_replicates=100),
                                       metaeval.evaluate(from_files, bootstrap_replicates=100))
-    direct = metaeval.evaluate(gold, preds, texts=_texts(), bootstrap_replicates=100, **keys)
-    pd.testing.assert_frame_equal(direct, metaeval.evaluate(from_files, bootstrap_replicates=100))
+    if tc:  # gold and predictions straight to the call, with the texts
+        direct = metaeval.evaluate(gold, preds, texts=_texts(), bootstrap_replicates=100, labels=labels,
+                                   baselines=[])
+        pd.testing.assert_frame_equal(direct, metaeval.evaluate(from_files, bootstrap_replicates=100))
     if tc:  # four systems: every experiment
+        few = metaeval.api.settings(noise_repeats=5)
         a = metaeval.meta_evaluate(in_memory, properties=False, n_splits=50, tukey_trials=200,
-                                   bootstrap_replicates=100, criteria_replicates=20, noise_repeats=5)
+                                   bootstrap_replicates=100, criteria_replicates=20, settings=few)
         b = metaeval.meta_evaluate(from_files, properties=False, n_splits=50, tukey_trials=200,
-                                   bootstrap_replicates=100, criteria_replicates=20, noise_repeats=5)
+                                   bootstrap_replicates=100, criteria_replicates=20, settings=few)
         assert set(a.tables) == set(b.tables) and "significance.csv" in a.tables
         for name in a.tables:
             pd.testing.assert_frame_equal(a.tables[name], b.tables[name], obj=name)
@@ -238,7 +242,8 @@ def test_spans_in_memory_are_checked_row_by_row():
     with pytest.raises(DataError, match=r"predictions\['b'\]: no column 'label'"):
         span_dataset(pd.DataFrame(tgold, columns=["document", "label", "start", "end"]),
                      {"b": pd.DataFrame([("d1", 0, 5)], columns=["document", "start", "end"])}, texts=texts)
-    with pytest.raises(TypeError, match="keywords of span tasks, which need texts"):
+    with pytest.raises(TypeError, match="'merge_overlapping_predictions' is a keyword of span tasks: read the data "
+                                        "once with metaeval.span_dataset"):
         metaeval.evaluate(GOLD, SYSTEMS, merge_overlapping_predictions=True)
 
 
@@ -293,7 +298,8 @@ def test_fewer_ranked_systems_than_min_systems_are_said():
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        metaeval.api.recommend(GOLD, SYSTEMS, properties=False, criteria_replicates=10, n_splits=20, min_systems=5)
+        metaeval.api.recommend(GOLD, SYSTEMS, properties=False, criteria_replicates=10, n_splits=20,
+                               settings=metaeval.api.settings(min_systems=5))
 
 
 def test_a_metric_list_without_accuracy_sorts_by_its_first_metric():

@@ -149,10 +149,30 @@ def test_a_choice_among_the_metrics_a_dataset_was_read_with():
                             "span_dataset() to compute them")
 
 
-def test_dataset_keywords_without_texts_are_named():
+def test_a_keyword_the_call_does_not_take_is_sent_where_it_belongs():
+    """The one-call functions name every option they take; a dataset
+    keyword, a span task's keyword or an experiment setting is refused with
+    the call that takes it."""
     with pytest.raises(TypeError) as e:
-        metaeval.evaluate(GOLD, SYSTEMS, span_metrics=["span_f1"], offsets_past_end="clip")
-    assert str(e.value) == "'offsets_past_end', 'span_metrics': keywords of span tasks, which need texts=..."
+        metaeval.evaluate(GOLD, SYSTEMS, span_metrics=["span_f1"], real_systems=["a"], n_splits=3)
+    assert str(e.value) == (
+        "evaluate(): 'real_systems' is a dataset keyword: read the data once with metaeval.dataset(gold, "
+        "predictions, real_systems=...) (or read_files) and pass what it returns; 'span_metrics' is a keyword of "
+        "span tasks: read the data once with metaeval.span_dataset(gold, predictions, texts=..., span_metrics=...) "
+        "and pass what it returns; 'n_splits' is an experiment setting: pass "
+        "settings=metaeval.api.settings(n_splits=...)")
+    with pytest.raises(TypeError, match=r"^compare\(\): 'chunk_size', 'n_splits' are experiment settings: pass "
+                                        r"settings=metaeval\.api\.settings\(chunk_size=\.\.\., n_splits=\.\.\.\)$"):
+        metaeval.compare(GOLD, SYSTEMS, chunk_size=3, n_splits=3)
+
+
+def test_no_one_call_function_takes_arbitrary_keywords():
+    import inspect
+
+    for fn in (metaeval.evaluate, metaeval.compare, metaeval.recommend, metaeval.meta_evaluate,
+               metaeval.size_design):
+        kinds = {p.kind for p in inspect.signature(fn).parameters.values()}
+        assert inspect.Parameter.VAR_KEYWORD not in kinds and inspect.Parameter.VAR_POSITIONAL not in kinds, fn
 
 
 # ---------------------------------------------------------------- warnings reach the caller's line
@@ -446,14 +466,21 @@ def test_unknown_keywords_are_named_with_the_known_ones():
     from metaeval.api import _keywords
     from metaeval.settings import GROUP_OF
 
-    data_keys = ", ".join(sorted(_keywords(dataset) | _keywords(metaeval.api.span_dataset)))
     with pytest.raises(TypeError) as e:
         metaeval.evaluate(GOLD, SYSTEMS, bootstrap_replicate=3, qqqqq=1)
-    msg = str(e.value)
-    assert msg.startswith("unknown keyword(s) 'bootstrap_replicate' (did you mean 'bootstrap_replicates'?), 'qqqqq'; "
-                          "the dataset's: allow_unused_labels, baseline_systems, baselines, ")
-    assert f"the dataset's: {data_keys}; the experiment settings" in msg
-    assert msg.endswith(f"Configuration page): {', '.join(sorted(GROUP_OF))}")
+    assert str(e.value) == (
+        "evaluate(): unknown keyword 'bootstrap_replicate' (did you mean 'bootstrap_replicates'?); unknown keyword "
+        "'qqqqq'; the experiment settings, each with its default and meaning: `metaeval settings`, or the "
+        "documentation's Configuration page")
+    # a misspelt setting the call does not name is matched among every setting
+    with pytest.raises(TypeError, match="unknown keyword 'n_split' \\(did you mean 'n_splits'\\?\\)"):
+        metaeval.evaluate(GOLD, SYSTEMS, n_split=3)
+    # internally, the keys are split the same way (the command line's --set)
+    data_keys = ", ".join(sorted(_keywords(dataset) | _keywords(metaeval.api.span_dataset)))
+    with pytest.raises(TypeError) as e:
+        metaeval.api._split({"qqqqq": 1})
+    assert f"the dataset's: {data_keys}; the experiment settings" in str(e.value)
+    assert str(e.value).endswith(f"Configuration page): {', '.join(sorted(GROUP_OF))}")
 
 
 def test_settings_must_be_a_settings_object():
@@ -490,8 +517,13 @@ def test_the_few_systems_warning_from_two_systems_on():
     assert len(few) == 1 and _at_caller(few[0])
     assert str(few[0].message) == (
         "2 ranked systems (baselines included), fewer than min_systems = 6: the workflow does not meta-evaluate such "
-        "a dataset; the criteria compare rankings of so few systems that the answer is tentative (min_systems=2 "
-        "silences this)")
+        "a dataset; the criteria compare rankings of so few systems that the answer is tentative "
+        "(settings=metaeval.api.settings(min_systems=2) silences this)")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        metaeval.recommend(GOLD, {"a": SYSTEMS["a"], "b": SYSTEMS["b"]}, baselines=[], properties=False,
+                           criteria_replicates=5, settings=metaeval.api.settings(min_systems=2))
+    assert not [w for w in caught if "ranked systems" in str(w.message)]
 
 
 def _pandas_scores(gold: pd.Series, systems: dict) -> dict:
@@ -647,12 +679,12 @@ def test_span_baselines_of_a_call():
     assert set(ds.systems) - {"b"} == {"majority", "random", "all_doubt", "all_fear"}
 
 
-def test_dataset_keys_left_at_none_or_false_are_no_choice():
+def test_dataset_keys_left_at_their_defaults_are_no_choice():
     pair = dataset(GOLD, SYSTEMS)
-    a = metaeval.evaluate(pair, intervals=False, label_map=None, allow_unused_labels=False)
+    a = metaeval.evaluate(pair, intervals=False, labels=None, ordinal=False, weights=None)
     assert a.equals(metaeval.evaluate(pair, intervals=False))
-    with pytest.raises(TypeError, match="^'allow_unused_labels': keywords of the dataset"):
-        metaeval.evaluate(pair, intervals=False, allow_unused_labels=True)
+    with pytest.raises(TypeError, match="^'ordinal': keywords of the dataset"):
+        metaeval.evaluate(pair, intervals=False, ordinal=True)
 
 
 @pytest.mark.parametrize("kw,msg", [

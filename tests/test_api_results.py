@@ -81,7 +81,8 @@ def test_write_with_the_figure(result, tmp_path):
 def test_the_size_design_s_summary_line_and_sentence():
     from metaeval.methods.design import design_note
 
-    d = metaeval.size_design(GOLD, SYSTEMS, metrics=["accuracy", "kappa"], bootstrap_replicates=50, design_draws=10)
+    d = metaeval.size_design(GOLD, SYSTEMS, metrics=["accuracy", "kappa"], bootstrap_replicates=50,
+                             settings=metaeval.api.settings(design_draws=10))
     sizes = sorted(set(d.design["size"]))
     assert repr(d) == (f"SizeDesign(120 items, 2 metrics, {len(sizes)} sizes from {sizes[0]} to {sizes[-1]}; "
                        ".design, .needed, .swaps, .summary, .sentence())")
@@ -95,11 +96,13 @@ def test_the_size_design_s_summary_line_and_sentence():
 def test_the_size_design_of_groups_counts_groups_with_thousands_separated():
     gold = GOLD * 10
     systems = {k: v * 10 for k, v in SYSTEMS.items()}
-    d = metaeval.size_design(gold, systems, metrics=["accuracy"], bootstrap_replicates=30, design_draws=5)
+    d = metaeval.size_design(gold, systems, metrics=["accuracy"], bootstrap_replicates=30,
+                             settings=metaeval.api.settings(design_draws=5))
     assert re.match(r"SizeDesign\(1,200 items, 1 metrics, \d+ sizes from [\d,]+ to [\d,]+;", repr(d))
     assert "4,800" in repr(d)  # four times the test set, the largest size
-    g = metaeval.size_design(GOLD, SYSTEMS, metrics=["accuracy"], bootstrap_replicates=30, design_draws=5,
-                             groups=[f"g{i % 12}" for i in range(120)], resample_unit="group")
+    g = metaeval.size_design(GOLD, SYSTEMS, metrics=["accuracy"], bootstrap_replicates=30,
+                             groups=[f"g{i % 12}" for i in range(120)], resample_unit="group",
+                             settings=metaeval.api.settings(design_draws=5))
     assert repr(g).startswith("SizeDesign(12 groups, 1 metrics,")
 
 
@@ -151,15 +154,15 @@ def test_meta_evaluate_needs_two_ranked_systems():
         metaeval.meta_evaluate(GOLD, {"a": SYSTEMS["a"]}, baselines=[], properties=False)
     r = metaeval.meta_evaluate(GOLD, {"a": SYSTEMS["a"], "b": SYSTEMS["b"]}, baselines=[], properties=False,
                                n_splits=10, tukey_trials=50, bootstrap_replicates=20, criteria_replicates=5,
-                               min_systems=2)
+                               settings=metaeval.api.settings(min_systems=2))
     assert r["scores"]["system"].tolist() == ["a", "b"]
 
 
 def test_every_keyword_of_size_design_reaches_the_tables():
     kw = dict(labels=["neg", "neu", "pos"], ordinal=True, metrics=["accuracy", "mae_macro", "wauc"],
               weights={"w": {"neg": .2, "neu": .5, "pos": .3}}, design_power=0.9, design_differences=[0.05, 0.2],
-              alpha=0.1, bootstrap_replicates=30, design_draws=5, groups=[f"g{i % 12}" for i in range(120)],
-              resample_unit="group")
+              alpha=0.1, bootstrap_replicates=30, groups=[f"g{i % 12}" for i in range(120)],
+              resample_unit="group", settings=metaeval.api.settings(design_draws=5))
     with pytest.warns(UserWarning):
         d = metaeval.size_design(GOLD, SYSTEMS, baselines=["majority"], **kw)
         other = metaeval.size_design(GOLD, SYSTEMS, baselines=["majority", "random"], **kw)

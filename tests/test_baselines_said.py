@@ -287,12 +287,13 @@ def test_the_library_warns_once_with_its_keywords():
     for key, kind in (("real_systems", "system"), ("baseline_systems", "baseline")):
         with warnings.catch_warnings(record=True) as said:
             warnings.simplefilter("always")
-            scores = metaeval.evaluate(gold, runs, metrics=["accuracy"], intervals=False, **{key: ["Random_bsl__x"]})
+            data = metaeval.dataset(gold, runs, metrics=["accuracy"], **{key: ["Random_bsl__x"]})
+            scores = metaeval.evaluate(data, intervals=False)
         assert said == [] and scores.loc["Random_bsl__x", "kind"] == kind
     with pytest.raises(ValueError, match=r"^real_systems: \['zz'\] are not systems of predictions"):
-        metaeval.evaluate(gold, runs, real_systems=["zz"], intervals=False)
+        metaeval.dataset(gold, runs, real_systems=["zz"])
     with pytest.raises(ValueError, match=r"^real_systems: \['sys_a'\] are in baseline_systems too"):
-        metaeval.evaluate(gold, runs, real_systems=["sys_a"], baseline_systems=["sys_a"], intervals=False)
+        metaeval.dataset(gold, runs, real_systems=["sys_a"], baseline_systems=["sys_a"])
 
 
 def test_read_files_warns_when_it_reads_and_the_calls_do_not_again():

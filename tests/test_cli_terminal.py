@@ -11,6 +11,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
+import metaeval
 from metaeval import cli
 
 from .test_api_results import GOLD, SYSTEMS
@@ -114,7 +115,7 @@ def test_recommend_on_a_terminal(files):
     assert re.match(r"metric +rank stability +discriminative power +robustness to label noise", table)
     # the size sentence follows the answer when the answer has members to size
     assert answer_sentence(recommend(dataset(GOLD, SYSTEMS), properties=False, criteria_replicates=5,
-                                     bootstrap_replicates=20)) in " ".join(text.split())
+                                     settings=metaeval.api.settings(bootstrap_replicates=20))) in " ".join(text.split())
 
 
 def test_recommend_as_markdown_and_latex(files):

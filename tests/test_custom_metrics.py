@@ -375,10 +375,11 @@ def test_the_library_and_the_command_line_give_the_workflow_s_numbers(custom_run
     work, data, base = custom_run
     gold, preds, keys = _tiny_in_memory(data)
     metrics = ["accuracy", "macro_f1", "macro_recall", "gmr", "kappa", "worst_recall"]
-    lib = metaeval.evaluate(gold, preds, metrics={m: None for m in metrics[:-1]} | {"worst_recall": {
+    tiny = metaeval.dataset(gold, preds, metrics={m: None for m in metrics[:-1]} | {"worst_recall": {
         "function": f"{base / 'my_metrics.py'}:worst_recall", "higher_is_better": True, "range": [0, 1]}},
-        baselines=["majority", "all_class", "random"], include_baselines=["majority", "random"], **keys,
-        bootstrap_replicates=200, chunk_size=64)
+        baselines=["majority", "all_class", "random"], **keys)
+    lib = metaeval.evaluate(tiny, include_baselines=["majority", "random"], bootstrap_replicates=200,
+                            settings=metaeval.api.settings(chunk_size=64))
     scores = read_result_csv(work / "results/tiny/scores.csv").set_index("system")
     iv = read_result_csv(work / "results/tiny/intervals.csv")
     iv = iv[iv["metric"] == "worst_recall"].set_index("system")
@@ -436,8 +437,8 @@ def test_a_metric_for_four_classes_is_undefined_after_a_merge_not_a_crash():
     try:
         res = metaeval.meta_evaluate(g, systems, labels=list("abcd"), metrics={
             "accuracy": None, "cost4": {"function": cost4, "higher_is_better": False, "range": [0, 5]}},
-            n_splits=20, tukey_trials=100, bootstrap_replicates=100, criteria_replicates=30, min_systems=4,
-            properties=False)
+            n_splits=20, tukey_trials=100, bootstrap_replicates=100, criteria_replicates=30,
+            properties=False, settings=metaeval.api.settings(min_systems=4))
         merging = res.tables["merging.csv"]
         assert merging[merging["metric"] == "cost4"]["tau"].isna().all()
         assert merging[merging["metric"] == "accuracy"]["tau"].notna().all()

@@ -37,7 +37,7 @@ def test_a_toy_criterion_by_one_module_and_one_registration(toy):
     gold, preds = _ordinal_task()
     rec = metaeval.recommend(gold, preds, labels=["low", "mid", "high"], ordinal=True, properties=False,
                              metrics=["accuracy", "macro_f1", "mae_macro"], criteria=(*ALL_CRITERIA, toy.id),
-                             criteria_replicates=40, n_splits=40, min_systems=6)
+                             criteria_replicates=40, n_splits=40, settings=metaeval.api.settings(min_systems=6))
     assert toy.id in rec.criteria
     # the tables: recommendation.csv's long form holds a row per metric with its interval
     long = recommendation_long(rec)
@@ -60,7 +60,7 @@ def test_an_unregistered_criterion_is_refused_by_name():
     with pytest.raises(Exception, match="half_agreement"):
         metaeval.recommend(gold, preds, labels=["low", "mid", "high"], ordinal=True, properties=False,
                            metrics=["accuracy"], criteria=("stability", "half_agreement"), criteria_replicates=5,
-                           n_splits=5, min_systems=6)
+                           n_splits=5, settings=metaeval.api.settings(min_systems=6))
 
 
 def test_a_criterion_s_declaration_is_checked(toy):
@@ -99,7 +99,7 @@ def test_a_toy_metric_by_one_module_and_one_registration():
             assert got.loc[system, "worst_recall"] == pytest.approx(float(toy_metric.worst_recall(c)), abs=1e-12)
         rec = metaeval.recommend(gold, preds, labels=["low", "mid", "high"], ordinal=True, properties=False,
                                  metrics=["accuracy", "worst_recall"], criteria_replicates=30, n_splits=30,
-                                 min_systems=6)
+                                 settings=metaeval.api.settings(min_systems=6))
         assert "worst_recall" in set(recommendation_long(rec)["metric"])
         assert "min R" in recommendation_markdown(rec, "toy", "")
         fig = recommendation_figure(rec, "toy")

@@ -49,11 +49,12 @@ def test_accuracy_as_per_item_terms_is_accuracy_in_every_table(groups):
     numbers are the confusion engine's, column for column."""
     gold, systems, grp = _data(groups=groups, skew=True)
     extra = dict(groups=grp, resample_unit="group") if groups else {}
+    few = metaeval.api.settings(min_systems=4, prior_gammas=[0, 2], noise_rates=[0.05, 0.1], noise_repeats=3)
     res = metaeval.meta_evaluate(gold, systems, metrics={
         "accuracy": None, "macro_recall": None,
         "item_acc": {"terms": acc_terms, "combine": ratio, "range": [0, 1]}},
-        n_splits=40, tukey_trials=200, bootstrap_replicates=200, criteria_replicates=60, min_systems=4,
-        properties=False, prior_gammas=[0, 2], noise_rates=[0.05, 0.1], noise_repeats=3, **extra)
+        n_splits=40, tukey_trials=200, bootstrap_replicates=200, criteria_replicates=60,
+        properties=False, **extra, settings=few)
     t = res.tables
     scores = t["scores.csv"]
     assert scores["item_acc"].tolist() == scores["accuracy"].tolist()
@@ -135,7 +136,8 @@ def test_gameability_says_not_computed_where_a_degenerate_system_has_no_score():
     gold, systems, _ = _data(n=120)
     res = metaeval.meta_evaluate(gold, systems, metrics={"accuracy": None, "item_acc": {
         "terms": acc_terms, "combine": ratio, "range": [0, 1]}}, n_splits=20, tukey_trials=100,
-        bootstrap_replicates=100, criteria_replicates=30, min_systems=4, properties=False)
+        bootstrap_replicates=100, criteria_replicates=30, properties=False,
+        settings=metaeval.api.settings(min_systems=4))
     g = res.tables["gameability.csv"]
     rows = g[g["metric"] == "item_acc"].set_index("degenerate")
     assert rows.loc["prior_guesser", "verdict"] == rows.loc["uniform_guesser", "verdict"] == "not computed"

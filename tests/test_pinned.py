@@ -86,10 +86,10 @@ def test_the_few_systems_warning_counts_two_systems(files):
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         metaeval.recommend(metaeval.read_files(files / "gold.csv", preds, baselines=[]), properties=False,
-                           criteria_replicates=20, n_splits=20, tukey_trials=50)
+                           criteria_replicates=20, n_splits=20, settings=metaeval.api.settings(tukey_trials=50))
     few = [str(w.message) for w in said if "fewer than min_systems" in str(w.message)]
     assert few and few[0].startswith("2 ranked systems (baselines included), fewer than min_systems = 6")
-    assert "(min_systems=2 silences this)" in few[0]
+    assert "(settings=metaeval.api.settings(min_systems=2) silences this)" in few[0]
 
 
 # -- the command line -------------------------------------------------------------------

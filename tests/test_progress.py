@@ -50,8 +50,9 @@ def test_the_bootstrap_and_the_tukey_test_report_every_chunk_up_to_the_total():
 def test_the_recommendation_and_the_design_report_increasing_counts(call):
     import metaeval
 
-    kw = dict(metrics=["accuracy", "macro_f1"], bootstrap_replicates=60, criteria_replicates=40, n_splits=30,
-              design_draws=12, chunk_size=16, noise_repeats=5, min_systems=2)
+    kw = dict(metrics=["accuracy", "macro_f1"], settings=metaeval.api.settings(
+        bootstrap_replicates=60, criteria_replicates=40, n_splits=30, design_draws=12, chunk_size=16, noise_repeats=5,
+        min_systems=2))
     if call == "recommend":
         kw["properties"] = False
     seen, listener = _listen()

@@ -86,8 +86,9 @@ def test_a_gold_of_one_class_blames_the_gold_not_an_option_never_given(task):
                                         r"allow_unused_labels=True"):
         metaeval.evaluate(["query"] * 10, {"x": ["query"] * 10})
     # the advice works: the classes named, the unused ones allowed
-    got = metaeval.evaluate(["query"] * 10, {"x": ["query"] * 9 + ["deny"]}, labels=["deny", "query"],
-                            allow_unused_labels=True, metrics=["accuracy"], intervals=False, baselines=[])
+    data = metaeval.dataset(["query"] * 10, {"x": ["query"] * 9 + ["deny"]}, labels=["deny", "query"],
+                            allow_unused_labels=True, metrics=["accuracy"])
+    got = metaeval.evaluate(data, intervals=False)
     assert got.loc["x", "accuracy"] == 0.9
 
 
@@ -131,18 +132,18 @@ def test_gold_labels_that_read_as_one_class_are_refused_not_split(tmp_path, twin
 def test_strip_without_the_classes_named_reads_the_classes_stripped(tmp_path):
     gold = ["support ", "support", "deny", "query", "comment"] * 20
     clean = [g.strip() for g in gold]
-    got = metaeval.evaluate(gold, {"a": clean}, normalize_labels=["strip"], metrics=["accuracy"], intervals=False,
-                            baselines=[])
+    got = metaeval.evaluate(metaeval.dataset(gold, {"a": clean}, normalize_labels=["strip"], metrics=["accuracy"]),
+                            intervals=False)
     assert got.loc["a", "accuracy"] == 1.0
     # case: the gold's spelling is the class's (predictions in another case are read as it) ...
     upper = [c.upper() for c in clean]
-    got = metaeval.evaluate(clean, {"a": upper}, normalize_labels=["case"], metrics=["accuracy"], intervals=False,
-                            baselines=[])
+    got = metaeval.evaluate(metaeval.dataset(clean, {"a": upper}, normalize_labels=["case"], metrics=["accuracy"]),
+                            intervals=False)
     assert got.loc["a", "accuracy"] == 1.0
     # ... unless the gold spells a label two ways: then the classes must be named
     with pytest.raises(DataError, match=r"'DENY' and 'deny' differ only by case: .* name the classes with "
                                         r"labels=\[...\] and normalize_labels=\['case'\]"):
-        metaeval.evaluate(upper[:3] + clean[3:], {"a": clean}, normalize_labels=["case"])
+        metaeval.dataset(upper[:3] + clean[3:], {"a": clean}, normalize_labels=["case"])
 
 
 def test_score_refuses_labels_that_read_as_one_class():

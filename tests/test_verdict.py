@@ -186,7 +186,8 @@ def test_the_monte_carlo_level_reaches_the_verdict_from_the_settings():
     systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20, "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
                "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
     rec = metaeval.recommend(gold, systems, properties=False, criteria_replicates=20, baselines=[],
-                             verdict_mc_level=0.0, criteria=["stability"], n_splits=20, min_systems=3)
+                             criteria=["stability"], n_splits=20,
+                             settings=metaeval.api.settings(verdict_mc_level=0.0, min_systems=3))
     for sets in rec.sets.values():
         assert sets.mc_level == 0.0
         part = ~np.isnan(sets.p_value)

@@ -762,10 +762,10 @@ def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
 
     work, data = run
     gold, preds, keys = _tiny_in_memory(data)
-    settings = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["experiments"]
-    res = metaeval_api().meta_evaluate(gold, preds,
-                                       properties=read_result_csv(work / "results/tiny/properties.csv"),
-                                       **keys, **settings)
+    api = metaeval_api()
+    settings = api.settings(**yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["experiments"])
+    tiny = api.dataset(gold, preds, baselines=["majority", "all_class", "random"], **keys)  # (read once)
+    res = api.meta_evaluate(tiny, properties=read_result_csv(work / "results/tiny/properties.csv"), settings=settings)
     written = res.write(tmp_path)
     # 21 tables (the design's three and the properties of the dataset's shape with them), the JSON, the page and
     # the figure (PNG, PDF)
@@ -774,19 +774,17 @@ def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
         assert filecmp.cmp(p, work / "results/tiny" / p.relative_to(tmp_path), shallow=False), p.name
     from metaeval.data.files import write_csv
 
-    design = metaeval_api().size_design(gold, preds, **keys, **settings)  # the design alone: the same files
+    design = api.size_design(tiny, settings=settings)  # the design alone: the same files
     for name, df in (("design", design.design), ("design_needed", design.needed), ("design_swaps", design.swaps)):
         (tmp_path / "alone").mkdir(exist_ok=True)
         write_csv(tmp_path / "alone" / f"{name}.csv", df)
         assert filecmp.cmp(tmp_path / "alone" / f"{name}.csv", work / f"results/tiny/{name}.csv", shallow=False)
     if res.rec.size_metrics():
         assert design.sentence(res.rec.size_metrics()) in (work / "results/tiny/recommendation.md").read_text()
-    scores = metaeval_api().evaluate(gold, preds, intervals=False, baselines=["majority", "all_class", "random"],
-                                     **keys)
+    scores = api.evaluate(tiny, intervals=False)
     assert scores.reset_index().equals(read_result_csv(work / "results/tiny/scores.csv"))
-    iv = metaeval_api().evaluate(gold, preds, baselines=["majority", "all_class", "random"],
-                                 include_baselines=["majority", "random"], **keys,
-                                 **{k: settings[k] for k in ("bootstrap_replicates", "chunk_size")})
+    iv = api.evaluate(tiny, include_baselines=["majority", "random"], bootstrap_replicates=settings.bootstrap_replicates,
+                      settings=api.settings(chunk_size=settings.chunk_size))
     want = read_result_csv(work / "results/tiny/intervals.csv")
     for _, row in want.iterrows():
         assert iv.loc[row["system"], row["metric"] + "_low"] == row["low"]
@@ -813,7 +811,7 @@ def test_the_library_reads_and_resamples_a_grouped_dataset_as_the_workflow(run, 
                                      name="tiny_tsv")
     assert read[0].groups is not None
     res = metaeval_api().meta_evaluate(read, properties=read_result_csv(work / "results/tiny_tsv/properties.csv"),
-                                       **settings)
+                                       settings=metaeval_api().settings(**settings))
     written = [p for p in res.write(tmp_path, figures=False) if p.suffix == ".csv"]
     assert len(written) == 21
     for p in written:

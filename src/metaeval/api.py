@@ -253,8 +253,8 @@ def _weights(weights) -> dict | None:
 def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool = False, groups=None,
             metrics: Sequence[str] | None = None, weights: Mapping | None = None,
             f_avg_classes: Sequence | None = None, unrelated_label=None, positive_class=None,
-            baselines: Sequence[str] = (), baseline_systems: Sequence[str] = (), real_systems: Sequence[str] = (),
-            primary_metric: str | None = None, allow_unused_labels: bool = False, label_map: Mapping | None = None,
+            baselines: Sequence[str] | None = None, baseline_systems: Sequence[str] = (),
+            real_systems: Sequence[str] = (), primary_metric: str | None = None, allow_unused_labels: bool = False, label_map: Mapping | None = None,
             normalize_labels: Sequence[str] = (), random_seed: int = RANDOM_SEED,
             name: str = "data") -> tuple[Dataset, DatasetSpec]:
     """A dataset in memory (``dataset.Dataset``) and its spec, checked as
@@ -290,8 +290,10 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     metrics, weights, f_avg_classes, unrelated_label, positive_class, primary_metric
         As the dataset keys of the config (``config/README.md``); ``weights``
         is one ``{label: weight}`` set or ``{name: {label: weight}}`` sets.
-    baselines : sequence of str
-        Generated reference systems: ``majority``, ``all_class``, ``random``.
+    baselines : sequence of str, optional
+        Generated reference systems: ``majority``, ``all_class``, ``random``;
+        None: all three, as the config's default and ``read_files`` (``[]``
+        for none).
     baseline_systems : sequence of str
         Systems of ``predictions`` that are baselines (not ranked unless
         ``include_baselines`` names them).
@@ -387,7 +389,8 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
     tables = {system: _table(_source(system), values, None) for system, values in predictions.items()}
     ds, spec = from_tables(gold_t, tables, labels=labels, ordinal=ordinal, metrics=metrics, weights=weights,
                        f_avg_classes=f_avg_classes, unrelated_label=unrelated_label,
-                       positive_class=positive_class, baselines=baselines,
+                       positive_class=positive_class,
+                       baselines=BASELINE_KINDS if baselines is None else baselines,
                        baseline_systems=baseline_systems, real_systems=real_systems, primary_metric=primary_metric,
                        allow_unused_labels=allow_unused_labels, label_map=label_map,
                        normalize_labels=normalize_labels, random_seed=random_seed, name=name)
@@ -425,7 +428,7 @@ def _span_task(gold, labels) -> str:
 
 
 def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, metrics: Sequence[str] | None = None,
-                 span_metrics: Sequence[str] | None = None, baselines: Sequence[str] = (),
+                 span_metrics: Sequence[str] | None = None, baselines: Sequence[str] | None = None,
                  baseline_systems: Sequence[str] = (), real_systems: Sequence[str] = (),
                  merge_overlapping_predictions: bool = False,
                  offsets_past_end: str = "wrong", primary_metric: str | None = None,
@@ -457,7 +460,8 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
         the span metrics (``spans.SPAN_METRIC_IDS``; default all), the
         generated baselines (SI: ``no_spans``, ``whole_text``,
         ``every_token``, ``random_spans``; TC: ``majority``, ``all_class``,
-        ``random``).
+        ``random``; None: every one of the task, as ``read_files``; ``[]``
+        for none).
     merge_overlapping_predictions : bool
         SI: merge a system's overlapping spans (the official scorer's
         ``-m``) instead of refusing them.
@@ -477,7 +481,7 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
     Examples
     --------
     >>> ds, spec = span_dataset([("d1", 0, 5), ("d2", 3, 9)], {"a": [("d1", 0, 4)], "b": [("d2", 3, 9)]},
-    ...                         texts={"d1": "Vote now, or lose.", "d2": "They always lie."})
+    ...                         texts={"d1": "Vote now, or lose.", "d2": "They always lie."}, baselines=[])
     >>> score_dataset(ds, spec).set_index("system")["span_f1"].round(3).to_dict()
     {'a': 0.571, 'b': 0.667}
     """
@@ -497,6 +501,8 @@ def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, me
     else:
         texts = {str(i): str(v) for i, v in enumerate(texts)}
     task = _span_task(gold, labels)
+    if baselines is None:  # (the config's default: every baseline of the task)
+        baselines = SPAN_BASELINE_KINDS if task == "si" else BASELINE_KINDS
     if task == "tc" and labels is None:
         rows = (gold["label" if "label" in gold.columns else "technique"].tolist() if isinstance(gold, pd.DataFrame)
                 else [r[1] for r in gold])
@@ -681,23 +687,46 @@ def _given_metrics(metrics, k: int) -> list[str]:
     return [str(m) for m in metrics]
 
 
-def settings(groups=None, **options):
+def settings(**options):
     """The experiment settings (``experiments.Settings``) from config keys,
-    checked as the config's are, with the workflow's defaults (``groups``
-    is accepted for the calls' convenience: items are resampled unless
-    ``resample_unit="group"``, as in the workflow).
+    checked as the config's are, with the workflow's defaults.  Its
+    signature names every setting with its default (read from the one
+    place they are declared, ``metaeval.settings``); an unknown key is
+    refused with the closest one.
 
     Examples
     --------
     >>> s = settings(bootstrap_replicates=500, alpha=0.01)
     >>> s.bootstrap_replicates, s.alpha, s.tukey_trials
     (500, 0.01, 5000)
-    >>> settings(groups=["t1", "t2"]).resample_unit, settings(resample_unit="group").resample_unit
-    ('item', 'group')
+    >>> settings(resample_unit="group").resample_unit
+    'group'
+    >>> import inspect
+    >>> inspect.signature(settings).parameters["tukey_trials"]
+    <Parameter "tukey_trials: 'int' = 5000">
     """
     from .methods.experiments import Settings
 
     return Settings.from_config({k: list(v) if isinstance(v, tuple) else v for k, v in options.items()})
+
+
+def _settings_signature():
+    """``settings``' signature: every field of ``experiments.Settings`` as a
+    keyword with its declared default."""
+    import inspect
+    from dataclasses import MISSING, fields
+
+    from .methods.experiments import Settings
+
+    params = []
+    for f in fields(Settings):
+        default = f.default if f.default is not MISSING else f.default_factory()
+        params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=f.type))
+    return inspect.Signature(params, return_annotation="Settings")
+
+
+settings.__signature__ = _settings_signature()
 
 
 def _keywords(fn) -> set[str]:
@@ -942,12 +971,13 @@ def _read_said(spec: DatasetSpec, ds: Dataset) -> Dataset:
     return ds
 
 
-def _options(fn, explicit: Mapping[str, Any], settings_obj, kwargs: Mapping[str, Any]) -> dict:
-    """The keywords of a one-call function: the fields of ``settings_obj``
-    (an ``experiments.Settings``, e.g. from ``settings(...)``) that differ
-    from their defaults, then the explicit keyword arguments that differ
-    from theirs (so they override it), then ``**kwargs`` (the other dataset
-    keywords and config keys)."""
+def _options(fn, given: Mapping[str, Any], settings_obj) -> dict:
+    """The options of a one-call function (``evaluate``, ``compare``, ...):
+    the fields of ``settings_obj`` (an ``experiments.Settings``, e.g. from
+    ``settings(...)``) that differ from their defaults, then the dataset
+    keywords and settings among ``given`` (the call's arguments) that differ
+    from the signature's defaults, so an explicit keyword overrides
+    ``settings``."""
     import inspect
     from dataclasses import fields
 
@@ -961,16 +991,14 @@ def _options(fn, explicit: Mapping[str, Any], settings_obj, kwargs: Mapping[str,
                             f"{type(settings_obj).__name__}")
         out.update({f.name: getattr(settings_obj, f.name) for f in fields(settings_obj)
                     if getattr(settings_obj, f.name) != f.default})
-    for k, v in explicit.items():
-        d = params[k].default
+    for k in params:
+        if k not in _DATA_KEYS and k not in _SETTING_KEYS:
+            continue
+        v, d = given[k], params[k].default
         same = v is d or (not isinstance(v, np.ndarray) and isinstance(d, (bool, int, float, str, tuple))
                           and type(v) is type(d) and v == d)
         if not same:
             out[k] = list(v) if isinstance(v, tuple) and k in _SETTING_KEYS else v
-    twice = sorted(set(kwargs) & set(explicit))
-    if twice:
-        raise TypeError(f"{', '.join(map(repr, twice))} given twice")
-    out.update(kwargs)
     return out
 
 
@@ -981,6 +1009,10 @@ def _setting_keys() -> frozenset:
 
 
 _SETTING_KEYS = _setting_keys()
+# The dataset keywords the one-call functions take beside gold and predictions;
+# the others (``f_avg_classes``, ``real_systems``, ``label_map``, ...) are
+# given once to ``dataset``, ``span_dataset`` or ``read_files``.
+_DATA_KEYS = frozenset({"labels", "ordinal", "groups", "texts", "metrics", "weights", "baselines"})
 
 
 def _choose_metrics(spec: DatasetSpec, metrics) -> DatasetSpec:
@@ -1029,15 +1061,10 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
     else:
         data, opts = _split(kwargs)
         spans = "texts" in data
-        if not spans:
-            wrong = sorted(set(data) - _keywords(dataset))
-            if wrong:
-                raise TypeError(f"{', '.join(map(repr, wrong))}: keywords of span tasks, which need texts=...")
-        elif "groups" in data or "ordinal" in data:
+        if spans and ("groups" in data or "ordinal" in data):
             raise TypeError("groups and ordinal are not keywords of span tasks (their unit is the document)")
-        if all_baselines:
-            span_si = spans and _span_task(gold, data.get("labels")) == "si"
-            data.setdefault("baselines", SPAN_BASELINE_KINDS if span_si else BASELINE_KINDS)
+        if not all_baselines:  # (evaluate and compare score the systems given, and the baselines asked for)
+            data.setdefault("baselines", ())
         ds, spec = (span_dataset if spans else dataset)(gold, predictions, **data)
     if spec.span_task:  # span metrics are sums over documents: whole documents are resampled
         if opts.get("resample_unit", "group") != "group":
@@ -1058,12 +1085,61 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
 
     note = few_groups_note(spec, st, ds)
     if note:  # as the workflow says it (its console and tables)
-        warnings.warn(note, stacklevel=3)
+        warnings.warn(note, stacklevel=_outside())
     said = _said_when_read(ds)  # (systems named like baselines: said by the reader)
     for w in ds.info.get("warnings", []):  # what the workflow's ingestion says: identical or perfect systems
         if w not in said:
-            warnings.warn(f"dataset {spec.name!r}: {w}", stacklevel=3)
+            warnings.warn(f"dataset {spec.name!r}: {w}", stacklevel=_outside())
     return ds, spec, st
+
+
+def _door(fn):
+    """A one-call function whose unknown keyword is refused with where it
+    belongs: the closest keyword of the call, a dataset keyword (given once
+    to ``dataset``, ``span_dataset`` or ``read_files``), or an experiment
+    setting (``settings=metaeval.api.settings(...)``)."""
+    import difflib
+    import functools
+    import inspect
+    from dataclasses import fields
+
+    params = inspect.signature(fn).parameters
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        unknown = [k for k in kwargs if k not in params]
+        if unknown:
+            from .methods.experiments import Settings
+
+            plain, spans = _keywords(dataset) - set(params), _keywords(span_dataset) - set(params)
+            setting_keys = {f.name for f in fields(Settings)} - set(params)
+            named = lambda ks: ", ".join(map(repr, ks)) + (" is" if len(ks) == 1 else " are")  # noqa: E731
+            given = lambda ks: ", ".join(f"{k}=..." for k in ks)  # noqa: E731
+            hints = []
+            for keys, say in (([k for k in unknown if k in plain], lambda ks: (
+                                  f"{named(ks)} {'a dataset keyword' if len(ks) == 1 else 'dataset keywords'}: read "
+                                  f"the data once with metaeval.dataset(gold, predictions, {given(ks)}) (or "
+                                  f"read_files) and pass what it returns")),
+                              ([k for k in unknown if k in spans and k not in plain], lambda ks: (
+                                  f"{named(ks)} {'a keyword' if len(ks) == 1 else 'keywords'} of span tasks: read "
+                                  f"the data once with metaeval.span_dataset(gold, predictions, texts=..., "
+                                  f"{given(ks)}) and pass what it returns")),
+                              ([k for k in unknown if k in setting_keys], lambda ks: (
+                                  f"{named(ks)} {'an experiment setting' if len(ks) == 1 else 'experiment settings'}"
+                                  f": pass settings=metaeval.api.settings({given(ks)})"))):
+                if keys:
+                    hints.append(say(keys))
+            lost = [k for k in unknown if k not in plain | spans | setting_keys]
+            for k in lost:
+                close = difflib.get_close_matches(k, sorted(set(params) | plain | spans | setting_keys), n=1)
+                hints.append(f"unknown keyword {k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+            if lost:
+                hints.append("the experiment settings, each with its default and meaning: `metaeval settings`, or "
+                             "the documentation's Configuration page")
+            raise TypeError(f"{fn.__name__}(): " + "; ".join(hints))
+        return fn(*args, **kwargs)
+
+    return call
 
 
 def _few_systems_warning(ds: Dataset, st) -> None:
@@ -1075,26 +1151,38 @@ def _few_systems_warning(ds: Dataset, st) -> None:
     if 2 <= n < st.min_systems:
         warnings.warn(f"{n} ranked systems (baselines included), fewer than min_systems = {st.min_systems}: the "
                       f"workflow does not meta-evaluate such a dataset; the criteria compare rankings of so few "
-                      f"systems that the answer is tentative (min_systems={n} silences this)", stacklevel=3)
+                      f"systems that the answer is tentative (settings=metaeval.api.settings(min_systems={n}) silences "
+                      f"this)", stacklevel=_outside())
 
 
-def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
+@_door
+def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False,
+             groups=None, texts=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
+             baselines: Sequence[str] | None = None, include_baselines: Sequence[str] | None = None,
              intervals: bool = True, confidence: float = default_of("confidence"),
              bootstrap_replicates: int = default_of("bootstrap_replicates"),
              bootstrap_seed: int = default_of("bootstrap_seed"),
              interval_method: str = default_of("interval_method"), resample_unit: str | None = None,
-             settings=None, **kwargs) -> pd.DataFrame:
+             settings=None) -> pd.DataFrame:
     """Every metric of every system, with bootstrap intervals.
 
     Parameters
     ----------
     gold, predictions
-        As ``dataset`` (or ``span_dataset``, or ``read_files``).
-    labels, ordinal, groups, metrics, weights, baselines
+        The data read once (what ``dataset``, ``span_dataset`` or
+        ``read_files`` return, with no ``predictions``), or the gold labels
+        and every system's predictions, passed to ``dataset`` (to
+        ``span_dataset`` with ``texts``).
+    labels, ordinal, groups, texts, metrics, weights, baselines
         The dataset keywords most calls need (as ``dataset``: the classes
-        in order, ordered or not, a group per item, the metric ids, class
-        weights, the baselines to generate); the others (``texts`` of a
-        span task, ``f_avg_classes``, ...) go through ``**kwargs``.
+        in order, ordered or not, a group per item, the documents' texts of
+        a span task, the metric ids, class weights, the baselines to
+        generate).  The others (``f_avg_classes``, ``real_systems``,
+        ``label_map``, ...) are given once to ``dataset``; with data read
+        already, ``metrics`` chooses among the metrics it was read with.
+    include_baselines : sequence of str, optional
+        The baselines ranked with the real systems; None: the workflow's
+        default.
     intervals : bool
         Add ``<metric>_low`` and ``<metric>_high`` beside each metric: the
         ``confidence`` interval of ``bootstrap_replicates`` resamples of
@@ -1110,8 +1198,6 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
         explicit keywords above that differ from their defaults override
         it.  The defaults are the workflow's (``metaeval.settings``,
         ``config/README.md``).
-    **kwargs
-        Other dataset keywords and experiment settings (config keys).
 
     Returns
     -------
@@ -1134,12 +1220,8 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
     b          0.667         0.575          0.734  0.429
     c          0.667         0.600          0.750  0.455
     """
-    kwargs = _options(evaluate, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
-                                     weights=weights, baselines=baselines, confidence=confidence,
-                                     bootstrap_replicates=bootstrap_replicates, bootstrap_seed=bootstrap_seed,
-                                     interval_method=interval_method, resample_unit=resample_unit),
-                      settings, kwargs)
-    ds, spec, st = _prepare(gold, predictions, kwargs, include_all_baselines=True)
+    opts = _options(evaluate, locals(), settings)
+    ds, spec, st = _prepare(gold, predictions, opts, include_all_baselines=True)
     scores = score_dataset(ds, spec)
     if not intervals:
         return scores.set_index("system")
@@ -1193,12 +1275,15 @@ def _comparison(res, st) -> Comparison:
     return Comparison(res["significance"], res["best"], res["power"], tests.test, tests.correction, st.alpha)
 
 
-def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
+@_door
+def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False,
+            groups=None, texts=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
+            baselines: Sequence[str] | None = None, include_baselines: Sequence[str] | None = None,
             significance_test: str = default_of("significance_test"), alpha: float = default_of("alpha"),
             tukey_trials: int = default_of("tukey_trials"), tukey_seed: int = default_of("tukey_seed"),
             significance_correction: str = default_of("significance_correction"),
             bootstrap_replicates: int = default_of("bootstrap_replicates"), resample_unit: str | None = None,
-            settings=None, **kwargs) -> Comparison:
+            settings=None) -> Comparison:
     """Every pair of systems on every metric.
 
     The test is ``significance_test``: ``tukey`` (default; the randomised
@@ -1213,10 +1298,20 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
     Parameters
     ----------
     gold, predictions
-        As ``dataset`` (or ``span_dataset``, or ``read_files``).
-    labels, ordinal, groups, metrics, weights, baselines
-        The dataset keywords most calls need (as ``dataset``); the others
-        go through ``**kwargs``.
+        The data read once (what ``dataset``, ``span_dataset`` or
+        ``read_files`` return, with no ``predictions``), or the gold labels
+        and every system's predictions, passed to ``dataset`` (to
+        ``span_dataset`` with ``texts``).
+    labels, ordinal, groups, texts, metrics, weights, baselines
+        The dataset keywords most calls need (as ``dataset``: the classes
+        in order, ordered or not, a group per item, the documents' texts of
+        a span task, the metric ids, class weights, the baselines to
+        generate).  The others (``f_avg_classes``, ``real_systems``,
+        ``label_map``, ...) are given once to ``dataset``; with data read
+        already, ``metrics`` chooses among the metrics it was read with.
+    include_baselines : sequence of str, optional
+        The baselines ranked with the real systems; None: the workflow's
+        default.
     significance_test, alpha, tukey_trials, tukey_seed, significance_correction, bootstrap_replicates
         The test (above) and its settings (``config/README.md``).
     resample_unit : {None, "item", "group"}
@@ -1224,10 +1319,9 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
         default, items (the documents of a span task); ``"group"`` needs
         ``groups``.
     settings : experiments.Settings, optional
-        Every other experiment setting; the explicit keywords that differ
-        from their defaults override it.
-    **kwargs
-        Other dataset keywords and experiment settings (config keys).
+        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
+        explicit keywords above that differ from their defaults override
+        it.
 
     Returns
     -------
@@ -1258,13 +1352,8 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
     """
     from .methods.significance import run_significance
 
-    kwargs = _options(compare, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
-                                    weights=weights, baselines=baselines, significance_test=significance_test,
-                                    alpha=alpha, tukey_trials=tukey_trials, tukey_seed=tukey_seed,
-                                    significance_correction=significance_correction,
-                                    bootstrap_replicates=bootstrap_replicates, resample_unit=resample_unit),
-                      settings, kwargs)
-    ds, spec, st = _prepare(gold, predictions, kwargs, include_all_baselines=True)
+    opts = _options(compare, locals(), settings)
+    ds, spec, st = _prepare(gold, predictions, opts, include_all_baselines=True)
     from .methods.scorer import select_systems
 
     if len(select_systems(ds, st.include_baselines)) < 2:
@@ -1325,16 +1414,20 @@ def _with_verdict_keys(spec, official_metric, official_source, paper_choices, re
     return replace(spec, **keys)
 
 
-def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
+@_door
+def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False,
+              groups=None, texts=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
+              baselines: Sequence[str] | None = None, include_baselines: Sequence[str] | None = None,
               properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
               priorities: Sequence[str] = (),
               official_metric: str | None = None, official_source: str = "",
               paper_choices: Sequence[Mapping] = (),
+              n_splits: int = default_of("n_splits"),
               criteria: Sequence[str] = default_of("criteria"), verdict_alpha: float = default_of("verdict_alpha"),
               verdict_scope: str = default_of("verdict_scope"),
               criteria_replicates: int = default_of("criteria_replicates"),
               criteria_seed: int = default_of("criteria_seed"), resample_unit: str | None = None,
-              settings=None, **kwargs):
+              settings=None):
     """Which metric to report on this data (``metaeval.verdict.recommendation``).
 
     Every evidence criterion (rank stability, class discrimination for
@@ -1352,12 +1445,20 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
     Parameters
     ----------
     gold, predictions
-        As ``dataset`` (or ``span_dataset``, or ``read_files``).
-    labels, ordinal, groups, metrics, weights, baselines
+        The data read once (what ``dataset``, ``span_dataset`` or
+        ``read_files`` return, with no ``predictions``), or the gold labels
+        and every system's predictions, passed to ``dataset`` (to
+        ``span_dataset`` with ``texts``).
+    labels, ordinal, groups, texts, metrics, weights, baselines
         The dataset keywords most calls need (as ``dataset``: the classes
-        in order, ordered or not, a group per item, the metric ids, class
-        weights, the baselines to generate); the others (``texts`` of a
-        span task, ``f_avg_classes``, ...) go through ``**kwargs``.
+        in order, ordered or not, a group per item, the documents' texts of
+        a span task, the metric ids, class weights, the baselines to
+        generate).  The others (``f_avg_classes``, ``real_systems``,
+        ``label_map``, ...) are given once to ``dataset``; with data read
+        already, ``metrics`` chooses among the metrics it was read with.
+    include_baselines : sequence of str, optional
+        The baselines ranked with the real systems; None: the workflow's
+        default.
     properties : DataFrame or bool
         The formal properties on this dataset's shape (``properties.csv``
         of the workflow's dataset); True: checked here (about 2 s, once per
@@ -1381,6 +1482,9 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
         ``{"metrics": [...], "source": "..."}``: metrics a paper chose on
         the same data.
 
+    n_splits : int
+        The random half-splits of the stability criterion's point estimate
+        (its interval comes from the criteria's resamples).
     criteria, verdict_alpha, verdict_scope, criteria_replicates, criteria_seed
         The verdict's settings: the evidence criteria, the family's level,
         the scope that heads the answer, the resamples and their seed.
@@ -1388,12 +1492,10 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
         What the resamples draw; None: the workflow's default, items (the
         documents of a span task); ``"group"`` needs ``groups``.
     settings : experiments.Settings, optional
-        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
+        Every other experiment setting (``metaeval.api.settings(min_systems=3)``); the
         explicit keywords above that differ from their defaults override
         it.  The defaults are the workflow's (``metaeval.settings``,
         ``config/README.md``).
-    **kwargs
-        Other dataset keywords and experiment settings (config keys).
     Returns
     -------
     metaeval.verdict.recommendation.Recommendation
@@ -1419,13 +1521,8 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
     from .methods.gameability import dataset_gameability
     from .verdict.recommendation import recommend_dataset
 
-    kwargs = _options(recommend, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
-                                      weights=weights, baselines=baselines, criteria=criteria,
-                                      verdict_alpha=verdict_alpha, verdict_scope=verdict_scope,
-                                      criteria_replicates=criteria_replicates, criteria_seed=criteria_seed,
-                                      resample_unit=resample_unit),
-                      settings, kwargs)
-    ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
+    opts = _options(recommend, locals(), settings)
+    ds, spec, st = _prepare(gold, predictions, opts, all_baselines=True)
     spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements, priorities)
     _few_systems_warning(ds, st)
     return recommend_dataset(ds, spec, st, properties=_properties_of(ds, spec, properties),
@@ -1448,7 +1545,8 @@ class SizeDesign:
     >>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
     ...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
     ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
-    >>> size_design(gold, systems, metrics=["accuracy"], bootstrap_replicates=200, design_draws=20)
+    >>> size_design(gold, systems, metrics=["accuracy"], bootstrap_replicates=200,
+    ...             settings=settings(design_draws=20))
     SizeDesign(120 items, 1 metrics, 17 sizes from 6 to 480; .design, .needed, .swaps, .summary, .sentence())
     """
 
@@ -1477,11 +1575,15 @@ class SizeDesign:
                 f".sentence())")
 
 
-def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
+@_door
+def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False,
+                groups=None, texts=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
+                baselines: Sequence[str] | None = None, include_baselines: Sequence[str] | None = None,
                 design_power: float = default_of("design_power"),
                 design_differences: Sequence[float] = default_of("design_differences"),
-                alpha: float = default_of("alpha"), resample_unit: str | None = None, settings=None,
-                **kwargs) -> SizeDesign:
+                alpha: float = default_of("alpha"), bootstrap_replicates: int = default_of("bootstrap_replicates"),
+                bootstrap_seed: int = default_of("bootstrap_seed"), resample_unit: str | None = None,
+                settings=None) -> SizeDesign:
     """How large a test set must be: every metric's minimum detectable
     difference against the test-set size, the size needed for given
     differences, and swap rates on disjoint subsets (``metaeval.methods.design``).
@@ -1499,17 +1601,27 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
     Parameters
     ----------
     gold, predictions
-        As ``dataset`` (or ``span_dataset``, or ``read_files``).
-    labels, ordinal, groups, metrics, weights, baselines
+        The data read once (what ``dataset``, ``span_dataset`` or
+        ``read_files`` return, with no ``predictions``), or the gold labels
+        and every system's predictions, passed to ``dataset`` (to
+        ``span_dataset`` with ``texts``).
+    labels, ordinal, groups, texts, metrics, weights, baselines
         The dataset keywords most calls need (as ``dataset``: the classes
-        in order, ordered or not, a group per item, the metric ids, class
-        weights, the baselines to generate); the others (``texts`` of a
-        span task, ``f_avg_classes``, ...) go through ``**kwargs``.
+        in order, ordered or not, a group per item, the documents' texts of
+        a span task, the metric ids, class weights, the baselines to
+        generate).  The others (``f_avg_classes``, ``real_systems``,
+        ``label_map``, ...) are given once to ``dataset``; with data read
+        already, ``metrics`` chooses among the metrics it was read with.
+    include_baselines : sequence of str, optional
+        The baselines ranked with the real systems; None: the workflow's
+        default.
     design_power, design_differences, alpha
         The power and level of the test a size is designed for, and the
         differences to size a test set for; the other ``design_*`` keys
-        (``design_min_fraction``, ``design_points``, ...) and
-        ``bootstrap_replicates`` through ``settings`` or ``**kwargs``.
+        (``design_min_fraction``, ``design_points``, ``design_draws``, ...)
+        through ``settings``.
+    bootstrap_replicates, bootstrap_seed
+        The resamples the variances come from, and their seed.
     resample_unit : {None, "item", "group"}
         What the resamples draw; None: the workflow's default, items (the
         documents of a span task); ``"group"`` needs ``groups``.
@@ -1518,8 +1630,6 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
         explicit keywords above that differ from their defaults override
         it.  The defaults are the workflow's (``metaeval.settings``,
         ``config/README.md``).
-    **kwargs
-        Other dataset keywords and experiment settings (config keys).
 
     Returns
     -------
@@ -1542,7 +1652,8 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
     >>> systems = {"a": ["pos", "neg", "neu", "pos", "neu", "neg"] * 20,
     ...            "b": ["pos", "pos", "neg", "pos", "neg", "neg"] * 20,
     ...            "c": ["neg", "neg", "neg", "pos", "neu", "pos"] * 20}
-    >>> d = size_design(gold, systems, metrics=["accuracy", "macro_f1"], bootstrap_replicates=300, design_draws=20)
+    >>> d = size_design(gold, systems, metrics=["accuracy", "macro_f1"], bootstrap_replicates=300,
+    ...                 settings=settings(design_draws=20))
     >>> d.summary[["metric", "MDD with 120 items", "items to detect 0.05"]]
          metric    MDD with 120 items items to detect 0.05
     0  macro-F1  0.129 [0.116, 0.141]       804 [649, 950]
@@ -1554,11 +1665,8 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
     from .methods.design import dataset_design
     from .methods.bootstrap import run_bootstrap
 
-    kwargs = _options(size_design, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
-                                        weights=weights, baselines=baselines, design_power=design_power,
-                                        design_differences=design_differences, alpha=alpha,
-                                        resample_unit=resample_unit), settings, kwargs)
-    ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
+    opts = _options(size_design, locals(), settings)
+    ds, spec, st = _prepare(gold, predictions, opts, all_baselines=True)
     boot = run_bootstrap(ds, spec, st)
     return SizeDesign(*dataset_design(ds, spec, st, boot["value"], boot["boot"]))
 
@@ -1655,7 +1763,10 @@ class MetaEvaluation:
         return out
 
 
-def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False, groups=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None, baselines: Sequence[str] | None = None,
+@_door
+def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal: bool = False,
+                  groups=None, texts=None, metrics: Sequence[str] | None = None, weights: Mapping | None = None,
+                  baselines: Sequence[str] | None = None, include_baselines: Sequence[str] | None = None,
                   properties: pd.DataFrame | bool = True, requirements: Sequence[str] = (),
                   priorities: Sequence[str] = (),
                   official_metric: str | None = None, official_source: str = "",
@@ -1666,7 +1777,7 @@ def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ord
                   verdict_scope: str = default_of("verdict_scope"),
                   criteria_replicates: int = default_of("criteria_replicates"),
                   criteria_seed: int = default_of("criteria_seed"), resample_unit: str | None = None,
-                  settings=None, **kwargs) -> MetaEvaluation:
+                  settings=None) -> MetaEvaluation:
     """All of the workflow's experiments on one dataset: scores, intervals,
     ranking similarity, rank stability, class merging (three classes or
     more), significance and discriminative power, label noise and class
@@ -1696,14 +1807,8 @@ def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ord
     from .methods import experiments as E
     from .pipeline.sequence import meta_evaluation
 
-    kwargs = _options(meta_evaluate, dict(labels=labels, ordinal=ordinal, groups=groups, metrics=metrics,
-                                          weights=weights, baselines=baselines, n_splits=n_splits,
-                                          bootstrap_replicates=bootstrap_replicates, tukey_trials=tukey_trials,
-                                          criteria=criteria, verdict_alpha=verdict_alpha,
-                                          verdict_scope=verdict_scope, criteria_replicates=criteria_replicates,
-                                          criteria_seed=criteria_seed, resample_unit=resample_unit),
-                      settings, kwargs)
-    ds, spec, st = _prepare(gold, predictions, kwargs, all_baselines=True)
+    opts = _options(meta_evaluate, locals(), settings)
+    ds, spec, st = _prepare(gold, predictions, opts, all_baselines=True)
     spec = _with_verdict_keys(spec, official_metric, official_source, paper_choices, requirements, priorities)
     _few_systems_warning(ds, st)
     n_ranked = len(E.select_systems(ds, st.include_baselines))

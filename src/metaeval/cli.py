@@ -791,7 +791,7 @@ def _score(a, progress) -> str:
     opts.setdefault("interval_method", a.interval_method)
     st = _used(data, opts)
     with progress.step(f"scoring{'' if a.no_intervals else f' with {st.bootstrap_replicates} bootstrap replicates'}"):
-        scores = api.evaluate(data, intervals=not a.no_intervals, **opts)
+        scores = api.evaluate(data, intervals=not a.no_intervals, settings=api.settings(**opts))
     ids = list(spec.all_metrics)
     primary = spec.primary_metric
     # (a sort on two keys: pandas' lexicographic sort keeps ties in the given order)
@@ -826,7 +826,7 @@ def _compare(a, progress) -> str:
     test = (f"randomised Tukey HSD, {st.tukey_trials} trials" if tukey else
             f"paired bootstrap test, {st.significance_correction} correction")
     with progress.step(f"testing every pair ({test})"):
-        c = api.compare(data, **opts)
+        c = api.compare(data, settings=api.settings(**opts))
     title = f"{data[1].name}: {test}, alpha {c.alpha:g}"
     sig = _signature("compare", data[1].all_metrics, data[1], st,
                      [("tukey", st.tukey_trials, st.tukey_seed, {}) if tukey else
@@ -852,9 +852,10 @@ def _recommend(a, progress) -> str:
     opts = _split_settings(a)[1]
     with progress.step("judging the metrics"):
         rec = api.recommend(data, properties=not a.no_properties, requirements=a.require,
-                            priorities=a.priority, official_metric=a.official, **opts)
+                            priorities=a.priority, official_metric=a.official,
+                            settings=api.settings(**opts))
     with progress.step("the test-set size design"):
-        size = (api.size_design(data, **opts).sentence(rec.size_metrics(), where="every size: metaeval design")
+        size = (api.size_design(data, settings=api.settings(**opts)).sentence(rec.size_metrics(), where="every size: metaeval design")
                 if rec.size_metrics() else None)
     sig = _recommend_signature(a, data, _used(data, opts), rec, designed=size is not None)
     if a.format == "json":
@@ -921,7 +922,7 @@ def _design(a, progress) -> str:
         data = _read(a, _workflow_baselines(a))
     opts = _split_settings(a)[1]
     with progress.step("the bootstrap and the disjoint subsets of the test-set size design"):
-        d = api.size_design(data, **opts)
+        d = api.size_design(data, settings=api.settings(**opts))
     full = d.design[d.design["fraction"] == 1.0]
     n, unit = int(full["size"].iloc[0]), full["unit"].iloc[0]
     title = (f"{data[1].name}: test-set size design, {n:,} {unit}; power {full['target_power'].iloc[0]:g} of a "
@@ -1173,6 +1174,8 @@ def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:
     '--set tukey_trials must be an integer >= 1, got 0'
     >>> cli_message("too few systems (min_systems=5 silences this)")
     'too few systems (--set min_systems=5 silences this)'
+    >>> cli_message("too few systems (settings=metaeval.api.settings(min_systems=5) silences this)")
+    'too few systems (--set min_systems=5 silences this)'
     """
     import re
 
@@ -1187,6 +1190,7 @@ def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:
     text = re.sub(r"\bdatasets\.[^\s.:]+\.(\w+)", lambda m: option(m.group(1)), text)
     text = re.sub(r"\bexperiments\.(\w+)", lambda m: option(m.group(1)), text)
     text = re.sub(r"\bthe dataset key '(\w+)'", lambda m: option(m.group(1)), text)
+    text = re.sub(r"\bsettings=metaeval\.api\.settings\((\w+)=([^)\s]+)\) silences this", r"\1=\2 silences this", text)
     text = re.sub(r"\b(\w+)=(\S+) silences this", lambda m: f"--set {m.group(1)}={m.group(2)} silences this", text)
     from .api import _KEYWORD_TYPES
 

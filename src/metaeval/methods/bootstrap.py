@@ -249,7 +249,7 @@ def run_bootstrap(ds, spec, settings) -> dict:
     --------
     >>> from metaeval.api import dataset, settings
     >>> ds, spec = dataset(list("aabbbccc") * 5, {"x": list("aabbcccc") * 5, "y": list("abbbbccc") * 5},
-    ...                    metrics=["accuracy"])
+    ...                    metrics=["accuracy"], baselines=[])
     >>> res = run_bootstrap(ds, spec, settings(bootstrap_replicates=200))
     >>> res["intervals"].round(3)
       system    metric  value    low   high

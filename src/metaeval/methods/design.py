@@ -121,7 +121,7 @@ def dataset_design(ds, spec, settings, value: np.ndarray, boot: np.ndarray
     >>> from metaeval.api import dataset, settings
     >>> from metaeval.methods.bootstrap import run_bootstrap
     >>> ds, sp = dataset(list("aabbbccc") * 20, {"x": list("aabbbccc") * 20, "y": list("abbbbcca") * 20,
-    ...                                          "z": list("aabcbcca") * 20}, metrics=["accuracy"])
+    ...                                          "z": list("aabcbcca") * 20}, metrics=["accuracy"], baselines=[])
     >>> st = settings(bootstrap_replicates=300, design_draws=50)
     >>> b = run_bootstrap(ds, sp, st)
     >>> design, needed, swaps = dataset_design(ds, sp, st, b["value"], b["boot"])

@@ -581,7 +581,7 @@ def run_significance(ds, spec, settings, boot: np.ndarray | None = None) -> dict
     --------
     >>> from metaeval.api import dataset, settings
     >>> ds, spec = dataset(list("aabbbccc") * 10, {"x": list("aabbbccc") * 10, "y": list("abbbbcca") * 10},
-    ...                    metrics=["accuracy"])
+    ...                    metrics=["accuracy"], baselines=[])
     >>> res = run_significance(ds, spec, settings(tukey_trials=1000))
     >>> res["significance"][["system_a", "system_b", "difference", "p_value"]]
       system_a system_b  difference  p_value
