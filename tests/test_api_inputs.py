@@ -166,11 +166,54 @@ def test_a_keyword_the_call_does_not_take_is_sent_where_it_belongs():
         metaeval.compare(GOLD, SYSTEMS, chunk_size=3, n_splits=3)
 
 
+def test_a_data_reader_names_a_misspelt_or_misplaced_keyword():
+    with pytest.raises(TypeError, match=r"^dataset\(\): unknown keyword 'real_system' \(did you mean "
+                                        r"'real_systems'\?\); the keywords: allow_unused_labels, "):
+        dataset(GOLD, SYSTEMS, real_system=["a"])
+    with pytest.raises(TypeError, match=r"^dataset\(\): 'n_splits' is an experiment setting: give it to the call "
+                                        r"that computes \(evaluate, compare, recommend, meta_evaluate, size_design\)"):
+        dataset(GOLD, SYSTEMS, n_splits=3)
+
+
+def test_evaluate_lists_the_systems_it_ranks():
+    """``include_baselines`` says which baselines of the data evaluate
+    scores beside the systems (default: every one the data holds)."""
+    pair = dataset(GOLD, SYSTEMS)
+    every = metaeval.evaluate(pair, intervals=False)
+    assert every.index.tolist() == list(pair[0].systems)
+    assert metaeval.evaluate(pair, intervals=False, include_baselines=[]).index.tolist() == list(SYSTEMS)
+    some = metaeval.evaluate(pair, include_baselines=["random"], metrics=["accuracy"], bootstrap_replicates=20)
+    assert some.index.tolist() == [*SYSTEMS, "random"] and not some["accuracy_low"].isna().any()
+    pd.testing.assert_frame_equal(some[["kind", "accuracy"]], every.loc[[*SYSTEMS, "random"], ["kind", "accuracy"]])
+
+
+def test_an_explicit_keyword_wins_over_settings_even_at_its_default():
+    pair = dataset(GOLD, SYSTEMS, metrics=["accuracy"])
+    half = metaeval.api.settings(confidence=0.5, bootstrap_replicates=200)
+    narrow = metaeval.evaluate(pair, settings=half)
+    wide = metaeval.evaluate(pair, settings=half, confidence=0.95)  # the default, given: it is the caller's choice
+    plain = metaeval.evaluate(pair, bootstrap_replicates=200)
+    pd.testing.assert_frame_equal(wide, plain)
+    assert (narrow["accuracy_high"] - narrow["accuracy_low"] < wide["accuracy_high"] - wide["accuracy_low"]).all()
+
+
+def test_a_folder_s_modules_are_reached_from_the_package():
+    import subprocess
+    import sys
+
+    code = ("import metaeval; print(metaeval.verdict.sentences.answer_sentence.__name__, "
+            "metaeval.measures.scores.registry.SCORE_REGISTRY['map'].name, metaeval.engine.ranking.__name__); "
+            "metaeval.verdict.nothing")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.split() == ["answer_sentence", "MAP", "metaeval.engine.ranking"]
+    assert "AttributeError: module 'metaeval.verdict' has no attribute 'nothing'" in out.stderr
+
+
 def test_no_one_call_function_takes_arbitrary_keywords():
     import inspect
 
     for fn in (metaeval.evaluate, metaeval.compare, metaeval.recommend, metaeval.meta_evaluate,
-               metaeval.size_design):
+               metaeval.size_design, metaeval.dataset, metaeval.span_dataset, metaeval.read_files):
         kinds = {p.kind for p in inspect.signature(fn).parameters.values()}
         assert inspect.Parameter.VAR_KEYWORD not in kinds and inspect.Parameter.VAR_POSITIONAL not in kinds, fn
 
@@ -381,8 +424,15 @@ def test_read_files_refusals_say_what_is_wrong(tmp_path):
                             "semeval2020_tc, semeval2021_tsd")
     with pytest.raises(TypeError) as e:
         read_files(gold, preds, id_column="id", label_column="lab", labls=["a"])
-    assert str(e.value).startswith("read_files: unknown keyword(s) 'labls' (did you mean 'labels'?); known: "
-                                   "allow_unused_labels, baseline_systems, baselines, f_avg_classes, label_map, labels")
+    assert str(e.value).startswith("read_files(): unknown keyword 'labls' (did you mean 'labels'?); the keywords: "
+                                   "allow_unused_labels, articles, baseline_systems, baselines, documents, ")
+    with pytest.raises(TypeError) as e:  # a keyword of span files for label files
+        read_files(gold, preds, id_column="id", label_column="lab", span_metrics=["span_f1"])
+    assert str(e.value).startswith("read_files: 'span_metrics': keyword(s) of span files (format=semeval2020_si, "
+                                   "...); those of label files: allow_unused_labels, baseline_systems, ")
+    with pytest.raises(TypeError, match=r"^read_files\(\): 'bootstrap_replicates' is an experiment setting: give it "
+                                        r"to the call that computes"):
+        read_files(gold, preds, id_column="id", label_column="lab", bootstrap_replicates=10)
     with pytest.raises(ValueError) as e:
         read_files(gold, [], id_column="id", label_column="lab")
     assert str(e.value) == "predictions: no system given (give prediction files, or scores=[...])"
@@ -490,9 +540,9 @@ def test_settings_must_be_a_settings_object():
 
 
 def test_a_settings_object_and_explicit_keywords():
-    """The settings object's fields, then the keywords given that differ
-    from their defaults (a keyword left at its default does not undo the
-    object's choice), tuples read as the config's lists."""
+    """The settings object's fields, then the keywords the caller gave (a
+    keyword given at its default is the caller's choice too: it overrides
+    the object's), tuples read as the config's lists."""
     from metaeval.api import settings
     from metaeval.settings import default_of
 
@@ -503,7 +553,7 @@ def test_a_settings_object_and_explicit_keywords():
         assert metaeval.recommend(GOLD, SYSTEMS, settings=s, **kw).replicates == 7
         assert metaeval.recommend(GOLD, SYSTEMS, settings=s, criteria_replicates=9, **kw).replicates == 9
         assert metaeval.recommend(GOLD, SYSTEMS, settings=s, criteria_replicates=default_of("criteria_replicates"),
-                                  **kw).replicates == 7
+                                  **kw).replicates == default_of("criteria_replicates") != 7
         r = metaeval.recommend(GOLD, SYSTEMS, criteria=("stability", "power"), criteria_replicates=5, **kw)
     assert r.criteria == ["stability", "power"]
 

@@ -50,3 +50,18 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted({*__all__, *_FLOORS})
+
+
+def _submodules(package: str):
+    """A folder's ``__getattr__``: its modules, imported on first use, so
+    that ``metaeval.verdict.sentences.answer_sentence`` works after
+    ``import metaeval`` alone (and nothing is imported before it is asked
+    for)."""
+    from importlib.util import find_spec
+
+    def __getattr__(name: str):
+        if not name.startswith("_") and find_spec(f"{package}.{name}") is not None:
+            return _import_module(f".{name}", package)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__

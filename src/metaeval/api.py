@@ -45,6 +45,7 @@ b          0.667         0.575          0.734
 
 from __future__ import annotations
 
+import contextvars
 import numbers
 import warnings
 from dataclasses import dataclass, field
@@ -250,6 +251,82 @@ def _weights(weights) -> dict | None:
     return {str(n): {str(k): v for k, v in w.items()} for n, w in weights.items()}  # values checked by the config
 
 
+# the keywords the caller of a one-call function gave (``_door``): an explicit keyword overrides ``settings=``
+# even when it equals its default
+_GIVEN: contextvars.ContextVar[frozenset] = contextvars.ContextVar("metaeval_given", default=frozenset())
+
+
+def _door(fn):
+    """A public function whose unknown keyword is refused with where it
+    belongs (``_misplaced``); it records the keywords its caller gave
+    (``_GIVEN``)."""
+    import functools
+    import inspect
+
+    params = frozenset(inspect.signature(fn).parameters)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        unknown = [k for k in kwargs if k not in params]
+        if unknown:
+            raise TypeError(f"{fn.__name__}(): {_misplaced(unknown, params)}")
+        token = _GIVEN.set(frozenset(kwargs))
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _GIVEN.reset(token)
+
+    return call
+
+
+def _misplaced(unknown: Sequence[str], params: frozenset) -> str:
+    """Where each of the ``unknown`` keywords of a call taking ``params``
+    belongs: a label dataset's keyword (``dataset``), a span task's
+    (``span_dataset``), an experiment setting (``settings=`` of the calls
+    that compute, or those calls themselves for a data reader), or the
+    closest known name."""
+    import difflib
+    from dataclasses import fields
+
+    from .methods.experiments import Settings
+
+    plain, spans = _keywords(dataset) - params, _keywords(span_dataset) - params - _keywords(dataset)
+    setting_keys = {f.name for f in fields(Settings)} - params
+    computes = "settings" in params
+
+    def named(ks, one, many):
+        return f"{', '.join(map(repr, ks))} {'is ' + one if len(ks) == 1 else 'are ' + many}"
+
+    def given(ks):
+        return ", ".join(f"{k}=..." for k in ks)
+
+    hints = []
+    ks = [k for k in unknown if k in plain]
+    if ks:
+        hints.append(f"{named(ks, 'a dataset keyword', 'dataset keywords')}: read the data once with "
+                     f"metaeval.dataset(gold, predictions, {given(ks)}) (or read_files) and pass what it returns")
+    ks = [k for k in unknown if k in spans]
+    if ks:
+        hints.append(f"{named(ks, 'a keyword', 'keywords')} of span tasks: read the data once with "
+                     f"metaeval.span_dataset(gold, predictions, texts=..., {given(ks)}) and pass what it returns")
+    ks = [k for k in unknown if k in setting_keys]
+    if ks:
+        hints.append(f"{named(ks, 'an experiment setting', 'experiment settings')}: "
+                     + (f"pass settings=metaeval.api.settings({given(ks)})" if computes else
+                        "give it to the call that computes (evaluate, compare, recommend, meta_evaluate, "
+                        "size_design), by name or as settings=metaeval.api.settings(...)"))
+    lost = [k for k in unknown if k not in plain | spans | setting_keys]
+    for k in lost:
+        close = difflib.get_close_matches(k, sorted(params | plain | spans | setting_keys), n=1)
+        hints.append(f"unknown keyword {k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    if lost:
+        hints.append("the experiment settings, each with its default and meaning: `metaeval settings`, or the "
+                     "documentation's Configuration page" if computes else
+                     f"the keywords: {', '.join(sorted(params - {'gold', 'predictions'}))}")
+    return "; ".join(hints)
+
+
+@_door
 def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool = False, groups=None,
             metrics: Sequence[str] | None = None, weights: Mapping | None = None,
             f_avg_classes: Sequence | None = None, unrelated_label=None, positive_class=None,
@@ -427,6 +504,7 @@ def _span_task(gold, labels) -> str:
         and len(first) == 4 else "si"
 
 
+@_door
 def span_dataset(gold, predictions, *, texts, labels: Sequence | None = None, metrics: Sequence[str] | None = None,
                  span_metrics: Sequence[str] | None = None, baselines: Sequence[str] | None = None,
                  baseline_systems: Sequence[str] = (), real_systems: Sequence[str] = (),
@@ -779,12 +857,21 @@ def _prediction_files(predictions) -> list:
     return out
 
 
+@_door
 def read_files(gold, predictions: Sequence = (), *, format: str | None = None, id_column: str | None = None,
                label_column: str | None = None, group_column: str | None = None, articles=None,
-               name: str | None = None, span_format: str | None = None, scores: Sequence | None = None,
-               score_format: Mapping | None = None, score_threshold: float | None = None,
-               probability_tolerance: float | None = None, normalize_probabilities: bool = False,
-               **keys) -> tuple[Dataset, DatasetSpec]:
+               documents: str | None = None, name: str | None = None, span_format: str | None = None,
+               scores: Sequence | None = None, score_format: Mapping | None = None,
+               score_threshold: float | None = None, probability_tolerance: float | None = None,
+               normalize_probabilities: bool = False, labels: Sequence | None = None, ordinal: bool = False,
+               metrics: Sequence[str] | None = None, weights: Mapping | None = None,
+               f_avg_classes: Sequence | None = None, unrelated_label=None, positive_class=None,
+               baselines: Sequence[str] | None = None, baseline_systems: Sequence[str] = (),
+               real_systems: Sequence[str] = (), primary_metric: str | None = None,
+               allow_unused_labels: bool = False, label_map: Mapping | None = None,
+               normalize_labels: Sequence[str] = (), random_seed: int = RANDOM_SEED,
+               span_metrics: Sequence[str] | None = None, merge_overlapping_predictions: bool = False,
+               offsets_past_end: str | None = None) -> tuple[Dataset, DatasetSpec]:
     """``dataset`` of files: a gold file and one prediction file per system
     (the system's name is the file's name without its ending).
 
@@ -806,8 +893,8 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
     ``score_threshold``, ``probability_tolerance``,
     ``normalize_probabilities``; docs: Scores and probabilities), and the
     metrics of scores listed in ``metrics``.
-    ``span_format``: the old name of ``format`` (it warns).  Keywords as ``dataset`` (span files: as
-    ``span_dataset``, and ``documents``); the defaults are the config's, so
+    ``span_format``: the old name of ``format`` (it warns).  The other keywords as ``dataset`` (span
+    files: as ``span_dataset``, and ``documents``); the defaults are the config's, so
     that the files are read as the workflow reads them: every baseline of
     the task is generated (``baselines=[]`` for none), the random ones
     seeded by ``random_seed`` (20200101), and the techniques of a TC gold
@@ -854,12 +941,7 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
         if stem in stems:
             raise ConfigError(f"two prediction files give the system name {stem!r}: {stems[stem]} and {f}")
         stems[stem] = str(f)
-    allowed = _keywords(span_dataset) - {"texts"} | {"documents"} if span_format else \
-        _keywords(dataset) - {"groups"}
-    unknown = sorted(set(keys) - allowed)
-    if unknown:
-        raise TypeError(f"read_files: unknown keyword(s) {', '.join(map(repr, unknown))}"
-                        f"{closest(unknown, allowed)}; known: {', '.join(sorted(allowed))}")
+    keys = _read_keys(locals(), span_format is not None)
     _check_keywords({**keys, "score_threshold": score_threshold, "probability_tolerance": probability_tolerance,
                      "normalize_probabilities": normalize_probabilities})
     keys.setdefault("random_seed", RANDOM_SEED)
@@ -893,6 +975,28 @@ def read_files(gold, predictions: Sequence = (), *, format: str | None = None, i
     gold_t = read(gold, group_column)
     tables = {stem: read(f) for stem, f in stems.items()}
     return from_tables(gold_t, tables, name=name, **keys)
+
+
+def _read_keys(given: Mapping[str, Any], spans: bool) -> dict:
+    """The dataset keywords of a ``read_files`` call that differ from their
+    defaults; a keyword of the other kind of task (a span keyword for label
+    files, a label keyword for span files) is refused."""
+    import inspect
+
+    params = inspect.signature(read_files).parameters
+    own = (_keywords(span_dataset) - {"texts"} | {"documents"} if spans else _keywords(dataset) - {"groups"}) - {"name"}
+    other = (_keywords(dataset) | _keywords(span_dataset) | {"documents"}) - own - {"texts", "groups", "name"}
+    keys, wrong = {}, []
+    for k in sorted(own | other):
+        v, d = given[k], params[k].default
+        if v is d or (isinstance(d, (bool, int, str, tuple)) and type(v) is type(d) and v == d):
+            continue
+        (keys.__setitem__(k, v) if k in own else wrong.append(k))
+    if wrong:
+        raise TypeError(f"read_files: {', '.join(map(repr, wrong))}: keyword(s) of "
+                        f"{'label files' if spans else 'span files (format=semeval2020_si, ...)'}; those of "
+                        f"{'span' if spans else 'label'} files: {', '.join(sorted(own))}")
+    return keys
 
 
 def _reader(format, id_column, label_column):
@@ -976,8 +1080,8 @@ def _options(fn, given: Mapping[str, Any], settings_obj) -> dict:
     the fields of ``settings_obj`` (an ``experiments.Settings``, e.g. from
     ``settings(...)``) that differ from their defaults, then the dataset
     keywords and settings among ``given`` (the call's arguments) that differ
-    from the signature's defaults, so an explicit keyword overrides
-    ``settings``."""
+    from the signature's defaults or that the caller gave (``_GIVEN``), so an
+    explicit keyword overrides ``settings``, even at its default."""
     import inspect
     from dataclasses import fields
 
@@ -991,13 +1095,14 @@ def _options(fn, given: Mapping[str, Any], settings_obj) -> dict:
                             f"{type(settings_obj).__name__}")
         out.update({f.name: getattr(settings_obj, f.name) for f in fields(settings_obj)
                     if getattr(settings_obj, f.name) != f.default})
+    explicit = _GIVEN.get()
     for k in params:
         if k not in _DATA_KEYS and k not in _SETTING_KEYS:
             continue
         v, d = given[k], params[k].default
         same = v is d or (not isinstance(v, np.ndarray) and isinstance(d, (bool, int, float, str, tuple))
                           and type(v) is type(d) and v == d)
-        if not same:
+        if not same or (k in explicit and k in _SETTING_KEYS and settings_obj is not None):
             out[k] = list(v) if isinstance(v, tuple) and k in _SETTING_KEYS else v
     return out
 
@@ -1093,55 +1198,6 @@ def _prepare(gold, predictions, kwargs, include_all_baselines: bool = False, all
     return ds, spec, st
 
 
-def _door(fn):
-    """A one-call function whose unknown keyword is refused with where it
-    belongs: the closest keyword of the call, a dataset keyword (given once
-    to ``dataset``, ``span_dataset`` or ``read_files``), or an experiment
-    setting (``settings=metaeval.api.settings(...)``)."""
-    import difflib
-    import functools
-    import inspect
-    from dataclasses import fields
-
-    params = inspect.signature(fn).parameters
-
-    @functools.wraps(fn)
-    def call(*args, **kwargs):
-        unknown = [k for k in kwargs if k not in params]
-        if unknown:
-            from .methods.experiments import Settings
-
-            plain, spans = _keywords(dataset) - set(params), _keywords(span_dataset) - set(params)
-            setting_keys = {f.name for f in fields(Settings)} - set(params)
-            named = lambda ks: ", ".join(map(repr, ks)) + (" is" if len(ks) == 1 else " are")  # noqa: E731
-            given = lambda ks: ", ".join(f"{k}=..." for k in ks)  # noqa: E731
-            hints = []
-            for keys, say in (([k for k in unknown if k in plain], lambda ks: (
-                                  f"{named(ks)} {'a dataset keyword' if len(ks) == 1 else 'dataset keywords'}: read "
-                                  f"the data once with metaeval.dataset(gold, predictions, {given(ks)}) (or "
-                                  f"read_files) and pass what it returns")),
-                              ([k for k in unknown if k in spans and k not in plain], lambda ks: (
-                                  f"{named(ks)} {'a keyword' if len(ks) == 1 else 'keywords'} of span tasks: read "
-                                  f"the data once with metaeval.span_dataset(gold, predictions, texts=..., "
-                                  f"{given(ks)}) and pass what it returns")),
-                              ([k for k in unknown if k in setting_keys], lambda ks: (
-                                  f"{named(ks)} {'an experiment setting' if len(ks) == 1 else 'experiment settings'}"
-                                  f": pass settings=metaeval.api.settings({given(ks)})"))):
-                if keys:
-                    hints.append(say(keys))
-            lost = [k for k in unknown if k not in plain | spans | setting_keys]
-            for k in lost:
-                close = difflib.get_close_matches(k, sorted(set(params) | plain | spans | setting_keys), n=1)
-                hints.append(f"unknown keyword {k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-            if lost:
-                hints.append("the experiment settings, each with its default and meaning: `metaeval settings`, or "
-                             "the documentation's Configuration page")
-            raise TypeError(f"{fn.__name__}(): " + "; ".join(hints))
-        return fn(*args, **kwargs)
-
-    return call
-
-
 def _few_systems_warning(ds: Dataset, st) -> None:
     """The workflow meta-evaluates a dataset only when it ranks
     ``min_systems`` systems or more; the API does, and says so."""
@@ -1222,7 +1278,11 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
     """
     opts = _options(evaluate, locals(), settings)
     ds, spec, st = _prepare(gold, predictions, opts, include_all_baselines=True)
+    from .methods.scorer import select_systems
+
     scores = score_dataset(ds, spec)
+    ranked = [ds.systems[i] for i in select_systems(ds, st.include_baselines)]
+    scores = scores[scores["system"].isin(ranked)].reset_index(drop=True)
     if not intervals:
         return scores.set_index("system")
     from .methods.bootstrap import run_bootstrap

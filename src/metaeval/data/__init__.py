@@ -11,3 +11,7 @@
 
 Imports ``engine``, ``settings`` and ``measures``.
 """
+
+from metaeval import _submodules  # noqa: E402
+
+__getattr__ = _submodules(__name__)  # its modules, imported on first use

@@ -12,3 +12,7 @@
 
 Imports ``metaeval.engine`` and ``metaeval.settings`` only.
 """
+
+from metaeval import _submodules  # noqa: E402
+
+__getattr__ = _submodules(__name__)  # its modules, imported on first use

@@ -12,3 +12,7 @@
 
 Each takes a dataset, its spec and its settings and returns data frames.
 """
+
+from metaeval import _submodules  # noqa: E402
+
+__getattr__ = _submodules(__name__)  # its modules, imported on first use

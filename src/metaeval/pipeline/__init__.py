@@ -22,3 +22,7 @@ Stages, in order (the workflow's job in brackets):
 A stage is timed by ``timed(label)`` when given (the workflow's log), a
 context manager; the library's default says nothing.
 """
+
+from metaeval import _submodules  # noqa: E402
+
+__getattr__ = _submodules(__name__)  # its modules, imported on first use

@@ -8,3 +8,7 @@
   requirements, the task's official metric) and its page;
 * ``crossdata``: which metric holds up across datasets.
 """
+
+from metaeval import _submodules  # noqa: E402
+
+__getattr__ = _submodules(__name__)  # its modules, imported on first use

@@ -19,3 +19,7 @@ __all__ = ["LABEL_READERS", "register_reader", "unregister_reader"]
 for _suffix, _reader in ((".csv", labels.read_csv), (".tsv", labels.read_tsv), (".jsonl", jsonl.read_jsonl),
                          (".ndjson", jsonl.read_jsonl), (".parquet", parquet.read_parquet)):
     register_reader(_suffix, _reader)
+
+from metaeval import _submodules  # noqa: E402
+
+__getattr__ = _submodules(__name__)  # its modules, imported on first use

@@ -5,9 +5,14 @@
 __all__ = ["SCORE_METRIC_IDS", "SCORE_REGISTRY", "ScoreMetric"]
 
 
-def __getattr__(name):  # the registry on first use: its modules import this package
+from metaeval import _submodules  # noqa: E402
+
+_modules = _submodules(__name__)
+
+
+def __getattr__(name):  # the registry on first use (its modules import this package), and every module
     if name in __all__:
         from . import registry
 
         return getattr(registry, name)
-    raise AttributeError(name)
+    return _modules(name)

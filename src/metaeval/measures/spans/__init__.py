@@ -73,3 +73,7 @@ __all__ = ["span_precision", "span_recall", "span_f1", "span_f1_exact", "span_f1
            "merge_spans",
            "overlapping_pairs", "span_statistics", "evaluate_spans", "perturb_spans",
            "synthetic_systems", "random_spans", "span_baselines", "PERTURBATIONS", "SPAN_BASELINES"]
+
+from metaeval import _submodules  # noqa: E402
+
+__getattr__ = _submodules(__name__)  # its modules, imported on first use

@@ -86,3 +86,7 @@ __all__ = ["Criterion", "REGISTRY", "register_criterion", "unregister_criterion"
 # the built-in criteria, in the tables' order
 for _module in (stability, discrimination, power, noise, priors):
     register_criterion(_module.CRITERION)
+
+from metaeval import _submodules  # noqa: E402
+
+__getattr__ = _submodules(__name__)  # its modules, imported on first use
