@@ -763,7 +763,7 @@ def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
     work, data = run
     gold, preds, keys = _tiny_in_memory(data)
     api = metaeval_api()
-    settings = api.settings(**yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["experiments"])
+    settings = api.api.settings(**yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["experiments"])
     tiny = api.dataset(gold, preds, baselines=["majority", "all_class", "random"], **keys)  # (read once)
     res = api.meta_evaluate(tiny, properties=read_result_csv(work / "results/tiny/properties.csv"), settings=settings)
     written = res.write(tmp_path)
@@ -784,7 +784,7 @@ def test_the_api_writes_the_workflow_s_files_byte_for_byte(run, tmp_path):
     scores = api.evaluate(tiny, intervals=False)
     assert scores.reset_index().equals(read_result_csv(work / "results/tiny/scores.csv"))
     iv = api.evaluate(tiny, include_baselines=["majority", "random"], bootstrap_replicates=settings.bootstrap_replicates,
-                      settings=api.settings(chunk_size=settings.chunk_size))
+                      settings=api.api.settings(chunk_size=settings.chunk_size))
     want = read_result_csv(work / "results/tiny/intervals.csv")
     for _, row in want.iterrows():
         assert iv.loc[row["system"], row["metric"] + "_low"] == row["low"]
@@ -811,7 +811,7 @@ def test_the_library_reads_and_resamples_a_grouped_dataset_as_the_workflow(run, 
                                      name="tiny_tsv")
     assert read[0].groups is not None
     res = metaeval_api().meta_evaluate(read, properties=read_result_csv(work / "results/tiny_tsv/properties.csv"),
-                                       settings=metaeval_api().settings(**settings))
+                                       settings=metaeval_api().api.settings(**settings))
     written = [p for p in res.write(tmp_path, figures=False) if p.suffix == ".csv"]
     assert len(written) == 21
     for p in written:
