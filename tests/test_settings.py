@@ -345,3 +345,40 @@ def test_the_library_s_defaults_are_the_settings_tree_s():
     assert default(criteria.criteria, "confidence") == S.default_of("confidence")
     assert evidence.EvidenceSets.__dataclass_fields__["mc_level"].default == S.default_of("verdict_mc_level")
     assert default(recommendation.recommend, "headline") == S.default_of("verdict_scope") == S.SCOPES[0]
+
+
+# -- the schema's defaults: filled as snakemake.utils.validate fills them, without reading the schema again -------
+def _snakemake_defaults(cfg: dict) -> dict:
+    from snakemake.utils import validate
+
+    validate(cfg, str(ROOT / "workflow" / "schemas" / "config.schema.yaml"))
+    return cfg
+
+
+@pytest.mark.parametrize("config", ["config/config.yaml", ".test/config.yaml", "overrides"])
+def test_the_schema_defaults_are_snakemake_s_at_every_depth(config):
+    import copy
+
+    from metaeval.data.config import schema_defaults, yaml_load
+
+    schema = yaml_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    if config == "overrides":  # a dataset of its own settings, weights and custom metrics: the nested defaults
+        cfg = {"data_dir": "x", "datasets": {"d": {"gold": "g.csv", "predictions": ["p/*.csv"], "labels": ["a", "b"],
+                                                  "experiments": {"n_splits": 10}, "weights": {"w": {"a": 1, "b": 2}}}},
+               "experiments": {"alpha": 0.01}}
+    else:
+        cfg = yaml_load((ROOT / config).read_text())
+    mine, theirs = schema_defaults(copy.deepcopy(cfg), schema), _snakemake_defaults(copy.deepcopy(cfg))
+    assert mine == theirs
+    assert mine != cfg  # (defaults were filled in)
+
+
+def test_yaml_load_reads_what_safe_load_reads():
+    import yaml
+
+    from metaeval.data.config import yaml_load
+
+    for f in [ROOT / "config" / "config.yaml", ROOT / ".test" / "config.yaml",
+              ROOT / "workflow" / "schemas" / "config.schema.yaml", *sorted((ROOT / "config").rglob("*.yaml"))]:
+        text = f.read_text(encoding="utf-8")
+        assert yaml_load(text) == yaml.safe_load(text), f

@@ -266,7 +266,8 @@ def duplicate_keys(path: str | Path) -> list[str]:
     import yaml
 
     try:
-        root = yaml.compose(Path(path).read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        root = yaml.compose(Path(path).read_text(encoding="utf-8"),
+                            Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (yaml.YAMLError, OSError, UnicodeDecodeError):
         return []
     found: list[str] = []
@@ -296,14 +297,13 @@ def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
     """Read a YAML config; validate it against ``schema`` (by default the
     workflow's, ``metaeval.data.resources.config_schema()``) and fill in the
     schema's defaults."""
-    import yaml
 
     path = Path(path)
     twice = duplicate_keys(path)
     if twice:
         raise ConfigError("\n  ".join(twice))
     with open(path, encoding="utf-8") as fh:
-        cfg = yaml.safe_load(fh) or {}
+        cfg = yaml_load(fh) or {}
     bad = label_scalars(cfg)
     if bad:
         raise ConfigError(f"{path}: " + "\n  ".join(bad))
@@ -312,15 +312,12 @@ def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
 
         schema = config_schema()
     if schema is not None:
-        import jsonschema
-
         with open(schema, encoding="utf-8") as fh:
-            sch = yaml.safe_load(fh)
-        validator = jsonschema.Draft202012Validator(sch)
+            sch = yaml_load(fh)
         msgs = schema_errors(cfg, sch)
         if msgs:
             raise ConfigError(f"{path}: config does not match {schema}:\n  " + "\n  ".join(msgs))
-        _fill_defaults(validator, cfg)
+        schema_defaults(cfg, sch)
     return cfg
 
 
@@ -371,11 +368,36 @@ def _alternative_error(e) -> str:
     return sub.message + (f" (expected {what})" if what else "")
 
 
-def _fill_defaults(validator, cfg: dict) -> None:
-    """Apply the schema's top-level defaults (what snakemake.utils.validate does)."""
-    for key, sub in validator.schema.get("properties", {}).items():
-        if "default" in sub and key not in cfg:
-            cfg[key] = sub["default"]
+def yaml_load(text):
+    """YAML text (or an open file) as Python values, with libyaml's parser
+    where PyYAML has it (the same values as ``yaml.safe_load``, several times
+    faster: a run reads the config and the schema at every start)."""
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def schema_defaults(cfg: dict, schema: Mapping) -> dict:
+    """Fill in ``cfg``, in place, the schema's defaults wherever a
+    ``properties`` keyword validates it, at any depth (through ``$ref`` and
+    ``additionalProperties``): what ``snakemake.utils.validate`` does with
+    ``set_default=True`` (the jsonschema FAQ's validator), without reading
+    the schema file again.  A config that breaks the schema raises
+    ``jsonschema.ValidationError`` (``schema_errors`` words the faults
+    first)."""
+    from jsonschema import Draft202012Validator, validators
+
+    properties = Draft202012Validator.VALIDATORS["properties"]
+
+    def set_defaults(validator, props, instance, sub):
+        if isinstance(instance, dict):
+            for key, subschema in props.items():
+                if isinstance(subschema, Mapping) and "default" in subschema:
+                    instance.setdefault(key, subschema["default"])
+        yield from properties(validator, props, instance, sub)
+
+    validators.extend(Draft202012Validator, {"properties": set_defaults})(schema).validate(cfg)
+    return cfg
 
 
 def resolve_data_dir(data_dir: str | Path, base: str | Path | None = None) -> Path:

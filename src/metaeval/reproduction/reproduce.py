@@ -53,10 +53,10 @@ class Published:
 
     @classmethod
     def load(cls, path: str | Path) -> "Published":
-        import yaml
+        from ..data.config import yaml_load
 
         path = Path(path)
-        return cls(yaml.safe_load(path.read_text(encoding="utf-8")), path.parent)
+        return cls(yaml_load(path.read_text(encoding="utf-8")), path.parent)
 
     def table(self, t: Mapping) -> pd.DataFrame:
         df = pd.read_csv(self.folder / t["file"], comment="#", dtype=str, keep_default_na=False)
