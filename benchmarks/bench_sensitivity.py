@@ -103,7 +103,7 @@ def properties(args):
     from metaeval.workflow import property_settings
 
     cfg = load_config(args.config)
-    s = P.settings_from(property_settings(cfg.get("properties")))
+    s = P.PropertySettings.from_config(property_settings(cfg.get("properties")))
     n = len(PM.domain_matrices(s))
     t, df = best_of(lambda: P.check_all(s), repeat=2)
     print(f"formal properties: {len(df)} checks ({df['metric'].nunique()} metrics x {df['property'].nunique()} "

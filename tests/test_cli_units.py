@@ -477,7 +477,7 @@ def test_the_recommendation_s_signature_names_what_it_drew():
 
     from metaeval.api import dataset
     from metaeval.methods.experiments import Settings
-    from metaeval.measures.properties import settings_from
+    from metaeval.settings import PropertySettings
 
     data = dataset(["a", "b", "a", "b"], {"s": ["a", "b", "b", "b"], "t": ["a", "a", "a", "b"]}, baselines=[])
     st = Settings()
@@ -488,7 +488,7 @@ def test_the_recommendation_s_signature_names_what_it_drew():
 
     got, sig = methods()
     assert got == ["criteria", "half_splits", "noisy_golds", "bootstrap", "design_subsets", "property_matrices"]
-    ps = settings_from({})
+    ps = PropertySettings.from_config({})
     assert sig["resampling"][-1] == {"method": "property_matrices", "resamples": ps.random, "seed": ps.seed}
     assert sig["resampling"][0] == {"method": "criteria", "resamples": st.criteria_replicates,
                                     "seed": st.criteria_seed, "half_splits": st.criteria_splits}

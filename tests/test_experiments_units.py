@@ -16,6 +16,7 @@ from scipy.spatial.distance import squareform
 
 from metaeval.methods import experiments as E
 from metaeval.data.config import ConfigError, DatasetSpec
+from metaeval.settings import SUPERSEDED_SETTINGS
 from metaeval.data.dataset import Dataset
 
 
@@ -27,7 +28,7 @@ def test_later_blocks_override_earlier_ones():
 
 
 def test_superseded_and_unknown_settings_are_refused():
-    for key, why in E.SUPERSEDED_SETTINGS.items():
+    for key, why in SUPERSEDED_SETTINGS.items():
         with pytest.raises(ConfigError) as e:
             E.Settings.from_config({key: 1})
         assert str(e.value) == f"experiments.{key}: no longer a setting: {why}"

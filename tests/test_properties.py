@@ -277,7 +277,7 @@ def test_settings_are_checked():
     with pytest.raises(ValueError, match="n_max"):
         P.PropertySettings(n_max=2)
     with pytest.raises(ValueError, match="unknown setting"):
-        P.settings_from({"n_maximum": 5})
+        P.PropertySettings.from_config({"n_maximum": 5})
 
 
 # ---------------------------------------------------------------------------
@@ -475,9 +475,9 @@ def test_the_limits_of_the_settings_are_accepted():
     P.PropertySettings(k=2, n_max=2, weights=(0.5, 0.5), f_avg_classes=(0, 1), unrelated=None, positive=1,
                        class_sizes=(3, 1))
     with pytest.raises(ValueError) as e:
-        P.settings_from({"n_maximum": 5, "enabled": True})
+        P.PropertySettings.from_config({"n_maximum": 5, "enabled": True})
     assert str(e.value).startswith("properties: unknown setting(s) ['n_maximum']; known: class_sizes, f_avg_classes, ")
-    s = P.settings_from({"n_max": 5, "weights": [0.2, 0.3, 0.5], "enabled": True})
+    s = P.PropertySettings.from_config({"n_max": 5, "weights": [0.2, 0.3, 0.5], "enabled": True})
     assert s.n_max == 5 and s.weights == (0.2, 0.3, 0.5)
 
 

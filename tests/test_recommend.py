@@ -426,7 +426,7 @@ def test_every_default_dataset_shows_one_answer_and_its_official_metric(project_
     from metaeval.workflow import experiment_settings
 
     specs = dataset_specs(project_config)
-    base = P.settings_from({**project_config["properties"], "n_max": 4, "random": 200})
+    base = P.PropertySettings.from_config({**project_config["properties"], "n_max": 4, "random": 200})
     seen = 0
     for name, spec in specs.items():
         st = experiment_settings(project_config, name)

@@ -247,7 +247,7 @@ def test_the_properties_block_is_its_declaration():
     declared = {f.name: f.default for f in S.properties_fields()}
     assert declared == {k: getattr(P.PropertySettings(), k) for k in declared} and len(declared) == 9
     assert yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))["properties"] == {}
-    assert P.settings_from({}) == P.PropertySettings()
+    assert P.PropertySettings.from_config({}) == P.PropertySettings()
 
 
 def test_settings_a_step_does_not_apply_are_said():

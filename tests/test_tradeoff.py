@@ -257,7 +257,7 @@ def default_verdicts(project_config, data_dir):  # (about 100 s on 2 cores)
     from metaeval.workflow import experiment_settings
 
     specs = dataset_specs(project_config)
-    base = P.settings_from({**project_config["properties"], "n_max": 4, "random": 200})
+    base = P.PropertySettings.from_config({**project_config["properties"], "n_max": 4, "random": 200})
     out = {}
     for name in ("fnc1", "fnc1_4class", "semeval2016t3_c"):
         spec, st = specs[name], experiment_settings(project_config, name)

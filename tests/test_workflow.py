@@ -76,12 +76,13 @@ def test_properties_in_the_workflow_are_the_library_s(run):
     import yaml as _yaml
 
     from metaeval.data.files import read_result_csv
-    from metaeval.measures.properties import check_all, settings_from
+    from metaeval.measures.properties import check_all
+    from metaeval.settings import PropertySettings
 
     work, _ = run
     block = _yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["properties"]
     got = read_result_csv(work / "results/properties.csv").fillna("")
-    want = check_all(settings_from(block))
+    want = check_all(PropertySettings.from_config(block))
     assert got[["metric", "property", "result", "counterexample"]].astype(str).values.tolist() == \
         want[["metric", "property", "result", "counterexample"]].astype(str).values.tolist()
     md = (work / "results/tables/properties.md").read_text()

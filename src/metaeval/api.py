@@ -288,7 +288,7 @@ def _misplaced(unknown: Sequence[str], params: frozenset) -> str:
     import difflib
     from dataclasses import fields
 
-    from .methods.experiments import Settings
+    from .settings import Settings
 
     plain, spans = _keywords(dataset) - params, _keywords(span_dataset) - params - _keywords(dataset)
     setting_keys = {f.name for f in fields(Settings)} - params
@@ -783,7 +783,7 @@ def settings(**options):
     >>> inspect.signature(settings).parameters["tukey_trials"]
     <Parameter "tukey_trials: 'int' = 5000">
     """
-    from .methods.experiments import Settings
+    from .settings import Settings
 
     return Settings.from_config({k: list(v) if isinstance(v, tuple) else v for k, v in options.items()})
 
@@ -794,7 +794,7 @@ def _settings_signature():
     import inspect
     from dataclasses import MISSING, fields
 
-    from .methods.experiments import Settings
+    from .settings import Settings
 
     params = []
     for f in fields(Settings):
@@ -820,7 +820,7 @@ def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
     import difflib
     from dataclasses import fields
 
-    from .methods.experiments import Settings
+    from .settings import Settings
 
     data_keys = _keywords(dataset) | _keywords(span_dataset)
     setting_keys = {f.name for f in fields(Settings)}
@@ -1085,7 +1085,7 @@ def _options(fn, given: Mapping[str, Any], settings_obj) -> dict:
     import inspect
     from dataclasses import fields
 
-    from .methods.experiments import Settings
+    from .settings import Settings
 
     params = inspect.signature(fn).parameters
     out: dict[str, Any] = {}
@@ -1427,12 +1427,13 @@ def _shape_properties(k: int, ordinal: bool, weights, f_avg, unrelated, positive
     domain (``properties.dataset_settings``; cached per shape)."""
     from types import SimpleNamespace
 
-    from .measures.properties import check_all, dataset_settings, settings_from
+    from .measures.properties import check_all, dataset_settings
+    from .settings import PropertySettings
 
     params = {"weights": None if weights is None else np.asarray(weights), "f_avg_classes": f_avg,
               "unrelated": unrelated, "positive": positive}
     shape = SimpleNamespace(k=k, ordinal=ordinal, metric_params=lambda: params)
-    return check_all(dataset_settings(shape, sizes, settings_from({})), list(metrics))
+    return check_all(dataset_settings(shape, sizes, PropertySettings.from_config({})), list(metrics))
 
 
 def _properties_of(ds, spec, properties):

@@ -438,7 +438,7 @@ def _split_settings(a) -> tuple[dict, dict]:
             _keywords(dataset) - {"groups"}) - {"name", "labels", "ordinal", "metrics", "baselines"}
     from dataclasses import fields
 
-    from .methods.experiments import Settings
+    from .settings import Settings
     from .measures.labels import closest
 
     pairs = dict(a.settings)
@@ -898,9 +898,9 @@ def _recommend_signature(a, data, st, rec, designed: bool) -> dict:
     if designed:
         draws.append(("design_subsets", st.design_draws, st.design_seed, {}))
     if not a.no_properties and spec.k >= 2:
-        from .measures.properties import settings_from
+        from .settings import PropertySettings
 
-        ps = settings_from({})
+        ps = PropertySettings.from_config({})
         draws.append(("property_matrices", ps.random, ps.seed, {}))
     return _signature("recommend", rec.metrics, spec, st, draws, criteria=list(rec.criteria),
                       **({"priorities": list(rec.priorities)} if getattr(rec, "priorities", ()) else {}),

@@ -43,6 +43,37 @@ class MetricFault(ConfigError):
     data (2 is for an option)."""
 
 
+# experiment settings of earlier versions: refused with what replaced them (the check of unknown keys says
+# the same, before the schema's own error)
+SUPERSEDED_SETTINGS = {
+    "tier_alpha": "the top tiers are superseded by the Model Confidence Set: set verdict_alpha instead (the "
+                  "family's level, Bonferroni over the criteria; docs/recommendation.md)",
+    "min_difference": "the top tiers' smallest meaningful difference is superseded by the Model Confidence Set, "
+                      "which has no margin: remove it (docs/recommendation.md)",
+}
+
+
+def closest(wrong, known) -> str:
+    """`` (did you mean 'x'?)`` for the first of ``wrong`` with a close
+    match among ``known`` (difflib), else an empty string.
+
+    >>> closest(["acuracy"], ["accuracy", "kappa"])
+    " (did you mean 'accuracy'?)"
+    >>> closest(["f1_macro"], ["macro_f1", "f1_weighted"])   # the same words in another order first
+    " (did you mean 'macro_f1'?)"
+    """
+    import difflib
+
+    known = list(known)
+    for w in sorted(wrong):
+        words = sorted(str(w).lower().replace("-", "_").split("_"))
+        same = [k for k in known if sorted(str(k).lower().split("_")) == words]
+        near = same or difflib.get_close_matches(str(w), known, n=1)
+        if near:
+            return f" (did you mean {near[0]!r}?)"
+    return ""
+
+
 # the evidence criteria of the recommendation, in the tables' order by id, with the names the
 # pages give them (verdict.recommendation.CRITERIA)
 CRITERION_NAMES = {
@@ -558,6 +589,22 @@ class PropertySettings:
     ordinal: bool = True
     class_sizes: tuple[int, ...] | None = None
 
+    @classmethod
+    def from_config(cls, block: Mapping | None) -> "PropertySettings":
+        """The properties' settings from the config's ``properties`` block
+        (``enabled`` is read by the workflow, not here); lists become
+        tuples; an unknown setting raises ValueError.
+
+        >>> PropertySettings.from_config({"n_max": 5, "weights": [0.5, 0.3, 0.2]}).n_max
+        5
+        """
+        known = set(cls.__dataclass_fields__)
+        block = dict(block or {})
+        unknown = set(block) - known - {"enabled"}
+        if unknown:
+            raise ValueError(f"properties: unknown setting(s) {sorted(unknown)}; known: {', '.join(sorted(known))}")
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in block.items() if k in known})
+
     def __post_init__(self):
         k = self.k
         if k < 2:
@@ -633,6 +680,36 @@ def flat(cls):
     for name, _, f in flat_fields():
         setattr(cls, name, f)
     return dataclass(frozen=True)(cls)
+
+
+@flat
+class Settings:
+    """The experiments' settings as one flat object (config key
+    ``experiments``; a dataset may override any of them under
+    ``datasets.<name>.experiments``).  Its fields, defaults and checks are
+    those of the settings tree (``metaeval.settings``: one branch per
+    method), the only place they are declared.  Defaults are the papers'
+    values where the papers give one."""
+
+    @classmethod
+    def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":
+        values: dict[str, Any] = {}
+        known = {f.name for f in fields(cls)}
+        for block in blocks:
+            for k, v in (block or {}).items():
+                if k in SUPERSEDED_SETTINGS:
+                    raise ConfigError(f"experiments.{k}: no longer a setting: {SUPERSEDED_SETTINGS[k]}")
+                if k not in known:
+                    raise ConfigError(f"experiments.{k}: unknown setting{closest([k], known)}; known: "
+                                      f"{', '.join(sorted(known))}")
+                values[k] = v
+        s = cls(**{k: check_value(k, v) for k, v in values.items()})
+        check(s)
+        return s
+
+    def tree(self) -> Experiments:
+        """The same settings as the tree of the methods' branches."""
+        return Experiments.from_flat(self)
 
 
 def write_generated(root) -> list[str]:

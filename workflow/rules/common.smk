@@ -226,28 +226,34 @@ REPRO = config.get("reproduction", {})
 PUBLISHED = WORKFLOW_DIR.parent / REPRO.get("published", "config/published/tables.yaml")
 
 
+@functools.lru_cache(maxsize=None)
+def published_tables():
+    """The published tables' spec (read once per run), or None without it (an installed workflow has none)."""
+    from metaeval.reproduction.published import Published
+
+    return Published.load(PUBLISHED) if PUBLISHED.exists() else None
+
+
 def reproduction_inputs():
     """Every result file the reproduction report reads (of the configured
     datasets whose experiments run); the report refuses to read others.
     None without the published tables (an installed workflow has none)."""
-    from metaeval.reproduction.reproduce import Published, required_results
+    from metaeval.reproduction.published import required_results
 
-    if not PUBLISHED.exists():
+    pub = published_tables()
+    if pub is None:
         return []
 
     made = set(dataset_targets()) | {f"{RESULTS}/{ds}/dataset.json" for ds in DATASETS}
-    pub = Published.load(PUBLISHED)
     files = [f"{RESULTS}/{ds}/{f}" for ds, fs in required_results(pub, set(DATASETS)).items() for f in fs]
     return [f for f in files if f in made]
 
 
 def published_files():
-    from metaeval.reproduction.reproduce import Published
-
-    if not PUBLISHED.exists():
+    pub = published_tables()
+    if pub is None:
         return []
 
-    pub = Published.load(PUBLISHED)
     files = {str(PUBLISHED)} | {str(pub.folder / t["file"]) for t in pub.spec["tables"]}
     if pub.spec.get("claims"):
         files.add(str(pub.folder / pub.spec["claims"]["file"]))
@@ -458,7 +464,7 @@ PROPERTY_FILES = [f"{RESULTS}/properties.csv", f"{RESULTS}/tables/properties.md"
 def cross_kind(name):
     """The kind of task of a dataset (nominal, ordinal, spans), for the
     cross-dataset job."""
-    from metaeval.verdict.crossdata import dataset_kind
+    from metaeval.data.config import dataset_kind
 
     return dataset_kind(SPECS[name])
 
@@ -482,7 +488,7 @@ def cross_verdict(names):
     whose MCS p-values they combine; the first dataset's when they differ)."""
     from dataclasses import fields
 
-    from metaeval.methods.experiments import Settings
+    from metaeval.settings import Settings
     from metaeval.settings import GROUPS
 
     s = SETTINGS[names[0]] if names else Settings()

@@ -21,7 +21,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..measures import labels as M
-from ..settings import CRITERION_NAMES, ConfigError, MetricFault
+from ..settings import CRITERION_NAMES, SUPERSEDED_SETTINGS, ConfigError, MetricFault  # noqa: F401
 from .readers.labels import FORMATS
 
 __all__ = ["ConfigError", "DatasetSpec", "load_config", "dataset_specs", "resolve_data_dir",
@@ -41,15 +41,6 @@ ARTICLE_FORMATS = ("semeval2020_si", "semeval2020_tc")
 OFFSETS_PAST_END = ("wrong", "refuse")
 EXTRA_LABEL_POLICIES = ("map", "error", "drop_item")
 WEIGHT_TOLERANCE = 1e-6
-# experiment settings of earlier versions: refused with what replaced them (the check of unknown keys says
-# the same, before the schema's own error)
-SUPERSEDED_SETTINGS = {
-    "tier_alpha": "the top tiers are superseded by the Model Confidence Set: set verdict_alpha instead (the "
-                  "family's level, Bonferroni over the criteria; docs/recommendation.md)",
-    "min_difference": "the top tiers' smallest meaningful difference is superseded by the Model Confidence Set, "
-                      "which has no margin: remove it (docs/recommendation.md)",
-}
-
 
 # the words of a file name that mark its system as a baseline (``baseline_word``), and the word after
 # ``random`` that makes it a random forest, not a guess
@@ -398,6 +389,23 @@ def schema_defaults(cfg: dict, schema: Mapping) -> dict:
 
     validators.extend(Draft202012Validator, {"properties": set_defaults})(schema).validate(cfg)
     return cfg
+
+
+def dataset_kind(spec) -> str:
+    """``spans`` for span identification, ``ordinal`` for ordered classes,
+    ``nominal`` otherwise (technique classification too: its candidates are
+    the metrics of its unordered classes; its span metrics have no value on
+    label noise or priors).
+
+    >>> from types import SimpleNamespace
+    >>> dataset_kind(SimpleNamespace(span_task=None, ordinal=True))
+    'ordinal'
+    >>> dataset_kind(SimpleNamespace(span_task="tc", ordinal=False))
+    'nominal'
+    """
+    if spec.span_task == "si":
+        return "spans"
+    return "ordinal" if spec.ordinal else "nominal"
 
 
 def resolve_data_dir(data_dir: str | Path, base: str | Path | None = None) -> Path:
@@ -1028,7 +1036,6 @@ def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dic
     property ids) and ``test_set``, checked.  A metric named there that is
     not computed on the dataset is accepted only when it cannot be (the page
     says why); one the dataset's ``metrics:`` list leaves out is refused."""
-    from ..measures.properties import PROPERTIES
 
     def err(key, msg):
         return ConfigError(f"datasets.{name}.{key}: {msg}")
@@ -1071,6 +1078,8 @@ def _verdict_keys(name, raw, all_ids, ordinal, params, span_task, labels) -> dic
     out["paper_choices"] = tuple(choices)
     req = raw.get("requirements") or ()
     req = (req,) if isinstance(req, str) else tuple(str(r) for r in req)
+    if req:  # (the properties' module imports pandas: a config without requirements does not need it)
+        from ..measures.properties import PROPERTIES
     for r in req:
         if r not in PROPERTIES:
             raise err("requirements", f"{r!r} is not a formal property{M.closest([r], list(PROPERTIES))}; known: "

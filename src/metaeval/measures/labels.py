@@ -60,6 +60,8 @@ from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
+from ..settings import closest  # noqa: F401  (the metrics' messages name the closest id; M.closest)
+
 __all__ = [
     "Metric",
     "REGISTRY",
@@ -1434,27 +1436,6 @@ def get(metric_id: str) -> Metric:
         known = tuple(REGISTRY) + tuple(SPAN_REGISTRY) + tuple(ITEM_REGISTRY) + tuple(SCORE_REGISTRY)
         raise KeyError(f"unknown metric {metric_id!r}{closest([metric_id], known + tuple(ALIASES))}; known: "
                        f"{', '.join(known)} (and {', '.join(f'{a} for {i}' for a, i in ALIASES.items())})") from None
-
-
-def closest(wrong, known) -> str:
-    """`` (did you mean 'x'?)`` for the first of ``wrong`` with a close
-    match among ``known`` (difflib), else an empty string.
-
-    >>> closest(["acuracy"], METRIC_IDS)
-    " (did you mean 'accuracy'?)"
-    >>> closest(["f1_macro"], METRIC_IDS)   # the same words in another order first
-    " (did you mean 'macro_f1'?)"
-    """
-    import difflib
-
-    known = list(known)
-    for w in sorted(wrong):
-        words = sorted(str(w).lower().replace("-", "_").split("_"))
-        same = [k for k in known if sorted(str(k).lower().split("_")) == words]
-        near = same or difflib.get_close_matches(str(w), known, n=1)
-        if near:
-            return f" (did you mean {near[0]!r}?)"
-    return ""
 
 
 def applicable_metrics(ordinal: bool, params: Mapping[str, object] | None = None,

@@ -106,7 +106,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -700,37 +700,6 @@ def check_all(settings: PropertySettings, metric_ids: Sequence[str] | None = Non
     cols = ["metric", "property", "result", "counterexample", "comparisons", "reason", "published", "agrees",
             "source"]
     return pd.DataFrame(rows, columns=cols)
-
-
-def settings_from(block: Mapping | None) -> PropertySettings:
-    """The properties' settings from the config's ``properties`` block.
-
-    Parameters
-    ----------
-    block : mapping or None
-        The ``properties`` block of the config (``enabled`` is read by the
-        workflow, not here); lists become tuples.
-
-    Returns
-    -------
-    PropertySettings
-
-    Raises
-    ------
-    ValueError
-        For an unknown setting.
-
-    Examples
-    --------
-    >>> settings_from({"n_max": 5, "weights": [0.5, 0.3, 0.2]}).n_max
-    5
-    """
-    known = set(PropertySettings.__dataclass_fields__)
-    block = dict(block or {})
-    unknown = set(block) - known - {"enabled"}
-    if unknown:
-        raise ValueError(f"properties: unknown setting(s) {sorted(unknown)}; known: {', '.join(sorted(known))}")
-    return PropertySettings(**{k: tuple(v) if isinstance(v, list) else v for k, v in block.items() if k in known})
 
 
 def dataset_settings(spec, class_sizes, base: PropertySettings | None = None) -> PropertySettings:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import string
 import warnings
 from contextlib import contextmanager
-from dataclasses import fields
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
@@ -32,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..measures import labels as M
-from ..data.config import ConfigError, DatasetSpec, SUPERSEDED_SETTINGS
+from ..data.config import DatasetSpec
 from ..data.dataset import Dataset, RANKED_KINDS
 from ..engine.confusion import merge_classes
 from ..engine.progress import report
@@ -40,8 +39,9 @@ from ..engine.ranking import competition_rank, kendall_tau, orient, tau_matrix
 from ..engine.resample import SubsetConfusion, balanced_masks, chunk_indices, split_masks
 # the engine's scorer, here before it had a package of its own (``metaeval.engine``): these names keep working
 from .scorer import Counts, Scorer, directions, oriented, select_systems  # noqa: F401
-# the settings tree declares every setting once; ALL_CRITERIA and PAPER_TIERS keep their old home too
-from ..settings import ALL_CRITERIA, Experiments, PAPER_TIERS, check, check_value, flat  # noqa: F401
+# the settings tree declares every setting once, with the flat Settings of its leaves (``metaeval.settings``:
+# reading a config imports no pandas); ALL_CRITERIA, PAPER_TIERS and Settings keep this home too
+from ..settings import ALL_CRITERIA, Experiments, PAPER_TIERS, Settings, check, check_value, flat  # noqa: F401
 
 __all__ = ["Settings", "few_groups_note", "MIN_GROUPS", "similarity", "similarity_of", "similarity_tables", "cluster_groups", "tier_sizes",
            "stability_splits", "stability_summary", "merge_groups", "merged_params", "merging",
@@ -50,36 +50,6 @@ __all__ = ["Settings", "few_groups_note", "MIN_GROUPS", "similarity", "similarit
 
 
 TIER_NAMES = ("top", "middle", "bottom")
-
-
-@flat
-class Settings:
-    """The experiments' settings as one flat object (config key
-    ``experiments``; a dataset may override any of them under
-    ``datasets.<name>.experiments``).  Its fields, defaults and checks are
-    those of the settings tree (``metaeval.settings``: one branch per
-    method), the only place they are declared.  Defaults are the papers'
-    values where the papers give one."""
-
-    @classmethod
-    def from_config(cls, *blocks: Mapping[str, Any] | None) -> "Settings":
-        values: dict[str, Any] = {}
-        known = {f.name for f in fields(cls)}
-        for block in blocks:
-            for k, v in (block or {}).items():
-                if k in SUPERSEDED_SETTINGS:
-                    raise ConfigError(f"experiments.{k}: no longer a setting: {SUPERSEDED_SETTINGS[k]}")
-                if k not in known:
-                    raise ConfigError(f"experiments.{k}: unknown setting{M.closest([k], known)}; known: "
-                                      f"{', '.join(sorted(known))}")
-                values[k] = v
-        s = cls(**{k: check_value(k, v) for k, v in values.items()})
-        check(s)
-        return s
-
-    def tree(self) -> Experiments:
-        """The same settings as the tree of the methods' branches."""
-        return Experiments.from_flat(self)
 
 
 # Resampling whole groups: with fewer groups than this, the resamples are few

@@ -47,28 +47,12 @@ import pandas as pd
 
 from ..measures import labels as M
 from ..settings import default_of
+from ..data.config import dataset_kind  # noqa: F401  (where a spec's kind of task is said)
 
 __all__ = ["KINDS", "dataset_kind", "gather", "partial_conjunction", "pvalues_by_test_set", "replicability",
            "cross_recommendation", "cross_tables", "cross_answer"]
 
 KINDS = ("nominal", "ordinal", "spans")
-
-
-def dataset_kind(spec) -> str:
-    """``spans`` for span identification, ``ordinal`` for ordered classes,
-    ``nominal`` otherwise (technique classification too: its candidates are
-    the metrics of its unordered classes; its span metrics have no value on
-    label noise or priors).
-
-    >>> from types import SimpleNamespace
-    >>> dataset_kind(SimpleNamespace(span_task=None, ordinal=True))
-    'ordinal'
-    >>> dataset_kind(SimpleNamespace(span_task="tc", ordinal=False))
-    'nominal'
-    """
-    if spec.span_task == "si":
-        return "spans"
-    return "ordinal" if spec.ordinal else "nominal"
 
 
 def gather(recommendations: Mapping[str, pd.DataFrame], kinds: Mapping[str, str],

@@ -23,7 +23,8 @@ def run_dataset_properties(spec, block: Mapping | None, data_npz, out_csv) -> No
     import numpy as np
 
     from ..data.dataset import Dataset
-    from ..measures.properties import check_all, dataset_settings, settings_from
+    from ..measures.properties import check_all, dataset_settings
+    from ..settings import PropertySettings
     from ..measures.matrices import domain_matrices
 
     from ..measures.custom import check_registered
@@ -32,7 +33,7 @@ def run_dataset_properties(spec, block: Mapping | None, data_npz, out_csv) -> No
     # a custom metric that breaks its contract on the systems' matrices has no result anywhere
     check_registered(spec.metrics, ds.confusion(), spec.metric_params(), where=f"the systems of dataset {spec.name!r}")
     sizes = np.bincount(ds.gold, minlength=ds.k)
-    settings = dataset_settings(spec, sizes, settings_from(block))
+    settings = dataset_settings(spec, sizes, PropertySettings.from_config(block))
     df = check_all(settings, list(spec.metrics))
     write_csv(out_csv, df)
     log_note(f"checked {df['metric'].nunique()} metrics against {df['property'].nunique()} properties on "

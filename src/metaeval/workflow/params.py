@@ -160,12 +160,19 @@ def step_spec(plain: Mapping) -> DatasetSpec:
 
 def step_settings(plain: Mapping):
     """The restricted experiment settings a step is given (from its rule param)."""
-    from ..methods.experiments import Settings
+    from ..settings import Settings
 
     return restricted(Settings, from_plain(dict(plain)))
 
 _FROM = re.compile(r"^[ \t]*from[ \t]+(\.+|metaeval\b)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)", re.M)
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+(metaeval[\w.]*)", re.M)
+
+
+@functools.lru_cache(maxsize=None)
+def _package_files(root: Path) -> frozenset[Path]:
+    """Every module file of the package at ``root`` (one walk of the folder,
+    not a file-system call per name an import could mean)."""
+    return frozenset(root.rglob("*.py"))
 
 
 @functools.lru_cache(maxsize=None)
@@ -179,12 +186,14 @@ def _imports(path: Path, root: Path) -> frozenset[Path]:
     pkg = here[:-1]
     found: set[Path] = set()
 
+    files = _package_files(root)
+
     def add(parts) -> None:
         parts = tuple(p for p in parts if p)
         for k in range(len(parts) + 1):  # every package on the way, and the module itself
             base = root.joinpath(*parts[:k])
             for cand in (base / "__init__.py", base.with_suffix(".py")):
-                if cand.is_file():
+                if cand in files:
                     found.add(cand)
 
     add(pkg)  # the packages the module is in run first
@@ -380,7 +389,7 @@ def experiment_settings(config: Mapping, dataset: str):
     from dataclasses import replace
 
     from ..data.config import ConfigError, FORMATS, SPAN_FORMATS
-    from ..methods.experiments import Settings
+    from ..settings import Settings
 
     raw = config["datasets"][dataset]
     own = raw.get("experiments") or {}
@@ -416,7 +425,7 @@ def unused_settings(name: str, settings, config: Mapping | None = None) -> list[
                    f"power criterion (its z-tests)")
     if config is not None:
         from ..data.config import SPAN_FORMATS
-        from ..methods.experiments import Settings
+        from ..settings import Settings
 
         raw = config["datasets"][name]
         asked = Settings.from_config(config.get("experiments"), raw.get("experiments") or {})
@@ -452,13 +461,13 @@ def property_settings(block: Mapping | None) -> dict | None:
     from dataclasses import asdict
 
     from ..data.config import ConfigError
-    from ..measures.properties import settings_from
+    from ..settings import PropertySettings
 
     block = dict(block or {})
     if not block.get("enabled", True):
         return None
     try:
-        return to_plain(asdict(settings_from(block)))
+        return to_plain(asdict(PropertySettings.from_config(block)))
     except ValueError as e:
         raise ConfigError(str(e)) from None
 

@@ -152,11 +152,12 @@ def run_properties(block: Mapping | None, out: Mapping[str, str]) -> None:
     from dataclasses import replace
 
     from ..present.plots import properties_grid
-    from ..measures.properties import PROPERTIES, check_all, settings_from
+    from ..measures.properties import PROPERTIES, check_all
+    from ..settings import PropertySettings
     from ..measures.matrices import domain_matrices
     from ..present.tables import properties_latex, properties_markdown
 
-    settings = settings_from(block)
+    settings = PropertySettings.from_config(block)
     df = check_all(settings)
     log_note(f"checked {df['metric'].nunique()} metrics against {df['property'].nunique()} properties")
     write_csv(out["csv"], df)
