@@ -55,3 +55,55 @@ def test_every_table_is_the_same_on_1_2_and_3_threads(tmp_path):
         assert out[n].keys() == out[1].keys()
         differ = [f for f in out[1] if out[n][f] != out[1][f]]
         assert not differ, f"{n} threads: {differ}"
+
+
+def test_n_jobs_and_jobs_change_no_number():
+    """The library's ``n_jobs`` and the command line's ``--jobs`` set the
+    engine's threads for the call alone (restored after it), and every
+    number is the one of the default threads."""
+
+    import pandas as pd
+
+    import metaeval
+    from metaeval.engine import kernels
+
+    from .test_api_results import GOLD, SYSTEMS
+
+    data = metaeval.dataset(GOLD, SYSTEMS, metrics=["accuracy", "macro_f1", "kappa"])
+    before = kernels.nb.get_num_threads()
+    base = metaeval.evaluate(data, bootstrap_replicates=300)
+    for n in (1, 2, 3):
+        pd.testing.assert_frame_equal(metaeval.evaluate(data, bootstrap_replicates=300, n_jobs=n), base)
+        assert kernels.nb.get_num_threads() == before
+    c1, c2 = (metaeval.compare(data, tukey_trials=400, n_jobs=n) for n in (1, 2))
+    pd.testing.assert_frame_equal(c1.pairs, c2.pairs)
+    with pytest.raises(ValueError, match="n_jobs: 1 or more threads, got 0"):
+        metaeval.evaluate(data, n_jobs=0)
+
+
+def test_the_command_line_s_jobs_change_no_number(tmp_path):
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from metaeval.cli import main
+
+    from .test_api_results import GOLD, SYSTEMS
+
+    (tmp_path / "gold.csv").write_text("item_id,label\n" + "".join(f"{i},{g}\n" for i, g in enumerate(GOLD)))
+    files = []
+    for s, labels in SYSTEMS.items():
+        files.append(tmp_path / f"{s}.csv")
+        files[-1].write_text("item_id,label\n" + "".join(f"{i},{x}\n" for i, x in enumerate(labels)))
+    outs = []
+    for extra in ([], ["--jobs", "1"], ["--jobs", "2"]):
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(["score", str(tmp_path / "gold.csv"), *map(str, files), "--replicates", "300",
+                         "--format", "csv", *extra])
+        assert code == 0, err.getvalue()
+        outs.append(out.getvalue())
+    assert outs[0] == outs[1] == outs[2] and "accuracy_low" in outs[0]
+    err = io.StringIO()
+    with redirect_stderr(err), pytest.raises(SystemExit):
+        main(["score", str(tmp_path / "gold.csv"), *map(str, files), "--jobs", "none"])
+    assert "argument --jobs: a whole number of threads, 1 or more, got 'none'" in err.getvalue()

@@ -259,7 +259,7 @@ _GIVEN: contextvars.ContextVar[frozenset] = contextvars.ContextVar("metaeval_giv
 def _door(fn):
     """A public function whose unknown keyword is refused with where it
     belongs (``_misplaced``); it records the keywords its caller gave
-    (``_GIVEN``)."""
+    (``_GIVEN``) and runs the engine on ``n_jobs`` threads when given."""
     import functools
     import inspect
 
@@ -272,7 +272,12 @@ def _door(fn):
             raise TypeError(f"{fn.__name__}(): {_misplaced(unknown, params)}")
         token = _GIVEN.set(frozenset(kwargs))
         try:
-            return fn(*args, **kwargs)
+            if kwargs.get("n_jobs") is None:
+                return fn(*args, **kwargs)
+            from .engine.kernels import threads  # (numba is imported only by a call that names its threads)
+
+            with threads(kwargs["n_jobs"]):
+                return fn(*args, **kwargs)
         finally:
             _GIVEN.reset(token)
 
@@ -1219,7 +1224,7 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
              bootstrap_replicates: int = default_of("bootstrap_replicates"),
              bootstrap_seed: int = default_of("bootstrap_seed"),
              interval_method: str = default_of("interval_method"), resample_unit: str | None = None,
-             settings=None) -> pd.DataFrame:
+             n_jobs: int | None = None, settings=None) -> pd.DataFrame:
     """Every metric of every system, with bootstrap intervals.
 
     Parameters
@@ -1249,6 +1254,11 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
     resample_unit : {None, "item", "group"}
         What the resamples draw; None: the workflow's default, items (the
         documents of a span task); ``"group"`` needs ``groups``.
+    n_jobs : int, optional
+        Threads of the engine's compiled passes (resamples, counts, rankings,
+        Kendall's tau); None: the cores available to the process
+        (``NUMBA_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set).  Never a
+        number changes with it.
     settings : experiments.Settings, optional
         Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
         explicit keywords above that differ from their defaults override
@@ -1343,7 +1353,7 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
             tukey_trials: int = default_of("tukey_trials"), tukey_seed: int = default_of("tukey_seed"),
             significance_correction: str = default_of("significance_correction"),
             bootstrap_replicates: int = default_of("bootstrap_replicates"), resample_unit: str | None = None,
-            settings=None) -> Comparison:
+            n_jobs: int | None = None, settings=None) -> Comparison:
     """Every pair of systems on every metric.
 
     The test is ``significance_test``: ``tukey`` (default; the randomised
@@ -1378,6 +1388,11 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
         What the permutations and resamples draw; None: the workflow's
         default, items (the documents of a span task); ``"group"`` needs
         ``groups``.
+    n_jobs : int, optional
+        Threads of the engine's compiled passes (resamples, counts, rankings,
+        Kendall's tau); None: the cores available to the process
+        (``NUMBA_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set).  Never a
+        number changes with it.
     settings : experiments.Settings, optional
         Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
         explicit keywords above that differ from their defaults override
@@ -1488,7 +1503,7 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
               verdict_scope: str = default_of("verdict_scope"),
               criteria_replicates: int = default_of("criteria_replicates"),
               criteria_seed: int = default_of("criteria_seed"), resample_unit: str | None = None,
-              settings=None):
+              n_jobs: int | None = None, settings=None):
     """Which metric to report on this data (``metaeval.verdict.recommendation``).
 
     Every evidence criterion (rank stability, class discrimination for
@@ -1552,6 +1567,11 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
     resample_unit : {None, "item", "group"}
         What the resamples draw; None: the workflow's default, items (the
         documents of a span task); ``"group"`` needs ``groups``.
+    n_jobs : int, optional
+        Threads of the engine's compiled passes (resamples, counts, rankings,
+        Kendall's tau); None: the cores available to the process
+        (``NUMBA_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set).  Never a
+        number changes with it.
     settings : experiments.Settings, optional
         Every other experiment setting (``metaeval.api.settings(min_systems=3)``); the
         explicit keywords above that differ from their defaults override
@@ -1644,7 +1664,7 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
                 design_differences: Sequence[float] = default_of("design_differences"),
                 alpha: float = default_of("alpha"), bootstrap_replicates: int = default_of("bootstrap_replicates"),
                 bootstrap_seed: int = default_of("bootstrap_seed"), resample_unit: str | None = None,
-                settings=None) -> SizeDesign:
+                n_jobs: int | None = None, settings=None) -> SizeDesign:
     """How large a test set must be: every metric's minimum detectable
     difference against the test-set size, the size needed for given
     differences, and swap rates on disjoint subsets (``metaeval.methods.design``).
@@ -1686,6 +1706,11 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
     resample_unit : {None, "item", "group"}
         What the resamples draw; None: the workflow's default, items (the
         documents of a span task); ``"group"`` needs ``groups``.
+    n_jobs : int, optional
+        Threads of the engine's compiled passes (resamples, counts, rankings,
+        Kendall's tau); None: the cores available to the process
+        (``NUMBA_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set).  Never a
+        number changes with it.
     settings : experiments.Settings, optional
         Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
         explicit keywords above that differ from their defaults override
@@ -1838,7 +1863,7 @@ def meta_evaluate(gold, predictions=None, *, labels: Sequence | None = None, ord
                   verdict_scope: str = default_of("verdict_scope"),
                   criteria_replicates: int = default_of("criteria_replicates"),
                   criteria_seed: int = default_of("criteria_seed"), resample_unit: str | None = None,
-                  settings=None) -> MetaEvaluation:
+                  n_jobs: int | None = None, settings=None) -> MetaEvaluation:
     """All of the workflow's experiments on one dataset: scores, intervals,
     ranking similarity, rank stability, class merging (three classes or
     more), significance and discriminative power, label noise and class

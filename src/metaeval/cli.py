@@ -298,6 +298,20 @@ def _common(p: argparse.ArgumentParser, formats=True) -> None:
                         "(--replicates, --trials, ...)")
     o.add_argument("--quiet", action="store_true", help="no progress line (shown only when standard error is a "
                                                         "terminal); warnings and errors are still printed")
+    o.add_argument("--jobs", type=_threads, metavar="N",
+                   help="threads of the resampling engine (default: the cores available to the process, or "
+                        "NUMBA_NUM_THREADS / OMP_NUM_THREADS when set); never changes a number")
+
+
+def _threads(text: str) -> int:
+    """``--jobs``: a whole number of threads, 1 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of threads, 1 or more, got {text!r}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1114,8 +1128,14 @@ def _main(argv=None) -> int:
             warnings.simplefilter("always", UserWarning)
             warnings.simplefilter("always", FutureWarning)  # an old name, said once per use
             _stdin_file(a, tmp)
-            text = {"score": _score, "compare": _compare, "recommend": _recommend,
-                    "design": _design}[a.command](a, progress)
+            command = {"score": _score, "compare": _compare, "recommend": _recommend, "design": _design}[a.command]
+            if a.__dict__.get("jobs") is None:
+                text = command(a, progress)
+            else:
+                from .engine.kernels import threads
+
+                with threads(a.jobs):
+                    text = command(a, progress)
         for w in said:  # what the workflow would print on its console
             if issubclass(w.category, (UserWarning, FutureWarning)):
                 sys.stderr.write(f"warning: {say(str(w.message))}\n")

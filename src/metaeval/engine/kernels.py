@@ -18,6 +18,7 @@ fight over its cores.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import sys  # noqa: E402
@@ -39,6 +40,30 @@ if _job_threads:
     nb.set_num_threads(min(_job_threads, nb.config.NUMBA_NUM_THREADS))
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@contextlib.contextmanager
+def threads(n: int | None):
+    """The compiled passes on ``n`` threads inside the block (None: as the
+    process was given; at most numba's pool, ``NUMBA_NUM_THREADS``).  Never a
+    number changes: every draw is made from the seed and its own index, and
+    each thread writes its own rows (``tests/test_threads.py``).
+
+    >>> with threads(1):
+    ...     nb.get_num_threads()
+    1
+    """
+    if n is None:
+        yield
+        return
+    if int(n) < 1:
+        raise ValueError(f"n_jobs: 1 or more threads, got {n}")
+    before = nb.get_num_threads()
+    nb.set_num_threads(min(int(n), nb.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        nb.set_num_threads(before)
 
 
 @nb.njit(inline="always")
