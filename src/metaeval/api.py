@@ -336,7 +336,8 @@ def dataset(gold, predictions, *, labels: Sequence | None = None, ordinal: bool 
             metrics: Sequence[str] | None = None, weights: Mapping | None = None,
             f_avg_classes: Sequence | None = None, unrelated_label=None, positive_class=None,
             baselines: Sequence[str] | None = None, baseline_systems: Sequence[str] = (),
-            real_systems: Sequence[str] = (), primary_metric: str | None = None, allow_unused_labels: bool = False, label_map: Mapping | None = None,
+            real_systems: Sequence[str] = (), primary_metric: str | None = None, allow_unused_labels: bool = False,
+            label_map: Mapping | None = None,
             normalize_labels: Sequence[str] = (), random_seed: int = RANDOM_SEED,
             name: str = "data") -> tuple[Dataset, DatasetSpec]:
     """A dataset in memory (``dataset.Dataset``) and its spec, checked as
@@ -819,27 +820,11 @@ def _keywords(fn) -> set[str]:
     return set(inspect.signature(fn).parameters) - {"gold", "predictions"}
 
 
-def _split(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
-    """The dataset keys and the experiment settings of ``**kwargs``; a
-    keyword that is neither is refused with the closest of both."""
-    import difflib
-    from dataclasses import fields
-
-    from .settings import Settings
-
-    data_keys = _keywords(dataset) | _keywords(span_dataset)
-    setting_keys = {f.name for f in fields(Settings)}
-    unknown = sorted(set(kwargs) - data_keys - setting_keys)
-    if unknown:
-        hints = []
-        for k in unknown:
-            close = difflib.get_close_matches(k, sorted(data_keys | setting_keys), n=1)
-            hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        raise TypeError(f"unknown keyword(s) {', '.join(hints)}; the dataset's: {', '.join(sorted(data_keys))}; "
-                        f"the experiment settings (each with its default and meaning: `metaeval settings`, or the "
-                        f"documentation's Configuration page): {', '.join(sorted(setting_keys))}")
-    return ({k: v for k, v in kwargs.items() if k in data_keys},
-            {k: v for k, v in kwargs.items() if k not in data_keys})
+def _split(options: Mapping[str, Any]) -> tuple[dict, dict]:
+    """The dataset keywords (``_DATA_KEYS``) and the experiment settings of
+    a call's options (``_options``: the door refused any other keyword)."""
+    return ({k: v for k, v in options.items() if k in _DATA_KEYS},
+            {k: v for k, v in options.items() if k not in _DATA_KEYS})
 
 
 def _prediction_files(predictions) -> list:
@@ -989,14 +974,18 @@ def _read_keys(given: Mapping[str, Any], spans: bool) -> dict:
     import inspect
 
     params = inspect.signature(read_files).parameters
-    own = (_keywords(span_dataset) - {"texts"} | {"documents"} if spans else _keywords(dataset) - {"groups"}) - {"name"}
+    own = (_keywords(span_dataset) - {"texts"} | {"documents"}) if spans else _keywords(dataset) - {"groups"}
+    own = own - {"name"}  # (read_files names the dataset itself)
     other = (_keywords(dataset) | _keywords(span_dataset) | {"documents"}) - own - {"texts", "groups", "name"}
     keys, wrong = {}, []
     for k in sorted(own | other):
         v, d = given[k], params[k].default
         if v is d or (isinstance(d, (bool, int, str, tuple)) and type(v) is type(d) and v == d):
             continue
-        (keys.__setitem__(k, v) if k in own else wrong.append(k))
+        if k in own:
+            keys[k] = v
+        else:
+            wrong.append(k)
     if wrong:
         raise TypeError(f"read_files: {', '.join(map(repr, wrong))}: keyword(s) of "
                         f"{'label files' if spans else 'span files (format=semeval2020_si, ...)'}; those of "
@@ -1242,8 +1231,9 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
         ``label_map``, ...) are given once to ``dataset``; with data read
         already, ``metrics`` chooses among the metrics it was read with.
     include_baselines : sequence of str, optional
-        The baselines ranked with the real systems; None: the workflow's
-        default.
+        The baselines ranked with the real systems; None: every baseline
+        the data holds for ``evaluate`` and ``compare``, the workflow's
+        (majority and random) for the others.
     intervals : bool
         Add ``<metric>_low`` and ``<metric>_high`` beside each metric: the
         ``confidence`` interval of ``bootstrap_replicates`` resamples of
@@ -1260,9 +1250,9 @@ def evaluate(gold, predictions=None, *, labels: Sequence | None = None, ordinal:
         (``NUMBA_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set).  Never a
         number changes with it.
     settings : experiments.Settings, optional
-        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
-        explicit keywords above that differ from their defaults override
-        it.  The defaults are the workflow's (``metaeval.settings``,
+        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); a
+        keyword above that the call gives overrides it, even at its
+        default.  The defaults are the workflow's (``metaeval.settings``,
         ``config/README.md``).
 
     Returns
@@ -1380,8 +1370,9 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
         ``label_map``, ...) are given once to ``dataset``; with data read
         already, ``metrics`` chooses among the metrics it was read with.
     include_baselines : sequence of str, optional
-        The baselines ranked with the real systems; None: the workflow's
-        default.
+        The baselines ranked with the real systems; None: every baseline
+        the data holds for ``evaluate`` and ``compare``, the workflow's
+        (majority and random) for the others.
     significance_test, alpha, tukey_trials, tukey_seed, significance_correction, bootstrap_replicates
         The test (above) and its settings (``config/README.md``).
     resample_unit : {None, "item", "group"}
@@ -1394,9 +1385,9 @@ def compare(gold, predictions=None, *, labels: Sequence | None = None, ordinal: 
         (``NUMBA_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set).  Never a
         number changes with it.
     settings : experiments.Settings, optional
-        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
-        explicit keywords above that differ from their defaults override
-        it.
+        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); a
+        keyword above that the call gives overrides it, even at its
+        default.
 
     Returns
     -------
@@ -1533,8 +1524,9 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
         ``label_map``, ...) are given once to ``dataset``; with data read
         already, ``metrics`` chooses among the metrics it was read with.
     include_baselines : sequence of str, optional
-        The baselines ranked with the real systems; None: the workflow's
-        default.
+        The baselines ranked with the real systems; None: every baseline
+        the data holds for ``evaluate`` and ``compare``, the workflow's
+        (majority and random) for the others.
     properties : DataFrame or bool
         The formal properties on this dataset's shape (``properties.csv``
         of the workflow's dataset); True: checked here (about 2 s, once per
@@ -1573,9 +1565,9 @@ def recommend(gold, predictions=None, *, labels: Sequence | None = None, ordinal
         (``NUMBA_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set).  Never a
         number changes with it.
     settings : experiments.Settings, optional
-        Every other experiment setting (``metaeval.api.settings(min_systems=3)``); the
-        explicit keywords above that differ from their defaults override
-        it.  The defaults are the workflow's (``metaeval.settings``,
+        Every other experiment setting (``metaeval.api.settings(min_systems=3)``); a
+        keyword above that the call gives overrides it, even at its
+        default.  The defaults are the workflow's (``metaeval.settings``,
         ``config/README.md``).
     Returns
     -------
@@ -1694,8 +1686,9 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
         ``label_map``, ...) are given once to ``dataset``; with data read
         already, ``metrics`` chooses among the metrics it was read with.
     include_baselines : sequence of str, optional
-        The baselines ranked with the real systems; None: the workflow's
-        default.
+        The baselines ranked with the real systems; None: every baseline
+        the data holds for ``evaluate`` and ``compare``, the workflow's
+        (majority and random) for the others.
     design_power, design_differences, alpha
         The power and level of the test a size is designed for, and the
         differences to size a test set for; the other ``design_*`` keys
@@ -1712,9 +1705,9 @@ def size_design(gold, predictions=None, *, labels: Sequence | None = None, ordin
         (``NUMBA_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set).  Never a
         number changes with it.
     settings : experiments.Settings, optional
-        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); the
-        explicit keywords above that differ from their defaults override
-        it.  The defaults are the workflow's (``metaeval.settings``,
+        Every other experiment setting (``metaeval.api.settings(n_splits=2000)``); a
+        keyword above that the call gives overrides it, even at its
+        default.  The defaults are the workflow's (``metaeval.settings``,
         ``config/README.md``).
 
     Returns

@@ -864,12 +864,12 @@ def _recommend(a, progress) -> str:
     with progress.step("reading"):
         data = _read(a, _workflow_baselines(a))
     opts = _split_settings(a)[1]
+    st = api.settings(**opts)
     with progress.step("judging the metrics"):
         rec = api.recommend(data, properties=not a.no_properties, requirements=a.require,
-                            priorities=a.priority, official_metric=a.official,
-                            settings=api.settings(**opts))
+                            priorities=a.priority, official_metric=a.official, settings=st)
     with progress.step("the test-set size design"):
-        size = (api.size_design(data, settings=api.settings(**opts)).sentence(rec.size_metrics(), where="every size: metaeval design")
+        size = (api.size_design(data, settings=st).sentence(rec.size_metrics(), where="every size: metaeval design")
                 if rec.size_metrics() else None)
     sig = _recommend_signature(a, data, _used(data, opts), rec, designed=size is not None)
     if a.format == "json":

@@ -257,8 +257,7 @@ def duplicate_keys(path: str | Path) -> list[str]:
     import yaml
 
     try:
-        root = yaml.compose(Path(path).read_text(encoding="utf-8"),
-                            Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        root = yaml.compose(Path(path).read_text(encoding="utf-8"), Loader=yaml_loader())
     except (yaml.YAMLError, OSError, UnicodeDecodeError):
         return []
     found: list[str] = []
@@ -359,13 +358,21 @@ def _alternative_error(e) -> str:
     return sub.message + (f" (expected {what})" if what else "")
 
 
-def yaml_load(text):
-    """YAML text (or an open file) as Python values, with libyaml's parser
-    where PyYAML has it (the same values as ``yaml.safe_load``, several times
-    faster: a run reads the config and the schema at every start)."""
+def yaml_loader():
+    """PyYAML's safe loader with libyaml's parser where PyYAML has it (the
+    same values as ``yaml.SafeLoader``, several times faster: a run reads
+    the config and the schema at every start)."""
     import yaml
 
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def yaml_load(text):
+    """YAML text (or an open file) as Python values (``yaml.safe_load``'s,
+    through ``yaml_loader``)."""
+    import yaml
+
+    return yaml.load(text, Loader=yaml_loader())
 
 
 def schema_defaults(cfg: dict, schema: Mapping) -> dict:
