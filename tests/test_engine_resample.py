@@ -222,11 +222,12 @@ def test_subset_confusion_refuses_masks_of_another_length():
 
 # ---------------------------------------------------------------- the kernels' warm-up
 KERNELS = ("select", "bootstrap", "permutations", "permuted_confusion", "permuted_sums", "tau_rows", "ranked_weights",
-           "ranked_rows", "permuted_ranked_merge")
+           "ranked_rows", "permuted_ranked")
 
 
 def _recording(monkeypatch):
-    """Replace every compiled kernel by one that notes the numba types of
+    """Replace every compiled loop (``_name``, which the threads' function
+    ``name`` calls per block of rows) by one that notes the numba types of
     its arguments, then runs it."""
     import numba
 
@@ -234,14 +235,14 @@ def _recording(monkeypatch):
 
     seen: dict[str, set] = {}
     for name in KERNELS:
-        real = getattr(K, name)
+        real = getattr(K, "_" + name)
 
         def rec(*args, _real=real, _name=name):
             seen.setdefault(_name, set()).add(tuple(str(numba.typeof(a)) for a in args))
             return _real(*args)
 
         rec.signatures = real.signatures
-        monkeypatch.setattr(K, name, rec)
+        monkeypatch.setattr(K, "_" + name, rec)
     return seen
 
 
@@ -303,8 +304,8 @@ WARMED = {
     "ranked_weights": {(_A.format("float64", 2), _A.format("int64", 1), _A.format("bool", 2), _A.format("int64", 1),
                         _A.format("float64", 2))},
     "ranked_rows": {(_A.format("float64", 2), _A.format("bool", 2), _A.format("float64", 2), _A.format("float64", 2))},
-    "permuted_ranked_merge": {(_A.format("uint64", 1), _A.format("float64", 2), _A.format("bool", 2),
-                               _A.format("int64", 1), _A.format("float64", 3))},
+    "permuted_ranked": {(_A.format("uint64", 1), "int64", "int64", _A.format("int64", 1), _A.format("float64", 1),
+                         _A.format("bool", 1), _A.format("float64", 3))},
 }
 
 

@@ -4,9 +4,9 @@ passes run on 1, 2 or 3 threads.  Each draw is made from the seed and its
 own index (counter-based), never from a stream shared across threads, so the
 order in which threads run cannot reach a number.
 
-Each thread count runs in a process of its own: numba sizes its pool when it
-is imported (``NUMBA_NUM_THREADS``; Snakemake sets ``OMP_NUM_THREADS`` to a
-job's ``threads``, which ``metaeval.engine.kernels`` reads)."""
+Each thread count runs in a process of its own, given by the variable a job
+gets (``NUMBA_NUM_THREADS``; Snakemake sets ``OMP_NUM_THREADS`` to a job's
+``threads``; ``metaeval.engine.kernels.default_threads`` reads both)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import numpy as np
 import metaeval
 from metaeval.engine import kernels
 
-assert kernels.nb.get_num_threads() == int(sys.argv[2]), kernels.nb.get_num_threads()
+assert kernels.n_threads() == int(sys.argv[2]), kernels.n_threads()
 warnings.simplefilter("ignore")
 rng = np.random.default_rng(5)
 labels = ["neg", "neu", "pos"]
@@ -70,11 +70,11 @@ def test_n_jobs_and_jobs_change_no_number():
     from .test_api_results import GOLD, SYSTEMS
 
     data = metaeval.dataset(GOLD, SYSTEMS, metrics=["accuracy", "macro_f1", "kappa"])
-    before = kernels.nb.get_num_threads()
+    before = kernels.n_threads()
     base = metaeval.evaluate(data, bootstrap_replicates=300)
     for n in (1, 2, 3):
         pd.testing.assert_frame_equal(metaeval.evaluate(data, bootstrap_replicates=300, n_jobs=n), base)
-        assert kernels.nb.get_num_threads() == before
+        assert kernels.n_threads() == before
     c1, c2 = (metaeval.compare(data, tukey_trials=400, n_jobs=n) for n in (1, 2))
     pd.testing.assert_frame_equal(c1.pairs, c2.pairs)
     with pytest.raises(ValueError, match="n_jobs: 1 or more threads, got 0"):
@@ -107,3 +107,73 @@ def test_the_command_line_s_jobs_change_no_number(tmp_path):
     with redirect_stderr(err), pytest.raises(SystemExit):
         main(["score", str(tmp_path / "gold.csv"), *map(str, files), "--jobs", "none"])
     assert "argument --jobs: a whole number of threads, 1 or more, got 'none'" in err.getvalue()
+
+
+def test_every_pass_gives_the_same_rows_on_any_number_of_threads():
+    """Each compiled pass on 1 to 5 threads (more threads than some calls
+    have rows), in this process: the same array, bit for bit, and the
+    calling thread's setting restored."""
+    import numpy as np
+
+    from metaeval.engine import kernels as k
+    from metaeval.engine import resample as R
+
+    rng = np.random.default_rng(3)
+    n, s, u = 60, 5, 12
+    gold = rng.integers(0, 3, n)
+    pred = rng.integers(0, 3, (s, n))
+    unit = np.sort(rng.integers(0, u, n))
+    scores = np.round(rng.random((s, n)), 1)  # ties
+    positive = gold == 1
+    order = np.argsort(-scores[0], kind="stable")
+    sv = scores[0][order]
+    starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), n].astype(np.int64)
+    w = rng.integers(0, 3, (7, n)).astype(float)
+    stats = rng.random((u, s, 2))
+    entries = np.argsort(-scores, axis=None, kind="stable")
+    sys_of, item_of = np.divmod(entries, n)
+    calls = {
+        "splits": lambda: R.split_masks(n, range(9), 4, gold),
+        "bootstrap": lambda: R.bootstrap_weights(n, range(9), 4, unit),
+        "permutations": lambda: R.permutations(u, s, range(9), 4),
+        "permuted_confusion": lambda: R.permuted_confusion(gold, pred, 3, range(9), 4, units=unit),
+        "permuted_sums": lambda: R.permuted_sums(stats, range(9), 4),
+        "tau_rows": lambda: _out(lambda o: k.tau_rows(scores.copy(), scores[::-1].copy(), True, o), (s,)),
+        "ranked_weights": lambda: _out(lambda o: k.ranked_weights(w, order, positive[None, :], starts, o), (7, 2)),
+        "ranked_rows": lambda: _out(lambda o: k.ranked_rows(scores.copy(), np.stack([positive] * s), np.ones((s, n)),
+                                                            o), (s, 2)),
+        "permuted_ranked": lambda: _out(lambda o: k.permuted_ranked(
+            R._index_words(np.arange(9), 4, "permutation"), u, s, unit[item_of] * s + sys_of,
+            scores.ravel()[entries], positive[item_of], o), (9, s, 2)),
+        "pairwise_auc": lambda: _out(lambda o: k.pairwise_auc(w, order, gold[order], starts, 1, 3, o), (7, 3)),
+    }
+    before = k.n_threads()
+    with k.threads(1):
+        want = {name: f() for name, f in calls.items()}
+    for t in (2, 3, 5):
+        with k.threads(t):
+            assert k.n_threads() == t
+            for name, f in calls.items():
+                np.testing.assert_array_equal(f(), want[name], err_msg=f"{name} on {t} threads")
+    assert k.n_threads() == before
+
+
+def _out(run, shape):
+    import numpy as np
+
+    o = np.full(shape, -1.0)
+    run(o)
+    return o
+
+
+def test_the_default_threads_read_the_job_s_variables(monkeypatch):
+    from metaeval.engine.kernels import default_threads
+
+    monkeypatch.delenv("NUMBA_NUM_THREADS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert default_threads() == 3
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "2")
+    assert default_threads() == 2
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "0")
+    monkeypatch.setenv("OMP_NUM_THREADS", "x")
+    assert default_threads() >= 1

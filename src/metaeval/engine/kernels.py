@@ -2,68 +2,111 @@
 that only the jobs that resample pay for importing numba: ``resample`` and
 ``ranking`` import it on first use.
 
-Each kernel runs one subset (split, replicate, trial, row) per thread and
-loops over items in compiled code.  numba's OpenMP threads spin while they
-wait between kernels and take the cores from OpenBLAS's threads in the
-matrix products that follow (seen here: 2x to 10x slower products); its own
-work queue does not spin, so it is the default (an explicit
-NUMBA_THREADING_LAYER wins).
+Each pass is a serial compiled loop over its rows (splits, replicates,
+trials, weight rows) that releases the GIL (``nogil``); the function of the
+same name without the underscore cuts the rows into one contiguous block
+per thread and runs the blocks on a pool of Python threads (``_by_rows``).
+Serial loops, not numba's ``parallel=True``: the same speed per thread, and
+they compile in a fifth of the time (a fresh install compiled for about a
+minute before the experiments could start; ``benchmarks/README.md``).
+Every row is computed from its own inputs and its seed's word alone, so
+the numbers never depend on the threads (``tests/test_threads.py``).
 
-The kernels use as many threads as the process was given: numba's
-NUMBA_NUM_THREADS when set, else OMP_NUM_THREADS (which Snakemake sets to a
-job's ``threads``, as it sets OpenBLAS's), else every core.  A job never
-runs more threads than it asked for, so jobs that share a machine do not
-fight over its cores.
+The passes use as many threads as the process was given
+(``default_threads``): NUMBA_NUM_THREADS or OMP_NUM_THREADS when set
+(Snakemake sets OMP_NUM_THREADS to a job's ``threads``), else the cores the
+process may run on; ``threads(n)`` changes it inside a block (the library's
+``n_jobs``, the command line's ``--jobs``).  A job never runs more threads
+than it asked for, so jobs that share a machine do not fight over its cores.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
-import sys  # noqa: E402
-
-os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
-_omp = os.environ.get("OMP_NUM_THREADS", "")
-_job_threads = int(_omp) if "NUMBA_NUM_THREADS" not in os.environ and _omp.isdigit() and int(_omp) >= 1 else None
-# Before numba's import, the job's threads size numba's pool (one thread in
-# a one-thread job, no idle workers).  After it, the variable must not change: numba rereads it
-# at every compilation and fails once its threads run ("Cannot set
-# NUMBA_NUM_THREADS ..."); set_num_threads below limits the pool instead.
-if _job_threads and "numba" not in sys.modules:
-    os.environ["NUMBA_NUM_THREADS"] = str(min(_job_threads, os.cpu_count() or 1))
-
-import numba as nb  # noqa: E402
-import numpy as np  # noqa: E402
-
-if _job_threads:
-    nb.set_num_threads(min(_job_threads, nb.config.NUMBA_NUM_THREADS))
+import numba as nb
+import numpy as np
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+def default_threads() -> int:
+    """The threads the process was given: NUMBA_NUM_THREADS, else
+    OMP_NUM_THREADS (a positive integer), else the cores it may run on.
+
+    >>> default_threads() >= 1
+    True
+    """
+    for var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
+        v = os.environ.get(var, "").strip()
+        if v.isdigit() and int(v) >= 1:
+            return int(v)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+_THREADS = default_threads()
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def n_threads() -> int:
+    """The threads the compiled passes use now (``threads`` changes it)."""
+    return _THREADS
 
 
 @contextlib.contextmanager
 def threads(n: int | None):
     """The compiled passes on ``n`` threads inside the block (None: as the
-    process was given; at most numba's pool, ``NUMBA_NUM_THREADS``).  Never a
-    number changes: every draw is made from the seed and its own index, and
-    each thread writes its own rows (``tests/test_threads.py``).
+    process was given, ``default_threads``).  Never a number changes: every
+    draw is made from the seed and its own index, and each thread writes its
+    own rows (``tests/test_threads.py``).
 
     >>> with threads(1):
-    ...     nb.get_num_threads()
+    ...     n_threads()
     1
     """
+    global _THREADS
     if n is None:
         yield
         return
     if int(n) < 1:
         raise ValueError(f"n_jobs: 1 or more threads, got {n}")
-    before = nb.get_num_threads()
-    nb.set_num_threads(min(int(n), nb.config.NUMBA_NUM_THREADS))
+    before = _THREADS
+    _THREADS = int(n)
     try:
         yield
     finally:
-        nb.set_num_threads(before)
+        _THREADS = before
+
+
+def _pool(n: int) -> ThreadPoolExecutor:
+    """A pool of at least ``n`` threads, kept for the process."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None or _POOL._max_workers < n:
+            if _POOL is not None:
+                _POOL.shutdown(wait=False)
+            _POOL = ThreadPoolExecutor(max_workers=n, thread_name_prefix="metaeval-engine")
+        return _POOL
+
+
+def _by_rows(rows: int, run) -> None:
+    """``run(lo, hi)`` on contiguous blocks of ``rows`` rows, one block per
+    thread (``n_threads``), in the calling thread when there is one."""
+    n = min(_THREADS, rows)
+    if n <= 1:
+        run(0, rows)
+        return
+    bounds = np.linspace(0, rows, n + 1).round().astype(np.int64)
+    futures = [_pool(n).submit(run, int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    for f in futures:
+        f.result()  # re-raises a block's error
 
 
 @nb.njit(inline="always")
@@ -75,8 +118,8 @@ def sm64(x):
     return x ^ (x >> np.uint64(31))
 
 
-@nb.njit(parallel=True, cache=True)
-def select(words, strata, take, left_at, pos, out):  # pragma: no cover - compiled
+@nb.njit(nogil=True, cache=True)
+def _select(words, strata, take, left_at, pos, out):  # pragma: no cover - compiled
     """Selection sampling per row: ``take[c]`` of the items of every stratum
     c, each subset of that size equally likely.  Item i, with ``left_at[i]``
     items of its stratum not yet passed (itself included), is taken when
@@ -87,7 +130,7 @@ def select(words, strata, take, left_at, pos, out):  # pragma: no cover - compil
     carries ``need`` from item to item is short."""
     n = strata.size
     one = take.size == 1
-    for b in nb.prange(words.size):
+    for b in range(words.size):
         w = words[b]
         v = np.empty(n, np.uint64)
         for i in range(n):
@@ -108,12 +151,12 @@ def select(words, strata, take, left_at, pos, out):  # pragma: no cover - compil
                 need_c[c] -= np.uint64(t) << np.uint64(32)
 
 
-@nb.njit(parallel=True, cache=True)
-def bootstrap(words, units, n_units, pos, out):  # pragma: no cover - compiled
+@nb.njit(nogil=True, cache=True)
+def _bootstrap(words, units, n_units, pos, out):  # pragma: no cover - compiled
     """Bootstrap counts per row: ``n_units`` draws with replacement among
     the units (draw j picks unit floor(u_j * n_units)); item i gets the count
     of its unit ``units[i]`` in column ``pos[i]``."""
-    for b in nb.prange(words.size):
+    for b in range(words.size):
         counts = np.zeros(n_units, np.int64)
         w = words[b]
         for j in range(n_units):
@@ -135,18 +178,18 @@ def shuffle(state, values):  # pragma: no cover - compiled
     return state
 
 
-@nb.njit(parallel=True, cache=True)
-def permutations(words, n_units, n_systems, out):  # pragma: no cover - compiled
+@nb.njit(nogil=True, cache=True)
+def _permutations(words, n_units, n_systems, out):  # pragma: no cover - compiled
     """out[t, u] = the permutation of the systems for unit u in trial t."""
-    for t in nb.prange(words.size):
+    for t in range(words.size):
         for u in range(n_units):
             perm = np.arange(n_systems)
             shuffle(sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03))), perm)
             out[t, u] = perm
 
 
-@nb.njit(parallel=True, cache=True)
-def permuted_confusion(words, unit_start, unit_items, todo, pred_t, gold, k, out):  # pragma: no cover - compiled
+@nb.njit(nogil=True, cache=True)
+def _permuted_confusion(words, unit_start, unit_items, todo, pred_t, gold, k, out):  # pragma: no cover - compiled
     """Confusion tensors (T, S, K, K) of the permuted systems, added to
     ``out``: in trial t, slot s takes, on every item of unit u, the
     prediction of system perm[t, u][s] (``_permutations``; the units' items
@@ -156,7 +199,7 @@ def permuted_confusion(words, unit_start, unit_items, todo, pred_t, gold, k, out
     predictions themselves, which the same swaps turn into exactly
     pred[perm[s]]."""
     n_sys = pred_t.shape[1]
-    for t in nb.prange(words.size):
+    for t in range(words.size):
         perm = np.empty(n_sys, np.int64)
         vals = np.empty(n_sys, pred_t.dtype)
         acc = np.zeros((n_sys, k, k), np.int64)
@@ -185,12 +228,12 @@ def permuted_confusion(words, unit_start, unit_items, todo, pred_t, gold, k, out
         out[t] += acc
 
 
-@nb.njit(parallel=True, cache=True)
-def permuted_sums(words, stats, out):  # pragma: no cover - compiled
+@nb.njit(nogil=True, cache=True)
+def _permuted_sums(words, stats, out):  # pragma: no cover - compiled
     """Summed per-unit statistics (T, S, F) of the permuted systems: slot s
     takes unit u's statistics of system perm[t, u][s] (``stats``: (U, S, F))."""
     n_units, n_sys, f = stats.shape
-    for t in nb.prange(words.size):
+    for t in range(words.size):
         perm = np.empty(n_sys, np.int64)
         for u in range(n_units):
             for s in range(n_sys):
@@ -201,13 +244,13 @@ def permuted_sums(words, stats, out):  # pragma: no cover - compiled
                     out[t, s, x] += stats[u, perm[s], x]
 
 
-@nb.njit(parallel=True, cache=True)
-def tau_rows(x, y, variant_b, out):  # pragma: no cover - compiled
+@nb.njit(nogil=True, cache=True)
+def _tau_rows(x, y, variant_b, out):  # pragma: no cover - compiled
     """Kendall's tau of every row pair (x[r], y[r]) over all S(S-1)/2 system
     pairs, one row per thread: n_c - n_d from the signs of the pairwise
     differences, divided as ``kendall_tau`` says."""
     rows, s = x.shape
-    for r in nb.prange(rows):
+    for r in range(rows):
         num = 0
         nx = 0
         ny = 0
@@ -243,8 +286,8 @@ def _auc_ap(tp, fp, auc, ap):  # pragma: no cover - compiled
     return (auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan), (ap / tp if tp > 0.0 else np.nan)
 
 
-@nb.njit(parallel=True, cache=True)
-def ranked_weights(w, order, positive, starts, out):  # pragma: no cover - compiled
+@nb.njit(nogil=True, cache=True)
+def _ranked_weights(w, order, positive, starts, out):  # pragma: no cover - compiled
     """ROC-AUC and average precision of one system on each row of ``w``
     (B, N) weights: the items in ``order`` (decreasing score), ``positive``
     the gold in item order, one row for every weight row (1, N) or a row of
@@ -255,7 +298,7 @@ def ranked_weights(w, order, positive, starts, out):  # pragma: no cover - compi
     (scikit-learn's; NaN without a positive).  One pass per row, no
     temporary of the row's size."""
     own = positive.shape[0] > 1
-    for b in nb.prange(w.shape[0]):
+    for b in range(w.shape[0]):
         gold = positive[b] if own else positive[0]
         tp = 0.0
         fp = 0.0
@@ -275,15 +318,15 @@ def ranked_weights(w, order, positive, starts, out):  # pragma: no cover - compi
         out[b, 0], out[b, 1] = _auc_ap(tp, fp, auc, ap)
 
 
-@nb.njit(parallel=True, cache=True)
-def ranked_rows(sv, positive, w, out):  # pragma: no cover - compiled
+@nb.njit(nogil=True, cache=True)
+def _ranked_rows(sv, positive, w, out):  # pragma: no cover - compiled
     """ROC-AUC and average precision of each row of ``sv`` (R, N), every row
     its own scores, gold (``positive``) and weights (``w``), all (R, N) in
     item order (a permuted system, a noisy gold): each row sorted here, in
     parallel, then walked from its highest score down, groups of tied scores
     found on the fly; ``out`` (R, 2) as in ``ranked_weights``."""
     n = sv.shape[1]
-    for r in nb.prange(sv.shape[0]):
+    for r in range(sv.shape[0]):
         row = sv[r]
         order = np.argsort(row)  # increasing: walked backwards
         tp = 0.0
@@ -306,82 +349,8 @@ def ranked_rows(sv, positive, w, out):  # pragma: no cover - compiled
         out[r, 0], out[r, 1] = _auc_ap(tp, fp, auc, ap)
 
 
-@nb.njit(inline="always")
-def _sift_down(key, idx, size, i):  # pragma: no cover - compiled
-    """Restore the max-heap (``key``, its ``idx``) below position i."""
-    while True:
-        left = 2 * i + 1
-        if left >= size:
-            return
-        top = left
-        if left + 1 < size and key[left + 1] > key[left]:
-            top = left + 1
-        if key[top] <= key[i]:
-            return
-        key[i], key[top] = key[top], key[i]
-        idx[i], idx[top] = idx[top], idx[i]
-        i = top
-
-
-@nb.njit(parallel=True, cache=True)
-def permuted_ranked_merge(words, sv, positive, start, out):  # pragma: no cover - compiled
-    """ROC-AUC and AP (T, S, 2) of the systems after permuting whole units
-    across them (``permutations``: in trial t, slot s takes unit u's scores
-    of system perm[t, u][s]), without sorting again: ``sv`` (S, N) holds each
-    system's scores unit by unit (unit u at ``start[u]:start[u + 1]``), each
-    unit's block in decreasing order, ``positive`` (S, N) the gold in that
-    order; a slot's ranking is the merge of its units' blocks (a heap of the
-    blocks' heads, N log U per slot), walked from the top as
-    ``ranked_weights`` walks a sorted system (every item weight 1)."""
-    n_units = start.size - 1
-    n_sys = sv.shape[0]
-    for t in nb.prange(words.size):
-        perms = np.empty((n_units, n_sys), np.int64)
-        for u in range(n_units):
-            p = np.arange(n_sys)
-            shuffle(sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03))), p)
-            perms[u] = p
-        key = np.empty(n_units)
-        idx = np.empty(n_units, np.int64)
-        head = np.empty(n_units, np.int64)
-        for s in range(n_sys):
-            size = 0
-            for u in range(n_units):
-                head[u] = start[u]
-                if start[u] < start[u + 1]:
-                    key[size] = sv[perms[u, s], start[u]]
-                    idx[size] = u
-                    size += 1
-            for i in range(size // 2 - 1, -1, -1):
-                _sift_down(key, idx, size, i)
-            tp = 0.0
-            fp = 0.0
-            auc = 0.0
-            ap = 0.0
-            while size > 0:
-                v = key[0]
-                pg = 0.0
-                ng = 0.0
-                while size > 0 and key[0] == v:  # every item tied at v, from any unit
-                    u = idx[0]
-                    if positive[perms[u, s], head[u]]:
-                        pg += 1.0
-                    else:
-                        ng += 1.0
-                    head[u] += 1
-                    if head[u] < start[u + 1]:
-                        key[0] = sv[perms[u, s], head[u]]
-                    else:
-                        size -= 1
-                        key[0] = key[size]
-                        idx[0] = idx[size]
-                    _sift_down(key, idx, size, 0)
-                tp, fp, auc, ap = _tie_group(pg, ng, tp, fp, auc, ap)
-            out[t, s, 0], out[t, s, 1] = _auc_ap(tp, fp, auc, ap)
-
-
-@nb.njit(parallel=True, cache=True)
-def pairwise_auc(w, order, cls, starts, positive, k, out):  # pragma: no cover - compiled
+@nb.njit(nogil=True, cache=True)
+def _pairwise_auc(w, order, cls, starts, positive, k, out):  # pragma: no cover - compiled
     """A(i|j) for the one class i = ``positive`` against every class j, on
     each row of ``w`` (B, N): the items in ``order`` (decreasing score of
     class i's column), ``cls`` their gold classes in that order, ``starts``
@@ -389,7 +358,7 @@ def pairwise_auc(w, order, cls, starts, positive, k, out):  # pragma: no cover -
     of class i scores above one of class j, ties one half (NaN without
     either; column i is left NaN).  Hand & Till's M in K passes, not
     K(K - 1)."""
-    for b in nb.prange(w.shape[0]):
+    for b in range(w.shape[0]):
         above = 0.0  # class i's weight above the current group
         num = np.zeros(k)
         tot = np.zeros(k)
@@ -406,3 +375,125 @@ def pairwise_auc(w, order, cls, starts, positive, k, out):  # pragma: no cover -
             above += pi
         for c in range(k):
             out[b, c] = num[c] / (above * tot[c]) if c != positive and above > 0.0 and tot[c] > 0.0 else np.nan
+
+
+@nb.njit(nogil=True, cache=True)
+def _permuted_ranked(words, n_units, n_sys, key, value, positive, out):  # pragma: no cover - compiled
+    """ROC-AUC and AP (T, S, 2) of the systems after permuting whole units
+    across them (``permutations``: in trial t, slot s takes unit u's scores
+    of system perm[t, u][s]), without sorting again.  Every (system, item)
+    score of the data sorted once, decreasingly, into ``value``, with
+    ``key`` = unit * S + system and the item's gold (``positive``): in a
+    trial each entry belongs to exactly one slot (the slot its unit gives
+    its system), so one walk of the sorted entries walks every slot's own
+    ranking from the top at once, as ``ranked_weights`` walks one system
+    (every item weight 1), the tied scores of a slot (from any unit)
+    counted together.  Each slot's sums are added in the order of its
+    distinct scores, as a walk of that slot alone adds them."""
+    n = value.size
+    slot = np.empty(n_units * n_sys, np.int64)
+    perm = np.empty(n_sys, np.int64)
+    tp = np.empty(n_sys)
+    fp = np.empty(n_sys)
+    auc = np.empty(n_sys)
+    ap = np.empty(n_sys)
+    pg = np.zeros(n_sys)
+    ng = np.zeros(n_sys)
+    touched = np.empty(n_sys, np.int64)
+    for t in range(words.size):
+        for u in range(n_units):
+            for s in range(n_sys):
+                perm[s] = s
+            shuffle(sm64(words[t] ^ (np.uint64(u) * np.uint64(0xD1B54A32D192ED03))), perm)
+            for s in range(n_sys):
+                slot[u * n_sys + perm[s]] = s
+        tp[:] = 0.0
+        fp[:] = 0.0
+        auc[:] = 0.0
+        ap[:] = 0.0
+        e = 0
+        while e < n:
+            if e + 1 == n or value[e + 1] != value[e]:  # a score no other entry has: its slot's group of one
+                s = slot[key[e]]
+                if positive[e]:
+                    tp[s], fp[s], auc[s], ap[s] = _tie_group(1.0, 0.0, tp[s], fp[s], auc[s], ap[s])
+                else:
+                    tp[s], fp[s], auc[s], ap[s] = _tie_group(0.0, 1.0, tp[s], fp[s], auc[s], ap[s])
+                e += 1
+                continue
+            v = value[e]
+            m = 0
+            while e < n and value[e] == v:  # the entries tied at v, of any slot
+                s = slot[key[e]]
+                if pg[s] == 0.0 and ng[s] == 0.0:
+                    touched[m] = s
+                    m += 1
+                if positive[e]:
+                    pg[s] += 1.0
+                else:
+                    ng[s] += 1.0
+                e += 1
+            for q in range(m):
+                s = touched[q]
+                tp[s], fp[s], auc[s], ap[s] = _tie_group(pg[s], ng[s], tp[s], fp[s], auc[s], ap[s])
+                pg[s] = 0.0
+                ng[s] = 0.0
+        for s in range(n_sys):
+            out[t, s, 0], out[t, s, 1] = _auc_ap(tp[s], fp[s], auc[s], ap[s])
+
+
+# ---------------------------------------------------------------------------
+# the passes, their rows on the threads (``_by_rows``): the same arguments as
+# the compiled loops, every row-indexed argument cut into the same blocks
+def select(words, strata, take, left_at, pos, out) -> None:
+    """``_select`` on the threads."""
+    _by_rows(words.size, lambda lo, hi: _select(words[lo:hi], strata, take, left_at, pos, out[lo:hi]))
+
+
+def bootstrap(words, units, n_units, pos, out) -> None:
+    """``_bootstrap`` on the threads."""
+    _by_rows(words.size, lambda lo, hi: _bootstrap(words[lo:hi], units, n_units, pos, out[lo:hi]))
+
+
+def permutations(words, n_units, n_systems, out) -> None:
+    """``_permutations`` on the threads."""
+    _by_rows(words.size, lambda lo, hi: _permutations(words[lo:hi], n_units, n_systems, out[lo:hi]))
+
+
+def permuted_confusion(words, unit_start, unit_items, todo, pred_t, gold, k, out) -> None:
+    """``_permuted_confusion`` on the threads."""
+    _by_rows(words.size, lambda lo, hi: _permuted_confusion(words[lo:hi], unit_start, unit_items, todo, pred_t, gold,
+                                                            k, out[lo:hi]))
+
+
+def permuted_sums(words, stats, out) -> None:
+    """``_permuted_sums`` on the threads."""
+    _by_rows(words.size, lambda lo, hi: _permuted_sums(words[lo:hi], stats, out[lo:hi]))
+
+
+def permuted_ranked(words, n_units, n_sys, key, value, positive, out) -> None:
+    """``_permuted_ranked`` on the threads."""
+    _by_rows(words.size, lambda lo, hi: _permuted_ranked(words[lo:hi], n_units, n_sys, key, value, positive,
+                                                         out[lo:hi]))
+
+
+def tau_rows(x, y, variant_b, out) -> None:
+    """``_tau_rows`` on the threads."""
+    _by_rows(out.size, lambda lo, hi: _tau_rows(x[lo:hi], y[lo:hi], variant_b, out[lo:hi]))
+
+
+def ranked_weights(w, order, positive, starts, out) -> None:
+    """``_ranked_weights`` on the threads (``positive`` cut with the rows when it has a row per weight row)."""
+    own = positive.shape[0] > 1
+    _by_rows(w.shape[0], lambda lo, hi: _ranked_weights(w[lo:hi], order, positive[lo:hi] if own else positive, starts,
+                                                        out[lo:hi]))
+
+
+def ranked_rows(sv, positive, w, out) -> None:
+    """``_ranked_rows`` on the threads."""
+    _by_rows(sv.shape[0], lambda lo, hi: _ranked_rows(sv[lo:hi], positive[lo:hi], w[lo:hi], out[lo:hi]))
+
+
+def pairwise_auc(w, order, cls, starts, positive, k, out) -> None:
+    """``_pairwise_auc`` on the threads."""
+    _by_rows(w.shape[0], lambda lo, hi: _pairwise_auc(w[lo:hi], order, cls, starts, positive, k, out[lo:hi]))

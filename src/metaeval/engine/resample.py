@@ -321,7 +321,7 @@ def compile_kernels() -> list[str]:
     --------
     >>> signatures = compile_kernels()    # loaded from numba's cache once compiled
     >>> sorted({s.split("(")[0] for s in signatures})
-    ['bootstrap', 'permutations', 'permuted_confusion', 'permuted_ranked_merge', 'permuted_sums', 'ranked_rows', 'ranked_weights', 'select', 'tau_rows']
+    ['bootstrap', 'permutations', 'permuted_confusion', 'permuted_ranked', 'permuted_sums', 'ranked_rows', 'ranked_weights', 'select', 'tau_rows']
     """
     n, idx, gold = 8, np.arange(2, dtype=np.int64), np.arange(8, dtype=np.int64) % 3
     pos = np.arange(n, dtype=np.int64)
@@ -345,12 +345,12 @@ def compile_kernels() -> list[str]:
     k.ranked_weights(w, pos, positive[None, :], np.arange(n + 1, dtype=np.int64), np.empty((2, 2)))
     k.ranked_rows(np.ones((2, n)), np.stack([positive, positive]), w.copy(), np.empty((2, 2)))
     k.ranked_weights(w, pos, np.stack([positive, positive]), np.arange(n + 1, dtype=np.int64), np.empty((2, 2)))
-    k.permuted_ranked_merge(_index_words(idx, 0, "permutation"), np.ones((2, n)), np.stack([positive, positive]),
-                            np.array([0, 4, n], dtype=np.int64), np.empty((2, 2, 2)))
+    k.permuted_ranked(_index_words(idx, 0, "permutation"), 2, 2, np.arange(n, dtype=np.int64) % 4, np.arange(n, 0, -1.0),
+                      positive, np.empty((2, 2, 2)))
     return [f"{name}({', '.join(map(str, sig))})" for name in ("select", "bootstrap", "permutations", "permuted_confusion",
                                                "permuted_sums", "tau_rows", "ranked_weights", "ranked_rows",
-                                               "permuted_ranked_merge")
-            for sig in getattr(k, name).signatures]
+                                               "permuted_ranked")
+            for sig in getattr(k, "_" + name).signatures]
 
 
 # ---------------------------------------------------------------------------

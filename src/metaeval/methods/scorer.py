@@ -394,26 +394,28 @@ class Scorer:
             report(hi, n, "jackknife (BCa)")
 
     def _permuted_ranked_merged(self, trials, seed: int) -> np.ndarray:
-        """``_permuted_ranked`` of a binary task whose units are groups: each
-        system's scores sorted once within each group, a permuted slot's
-        ranking the merge of its groups' blocks (``kernels.permuted_ranked_merge``),
-        every trial and slot in one compiled call.  With one score per item,
-        every rank metric is the AUC or the AP of the positive class."""
-        from ..engine.kernels import permuted_ranked_merge
+        """``_permuted_ranked`` of a binary task whose units are groups:
+        every (system, item) score sorted once (``kernels.permuted_ranked``:
+        in a trial each entry belongs to one slot, so one walk of the sorted
+        entries ranks every slot), every trial in one compiled call.  With
+        one score per item, every rank metric is the AUC or the AP of the
+        positive class."""
+        from ..engine.kernels import permuted_ranked
         from ..engine.resample import _index_words
 
-        if getattr(self, "_blocks", None) is None:
-            v = self._score_values[:, :, 0]
+        if getattr(self, "_entries", None) is None:
+            v = self._score_values[:, :, 0]  # (S, N)
+            s, n = v.shape
             unit = np.asarray(self.item_unit, dtype=np.int64)
-            orders = [np.lexsort((-row, unit)) for row in v]  # by group, then decreasing score
-            sv = np.ascontiguousarray(np.stack([row[o] for row, o in zip(v, orders)]))
-            pos = np.ascontiguousarray(np.stack([self._score_gold[o] == 1 for o in orders]))
-            start = np.searchsorted(np.sort(unit), np.arange(self.n_units + 1)).astype(np.int64)
-            self._blocks = (sv, pos, start)
-        sv, pos, start = self._blocks
+            order = np.argsort(-v, axis=None, kind="stable")  # every entry, decreasing score
+            sys_of, item_of = np.divmod(order, n)
+            self._entries = (np.ascontiguousarray(unit[item_of] * s + sys_of),
+                             np.ascontiguousarray(v.ravel()[order]),
+                             np.ascontiguousarray(self._score_gold[item_of] == 1))
+        key, value, positive = self._entries
         words = _index_words(np.asarray(trials, dtype=np.int64), seed, "permutation")
-        both = np.empty((words.size, sv.shape[0], 2))
-        permuted_ranked_merge(words, sv, pos, start, both)
+        both = np.empty((words.size, self._score_values.shape[0], 2))
+        permuted_ranked(words, self.n_units, self._score_values.shape[0], key, value, positive, both)
         which = {"roc_auc": 0, "roc_auc_weighted": 0, "hand_till_m": 0, "average_precision": 1}
         return np.stack([both[:, :, which[m]] for m in self.ranked_ids], axis=-1)
 
