@@ -346,3 +346,33 @@ def test_one_hot_predictions_as_booleans_are_probabilities_of_zero_and_one():
     w = rng.integers(0, 3, (2, len(y))).astype(float)
     for f in (MC.roc_auc, MC.roc_auc_weighted, MC.hand_till_m, MC.average_precision, MC.brier, MC.log_loss, MC.ece):
         np.testing.assert_array_equal(f(hot, y, w), f(hot.astype(float), y, w), err_msg=f.__name__)
+
+
+def test_a_constant_class_column_gives_what_the_compiled_pass_gives():
+    """``_pairwise`` answers a constant column (the gameability's one-hot
+    and prior systems) without walking the items: the same bits as the
+    compiled pass, NaN where a resample lacks a class."""
+    from metaeval.engine.kernels import pairwise_auc
+
+    rng = np.random.default_rng(1)
+    n, k = 300, 4
+    y = rng.integers(0, k, n)
+    p = np.stack([np.broadcast_to(np.eye(k)[i], (n, k)) for i in range(k)]
+                 + [np.broadcast_to(np.bincount(y, minlength=k) / n, (n, k)), rng.dirichlet(np.ones(k), n)])
+    w = rng.integers(0, 3, (40, n)).astype(float)
+    w[5, y == 3] = 0.0  # a resample without class 3
+    w[6] = 0.0          # nor any class
+    w[7] = rng.random(n)  # weights that are not counts
+    got = MC._pairwise(p, y, w)
+    want = np.zeros_like(got)
+    res = np.empty((w.shape[0], k))
+    for s in range(p.shape[0]):
+        for i in range(k):
+            order = np.argsort(-p[s, :, i], kind="stable")
+            sv = p[s, order, i]
+            starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), n].astype(np.int64)
+            pairwise_auc(w, order, y[order], starts, i, k, res)
+            res[:, i] = 0.0
+            want[:, s, i] = res
+    np.testing.assert_array_equal(got, want)
+    assert np.isnan(got[5, :5, :, 3][:, :3]).all() and np.isnan(got[6, :, 0, 1]).all()

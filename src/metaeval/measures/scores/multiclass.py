@@ -171,7 +171,11 @@ def hand_till_m(values, y, weights=None, *, rows: bool = False) -> np.ndarray:
 def _pairwise(p, y, w) -> np.ndarray:
     """(..., S, K, K): A(i|j) of every system on every weight row, the
     diagonal 0: one sort and one compiled pass per system and class
-    (``engine.kernels.pairwise_auc``)."""
+    (``engine.kernels.pairwise_auc``).  A class column that is one score on
+    every item (the degenerate systems of gameability: a one-hot label, the
+    prior) ties every item: A(i|j) is 1/2 wherever classes i and j both
+    have weight, which the pass would find (num = w_j (0 + w_i / 2) over
+    w_i w_j: exactly 1/2), without walking the items."""
     from ...engine.kernels import pairwise_auc
 
     s_, n, k = p.shape
@@ -180,13 +184,19 @@ def _pairwise(p, y, w) -> np.ndarray:
     out = np.zeros((rows.shape[0], s_, k, k))
     res = np.empty((rows.shape[0], k))
     y = np.asarray(y, dtype=np.int64)
+    present = None
     for s in range(s_):  # loops over the systems and classes (few), never over items or resamples
         for i in range(k):
             col = p[s, :, i]
             order = np.argsort(-col, kind="stable")
             sv = col[order]
             starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), sv.size].astype(np.int64)
-            pairwise_auc(rows, order.astype(np.int64), y[order], starts, i, k, res)
+            if starts.size == 2:  # a constant column
+                if present is None:  # (R, K): the rows that weigh each class (weights are never negative)
+                    present = (rows @ (y[:, None] == np.arange(k)[None, :])) > 0
+                res[:] = np.where(present[:, [i]] & present, 0.5, np.nan)
+            else:
+                pairwise_auc(rows, order.astype(np.int64), y[order], starts, i, k, res)
             res[:, i] = 0.0
             out[:, s, i] = res
     return out.reshape(*lead, s_, k, k)
