@@ -24,10 +24,8 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 

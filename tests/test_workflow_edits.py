@@ -156,6 +156,9 @@ EDITS = [
     ("experiments.verdict_scope", "new_systems", _jobs(("recommendation",), *WITH_EXPS)),
     # the jobs of the half-splits: their gathering job's inputs change, and what follows it
     ("experiments.shards", 2, _all(EXPS) | {("stability_shard", d) for d in WITH_EXPS}),
+    # the criteria's resamples in shards: their gathering job's inputs change
+    ("experiments.criteria_shards", 2, _jobs(("recommendation",), *WITH_EXPS)
+     | {("criteria_shard", d) for d in WITH_EXPS}),
     # which datasets have experiments, never a number: no computation of the others reruns (spans_si, with
     # fewer than 6 systems, gains its experiments)
     ("experiments.min_systems", 2, {("overview", None), ("experiments_no_merging", "spans_si"),
@@ -272,11 +275,12 @@ def _check_plots_comment(work, data, conf, tmp_path, drawn_rules, noise_rules):
 
 @pytest.fixture(scope="module")
 def sharded(run, tmp_path_factory):
-    """The tiny dataset with --cores 8, its stability splits in 4 shards and
-    chunks of 7 (the workflow's configfile, data and work folder)."""
+    """The tiny dataset with --cores 8, its stability splits in 4 shards, its
+    criteria resamples in 3, and chunks of 7 (the workflow's configfile,
+    data and work folder)."""
     _, data = run
     base = tmp_path_factory.mktemp("sharded")
-    cfg = _tiny_only(base, shards=4, chunk_size=7)
+    cfg = _tiny_only(base, shards=4, chunk_size=7, criteria_shards=3)
     other = base / "other"
     other.mkdir()
     res = subprocess.run(SNAKEMAKE + ["-s", str(ROOT / "workflow" / "Snakefile"), "--configfile", str(cfg), "--config",
@@ -284,13 +288,15 @@ def sharded(run, tmp_path_factory):
                          capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stdout + res.stderr
     assert len(list((other / "results/tiny/stability").glob("shard*of4.npz"))) == 4
+    assert len(list((other / "results/tiny/criteria").glob("shard*of3.npz"))) == 3
     return other, data, cfg
 
 
 def test_results_are_byte_identical_across_cores_chunks_and_shards(run, sharded):
     """Every CSV of the tiny dataset: --cores 2, one shard and the .test
-    chunks (the module's run) against --cores 8, 4 shards and chunks of 7
-    (3 shards, each job a process of its own: the cluster path's test)."""
+    chunks (the module's run) against --cores 8, 4 stability shards, 3
+    criteria shards and chunks of 7 (each job a process of its own: the
+    cluster path's test)."""
     work, _ = run
     other = sharded[0]
     theirs = {k: v for k, v in _csvs(work).items() if k.startswith("tiny/") or "/" not in k}

@@ -264,6 +264,8 @@ class Criteria:
     criteria_splits: int = _s(4, "half-splits inside each resample for its rank stability", type="integer",
                               minimum=1)
     criteria_seed: int = _seed(20210306, "the criteria's resamples")
+    criteria_shards: int = _s(1, "with 2 or more, the criteria's resamples run as this many independent jobs "
+                                 "(byte-identical results)", param=False, type="integer", minimum=1)
 
 
 @dataclass(frozen=True)

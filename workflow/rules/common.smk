@@ -174,6 +174,13 @@ def stability_shards(name):
     return [f"{RESULTS}/{name}/stability/shard{i}of{n}.npz" for i in range(n)] if n > 1 else []
 
 
+def criteria_shards(name):
+    """The criteria-resample shard files the recommendation job gathers; none
+    with one shard (the recommendation then draws the resamples itself)."""
+    n = SETTINGS[name].criteria_shards
+    return [f"{RESULTS}/{name}/criteria/shard{i}of{n}.npz" for i in range(n)] if n > 1 else []
+
+
 def has_groups(name):
     return bool(SPECS[name].gold_format.get("group_column"))
 
@@ -441,11 +448,15 @@ def recommendation_inputs(name=None):
         n = name or wildcards.dataset
         return [f"{RESULTS}/{n}/properties.csv"] if PROPERTY_SETTINGS is not None and SPECS[n].k >= 2 else []
 
+    def shards(wildcards=None):  # the criteria's resamples drawn in shards (criteria_shards >= 2)
+        return criteria_shards(name or wildcards.dataset)
+
     return dict(
         npz=f"{d}/data.npz",
         gameability=f"{d}/gameability.csv",
         properties=properties(None) if name else properties,
         kernels=f"{RESULTS}/logs/kernels.txt",
+        criteria_shards=shards(None) if name else shards,
     )
 
 

@@ -44,6 +44,27 @@ rule stability_shard:
         "../scripts/stability_shard.py"
 
 
+rule criteria_shard:
+    """One shard of the recommendation's criteria resamples (criteria_shards >= 2)."""
+    input:
+        rules.ingest.output.npz,
+        rules.kernels.output,
+    output:
+        f"{RESULTS}/{{dataset}}/criteria/shard{{shard}}of{{n}}.npz",
+    params:
+        spec=spec_of("criteria_shard"),
+        settings=settings_of("criteria_shard"),
+        code=CODE_OF["criteria_shard"],
+    log:
+        f"{RESULTS}/logs/{{dataset}}/criteria_shard{{shard}}of{{n}}.log",
+    priority: 10  # beside the experiments: the recommendation waits for both
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    script:
+        "../scripts/criteria_shard.py"
+
+
 # The experiments of a dataset in two jobs: the computations (files only),
 # then (the recommendation job) label noise and class priors (seconds: they
 # read the Tukey trials the significance experiment leaves in trials.npz, so

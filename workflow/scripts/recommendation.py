@@ -17,7 +17,8 @@ def step():
     run_experiment_figures(spec, settings, {**inp, **out}, out)
     run_recommendation(spec, settings, inp["npz"], inp["gameability"], out,
                        smk.input.properties[0] if smk.input.properties else None, design_csvs=(out["design"],
-                                                                                             out["design_needed"]))
+                                                                                             out["design_needed"]),
+                       criteria_shards=list(smk.input.criteria_shards))
 
 
 run_step(smk, step)

@@ -486,21 +486,14 @@ def _held(properties: pd.DataFrame | None, metrics) -> dict[tuple[str, str], boo
     return {(r.metric, r.property): r.result != "fails" for r in p.itertuples(index=False)}
 
 
-def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = None,
-                      gameability: pd.DataFrame | None = None,
-                      requirements: Sequence[str] | None = None,
-                      priorities: Sequence[str] | None = None) -> Recommendation:
-    """The recommendation of a loaded dataset (``dataset.Dataset``) with its
-    spec and experiment settings (``experiments.Settings``): the criteria
-    (``criteria.criteria``) of its real systems in both scopes, and of all
-    its ranked systems (baselines included: the variant) when it ranks
-    baselines; then ``recommend``.  ``properties``: the dataset's own
-    ``properties.csv`` (``properties.dataset_settings``); ``gameability``:
-    its ``gameability.csv``; ``requirements``: the declared requirements
-    (default the spec's ``requirements``); ``priorities``: the declared
-    order of the criteria (default the spec's ``priorities``)."""
+def _criteria_setup(ds, spec, settings) -> dict:
+    """What the criteria of a dataset's recommendation are computed on: the
+    scorer of its ranked systems, the criteria that apply (and those left
+    out), their ``CriteriaSpec``, the subsets of systems (``real``, and
+    ``all`` with the ranked baselines), the strata and the (scheme, subset)
+    pairs computed.  ``recommend_dataset`` and ``criteria_shard`` share it,
+    so a shard draws exactly the replicates the whole would."""
     from .criteria import CriteriaSpec
-    from .criteria import criteria as compute
     from ..data.dataset import RANKED_KINDS
     from ..methods.scorer import Scorer, select_systems
 
@@ -531,8 +524,49 @@ def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = N
         subsets["all"] = np.arange(sel.size)
     # both scopes of the real systems; the variant with the baselines in the headline scope only
     only = {("items", "real"), ("both", "real"), (SCHEME[settings.verdict_scope], "all")}
-    res = compute(scorer, cs, subsets=subsets, schemes=("items", "both"), strata=strata,
-                  confidence=settings.confidence, only=only)
+    return dict(sel=sel, scorer=scorer, has_classes=has_classes, imbalanced=imbalanced, crit=crit,
+                left_out=left_out, cs=cs, strata=strata, baselines=baselines, subsets=subsets, only=only)
+
+
+def criteria_shard(ds, spec, settings, shard: int, n_shards: int) -> dict:
+    """Shard ``shard`` of ``n_shards`` of a dataset's criteria resamples
+    (``criteria.replicate_rows`` of ``criteria.replicate_shards``' part): the
+    workflow runs the shards side by side and the recommendation gathers
+    them (``recommend_dataset(..., criteria_parts=...)``), the same bits as
+    one job drawing them all."""
+    from .criteria.compute import replicate_rows, replicate_shards
+
+    st = _criteria_setup(ds, spec, settings)
+    parts = replicate_shards(st["cs"], st["scorer"].n_units, n_shards)
+    rows = parts[shard] if shard < len(parts) else np.zeros(0, dtype=np.int64)
+    return replicate_rows(st["scorer"], st["cs"], rows, subsets=st["subsets"], schemes=("items", "both"),
+                          strata=st["strata"], only=st["only"])
+
+
+def recommend_dataset(ds, spec, settings, *, properties: pd.DataFrame | None = None,
+                      gameability: pd.DataFrame | None = None,
+                      requirements: Sequence[str] | None = None,
+                      priorities: Sequence[str] | None = None,
+                      criteria_parts: Sequence[Mapping] | None = None) -> Recommendation:
+    """The recommendation of a loaded dataset (``dataset.Dataset``) with its
+    spec and experiment settings (``experiments.Settings``): the criteria
+    (``criteria.criteria``) of its real systems in both scopes, and of all
+    its ranked systems (baselines included: the variant) when it ranks
+    baselines; then ``recommend``.  ``properties``: the dataset's own
+    ``properties.csv`` (``properties.dataset_settings``); ``gameability``:
+    its ``gameability.csv``; ``requirements``: the declared requirements
+    (default the spec's ``requirements``); ``priorities``: the declared
+    order of the criteria (default the spec's ``priorities``);
+    ``criteria_parts``: the criteria's resamples drawn already
+    (``criteria_shard`` of every shard)."""
+    from .criteria import criteria as compute
+
+    st = _criteria_setup(ds, spec, settings)
+    sel, scorer, has_classes, imbalanced = st["sel"], st["scorer"], st["has_classes"], st["imbalanced"]
+    crit, left_out, cs, strata, baselines = st["crit"], st["left_out"], st["cs"], st["strata"], st["baselines"]
+    res = compute(scorer, cs, subsets=st["subsets"], schemes=("items", "both"), strata=strata,
+                  confidence=settings.confidence, only=st["only"],
+                  parts=None if criteria_parts is None else [dict(p) for p in criteria_parts])
     offered = relevant_properties(bool(spec.ordinal), imbalanced) if has_classes and properties is not None else []
     adjusted = {"holm": ", Holm-adjusted over the pairs of each resample", "bh": ", Benjamini-Hochberg-adjusted "
                 "over the pairs of each resample", "none": ", not adjusted"}[settings.significance_correction]

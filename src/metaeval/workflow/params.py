@@ -104,6 +104,8 @@ STEPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "weights": _union("weights"),
     # one job after the experiments: label noise and class priors (datasets with classes), the figures, the answer
     "recommendation": _union("recommendation", "sensitivity", "design", "figures"),
+    # a shard of the recommendation's criteria resamples: the criteria's settings (the recommendation's part)
+    "criteria_shard": _union("recommendation"),
     # the summary page, written by the overview job once the experiments and the recommendation are done
     "summary_page": _union("summary"),
     "dataset_properties": _union("dataset_properties"),
@@ -248,7 +250,7 @@ STEP_MODULES = {
     "ingest": "workflow.reading", "provenance": "workflow.steps", "score": "workflow.scoring",
     "score_groups": "workflow.scoring", "official": "workflow.scoring", "kernels": "workflow.experiments",
     "stability_shard": "workflow.experiments", "experiments": "workflow.experiments",
-    "weights": "workflow.experiments",
+    "weights": "workflow.experiments", "criteria_shard": "workflow.recommendation",
     "recommendation": "workflow.recommendation+workflow.figures+workflow.sensitivity+workflow.design",
     "overview": "workflow.reports", "reproduce": "workflow.reports", "properties": "workflow.reports",
     "dataset_properties": "workflow.dataset_properties",

@@ -13,14 +13,46 @@ from .common import write_markdown
 from .drawing import save_fig
 from .experiments import few_groups_note
 
+def run_criteria_shard(spec: DatasetSpec, settings, data_npz, shard: int, n_shards: int, out_npz) -> None:
+    """A criteria_shard job: its part of the criteria's resamples
+    (``verdict.recommendation.criteria_shard``) as an NPZ file."""
+    import numpy as np
+
+    from ..data.files import atomic_path
+    from ..verdict.recommendation import criteria_shard
+
+    part = criteria_shard(Dataset.load(data_npz), spec, settings, shard, n_shards)
+    rows = part["rows"]
+    log_note(f"shard {shard + 1} of {n_shards}: {rows.size} of the criteria's {settings.criteria_replicates} "
+             f"resamples" + (f" ({rows[0]} to {rows[-1]})" if rows.size else "") + f", seed {settings.criteria_seed}")
+    with atomic_path(out_npz) as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **part)
+
+
+def _criteria_parts(paths) -> list[dict] | None:
+    """The criteria shards' files, read (None without shards)."""
+    if not paths:
+        return None
+    import numpy as np
+
+    parts = []
+    for p in paths:
+        with np.load(p, allow_pickle=False) as z:
+            parts.append({k: z[k] for k in z.files})
+    return parts
+
+
 def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, out: Mapping[str, str],
-                       properties_csv=None, design_csvs=None) -> None:
+                       properties_csv=None, design_csvs=None, criteria_shards=None) -> None:
     """The recommendation job of a dataset: every criterion with its
     interval (``metaeval.verdict.criteria``), the answer (``metaeval.verdict.recommendation``),
     written to ``recommendation.csv`` (long form), ``.json``, ``.md`` and
     ``.html`` and the figure (``png``, ``pdf``); ``design_csvs``: the
     test-set size design's ``design.csv`` and ``design_needed.csv``, whose
-    sentence on the recommended metrics joins the page and the JSON.  (The
+    sentence on the recommended metrics joins the page and the JSON;
+    ``criteria_shards``: the criteria_shard jobs' files (the resamples drawn
+    there, gathered here).  (The
     summary page, which ends with the same answer, is written by
     ``write_overview``.)"""
     from ..verdict.sentences import answer_sentence
@@ -30,7 +62,8 @@ def run_recommendation(spec: DatasetSpec, settings, data_npz, gameability_csv, o
 
     ds = Dataset.load(data_npz)
     props = read_result_csv(properties_csv) if properties_csv else None
-    rec = recommend_dataset(ds, spec, settings, properties=props, gameability=read_result_csv(gameability_csv))
+    rec = recommend_dataset(ds, spec, settings, properties=props, gameability=read_result_csv(gameability_csv),
+                            criteria_parts=_criteria_parts(criteria_shards))
     log_note(f"{len(rec.criteria)} criteria ({', '.join(rec.criteria)}), {rec.replicates} resamples of units and "
              f"systems; {answer_sentence(rec)}")
     for n in rec.notes:
