@@ -271,7 +271,7 @@ def _permuted_sums(words, stats, out):  # pragma: no cover - compiled
 @nb.njit(nogil=True, cache=True)
 def _tau_rows(x, y, variant_b, out):  # pragma: no cover - compiled
     """Kendall's tau of every row pair (x[r], y[r]) over all S(S-1)/2 system
-    pairs, one row per thread: n_c - n_d from the signs of the pairwise
+    pairs: n_c - n_d from the signs of the pairwise
     differences, divided as ``kendall_tau`` says."""
     rows, s = x.shape
     for r in range(rows):
@@ -367,8 +367,8 @@ def _ranked_weights(w, order, positive, starts, out):  # pragma: no cover - comp
 def _ranked_rows(sv, positive, w, out):  # pragma: no cover - compiled
     """ROC-AUC and average precision of each row of ``sv`` (R, N), every row
     its own scores, gold (``positive``) and weights (``w``), all (R, N) in
-    item order (a permuted system, a noisy gold): each row sorted here, in
-    parallel, then walked from its highest score down, groups of tied scores
+    item order (a permuted system, a noisy gold): each row sorted here,
+    then walked from its highest score down, groups of tied scores
     found on the fly; ``out`` (R, 2) as in ``ranked_weights``."""
     n = sv.shape[1]
     for r in range(sv.shape[0]):

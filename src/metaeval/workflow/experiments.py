@@ -27,7 +27,7 @@ def few_groups_note(spec: DatasetSpec, settings, data_npz) -> str | None:
 def write_kernels(out_txt) -> None:
     """The kernels job: compile the engine's kernels into numba's cache
     (``resample.compile_kernels``) and list the compiled signatures."""
-    from ..engine.resample import compile_kernels  # first: metaeval.engine.kernels sets numba's threading layer
+    from ..engine.resample import compile_kernels
 
     import numba
 

@@ -95,7 +95,7 @@ def ranked_rows(scores, positive, weights=None) -> np.ndarray:
     scores, gold and weights, (R, N) each (``positive`` may be (N,) for all
     rows): the systems of permuted trials, golds with label noise.  One
     compiled pass per row, which sorts it (``engine.kernels.ranked_rows``,
-    rows in parallel).
+    rows on the threads).
 
     Examples
     --------
@@ -109,7 +109,7 @@ def ranked_rows(scores, positive, weights=None) -> np.ndarray:
     w = np.ones(s.shape) if weights is None else np.ascontiguousarray(
         np.broadcast_to(np.asarray(weights, dtype=np.float64), s.shape))
     out = np.empty((s.shape[0], 2))
-    kernel(s, pos, w, out)  # each row sorted in the compiled pass, rows in parallel
+    kernel(s, pos, w, out)  # each row sorted in the compiled pass, rows on the threads
     return out
 
 
