@@ -177,3 +177,28 @@ def test_the_default_threads_read_the_job_s_variables(monkeypatch):
     monkeypatch.setenv("NUMBA_NUM_THREADS", "0")
     monkeypatch.setenv("OMP_NUM_THREADS", "x")
     assert default_threads() >= 1
+
+
+def test_each_of_a_user_s_threads_keeps_its_own_thread_count():
+    """``threads(n)`` holds for the calling thread (a context variable, as
+    numba's count was per thread): another thread's call keeps its own."""
+    import threading
+
+    from metaeval.engine import kernels as k
+
+    seen, inside, release = {}, threading.Event(), threading.Event()
+
+    def other():
+        with k.threads(3):
+            inside.set()
+            release.wait(10)
+            seen["other"] = k.n_threads()
+
+    t = threading.Thread(target=other)
+    t.start()
+    inside.wait(10)
+    with k.threads(1):
+        seen["main"] = k.n_threads()
+        release.set()
+        t.join(10)
+    assert seen == {"main": 1, "other": 3}

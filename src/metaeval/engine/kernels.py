@@ -23,6 +23,7 @@ than it asked for, so jobs that share a machine do not fight over its cores.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -50,14 +51,16 @@ def default_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-_THREADS = default_threads()
+# the calling context's threads (a context variable, as numba's thread count was per thread: two of a user's
+# threads may each run a call with its own n_jobs)
+_THREADS = contextvars.ContextVar("metaeval_engine_threads", default=default_threads())
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 
 
 def n_threads() -> int:
     """The threads the compiled passes use now (``threads`` changes it)."""
-    return _THREADS
+    return _THREADS.get()
 
 
 @contextlib.contextmanager
@@ -71,18 +74,16 @@ def threads(n: int | None):
     ...     n_threads()
     1
     """
-    global _THREADS
     if n is None:
         yield
         return
     if int(n) < 1:
         raise ValueError(f"n_jobs: 1 or more threads, got {n}")
-    before = _THREADS
-    _THREADS = int(n)
+    token = _THREADS.set(int(n))
     try:
         yield
     finally:
-        _THREADS = before
+        _THREADS.reset(token)
 
 
 def _pool(n: int) -> ThreadPoolExecutor:
@@ -99,7 +100,7 @@ def _pool(n: int) -> ThreadPoolExecutor:
 def _by_rows(rows: int, run) -> None:
     """``run(lo, hi)`` on contiguous blocks of ``rows`` rows, one block per
     thread (``n_threads``), in the calling thread when there is one."""
-    n = min(_THREADS, rows)
+    n = min(_THREADS.get(), rows)
     if n <= 1:
         run(0, rows)
         return
