@@ -241,12 +241,14 @@ def test_a_comment_in_plots_reruns_the_drawing_not_the_computations(run, tmp_pat
 
 
 def test_a_comment_in_plots_reruns_no_stability_shard(sharded, tmp_path):
-    """The same with the stability splits in shards (jobs of their own):
-    a comment in plots.py plans no shard, no experiments job."""
+    """The same with the stability splits and the criteria resamples in
+    shards (jobs of their own): a comment in plots.py plans no shard, no
+    experiments job; one in methods/sensitivity.py reruns the criteria
+    shards too (the noise and priors criteria run its code)."""
     work, data, conf = sharded
     _check_plots_comment(work, data, conf, tmp_path, {"score", "recommendation", "properties", "overview",
                                                       "provenance", "cross_dataset"},
-                         {"recommendation", "overview", "provenance", "cross_dataset"})
+                         {"recommendation", "criteria_shard", "overview", "provenance", "cross_dataset"})
 
 
 def _check_plots_comment(work, data, conf, tmp_path, drawn_rules, noise_rules):
@@ -266,7 +268,7 @@ def _check_plots_comment(work, data, conf, tmp_path, drawn_rules, noise_rules):
     drawn = planned()
     # (provenance.json records the whole package's fingerprint: rewritten, a cheap record)
     assert drawn == drawn_rules, drawn
-    assert not drawn & {"stability_shard", "experiments", "ingest", "kernels"}
+    assert not drawn & {"stability_shard", "criteria_shard", "experiments", "ingest", "kernels"}
     shutil.copy(ROOT / "src" / "metaeval" / "present" / "plots.py", tmp_path / "metaeval" / "present" / "plots.py")
     with open(tmp_path / "metaeval" / "methods" / "sensitivity.py", "a") as fh:
         fh.write("\n# a comment\n")

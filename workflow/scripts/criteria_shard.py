@@ -1,4 +1,4 @@
-"""Adapter: rule criteria_shard -> metaeval.workflow.recommendation.run_criteria_shard."""
+"""Adapter: rule criteria_shard -> metaeval.workflow.criteria_shards.run_criteria_shard."""
 from metaeval.workflow import run_criteria_shard, run_step, step_settings, step_spec
 
 smk = snakemake  # noqa: F821 (injected by Snakemake)

@@ -44,7 +44,8 @@ _WHERE = {
     "design": ("run_design",),
     "crossdata": ("run_cross_dataset",),
     "figures": ("run_experiment_figures",),
-    "recommendation": ("run_criteria_shard", "run_recommendation"),
+    "criteria_shards": ("run_criteria_shard",),
+    "recommendation": ("run_recommendation",),
     "reports": ("write_summary_page", "write_overview", "run_reproduce", "run_properties"),
     "dataset_properties": ("run_dataset_properties",),
 }

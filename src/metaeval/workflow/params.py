@@ -250,7 +250,7 @@ STEP_MODULES = {
     "ingest": "workflow.reading", "provenance": "workflow.steps", "score": "workflow.scoring",
     "score_groups": "workflow.scoring", "official": "workflow.scoring", "kernels": "workflow.experiments",
     "stability_shard": "workflow.experiments", "experiments": "workflow.experiments",
-    "weights": "workflow.experiments", "criteria_shard": "workflow.recommendation",
+    "weights": "workflow.experiments", "criteria_shard": "workflow.criteria_shards",
     "recommendation": "workflow.recommendation+workflow.figures+workflow.sensitivity+workflow.design",
     "overview": "workflow.reports", "reproduce": "workflow.reports", "properties": "workflow.reports",
     "dataset_properties": "workflow.dataset_properties",

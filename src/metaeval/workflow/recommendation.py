@@ -13,23 +13,6 @@ from .common import write_markdown
 from .drawing import save_fig
 from .experiments import few_groups_note
 
-def run_criteria_shard(spec: DatasetSpec, settings, data_npz, shard: int, n_shards: int, out_npz) -> None:
-    """A criteria_shard job: its part of the criteria's resamples
-    (``verdict.recommendation.criteria_shard``) as an NPZ file."""
-    import numpy as np
-
-    from ..data.files import atomic_path
-    from ..verdict.recommendation import criteria_shard
-
-    part = criteria_shard(Dataset.load(data_npz), spec, settings, shard, n_shards)
-    rows = part["rows"]
-    log_note(f"shard {shard + 1} of {n_shards}: {rows.size} of the criteria's {settings.criteria_replicates} "
-             f"resamples" + (f" ({rows[0]} to {rows[-1]})" if rows.size else "") + f", seed {settings.criteria_seed}")
-    with atomic_path(out_npz) as tmp:
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **part)
-
-
 def _criteria_parts(paths) -> list[dict] | None:
     """The criteria shards' files, read (None without shards)."""
     if not paths:
