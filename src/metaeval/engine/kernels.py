@@ -7,7 +7,7 @@ trials, weight rows) that releases the GIL (``nogil``); the function of the
 same name without the underscore cuts the rows into one contiguous block
 per thread and runs the blocks on a pool of Python threads (``_by_rows``).
 Serial loops, not numba's ``parallel=True``: the same speed per thread, and
-they compile in a fifth of the time (a fresh install compiled for about a
+they compile in two fifths of the time (a fresh install compiled for about a
 minute before the experiments could start; ``benchmarks/README.md``).
 Every row is computed from its own inputs and its seed's word alone, so
 the numbers never depend on the threads (``tests/test_threads.py``).
@@ -184,7 +184,9 @@ def _swaps(state, swap):  # pragma: no cover - compiled
     """The positions ``shuffle`` swaps, drawn alone: swap[j] for j = n - 1
     down to 1, from the same splitmix64 sequence (``shuffle`` on any values
     is then ``values[j], values[swap[j]] = values[swap[j]], values[j]`` in
-    that order)."""
+    that order).  ``shuffle``'s draw written apart on purpose (it swaps as
+    it draws, without a buffer); tests/test_engine_resample.py holds the two
+    to the same permutations."""
     for j in range(swap.size - 1, 0, -1):
         state = state + np.uint64(0x9E3779B97F4A7C15)
         swap[j] = int(((sm64(state) >> np.uint64(32)) * np.uint64(j + 1)) >> np.uint64(32))

@@ -348,8 +348,8 @@ class Scorer:
         trials = np.asarray(trials, dtype=np.int64)
         v = self._score_values
         s, n, c = v.shape
-        if c == 1 and self.item_unit is not None:  # whole groups permuted: merge their pre-sorted blocks
-            return self._permuted_ranked_merged(trials, seed)
+        if c == 1 and self.item_unit is not None:  # whole groups permuted: one walk of the sorted scores
+            return self._permuted_ranked_groups(trials, seed)
         unit = np.arange(n) if self.item_unit is None else np.asarray(self.item_unit, dtype=np.int64)
         out = np.empty((trials.size, s, len(self.ranked_ids)))
         per = max(1, max_bytes // (s * n * c * 8 + s * self.n_units * 8))
@@ -393,7 +393,7 @@ class Scorer:
             yield Counts(c, st, it, sc, wt)
             report(hi, n, "jackknife (BCa)")
 
-    def _permuted_ranked_merged(self, trials, seed: int) -> np.ndarray:
+    def _permuted_ranked_groups(self, trials, seed: int) -> np.ndarray:
         """``_permuted_ranked`` of a binary task whose units are groups:
         every (system, item) score sorted once (``kernels.permuted_ranked``:
         in a trial each entry belongs to one slot, so one walk of the sorted
