@@ -302,7 +302,7 @@ WARMED = {
     "permuted_sums": {(_A.format("uint64", 1), _A.format("float64", 3), _A.format("float64", 3))},
     "tau_rows": {(_A.format("float64", 2), _A.format("float64", 2), "bool", _A.format("float64", 1))},
     "ranked_weights": {(_A.format("float64", 2), _A.format("int64", 1), _A.format("bool", 2), _A.format("int64", 1),
-                        _A.format("float64", 2))},
+                        "int64", "int64", _A.format("float64", 2))},
     "ranked_rows": {(_A.format("float64", 2), _A.format("bool", 2), _A.format("float64", 2), _A.format("float64", 2))},
     "permuted_ranked": {(_A.format("uint64", 1), "int64", "int64", _A.format("int64", 1), _A.format("float64", 1),
                          _A.format("bool", 1), _A.format("float64", 3))},

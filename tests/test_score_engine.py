@@ -253,8 +253,11 @@ def test_the_passes_path_for_a_lone_item_keeps_the_bits_of_the_group_walk(ties):
     for counts, w in ((True, rng.integers(0, 3, (b, n)).astype(float)), (False, rng.random((b, n)))):
         want = np.array([_group_walk(row, positive, values) for row in w])
         got = np.empty((b, 2))
-        K.ranked_weights(w, order, positive[None, :], starts, got)
+        K.ranked_weights(w.T.copy(), order, positive[:, None].copy(), starts, got)
         np.testing.assert_array_equal(got, want)
+        golds = rng.random((b, n)) < 0.3  # a gold per weight row (label noise)
+        K.ranked_weights(w.T.copy(), order, golds.T.copy(), starts, got)
+        np.testing.assert_array_equal(got, [_group_walk(row, g, values) for row, g in zip(w, golds)])
         if counts or not ties:  # (ranked_rows sorts each row itself: tied real weights add in another order)
             K.ranked_rows(np.tile(values, (b, 1)), np.tile(positive, (b, 1)), w, got)
             np.testing.assert_array_equal(got, want)

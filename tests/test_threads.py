@@ -129,6 +129,7 @@ def test_every_pass_gives_the_same_rows_on_any_number_of_threads():
     sv = scores[0][order]
     starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), n].astype(np.int64)
     w = rng.integers(0, 3, (7, n)).astype(float)
+    noisy = rng.random(w.shape) < 0.4  # a gold per weight row (label noise)
     stats = rng.random((u, s, 2))
     entries = np.argsort(-scores, axis=None, kind="stable")
     sys_of, item_of = np.divmod(entries, n)
@@ -139,7 +140,10 @@ def test_every_pass_gives_the_same_rows_on_any_number_of_threads():
         "permuted_confusion": lambda: R.permuted_confusion(gold, pred, 3, range(9), 4, units=unit),
         "permuted_sums": lambda: R.permuted_sums(stats, range(9), 4),
         "tau_rows": lambda: _out(lambda o: k.tau_rows(scores.copy(), scores[::-1].copy(), True, o), (s,)),
-        "ranked_weights": lambda: _out(lambda o: k.ranked_weights(w, order, positive[None, :], starts, o), (7, 2)),
+        "ranked_weights": lambda: _out(lambda o: k.ranked_weights(w.T.copy(), order, positive[:, None].copy(), starts,
+                                                                o), (7, 2)),
+        "ranked_weights_own_gold": lambda: _out(lambda o: k.ranked_weights(
+            w.T.copy(), order, noisy.T.copy(), starts, o), (7, 2)),
         "ranked_rows": lambda: _out(lambda o: k.ranked_rows(scores.copy(), np.stack([positive] * s), np.ones((s, n)),
                                                             o), (s, 2)),
         "permuted_ranked": lambda: _out(lambda o: k.permuted_ranked(
@@ -202,3 +206,56 @@ def test_each_of_a_user_s_threads_keeps_its_own_thread_count():
         release.set()
         t.join(10)
     assert seen == {"main": 1, "other": 3}
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5])
+def test_map_blocks_runs_every_item_once_in_order_each_on_one_thread(n):
+    """Whole steps side by side: every item once (as many items as threads,
+    fewer, more), the results in the items' order, the passes of each step
+    on one thread, a step's error raised to the caller; then the rows of
+    stability_splits over many chunks are those of one thread."""
+    import threading
+
+    import numpy as np
+
+    from metaeval.engine import kernels as k
+
+    seen, lock = [], threading.Lock()
+
+    def step(i):
+        with lock:
+            seen.append(i)
+        return i * i, k.n_threads()
+
+    with k.threads(n):
+        for items in ([], [4], list(range(n)), list(range(3 * n + 2))):
+            seen.clear()
+            out = list(k.map_blocks(step, items))
+            assert sorted(seen) == items and [r for r, _ in out] == [i * i for i in items]
+            # side by side each on one thread; a lone step (or one thread) runs in the caller with its threads
+            assert all(t == (1 if len(items) >= 2 else n) for _, t in out)
+
+        def bad(i):
+            if i == 3:
+                raise ValueError("step 3")
+            return i
+
+        with pytest.raises(ValueError, match="step 3"):
+            list(k.map_blocks(bad, range(8)))
+
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from bench_stability import synthetic
+
+    from metaeval.methods import experiments as E
+
+    spec, ds = synthetic(600, 6, 3)
+    settings = E.Settings(include_baselines=(), chunk_size=7)  # 9 chunks
+    with k.threads(1):
+        want = E.stability_splits(ds, spec, settings, range(60))
+    with k.threads(n):
+        got = E.stability_splits(ds, spec, settings, range(60))
+    for key in ("tau", "tier_tau"):
+        np.testing.assert_array_equal(got[key], want[key])

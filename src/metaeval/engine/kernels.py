@@ -110,6 +110,44 @@ def _by_rows(rows: int, run) -> None:
         f.result()  # re-raises a block's error
 
 
+def map_blocks(fn, items):
+    """``fn(item)`` for every item, up to ``n_threads`` of them at once, each
+    with the compiled passes and BLAS on one thread; yields the results in
+    the items' order (one thread: a plain loop).  For loops whose every
+    step is a whole pipeline (draw, count, score, rank: the random
+    half-splits' chunks): the metrics in NumPy hold Python's lock between
+    their array loops, so splitting each pass over the threads left them on
+    one core, where whole steps side by side use every core.  A step must
+    write only its own rows (the numbers then never depend on the
+    threads); BLAS is held to one thread meanwhile (``threadpoolctl``): two
+    products each on every core were slower than one."""
+    items = list(items)
+    n = min(_THREADS.get(), len(items))
+    if n <= 1:
+        for item in items:
+            yield fn(item)
+        return
+    from collections import deque
+    from itertools import islice
+
+    from threadpoolctl import threadpool_limits
+
+    def run(item):
+        with threads(1):
+            return fn(item)
+
+    with threadpool_limits(1, user_api="blas"):
+        pool = _pool(n)
+        todo = iter(items)
+        pending = deque(pool.submit(run, item) for item in islice(todo, n))  # n in flight at most
+        while pending:
+            result = pending.popleft().result()  # re-raises a step's error
+            for item in todo:
+                pending.append(pool.submit(run, item))
+                break
+            yield result
+
+
 @nb.njit(inline="always")
 def sm64(x):
     """``_splitmix64`` on one uint64, compiled (the same bits)."""
@@ -330,40 +368,65 @@ def _auc_ap(tp, fp, auc, ap):  # pragma: no cover - compiled
 
 
 @nb.njit(nogil=True, cache=True)
-def _ranked_weights(w, order, positive, starts, out):  # pragma: no cover - compiled
-    """ROC-AUC and average precision of one system on each row of ``w``
-    (B, N) weights: the items in ``order`` (decreasing score), ``positive``
-    the gold in item order, one row for every weight row (1, N) or a row of
-    its own each (B, N: label noise moves items between the classes, the
-    system's order of its scores stays), ``starts`` the first position of
-    each group of tied scores (and N at the end); ``out`` (B, 2) gets AUC
-    (ties one half; NaN without a positive or a negative) and AP
-    (scikit-learn's; NaN without a positive).  One pass per row, no
-    temporary of the row's size."""
-    own = positive.shape[0] > 1
-    for b in range(w.shape[0]):
-        gold = positive[b] if own else positive[0]
-        tp = 0.0
-        fp = 0.0
-        auc = 0.0
-        ap = 0.0
-        for g in range(starts.size - 1):
-            lo, hi = starts[g], starts[g + 1]
-            if hi - lo == 1:
-                i = order[lo]
-                tp, fp, auc, ap = _one_item(gold[i], w[b, i], tp, fp, auc, ap)
-                continue
-            pg = 0.0
-            ng = 0.0
-            for k in range(lo, hi):
-                i = order[k]
-                v = w[b, i]
-                if gold[i]:
-                    pg += v
-                else:
-                    ng += v
-            tp, fp, auc, ap = _tie_group(pg, ng, tp, fp, auc, ap)
-        out[b, 0], out[b, 1] = _auc_ap(tp, fp, auc, ap)
+def _ranked_weights(wt, order, positive, starts, lo, hi, out):  # pragma: no cover - compiled
+    """ROC-AUC and average precision of one system on the weight rows
+    ``lo:hi``, the weights given by column: ``wt`` (N, B), column b the
+    weights of row b; the items in ``order`` (decreasing score),
+    ``positive`` the gold per item, (N, 1) for every row or (N, B) a gold
+    per row (label noise moves items between the classes, the system's
+    order of its scores stays), ``starts`` the first position of each group
+    of tied scores (and N at the end); ``out`` (B, 2) gets AUC (ties one
+    half; NaN without a positive or a negative) and AP (scikit-learn's; NaN
+    without a positive).  One walk of the ranking for all the rows at once:
+    an item's weights in every row are read together (contiguous), and each
+    row's sums are made in the order of a walk of that row alone, so the
+    bits are those of a row at a time (``tests/test_score_engine.py``)."""
+    own = positive.shape[1] > 1
+    m = hi - lo
+    tp = np.zeros(m)
+    fp = np.zeros(m)
+    auc = np.zeros(m)
+    ap = np.zeros(m)
+    pg = np.zeros(m)
+    ng = np.zeros(m)
+    for g in range(starts.size - 1):
+        a, z = starts[g], starts[g + 1]
+        if z - a == 1:
+            i = order[a]
+            v = wt[i, lo:hi]
+            if own:
+                gold = positive[i, lo:hi]
+                for b in range(m):
+                    tp[b], fp[b], auc[b], ap[b] = _one_item(gold[b], v[b], tp[b], fp[b], auc[b], ap[b])
+            elif positive[i, 0]:
+                for b in range(m):
+                    tp[b], fp[b], auc[b], ap[b] = _one_item(True, v[b], tp[b], fp[b], auc[b], ap[b])
+            else:
+                for b in range(m):
+                    tp[b], fp[b], auc[b], ap[b] = _one_item(False, v[b], tp[b], fp[b], auc[b], ap[b])
+            continue
+        for k in range(a, z):
+            i = order[k]
+            v = wt[i, lo:hi]
+            if own:
+                gold = positive[i, lo:hi]
+                for b in range(m):
+                    if gold[b]:
+                        pg[b] += v[b]
+                    else:
+                        ng[b] += v[b]
+            elif positive[i, 0]:
+                for b in range(m):
+                    pg[b] += v[b]
+            else:
+                for b in range(m):
+                    ng[b] += v[b]
+        for b in range(m):
+            tp[b], fp[b], auc[b], ap[b] = _tie_group(pg[b], ng[b], tp[b], fp[b], auc[b], ap[b])
+            pg[b] = 0.0
+            ng[b] = 0.0
+    for b in range(m):
+        out[lo + b, 0], out[lo + b, 1] = _auc_ap(tp[b], fp[b], auc[b], ap[b])
 
 
 @nb.njit(nogil=True, cache=True)
@@ -543,11 +606,9 @@ def tau_rows(x, y, variant_b, out) -> None:
     _by_rows(out.size, lambda lo, hi: _tau_rows(x[lo:hi], y[lo:hi], variant_b, out[lo:hi]))
 
 
-def ranked_weights(w, order, positive, starts, out) -> None:
-    """``_ranked_weights`` on the threads (``positive`` cut with the rows when it has a row per weight row)."""
-    own = positive.shape[0] > 1
-    _by_rows(w.shape[0], lambda lo, hi: _ranked_weights(w[lo:hi], order, positive[lo:hi] if own else positive, starts,
-                                                        out[lo:hi]))
+def ranked_weights(wt, order, positive, starts, out) -> None:
+    """``_ranked_weights`` on the threads: the weight rows (columns of ``wt``) in one block per thread."""
+    _by_rows(wt.shape[1], lambda lo, hi: _ranked_weights(wt, order, positive, starts, lo, hi, out))
 
 
 def ranked_rows(sv, positive, w, out) -> None:

@@ -342,9 +342,10 @@ def compile_kernels() -> list[str]:
     k.tau_rows(scores.copy(), scores[::-1].copy(), True, np.empty(2))
     # the metrics of scores (metaeval.measures.scores.binary): one system's weight rows, and rows of their own order
     w, positive = np.ones((2, n)), (gold == 1)
-    k.ranked_weights(w, pos, positive[None, :], np.arange(n + 1, dtype=np.int64), np.empty((2, 2)))
+    k.ranked_weights(w.T.copy(), pos, positive[:, None].copy(), np.arange(n + 1, dtype=np.int64), np.empty((2, 2)))
     k.ranked_rows(np.ones((2, n)), np.stack([positive, positive]), w.copy(), np.empty((2, 2)))
-    k.ranked_weights(w, pos, np.stack([positive, positive]), np.arange(n + 1, dtype=np.int64), np.empty((2, 2)))
+    k.ranked_weights(w.T.copy(), pos, np.stack([positive, positive], axis=1), np.arange(n + 1, dtype=np.int64),
+                     np.empty((2, 2)))
     k.permuted_ranked(_index_words(idx, 0, "permutation"), 2, 2, np.arange(n, dtype=np.int64) % 4, np.arange(n, 0, -1.0),
                       positive, np.empty((2, 2, 2)))
     return [f"{name}({', '.join(map(str, sig))})" for name in ("select", "bootstrap", "permutations", "permuted_confusion",

@@ -171,20 +171,28 @@ def stability_splits(ds: Dataset, spec: DatasetSpec, settings: Settings, splits,
     splits = np.asarray(list(splits), dtype=np.int64)
     tau = np.empty((splits.size, len(metric_ids)))
     tier_tau = np.empty((splits.size, len(metric_ids), 3))
-    pos = 0
+    from ..engine.kernels import map_blocks  # (numba: imported by the jobs that resample only)
+
     width = scorer.eng.n if scorer.eng is not None else scorer.n_units  # the weights' width in memory (items)
-    for idx in chunk_indices(splits, chunk_size or settings.chunk_size, width):
+    chunks = list(chunk_indices(splits, chunk_size or settings.chunk_size, width))
+    first = np.cumsum([0] + [idx.size for idx in chunks])
+
+    def chunk(c):  # one chunk of splits, start to end: it writes its own rows only
+        idx, sl = chunks[c], slice(first[c], first[c + 1])
         half = scorer.counts(split_masks(scorer.n_units, idx, settings.split_seed, strata, pos=scorer.draw_pos,
                                          dtype=np.float32), engine_order=True)
         x, y = scorer.score(half, oriented=True), scorer.score(scorer.total - half, oriented=True)
-        sl = slice(pos, pos + idx.size)
         tau[sl] = kendall_tau(x, y, settings.tau_variant)
         for m, mt in enumerate(tiers):
             for t, members in enumerate(mt):
                 tier_tau[sl, m, t] = (kendall_tau(x[:, m, members], y[:, m, members], settings.tau_variant)
                                       if members.size >= 2 else np.nan)
-        pos += idx.size
-        report(pos, splits.size, "half-splits")
+        return sl.stop - sl.start
+
+    done = 0
+    for size in map_blocks(chunk, range(len(chunks))):  # whole chunks side by side on the threads
+        done += size
+        report(done, splits.size, "half-splits")
     return {"splits": splits, "tau": tau, "tier_tau": tier_tau, "metrics": np.array(metric_ids),
             "n_systems": np.array(len(sel))}
 

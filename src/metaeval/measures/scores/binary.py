@@ -40,6 +40,8 @@ Conventions, decided once (each checked against scikit-learn with
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 __all__ = ["roc_auc", "average_precision", "brier", "log_loss", "ece", "ranked_rows"]
@@ -62,6 +64,26 @@ def _check(scores, y, weights):
     return s, y.astype(float), w
 
 
+@functools.lru_cache(maxsize=8)
+def _rankings(raw: bytes, n: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Each system's items by decreasing score (stable) and the first
+    position of each group of tied scores (and N), of the (S, N) float64
+    scores whose bytes are ``raw``.  Kept for the last few score arrays,
+    the bytes themselves the key (so a hit is the same scores, exactly): the
+    criteria and the experiments score the same systems on thousands of
+    weight rows, chunk after chunk, and each sort cost as much as a
+    chunk's compiled pass (semeval2016t3_c)."""
+    out = []
+    for row in np.frombuffer(raw, dtype=np.float64).reshape(-1, n):
+        order = np.argsort(-row, kind="stable")
+        sv = row[order]
+        starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), sv.size].astype(np.int64)
+        order = order.astype(np.int64)
+        order.flags.writeable = starts.flags.writeable = False  # shared by every later call
+        out.append((order, starts))
+    return tuple(out)
+
+
 def _ranked(scores, y, weights) -> np.ndarray:
     """ROC-AUC and average precision of every system on every weight row:
     (..., S, 2).  Each system's items sorted once (decreasing score, stable),
@@ -71,13 +93,13 @@ def _ranked(scores, y, weights) -> np.ndarray:
 
     s, y, w = _check(scores, y, weights)
     lead = w.shape[:-1]
-    rows = np.ascontiguousarray(w.reshape(-1, w.shape[-1]), dtype=np.float64)
-    golds = np.ascontiguousarray((y == 1).reshape(-1, y.shape[-1]))  # (1, N), or one gold per weight row
+    rows = w.reshape(-1, w.shape[-1])
+    # by item (N, B): the kernel reads an item's weight in every row at once; made once for all the systems
+    cols = np.ascontiguousarray(rows.T, dtype=np.float64)
+    golds = np.ascontiguousarray((y == 1).reshape(-1, y.shape[-1]).T)  # (N, 1), or one gold per weight row
     out = np.empty((rows.shape[0], s.shape[0], 2))
-    for k, row in enumerate(s):  # a loop over the systems (few), never over items or resamples
-        order = np.argsort(-row, kind="stable")
-        sv = row[order]
-        starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), sv.size].astype(np.int64)
+    rankings = _rankings(np.ascontiguousarray(s, dtype=np.float64).tobytes(), s.shape[1])
+    for k, (order, starts) in enumerate(rankings):  # a loop over the systems (few), never over items or resamples
         res = np.empty((rows.shape[0], 2))
         if starts.size == 2 and y.ndim == 1:  # a constant: one tie, AUC 1/2 and AP the positive share
             tp, fp = rows @ (y == 1), rows @ (y != 1)
@@ -85,7 +107,7 @@ def _ranked(scores, y, weights) -> np.ndarray:
                 res[:, 0] = np.where((tp > 0) & (fp > 0), 0.5, np.nan)
                 res[:, 1] = np.where(tp > 0, tp / (tp + fp), np.nan)
         else:
-            ranked_weights(rows, order.astype(np.int64), golds, starts, res)
+            ranked_weights(cols, order, golds, starts, res)
         out[:, k] = res
     return out.reshape(*lead, s.shape[0], 2)
 
