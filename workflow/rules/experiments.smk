@@ -4,10 +4,11 @@
 
 
 rule kernels:
-    """Compile the resampling engine's numba kernels once, into numba's cache,
-    before the experiments jobs load them: on a fresh install each of them
-    would compile them itself (about 15 s each, all at once). Lists what it
-    compiled."""
+    """Compile the resampling engine's numba kernels once, into the cache of
+    their version (metaeval.engine.kernel_cache: a fresh clone of the same
+    code loads them), before the experiments jobs load them: otherwise each
+    of them would compile them itself (about 15 s each, all at once). Lists
+    what it compiled or loaded."""
     output:
         f"{RESULTS}/logs/kernels.txt",
     params:

@@ -31,6 +31,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numba as nb
 import numpy as np
 
+from .kernel_cache import install
+
+install()  # the compiled kernels kept per version of this file, outside the checkout (``kernel_cache``)
+
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
