@@ -261,3 +261,27 @@ def test_the_passes_path_for_a_lone_item_keeps_the_bits_of_the_group_walk(ties):
         if counts or not ties:  # (ranked_rows sorts each row itself: tied real weights add in another order)
             K.ranked_rows(np.tile(values, (b, 1)), np.tile(positive, (b, 1)), w, got)
             np.testing.assert_array_equal(got, want)
+
+
+def test_the_sorts_kept_are_those_of_the_same_scores_and_within_their_budget(monkeypatch):
+    """binary._rankings: the same scores (another array, the same bytes)
+    reuse the kept sort; other scores (one value changed) are sorted again,
+    and equal a fresh stable sort; the oldest sorts go past the budget."""
+    from metaeval.measures.scores import binary as B
+
+    monkeypatch.setattr(B, "_RANKINGS", {})
+    rng = np.random.default_rng(2)
+    s = rng.random((3, 50)).round(1)
+    first = B._rankings(s)
+    assert B._rankings(s.copy()) is first
+    t = s.copy()
+    t[1, 7] += 0.05
+    second = B._rankings(t)
+    assert second is not first
+    for row, (order, starts) in zip(t, second):
+        np.testing.assert_array_equal(order, np.argsort(-row, kind="stable"))
+        sv = row[order]
+        assert starts[-1] == row.size and all(sv[a] == sv[b - 1] for a, b in zip(starts[:-1], starts[1:]))
+    monkeypatch.setattr(B, "_KEPT_BYTES", 1)  # room for the newest only
+    B._rankings(rng.random((3, 50)))
+    assert len(B._RANKINGS) == 1

@@ -171,10 +171,11 @@ def stability_splits(ds: Dataset, spec: DatasetSpec, settings: Settings, splits,
     splits = np.asarray(list(splits), dtype=np.int64)
     tau = np.empty((splits.size, len(metric_ids)))
     tier_tau = np.empty((splits.size, len(metric_ids), 3))
-    from ..engine.kernels import map_blocks  # (numba: imported by the jobs that resample only)
+    from ..engine.kernels import map_blocks, n_threads  # (numba: imported by the jobs that resample only)
 
     width = scorer.eng.n if scorer.eng is not None else scorer.n_units  # the weights' width in memory (items)
-    chunks = list(chunk_indices(splits, chunk_size or settings.chunk_size, width))
+    # the memory bound holds for all the chunks in flight at once (one per thread), not for each
+    chunks = list(chunk_indices(splits, chunk_size or settings.chunk_size, width * n_threads()))
     first = np.cumsum([0] + [idx.size for idx in chunks])
 
     def chunk(c):  # one chunk of splits, start to end: it writes its own rows only

@@ -40,7 +40,8 @@ Conventions, decided once (each checked against scikit-learn with
 
 from __future__ import annotations
 
-import functools
+import hashlib
+import threading
 
 import numpy as np
 
@@ -64,24 +65,42 @@ def _check(scores, y, weights):
     return s, y.astype(float), w
 
 
-@functools.lru_cache(maxsize=8)
-def _rankings(raw: bytes, n: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+# the sorts kept: {(shape, SHA-256 of the scores' bytes): rankings}, the newest last, within _KEPT_BYTES
+_RANKINGS: dict = {}
+_RANKINGS_LOCK = threading.Lock()
+_KEPT_BYTES = 256 * 2**20
+
+
+def _rankings(s: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     """Each system's items by decreasing score (stable) and the first
     position of each group of tied scores (and N), of the (S, N) float64
-    scores whose bytes are ``raw``.  Kept for the last few score arrays,
-    the bytes themselves the key (so a hit is the same scores, exactly): the
+    scores ``s``.  Kept for the last score arrays (up to 256 MB of orders),
+    keyed by the SHA-256 of their bytes (so a hit is the same scores): the
     criteria and the experiments score the same systems on thousands of
     weight rows, chunk after chunk, and each sort cost as much as a
     chunk's compiled pass (semeval2016t3_c)."""
+    s = np.ascontiguousarray(s, dtype=np.float64)
+    key = (s.shape, hashlib.sha256(s.data).digest())
+    with _RANKINGS_LOCK:
+        hit = _RANKINGS.pop(key, None)
+        if hit is not None:
+            _RANKINGS[key] = hit  # the newest again
+            return hit
     out = []
-    for row in np.frombuffer(raw, dtype=np.float64).reshape(-1, n):
+    for row in s:
         order = np.argsort(-row, kind="stable")
         sv = row[order]
         starts = np.r_[np.flatnonzero(np.r_[True, sv[1:] != sv[:-1]]), sv.size].astype(np.int64)
         order = order.astype(np.int64)
         order.flags.writeable = starts.flags.writeable = False  # shared by every later call
         out.append((order, starts))
-    return tuple(out)
+    out = tuple(out)
+    with _RANKINGS_LOCK:
+        _RANKINGS[key] = out
+        size = lambda v: sum(o.nbytes + st.nbytes for o, st in v)  # noqa: E731
+        while len(_RANKINGS) > 1 and sum(size(v) for v in _RANKINGS.values()) > _KEPT_BYTES:
+            del _RANKINGS[next(iter(_RANKINGS))]  # the oldest
+    return out
 
 
 def _ranked(scores, y, weights) -> np.ndarray:
@@ -98,7 +117,7 @@ def _ranked(scores, y, weights) -> np.ndarray:
     cols = np.ascontiguousarray(rows.T, dtype=np.float64)
     golds = np.ascontiguousarray((y == 1).reshape(-1, y.shape[-1]).T)  # (N, 1), or one gold per weight row
     out = np.empty((rows.shape[0], s.shape[0], 2))
-    rankings = _rankings(np.ascontiguousarray(s, dtype=np.float64).tobytes(), s.shape[1])
+    rankings = _rankings(s)
     for k, (order, starts) in enumerate(rankings):  # a loop over the systems (few), never over items or resamples
         res = np.empty((rows.shape[0], 2))
         if starts.size == 2 and y.ndim == 1:  # a constant: one tie, AUC 1/2 and AP the positive share
