@@ -75,6 +75,31 @@ def test_pos_places_each_item_in_its_column():
     assert np.array_equal(RS.balanced_masks(gold, range(6), 2, pos=perm)[:, perm], bal)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_columns_walked_in_order_give_the_same_subsets(seed, monkeypatch):
+    """Columns that keep each class's items in item order (the engine's:
+    grouped by gold class; or classes interleaved) are walked in column
+    order, without scattered writes: the same subsets as the item-order walk
+    (a random column order, which keeps no order, takes the item-order walk)."""
+    rng = np.random.default_rng(seed)
+    n = 200
+    gold = rng.integers(0, 3, n)
+    plain = RS.split_masks(n, range(30), 4, gold)
+    balanced = RS.balanced_masks(gold, range(30), 4)
+    engine = np.empty(n, dtype=np.int64)
+    engine[np.argsort(gold, kind="stable")] = np.arange(n)
+    descending = np.empty(n, dtype=np.int64)
+    descending[np.argsort(-gold, kind="stable")] = np.arange(n)
+    walks = []
+    select = RS._kernels().select
+    monkeypatch.setattr(RS._kernels(), "select", lambda *a: (walks.append(np.array_equal(a[5], np.arange(n))),
+                                                             select(*a)))
+    for pos, in_order in ((engine, True), (descending, True), (rng.permutation(n), False)):
+        walks.clear()
+        assert np.array_equal(RS.split_masks(n, range(30), 4, gold, pos=pos)[:, pos], plain)
+        assert np.array_equal(RS.balanced_masks(gold, range(30), 4, pos=pos)[:, pos], balanced)
+        assert walks == [in_order, in_order]
+
 def test_balanced_masks_keep_size_items_of_every_class():
     gold = np.repeat([0, 1, 2], [5, 3, 8])
     m = RS.balanced_masks(gold, range(15), 9)
@@ -293,7 +318,7 @@ def test_compile_kernels_returns_the_signatures_of_every_kernel():
 # the types compile_kernels warms (numba.typeof of each argument): those the engine's callers pass
 _A = "array({}, {}d, C)"
 WARMED = {
-    "select": {(_A.format("uint64", 1),) + (_A.format("int64", 1),) * 4 + (_A.format("float32", 2),)},
+    "select": {(_A.format("uint64", 1),) + (_A.format("int64", 1),) * 5 + (_A.format("float32", 2),)},
     "bootstrap": {(_A.format("uint64", 1), _A.format("int64", 1), "int64", _A.format("int64", 1), _A.format(t, 2))
                   for t in ("float32", "int64")},
     "permutations": {(_A.format("uint64", 1), "int64", "int64", _A.format("int64", 3))},

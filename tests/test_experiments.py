@@ -206,9 +206,10 @@ def test_tier_sizes():
 def test_tiers_by_hand():
     """Systems 0..5 ranked 0 > 1 > ... > 5 on the full set; tier taus are
     taus restricted to {0,1}, {2,3}, {4,5}."""
-    full = np.array([[6.0, 5, 4, 3, 2, 1]])
+    full = np.array([[6.0, 5, 4, 3, 2, 1], [1.0, 2, 3, 4, 5, 5]])  # a second metric: reversed, a tie kept in order
     tiers = E._tiers(full, [2, 2, 2])
-    assert [t.tolist() for t in tiers[0]] == [[0, 1], [2, 3], [4, 5]]
+    # per tier, every metric's members (metric x tier size)
+    assert [t.tolist() for t in tiers] == [[[0, 1], [4, 5]], [[2, 3], [3, 2]], [[4, 5], [1, 0]]]
 
 
 # -- similarity -------------------------------------------------------------------

@@ -162,35 +162,38 @@ def sm64(x):
 
 
 @nb.njit(nogil=True, cache=True)
-def _select(words, strata, take, left_at, pos, out):  # pragma: no cover - compiled
+def _select(words, item, strata, take, left_at, col, out):  # pragma: no cover - compiled
     """Selection sampling per row: ``take[c]`` of the items of every stratum
-    c, each subset of that size equally likely.  Item i, with ``left_at[i]``
-    items of its stratum not yet passed (itself included), is taken when
-    u_i * left < need, u_i the top 32 bits of its key as a fraction (the
-    probability need / left, to within 2**-32).  Item i goes to column
-    ``pos[i]`` of ``out`` (1 taken, 0 not).  The products u_i * left do not
-    depend on earlier choices: they are made first, so that the pass that
-    carries ``need`` from item to item is short."""
+    c, each subset of that size equally likely.  The items are visited in
+    the order q = 0, 1, ...: item ``item[q]`` of stratum ``strata[q]``, with
+    ``left_at[q]`` items of its stratum not yet passed (itself included), is
+    taken when u * left < need, u the top 32 bits of the item's key as a
+    fraction (the probability need / left, to within 2**-32); it goes to
+    column ``col[q]`` of ``out`` (1 taken, 0 not).  The subset depends on the
+    order only within a stratum: ``_fill`` visits the columns in order (no
+    scattered writes) where that keeps each stratum's items in item order.
+    The products u * left do not depend on earlier choices: they are made
+    first, so that the pass that carries ``need`` from item to item is short."""
     n = strata.size
     one = take.size == 1
+    v = np.empty(n, np.uint64)
     for b in range(words.size):
         w = words[b]
-        v = np.empty(n, np.uint64)
-        for i in range(n):
-            v[i] = (sm64(w ^ (np.uint64(i) * np.uint64(0xD1B54A32D192ED03))) >> np.uint64(32)) * np.uint64(left_at[i])
+        for q in range(n):
+            v[q] = (sm64(w ^ (np.uint64(item[q]) * np.uint64(0xD1B54A32D192ED03))) >> np.uint64(32)) * np.uint64(left_at[q])
         row = out[b]
         if one:
             need = np.uint64(take[0]) << np.uint64(32)
-            for i in range(n):
-                t = v[i] < need
-                row[pos[i]] = t
+            for q in range(n):
+                t = v[q] < need
+                row[col[q]] = t
                 need -= np.uint64(t) << np.uint64(32)
         else:
             need_c = take.astype(np.uint64) << np.uint64(32)
-            for i in range(n):
-                c = strata[i]
-                t = v[i] < need_c[c]
-                row[pos[i]] = t
+            for q in range(n):
+                c = strata[q]
+                t = v[q] < need_c[c]
+                row[col[q]] = t
                 need_c[c] -= np.uint64(t) << np.uint64(32)
 
 
@@ -573,9 +576,9 @@ def _permuted_ranked(words, n_units, n_sys, key, value, positive, out):  # pragm
 # ---------------------------------------------------------------------------
 # the passes, their rows on the threads (``_by_rows``): the same arguments as
 # the compiled loops, every row-indexed argument cut into the same blocks
-def select(words, strata, take, left_at, pos, out) -> None:
+def select(words, item, strata, take, left_at, col, out) -> None:
     """``_select`` on the threads."""
-    _by_rows(words.size, lambda lo, hi: _select(words[lo:hi], strata, take, left_at, pos, out[lo:hi]))
+    _by_rows(words.size, lambda lo, hi: _select(words[lo:hi], item, strata, take, left_at, col, out[lo:hi]))
 
 
 def bootstrap(words, units, n_units, pos, out) -> None:

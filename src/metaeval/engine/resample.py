@@ -203,11 +203,22 @@ def _fill(kind: str, indices, seed: int, n: int, strata=None, take=None, pos=Non
         size = np.bincount(strata, minlength=codes.size).astype(np.int64)
         # items of its stratum not yet passed when item i comes (itself included)
         seen = np.zeros(n, dtype=np.int64)
+        in_order = True  # whether the columns keep every stratum's items in item order
         for c in range(codes.size):  # a loop over strata (classes), not items or subsets
             idx = np.flatnonzero(strata == c)
             seen[idx] = np.arange(idx.size)
-        _kernels().select(words, strata, np.minimum(np.asarray(take(size), dtype=np.int64), size), size[strata] - seen,
-                          pos, out)
+            in_order = in_order and bool(np.all(np.diff(pos[idx]) > 0))
+        item = np.arange(n, dtype=np.int64)
+        left, col = size[strata] - seen, pos
+        if in_order:
+            # visit the items in column order (the engine's columns: items grouped by gold class, the strata of
+            # a stratified split): the same subsets, written in order instead of scattered (about a third of
+            # the draw's time on 100,000 items)
+            by_col = np.empty(n, dtype=np.int64)
+            by_col[pos] = item
+            item, strata, left, col = by_col, strata[by_col], left[by_col], item
+        _kernels().select(words, item, strata, np.minimum(np.asarray(take(size), dtype=np.int64), size), left,
+                          col, out)
     return out.astype(bool) if np.dtype(dtype) == np.dtype(bool) else out
 
 

@@ -143,14 +143,13 @@ def tier_sizes(n_systems: int, fractions=PAPER_TIERS) -> list[int]:
     return sizes.tolist()
 
 
-def _tiers(full: np.ndarray, sizes) -> list[list[np.ndarray]]:
-    """Per metric, the system indices of each tier of the full-set ranking."""
-    out = []
-    for row in full:
-        order = np.argsort(-row, kind="stable")
-        bounds = np.cumsum([0] + list(sizes))
-        out.append([order[bounds[t]:bounds[t + 1]] for t in range(len(sizes))])
-    return out
+def _tiers(full: np.ndarray, sizes) -> list[np.ndarray]:
+    """Per tier, the system indices of that tier of each metric's full-set
+    ranking: (M, size of the tier) each (every metric's tier has the same
+    size, so one call of ``kendall_tau`` takes a tier of every metric)."""
+    order = np.argsort(-full, axis=-1, kind="stable")  # (M, S): each row sorted alone, as a loop over rows would
+    bounds = np.cumsum([0] + list(sizes))
+    return [order[:, bounds[t]:bounds[t + 1]] for t in range(len(sizes))]
 
 
 def stability_splits(ds: Dataset, spec: DatasetSpec, settings: Settings, splits, *,
@@ -184,10 +183,10 @@ def stability_splits(ds: Dataset, spec: DatasetSpec, settings: Settings, splits,
                                          dtype=np.float32), engine_order=True)
         x, y = scorer.score(half, oriented=True), scorer.score(scorer.total - half, oriented=True)
         tau[sl] = kendall_tau(x, y, settings.tau_variant)
-        for m, mt in enumerate(tiers):
-            for t, members in enumerate(mt):
-                tier_tau[sl, m, t] = (kendall_tau(x[:, m, members], y[:, m, members], settings.tau_variant)
-                                      if members.size >= 2 else np.nan)
+        for t, members in enumerate(tiers):  # each tier of every metric at once: (B, M, size of the tier)
+            tier_tau[sl, :, t] = (kendall_tau(np.take_along_axis(x, members[None], axis=-1),
+                                              np.take_along_axis(y, members[None], axis=-1), settings.tau_variant)
+                                  if members.shape[1] >= 2 else np.nan)
         return sl.stop - sl.start
 
     done = 0
