@@ -268,3 +268,31 @@ def test_why_not_applicable_names_every_missing_key_of_a_metric_with_two():
         assert M.why_not_applicable("two_needs_check", False, {"positive": 1, "weights": [0.5, 0.5]}) is None
     finally:
         unregister_metric("two_needs_check")
+
+
+def test_evaluate_computes_the_margins_once_and_no_metric_can_change_them(monkeypatch):
+    """The margins of the scored tensor are computed once per ``evaluate``
+    and shared, read-only: every metric equals its own call alone, and a
+    metric that wrote into them would fail instead of changing the next."""
+    rng = np.random.default_rng(3)
+    c = rng.integers(0, 9, (40, 7, 3, 3)).astype(np.float64)
+    ids = [m for m in M.REGISTRY if not M.REGISTRY[m].params and M.REGISTRY[m].default]
+    calls = []
+    margins_of = M._margins_of
+    monkeypatch.setattr(M, "_margins_of", lambda x: calls.append(1) or margins_of(x))
+    together = M.evaluate(c, ids)
+    assert len(calls) == 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for m in ids:
+            np.testing.assert_array_equal(together[m], M.REGISTRY[m](c), err_msg=m)
+    assert M._KEPT_MARGINS.get() is None  # nothing kept after the call
+    # a metric that writes into the shared margins is stopped (evaluate hands them out read-only)
+    def writer(x):
+        M._margins(x)[1][...] += 1
+        return x.sum(axis=(-2, -1))
+
+    import dataclasses
+
+    monkeypatch.setitem(M.REGISTRY, "accuracy", dataclasses.replace(M.REGISTRY["accuracy"], fn=writer))
+    with pytest.raises(ValueError, match="read-only"):
+        M.evaluate(c, ["accuracy", "kappa"])
