@@ -175,26 +175,20 @@ def _select(words, item, strata, take, left_at, col, out):  # pragma: no cover -
     The products u * left do not depend on earlier choices: they are made
     first, so that the pass that carries ``need`` from item to item is short."""
     n = strata.size
-    one = take.size == 1
     v = np.empty(n, np.uint64)
     for b in range(words.size):
         w = words[b]
         for q in range(n):
             v[q] = (sm64(w ^ (np.uint64(item[q]) * np.uint64(0xD1B54A32D192ED03))) >> np.uint64(32)) * np.uint64(left_at[q])
         row = out[b]
-        if one:
-            need = np.uint64(take[0]) << np.uint64(32)
-            for q in range(n):
-                t = v[q] < need
-                row[col[q]] = t
-                need -= np.uint64(t) << np.uint64(32)
-        else:
-            need_c = take.astype(np.uint64) << np.uint64(32)
-            for q in range(n):
-                c = strata[q]
-                t = v[q] < need_c[c]
-                row[col[q]] = t
-                need_c[c] -= np.uint64(t) << np.uint64(32)
+        # one pass for one stratum or many: a scalar ``need`` for a single stratum was compiled to a branch on
+        # each item's coin (mispredicted half the time: 2.5x slower on 100,000 items); the array is not
+        need_c = take.astype(np.uint64) << np.uint64(32)
+        for q in range(n):
+            c = strata[q]
+            t = v[q] < need_c[c]
+            row[col[q]] = t
+            need_c[c] -= np.uint64(t) << np.uint64(32)
 
 
 @nb.njit(nogil=True, cache=True)
