@@ -246,7 +246,7 @@ def test_subset_confusion_refuses_masks_of_another_length():
 
 
 # ---------------------------------------------------------------- the kernels' warm-up
-KERNELS = ("select", "bootstrap", "permutations", "permuted_confusion", "permuted_sums", "tau_rows", "ranked_weights",
+KERNELS = ("select", "bootstrap", "bootstrap_within", "permutations", "permuted_confusion", "permuted_sums", "tau_rows", "ranked_weights",
            "ranked_rows", "permuted_ranked")
 
 
@@ -321,6 +321,8 @@ WARMED = {
     "select": {(_A.format("uint64", 1),) + (_A.format("int64", 1),) * 5 + (_A.format("float32", 2),)},
     "bootstrap": {(_A.format("uint64", 1), _A.format("int64", 1), "int64", _A.format("int64", 1), _A.format(t, 2))
                   for t in ("float32", "int64")},
+    "bootstrap_within": {(_A.format("uint64", 1), "bool") + (_A.format("int64", 1),) * 3 + (_A.format(t, 2),)
+                         for t in ("float64", "int64")},
     "permutations": {(_A.format("uint64", 1), "int64", "int64", _A.format("int64", 3))},
     "permuted_confusion": {(_A.format("uint64", 1),) + (_A.format("int64", 1),) * 3
                            + (_A.format("int8", 2), _A.format("int64", 1), "int64", _A.format("int64", 4))},
@@ -403,3 +405,76 @@ def test_chunks_of_weights_in_the_engine_s_order():
     got = list(eng.chunks(lambda idx: RS.split_masks(25, idx, 3, gold, pos=eng.pos, dtype=np.float32), range(5), 2,
                           ordered=True))
     assert np.array_equal(np.concatenate([c for _, c in got]), want)
+
+
+# ---------------------------------------------------------------- draws within strata (the leaderboards' schemes)
+def _within_loop(strata, replicates, seed, two_stage):
+    """``bootstrap_within`` as a plain loop of the documented draw, with
+    the generator's Python hash (``resample._splitmix64``)."""
+    strata = np.asarray(strata)
+    g = strata.max() + 1
+    members = [np.flatnonzero(strata == t) for t in range(g)]
+    stream = "two_stage" if two_stage else "strata"
+    out = np.zeros((len(replicates), strata.size), dtype=np.int64)
+    to_unit = 2.0 ** -53
+    with np.errstate(over="ignore"):
+        for r, b in enumerate(replicates):
+            w = RS._index_words([b], seed, stream)[0]
+            copies = [1] * g
+            if two_stage:
+                copies = [0] * g
+                w2 = RS._splitmix64(w ^ np.uint64(0x2545F4914F6CDD1D))
+                for j in range(g):
+                    u = int(RS._splitmix64(w2 ^ (np.uint64(j) * RS._ITEM)) >> np.uint64(11)) * to_unit
+                    copies[min(int(u * g), g - 1)] += 1
+            j = 0
+            for t in range(g):
+                for _ in range(copies[t] * members[t].size):
+                    u = int(RS._splitmix64(w ^ (np.uint64(j) * RS._ITEM)) >> np.uint64(11)) * to_unit
+                    out[r, members[t][min(int(u * members[t].size), members[t].size - 1)]] += 1
+                    j += 1
+    return out
+
+
+@pytest.mark.parametrize("two_stage", [False, True])
+def test_bootstrap_within_is_the_documented_draw(two_stage):
+    rng = np.random.default_rng(3)
+    strata = rng.permutation(np.repeat(np.arange(4), [5, 1, 7, 3]))
+    reps = [0, 1, 7, 40]
+    expected = _within_loop(strata, reps, 9, two_stage)
+    got = RS.bootstrap_within(strata, reps, 9, two_stage=two_stage)
+    assert np.array_equal(got, expected)
+    perm = rng.permutation(strata.size)  # written into the columns pos gives
+    assert np.array_equal(RS.bootstrap_within(strata, reps, 9, two_stage=two_stage, pos=perm,
+                                              dtype=np.float64)[:, perm], expected)
+    assert np.array_equal(RS.bootstrap_within(strata, [7], 9, two_stage=two_stage), expected[2:3])  # any chunk
+
+
+def test_bootstrap_within_keeps_each_stratum_and_draws_uniformly():
+    strata = np.repeat(np.arange(3), [4, 10, 2])
+    w = RS.bootstrap_within(strata, range(4000), 2)
+    for t, n_t in enumerate([4, 10, 2]):
+        assert (w[:, strata == t].sum(axis=1) == n_t).all()  # every task keeps its size
+    # each item's count is Binomial(n_t, 1/n_t): mean 1, variance 1 - 1/n_t
+    assert np.allclose(w.mean(axis=0), 1, atol=4 * np.sqrt(1 / 4000))
+    assert np.allclose(w.var(axis=0), 1 - 1 / np.repeat([4, 10, 2], [4, 10, 2]), atol=0.08)
+
+
+def test_bootstrap_within_two_stage_draws_strata_then_items():
+    strata = np.repeat(np.arange(3), [4, 10, 2])
+    w = RS.bootstrap_within(strata, range(4000), 2, two_stage=True)
+    copies = np.stack([w[:, strata == t].sum(axis=1) / n for t, n in enumerate([4, 10, 2])], axis=1)
+    assert np.allclose(copies, np.round(copies)) and (copies.sum(axis=1) == 3).all()  # 3 strata drawn per row
+    assert np.allclose(copies.mean(axis=0), 1, atol=0.05)  # each stratum drawn once on average
+    assert np.allclose(copies.var(axis=0), 2 / 3, atol=0.06)  # Binomial(3, 1/3)
+    # within a stratum drawn m times, an item's count has mean m (m n_t draws among n_t items)
+    one = copies[:, 1] == 1
+    assert abs(w[one][:, strata == 1].mean() - 1) < 0.03
+    assert not np.array_equal(w, RS.bootstrap_within(strata, range(4000), 2))  # its own stream
+
+
+def test_bootstrap_within_refuses_bad_strata():
+    with pytest.raises(ValueError, match="at least one item"):
+        RS.bootstrap_within([0, 2, 2], [0], 1)
+    with pytest.raises(ValueError, match="non-negative"):
+        RS.bootstrap_within([0, -1], [0], 1)

@@ -206,6 +206,42 @@ def _bootstrap(words, units, n_units, pos, out):  # pragma: no cover - compiled
             out[b, pos[i]] = counts[units[i]]
 
 
+@nb.njit(nogil=True, cache=True)
+def _bootstrap_within(words, two_stage, start, members, pos, out):  # pragma: no cover - compiled
+    """Bootstrap counts per row drawn within strata: stratum t (its items
+    ``members[start[t]:start[t + 1]]``, n_t of them) gets n_t draws with
+    replacement among its own items (draw j picks item
+    floor(u_j * n_t) of the stratum, u_j from the row's word and j), so
+    every stratum keeps its size.  ``two_stage``: the G strata are first
+    drawn with replacement (G draws from the row's second word, as
+    ``_bootstrap`` draws units), and each copy of a stratum then draws its
+    n_t items; the stratum's items take the sum over its copies.  Item i's
+    count goes to column ``pos[i]``."""
+    g = start.size - 1
+    n = members.size
+    copies = np.ones(g, np.int64)
+    counts = np.zeros(n, np.int64)
+    for b in range(words.size):
+        w = words[b]
+        if two_stage:
+            copies[:] = 0
+            w2 = sm64(w ^ np.uint64(0x2545F4914F6CDD1D))
+            for j in range(g):
+                u = (sm64(w2 ^ (np.uint64(j) * np.uint64(0xD1B54A32D192ED03))) >> np.uint64(11)) * _TO_UNIT
+                copies[min(int(u * g), g - 1)] += 1
+        counts[:] = 0
+        j = 0
+        for t in range(g):
+            lo = start[t]
+            size = start[t + 1] - lo
+            for _ in range(copies[t] * size):
+                u = (sm64(w ^ (np.uint64(j) * np.uint64(0xD1B54A32D192ED03))) >> np.uint64(11)) * _TO_UNIT
+                counts[members[lo + min(int(u * size), size - 1)]] += 1
+                j += 1
+        for i in range(n):
+            out[b, pos[i]] = counts[i]
+
+
 @nb.njit(inline="always")
 def shuffle(state, values):  # pragma: no cover - compiled
     """Fisher-Yates shuffle of ``values`` in place, its random numbers the
@@ -578,6 +614,11 @@ def select(words, item, strata, take, left_at, col, out) -> None:
 def bootstrap(words, units, n_units, pos, out) -> None:
     """``_bootstrap`` on the threads."""
     _by_rows(words.size, lambda lo, hi: _bootstrap(words[lo:hi], units, n_units, pos, out[lo:hi]))
+
+
+def bootstrap_within(words, two_stage, start, members, pos, out) -> None:
+    """``_bootstrap_within`` on the threads."""
+    _by_rows(words.size, lambda lo, hi: _bootstrap_within(words[lo:hi], two_stage, start, members, pos, out[lo:hi]))
 
 
 def permutations(words, n_units, n_systems, out) -> None:

@@ -33,7 +33,7 @@ import numpy as np
 from . import MAX_SEED  # (written in the package: metaeval.settings reads it without numpy)
 
 __all__ = ["STREAMS", "MAX_SEED", "random_keys", "split_mask", "split_masks", "balanced_masks",
-           "bootstrap_weights", "permutations", "permuted_confusion", "permuted_sums", "count_dtype", "SubsetConfusion",
+           "bootstrap_weights", "bootstrap_within", "permutations", "permuted_confusion", "permuted_sums", "count_dtype", "SubsetConfusion",
            "compile_kernels"]
 
 
@@ -62,7 +62,10 @@ STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4, "noise":
            # the criteria's resamples (metaeval.verdict.criteria): systems, the half-splits and label noise inside them
            "systems": 7, "criteria_split": 8, "criteria_noise": 9, "criteria_noise_class": 10,
            # test-set size design (metaeval.methods.design): the disjoint subsets of the swap experiment
-           "design": 11}
+           "design": 11,
+           # the leaderboards' three resampling schemes (metaeval.methods.leaderboards): items within each task,
+           # whole tasks, and both (tasks, then items within each task drawn)
+           "strata": 12, "clusters": 13, "two_stage": 14}
 
 
 def _kernels():
@@ -289,6 +292,46 @@ def bootstrap_weights(n: int, replicates, seed: int, groups: np.ndarray | None =
                                          else replicates), seed, n, groups, None, pos, dtype, stream)
 
 
+def bootstrap_within(strata, replicates, seed: int, *, two_stage: bool = False, pos=None, dtype=np.int64,
+                     stream: str | None = None) -> np.ndarray:
+    """Counts (B, N): how many times each item is drawn in each bootstrap
+    replicate drawn within strata (codes 0..G-1 per item): each stratum
+    draws as many of its own items, with replacement, as it holds (the
+    stratified bootstrap: every task keeps its number of questions).
+    ``two_stage``: the G strata are drawn with replacement first, then each
+    drawn copy of a stratum draws its items as above (the two-stage
+    bootstrap of tasks and of items within tasks); an item's count sums
+    over its stratum's copies, so a stratum drawn m times holds m times its
+    size.  Streams: ``strata`` and ``two_stage`` (default by
+    ``two_stage``).
+
+    Examples
+    --------
+    >>> w = bootstrap_within([0, 0, 0, 1, 1], [0, 1], seed=1)
+    >>> w[:, :3].sum(axis=1).tolist(), w[:, 3:].sum(axis=1).tolist()    # each stratum keeps its size
+    ([3, 3], [2, 2])
+    >>> w = bootstrap_within([0, 0, 0, 1, 1], range(200), seed=1, two_stage=True)
+    >>> sorted(set(zip(w[:, :3].sum(axis=1).tolist(), w[:, 3:].sum(axis=1).tolist())))   # 2 strata drawn: (0, 2), (1, 1), (2, 0) copies
+    [(0, 4), (3, 2), (6, 0)]
+    """
+    strata = np.asarray(strata, dtype=np.int64)
+    if strata.ndim != 1 or (strata.size and strata.min() < 0):
+        raise ValueError("strata must be one non-negative code per item")
+    n = strata.size
+    g = int(strata.max()) + 1 if n else 0
+    members = np.argsort(strata, kind="stable").astype(np.int64)
+    start = np.searchsorted(strata[members], np.arange(g + 1)).astype(np.int64)
+    if g and np.any(np.diff(start) == 0):
+        raise ValueError("every stratum code 0..G-1 needs at least one item")
+    words = _index_words(np.asarray(list(replicates) if not isinstance(replicates, (np.ndarray, range))
+                                    else replicates, dtype=np.int64), seed,
+                         stream or ("two_stage" if two_stage else "strata"))
+    pos = np.arange(n, dtype=np.int64) if pos is None else np.asarray(pos, dtype=np.int64)
+    out = np.empty((words.size, n), dtype=dtype)
+    _kernels().bootstrap_within(words, bool(two_stage), start, members, pos, out)
+    return out
+
+
 def unit_draws(n_units: int, replicates, seed: int) -> np.ndarray:
     """(B, units) counts of each unit in each replicate (stream ``bootstrap``).
 
@@ -332,7 +375,7 @@ def compile_kernels() -> list[str]:
     --------
     >>> signatures = compile_kernels()    # loaded from numba's cache once compiled
     >>> sorted({s.split("(")[0] for s in signatures})
-    ['bootstrap', 'permutations', 'permuted_confusion', 'permuted_ranked', 'permuted_sums', 'ranked_rows', 'ranked_weights', 'select', 'tau_rows']
+    ['bootstrap', 'bootstrap_within', 'permutations', 'permuted_confusion', 'permuted_ranked', 'permuted_sums', 'ranked_rows', 'ranked_weights', 'select', 'tau_rows']
     """
     n, idx, gold = 8, np.arange(2, dtype=np.int64), np.arange(8, dtype=np.int64) % 3
     pos = np.arange(n, dtype=np.int64)
@@ -342,6 +385,9 @@ def compile_kernels() -> list[str]:
     bootstrap_weights(n, idx, 0, pos=pos, dtype=np.float32)
     bootstrap_weights(n, idx, 0, gold, pos=pos, dtype=np.float32)
     bootstrap_weights(n, idx, 0)  # counts as int64: unit_draws and system_draws (the verdict's criteria)
+    for two_stage in (False, True):  # the leaderboards' draws within tasks (float64 weights), and as counts
+        bootstrap_within(gold, idx, 0, two_stage=two_stage, pos=pos, dtype=np.float64)
+        bootstrap_within(gold, idx, 0, two_stage=two_stage)
     permutations(n, 3, idx, 0)
     permuted_confusion(gold, np.stack([gold, gold[::-1]]), 3, idx, 0)
     permuted_confusion(gold, np.stack([gold, gold[::-1]]), 3, idx, 0, units=gold)
@@ -359,7 +405,8 @@ def compile_kernels() -> list[str]:
                      np.empty((2, 2)))
     k.permuted_ranked(_index_words(idx, 0, "permutation"), 2, 2, np.arange(n, dtype=np.int64) % 4, np.arange(n, 0, -1.0),
                       positive, np.empty((2, 2, 2)))
-    return [f"{name}({', '.join(map(str, sig))})" for name in ("select", "bootstrap", "permutations", "permuted_confusion",
+    return [f"{name}({', '.join(map(str, sig))})" for name in ("select", "bootstrap", "bootstrap_within", "permutations",
+                                                                "permuted_confusion",
                                                "permuted_sums", "tau_rows", "ranked_weights", "ranked_rows",
                                                "permuted_ranked")
             for sig in getattr(k, "_" + name).signatures]
