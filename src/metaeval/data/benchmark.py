@@ -1,0 +1,325 @@
+"""A benchmark in memory: many systems, many tasks, one score per system
+and item; read from files with every fault named by file and line.
+
+A leaderboard's input: a gold file of ``item_id, label, task[, n_options]``
+rows (the task column is the benchmark's task or category; ``n_options``
+the number of options where answers are choices) and, per system, either
+its answers (``item_id, label``: right when equal to the gold label, with a
+declared value meaning "no answer") or its per-item scores (``item_id,
+score``: 1/0 correctness or any per-item score; the gold file then needs no
+label).  Every system must score every item of the gold file.
+
+The per-item score of an answer is 1 if right and 0 if wrong; a missing
+answer (``no_answer``) is scored by the ``no_answer_scoring`` policy:
+``wrong`` (0) or ``guess``, its expected value under a uniform random guess
+among the item's options, ``1 / n_options`` (MMLU-Pro's own scorer draws a
+random letter there).  Where each item's number of options is known, the
+chance-corrected per-item score ``(x - 1/n) / (1 - 1/n)`` is a second
+feature (0 = guessing, 1 = right); an item with one option cannot be
+answered wrongly, so its chance-corrected score is 0 (it shows nothing
+above chance), and the benchmark says how many such items it holds.
+
+Examples
+--------
+>>> b = Benchmark.from_answers("toy", gold=["A", "B", "C", "A"], tasks=["x", "x", "y", "y"],
+...                            answers={"s1": ["A", "none", "C", "B"], "s2": ["A", "B", "none", "A"]},
+...                            no_answer="none", n_options=[4, 4, 2, 2])
+>>> b.features("wrong")[..., 0].tolist()
+[[1.0, 0.0, 1.0, 0.0], [1.0, 1.0, 0.0, 1.0]]
+>>> b.features("guess")[..., 0].tolist()      # a missing answer: 1/n_options
+[[1.0, 0.25, 1.0, 0.0], [1.0, 1.0, 0.5, 1.0]]
+>>> b.no_answers.tolist()
+[1, 1]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from ..measures.aggregates import TaskTotals
+from .files import DataError, Problem
+from .readers.labels import read_labels
+from .readers.scores import read_scores
+
+__all__ = ["Benchmark", "NO_ANSWER_SCORING", "read_benchmark"]
+
+NO_ANSWER_SCORING = ("wrong", "guess")
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """Systems' per-item scores on a benchmark of tasks.
+
+    ``right`` (S, N): the per-item score of each system where it answered
+    (1/0 for answers; the score read for per-item scores); ``unanswered``
+    (S, N): no answer given (always False for per-item scores); ``tasks``
+    (N,): task codes into ``task_names``; ``n_options`` (N,) or None;
+    ``notes``: what the input changed in a score, said by the workflow in
+    ``dataset.json`` and on the console.
+    """
+
+    name: str
+    item_ids: tuple[str, ...]
+    tasks: np.ndarray
+    task_names: tuple[str, ...]
+    systems: tuple[str, ...]
+    right: np.ndarray
+    unanswered: np.ndarray
+    n_options: np.ndarray | None = None
+    kind: str = "answers"
+    notes: tuple[str, ...] = ()
+    info: Mapping = field(default_factory=dict)
+
+    def __post_init__(self):
+        s, n = np.shape(self.right)
+        if np.shape(self.unanswered) != (s, n) or np.shape(self.tasks) != (n,) or len(self.item_ids) != n:
+            raise ValueError("a benchmark's right (S, N), unanswered (S, N), tasks (N,) and item ids (N) must agree")
+        if len(self.systems) != s:
+            raise ValueError(f"{len(self.systems)} system names for {s} rows of scores")
+        if n and (self.tasks.min() < 0 or self.tasks.max() >= len(self.task_names)):
+            raise ValueError("task codes must index task_names")
+        if self.n_options is not None and (np.shape(self.n_options) != (n,) or np.any(np.asarray(self.n_options) < 1)):
+            raise ValueError("n_options must be one integer >= 1 per item")
+
+    # -- constructors -----------------------------------------------------------------------------------------
+    @classmethod
+    def from_answers(cls, name: str, *, gold: Sequence, tasks: Sequence, answers: Mapping[str, Sequence],
+                     no_answer: str | None = None, n_options: Sequence[int] | None = None,
+                     item_ids: Sequence | None = None) -> "Benchmark":
+        """A benchmark of answers in memory: ``answers[system][i]`` the answer
+        to item i (``no_answer``: the value meaning none was given)."""
+        gold = np.asarray([str(g) for g in gold], dtype=object)
+        names, codes = np.unique(np.asarray([str(t) for t in tasks], dtype=object), return_inverse=True)
+        systems = tuple(answers)
+        ans = np.asarray([[str(a) for a in answers[s]] for s in systems], dtype=object).reshape(len(systems), -1)
+        if ans.shape[1] != gold.size or codes.size != gold.size:
+            raise ValueError(f"gold ({gold.size}), tasks ({codes.size}) and answers ({ans.shape[1]}) must have one "
+                             "entry per item each")
+        unanswered = ans == no_answer if no_answer is not None else np.zeros(ans.shape, dtype=bool)
+        right = (ans == gold[None, :]) & ~unanswered
+        ids = tuple(str(i) for i in (item_ids if item_ids is not None else range(gold.size)))
+        return cls(name, ids, codes.astype(np.int64), tuple(names), systems, right.astype(np.float64), unanswered,
+                   None if n_options is None else np.asarray(n_options, dtype=np.int64), "answers",
+                   _notes_of(None if n_options is None else np.asarray(n_options), unanswered, systems))
+
+    @classmethod
+    def from_scores(cls, name: str, *, tasks: Sequence, scores: Mapping[str, Sequence[float]],
+                    n_options: Sequence[int] | None = None, item_ids: Sequence | None = None) -> "Benchmark":
+        """A benchmark of per-item scores in memory: ``scores[system][i]``."""
+        names, codes = np.unique(np.asarray([str(t) for t in tasks], dtype=object), return_inverse=True)
+        systems = tuple(scores)
+        right = np.asarray([np.asarray(scores[s], dtype=np.float64) for s in systems]).reshape(len(systems), -1)
+        if right.shape[1] != codes.size:
+            raise ValueError(f"tasks ({codes.size}) and scores ({right.shape[1]}) must have one entry per item each")
+        if not np.all(np.isfinite(right)):
+            raise ValueError("every per-item score must be a finite number")
+        ids = tuple(str(i) for i in (item_ids if item_ids is not None else range(codes.size)))
+        unanswered = np.zeros(right.shape, dtype=bool)
+        return cls(name, ids, codes.astype(np.int64), tuple(names), systems, right, unanswered,
+                   None if n_options is None else np.asarray(n_options, dtype=np.int64), "scores",
+                   _notes_of(None if n_options is None else np.asarray(n_options), unanswered, systems))
+
+    # -- what the methods read --------------------------------------------------------------------------------
+    @property
+    def n_items(self) -> int:
+        return len(self.item_ids)
+
+    @property
+    def n_tasks(self) -> int:
+        return len(self.task_names)
+
+    @property
+    def n_systems(self) -> int:
+        return len(self.systems)
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """The per-item scores the aggregates may read: ``score``, and
+        ``chance`` where each item's number of options is known."""
+        return ("score",) if self.n_options is None else ("score", "chance")
+
+    @property
+    def no_answers(self) -> np.ndarray:
+        """(S,): how many items each system left unanswered."""
+        return self.unanswered.sum(axis=1)
+
+    def features(self, no_answer_scoring: str = "wrong") -> np.ndarray:
+        """(S, N, F): each system's per-item scores (``feature_names``), a
+        missing answer scored by ``no_answer_scoring`` (``wrong``: 0;
+        ``guess``: 1 / n_options)."""
+        if no_answer_scoring not in NO_ANSWER_SCORING:
+            raise ValueError(f"no_answer_scoring is one of {', '.join(NO_ANSWER_SCORING)}, got {no_answer_scoring!r}")
+        x = self.right.copy()
+        if no_answer_scoring == "guess" and self.unanswered.any():
+            if self.n_options is None:
+                raise ValueError(f"benchmark {self.name!r}: no_answer_scoring 'guess' needs each item's number of "
+                                 "options (the options column)")
+            x = np.where(self.unanswered, 1.0 / self.n_options[None, :], x)
+        if self.n_options is None:
+            return x[..., None]
+        n = self.n_options[None, :].astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            chance = np.where(n > 1, (x - 1.0 / n) / (1.0 - 1.0 / np.where(n > 1, n, 2.0)), 0.0)
+        return np.stack([x, chance], axis=-1)
+
+    def totals(self, no_answer_scoring: str = "wrong") -> TaskTotals:
+        """The per-task sums of the whole benchmark (every item and task once)."""
+        x = self.features(no_answer_scoring)  # (S, N, F)
+        sums = np.zeros((self.n_systems, self.n_tasks, x.shape[-1]))
+        np.add.at(sums, (slice(None), self.tasks), x)  # (a loop over nothing: one scatter-add per call)
+        items = np.bincount(self.tasks, minlength=self.n_tasks).astype(np.float64)
+        return TaskTotals(sums, items, np.ones(self.n_tasks), self.feature_names)
+
+    def without(self, systems: Sequence[str]) -> "Benchmark":
+        """The benchmark without the named systems (the robustness of ranks
+        to removing one)."""
+        keep = [i for i, s in enumerate(self.systems) if s not in set(systems)]
+        return Benchmark(self.name, self.item_ids, self.tasks, self.task_names, tuple(self.systems[i] for i in keep),
+                         self.right[keep], self.unanswered[keep], self.n_options, self.kind, self.notes, self.info)
+
+
+def _notes_of(n_options, unanswered, systems) -> tuple[str, ...]:
+    """What changes a score without being an error: said by the workflow."""
+    notes = []
+    if n_options is not None and np.any(n_options == 1):
+        notes.append(f"{int(np.sum(n_options == 1)):,} item(s) have a single option: their chance-corrected score "
+                     "is 0 (an item that cannot be answered wrongly shows nothing above chance)")
+    for s, k in zip(systems, unanswered.sum(axis=1)):
+        if k:
+            notes.append(f"system {s!r} left {int(k):,} item(s) unanswered: scored by no_answer_scoring")
+    return tuple(notes)
+
+
+# -----------------------------------------------------------------------------------------------------------
+# reading from files
+def _aligned(path: str, ids, lines, position: Mapping[str, int], skipped, noun: str):
+    """(rows, columns, problems): the rows of a file's ids that are gold
+    items and their positions; ids not in the gold (each line named) and
+    gold items the file lacks (counted, with examples) as problems."""
+    problems, rows, cols = [], [], []
+    for r, item in enumerate(ids):
+        p = position.get(item)
+        if p is None:
+            problems.append(Problem(path, lines[r], f"item {item!r} is not in the gold file", "not_in_gold"))
+            continue
+        rows.append(r)
+        cols.append(p)
+    seen = np.zeros(len(position), dtype=bool)
+    seen[cols] = True
+    gold_ids = list(position)
+    lacking = [gold_ids[i] for i in np.flatnonzero(~seen) if gold_ids[i] not in skipped]
+    if lacking:
+        problems.insert(0, Problem(path, None, f"{len(lacking):,} gold item(s) have no {noun}, e.g. "
+                                   + ", ".join(map(repr, lacking[:5])) + (", ..." if len(lacking) > 5 else ""),
+                                   "missing", len(lacking)))
+    return np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), problems
+
+
+def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | Path], *, task_column: str = "task",
+                   id_column: str = "item_id", label_column: str = "label", options_column: str | None = None,
+                   input: str = "answers", no_answer: str | None = None,  # noqa: A002
+                   score_column: str = "score") -> Benchmark:
+    """Read a benchmark: the gold file and one file per system.
+
+    Parameters
+    ----------
+    gold : path
+        ``item_id, label, task[, n_options]`` rows (any readable label
+        format; ``label`` is not needed for per-item scores).
+    predictions : mapping of system name to path
+        Each system's answers (``item_id, label``) or per-item scores
+        (``item_id, score``).
+    input : {"answers", "scores"}
+    no_answer : str, optional
+        The answer meaning "none given" (e.g. ``none``); a gold label equal
+        to it is refused.
+    options_column : str, optional
+        The gold file's column of the number of options per item.
+
+    Raises
+    ------
+    DataError
+        Every fault of every file at once, with its file and line: the
+        readers' own, an id not in the gold or a gold item a system lacks,
+        a number of options that is not an integer >= 1, a gold label equal
+        to ``no_answer``.
+    """
+    if input not in ("answers", "scores"):
+        raise ValueError(f"input is 'answers' or 'scores', got {input!r}")
+    gold = str(gold)
+    problems: list[Problem] = []
+    if input == "answers":
+        g = read_labels(gold, id_column=id_column, label_column=label_column, group_column=task_column)
+    else:  # the task column read as the table's label
+        g = read_labels(gold, id_column=id_column, label_column=task_column)
+        g.groups = list(g.labels)
+    problems += g.problems
+    ids = list(g.ids)
+    position = {item: i for i, item in enumerate(ids)}
+    n_options = None
+    if options_column is not None and not g.unreadable:
+        o = read_scores(gold, id_column=id_column, column=options_column)
+        problems += [p for p in o.problems if p.kind not in ("file", "duplicate", "empty")]
+        n_options = np.zeros(len(ids), dtype=np.int64)
+        for item, (v,), line in zip(o.ids, o.values, o.lines):
+            if item not in position:
+                continue
+            if v != int(v) or v < 1:
+                problems.append(Problem(gold, line, f"{options_column!r} of item {item!r} is {v:g}, not a whole "
+                                                    "number of options >= 1", "other"))
+                continue
+            n_options[position[item]] = int(v)
+    if input == "answers" and no_answer is not None:
+        problems += [Problem(gold, line, f"the gold label of item {item!r} is {no_answer!r}, the value declared to "
+                                         "mean no answer (no_answer)", "label")
+                     for item, lab, line in zip(g.ids, g.labels, g.lines) if lab.strip() == no_answer]
+    systems = tuple(predictions)
+    n = len(ids)
+    right = np.zeros((len(systems), n))
+    unanswered = np.zeros((len(systems), n), dtype=bool)
+    foreign: dict[str, dict[str, int]] = {}
+    gold_labels = np.asarray([lab.strip() for lab in g.labels], dtype=object) if input == "answers" else None
+    known = set(gold_labels) if gold_labels is not None else set()
+    for s, system in enumerate(systems):
+        path = str(predictions[system])
+        if input == "answers":
+            t = read_labels(path, id_column=id_column, label_column=label_column)
+            values = [v.strip() for v in t.labels]
+        else:
+            t = read_scores(path, id_column=id_column, column=score_column)
+            values = [v[0] for v in t.values]
+        problems += t.problems
+        if t.unreadable:
+            continue
+        rows, cols, faults = _aligned(path, t.ids, t.lines, position, t.skipped_ids,
+                                      "answer" if input == "answers" else "score")
+        problems += faults
+        if input == "answers":
+            v = np.asarray(values, dtype=object)[rows] if rows.size else np.zeros(0, dtype=object)
+            none = (v == no_answer) if no_answer is not None else np.zeros(v.size, dtype=bool)
+            unanswered[s, cols] = none
+            right[s, cols] = (v == gold_labels[cols]) & ~none
+            odd = [x for x in v[~none] if x not in known]
+            if odd:
+                counts: dict[str, int] = {}
+                for x in odd:
+                    counts[x] = counts.get(x, 0) + 1
+                foreign[system] = counts
+        else:
+            right[s, cols] = np.asarray(values, dtype=np.float64)[rows]
+    if problems:
+        raise DataError(problems, f"benchmark {name!r}")
+    names, codes = np.unique(np.asarray([str(t) for t in g.groups], dtype=object), return_inverse=True)
+    notes = list(_notes_of(n_options, unanswered, systems))
+    for system, counts in foreign.items():  # answers no gold label has: wrong, and said (a case or format slip?)
+        shown = ", ".join(f"{x!r} ({c:,})" for x, c in sorted(counts.items(), key=lambda kv: -kv[1])[:5])
+        notes.append(f"system {system!r}: {sum(counts.values()):,} answer(s) that no gold label has, scored wrong: "
+                     f"{shown}")
+    info = {"gold": gold, "predictions": {s: str(p) for s, p in predictions.items()}, "input": input,
+            "no_answer": no_answer, "options_column": options_column, "task_column": task_column}
+    return Benchmark(name, tuple(ids), codes.astype(np.int64), tuple(names), systems, right, unanswered, n_options,
+                     input, tuple(notes), info)
