@@ -1,0 +1,133 @@
+"""A leaderboard's aggregates on thousands of resamples at once, under
+three schemes, stated on every table:
+
+* ``items``: the items within each task (the stratified bootstrap: each
+  task keeps its number of questions; the tasks are fixed, as a benchmark
+  that will always hold these tasks);
+* ``tasks``: the tasks (the cluster bootstrap: which tasks the benchmark
+  happens to hold; each drawn task with all its items);
+* ``both``: the tasks, then the items within each drawn task (two-stage).
+
+Null of the intervals: none; they are percentile bootstrap intervals of a
+resampling scheme whose unit is stated, and the rank sets built on them
+(``ranks``) test the pairwise differences.
+
+A replicate's per-task sums are the item weights (B, N) times the per-item
+scores: one matrix product per task (the items of a task are contiguous in
+the engine's column order), the same call for one replicate or ten
+thousand, in chunks that bound memory.  Under ``tasks`` no item weight is
+drawn: a task drawn m times has m times its sums.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from ...data.benchmark import Benchmark
+from ...engine.resample import bootstrap_weights, bootstrap_within
+from ...measures import aggregates as A
+from ...measures.aggregates import TaskTotals
+
+__all__ = ["SCHEMES", "SCHEME_TEXT", "Resampler", "aggregate_scores", "aggregate_replicates"]
+
+SCHEMES = ("items", "tasks", "both")
+# what each scheme resamples, as tables and pages state it
+SCHEME_TEXT = {"items": "items resampled within each task (the tasks fixed)",
+               "tasks": "tasks resampled (each with all its items)",
+               "both": "tasks resampled, then items within each drawn task"}
+MAX_ELEMENTS = 1 << 24  # weights per chunk (B x N float64: 128 MB)
+
+
+class Resampler:
+    """The per-task sums of a benchmark's resamples (``TaskTotals`` with a
+    leading replicate axis), for one scheme and seed.
+
+    Examples
+    --------
+    >>> b = Benchmark.from_scores("toy", tasks=["x", "x", "y"], scores={"a": [1, 0, 1], "b": [0, 0, 1]})
+    >>> r = Resampler(b, "items")
+    >>> t = r.totals(range(4), seed=1)
+    >>> t.sums.shape, t.items.tolist()[0], t.copies.tolist()[0]     # (B, S, T, F); x keeps 2 items, y 1
+    ((4, 2, 2, 1), [2.0, 1.0], [1.0, 1.0])
+    """
+
+    def __init__(self, bench: Benchmark, scheme: str, no_answer_scoring: str = "wrong"):
+        if scheme not in SCHEMES:
+            raise ValueError(f"scheme is one of {', '.join(SCHEMES)}, got {scheme!r}")
+        if scheme != "items" and bench.n_tasks < 2:
+            raise ValueError(f"benchmark {bench.name!r}: resampling tasks needs at least 2 tasks; it has "
+                             f"{bench.n_tasks} (use the scheme 'items')")
+        self.bench, self.scheme = bench, scheme
+        x = bench.features(no_answer_scoring)  # (S, N, F)
+        self.features = bench.feature_names
+        self.order = np.argsort(bench.tasks, kind="stable")  # items task by task: the engine's columns
+        self.pos = np.empty_like(self.order)
+        self.pos[self.order] = np.arange(self.order.size)
+        s, n, f = x.shape
+        self._x = np.ascontiguousarray(x[:, self.order].transpose(1, 0, 2).reshape(n, s * f))  # (N, S*F)
+        self.start = np.searchsorted(bench.tasks[self.order], np.arange(bench.n_tasks + 1))
+        self.n_items = np.diff(self.start).astype(np.float64)  # (T,)
+        self.total = bench.totals(no_answer_scoring)
+
+    def totals(self, replicates: Sequence[int], seed: int) -> TaskTotals:
+        """The per-task sums of the replicates ``replicates`` (B of them)."""
+        reps = np.asarray(list(replicates) if not isinstance(replicates, np.ndarray) else replicates, dtype=np.int64)
+        s, t, f = self.bench.n_systems, self.bench.n_tasks, len(self.features)
+        if self.scheme == "tasks":
+            copies = bootstrap_weights(t, reps, seed, dtype=np.float64, stream="clusters")  # (B, T)
+            sums = copies[:, None, :, None] * self.total.sums[None]
+            return TaskTotals(sums, copies * self.n_items, copies, self.features)
+        w = bootstrap_within(self.bench.tasks, reps, seed, two_stage=self.scheme == "both", pos=self.pos,
+                             dtype=np.float64)  # (B, N), in task order
+        sums = np.empty((reps.size, t, s * f))
+        for k in range(t):  # one product per task (a loop over tasks, not items or replicates)
+            lo, hi = self.start[k], self.start[k + 1]
+            sums[:, k] = w[:, lo:hi] @ self._x[lo:hi]
+        items = np.add.reduceat(w, self.start[:-1], axis=1) if w.shape[1] else np.zeros((reps.size, t))
+        sums = sums.reshape(reps.size, t, s, f).transpose(0, 2, 1, 3)
+        return TaskTotals(sums, items, items / self.n_items, self.features)
+
+    def chunks(self, replicates: int, seed: int) -> Iterator[tuple[np.ndarray, TaskTotals]]:
+        """``(indices, totals)`` of replicates 0..replicates-1 in chunks
+        whose weights fit ``MAX_ELEMENTS``: the same numbers whatever the
+        chunk (each replicate's draw depends on its index and the seed)."""
+        per = max(1, MAX_ELEMENTS // max(1, self.bench.n_items, self.bench.n_systems * self.bench.n_tasks * 4))
+        for lo in range(0, replicates, per):
+            idx = np.arange(lo, min(replicates, lo + per))
+            yield idx, self.totals(idx, seed)
+
+
+def aggregate_scores(totals: TaskTotals, agg_ids: Sequence[str]) -> np.ndarray:
+    """(..., A, S): every aggregate of ``totals``."""
+    chance = totals.means("chance") if "chance" in totals.features else None
+    out = A.evaluate(totals.means("score"), agg_ids, copies=totals.copies, items=totals.items, chance=chance)
+    return np.stack([out[a] for a in agg_ids], axis=-2)
+
+
+def aggregate_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items", replicates: int = 1000,
+                         seed: int = 0, no_answer_scoring: str = "wrong") -> tuple[np.ndarray, np.ndarray]:
+    """``(point, reps)``: every aggregate of every system on the benchmark
+    (A, S) and on ``replicates`` resamples of ``scheme`` (B, A, S).
+
+    Examples
+    --------
+    >>> b = Benchmark.from_scores("toy", tasks=["x", "x", "y", "y"], scores={"a": [1, 0, 1, 1], "b": [0, 0, 1, 0]})
+    >>> point, reps = aggregate_replicates(b, ["mean_items"], replicates=50, seed=3)
+    >>> point.tolist(), reps.shape
+    ([[0.75, 0.25]], (50, 1, 2))
+    """
+    unknown = [a for a in agg_ids if a not in A.AGGREGATES]
+    if unknown:
+        raise KeyError(f"unknown aggregate(s) {unknown}; known: {', '.join(A.AGGREGATES)}")
+    missing = [a for a in agg_ids if A.get(a).feature not in bench.feature_names]
+    if missing:
+        raise ValueError(f"benchmark {bench.name!r}: {missing} read the chance-corrected score, which needs each "
+                         "item's number of options (the options column)")
+    r = Resampler(bench, scheme, no_answer_scoring)
+    point = aggregate_scores(r.total, agg_ids)
+    reps = np.empty((replicates, len(agg_ids), bench.n_systems))
+    for idx, t in r.chunks(replicates, seed):
+        reps[idx] = aggregate_scores(t, agg_ids)
+    return point, reps
