@@ -73,6 +73,7 @@ class Benchmark:
     kind: str = "answers"
     notes: tuple[str, ...] = ()
     info: Mapping = field(default_factory=dict)
+    labels: np.ndarray | None = None  # (N,) the gold answers, for answers (the constant-answer gamer)
 
     def __post_init__(self):
         s, n = np.shape(self.right)
@@ -104,7 +105,7 @@ class Benchmark:
         ids = tuple(str(i) for i in (item_ids if item_ids is not None else range(gold.size)))
         return cls(name, ids, codes.astype(np.int64), tuple(names), systems, right.astype(np.float64), unanswered,
                    None if n_options is None else np.asarray(n_options, dtype=np.int64), "answers",
-                   _notes_of(None if n_options is None else np.asarray(n_options), unanswered, systems))
+                   _notes_of(None if n_options is None else np.asarray(n_options), unanswered, systems), {}, gold)
 
     @classmethod
     def from_scores(cls, name: str, *, tasks: Sequence, scores: Mapping[str, Sequence[float]],
@@ -179,7 +180,8 @@ class Benchmark:
         to removing one)."""
         keep = [i for i, s in enumerate(self.systems) if s not in set(systems)]
         return Benchmark(self.name, self.item_ids, self.tasks, self.task_names, tuple(self.systems[i] for i in keep),
-                         self.right[keep], self.unanswered[keep], self.n_options, self.kind, self.notes, self.info)
+                         self.right[keep], self.unanswered[keep], self.n_options, self.kind, self.notes, self.info,
+                         self.labels)
 
 
 def _notes_of(n_options, unanswered, systems) -> tuple[str, ...]:
@@ -322,4 +324,4 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
     info = {"gold": gold, "predictions": {s: str(p) for s, p in predictions.items()}, "input": input,
             "no_answer": no_answer, "options_column": options_column, "task_column": task_column}
     return Benchmark(name, tuple(ids), codes.astype(np.int64), tuple(names), systems, right, unanswered, n_options,
-                     input, tuple(notes), info)
+                     input, tuple(notes), info, gold_labels)

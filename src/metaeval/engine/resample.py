@@ -65,7 +65,9 @@ STREAMS = {"split": 1, "balanced": 2, "bootstrap": 3, "permutation": 4, "noise":
            "design": 11,
            # the leaderboards' three resampling schemes (metaeval.methods.leaderboards): items within each task,
            # whole tasks, and both (tasks, then items within each task drawn)
-           "strata": 12, "clusters": 13, "two_stage": 14}
+           "strata": 12, "clusters": 13, "two_stage": 14,
+           # and their half-splits: items within each task, and tasks
+           "leaderboard_split": 15, "leaderboard_task_split": 16}
 
 
 def _kernels():

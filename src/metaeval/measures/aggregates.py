@@ -124,6 +124,9 @@ class Aggregate:
     reference: str = ""
     nonnegative: bool = False
     source: str = ""  # where a user's function comes from; empty for the built-in ones
+    # each system's value depends on its own task scores only (the means, the median): no other system can
+    # reverse two systems' order (independence of irrelevant alternatives, a requirement users may declare)
+    independent: bool = False
 
     @property
     def direction(self) -> str:
@@ -223,12 +226,12 @@ def median(scores, *, copies, items):
 
 AGGREGATES: dict[str, Aggregate] = {a.id: a for a in [
     Aggregate("mean_items", "mean over items", r"\mathrm{Mean}_{items}", mean_items, True,
-              reference="accuracy over the whole benchmark"),
+              reference="accuracy over the whole benchmark", independent=True),
     Aggregate("mean_tasks", "mean over tasks", r"\mathrm{Mean}_{tasks}", mean_tasks, True,
-              reference="macro-average over tasks"),
+              reference="macro-average over tasks", independent=True),
     Aggregate("chance_tasks", "chance-corrected mean over tasks", r"\mathrm{Mean}^{cc}_{tasks}", mean_tasks,
               True, feature="chance", bounds=(-np.inf, 1.0),
-              reference="per item (x - 1/n_options) / (1 - 1/n_options), then the mean over tasks"),
+              reference="per item (x - 1/n_options) / (1 - 1/n_options), then the mean over tasks", independent=True),
     Aggregate("mean_rank", "mean rank over tasks", r"\overline{r}", mean_rank, False, bounds=(1.0, np.inf),
               reference="competition ranks (1 + systems strictly better) averaged over tasks"),
     Aggregate("borda", "Borda count", r"\mathrm{Borda}", borda, True, bounds=(0.0, np.inf),
@@ -236,9 +239,9 @@ AGGREGATES: dict[str, Aggregate] = {a.id: a for a in [
     Aggregate("win_rate", "mean win rate", r"\mathrm{WR}", win_rate, True,
               reference="HELM's mean win rate (Liang et al. 2023), a tie half a win"),
     Aggregate("geometric", "geometric mean over tasks", r"\mathrm{GM}_{tasks}", geometric, True,
-              nonnegative=True, reference="exp of the mean log task score"),
+              nonnegative=True, reference="exp of the mean log task score", independent=True),
     Aggregate("median", "median over tasks", r"\mathrm{Med}_{tasks}", median, True,
-              reference="the median of the task means"),
+              reference="the median of the task means", independent=True),
 ]}
 BUILT_IN = tuple(AGGREGATES)
 DEFAULT_AGGREGATES = BUILT_IN
@@ -305,6 +308,12 @@ def check_aggregate(agg: Aggregate) -> None:
     if not np.allclose(batched, single, rtol=1e-12, atol=1e-12, equal_nan=True):
         raise AggregateContractError(f"{head}: batched and one row at a time give different values "
                                      f"({batched.tolist()} against {single.tolist()})")
+    if agg.independent:  # declared: the other systems' values stay when system 2 leaves
+        alone = agg(m[:, :2], copies=copies, items=items)
+        if not np.allclose(alone, batched[:, :2], rtol=1e-12, atol=1e-12):
+            raise AggregateContractError(f"{head}: declared independent of the other systems, yet removing system 2 "
+                                         f"changes the values of systems 0 and 1 ({batched[:, :2].tolist()} -> "
+                                         f"{alone.tolist()})")
     sign = 1 if agg.higher_is_better else -1
     for r in (0, 2):
         if sign * (batched[r, 0] - batched[r, 1]) < -1e-12:
@@ -317,7 +326,7 @@ def check_aggregate(agg: Aggregate) -> None:
 def register_aggregate(agg_id: str, fn: Callable[..., Any], *, higher_is_better: bool = True,
                        feature: str = "score", name: str | None = None, latex: str | None = None,
                        reference: str = "", range: Sequence[float | None] | None = None,  # noqa: A002
-                       nonnegative: bool = False, source: str = "") -> Aggregate:
+                       nonnegative: bool = False, independent: bool = False, source: str = "") -> Aggregate:
     """Register an aggregate beside the built-in ones, held to its contract.
 
     Parameters
@@ -330,11 +339,13 @@ def register_aggregate(agg_id: str, fn: Callable[..., Any], *, higher_is_better:
         (..., S, T) (NaN for a task not drawn), the draws of each task
         (..., T) and the items each contributes (..., T), to one value per
         system, vectorised over the leading axes.
-    higher_is_better, feature, name, latex, reference, range, nonnegative
+    higher_is_better, feature, name, latex, reference, range, nonnegative, independent
         As ``Aggregate``: its direction, the per-item score it reads
         (``score`` or ``chance``), names, reference, the values it can
-        take (``None`` for an open end; default any finite number), and
-        whether it needs non-negative task scores.
+        take (``None`` for an open end; default any finite number),
+        whether it needs non-negative task scores, and whether each
+        system's value depends on its own task scores only (declared, and
+        checked on the probe: removing a system changes no other's value).
 
     Examples
     --------
@@ -363,7 +374,7 @@ def register_aggregate(agg_id: str, fn: Callable[..., Any], *, higher_is_better:
     if not lo < hi:
         raise AggregateContractError(f"aggregate {agg_id!r}: range [{lo:g}, {hi:g}] is empty")
     agg = Aggregate(agg_id, name or agg_id, latex or name or agg_id, fn, bool(higher_is_better), feature, (lo, hi),
-                    reference, bool(nonnegative), source or getattr(fn, "__qualname__", repr(fn)))
+                    reference, bool(nonnegative), source or getattr(fn, "__qualname__", repr(fn)), bool(independent))
     check_aggregate(agg)
     AGGREGATES[agg_id] = agg
     return agg

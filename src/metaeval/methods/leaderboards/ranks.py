@@ -79,9 +79,10 @@ def point_ranks(theta: np.ndarray) -> np.ndarray:
     return 1 + (theta[..., None, :] > theta[..., :, None]).sum(axis=-1)
 
 
-def _pair_stats(theta: np.ndarray, reps: np.ndarray):
-    """d (..., p, p), se (..., p, p), the centred replicates' differences'
-    scale: the replicates' mean difference (..., p, p)."""
+def pair_stats(theta: np.ndarray, reps: np.ndarray):
+    """``(d, se, centre)``, each (..., p, p): the differences
+    ``theta_j - theta_k``, the SD (ddof 1) of the replicates' differences
+    (NaN on the diagonal), and the replicates' mean difference."""
     d = theta[..., :, None] - theta[..., None, :]
     mean = reps.mean(axis=-2)
     centre = mean[..., :, None] - mean[..., None, :]
@@ -159,7 +160,7 @@ def rank_sets(theta, reps, *, alpha: float = 0.05, family: str = "marginal", ste
     if reps.shape[:-2] != theta.shape[:-1] or reps.shape[-1] != theta.shape[-1]:
         raise ValueError(f"reps must be (..., B, p) for theta (..., p); got {reps.shape} for {theta.shape}")
     p = theta.shape[-1]
-    d, se, centre = _pair_stats(theta, reps)
+    d, se, centre = pair_stats(theta, reps)
     with np.errstate(invalid="ignore", divide="ignore"):
         t = d / se
     absolute = np.abs(np.nan_to_num(t, nan=0.0))

@@ -21,16 +21,17 @@ drawn: a task drawn m times has m times its sums.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 import numpy as np
 
 from ...data.benchmark import Benchmark
-from ...engine.resample import bootstrap_weights, bootstrap_within
+from ...engine.resample import bootstrap_weights, bootstrap_within, split_masks
 from ...measures import aggregates as A
 from ...measures.aggregates import TaskTotals
 
-__all__ = ["SCHEMES", "SCHEME_TEXT", "Resampler", "aggregate_scores", "aggregate_replicates"]
+__all__ = ["SCHEMES", "SCHEME_TEXT", "Weights", "Resampler", "aggregate_scores", "aggregate_replicates"]
 
 SCHEMES = ("items", "tasks", "both")
 # what each scheme resamples, as tables and pages state it
@@ -38,6 +39,23 @@ SCHEME_TEXT = {"items": "items resampled within each task (the tasks fixed)",
                "tasks": "tasks resampled (each with all its items)",
                "both": "tasks resampled, then items within each drawn task"}
 MAX_ELEMENTS = 1 << 24  # weights per chunk (B x N float64: 128 MB)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Resample weights of a benchmark: ``items`` (B, N), each item's
+    weight in task order, or None; ``tasks`` (B, T), each task's draws, or
+    None (then every item of a drawn task counts as often as its task).
+    Multiplying two (a draw and a half's mask) multiplies both parts."""
+
+    items: np.ndarray | None
+    tasks: np.ndarray | None
+
+    def __mul__(self, other: "Weights") -> "Weights":
+        def mul(a, b):
+            return b if a is None else a if b is None else a * b
+
+        return Weights(mul(self.items, other.items), mul(self.tasks, other.tasks))
 
 
 class Resampler:
@@ -71,23 +89,61 @@ class Resampler:
         self.n_items = np.diff(self.start).astype(np.float64)  # (T,)
         self.total = bench.totals(no_answer_scoring)
 
-    def totals(self, replicates: Sequence[int], seed: int) -> TaskTotals:
-        """The per-task sums of the replicates ``replicates`` (B of them)."""
+    def draw(self, replicates: Sequence[int], seed: int) -> Weights:
+        """The weights of the replicates ``replicates`` (B of them): item
+        weights in task order, or (``tasks``) task draws only."""
         reps = np.asarray(list(replicates) if not isinstance(replicates, np.ndarray) else replicates, dtype=np.int64)
-        s, t, f = self.bench.n_systems, self.bench.n_tasks, len(self.features)
         if self.scheme == "tasks":
-            copies = bootstrap_weights(t, reps, seed, dtype=np.float64, stream="clusters")  # (B, T)
-            sums = copies[:, None, :, None] * self.total.sums[None]
-            return TaskTotals(sums, copies * self.n_items, copies, self.features)
+            return Weights(None, bootstrap_weights(self.bench.n_tasks, reps, seed, dtype=np.float64,
+                                                   stream="clusters"))
         w = bootstrap_within(self.bench.tasks, reps, seed, two_stage=self.scheme == "both", pos=self.pos,
                              dtype=np.float64)  # (B, N), in task order
-        sums = np.empty((reps.size, t, s * f))
+        return Weights(w, None)
+
+    def halves(self, splits: Sequence[int], seed: int) -> tuple[Weights, Weights]:
+        """The two halves X and Y of each random half-split of the scheme:
+        ``items``, half the items of every task (``split_masks``
+        stratified by task); ``tasks``, half the tasks; ``both``, half the
+        tasks with half of each one's items, against the other tasks with
+        the other items.  Masks, to multiply a draw's weights with."""
+        idx = np.asarray(list(splits) if not isinstance(splits, np.ndarray) else splits, dtype=np.int64)
+        t = self.bench.n_tasks
+        items = tasks = None
+        if self.scheme != "tasks":
+            items = split_masks(self.bench.n_items, idx, seed, self.bench.tasks, pos=self.pos, dtype=np.float64,
+                                stream="leaderboard_split")
+        if self.scheme != "items":
+            tasks = split_masks(t, idx, seed, dtype=np.float64, stream="leaderboard_task_split")
+        if self.scheme == "both":
+            task_of = np.repeat(np.arange(t), np.diff(self.start))  # each column's task (task order)
+            x = items * tasks[:, task_of]
+            y = (1 - items) * (1 - tasks[:, task_of])
+            return Weights(x, None), Weights(y, None)
+        if self.scheme == "items":
+            return Weights(items, None), Weights(1 - items, None)
+        return Weights(None, tasks), Weights(None, 1 - tasks)
+
+    def totals_of(self, w: Weights) -> TaskTotals:
+        """The per-task sums of weights ``w``: one product per task for item
+        weights, the whole tasks' sums times their draws for task draws."""
+        s, t, f = self.bench.n_systems, self.bench.n_tasks, len(self.features)
+        if w.items is None:
+            copies = w.tasks
+            return TaskTotals(copies[:, None, :, None] * self.total.sums[None], copies * self.n_items, copies,
+                              self.features)
+        items_w = w.items if w.tasks is None else w.items * w.tasks[:, np.repeat(np.arange(t), np.diff(self.start))]
+        b = items_w.shape[0]
+        sums = np.empty((b, t, s * f))
         for k in range(t):  # one product per task (a loop over tasks, not items or replicates)
             lo, hi = self.start[k], self.start[k + 1]
-            sums[:, k] = w[:, lo:hi] @ self._x[lo:hi]
-        items = np.add.reduceat(w, self.start[:-1], axis=1) if w.shape[1] else np.zeros((reps.size, t))
-        sums = sums.reshape(reps.size, t, s, f).transpose(0, 2, 1, 3)
+            sums[:, k] = items_w[:, lo:hi] @ self._x[lo:hi]
+        items = np.add.reduceat(items_w, self.start[:-1], axis=1)
+        sums = sums.reshape(b, t, s, f).transpose(0, 2, 1, 3)
         return TaskTotals(sums, items, items / self.n_items, self.features)
+
+    def totals(self, replicates: Sequence[int], seed: int) -> TaskTotals:
+        """The per-task sums of the replicates ``replicates`` (B of them)."""
+        return self.totals_of(self.draw(replicates, seed))
 
     def chunks(self, replicates: int, seed: int) -> Iterator[tuple[np.ndarray, TaskTotals]]:
         """``(indices, totals)`` of replicates 0..replicates-1 in chunks

@@ -1,0 +1,130 @@
+"""The experiments on a leaderboard's aggregates and their verdict
+(``metaeval.methods.leaderboards.experiments``,
+``metaeval.verdict.leaderboard``), against scipy's Kendall tau, plain loops
+and hand-made leaderboards; the verdict on a null of exchangeable systems."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import kendalltau
+
+from metaeval.data.benchmark import Benchmark
+from metaeval.measures import aggregates as A
+from metaeval.methods.leaderboards import experiments as E
+from metaeval.methods.leaderboards.resampling import Resampler
+from metaeval.methods.leaderboards.simulate import simulated_correctness
+from metaeval.verdict.leaderboard import leaderboard_verdict
+
+AGGS = ["mean_items", "mean_tasks", "mean_rank", "borda", "win_rate", "geometric", "median"]
+
+
+def _bench(seed=0, s=6, t=5, n=40):
+    rng = np.random.default_rng(seed)
+    theta = rng.uniform(0.2, 0.8, s)
+    tasks = np.repeat(np.arange(t), n)
+    return Benchmark.from_scores("toy", tasks=tasks, scores={f"s{j}": (rng.random(t * n) < theta[j]).astype(float)
+                                                             for j in range(s)})
+
+
+def test_agreement_is_scipys_kendall_tau_b():
+    b = _bench()
+    tab = E.agreement(b, AGGS)
+    t = b.totals()
+    vals = {a: A.evaluate(t.means(), [a], copies=t.copies, items=t.items)[a] * (1 if A.get(a).higher_is_better else -1)
+            for a in AGGS}
+    for a in AGGS:
+        for c in AGGS:
+            assert tab.loc[a, c] == pytest.approx(kendalltau(vals[a], vals[c]).statistic, abs=1e-12)
+
+
+def test_stability_halves_and_taus_by_a_loop():
+    b = _bench(1)
+    r = Resampler(b, "items")
+    x, y = r.halves([0, 1, 2], 4)
+    task_of = np.sort(b.tasks)  # the columns are in task order
+    for row in range(3):
+        assert np.array_equal(np.bincount(task_of, weights=x.items[row]), [20] * 5)  # half of every task
+        assert np.array_equal(x.items[row] + y.items[row], np.ones(b.n_items))
+    out = E.stability(b, ["mean_items"], scheme="items", n_splits=3, seed=4)
+    x_cols = r.order  # item of each column
+    taus = []
+    for row in range(3):
+        half = np.zeros(b.n_items, bool)
+        half[x_cols[x.items[row] == 1]] = True
+        taus.append(kendalltau(b.right[:, half].mean(axis=1), b.right[:, ~half].mean(axis=1)).statistic)
+    assert out.loc["mean_items", "tau_mean"] == pytest.approx(np.mean(taus), abs=1e-12)
+    tx, ty = Resampler(b, "tasks").halves([0], 4)
+    assert tx.tasks.sum() == 2 and np.array_equal(tx.tasks + ty.tasks, np.ones((1, 5)))
+
+
+def test_borda_fails_independence_and_the_means_do_not():
+    """Removing C from a leaderboard of four turns two of Borda's orders
+    into ties (by hand), and changes no order of the means."""
+    s = {"A": [0.5, 0.6, 0.9], "B": [0.7, 0.6, 0.5], "C": [0.5, 0.9, 0.2], "D": [0.8, 0.6, 0.0]}
+    b = Benchmark.from_scores("iia", tasks=np.arange(3), scores=s)
+    t = b.totals()
+    # systems beaten per task: (0, 2, 0, 3), (0, 0, 3, 0), (3, 2, 1, 0): A 3, B 4, C 4, D 3
+    assert A.get("borda")(t.means(), copies=t.copies, items=t.items).tolist() == [3, 4, 4, 3]
+    wo = b.without(["C"]).totals()
+    # without C: (0, 1, 2), (0, 0, 0), (2, 1, 0): A 2, B 2, D 2: A < B and B > D become ties (half each)
+    assert A.get("borda")(wo.means(), copies=wo.copies, items=wo.items).tolist() == [2, 2, 2]
+    rob = E.robustness(b, ["mean_tasks", "borda"])
+    assert rob.loc["mean_tasks", "reversal_share"] == 0 and rob.loc["mean_tasks", "independent_of_others"]
+    # a plain loop over the removals, each recomputed from the benchmark without that system
+    full = A.get("borda")(t.means(), copies=t.copies, items=t.items)
+    loop = []
+    for r in range(4):
+        keep = [k for k in range(4) if k != r]
+        bt = b.without([b.systems[r]]).totals()
+        w = A.get("borda")(bt.means(), copies=bt.copies, items=bt.items)
+        loop.append(sum(abs(np.sign(full[keep][i] - full[keep][j]) - np.sign(w[i] - w[j])) / 2
+                        for i in range(3) for j in range(i + 1, 3)))
+    assert loop[2] == 1.0  # removing C: two halves
+    assert rob.loc["borda", "reversal_share"] == pytest.approx(np.mean(loop) / 3)
+    assert not rob.loc["borda", "independent_of_others"]
+
+
+def test_gameability_specialist_by_hand():
+    b = Benchmark.from_answers("g", gold=["A", "B", "C", "D"] * 3, tasks=np.repeat(["x", "y", "z"], 4),
+                               answers={"good": ["A", "B", "C", "D"] * 2 + ["A"] * 4,
+                                        "poor": ["B"] * 12}, n_options=[4] * 12)
+    g = E.gameability(b, ["mean_items"])
+    spec = g[g.degenerate == "specialist in x"].iloc[0]
+    # specialist: 4 right + 8 items at 1/4 = 6 / 12 = 0.5; good 9/12 = 0.75, poor 3/12 = 0.25: beats one of two
+    assert spec.beats_share == 0.5
+    const = g[g.degenerate == "constant 'A'"].iloc[0]  # 3 / 12 = 0.25: ties poor
+    assert const.beats_share == 0.25
+
+
+def test_criteria_point_resolution_is_the_rank_sets_share():
+    b = _bench(2, s=5, t=4, n=100)
+    value, boot, crits = E.criteria_replicates(b, ["mean_items", "median"], replicates=120, n_splits=40)
+    _, summary = E.resolution(b, ["mean_items", "median"], replicates=120)
+    assert value[crits.index("resolution")].tolist() == summary["share_resolved"].tolist()
+    assert boot.shape == (120, 4, 2) and np.isfinite(boot).all()
+
+
+def test_requirement_leaves_out_the_rank_aggregates():
+    b = _bench(3, s=5, t=4, n=60)
+    v = leaderboard_verdict(b, AGGS, replicates=100, n_splits=20, require=["independent_of_others"])
+    assert v.sets.admissible.tolist() == [A.get(a).independent for a in AGGS]
+    assert not set(v.answer) & {"mean_rank", "borda", "win_rate"}
+    with pytest.raises(ValueError, match="unknown requirement"):
+        leaderboard_verdict(b, AGGS, require=["fair"])
+
+
+@pytest.mark.slow
+def test_exchangeable_systems_keep_every_aggregate():
+    """The null: 12 systems whose per-item correctness is exchangeable by
+    construction (one true accuracy); no criterion has a real difference
+    between the aggregates' resolution, so the verdict keeps them all on
+    most null benchmarks (each set errs at most alpha / C)."""
+    kept = []
+    for seed in range(4):
+        x, tasks = simulated_correctness(np.full(12, 0.4), n_tasks=14, items_per_task=60, rho=0.5, sims=1, seed=seed)
+        b = Benchmark.from_scores("null", tasks=tasks, scores={f"s{j}": x[0, j] for j in range(12)})
+        v = leaderboard_verdict(b, ["mean_items", "mean_tasks", "geometric"], replicates=300, n_splits=100,
+                                seed=seed)
+        kept.append(v.decision.answer.all())
+    assert sum(kept) >= 3
