@@ -128,3 +128,28 @@ def test_exchangeable_systems_keep_every_aggregate():
                                 seed=seed)
         kept.append(v.decision.answer.all())
     assert sum(kept) >= 3
+
+
+def test_design_needs_follow_the_measured_exponent():
+    """Each unresolved adjacent pair's need is n (c / |t|)^(1 / e); on
+    independent items (and tasks drawn alike) the measured exponent is about
+    1/2, the textbook rate; resolved pairs are not listed."""
+    from metaeval.methods.leaderboards.design import design
+    from metaeval.methods.leaderboards.experiments import resolution
+
+    rng = np.random.default_rng(5)
+    theta = [0.6, 0.58, 0.4, 0.39, 0.2]
+    tasks = np.repeat(np.arange(16), 100)
+    shift = rng.normal(0, 0.05, 16)[tasks]  # tasks differ in difficulty
+    b = Benchmark.from_scores("d", tasks=tasks, scores={f"s{j}": (rng.random(1600) < np.clip(t + shift, 0, 1))
+                                                        .astype(float) for j, t in enumerate(theta)})
+    out = design(b, ["mean_items"], replicates=400, halves=12)
+    _, summary = resolution(b, ["mean_items"], replicates=400)
+    assert len(out) == summary.loc["mean_items", "adjacent_pairs"] - summary.loc["mean_items", "adjacent_resolved"]
+    r0 = out.iloc[0]  # each exponent within 3 of its standard errors of 1/2 (and the items' within 0.1)
+    assert abs(r0.exponent_items - 0.5) < max(3 * r0.exponent_items_se, 0.02) and abs(r0.exponent_items - 0.5) < 0.1
+    assert abs(r0.exponent_tasks - 0.5) < 3 * r0.exponent_tasks_se + 0.05
+    for _, r in out.iterrows():
+        assert r.questions_per_task_needed == pytest.approx(
+            r.questions_per_task_now * (r.critical_items / r.t_items) ** (1 / r.exponent_items))
+        assert r.questions_per_task_needed > r.questions_per_task_now  # unresolved: more are needed

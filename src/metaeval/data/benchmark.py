@@ -175,6 +175,16 @@ class Benchmark:
         items = np.bincount(self.tasks, minlength=self.n_tasks).astype(np.float64)
         return TaskTotals(sums, items, np.ones(self.n_tasks), self.feature_names)
 
+    def items(self, keep) -> "Benchmark":
+        """The benchmark on the items ``keep`` (indices or a mask), its tasks
+        coded again (a task left without items is dropped)."""
+        keep = np.flatnonzero(keep) if np.asarray(keep).dtype == bool else np.asarray(keep, dtype=np.int64)
+        used, codes = np.unique(self.tasks[keep], return_inverse=True)
+        return Benchmark(self.name, tuple(self.item_ids[i] for i in keep), codes.astype(np.int64),
+                         tuple(self.task_names[t] for t in used), self.systems, self.right[:, keep],
+                         self.unanswered[:, keep], None if self.n_options is None else self.n_options[keep],
+                         self.kind, self.notes, self.info, None if self.labels is None else self.labels[keep])
+
     def without(self, systems: Sequence[str]) -> "Benchmark":
         """The benchmark without the named systems (the robustness of ranks
         to removing one)."""
