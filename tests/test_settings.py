@@ -130,6 +130,35 @@ ALIASES = {
     ("metaeval.methods.gameability:dataset_gameability", "replicates"): "bootstrap_replicates",
     ("metaeval.methods.gameability:dataset_gameability", "seed"): "bootstrap_seed",
     ("metaeval.methods.gameability:dataset_gameability", "alpha"): "verdict_alpha",
+    # the leaderboards' settings (metaeval.settings.Leaderboards)
+    ("metaeval.methods.leaderboards.design:se_exponent", "replicates"): "leaderboard_replicates",
+    ("metaeval.methods.leaderboards.design:se_exponent", "seed"): "leaderboard_seed",
+    ("metaeval.methods.leaderboards.design:se_exponent", "halves"): "leaderboard_design_halves",
+    ("metaeval.methods.leaderboards.design:design", "replicates"): "leaderboard_replicates",
+    ("metaeval.methods.leaderboards.design:design", "seed"): "leaderboard_seed",
+    ("metaeval.methods.leaderboards.design:design", "alpha"): "leaderboard_alpha",
+    ("metaeval.methods.leaderboards.design:design", "family"): "leaderboard_family",
+    ("metaeval.methods.leaderboards.design:design", "halves"): "leaderboard_design_halves",
+    ("metaeval.methods.leaderboards.experiments:stability", "n_splits"): "leaderboard_splits",
+    ("metaeval.methods.leaderboards.experiments:stability", "seed"): "leaderboard_seed",
+    ("metaeval.methods.leaderboards.experiments:resolution", "replicates"): "leaderboard_replicates",
+    ("metaeval.methods.leaderboards.experiments:resolution", "seed"): "leaderboard_seed",
+    ("metaeval.methods.leaderboards.experiments:resolution", "alpha"): "leaderboard_alpha",
+    ("metaeval.methods.leaderboards.experiments:resolution", "family"): "leaderboard_family",
+    ("metaeval.methods.leaderboards.experiments:criteria_replicates", "replicates"): "leaderboard_verdict_replicates",
+    ("metaeval.methods.leaderboards.experiments:criteria_replicates", "n_splits"): "leaderboard_splits",
+    ("metaeval.methods.leaderboards.experiments:criteria_replicates", "seed"): "leaderboard_seed",
+    ("metaeval.methods.leaderboards.experiments:criteria_replicates", "alpha"): "leaderboard_alpha",
+    ("metaeval.methods.leaderboards.ranks:rank_sets", "alpha"): "leaderboard_alpha",
+    ("metaeval.methods.leaderboards.ranks:percentile_rank_intervals", "alpha"): "leaderboard_alpha",
+    ("metaeval.methods.leaderboards.resampling:aggregate_replicates", "replicates"): "leaderboard_replicates",
+    ("metaeval.methods.leaderboards.resampling:aggregate_replicates", "seed"): "leaderboard_seed",
+    ("metaeval.methods.leaderboards.simulate:rank_coverage", "alpha"): "leaderboard_alpha",
+    ("metaeval.methods.leaderboards.simulate:exchangeable_null", "alpha"): "leaderboard_alpha",
+    ("metaeval.verdict.leaderboard:leaderboard_verdict", "replicates"): "leaderboard_verdict_replicates",
+    ("metaeval.verdict.leaderboard:leaderboard_verdict", "n_splits"): "leaderboard_splits",
+    ("metaeval.verdict.leaderboard:leaderboard_verdict", "seed"): "leaderboard_seed",
+    ("metaeval.verdict.leaderboard:leaderboard_verdict", "alpha"): "leaderboard_alpha",
 }
 
 
@@ -276,6 +305,8 @@ PARAM_SETTING = {"alpha": "alpha", "confidence": "confidence", "chunk_size": "ch
                  "n_splits": "n_splits", "verdict_alpha": "verdict_alpha"}
 # literals that are not the setting's default on purpose, and why
 LITERAL_ON_PURPOSE = {
+    ("methods/leaderboards/simulate.py", "replicates"): "a coverage simulation's own size (sims x replicates), not "
+                                                        "the leaderboards' setting",
     ("present/tables.py", "correction"): "the Table-7 page's correction names the test's own ('none': the Tukey "
                                          "HSD's p-values are family-wise already), not the bootstrap test's setting",
 }

@@ -311,6 +311,33 @@ class Design:
 
 
 @dataclass(frozen=True)
+class Leaderboards:
+    """Leaderboards: rank sets, the experiments on aggregates, their verdict and design (docs/leaderboards.md)."""
+
+    leaderboard_schemes: tuple[str, ...] = _s(("items", "tasks", "both"), "the resampling schemes of a "
+                                              "leaderboard's tables: items within tasks, tasks, or both",
+                                              type="array", items={"type": "string",
+                                                                   "enum": ["items", "tasks", "both"]},
+                                              minItems=1, uniqueItems=True)
+    leaderboard_replicates: int = _s(1000, "bootstrap replicates behind the rank confidence sets and percentile "
+                                           "intervals of ranks", type="integer", minimum=20)
+    leaderboard_alpha: float = _s(0.05, "1 - the confidence of the rank sets (and the family's level of the "
+                                        "verdict on aggregates)", type="number", exclusiveMinimum=0,
+                                  exclusiveMaximum=0.5)
+    leaderboard_family: str = _s("simultaneous", "the rank sets that decide which pairs are resolved (tie "
+                                                 "bands, the resolution criterion, the design): the whole "
+                                                 "ranking at once, or each system's rank alone",
+                                 type="string", enum=["simultaneous", "marginal"])
+    leaderboard_splits: int = _s(1000, "random half-splits for the aggregates' rank stability", type="integer",
+                                 minimum=1)
+    leaderboard_verdict_replicates: int = _s(500, "shared resamples behind the verdict on aggregates",
+                                             type="integer", minimum=20)
+    leaderboard_design_halves: int = _s(8, "random halves on which the design measures how the paired "
+                                           "standard error shrinks", type="integer", minimum=2)
+    leaderboard_seed: int = _seed(20210308, "a leaderboard's resamples and half-splits")
+
+
+@dataclass(frozen=True)
 class Experiments:
     """Every method's settings (the config's ``experiments`` block, a
     dataset's own block overriding it key by key)."""
@@ -329,6 +356,7 @@ class Experiments:
     level: Level = field(default_factory=Level)
     verdict: Verdict = field(default_factory=Verdict)
     design: Design = field(default_factory=Design)
+    leaderboards: Leaderboards = field(default_factory=Leaderboards)
 
     @classmethod
     def from_flat(cls, flat) -> "Experiments":

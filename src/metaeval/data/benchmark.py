@@ -200,9 +200,10 @@ def _notes_of(n_options, unanswered, systems) -> tuple[str, ...]:
     if n_options is not None and np.any(n_options == 1):
         notes.append(f"{int(np.sum(n_options == 1)):,} item(s) have a single option: their chance-corrected score "
                      "is 0 (an item that cannot be answered wrongly shows nothing above chance)")
-    for s, k in zip(systems, unanswered.sum(axis=1)):
-        if k:
-            notes.append(f"system {s!r} left {int(k):,} item(s) unanswered: scored by no_answer_scoring")
+    left = [(s, int(k)) for s, k in zip(systems, unanswered.sum(axis=1)) if k]
+    if left:
+        notes.append(f"{len(left)} of {len(systems)} systems left items unanswered, scored by no_answer_scoring: "
+                     + ", ".join(f"{s} {k:,}" for s, k in left))
     return tuple(notes)
 
 

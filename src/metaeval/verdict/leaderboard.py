@@ -32,6 +32,7 @@ from ..methods.leaderboards.experiments import CRITERIA, criteria_replicates
 from ..methods.leaderboards.resampling import SCHEME_TEXT
 from .evidence import EvidenceSets, evidence_sets
 from .tradeoff import Decision, decide, trade_off
+from ..settings import default_of
 
 __all__ = ["REQUIREMENTS", "LeaderboardVerdict", "leaderboard_verdict"]
 
@@ -98,7 +99,9 @@ class LeaderboardVerdict:
 
 
 def leaderboard_verdict(bench: Benchmark, agg_ids: Sequence[str] | None = None, *, scheme: str = "items",
-                        replicates: int = 500, n_splits: int = 200, seed: int = 0, alpha: float = 0.05,
+                        replicates: int = default_of("leaderboard_verdict_replicates"),
+                        n_splits: int = default_of("leaderboard_splits"), seed: int = default_of("leaderboard_seed"),
+                        alpha: float = default_of("leaderboard_alpha"),
                         priorities: Sequence[str] = (), require: Sequence[str] = (),
                         no_answer_scoring: str = "wrong") -> LeaderboardVerdict:
     """The verdict on ``agg_ids`` (default every registered aggregate the

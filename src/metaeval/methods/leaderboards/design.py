@@ -36,6 +36,7 @@ from ...engine.resample import split_masks
 from ...measures import aggregates as A
 from .ranks import pair_stats, rank_sets
 from .resampling import aggregate_replicates
+from ...settings import default_of
 
 __all__ = ["MIN_EXPONENT", "se_exponent", "design"]
 
@@ -59,8 +60,9 @@ def _se(bench: Benchmark, agg_ids, scheme: str, replicates: int, seed: int) -> n
         return pair_stats(point, np.moveaxis(reps, 0, -2))[1] / spread
 
 
-def se_exponent(bench: Benchmark, agg_ids: Sequence[str], *, by: str = "items", replicates: int = 500, seed: int = 0,
-                halves: int = 8, se_full: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def se_exponent(bench: Benchmark, agg_ids: Sequence[str], *, by: str = "items",
+                replicates: int = default_of("leaderboard_replicates"), seed: int = default_of("leaderboard_seed"),
+                halves: int = default_of("leaderboard_design_halves"), se_full: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(e, se_e)``, each (A,): the exponent e of ``se ~ n^-e`` for each
     aggregate, with n the questions per task (``by="items"``) or the tasks
     (``by="tasks"``), and its standard error over the halves (with few
@@ -93,8 +95,9 @@ def se_exponent(bench: Benchmark, agg_ids: Sequence[str], *, by: str = "items", 
         logs.shape[1], np.nan)
 
 
-def design(bench: Benchmark, agg_ids: Sequence[str], *, replicates: int = 500, seed: int = 0, alpha: float = 0.05,
-           family: str = "simultaneous", halves: int = 8, no_answer_scoring: str = "wrong") -> pd.DataFrame:
+def design(bench: Benchmark, agg_ids: Sequence[str], *, replicates: int = default_of("leaderboard_replicates"),
+           seed: int = default_of("leaderboard_seed"), alpha: float = default_of("leaderboard_alpha"),
+           family: str = default_of("leaderboard_family"), halves: int = default_of("leaderboard_design_halves"), no_answer_scoring: str = "wrong") -> pd.DataFrame:
     """One row per aggregate and unresolved adjacent pair: the difference,
     its paired SE and t under each scheme, the critical value, the
     measured exponents, and the questions per task and the tasks that would

@@ -40,6 +40,7 @@ from ...engine.ranking import kendall_tau, orient, tau_matrix
 from ...measures import aggregates as A
 from .ranks import pair_stats, rank_sets, tie_bands
 from .resampling import SCHEME_TEXT, Resampler, aggregate_scores
+from ...settings import default_of
 
 __all__ = ["CRITERIA", "oriented", "agreement", "stability", "resolution", "robustness", "gameability",
            "degenerates", "criteria_replicates"]
@@ -73,8 +74,8 @@ def _stability_taus(r: Resampler, agg_ids, splits, seed, base=None) -> np.ndarra
     return kendall_tau(oriented(r.totals_of(x), agg_ids), oriented(r.totals_of(y), agg_ids))
 
 
-def stability(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items", n_splits: int = 1000,
-              seed: int = 0, no_answer_scoring: str = "wrong", chunk: int = 200) -> pd.DataFrame:
+def stability(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items",
+              n_splits: int = default_of("leaderboard_splits"), seed: int = default_of("leaderboard_seed"), no_answer_scoring: str = "wrong", chunk: int = 200) -> pd.DataFrame:
     """Per aggregate, the mean and SD over ``n_splits`` random half-splits of
     Kendall's tau-b between the two halves' rankings."""
     r = Resampler(bench, scheme, no_answer_scoring)
@@ -86,8 +87,9 @@ def stability(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items"
     return out
 
 
-def resolution(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items", replicates: int = 1000,
-               seed: int = 0, alpha: float = 0.05, family: str = "simultaneous",
+def resolution(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items",
+               replicates: int = default_of("leaderboard_replicates"), seed: int = default_of("leaderboard_seed"),
+               alpha: float = default_of("leaderboard_alpha"), family: str = default_of("leaderboard_family"),
                no_answer_scoring: str = "wrong") -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(ranks, summary)``: per aggregate and system, the estimate, the
     rank, the rank sets of both families and the percentile interval of
@@ -165,7 +167,10 @@ def _reversal_share(totals, agg_ids) -> np.ndarray:
 
 def robustness(bench: Benchmark, agg_ids: Sequence[str], *, no_answer_scoring: str = "wrong") -> pd.DataFrame:
     """Per aggregate: the mean share of the other systems' pairs whose order
-    reverses when one system is removed, and the worst system to remove."""
+    reverses when one system is removed, the worst system to remove,
+    whether no removal reversed any pair here (``independent_of_others``)
+    and whether the aggregate is independent of the others by construction
+    (``independent``, declared)."""
     t = bench.totals(no_answer_scoring)
     flips = _reversals(t, agg_ids)  # (A, S)
     share = _reversal_share(t, agg_ids)
@@ -174,7 +179,7 @@ def robustness(bench: Benchmark, agg_ids: Sequence[str], *, no_answer_scoring: s
         worst = int(np.argmax(flips[a]))
         rows.append({"aggregate": agg, "reversal_share": float(share[a]), "reversals_worst": float(flips[a, worst]),
                      "worst_removed": bench.systems[worst] if flips[a, worst] > 0 else "",
-                     "independent_of_others": bool(np.all(flips[a] == 0))})
+                     "independent_of_others": bool(np.all(flips[a] == 0)), "independent": A.get(agg).independent})
     return pd.DataFrame(rows).set_index("aggregate")
 
 
@@ -247,8 +252,10 @@ def _ones(bench: Benchmark):
 
 # ------------------------------------------------------------------------------------------------------------
 # the verdict's criteria
-def criteria_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items", replicates: int = 500,
-                        n_splits: int = 200, seed: int = 0, alpha: float = 0.05,
+def criteria_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items",
+                        replicates: int = default_of("leaderboard_verdict_replicates"),
+                        n_splits: int = default_of("leaderboard_splits"), seed: int = default_of("leaderboard_seed"),
+                        alpha: float = default_of("leaderboard_alpha"),
                         no_answer_scoring: str = "wrong") -> tuple[np.ndarray, np.ndarray, list[str]]:
     """``(value, boot, criteria)``: the criteria of every aggregate on the
     benchmark (C, A) and on ``replicates`` shared resamples of ``scheme``

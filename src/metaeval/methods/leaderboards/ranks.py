@@ -43,6 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from ...settings import default_of
 
 __all__ = ["RankSets", "rank_sets", "percentile_rank_intervals", "point_ranks", "tie_bands", "FAMILIES"]
 
@@ -124,7 +125,7 @@ def _quantile(x: np.ndarray, level: float, axis: int) -> np.ndarray:
     return np.take(np.partition(x, k, axis=axis), k, axis=axis)
 
 
-def rank_sets(theta, reps, *, alpha: float = 0.05, family: str = "marginal", stepdown: bool = True,
+def rank_sets(theta, reps, *, alpha: float = default_of("leaderboard_alpha"), family: str = "marginal", stepdown: bool = True,
               max_steps: int | None = None) -> RankSets:
     """Confidence sets for the ranks of p systems (see the module).
 
@@ -201,7 +202,7 @@ def rank_sets(theta, reps, *, alpha: float = 0.05, family: str = "marginal", ste
     return RankSets(lower, upper, resolved, c, t, family, float(alpha), bool(stepdown))
 
 
-def percentile_rank_intervals(reps, *, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+def percentile_rank_intervals(reps, *, alpha: float = default_of("leaderboard_alpha")) -> tuple[np.ndarray, np.ndarray]:
     """(lower, upper) (..., p): the alpha/2 and 1 - alpha/2 quantiles of each
     system's competition rank over the replicates (reps (..., B, p), higher
     is better); the intervals the rank sets are compared with.

@@ -30,6 +30,7 @@ from ...data.benchmark import Benchmark
 from ...engine.resample import bootstrap_weights, bootstrap_within, split_masks
 from ...measures import aggregates as A
 from ...measures.aggregates import TaskTotals
+from ...settings import default_of
 
 __all__ = ["SCHEMES", "SCHEME_TEXT", "Weights", "Resampler", "aggregate_scores", "aggregate_replicates"]
 
@@ -162,8 +163,9 @@ def aggregate_scores(totals: TaskTotals, agg_ids: Sequence[str]) -> np.ndarray:
     return np.stack([out[a] for a in agg_ids], axis=-2)
 
 
-def aggregate_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items", replicates: int = 1000,
-                         seed: int = 0, no_answer_scoring: str = "wrong") -> tuple[np.ndarray, np.ndarray]:
+def aggregate_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items",
+                         replicates: int = default_of("leaderboard_replicates"),
+                         seed: int = default_of("leaderboard_seed"), no_answer_scoring: str = "wrong") -> tuple[np.ndarray, np.ndarray]:
     """``(point, reps)``: every aggregate of every system on the benchmark
     (A, S) and on ``replicates`` resamples of ``scheme`` (B, A, S).
 

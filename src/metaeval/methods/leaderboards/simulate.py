@@ -27,6 +27,7 @@ import pandas as pd
 
 from ...engine.resample import bootstrap_within
 from .ranks import percentile_rank_intervals, point_ranks, rank_sets
+from ...settings import default_of
 
 __all__ = ["simulated_correctness", "rank_coverage", "exchangeable_null", "SIMULATED_THETA"]
 
@@ -64,7 +65,8 @@ def _replicates(correct: np.ndarray, tasks: np.ndarray, replicates: int, seed: i
 
 
 def rank_coverage(theta=SIMULATED_THETA, *, n_tasks: int = 14, items_per_task: int = 100, rho: float = 0.5,
-                  sims: int = 400, replicates: int = 500, alpha: float = 0.05, seed: int = 0) -> pd.DataFrame:
+                  sims: int = 400, replicates: int = 500, alpha: float = default_of("leaderboard_alpha"),
+                  seed: int = 0) -> pd.DataFrame:
     """The coverage of the true ranks by the rank sets (marginal and
     simultaneous, with the stepdown) and by the percentile intervals of
     bootstrap ranks, over ``sims`` simulated benchmarks: one row per method
@@ -95,8 +97,8 @@ def rank_coverage(theta=SIMULATED_THETA, *, n_tasks: int = 14, items_per_task: i
 
 
 def exchangeable_null(p: int = 12, *, accuracy: float = 0.35, n_tasks: int = 14, items_per_task: int = 100,
-                      rho: float = 0.5, sims: int = 400, replicates: int = 500, alpha: float = 0.05,
-                      seed: int = 0) -> pd.DataFrame:
+                      rho: float = 0.5, sims: int = 400, replicates: int = 500,
+                      alpha: float = default_of("leaderboard_alpha"), seed: int = 0) -> pd.DataFrame:
     """p systems of one true accuracy (exchangeable by construction: no
     pair differs): per family, the share of benchmarks in which any pair is
     resolved (at most alpha for the simultaneous family), of adjacent pairs

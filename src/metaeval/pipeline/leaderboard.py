@@ -1,0 +1,252 @@
+"""A leaderboard from its benchmark to its tables: the stages the
+workflow's leaderboard jobs run (one per job), and the library's door
+``leaderboard`` that runs them all.
+
+Each stage takes the benchmark (``metaeval.data.benchmark``), its spec
+(``metaeval.data.leaderboard_spec``) and its settings (the ``leaderboards``
+branch) and returns tables named by the workflow's files; every table
+states its resampling scheme (a ``scheme`` column).
+
+Examples
+--------
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> tasks = np.repeat(["algebra", "biology", "law"], 200)
+>>> answers = {f"m{j}": np.where(rng.random(600) < p, "A", "B") for j, p in enumerate((0.8, 0.6, 0.58, 0.3))}
+>>> res = leaderboard(gold=["A"] * 600, tasks=tasks, answers=answers, aggregates=["mean_items", "mean_tasks"],
+...                   schemes=["items"], leaderboard_replicates=200, leaderboard_verdict_replicates=100,
+...                   leaderboard_splits=50, design=False)
+>>> res.table()[["system", "estimate", "rank", "simultaneous_lower", "simultaneous_upper"]].round(3)
+  system  estimate  rank  simultaneous_lower  simultaneous_upper
+0     m0     0.775     1                   1                   1
+1     m1     0.595     2                   2                   3
+2     m2     0.588     3                   2                   3
+3     m3     0.330     4                   4                   4
+>>> res.answer()[:48]
+'Report the mean over items or mean over tasks (t'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Sequence
+
+import pandas as pd
+
+from ..data.benchmark import Benchmark, read_benchmark
+from ..data.leaderboard_spec import LEADERBOARD_SETTING_KEYS, LeaderboardSpec
+from ..methods.leaderboards import design as D
+from ..methods.leaderboards import experiments as E
+from ..methods.leaderboards.resampling import SCHEME_TEXT
+from ..settings import ConfigError, Settings
+from ..verdict.leaderboard import REQUIREMENTS, LeaderboardVerdict, leaderboard_verdict
+
+__all__ = ["LeaderboardResult", "check_spec", "ranks_stage", "experiments_stage", "verdict_stage", "design_stage",
+           "verdict_table", "leaderboard"]
+
+
+def check_spec(spec: LeaderboardSpec) -> LeaderboardSpec:
+    """The verdict's priorities and requirements of ``spec``, checked."""
+    from ..settings import closest
+
+    for key, known in (("priorities", E.CRITERIA), ("require", REQUIREMENTS)):
+        bad = sorted(set(getattr(spec, key)) - set(known))
+        if bad:
+            raise ConfigError(f"leaderboards.{spec.name}.{key}: unknown {bad}{closest(bad, known)}; known: "
+                              f"{', '.join(known)}")
+    return spec
+
+
+def _with_scheme(df: pd.DataFrame, scheme: str) -> pd.DataFrame:
+    df = df.copy()
+    df.insert(0, "scheme", scheme)
+    return df
+
+
+def ranks_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings, scheme: str) -> dict[str, pd.DataFrame]:
+    """``ranks.csv`` (per aggregate and system: estimate, rank, marginal and
+    simultaneous rank sets, percentile interval of bootstrap ranks) and
+    ``resolution.csv`` (per aggregate: adjacent pairs resolved, tie bands)
+    of one scheme."""
+    ranks, summary = E.resolution(bench, spec.aggregate_ids(), scheme=scheme, replicates=st.leaderboard_replicates,
+                                  seed=st.leaderboard_seed, alpha=st.leaderboard_alpha, family=st.leaderboard_family,
+                                  no_answer_scoring=spec.no_answer_scoring)
+    summary = summary.reset_index()
+    return {"ranks.csv": _with_scheme(ranks, scheme),
+            "resolution.csv": summary[["scheme"] + [c for c in summary if c != "scheme"]]}
+
+
+def experiments_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings) -> dict[str, pd.DataFrame]:
+    """``agreement.csv`` (Kendall tau-b between the aggregates' rankings),
+    ``stability.csv`` (per aggregate and scheme), ``robustness.csv`` and
+    ``gameability.csv`` (on the benchmark itself)."""
+    aggs = spec.aggregate_ids()
+    kw = {"no_answer_scoring": spec.no_answer_scoring}
+    stab = pd.concat([E.stability(bench, aggs, scheme=s, n_splits=st.leaderboard_splits, seed=st.leaderboard_seed, **kw)
+                      for s in st.leaderboard_schemes])
+    return {"agreement.csv": E.agreement(bench, aggs, **kw).rename_axis("aggregate").reset_index(),
+            "stability.csv": stab.reset_index(),
+            "robustness.csv": E.robustness(bench, aggs, **kw).reset_index(),
+            "gameability.csv": E.gameability(bench, aggs, **kw)}
+
+
+def verdict_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings, scheme: str) -> LeaderboardVerdict:
+    """The verdict on the aggregates under one scheme."""
+    return leaderboard_verdict(bench, spec.aggregate_ids(), scheme=scheme,
+                               replicates=st.leaderboard_verdict_replicates, n_splits=st.leaderboard_splits,
+                               seed=st.leaderboard_seed, alpha=st.leaderboard_alpha, priorities=spec.priorities,
+                               require=spec.require, no_answer_scoring=spec.no_answer_scoring)
+
+
+def verdict_table(v: LeaderboardVerdict) -> pd.DataFrame:
+    """``verdict.csv``'s rows of one scheme: every criterion and aggregate,
+    and the answer (``answer``) with the sentence (``sentence``)."""
+    t = v.table(1 - v.sets.alpha)
+    t.insert(0, "scheme", v.scheme)
+    t["answer"] = t["aggregate"].isin(v.answer)
+    t["decision"] = v.decision.kind
+    t["sentence"] = v.sentence()
+    return t
+
+
+def design_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings) -> pd.DataFrame:
+    """``design.csv``: the questions per task and the tasks that would
+    resolve each unresolved adjacent pair."""
+    return D.design(bench, spec.aggregate_ids(), replicates=st.leaderboard_replicates, seed=st.leaderboard_seed,
+                    alpha=st.leaderboard_alpha, family=st.leaderboard_family, halves=st.leaderboard_design_halves,
+                    no_answer_scoring=spec.no_answer_scoring)
+
+
+@dataclass
+class LeaderboardResult:
+    """Every table of a leaderboard: ``ranks`` and ``resolution`` (all
+    schemes, a ``scheme`` column), ``agreement``, ``stability``,
+    ``robustness``, ``gameability``, the ``verdicts`` per scheme (and
+    ``verdict``, their rows), ``design`` (None when not computed)."""
+
+    benchmark: Benchmark
+    spec: LeaderboardSpec
+    settings: Settings
+    ranks: pd.DataFrame
+    resolution: pd.DataFrame
+    agreement: pd.DataFrame
+    stability: pd.DataFrame
+    robustness: pd.DataFrame
+    gameability: pd.DataFrame
+    verdicts: dict[str, LeaderboardVerdict] = field(default_factory=dict)
+    design: pd.DataFrame | None = None
+
+    @property
+    def verdict(self) -> pd.DataFrame:
+        return pd.concat([verdict_table(v) for v in self.verdicts.values()], ignore_index=True)
+
+    def table(self, aggregate: str | None = None, scheme: str | None = None) -> pd.DataFrame:
+        """The leaderboard of one aggregate (default the primary one) under
+        one scheme (default the first): systems best first, with their rank
+        sets."""
+        aggregate = aggregate or self.spec.primary_aggregate
+        scheme = scheme or self.settings.leaderboard_schemes[0]
+        r = self.ranks
+        out = r[(r["aggregate"] == aggregate) & (r.scheme == scheme)].drop(columns=["scheme", "aggregate"])
+        return out.reset_index(drop=True)
+
+    def answer(self, scheme: str | None = None) -> str:
+        """The verdict's sentence under one scheme (default the first)."""
+        return self.verdicts[scheme or self.settings.leaderboard_schemes[0]].sentence()
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The workflow's files: name -> table."""
+        out = {"ranks.csv": self.ranks, "resolution.csv": self.resolution, "agreement.csv": self.agreement,
+               "stability.csv": self.stability, "robustness.csv": self.robustness,
+               "gameability.csv": self.gameability, "verdict.csv": self.verdict}
+        if self.design is not None:
+            out["design.csv"] = self.design
+        return out
+
+    def markdown(self) -> str:
+        from ..present.leaderboard import leaderboard_markdown
+
+        return leaderboard_markdown(self.tables(), self.benchmark_info(), self.spec.primary_aggregate)
+
+    def benchmark_info(self) -> dict[str, Any]:
+        """What ``dataset.json`` says of the benchmark."""
+        return benchmark_info(self.benchmark, self.spec, self.settings)
+
+
+def benchmark_info(bench: Benchmark, spec: LeaderboardSpec, st: Settings) -> dict[str, Any]:
+    """The benchmark's shape, its notes (what changed a score) and the
+    settings and schemes its tables state."""
+    import numpy as np
+
+    return {"name": bench.name, "description": spec.description, "kind": bench.kind, "systems": list(bench.systems),
+            "n_items": bench.n_items, "tasks": {t: int(c) for t, c in zip(bench.task_names,
+                                                                          np.bincount(bench.tasks,
+                                                                                      minlength=bench.n_tasks))},
+            "no_answers": {s: int(k) for s, k in zip(bench.systems, bench.no_answers)},
+            "no_answer_scoring": spec.no_answer_scoring, "aggregates": spec.aggregate_ids(),
+            "primary_aggregate": spec.primary_aggregate, "notes": list(bench.notes),
+            "schemes": {s: SCHEME_TEXT[s] for s in st.leaderboard_schemes},
+            "settings": {k: getattr(st, k) for k in LEADERBOARD_SETTING_KEYS}}
+
+
+def analyse(bench: Benchmark, spec: LeaderboardSpec, st: Settings, *, design: bool = True) -> LeaderboardResult:
+    """Every stage on one benchmark."""
+    check_spec(spec)
+    parts = [ranks_stage(bench, spec, st, s) for s in st.leaderboard_schemes]
+    ex = experiments_stage(bench, spec, st)
+    verdicts = {s: verdict_stage(bench, spec, st, s) for s in st.leaderboard_schemes}
+    return LeaderboardResult(bench, spec, st, pd.concat([p["ranks.csv"] for p in parts], ignore_index=True),
+                             pd.concat([p["resolution.csv"] for p in parts], ignore_index=True),
+                             ex["agreement.csv"], ex["stability.csv"], ex["robustness.csv"], ex["gameability.csv"],
+                             verdicts, design_stage(bench, spec, st) if design else None)
+
+
+def leaderboard(gold=None, predictions: Mapping[str, Any] | None = None, *, tasks: Sequence | None = None,
+                answers: Mapping[str, Sequence] | None = None, scores: Mapping[str, Sequence[float]] | None = None,
+                benchmark: Benchmark | None = None, name: str = "leaderboard", n_options: Sequence[int] | None = None,
+                no_answer: str | None = None, task_column: str = "task", options_column: str | None = None,
+                input: str = "answers", aggregates: Sequence[str] | None = None,  # noqa: A002
+                primary_aggregate: str = "mean_items", no_answer_scoring: str = "wrong",
+                priorities: Sequence[str] = (), require: Sequence[str] = (), schemes: Sequence[str] | None = None,
+                design: bool = True, **settings) -> LeaderboardResult:
+    """A leaderboard's every table: which aggregate to report, which ranks
+    it resolves, how many questions each task needs.
+
+    The benchmark is given one of three ways: ``benchmark`` (a
+    ``Benchmark``); in memory, ``gold`` (the right answers), ``tasks`` and
+    ``answers`` (``{system: answers}``), or ``tasks`` and ``scores``
+    (``{system: per-item scores}``); or from files, ``gold`` (a path: item
+    id, label, task column) and ``predictions`` (``{system: path}``).
+    ``settings``: the ``leaderboards`` settings by their config keys
+    (``leaderboard_replicates``, ``leaderboard_alpha``, ...); ``schemes``
+    is ``leaderboard_schemes``.
+    """
+    unknown = sorted(set(settings) - set(LEADERBOARD_SETTING_KEYS))
+    if unknown:
+        from ..settings import closest
+
+        raise TypeError(f"leaderboard(): unknown setting(s) {unknown}{closest(unknown, LEADERBOARD_SETTING_KEYS)}; "
+                        f"the leaderboards' settings are {', '.join(LEADERBOARD_SETTING_KEYS)}")
+    if schemes is not None:
+        settings["leaderboard_schemes"] = list(schemes)
+    st = Settings.from_config(settings)
+    if benchmark is None:
+        if predictions is not None:
+            benchmark = read_benchmark(name, gold, predictions, task_column=task_column, options_column=options_column,
+                                       input=input, no_answer=no_answer)
+        elif answers is not None:
+            benchmark = Benchmark.from_answers(name, gold=gold, tasks=tasks, answers=answers, no_answer=no_answer,
+                                               n_options=n_options)
+        elif scores is not None:
+            benchmark = Benchmark.from_scores(name, tasks=tasks, scores=scores, n_options=n_options)
+        else:
+            raise TypeError("leaderboard(): give a benchmark, answers or scores with tasks, or gold and predictions "
+                            "files")
+    has_options = benchmark.n_options is not None
+    spec = LeaderboardSpec(benchmark.name, "", (), input=benchmark.kind, task_column=task_column,
+                           options_column=options_column or ("n_options" if has_options else None),
+                           no_answer=no_answer, no_answer_scoring=no_answer_scoring,
+                           aggregates=None if aggregates is None else tuple(aggregates),
+                           primary_aggregate=primary_aggregate, priorities=tuple(priorities), require=tuple(require))
+    spec.check()
+    return analyse(benchmark, replace(spec), st, design=design)

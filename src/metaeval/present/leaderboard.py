@@ -1,0 +1,222 @@
+"""What people read of a leaderboard: its page (Markdown, whence HTML),
+its table in LaTeX, and the figure of its rank confidence sets.
+
+The page puts the answer first (which aggregate to report, under each
+resampling scheme), then the leaderboard with each system's rank set and
+the bands of systems the data cannot tell apart, then the evidence.  Every
+table names its scheme.  Drawn from the tables the computations wrote
+(``metaeval.pipeline.leaderboard``): a look never reruns a computation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+
+from ..measures import aggregates as A
+from .tables import latex_table, markdown_table, md_escape, plural
+
+__all__ = ["leaderboard_markdown", "leaderboard_latex", "rank_sets_figure", "SCHEME_WORDS"]
+
+SCHEME_WORDS = {"items": "items resampled within each task (the tasks fixed)",
+                "tasks": "tasks resampled (each with all its items)",
+                "both": "tasks resampled, then items within each drawn task"}
+
+
+def _name(agg: str) -> str:
+    return A.get(agg).name if agg in A.AGGREGATES else agg
+
+
+def _interval(lo, hi) -> str:
+    return f"{int(lo)}" if lo == hi else f"{int(lo)}–{int(hi)}"
+
+
+def _leaderboard_rows(ranks: pd.DataFrame, agg: str, schemes) -> pd.DataFrame:
+    """The primary aggregate's leaderboard: one row per system (best first),
+    its simultaneous rank set under every scheme, the first scheme's
+    marginal set and percentile interval of bootstrap ranks."""
+    first = schemes[0]
+    base = ranks[(ranks["aggregate"] == agg) & (ranks.scheme == first)]
+    out = pd.DataFrame({"rank": base["rank"].to_numpy(), "system": base["system"].to_numpy(),
+                        "estimate": base["estimate"].to_numpy()})
+    for s in schemes:
+        r = ranks[(ranks["aggregate"] == agg) & (ranks.scheme == s)].set_index("system").loc[base["system"]]
+        out[f"rank set ({s})"] = [_interval(a, b) for a, b in zip(r.simultaneous_lower, r.simultaneous_upper)]
+    out[f"marginal set ({first})"] = [_interval(a, b) for a, b in zip(base.marginal_lower, base.marginal_upper)]
+    out[f"percentile of bootstrap ranks ({first})"] = [_interval(a, b) for a, b in
+                                                       zip(base.percentile_lower, base.percentile_upper)]
+    return out
+
+
+def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, Any], primary: str) -> str:
+    """The page of one leaderboard from its tables (``ranks.csv``,
+    ``resolution.csv``, ``verdict.csv``, ``agreement.csv``,
+    ``stability.csv``, ``robustness.csv``, ``gameability.csv``, and
+    ``design.csv`` when computed) and ``dataset.json``'s ``info``."""
+    ranks, res, verdict = tables["ranks.csv"], tables["resolution.csv"], tables["verdict.csv"]
+    schemes = list(dict.fromkeys(ranks["scheme"]))
+    settings = info.get("settings", {})
+    alpha = float(settings.get("leaderboard_alpha", 0.05))
+    family = settings.get("leaderboard_family", "simultaneous")
+    n_tasks = len(info["tasks"])
+    lines = [f"# Leaderboard: {md_escape(info['name'])}", ""]
+    if info.get("description"):
+        lines += [md_escape(info["description"]), ""]
+    missing = "wrong" if info.get("no_answer_scoring") == "wrong" else "its expected value under a random guess"
+    lines += [f"{plural(len(info['systems']), 'system')}, {info['n_items']:,} items in {plural(n_tasks, 'task')}; "
+              + (f"answers (a missing answer scored {missing})." if info.get("kind") == "answers"
+                 else "per-item scores."), ""]
+    lines += ["## The answer", ""]
+    for s in schemes:
+        sentence = verdict[verdict.scheme == s]["sentence"].iloc[0]
+        lines.append(f"- **{SCHEME_WORDS[s]}**: {md_escape(sentence.replace(', ' + SCHEME_WORDS[s], ''))}")
+    lines += ["", f"Error-controlled at {alpha:g} per scheme (each criterion's Model Confidence Set at {alpha:g} / C, "
+              "Bonferroni over the C criteria that count); the evidence is below.", ""]
+    # the leaderboard of the primary aggregate
+    r0 = res[(res["aggregate"] == primary) & (res.scheme == schemes[0])].iloc[0]
+    lines += [f"## The leaderboard: {md_escape(_name(primary))}", ""]
+    bands = r0["tie_bands"] if isinstance(r0["tie_bands"], str) and r0["tie_bands"] else "none"
+    lines += [f"{int(r0.adjacent_resolved)} of {int(r0.adjacent_pairs)} adjacent pairs resolved "
+              f"({SCHEME_WORDS[schemes[0]]}, {family} {1 - alpha:.0%} rank sets); tie bands, systems the data "
+              f"cannot tell apart: {md_escape(bands)}.", ""]
+    lines += [markdown_table(_leaderboard_rows(ranks, primary, schemes), digits=4), ""]
+    lines += [f"A rank set holds the system's rank with probability {1 - alpha:.0%}: *simultaneous* sets hold every "
+              "system's rank at once, the *marginal* set one system's alone (Mogstad, Romano, Shaikh & Wilhelm "
+              "2024, max-|t| bootstrap of the paired differences with stepdown). The percentile interval of the "
+              "bootstrap ranks is shown for comparison only: it under-covers systems that are close "
+              "(docs/leaderboards.md measures both on leaderboards with known ranks).", ""]
+    # resolution of every aggregate
+    lines += ["## Which ranks each aggregate resolves", ""]
+    t = res.copy()
+    t["aggregate"] = [_name(a) for a in t["aggregate"]]
+    t = t[["scheme", "aggregate", "adjacent_resolved", "adjacent_pairs", "share_resolved", "tie_bands"]]
+    lines += [markdown_table(t.rename(columns={"adjacent_resolved": "resolved", "adjacent_pairs": "adjacent pairs",
+                                               "share_resolved": "share", "tie_bands": "tie bands"})), ""]
+    # the verdict's evidence
+    lines += ["## The evidence", ""]
+    for s in schemes:
+        v = verdict[verdict.scheme == s]
+        lines += [f"**{SCHEME_WORDS[s]}** ({int(v['counted'].groupby(v['criterion']).first().sum())} criteria "
+                  "count; ✔ kept by the criterion's set, ✘ eliminated, – not judged):", ""]
+        grid = v.assign(cell=[("–" if not tp else ("✔" if k else "✘")) + f" {x:.3f} [{lo:.3f}, {hi:.3f}]"
+                              for tp, k, x, lo, hi in zip(v.takes_part, v.kept, v.value, v.low, v.high)])
+        piv = grid.pivot(index="aggregate", columns="criterion", values="cell").loc[list(dict.fromkeys(v["aggregate"]))]
+        piv = piv[list(dict.fromkeys(v.criterion))]
+        piv.insert(0, "answer", ["yes" if a else "" for a in v.groupby("aggregate", sort=False)["answer"].first()])
+        piv.index = [_name(a) for a in piv.index]
+        lines += [markdown_table(piv.rename_axis("aggregate").reset_index()), ""]
+    lines += ["Criteria (higher is better): rank stability (Kendall tau between the rankings of the two halves of "
+              "random half-splits), adjacent pairs resolved (their share, by the rank sets), robustness to one "
+              "system more or less (1 - the share of other pairs reversed; aggregates whose values depend on each "
+              "system's own scores are exempt: exactly 1), resistance to degenerate systems (1 - the share of real "
+              "systems the best specialist or constant answer beats).", ""]
+    # agreement, stability, robustness, gameability
+    ag = tables["agreement.csv"].set_index("aggregate")
+    ag.index = [_name(a) for a in ag.index]
+    ag.columns = [_name(a) for a in ag.columns]
+    lines += ["## Agreement between the aggregates (Kendall tau-b of their rankings)", "",
+              markdown_table(ag.rename_axis("aggregate").reset_index()), ""]
+    st = tables["stability.csv"]
+    piv = st.pivot(index="aggregate", columns="scheme", values="tau_mean").loc[list(dict.fromkeys(st["aggregate"]))]
+    sd = st.pivot(index="aggregate", columns="scheme", values="tau_sd").loc[piv.index]
+    cells = pd.DataFrame({s: [f"{m:.3f} ± {d:.3f}" for m, d in zip(piv[s], sd[s])]
+                          for s in [x for x in schemes if x in piv.columns]},
+                         index=[_name(a) for a in piv.index])
+    n_splits = int(st["n_splits"].iloc[0])
+    lines += [f"## Rank stability (mean ± SD of Kendall tau over {n_splits:,} half-splits)", "",
+              "Halves: *items*, half the items of every task; *tasks*, half the tasks; *both*, half the tasks with "
+              "half their items against the rest.", "", markdown_table(cells.rename_axis("aggregate").reset_index()),
+              ""]
+    rb = tables["robustness.csv"].copy()
+    rb["aggregate"] = [_name(a) for a in rb["aggregate"]]
+    lines += ["## Robustness to one system more or less", "",
+              "The share of the other systems' pairs whose order reverses when one system is removed (or added), "
+              "averaged over the systems; the worst one to remove.", "",
+              markdown_table(rb.rename(columns={"reversal_share": "reversed (mean share)",
+                                                "reversals_worst": "reversals (worst)",
+                                                "worst_removed": "worst to remove",
+                                                "independent_of_others": "no reversal here",
+                                                "independent": "independent by construction"})), ""]
+    gm = tables["gameability.csv"]
+    best = gm.loc[gm.groupby("aggregate", sort=False)["beats_share"].idxmax()]
+    best = best.assign(aggregate=[_name(a) for a in best["aggregate"]])
+    lines += ["## Degenerate systems", "",
+              "The best-placed degenerate system under each aggregate (a specialist right on every item of one "
+              "task and guessing on the others; a constant answer), added alone: the share of the real systems "
+              "it beats and the rank it would take.", "",
+              markdown_table(best.rename(columns={"beats_share": "beats (share)"})),
+              "On the benchmark itself (no resampling); every degenerate system is in gameability.csv.", ""]
+    if "design.csv" in tables and tables["design.csv"] is not None and len(tables["design.csv"]):
+        d = tables["design.csv"].copy()
+        d["aggregate"] = [_name(a) for a in d["aggregate"]]
+        def need(x):
+            return "inf" if not np.isfinite(x) else f"{int(np.ceil(x)):,}"
+
+        t = pd.DataFrame({"aggregate": d["aggregate"], "ahead": d["ahead"], "behind": d["behind"],
+                          "difference": [f"{x:.4g}" for x in d["difference"]],
+                          "t (items)": [f"{x:.2f}" for x in d["t_items"]],
+                          "critical": [f"{x:.2f}" for x in d["critical_items"]],
+                          "questions/task": [f"{x:,.0f}" for x in d["questions_per_task_now"]],
+                          "questions/task needed": [need(x) for x in d["questions_per_task_needed"]]})
+        if "tasks_needed" in d:
+            t["t (tasks)"] = [f"{x:.2f}" for x in d["t_tasks"]]
+            t["tasks"] = [f"{x:,.0f}" for x in d["tasks_now"]]
+            t["tasks needed"] = [need(x) for x in d["tasks_needed"]]
+        lines += ["## What would resolve the unresolved adjacent pairs", "",
+                  "At its observed difference, each unresolved adjacent pair is resolved once |t| reaches the "
+                  "critical value; the questions per task (the tasks kept) and the tasks (their questions kept) "
+                  "that would take it there, the paired standard error shrinking as measured on the benchmark's "
+                  "own halves (inf: it does not measurably shrink). Exponents of that shrinking, with their "
+                  "standard errors, are in design.csv.", "", markdown_table(t), ""]
+    if info.get("notes"):
+        lines += ["## Notes on the input", ""] + [f"- {md_escape(n)}" for n in info["notes"]]
+        lines += [f"- a missing answer is scored {missing} (no_answer_scoring: {info.get('no_answer_scoring')})", ""]
+    return "\n".join(lines)
+
+
+def leaderboard_latex(ranks: pd.DataFrame, primary: str, name: str) -> str:
+    """The primary aggregate's leaderboard with its rank sets, in LaTeX."""
+    schemes = list(dict.fromkeys(ranks["scheme"]))
+    t = _leaderboard_rows(ranks, primary, schemes)
+    return latex_table(t, digits=4, caption=f"{name}: {_name(primary)} with the rank confidence sets of every "
+                                            f"resampling scheme ({', '.join(schemes)}).",
+                       label=f"tab:{name}-leaderboard")
+
+
+def rank_sets_figure(ranks: pd.DataFrame, primary: str, scheme: str, title: str, alpha: float):
+    """The rank sets of one aggregate under one scheme: per system (best at
+    the top), the simultaneous set (wide bar), the marginal set (narrow
+    bar), the percentile interval of bootstrap ranks (thin line below) and
+    the estimated rank (dot)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .plots import OKABE_ITO
+
+    r = ranks[(ranks["aggregate"] == primary) & (ranks.scheme == scheme)].reset_index(drop=True)
+    p = len(r)
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.32 * p))
+    y = np.arange(p)[::-1]
+    blue, orange, red = OKABE_ITO[4], OKABE_ITO[0], OKABE_ITO[5]
+    ax.barh(y, r.simultaneous_upper - r.simultaneous_lower + 0.8, left=r.simultaneous_lower - 0.4, height=0.62,
+            color=blue, alpha=0.35, label=f"simultaneous {1 - alpha:.0%} set")
+    ax.barh(y, r.marginal_upper - r.marginal_lower + 0.8, left=r.marginal_lower - 0.4, height=0.3, color=orange,
+            alpha=0.8, label=f"marginal {1 - alpha:.0%} set")
+    ax.hlines(y - 0.38, r.percentile_lower - 0.3, r.percentile_upper + 0.3, color=red, lw=1.5,
+              label="percentile of bootstrap ranks")
+    ax.plot(r["rank"], y, "o", color="black", ms=4, label="estimated rank")
+    ax.set_yticks(y, list(r.system))
+    ax.set_xticks(np.arange(1, p + 1))
+    ax.set_xlim(0.4, p + 0.6)
+    ax.set_xlabel("rank (1 = best)")
+    ax.set_ylabel("system")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", color="0.9")
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.55 / (0.9 + 0.32 * p) * 4), ncol=2, fontsize=8,
+              frameon=False)
+    return fig
