@@ -244,6 +244,16 @@ def test_a_steps_settings_are_the_branches_it_reads(labels):
         want = {f.name for b in read for f in fields(GROUPS[b]) if f.metadata["param"]}
         assert set(params[step]["settings"]) == want, step
         seen |= set(branches)
+    # the leaderboards' steps (metaeval.workflow.leaderboards): the leaderboards branch, the data step none
+    from metaeval.data.leaderboard_spec import LeaderboardSpec
+    from metaeval.workflow.leaderboards import LEADERBOARD_STEPS, leaderboard_params
+
+    lb = leaderboard_params(LeaderboardSpec.from_config("b", {"gold": "g.csv", "predictions": ["p/*.csv"]}),
+                            Settings.from_config({}))
+    for step, branches in LEADERBOARD_STEPS.items():
+        want = {f.name for b in branches for f in fields(GROUPS[b]) if f.metadata["param"]}
+        assert set(lb[step]["settings"]) == want, step
+        seen |= set(branches)
     assert seen == set(GROUPS)
     assert {f.name for c in GROUPS.values() for f in fields(c) if not f.metadata["param"]} == {"shards", "min_systems",
                                                                                            "criteria_shards"}

@@ -72,6 +72,8 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     for s in schemes:
         sentence = verdict[verdict.scheme == s]["sentence"].iloc[0]
         lines.append(f"- **{SCHEME_WORDS[s]}**: {md_escape(sentence.replace(', ' + SCHEME_WORDS[s], ''))}")
+    if info.get("caution"):
+        lines += ["", f"**Caution.** {md_escape(info['caution'])}"]
     lines += ["", f"Error-controlled at {alpha:g} per scheme (each criterion's Model Confidence Set at {alpha:g} / C, "
               "Bonferroni over the C criteria that count); the evidence is below.", ""]
     # the leaderboard of the primary aggregate
@@ -217,6 +219,6 @@ def rank_sets_figure(ranks: pd.DataFrame, primary: str, scheme: str, title: str,
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", color="0.9")
     ax.set_axisbelow(True)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.55 / (0.9 + 0.32 * p) * 4), ncol=2, fontsize=8,
-              frameon=False)
+    height = fig.get_size_inches()[1] * ax.get_position().height  # the axes' height in inches
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.62 / height), ncol=2, fontsize=8, frameon=False)
     return fig

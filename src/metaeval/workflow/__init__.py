@@ -11,7 +11,9 @@ module per family of rules:
 * ``figures``: the experiments' figures and tables, drawn from those files;
 * ``recommendation``: which metric to report;
 * ``crossdata``: which metric holds up across the datasets;
-* ``reports``: summary pages, the front page, the reproduction, properties.
+* ``reports``: summary pages, the front page, the reproduction, properties;
+* ``leaderboards``: a leaderboard's benchmark, rank sets, experiments,
+  verdict, design and page.
 
 ``workflow/scripts/*.py`` only unpack ``snakemake.input/params/output`` and
 call these, so every step can also be run (and tested) without Snakemake.
@@ -48,6 +50,9 @@ _WHERE = {
     "recommendation": ("run_recommendation",),
     "reports": ("write_summary_page", "write_overview", "run_reproduce", "run_properties"),
     "dataset_properties": ("run_dataset_properties",),
+    "leaderboards": ("LEADERBOARD_STEPS", "leaderboard_params", "run_leaderboard_data", "run_leaderboard_ranks",
+                     "run_leaderboard_experiments", "run_leaderboard_verdict", "run_leaderboard_design"),
+    "leaderboard_page": ("run_leaderboard_page",),
 }
 _MODULE_OF = {name: mod for mod, names in _WHERE.items() for name in names}
 __all__ = ["run_step", "timed", "warn", "write_provenance", *_MODULE_OF]

@@ -257,6 +257,7 @@ STEP_MODULES = {
     "overview": "workflow.reports", "reproduce": "workflow.reports", "properties": "workflow.reports",
     "dataset_properties": "workflow.dataset_properties",
     "cross_dataset": "workflow.crossdata",
+    "leaderboard": "workflow.leaderboards", "leaderboard_page": "workflow.leaderboard_page",
 }
 
 

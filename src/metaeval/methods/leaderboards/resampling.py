@@ -32,7 +32,7 @@ from ...measures import aggregates as A
 from ...measures.aggregates import TaskTotals
 from ...settings import default_of
 
-__all__ = ["SCHEMES", "SCHEME_TEXT", "Weights", "Resampler", "aggregate_scores", "aggregate_replicates"]
+__all__ = ["SCHEMES", "SCHEME_TEXT", "MIN_TASKS", "few_tasks_note", "Weights", "Resampler", "aggregate_scores", "aggregate_replicates"]
 
 SCHEMES = ("items", "tasks", "both")
 # what each scheme resamples, as tables and pages state it
@@ -40,6 +40,23 @@ SCHEME_TEXT = {"items": "items resampled within each task (the tasks fixed)",
                "tasks": "tasks resampled (each with all its items)",
                "both": "tasks resampled, then items within each drawn task"}
 MAX_ELEMENTS = 1 << 24  # weights per chunk (B x N float64: 128 MB)
+# with fewer tasks than this, resampling tasks draws few distinct samples (as resampling few item groups does:
+# metaeval.methods.experiments.MIN_GROUPS), and the intervals of the tasks and both schemes come out too narrow
+MIN_TASKS = 20
+
+
+def few_tasks_note(n_tasks: int, schemes) -> str | None:
+    """A caution when a scheme resamples tasks and there are fewer than
+    ``MIN_TASKS`` of them (None otherwise).
+
+    >>> few_tasks_note(14, ["items", "tasks"])[:60]
+    'With 14 tasks, resampling tasks draws few distinct samples: '
+    """
+    if n_tasks >= MIN_TASKS or not set(schemes) & {"tasks", "both"}:
+        return None
+    return (f"With {n_tasks} tasks, resampling tasks draws few distinct samples: the intervals and rank sets of the "
+            f"tasks and both schemes are too narrow (read them as a lower bound of the uncertainty over tasks; "
+            f"{MIN_TASKS} tasks or more are needed for them to hold).")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,57 @@
+"""The leaderboard's page (Markdown, HTML), LaTeX table and rank-set
+figure, drawn from the files the leaderboard's computing steps wrote
+(``workflow.leaderboards``): a module of its own, so that editing the page
+or the figure reruns no computation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Mapping
+
+from .leaderboards import _spec
+
+__all__ = ["run_leaderboard_page"]
+
+
+def run_leaderboard_page(spec_plain, settings_plain, info_json, tables: Mapping[str, list[str] | str],
+                         out_md, out_html, out_tex, figures) -> None:
+    """The page, the LaTeX table and the rank-set figure from the files the
+    other steps wrote (``tables``: ``ranks``, ``resolution`` and ``verdict``
+    lists of per-scheme files; ``agreement``, ``stability``, ``robustness``,
+    ``gameability``, ``design`` paths)."""
+    import pandas as pd
+
+    from ..data.files import write_text
+    from ..present.figure_files import save_figure
+    from ..present.leaderboard import SCHEME_WORDS, leaderboard_latex, leaderboard_markdown, rank_sets_figure
+    from ..present.report import html_page
+    from ..settings import default_of
+
+    spec = _spec(spec_plain)
+    st = dict(settings_plain)
+    info = json.loads(Path(info_json).read_text(encoding="utf-8"))
+    from ..methods.leaderboards.resampling import few_tasks_note
+
+    info.update(aggregates=spec.aggregate_ids(), primary_aggregate=spec.primary_aggregate, settings=st,
+                caution=few_tasks_note(len(info["tasks"]), st.get("leaderboard_schemes", ())))
+
+    def read(p):
+        return pd.read_csv(p, keep_default_na=False, na_values=["", "NaN", "nan"],
+                           dtype={"system": str, "ahead": str, "behind": str, "tie_bands": str, "worst_removed": str,
+                                  "degenerate": str, "sentence": str})
+
+    t = {f"{k}.csv": (pd.concat([read(p) for p in v], ignore_index=True) if isinstance(v, (list, tuple))
+                      else read(v)) for k, v in tables.items()}
+    md = leaderboard_markdown(t, info, spec.primary_aggregate)
+    write_text(out_md, md)
+    write_text(out_html, html_page(md, f"Leaderboard: {spec.name}", wrap=True))
+    write_text(out_tex, leaderboard_latex(t["ranks.csv"], spec.primary_aggregate, spec.name))
+    scheme = st.get("leaderboard_schemes", default_of("leaderboard_schemes"))[0]
+    alpha = st.get("leaderboard_alpha", default_of("leaderboard_alpha"))
+    from ..measures import aggregates as A
+
+    fig = rank_sets_figure(t["ranks.csv"], spec.primary_aggregate, scheme,
+                           f"{spec.name}: rank sets of the {A.get(spec.primary_aggregate).name}, "
+                           f"{SCHEME_WORDS[scheme]}", alpha)
+    save_figure(fig, list(figures))

@@ -1,0 +1,121 @@
+"""The leaderboards in the workflow (``workflow/rules/leaderboards.smk``):
+a run of a config with a dataset and a leaderboard on the fixtures; a new
+prediction file reruns that leaderboard's jobs and no other, and its
+leaderboard, rank sets and verdict take the new system in; a leaderboard
+setting reruns the steps that read it and not the reading of the data; a
+bad file stops the run with its file, line and fault, and writes nothing."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pandas as pd
+import pytest
+import yaml
+
+from .conftest import FIXTURES, ROOT
+from .workflow_helpers import _run
+
+pytestmark = pytest.mark.workflow
+
+LEADERBOARD = {"description": "120 questions in 4 tasks, 5 models (a fixture written for the tests)",
+               "gold": "tiny_lb/gold.csv", "predictions": ["tiny_lb/predictions/*.csv"],
+               "options_column": "n_options", "no_answer": "none",
+               "experiments": {"leaderboard_replicates": 100, "leaderboard_verdict_replicates": 60,
+                               "leaderboard_splits": 50, "leaderboard_design_halves": 2}}
+
+
+def _config(tmp, **leaderboard):
+    cfg = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())
+    cfg["datasets"] = {"tiny": cfg["datasets"]["tiny"]}
+    cfg["leaderboards"] = {"tiny_lb": {**LEADERBOARD, **leaderboard}}
+    path = tmp / "lb.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    return path
+
+
+@pytest.fixture(scope="module")
+def lb_run(tmp_path_factory):
+    base = tmp_path_factory.mktemp("lb")
+    data = base / "data"
+    shutil.copytree(FIXTURES, data)
+    work = base / "work"
+    work.mkdir()
+    cfg = _config(base)
+    _run(work, data, configfile=cfg)
+    return work, data, cfg
+
+
+def _planned(work, data, cfg) -> set[tuple[str, str]]:
+    out = _run(work, data, "-n", configfile=cfg).stdout
+    jobs = set()
+    for block in re.split(r"\n(?=(?:local)?rule \w+:)", out):
+        m = re.match(r"(?:local)?rule (\w+):", block)
+        if m and m.group(1) != "all":
+            w = re.search(r"wildcards: (\w+)=([\w.-]+)", block)
+            jobs.add((m.group(1), w.group(2) if w else ""))
+    return jobs
+
+
+def test_the_run_writes_the_leaderboard(lb_run):
+    work, _, _ = lb_run
+    res = work / "results" / "tiny_lb"
+    for f in ("leaderboard.md", "leaderboard.html", "leaderboard.tex", "figures/rank_sets.png", "ranks_items.csv",
+              "ranks_tasks.csv", "ranks_both.csv", "verdict_items.csv", "design.csv", "dataset.json"):
+        assert (res / f).is_file(), f
+    md = (res / "leaderboard.md").read_text()
+    assert md.index("## The answer") < md.index("## The leaderboard")  # the answer first
+    assert "**Caution.** With 4 tasks" in md
+    ranks = pd.read_csv(res / "ranks_items.csv")
+    assert set(ranks["system"]) == {f"model_{c}" for c in "abcde"}
+    assert (ranks["simultaneous_lower"] <= ranks["rank"]).all() and (ranks["rank"] <= ranks["simultaneous_upper"]).all()
+
+
+def test_a_new_prediction_file_reruns_only_its_leaderboard(lb_run, tmp_path):
+    work, data, cfg = lb_run
+    assert "Nothing to be done" in _run(work, data, "-n", configfile=cfg).stdout
+    new = data / "tiny_lb/predictions/model_f.csv"
+    shutil.copy(data / "tiny_lb/predictions/model_b.csv", new)
+    try:
+        planned = _planned(work, data, cfg)
+        assert planned and {w for _, w in planned} == {"tiny_lb"}, planned  # no job of the dataset tiny
+        assert {r for r, _ in planned} == {"leaderboard_data", "leaderboard_ranks", "leaderboard_experiments",
+                                           "leaderboard_verdict", "leaderboard_design", "leaderboard_page"}
+        _run(work, data, configfile=cfg)
+        res = work / "results" / "tiny_lb"
+        assert "model_f" in set(pd.read_csv(res / "ranks_items.csv")["system"])
+        assert "model_f" in (res / "leaderboard.md").read_text()
+        # model_f answers as model_b does: the two are never resolved
+        r = pd.read_csv(res / "ranks_items.csv")
+        r = r[r["aggregate"] == "mean_items"].set_index("system")
+        assert r.loc["model_f", "estimate"] == r.loc["model_b", "estimate"]
+        assert r.loc["model_f", "simultaneous_lower"] == r.loc["model_b", "simultaneous_lower"]
+    finally:
+        new.unlink()
+    _run(work, data, configfile=cfg)  # back as it was, for the other tests
+    assert "Nothing to be done" in _run(work, data, "-n", configfile=cfg).stdout
+
+
+def test_a_leaderboard_setting_reruns_what_reads_it(lb_run, tmp_path):
+    work, data, _ = lb_run
+    cfg = _config(tmp_path, experiments={**LEADERBOARD["experiments"], "leaderboard_alpha": 0.1})
+    planned = _planned(work, data, cfg)
+    assert {r for r, _ in planned} == {"leaderboard_ranks", "leaderboard_experiments", "leaderboard_verdict",
+                                       "leaderboard_design", "leaderboard_page"}  # not the reading of the data
+    assert {w for _, w in planned} == {"tiny_lb"}
+
+
+def test_a_bad_prediction_file_stops_the_run_and_names_it(lb_run, tmp_path):
+    _, data, _ = lb_run
+    bad_data = tmp_path / "data"
+    shutil.copytree(data, bad_data)
+    with open(bad_data / "tiny_lb/predictions/model_a.csv", "a") as f:
+        f.write("q999,A\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    res = _run(work, bad_data, "results/tiny_lb/leaderboard.md", configfile=_config(tmp_path), check=False)
+    assert res.returncode != 0
+    assert re.search(r"model_a\.csv:\d+: item 'q999' is not in the gold file", res.stderr + res.stdout)
+    assert not (work / "results/tiny_lb/benchmark.npz").exists()
+    assert not (work / "results/tiny_lb/leaderboard.md").exists()
