@@ -62,10 +62,12 @@ class LeaderboardVerdict:
     def answer(self) -> list[str]:
         return [a for a, keep in zip(self.aggregates, self.decision.answer) if keep]
 
-    def table(self, confidence: float = 0.95) -> pd.DataFrame:
+    def table(self, confidence: float | None = None) -> pd.DataFrame:
         """Per criterion and aggregate: the value, its percentile interval
         over the replicates, whether the aggregate takes part, and whether
-        the criterion's set keeps it."""
+        the criterion's set keeps it (``confidence``: default 1 - the
+        verdict's alpha)."""
+        confidence = 1 - self.sets.alpha if confidence is None else confidence
         lo, hi = np.nanquantile(self.boot, [(1 - confidence) / 2, (1 + confidence) / 2], axis=0)
         rows = []
         for c, crit in enumerate(self.criteria):
