@@ -136,10 +136,12 @@ def test_read_benchmark_says_answers_no_gold_label_has(tmp_path):
     gold = tmp_path / "gold.csv"
     gold.write_text("item_id,label,task\n1,A,x\n2,B,y\n")
     a = tmp_path / "a.csv"
-    a.write_text("item_id,label\n1,a\n2,B\n")
+    a.write_text("item_id,label\n1,a\n2,(B)\n3,Z\n")
+    gold.write_text("item_id,label,task\n1,A,x\n2,B,y\n3,A,y\n")
     b = read_benchmark("toy", gold, {"a": a})
-    assert b.right.tolist() == [[0.0, 1.0]]
-    assert any("answer(s) that no gold label has, scored wrong: 'a' (1)" in n for n in b.notes)
+    assert b.right.tolist() == [[0.0, 0.0, 0.0]]
+    # 'a' and '(B)' read as labels written otherwise: said; 'Z' is an answer like any wrong one
+    assert any("2 answer(s) written unlike the gold labels, scored wrong: 'a' (1), '(B)' (1)" in n for n in b.notes)
 
 
 def test_read_benchmark_of_scores(tmp_path):

@@ -29,6 +29,11 @@ SPAN_INPUT_FORMATS = ("semeval2020_si", "semeval2020_tc", "semeval2021_tsd")
 INPUT_FORMATS = ("csv", "semeval_tsv") + SPAN_INPUT_FORMATS
 
 EXAMPLES = {
+    "leaderboard": """examples:
+  metaeval leaderboard gold.csv predictions/*.csv --task-column category --no-answer none --options-column n_options
+  metaeval leaderboard gold.csv runs/*.csv --input scores --format markdown -o leaderboard.md
+  metaeval leaderboard gold.csv predictions/*.csv --scheme items --replicates 2000 --priority resolution
+""",
     "metrics": """examples:
   metaeval metrics
   metaeval metrics --format markdown
@@ -395,6 +400,53 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--format", choices=FORMATS_OUT, default=None, help="table (the default on a terminal), csv, "
                                                                         "json, markdown, latex")
     e.add_argument("-o", "--output", help="write to this file instead of standard output")
+    lb = sub.add_parser("leaderboard", help="a benchmark of many tasks: which aggregate to report, which ranks it "
+                                            "resolves, how many questions each task needs",
+                        epilog=EXAMPLES["leaderboard"], formatter_class=fmt,
+                        description="A leaderboard: every system's rank confidence set (Mogstad et al. 2024), the "
+                                    "tie bands, the verdict on the aggregates and the questions per task that would "
+                                    "resolve each unresolved pair (docs: Leaderboards).")
+    lb.add_argument("gold", help="item id, label (the right answer), task and optionally the number of options")
+    lb.add_argument("predictions", nargs="+", help="one file per system: its answers (item_id,label) or per-item "
+                                                   "scores (item_id,score); the system is the file name")
+    lb.add_argument("--input", choices=("answers", "scores"), default="answers", help="answers (default) or scores")
+    lb.add_argument("--task-column", default="task", help="the gold file's task column (default: task)")
+    lb.add_argument("--id-column", default="item_id", help="the item id column (default: item_id)")
+    lb.add_argument("--label-column", default="label", help="the answer column (default: label)")
+    lb.add_argument("--score-column", default="score", help="the per-item score column (default: score)")
+    lb.add_argument("--options-column", help="the gold file's number of options per item (enables the "
+                                             "chance-corrected aggregate and --no-answer-scoring guess)")
+    lb.add_argument("--no-answer", help="the answer that means none was given, e.g. none")
+    lb.add_argument("--no-answer-scoring", choices=("wrong", "guess"), default="wrong",
+                    help="a missing answer scores 0 (wrong, default) or 1 / n_options (guess: its expected value "
+                         "under a random guess)")
+    lb.add_argument("--aggregates", help="the aggregates judged, comma-separated (default: all that apply)")
+    lb.add_argument("--primary", default="mean_items", help="the aggregate of the leaderboard shown (default: "
+                                                            "mean_items)")
+    lb.add_argument("--scheme", action="append", choices=("items", "tasks", "both"), default=[],
+                    help="a resampling scheme (repeatable; default: the setting leaderboard_schemes, all three)")
+    lb.add_argument("--priority", action="append", default=[], metavar="CRITERION",
+                    choices=("stability", "resolution", "robustness", "gameability"),
+                    help="the verdict's criteria in order of importance (repeatable)")
+    lb.add_argument("--require", action="append", default=[], choices=("independent_of_others",),
+                    help="a property every aggregate of the answer must have")
+    lb.add_argument("--replicates", type=int, default=default_of("leaderboard_replicates"),
+                    help=f"replicates of the rank sets (default: {default_of('leaderboard_replicates')}; the setting "
+                         f"leaderboard_replicates)")
+    lb.add_argument("--alpha", type=float, default=default_of("leaderboard_alpha"),
+                    help=f"1 - the rank sets' confidence, and the verdict's level (default: "
+                         f"{default_of('leaderboard_alpha')}; the setting leaderboard_alpha)")
+    lb.add_argument("--no-design", action="store_true", help="leave out the design (questions per task needed)")
+    lb.add_argument("--name", default="leaderboard", help="the benchmark's name in titles (default: leaderboard)")
+    lb.add_argument("--format", choices=("table", "csv", "json", "markdown", "latex"), default=None,
+                    help="table (the answer and the leaderboard; the default on a terminal), csv (every system's "
+                         "rank sets of every aggregate and scheme; the default otherwise), json (every table), "
+                         "markdown (the whole page), latex (the leaderboard)")
+    lb.add_argument("-o", "--output", help="write to this file instead of standard output")
+    lb.add_argument("--set", dest="settings", type=_setting, action="append", default=[], metavar="KEY=VALUE",
+                    help="a leaderboard setting (leaderboard_*: 'metaeval settings' lists them), repeatable")
+    lb.add_argument("--quiet", action="store_true", help="no progress line")
+    lb.set_defaults(input_format=None)
     i = sub.add_parser("init", help="write a workflow config for a folder of gold and prediction files",
                        epilog=EXAMPLES["init"], formatter_class=fmt,
                        description="Write a config block the workflow runs as is.")
@@ -1075,6 +1127,49 @@ def _problem(path: str, message: str):
     return Problem(path, None, message, "file")
 
 
+def _leaderboard(a, progress) -> str:
+    """``metaeval leaderboard``: every table of ``pipeline.leaderboard``, as
+    the answer and the leaderboard (table), the ranks (csv), every table
+    (json), the page (markdown) or the leaderboard (latex)."""
+    import json
+
+    from .pipeline.leaderboard import leaderboard
+
+    settings = {"leaderboard_replicates": a.replicates, "leaderboard_alpha": a.alpha, **dict(a.settings)}
+    if a.scheme:
+        settings["leaderboard_schemes"] = list(dict.fromkeys(a.scheme))
+    files = {Path(p).stem: p for p in a.predictions}
+    if len(files) != len(a.predictions):
+        raise ValueError("two prediction files have the same name (the system's name is the file name)")
+    res = leaderboard(a.gold, files, name=a.name, task_column=a.task_column, options_column=a.options_column,
+                      input=a.input, no_answer=a.no_answer, no_answer_scoring=a.no_answer_scoring,
+                      aggregates=_csv_list(a.aggregates), primary_aggregate=a.primary, priorities=a.priority,
+                      require=a.require, design=not a.no_design, id_column=a.id_column, label_column=a.label_column,
+                      score_column=a.score_column, **settings)
+    if a.format == "markdown":
+        return res.markdown()
+    if a.format == "latex":
+        from .present.leaderboard import leaderboard_latex
+
+        return leaderboard_latex(res.ranks, res.spec.primary_aggregate, a.name)
+    if a.format == "csv":
+        return res.ranks.to_csv(index=False, lineterminator="\n")
+    if a.format == "json":
+        return json.dumps({k.removesuffix(".csv"): json.loads(v.to_json(orient="records"))
+                           for k, v in res.tables().items()}, indent=1) + "\n"
+    t = res.table()
+    lines = [res.answer(), "", f"{res.spec.primary_aggregate}, {res.settings.leaderboard_schemes[0]} scheme "
+             f"({1 - res.settings.leaderboard_alpha:.0%} rank sets):"]
+    cols = ["rank", "system", "estimate", "simultaneous_lower", "simultaneous_upper", "marginal_lower",
+            "marginal_upper", "percentile_lower", "percentile_upper"]
+    lines.append(t[cols].to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    r = res.resolution
+    row = r[(r["aggregate"] == res.spec.primary_aggregate) & (r["scheme"] == res.settings.leaderboard_schemes[0])]
+    if len(row):
+        lines += ["", f"tie bands: {row['tie_bands'].iloc[0] or 'none'}"]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     """The ``metaeval`` command; returns the exit status (0; 1 for bad data; 2 for a usage error; 130 when
     interrupted with Ctrl-C, which leaves no output: -o is written only once the work is done)."""
@@ -1128,7 +1223,8 @@ def _main(argv=None) -> int:
             warnings.simplefilter("always", UserWarning)
             warnings.simplefilter("always", FutureWarning)  # an old name, said once per use
             _stdin_file(a, tmp)
-            command = {"score": _score, "compare": _compare, "recommend": _recommend, "design": _design}[a.command]
+            command = {"score": _score, "compare": _compare, "recommend": _recommend, "design": _design,
+                       "leaderboard": _leaderboard}[a.command]
             if a.__dict__.get("jobs") is None:
                 text = command(a, progress)
             else:

@@ -209,6 +209,18 @@ def _notes_of(n_options, unanswered, systems) -> tuple[str, ...]:
 
 # -----------------------------------------------------------------------------------------------------------
 # reading from files
+def _looks_like_a_label(answer: str, labels) -> bool:
+    """An answer no gold label has that reads as one written otherwise
+    (``a`` or ``(A)`` or ``A.`` for ``A``): scored wrong, as it is, and said,
+    since a format slip would otherwise cost a system in silence.  An answer
+    unlike every label (an option no question has as its answer) is just
+    wrong."""
+    folded = answer.casefold().strip()
+    return any(folded == lab.casefold() or (len(answer) <= 3 * max(len(lab), 1) and lab in answer)
+               for lab in labels)
+
+
+
 def _aligned(path: str, ids, lines, position: Mapping[str, int], skipped, noun: str):
     """(rows, columns, problems): the rows of a file's ids that are gold
     items and their positions; ids not in the gold (each line named) and
@@ -316,7 +328,7 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
             none = (v == no_answer) if no_answer is not None else np.zeros(v.size, dtype=bool)
             unanswered[s, cols] = none
             right[s, cols] = (v == gold_labels[cols]) & ~none
-            odd = [x for x in v[~none] if x not in known]
+            odd = [x for x in v[~none] if x not in known and _looks_like_a_label(x, known)]
             if odd:
                 counts: dict[str, int] = {}
                 for x in odd:
@@ -330,8 +342,8 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
     notes = list(_notes_of(n_options, unanswered, systems))
     for system, counts in foreign.items():  # answers no gold label has: wrong, and said (a case or format slip?)
         shown = ", ".join(f"{x!r} ({c:,})" for x, c in sorted(counts.items(), key=lambda kv: -kv[1])[:5])
-        notes.append(f"system {system!r}: {sum(counts.values()):,} answer(s) that no gold label has, scored wrong: "
-                     f"{shown}")
+        notes.append(f"system {system!r}: {sum(counts.values()):,} answer(s) written unlike the gold labels, scored "
+                     f"wrong: {shown}")
     info = {"gold": gold, "predictions": {s: str(p) for s, p in predictions.items()}, "input": input,
             "no_answer": no_answer, "options_column": options_column, "task_column": task_column}
     return Benchmark(name, tuple(ids), codes.astype(np.int64), tuple(names), systems, right, unanswered, n_options,

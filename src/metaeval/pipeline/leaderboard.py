@@ -111,6 +111,7 @@ def leaderboard(gold=None, predictions: Mapping[str, Any] | None = None, *, task
                 answers: Mapping[str, Sequence] | None = None, scores: Mapping[str, Sequence[float]] | None = None,
                 benchmark: Benchmark | None = None, name: str = "leaderboard", n_options: Sequence[int] | None = None,
                 no_answer: str | None = None, task_column: str = "task", options_column: str | None = None,
+                id_column: str = "item_id", label_column: str = "label", score_column: str = "score",
                 input: str = "answers", aggregates: Sequence[str] | None = None,  # noqa: A002
                 primary_aggregate: str = "mean_items", no_answer_scoring: str = "wrong",
                 priorities: Sequence[str] = (), require: Sequence[str] = (), schemes: Sequence[str] | None = None,
@@ -139,7 +140,8 @@ def leaderboard(gold=None, predictions: Mapping[str, Any] | None = None, *, task
     if benchmark is None:
         if predictions is not None:
             benchmark = read_benchmark(name, gold, predictions, task_column=task_column, options_column=options_column,
-                                       input=input, no_answer=no_answer)
+                                       input=input, no_answer=no_answer, id_column=id_column,
+                                       label_column=label_column, score_column=score_column)
         elif answers is not None:
             benchmark = Benchmark.from_answers(name, gold=gold, tasks=tasks, answers=answers, no_answer=no_answer,
                                                n_options=n_options)
@@ -148,6 +150,10 @@ def leaderboard(gold=None, predictions: Mapping[str, Any] | None = None, *, task
         else:
             raise TypeError("leaderboard(): give a benchmark, answers or scores with tasks, or gold and predictions "
                             "files")
+    import warnings
+
+    for note in benchmark.notes:  # what changed a score is said (the command line prints it as a warning)
+        warnings.warn(f"benchmark {benchmark.name!r}: {note}", UserWarning, stacklevel=2)
     has_options = benchmark.n_options is not None
     spec = LeaderboardSpec(benchmark.name, "", (), input=benchmark.kind, task_column=task_column,
                            options_column=options_column or ("n_options" if has_options else None),
