@@ -247,3 +247,15 @@ def test_exchangeable_systems_are_resolved_at_the_nominal_rate():
     se = np.sqrt(0.05 * 0.95 / 400)
     assert null.loc["simultaneous", "any_pair_resolved"] <= 0.05 + 3 * se
     assert null.loc["simultaneous", "adjacent_resolved"] <= 0.05
+
+
+def test_point_ranks_are_scipys_min_ranks_of_the_negated_scores():
+    from scipy.stats import rankdata
+
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 4, (50, 9)).astype(float)  # many ties
+    np.testing.assert_array_equal(point_ranks(x), rankdata(-x, method="min", axis=-1))
+    lo, hi = percentile_rank_intervals(x[None], alpha=0.2)  # 50 replicates of one leaderboard
+    ref = rankdata(-x, method="min", axis=-1)
+    np.testing.assert_array_equal(lo[0], np.quantile(ref, 0.1, axis=0, method="inverted_cdf"))
+    np.testing.assert_array_equal(hi[0], np.quantile(ref, 0.9, axis=0, method="inverted_cdf"))

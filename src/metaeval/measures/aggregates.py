@@ -64,7 +64,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 __all__ = ["Aggregate", "AGGREGATES", "DEFAULT_AGGREGATES", "FEATURES", "TaskTotals", "evaluate",
-           "register_aggregate", "unregister_aggregate", "AggregateContractError", "check_aggregate"]
+           "register_aggregate", "unregister_aggregate", "AggregateContractError", "check_aggregate", "beaten_tied"]
 
 # the per-item scores an aggregate may read: the score itself, and its chance-corrected form
 FEATURES = ("score", "chance")
@@ -159,10 +159,15 @@ def mean_tasks(scores, *, copies, items):
     return _weighted(scores, copies)
 
 
-def _beaten_tied(scores):
+def beaten_tied(scores):
     """(#{k: m_kt < m_jt}, #{k != j: m_kt = m_jt}), each (..., S, T): one
     sort of the systems per task; in sorted order, a system beats every
-    system before its run of equal values and ties the rest of its run."""
+    system before its run of equal values and ties the rest of its run
+    (memory O(S) per task, not a matrix of pairs).
+
+    >>> [x[:, 0].tolist() for x in beaten_tied(np.array([[0.5], [0.9], [0.5]]))]
+    [[0.0, 2.0, 0.0], [1.0, 0.0, 1.0]]
+    """
     x = np.moveaxis(np.nan_to_num(scores, nan=-np.inf), -2, -1)  # (..., T, S)
     s = x.shape[-1]
     order = np.argsort(x, axis=-1, kind="stable")
@@ -181,7 +186,7 @@ def _beaten_tied(scores):
 
 def mean_rank(scores, *, copies, items):
     """The mean over tasks of the competition rank ``1 + #{k: m_kt > m_jt}``."""
-    beaten, tied = _beaten_tied(scores)
+    beaten, tied = beaten_tied(scores)
     s = scores.shape[-2]
     return _weighted(s - beaten - tied, copies)
 
@@ -189,13 +194,13 @@ def mean_rank(scores, *, copies, items):
 def borda(scores, *, copies, items):
     """The Borda count: over tasks (each drawn ``copies_t`` times), the
     number of systems each system beats."""
-    beaten, _ = _beaten_tied(scores)
+    beaten, _ = beaten_tied(scores)
     return (np.where(copies[..., None, :] > 0, beaten, 0.0) * copies[..., None, :]).sum(axis=-1)
 
 
 def win_rate(scores, *, copies, items):
     """The mean pairwise win rate over tasks, a tie half a win."""
-    beaten, tied = _beaten_tied(scores)
+    beaten, tied = beaten_tied(scores)
     s = scores.shape[-2]
     return _weighted((beaten + tied / 2) / max(s - 1, 1), copies)
 

@@ -133,52 +133,80 @@ def resolution(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items
 
 # ------------------------------------------------------------------------------------------------------------
 # robustness to one system more or less
-def _without_each(x: np.ndarray) -> np.ndarray:
-    """(..., S, S - 1, T) from (..., S, T): row r holds every system but r."""
-    s = x.shape[-2]
-    keep = np.array([[k for k in range(s) if k != r] for r in range(s)])  # (S, S-1) indices, not data
-    return np.take(x, keep, axis=-2)
+# with more systems than this, the robustness criterion removes this many, spread evenly over the ranking (the
+# cost of one removal is a leaderboard of S - 1 systems and its S^2 pairs)
+MAX_REMOVALS = 30
+MAX_ELEMENTS = 1 << 24  # pair or task statistics held at once (float64: 128 MB)
 
 
-def _reversals(totals, agg_ids) -> np.ndarray:
-    """(..., A, S): for the removal of each system, the number of the other
-    systems' pairs whose strict order reverses (a tie made or broken counts
-    half), every aggregate on the S leaderboards of S - 1 systems at once."""
+def removals(point: np.ndarray, limit: int = MAX_REMOVALS) -> np.ndarray:
+    """The systems whose removal the robustness criterion tries: every one,
+    or ``limit`` of them spread evenly over the ranking by ``point`` (S,).
+
+    >>> removals(np.arange(100.0), limit=5).tolist()
+    [99, 74, 49, 25, 0]
+    """
+    s = point.shape[-1]
+    if s <= limit:
+        return np.arange(s)
+    order = np.argsort(-point, kind="stable")
+    return order[np.unique(np.linspace(0, s - 1, limit).round().astype(np.int64))]
+
+
+def _reversals(totals, agg_ids, removed=None) -> np.ndarray:
+    """(..., A, R): for the removal of each system of ``removed`` (default
+    all S), the number of the other systems' pairs whose strict order
+    reverses (a tie made or broken counts half), in blocks of removals that
+    bound memory.  An aggregate independent of the other systems by
+    construction (declared, and held to it by its contract) reverses none."""
     full = oriented(totals, agg_ids)  # (..., A, S)
     s = full.shape[-1]
-    sub = []
-    for a in agg_ids:  # a loop over the aggregates
-        x = totals.means(A.get(a).feature)
-        sub.append(A.get(a)(_without_each(x), copies=totals.copies[..., None, :], items=totals.items[..., None, :]))
-    without = orient(np.stack(sub, axis=-3), _directions(agg_ids)[..., None])  # (..., A, S, S-1)
-    keep = np.array([[k for k in range(s) if k != r] for r in range(s)])
-    before = np.take(full, keep, axis=-1)  # (..., A, S, S-1): the full scores of the same systems
-    changed = np.abs(np.sign(before[..., :, None] - before[..., None, :])
-                     - np.sign(without[..., :, None] - without[..., None, :])) / 2
-    return changed.sum(axis=(-2, -1)) / 2  # each unordered pair counted once
+    removed = np.arange(s) if removed is None else np.asarray(removed)
+    lead = full.shape[:-2]
+    out = np.zeros(lead + (len(agg_ids), removed.size))
+    keep = np.array([[k for k in range(s) if k != r] for r in removed]).reshape(removed.size, s - 1)  # indices
+    n_tasks = totals.sums.shape[-2]
+    per = max(1, MAX_ELEMENTS // max(1, int(np.prod(lead)) * s * max(s, n_tasks)))
+    for a, agg in enumerate(agg_ids):  # a loop over the aggregates, and memory-bound blocks of removals
+        if A.get(agg).independent:
+            continue
+        x = totals.means(A.get(agg).feature)
+        sign = 1.0 if A.get(agg).higher_is_better else -1.0
+        for lo in range(0, removed.size, per):
+            k = keep[lo:lo + per]
+            after = sign * A.get(agg)(np.take(x, k, axis=-2), copies=totals.copies[..., None, :],
+                                      items=totals.items[..., None, :])  # (..., R_b, S - 1)
+            before = np.take(full[..., a, :], k, axis=-1)  # (..., R_b, S - 1): the full scores of the same systems
+            changed = np.abs(np.sign(before[..., :, None] - before[..., None, :])
+                             - np.sign(after[..., :, None] - after[..., None, :])) / 2
+            out[..., a, lo:lo + per] = changed.sum(axis=(-2, -1)) / 2  # each unordered pair counted once
+    return out
 
 
-def _reversal_share(totals, agg_ids) -> np.ndarray:
+def _reversal_share(totals, agg_ids, removed=None) -> np.ndarray:
     """(..., A): the mean over removals of the share of the remaining
     pairs whose order reverses."""
     s = totals.sums.shape[-3]
-    return _reversals(totals, agg_ids).mean(axis=-1) / max((s - 1) * (s - 2) / 2, 1)
+    return _reversals(totals, agg_ids, removed).mean(axis=-1) / max((s - 1) * (s - 2) / 2, 1)
 
 
 def robustness(bench: Benchmark, agg_ids: Sequence[str], *, no_answer_scoring: str = "wrong") -> pd.DataFrame:
     """Per aggregate: the mean share of the other systems' pairs whose order
-    reverses when one system is removed, the worst system to remove,
+    reverses when one system is removed (every system, or ``MAX_REMOVALS``
+    spread over the ranking of the first aggregate), the worst system to remove,
     whether no removal reversed any pair here (``independent_of_others``)
     and whether the aggregate is independent of the others by construction
     (``independent``, declared)."""
     t = bench.totals(no_answer_scoring)
-    flips = _reversals(t, agg_ids)  # (A, S)
-    share = _reversal_share(t, agg_ids)
+    removed = removals(oriented(t, agg_ids[:1])[0])
+    flips = _reversals(t, agg_ids, removed)  # (A, R)
+    share = _reversal_share(t, agg_ids, removed)
     rows = []
     for a, agg in enumerate(agg_ids):
         worst = int(np.argmax(flips[a]))
         rows.append({"aggregate": agg, "reversal_share": float(share[a]), "reversals_worst": float(flips[a, worst]),
-                     "worst_removed": bench.systems[worst] if flips[a, worst] > 0 else "",
+                     "worst_removed": bench.systems[removed[worst]] if flips[a, worst] > 0 else "",
+                     "removals": int(removed.size),
                      "independent_of_others": bool(np.all(flips[a] == 0)), "independent": A.get(agg).independent})
     return pd.DataFrame(rows).set_index("aggregate")
 
@@ -275,14 +303,17 @@ def criteria_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str
     point_scores = oriented(r.total, agg_ids)  # (A, S)
     boot = np.empty((replicates, len(crits), len(agg_ids)))
     full = np.empty((replicates, len(agg_ids), bench.n_systems))
-    per = max(1, min(100, (1 << 22) // max(1, bench.n_items)))
+    removed = removals(point_scores[0])
+    d = len(names)
+    per = max(1, min(100, (1 << 22) // max(1, bench.n_items),
+                     MAX_ELEMENTS // max(1, (d + 1) * bench.n_systems * bench.n_tasks)))
     for lo in range(0, replicates, per):  # chunks of replicates: memory only
         idx = np.arange(lo, min(replicates, lo + per))
         w = r.draw(idx, seed)
         t = r.totals_of(w)
         full[idx] = oriented(t, agg_ids)
         boot[idx, 0] = _stability_taus(r, agg_ids, idx, seed, base=w)
-        boot[idx, 2] = 1 - _reversal_share(t, agg_ids)
+        boot[idx, 2] = 1 - _reversal_share(t, agg_ids, removed)
         boot[idx, 3] = 1 - _beaten_by_degenerates(r, rd, w, agg_ids).max(axis=-1)
     sets = rank_sets(point_scores, np.moveaxis(full, 0, -2), alpha=alpha, family="simultaneous")
     _, se, _ = pair_stats(point_scores, np.moveaxis(full, 0, -2))  # (A, S, S)
@@ -299,6 +330,6 @@ def criteria_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str
     o = np.argsort(-point_scores, axis=-1, kind="stable")
     res = np.take_along_axis(np.take_along_axis(sets.resolved, o[:, :, None], axis=1), o[:, None, :], axis=2)
     value[1] = np.diagonal(res, offset=1, axis1=1, axis2=2).mean(axis=-1)
-    value[2] = 1 - _reversal_share(r.total, agg_ids)
+    value[2] = 1 - _reversal_share(r.total, agg_ids, removed)
     value[3] = 1 - _beaten_by_degenerates(r, rd, _ones(bench), agg_ids)[0].max(axis=-1)
     return value, boot, crits
