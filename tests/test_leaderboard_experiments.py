@@ -153,3 +153,40 @@ def test_design_needs_follow_the_measured_exponent():
         assert r.questions_per_task_needed == pytest.approx(
             r.questions_per_task_now * (r.critical_items / r.t_items) ** (1 / r.exponent_items))
         assert r.questions_per_task_needed > r.questions_per_task_now  # unresolved: more are needed
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_one_system_more_or_less_equals_recomputing_the_leaderboard(seed):
+    """The rank aggregates' counts moved by one comparison (a degenerate
+    added, a system removed) against the leaderboard recomputed from its
+    scores, with many ties."""
+    from metaeval.methods.leaderboards.experiments import _beaten_by_degenerates, _reversals, _with_degenerates
+
+    rng = np.random.default_rng(seed)
+    s, t = 6, 4
+    scores = {f"s{j}": rng.integers(0, 3, t * 5) / 2 for j in range(s)}  # coarse: ties everywhere
+    b = Benchmark.from_scores("x", tasks=np.repeat(np.arange(t), 5), scores=scores)
+    aggs = ["mean_rank", "borda", "win_rate", "median"]
+    names, deg = _with_degenerates(b, "wrong")
+    rr, rd = Resampler(b, "items"), Resampler(deg, "items")
+    w = rr.draw([0, 1], 3)
+    got = _beaten_by_degenerates(rr, rd, w, aggs)  # (B, A, D)
+    real, dg = rr.totals_of(w), rd.totals_of(w)
+    for bi in range(2):
+        for a, agg in enumerate(aggs):
+            for d in range(len(names)):
+                m = np.concatenate([real.means()[bi], dg.means()[bi, d:d + 1]])
+                v = A.get(agg)(m, copies=real.copies[bi], items=real.items[bi])
+                v = v if A.get(agg).higher_is_better else -v
+                assert got[bi, a, d] == pytest.approx(((v[-1] > v[:-1]) + 0.5 * (v[-1] == v[:-1])).mean())
+    tot = b.totals()
+    flips = _reversals(tot, aggs)  # (A, S)
+    for a, agg in enumerate(aggs):
+        sign = 1 if A.get(agg).higher_is_better else -1
+        full = sign * A.get(agg)(tot.means(), copies=tot.copies, items=tot.items)
+        for r in range(s):
+            keep = [k for k in range(s) if k != r]
+            after = sign * A.get(agg)(tot.means()[keep], copies=tot.copies, items=tot.items)
+            want = sum(abs(np.sign(full[keep][i] - full[keep][j]) - np.sign(after[i] - after[j])) / 2
+                       for i in range(s - 1) for j in range(i + 1, s - 1))
+            assert flips[a, r] == pytest.approx(want), (agg, r)

@@ -127,6 +127,10 @@ class Aggregate:
     # each system's value depends on its own task scores only (the means, the median): no other system can
     # reverse two systems' order (independence of irrelevant alternatives, a requirement users may declare)
     independent: bool = False
+    # a rank-based aggregate's function of the per-task counts of systems beaten and tied (beaten_tied), the
+    # number of systems ``n`` and the task draws: one system more or less then changes the counts by a
+    # comparison, without sorting again (metaeval.methods.leaderboards.experiments); None for the others
+    of_ranks: Callable[..., np.ndarray] | None = None
 
     @property
     def direction(self) -> str:
@@ -144,8 +148,9 @@ class Aggregate:
 def _weighted(values: np.ndarray, w: np.ndarray) -> np.ndarray:
     """sum_t w_t values_st / sum_t w_t, values (..., S, T), w (..., T); a
     task of weight 0 counts nothing, whatever its value (NaN included)."""
-    w = w[..., None, :]
-    return np.where(w > 0, values, 0.0).__mul__(w).sum(axis=-1) / w.sum(axis=-1)
+    w = np.asarray(w, dtype=np.float64)
+    v = np.where(w[..., None, :] > 0, values, 0.0)
+    return np.matmul(v, w[..., :, None])[..., 0] / w.sum(axis=-1)[..., None]  # (a product per row, not a temporary)
 
 
 def mean_items(scores, *, copies, items):
@@ -184,25 +189,39 @@ def beaten_tied(scores):
     return np.moveaxis(beaten, -1, -2), np.moveaxis(tied, -1, -2)
 
 
-def mean_rank(scores, *, copies, items):
-    """The mean over tasks of the competition rank ``1 + #{k: m_kt > m_jt}``."""
-    beaten, tied = beaten_tied(scores)
-    s = scores.shape[-2]
-    return _weighted(s - beaten - tied, copies)
+def mean_rank_of(beaten, tied, *, copies, n):
+    """The mean rank from each system's per-task counts of systems beaten
+    and tied among ``n``: ``n - beaten - tied`` is its competition rank."""
+    return _weighted(n - beaten - tied, copies)
 
 
-def borda(scores, *, copies, items):
-    """The Borda count: over tasks (each drawn ``copies_t`` times), the
-    number of systems each system beats."""
-    beaten, _ = beaten_tied(scores)
+def borda_of(beaten, tied, *, copies, n):
+    """The Borda count from the per-task counts of systems beaten."""
     return (np.where(copies[..., None, :] > 0, beaten, 0.0) * copies[..., None, :]).sum(axis=-1)
 
 
-def win_rate(scores, *, copies, items):
-    """The mean pairwise win rate over tasks, a tie half a win."""
-    beaten, tied = beaten_tied(scores)
-    s = scores.shape[-2]
-    return _weighted((beaten + tied / 2) / max(s - 1, 1), copies)
+def win_rate_of(beaten, tied, *, copies, n):
+    """The mean win rate from the per-task counts (a tie half a win).  The
+    counts are summed before the one division, so that two systems of equal
+    wins get equal values (a division per task first left them 1e-16 apart,
+    and a tie read as an order)."""
+    return _weighted(beaten + tied / 2, copies) / max(n - 1, 1)
+
+
+def _from_ranks(of):
+    """The aggregate of per-task means computed by ``of`` from the counts of
+    systems beaten and tied (``beaten_tied``)."""
+    def fn(scores, *, copies, items):
+        beaten, tied = beaten_tied(scores)
+        return of(beaten, tied, copies=copies, n=scores.shape[-2])
+
+    fn.__doc__ = of.__doc__
+    return fn
+
+
+mean_rank = _from_ranks(mean_rank_of)
+borda = _from_ranks(borda_of)
+win_rate = _from_ranks(win_rate_of)
 
 
 def geometric(scores, *, copies, items):
@@ -238,11 +257,12 @@ AGGREGATES: dict[str, Aggregate] = {a.id: a for a in [
               True, feature="chance", bounds=(-np.inf, 1.0),
               reference="per item (x - 1/n_options) / (1 - 1/n_options), then the mean over tasks", independent=True),
     Aggregate("mean_rank", "mean rank over tasks", r"\overline{r}", mean_rank, False, bounds=(1.0, np.inf),
-              reference="competition ranks (1 + systems strictly better) averaged over tasks"),
+              reference="competition ranks (1 + systems strictly better) averaged over tasks",
+              of_ranks=mean_rank_of),
     Aggregate("borda", "Borda count", r"\mathrm{Borda}", borda, True, bounds=(0.0, np.inf),
-              reference="systems beaten, summed over tasks"),
+              reference="systems beaten, summed over tasks", of_ranks=borda_of),
     Aggregate("win_rate", "mean win rate", r"\mathrm{WR}", win_rate, True,
-              reference="HELM's mean win rate (Liang et al. 2023), a tie half a win"),
+              reference="HELM's mean win rate (Liang et al. 2023), a tie half a win", of_ranks=win_rate_of),
     Aggregate("geometric", "geometric mean over tasks", r"\mathrm{GM}_{tasks}", geometric, True,
               nonnegative=True, reference="exp of the mean log task score", independent=True),
     Aggregate("median", "median over tasks", r"\mathrm{Med}_{tasks}", median, True,

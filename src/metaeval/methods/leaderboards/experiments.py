@@ -137,6 +137,7 @@ def resolution(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items
 # cost of one removal is a leaderboard of S - 1 systems and its S^2 pairs)
 MAX_REMOVALS = 30
 MAX_ELEMENTS = 1 << 24  # pair or task statistics held at once (float64: 128 MB)
+MAX_DEGENERATES = 5  # the verdict's replicates follow this many best-placed degenerates per aggregate
 
 
 def removals(point: np.ndarray, limit: int = MAX_REMOVALS) -> np.ndarray:
@@ -167,15 +168,27 @@ def _reversals(totals, agg_ids, removed=None) -> np.ndarray:
     keep = np.array([[k for k in range(s) if k != r] for r in removed]).reshape(removed.size, s - 1)  # indices
     n_tasks = totals.sums.shape[-2]
     per = max(1, MAX_ELEMENTS // max(1, int(np.prod(lead)) * s * max(s, n_tasks)))
+    counts = {}
     for a, agg in enumerate(agg_ids):  # a loop over the aggregates, and memory-bound blocks of removals
-        if A.get(agg).independent:
+        ag = A.get(agg)
+        if ag.independent:
             continue
-        x = totals.means(A.get(agg).feature)
-        sign = 1.0 if A.get(agg).higher_is_better else -1.0
+        x = totals.means(ag.feature)
+        sign = 1.0 if ag.higher_is_better else -1.0
+        if ag.of_ranks is not None and ag.feature not in counts:
+            counts[ag.feature] = A.beaten_tied(x)
         for lo in range(0, removed.size, per):
             k = keep[lo:lo + per]
-            after = sign * A.get(agg)(np.take(x, k, axis=-2), copies=totals.copies[..., None, :],
-                                      items=totals.items[..., None, :])  # (..., R_b, S - 1)
+            xk = np.take(x, k, axis=-2)  # (..., R_b, S - 1, T)
+            cp = totals.copies[..., None, :]
+            if ag.of_ranks is not None:  # removing r moves each count by one comparison with r: no sort again
+                beaten, tied = counts[ag.feature]
+                xr = np.nan_to_num(np.take(x, removed[lo:lo + per], axis=-2)[..., None, :], nan=-np.inf)
+                xk_ = np.nan_to_num(xk, nan=-np.inf)
+                after = sign * ag.of_ranks(np.take(beaten, k, axis=-2) - (xr < xk_),
+                                           np.take(tied, k, axis=-2) - (xr == xk_), copies=cp, n=s - 1)
+            else:
+                after = sign * ag(xk, copies=cp, items=totals.items[..., None, :])  # (..., R_b, S - 1)
             before = np.take(full[..., a, :], k, axis=-1)  # (..., R_b, S - 1): the full scores of the same systems
             changed = np.abs(np.sign(before[..., :, None] - before[..., None, :])
                              - np.sign(after[..., :, None] - after[..., None, :])) / 2
@@ -241,12 +254,25 @@ def _beaten_by_degenerates(r_real: Resampler, r_deg: Resampler, w, agg_ids) -> n
     deg = r_deg.totals_of(w)
     s, d = real.sums.shape[-3], deg.sums.shape[-3]
     out = np.empty((real.sums.shape[0], len(agg_ids), d))
+    counts = {}  # per feature, the real systems' counts of systems beaten and tied per task (one sort)
     for a, agg in enumerate(agg_ids):  # each aggregate on D leaderboards of S + 1 systems
-        f = A.get(agg).feature
-        x = np.concatenate([np.broadcast_to(real.means(f)[:, None], (real.sums.shape[0], d, s, real.sums.shape[-2])),
-                            deg.means(f)[:, :, None]], axis=-2)  # (B, D, S + 1, T)
-        v = A.get(agg)(x, copies=real.copies[:, None, :], items=real.items[:, None, :])  # (B, D, S + 1)
-        v = v if A.get(agg).higher_is_better else -v
+        ag = A.get(agg)
+        xr, xd = real.means(ag.feature), deg.means(ag.feature)  # (B, S, T), (B, D, T)
+        if ag.of_ranks is not None:  # adding a system moves each count by one comparison: no sort again
+            if ag.feature not in counts:
+                counts[ag.feature] = A.beaten_tied(xr)
+            beaten, tied = counts[ag.feature]
+            xr_, xd_ = np.nan_to_num(xr[:, None], nan=-np.inf), np.nan_to_num(xd[:, :, None], nan=-np.inf)
+            cp = real.copies[:, None, :]
+            v_real = ag.of_ranks(beaten[:, None] + (xd_ < xr_), tied[:, None] + (xd_ == xr_), copies=cp, n=s + 1)
+            v_g = ag.of_ranks((xr_ < xd_).sum(axis=-2)[..., None, :], (xr_ == xd_).sum(axis=-2)[..., None, :],
+                              copies=cp, n=s + 1)
+            v = np.concatenate([v_real, v_g], axis=-1)  # (B, D, S + 1)
+        else:
+            x = np.concatenate([np.broadcast_to(xr[:, None], (xr.shape[0], d) + xr.shape[1:]), xd[:, :, None]],
+                               axis=-2)  # (B, D, S + 1, T)
+            v = ag(x, copies=real.copies[:, None, :], items=real.items[:, None, :])  # (B, D, S + 1)
+        v = v if ag.higher_is_better else -v
         g = v[..., -1:]
         out[:, a] = ((g > v[..., :-1]) + 0.5 * (g == v[..., :-1])).mean(axis=-1)
     return out
@@ -295,9 +321,18 @@ def criteria_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str
     one resample; its stability the tau of one half-split of it; its
     resolution the share of its adjacent pairs whose |difference| / se
     exceeds the benchmark's simultaneous critical value (se and critical
-    value from all replicates); robustness and gameability on it."""
+    value from all replicates); robustness and gameability on it (the
+    removals of ``removals``; the ``MAX_DEGENERATES`` degenerates best placed
+    on the benchmark for each aggregate)."""
     r = Resampler(bench, scheme, no_answer_scoring)
     names, deg = _with_degenerates(bench, no_answer_scoring)
+    point_game = _beaten_by_degenerates(r, Resampler(deg, "items", no_answer_scoring), _ones(bench), agg_ids)[0]
+    # the replicates follow the degenerates best placed on the benchmark itself (MAX_DEGENERATES per aggregate,
+    # the union): the criterion is the best one's share, and the others are far behind it
+    best = np.unique(np.argsort(-point_game, axis=-1, kind="stable")[:, :MAX_DEGENERATES])
+    names = [names[i] for i in best]
+    deg = Benchmark(bench.name, bench.item_ids, bench.tasks, bench.task_names, tuple(names), deg.right[best],
+                    deg.unanswered[best], bench.n_options, bench.kind)
     rd = Resampler(deg, scheme, no_answer_scoring)
     crits = list(CRITERIA)
     point_scores = oriented(r.total, agg_ids)  # (A, S)
@@ -331,5 +366,5 @@ def criteria_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str
     res = np.take_along_axis(np.take_along_axis(sets.resolved, o[:, :, None], axis=1), o[:, None, :], axis=2)
     value[1] = np.diagonal(res, offset=1, axis1=1, axis2=2).mean(axis=-1)
     value[2] = 1 - _reversal_share(r.total, agg_ids, removed)
-    value[3] = 1 - _beaten_by_degenerates(r, rd, _ones(bench), agg_ids)[0].max(axis=-1)
+    value[3] = 1 - point_game.max(axis=-1)
     return value, boot, crits
