@@ -208,7 +208,8 @@ def test_the_public_door_holds_only_public_names():
     assert {"importlib", "version", "annotations", "PackageNotFoundError"}.isdisjoint(names)
     assert set(metaeval.__all__) == {"__version__", "dataset", "span_dataset", "read_files", "evaluate", "compare",
                                      "recommend", "meta_evaluate", "size_design", "Dataset", "score",
-                                     "register_metric"}
+                                     "register_metric", "leaderboard", "Benchmark", "read_benchmark",
+                                     "register_aggregate"}
     for name in metaeval.__all__:
         assert getattr(metaeval, name) is not None
     for old in ("metrics", "confusion", "resample", "kernels", "ranking", "recommendation", "io", "config",

@@ -6,7 +6,11 @@ The public door (``__all__``): build the data object once, with
 ``compare`` (systems, with intervals), ``meta_evaluate`` (every experiment),
 ``recommend`` (which metric to report), ``size_design`` (how large a test
 set); ``score`` scores label lists with one metric, ``register_metric``
-brings a metric of your own.
+brings a metric of your own.  Leaderboards (many systems, a benchmark of
+many tasks): ``leaderboard`` (which aggregate to report, which ranks are
+real, how many questions each task needs) on a ``Benchmark`` or on
+``read_benchmark``'s files; ``register_aggregate`` brings an aggregate of
+your own.
 
 The library's floors, from the ground up (``docs/architecture.md`` draws the
 map; ``tests/test_structure.py`` keeps it): ``engine`` (resamples, confusion
@@ -32,7 +36,8 @@ except _NotInstalled:  # a source tree that is not installed
 # the public functions and the data object, and the module each comes from
 _HOME = {name: "api" for name in ("dataset", "span_dataset", "read_files", "evaluate", "compare", "recommend",
                                   "meta_evaluate", "size_design", "Dataset")}
-_HOME.update(score="label_scores", register_metric="measures.custom")
+_HOME.update(score="label_scores", register_metric="measures.custom", leaderboard="pipeline.leaderboard",
+             Benchmark="data.benchmark", read_benchmark="data.benchmark", register_aggregate="measures.aggregates")
 __all__ = ["__version__", *_HOME]
 # the folders and modules of the library (``import metaeval.measures`` or ``metaeval.measures`` after
 # ``import metaeval``)

@@ -202,8 +202,11 @@ def _notes_of(n_options, unanswered, systems) -> tuple[str, ...]:
                      "is 0 (an item that cannot be answered wrongly shows nothing above chance)")
     left = [(s, int(k)) for s, k in zip(systems, unanswered.sum(axis=1)) if k]
     if left:
+        each = (", ".join(f"{s} {k:,}" for s, k in left) if len(left) <= 12 else
+                f"{min(k for _, k in left):,} to {max(k for _, k in left):,} each (every system's count: "
+                "dataset.json's no_answers)")
         notes.append(f"{len(left)} of {len(systems)} systems left items unanswered, scored by no_answer_scoring: "
-                     + ", ".join(f"{s} {k:,}" for s, k in left))
+                     + each)
     return tuple(notes)
 
 

@@ -93,9 +93,11 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     lines += ["## Which ranks each aggregate resolves", ""]
     t = res.copy()
     t["aggregate"] = [_name(a) for a in t["aggregate"]]
-    t = t[["scheme", "aggregate", "adjacent_resolved", "adjacent_pairs", "share_resolved", "tie_bands"]]
+    t = t[["scheme", "aggregate", "adjacent_resolved", "adjacent_pairs", "share_resolved", "pairs_resolved",
+           "tie_bands"]]
     lines += [markdown_table(t.rename(columns={"adjacent_resolved": "resolved", "adjacent_pairs": "adjacent pairs",
-                                               "share_resolved": "share", "tie_bands": "tie bands"})), ""]
+                                               "share_resolved": "share", "pairs_resolved": "all pairs resolved",
+                                               "tie_bands": "tie bands"})), ""]
     # the verdict's evidence
     lines += ["## The evidence", ""]
     for s in schemes:

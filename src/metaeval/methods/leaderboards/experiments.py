@@ -94,7 +94,8 @@ def resolution(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items
     """``(ranks, summary)``: per aggregate and system, the estimate, the
     rank, the rank sets of both families and the percentile interval of
     bootstrap ranks; per aggregate, the share of adjacent pairs resolved in
-    ``family``, the tie bands, and the critical values."""
+    ``family`` and of all pairs (discriminative power), the tie bands, and
+    the critical values."""
     from .ranks import percentile_rank_intervals, point_ranks
 
     r = Resampler(bench, scheme, no_answer_scoring)
@@ -119,9 +120,12 @@ def resolution(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items
                          "simultaneous_lower": int(sets["simultaneous"].lower[a, j]),
                          "simultaneous_upper": int(sets["simultaneous"].upper[a, j]),
                          "percentile_lower": int(p_lo[a, j]), "percentile_upper": int(p_hi[a, j])})
+        p = len(order)
         summary.append({"aggregate": agg, "adjacent_pairs": adjacent.size,
                         "adjacent_resolved": int(adjacent.sum()),
                         "share_resolved": float(adjacent.mean()) if adjacent.size else np.nan,
+                        # Sakai's discriminative power: the share of all pairs told apart
+                        "pairs_resolved": float(np.triu(res, 1).sum() / max(p * (p - 1) / 2, 1)),
                         "tie_bands": "; ".join("{" + ", ".join(bench.systems[i] for i in b) + "}" for b in bands),
                         "critical_simultaneous": float(sets["simultaneous"].critical[a]),
                         "family": family, "scheme": scheme, "replicates": replicates, "alpha": alpha})
