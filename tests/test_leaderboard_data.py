@@ -151,3 +151,28 @@ def test_read_benchmark_of_scores(tmp_path):
     a.write_text("item_id,score\n3,0.5\n1,1\n2,0.25\n")
     b = read_benchmark("toy", gold, {"a": a}, input="scores")
     assert b.right.tolist() == [[1.0, 0.25, 0.5]] and b.task_names == ("x", "y") and b.kind == "scores"
+
+
+def test_custom_aggregates_from_the_config(tmp_path):
+    """A config's custom aggregate: declared with its file's SHA-256,
+    registered, listed by a leaderboard; one that breaks its contract is
+    refused naming its key."""
+    from metaeval.data.leaderboard_spec import leaderboard_specs
+    from metaeval.settings import ConfigError
+
+    (tmp_path / "agg.py").write_text("import numpy as np\n\n\ndef worst(scores, *, copies, items):\n"
+                                     "    return np.where(copies[..., None, :] > 0, scores, np.inf).min(axis=-1)\n\n\n"
+                                     "def total(scores, *, copies, items):\n    return scores.sum()\n")
+    cfg = {"custom_aggregates": {"worst": {"function": "agg.py:worst", "higher_is_better": True, "range": [0, 1]}},
+           "leaderboards": {"b": {"gold": "g.csv", "predictions": ["p/*.csv"], "aggregates": ["mean_items", "worst"]}}}
+    try:
+        specs = leaderboard_specs(cfg, tmp_path)
+        decl = specs["b"].custom_aggregates["worst"]
+        assert decl["function"] == f"{tmp_path / 'agg.py'}:worst" and len(decl["fingerprint"]) == 64
+        assert A.get("worst")(np.array([[0.5, 0.2], [0.4, 0.3]])).tolist() == [0.2, 0.3]
+        bad = {**cfg, "custom_aggregates": {"total": {"function": "agg.py:total", "higher_is_better": True}}}
+        with pytest.raises(ConfigError, match=r"custom_aggregates\.total: .*expected one value per system"):
+            leaderboard_specs(bad, tmp_path)
+    finally:
+        A.unregister_aggregate("worst")
+        A.unregister_aggregate("total")

@@ -9,7 +9,7 @@ from metaeval.data.leaderboard_spec import leaderboard_settings, leaderboard_spe
 from metaeval.workflow.leaderboards import leaderboard_fingerprint, leaderboard_params
 
 try:
-    LEADERBOARD_SPECS = leaderboard_specs(config)
+    LEADERBOARD_SPECS = leaderboard_specs(config, CONFIG_DIR)
     from metaeval.pipeline.leaderboard import check_spec
 
     for _lb in LEADERBOARD_SPECS.values():

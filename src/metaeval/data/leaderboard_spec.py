@@ -49,6 +49,9 @@ class LeaderboardSpec:
     priorities: tuple[str, ...] = ()
     require: tuple[str, ...] = ()
     experiments: Mapping[str, Any] = field(default_factory=dict)
+    # the config's custom_aggregates, as plain declarations (function, SHA-256 of its files, contract): every step
+    # registers them, and an edit of their code reruns the leaderboard's steps
+    custom_aggregates: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def from_config(cls, name: str, block: Mapping[str, Any]) -> "LeaderboardSpec":
@@ -61,6 +64,10 @@ class LeaderboardSpec:
             if key not in block:
                 raise ConfigError(f"leaderboards.{name}: {key!r} is required")
         b = dict(block)
+        if b.get("custom_aggregates"):  # (declared already: a step's param carries the declarations)
+            from ..measures.aggregates import register_declared_aggregates
+
+            register_declared_aggregates(b["custom_aggregates"])
         for key in ("predictions", "aggregates", "priorities", "require"):
             if isinstance(b.get(key), str):
                 b[key] = [b[key]]
@@ -155,14 +162,26 @@ def leaderboard_settings(config: Mapping, name: str) -> Settings:
     return Settings.from_config(config.get("experiments"), own)
 
 
-def leaderboard_specs(config: Mapping) -> dict[str, LeaderboardSpec]:
+def leaderboard_specs(config: Mapping, base_dir: str | Path = ".") -> dict[str, LeaderboardSpec]:
     """Every leaderboard of the config, checked; a name shared with a
-    dataset is refused (their results share ``results/``)."""
+    dataset is refused (their results share ``results/``).  The config's
+    ``custom_aggregates`` (paths relative to ``base_dir``, the config
+    file's folder) are declared, registered and held to their contract
+    first, and reach every leaderboard's steps."""
+    from ..measures.aggregates import AggregateContractError, declare_aggregate
+
     blocks = config.get("leaderboards") or {}
     clash = sorted(set(blocks) & set(config.get("datasets") or {}))
     if clash:
         raise ConfigError(f"leaderboards {clash}: a dataset has the same name (results/<name>/ would hold both)")
-    return {name: LeaderboardSpec.from_config(name, block or {}) for name, block in blocks.items()}
+    declared = {}
+    for agg_id, block in (config.get("custom_aggregates") or {}).items():
+        try:
+            declared[agg_id] = declare_aggregate(agg_id, block or {}, base_dir)
+        except (AggregateContractError, ImportError, OSError, AttributeError) as e:
+            raise ConfigError(f"custom_aggregates.{agg_id}: {e}") from None
+    return {name: LeaderboardSpec.from_config(name, {**(block or {}), "custom_aggregates": declared})
+            for name, block in blocks.items()}
 
 
 LEADERBOARD_KEYS = tuple(f.name for f in fields(LeaderboardSpec) if f.name != "name")

@@ -59,12 +59,14 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 __all__ = ["Aggregate", "AGGREGATES", "DEFAULT_AGGREGATES", "FEATURES", "TaskTotals", "evaluate",
-           "register_aggregate", "unregister_aggregate", "AggregateContractError", "check_aggregate", "beaten_tied"]
+           "register_aggregate", "unregister_aggregate", "AggregateContractError", "check_aggregate", "beaten_tied",
+           "declare_aggregate", "register_declared_aggregates", "AGGREGATE_KEYS"]
 
 # the per-item scores an aggregate may read: the score itself, and its chance-corrected form
 FEATURES = ("score", "chance")
@@ -409,6 +411,67 @@ def unregister_aggregate(agg_id: str) -> None:
     """Forget a user's aggregate (a built-in one stays)."""
     if agg_id not in BUILT_IN:
         AGGREGATES.pop(agg_id, None)
+
+
+AGGREGATE_KEYS = ("function", "higher_is_better", "feature", "name", "latex", "reference", "range", "nonnegative",
+                  "independent")
+
+
+def declare_aggregate(agg_id: str, block: Mapping[str, Any], base_dir=".") -> dict[str, Any]:
+    """The plain declaration of one ``custom_aggregates`` entry of the
+    config: its function as an absolute ``file.py:name`` (or
+    ``package.module:name``) with the SHA-256 of its files (an edit reruns
+    the leaderboards that compute it), and its contract; registered and
+    held to the contract now.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "mine.py").write_text("import numpy as np\\n"
+    ...     "def worst(scores, *, copies, items):\\n"
+    ...     "    return np.where(copies[..., None, :] > 0, scores, np.inf).min(axis=-1)\\n")
+    >>> decl = declare_aggregate("worst", {"function": "mine.py:worst", "higher_is_better": True, "range": [0, 1],
+    ...                                    "independent": True}, d)
+    >>> decl["function"].endswith("mine.py:worst"), len(decl["fingerprint"]), "worst" in AGGREGATES
+    (True, 64, True)
+    >>> unregister_aggregate("worst")
+    """
+    from .custom import _is_path, _source_file, fingerprint, resolve
+
+    unknown = sorted(set(block) - set(AGGREGATE_KEYS))
+    if unknown:
+        raise AggregateContractError(f"custom aggregate {agg_id!r}: unknown key(s) {unknown}; known: "
+                                     f"{', '.join(AGGREGATE_KEYS)}")
+    for key in ("function", "higher_is_better"):
+        if key not in block:
+            raise AggregateContractError(f"custom aggregate {agg_id!r}: {key} is required")
+    function = str(block["function"])
+    fn, path = resolve(function, base_dir)
+    _, mod, attr = _source_file(function, Path(base_dir))
+    decl = {"function": f"{path}:{attr}" if path is not None and _is_path(mod) else function,
+            "fingerprint": fingerprint(path) if path is not None else "",
+            "higher_is_better": bool(block["higher_is_better"]), "feature": str(block.get("feature", "score")),
+            "name": str(block.get("name") or agg_id), "latex": str(block.get("latex") or block.get("name") or agg_id),
+            "reference": str(block.get("reference") or ""),
+            "range": None if block.get("range") is None else [None if x is None else float(x) for x in block["range"]],
+            "nonnegative": bool(block.get("nonnegative", False)), "independent": bool(block.get("independent", False))}
+    _register_declared(agg_id, decl, fn)
+    return decl
+
+
+def _register_declared(agg_id: str, d: Mapping[str, Any], fn) -> Aggregate:
+    return register_aggregate(agg_id, fn, higher_is_better=d["higher_is_better"], feature=d["feature"],
+                              name=d["name"], latex=d["latex"], reference=d["reference"], range=d["range"],
+                              nonnegative=d["nonnegative"], independent=d["independent"], source=d["function"])
+
+
+def register_declared_aggregates(declared: Mapping[str, Mapping[str, Any]]) -> list[Aggregate]:
+    """Register plain declarations (``declare_aggregate``'s, as a
+    leaderboard step's rule param carries them)."""
+    from .custom import resolve
+
+    return [_register_declared(a, d, resolve(d["function"])[0]) for a, d in declared.items()]
 
 
 def describe(agg_ids: Sequence[str]) -> Mapping[str, Mapping[str, Any]]:

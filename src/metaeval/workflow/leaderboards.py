@@ -48,7 +48,7 @@ def leaderboard_params(spec, settings) -> dict[str, dict]:
 
 
 # what a leaderboard judges and how: not read by the reading of its files
-_JUDGING = ("aggregates", "primary_aggregate", "priorities", "require")
+_JUDGING = ("aggregates", "primary_aggregate", "priorities", "require", "custom_aggregates")
 
 
 def leaderboard_fingerprint(spec, data_dir) -> dict[str, str]:
