@@ -190,3 +190,12 @@ def test_one_system_more_or_less_equals_recomputing_the_leaderboard(seed):
             want = sum(abs(np.sign(full[keep][i] - full[keep][j]) - np.sign(after[i] - after[j])) / 2
                        for i in range(s - 1) for j in range(i + 1, s - 1))
             assert flips[a, r] == pytest.approx(want), (agg, r)
+
+
+def test_the_page_stays_readable_with_many_bands_and_pairs():
+    from metaeval.present.leaderboard import MAX_BANDS, _bands
+
+    text = "; ".join(f"{{s{i}, s{i + 1}}}" for i in range(0, 40, 2))
+    short = _bands(text)
+    assert short.count("{") == MAX_BANDS and short.endswith(f"; and {20 - MAX_BANDS} more")
+    assert _bands("") == "none" and _bands("{a, b}") == "{a, b}"

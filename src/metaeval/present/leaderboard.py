@@ -29,6 +29,18 @@ def _name(agg: str) -> str:
     return A.get(agg).name if agg in A.AGGREGATES else agg
 
 
+MAX_BANDS = 8  # tie bands written in a cell of the page (every band is in resolution_<scheme>.csv)
+MAX_DESIGN_ROWS = 40  # rows of the design table on the page (every row is in design.csv)
+
+
+def _bands(text, limit: int = MAX_BANDS) -> str:
+    """The first ``limit`` tie bands of a ``tie_bands`` cell ("; "-separated), and how many more."""
+    if not isinstance(text, str) or not text:
+        return "none"
+    bands = text.split("; ")
+    return "; ".join(bands[:limit]) + (f"; and {len(bands) - limit} more" if len(bands) > limit else "")
+
+
 def _interval(lo, hi) -> str:
     return f"{int(lo)}" if lo == hi else f"{int(lo)}–{int(hi)}"
 
@@ -79,7 +91,7 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     # the leaderboard of the primary aggregate
     r0 = res[(res["aggregate"] == primary) & (res.scheme == schemes[0])].iloc[0]
     lines += [f"## The leaderboard: {md_escape(_name(primary))}", ""]
-    bands = r0["tie_bands"] if isinstance(r0["tie_bands"], str) and r0["tie_bands"] else "none"
+    bands = _bands(r0["tie_bands"])
     lines += [f"{int(r0.adjacent_resolved)} of {int(r0.adjacent_pairs)} adjacent pairs resolved "
               f"({SCHEME_WORDS[schemes[0]]}, {family} {1 - alpha:.0%} rank sets); tie bands, systems the data "
               f"cannot tell apart: {md_escape(bands)}.", ""]
@@ -94,7 +106,7 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     t = res.copy()
     t["aggregate"] = [_name(a) for a in t["aggregate"]]
     t = t[["scheme", "aggregate", "adjacent_resolved", "adjacent_pairs", "share_resolved", "pairs_resolved",
-           "tie_bands"]]
+           "tie_bands"]].assign(tie_bands=[_bands(b, 4) for b in t["tie_bands"]])
     lines += [markdown_table(t.rename(columns={"adjacent_resolved": "resolved", "adjacent_pairs": "adjacent pairs",
                                                "share_resolved": "share", "pairs_resolved": "all pairs resolved",
                                                "tie_bands": "tie bands"})), ""]
@@ -154,7 +166,12 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
               "On the benchmark itself (no resampling); every degenerate system is in gameability.csv.", ""]
     if "design.csv" in tables and tables["design.csv"] is not None and len(tables["design.csv"]):
         d = tables["design.csv"].copy()
+        n_rows = len(d)
+        if n_rows > MAX_DESIGN_ROWS:  # the primary aggregate's pairs first, the closest to being resolved first
+            d = d.assign(_p=d["aggregate"] != primary).sort_values(["_p", "questions_per_task_needed"],
+                                                                   kind="stable").head(MAX_DESIGN_ROWS)
         d["aggregate"] = [_name(a) for a in d["aggregate"]]
+
         def need(x):
             return "inf" if not np.isfinite(x) else f"{int(np.ceil(x)):,}"
 
@@ -173,7 +190,10 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
                   "critical value; the questions per task (the tasks kept) and the tasks (their questions kept) "
                   "that would take it there, the paired standard error shrinking as measured on the benchmark's "
                   "own halves (inf: it does not measurably shrink). Exponents of that shrinking, with their "
-                  "standard errors, are in design.csv.", "", markdown_table(t), ""]
+                  "standard errors, are in design.csv"
+                  + (f"; here the {MAX_DESIGN_ROWS} pairs nearest to being resolved, the "
+                     f"{_name(primary)}'s first, of {n_rows:,} (all in design.csv)." if n_rows > MAX_DESIGN_ROWS
+                     else "."), "", markdown_table(t), ""]
     if info.get("notes"):
         lines += ["## Notes on the input", ""] + [f"- {md_escape(n)}" for n in info["notes"]]
         lines += [f"- a missing answer is scored {missing} (no_answer_scoring: {info.get('no_answer_scoring')})", ""]
