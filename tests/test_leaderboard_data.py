@@ -134,14 +134,28 @@ def test_read_benchmark_names_every_fault(tmp_path):
 
 def test_read_benchmark_says_answers_no_gold_label_has(tmp_path):
     gold = tmp_path / "gold.csv"
-    gold.write_text("item_id,label,task\n1,A,x\n2,B,y\n")
+    gold.write_text("item_id,label,task\n" + "".join(f"{i},{'AB'[i % 2]},{'xy'[i % 2]}\n" for i in range(10)))
     a = tmp_path / "a.csv"
-    a.write_text("item_id,label\n1,a\n2,(B)\n3,Z\n")
-    gold.write_text("item_id,label,task\n1,A,x\n2,B,y\n3,A,y\n")
+    a.write_text("item_id,label\n0,a\n1,(B)\n2,Z\n" + "".join(f"{i},{'AB'[i % 2]}\n" for i in range(3, 10)))
     b = read_benchmark("toy", gold, {"a": a})
-    assert b.right.tolist() == [[0.0, 0.0, 0.0]]
+    assert b.right[0, :3].tolist() == [0.0, 0.0, 0.0] and b.right[0, 3:].all()
     # 'a' and '(B)' read as labels written otherwise: said; 'Z' is an answer like any wrong one
     assert any("2 answer(s) written unlike the gold labels, scored wrong: 'a' (1), '(B)' (1)" in n for n in b.notes)
+    # most of a system's answers so: a format, refused with the file named
+    a.write_text("item_id,label\n" + "".join(f"{i},{'ab'[i % 2]}\n" for i in range(10)))
+    with pytest.raises(DataError) as e:
+        read_benchmark("toy", gold, {"a": a})
+    assert f"{a}: 10 problems" in str(e.value) and "10 of 10 answers are written unlike the gold labels" in str(e.value)
+
+
+def test_identical_systems_and_scores_outside_0_1_are_said(tmp_path):
+    gold = tmp_path / "gold.csv"
+    gold.write_text("item_id,task\n1,x\n2,y\n")
+    for name, text in (("a", "1,1\n2,0\n"), ("b", "2,0\n1,1\n"), ("c", "1,50\n2,7\n")):
+        (tmp_path / f"{name}.csv").write_text("item_id,score\n" + text)
+    b = read_benchmark("toy", gold, {k: tmp_path / f"{k}.csv" for k in "abc"}, input="scores")
+    assert any("same score on every item" in n and "a, b" in n for n in b.notes)
+    assert any("outside [0, 1] (c)" in n for n in b.notes)
 
 
 def test_read_benchmark_of_scores(tmp_path):

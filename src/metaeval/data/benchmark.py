@@ -194,6 +194,27 @@ class Benchmark:
                          self.labels)
 
 
+def _same_and_scale_notes(systems, right, unanswered, kind: str) -> list[str]:
+    """Systems whose every per-item score (and missing answer) is another's
+    (a file copied, or one system submitted twice: both are ranked, never
+    resolved from each other), and per-item scores outside [0, 1] (the
+    chance correction and the guess of a missing answer assume a
+    probability of being right)."""
+    notes = []
+    key = {}
+    for s, row, miss in zip(systems, right, unanswered):
+        key.setdefault(row.tobytes() + miss.tobytes(), []).append(s)
+    same = [v for v in key.values() if len(v) > 1]
+    if same:
+        notes.append("systems with the same score on every item (both ranked, never told apart): "
+                     + "; ".join(", ".join(v) for v in same))
+    if kind == "scores" and right.size and (right.min() < 0 or right.max() > 1):
+        out = [s for s, row in zip(systems, right) if row.min() < 0 or row.max() > 1]
+        notes.append(f"per-item scores outside [0, 1] ({', '.join(out[:5])}{', ...' if len(out) > 5 else ''}): the "
+                     "aggregates average them as given; a chance-corrected score assumes a probability of being right")
+    return notes
+
+
 def _notes_of(n_options, unanswered, systems) -> tuple[str, ...]:
     """What changes a score without being an error: said by the workflow."""
     notes = []
@@ -286,6 +307,8 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
         g = read_labels(gold, id_column=id_column, label_column=task_column)
         g.groups = list(g.labels)
     problems += g.problems
+    if g.unreadable:  # no gold to align the systems' files with: its own faults only (not one per item of theirs)
+        raise DataError(problems, f"benchmark {name!r}")
     ids = list(g.ids)
     position = {item: i for i, item in enumerate(ids)}
     n_options = None
@@ -332,7 +355,13 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
             unanswered[s, cols] = none
             right[s, cols] = (v == gold_labels[cols]) & ~none
             odd = [x for x in v[~none] if x not in known and _looks_like_a_label(x, known)]
-            if odd:
+            if odd and len(odd) * 2 > max(1, int((~none).sum())):  # most answers: a format, not a system's mistakes
+                shown = ", ".join(repr(x) for x in list(dict.fromkeys(odd))[:5])
+                problems.append(Problem(path, None, f"{len(odd):,} of {int((~none).sum()):,} answers are written "
+                                        f"unlike the gold labels ({shown}; the gold's: "
+                                        + ", ".join(map(repr, sorted(known)[:6])) + (", ..." if len(known) > 6 else "")
+                                        + "): write them as the gold does", "label", len(odd)))
+            elif odd:
                 counts: dict[str, int] = {}
                 for x in odd:
                     counts[x] = counts.get(x, 0) + 1
@@ -343,6 +372,7 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
         raise DataError(problems, f"benchmark {name!r}")
     names, codes = np.unique(np.asarray([str(t) for t in g.groups], dtype=object), return_inverse=True)
     notes = list(_notes_of(n_options, unanswered, systems))
+    notes += _same_and_scale_notes(systems, right, unanswered, input)
     for system, counts in foreign.items():  # answers no gold label has: wrong, and said (a case or format slip?)
         shown = ", ".join(f"{x!r} ({c:,})" for x, c in sorted(counts.items(), key=lambda kv: -kv[1])[:5])
         notes.append(f"system {system!r}: {sum(counts.values()):,} answer(s) written unlike the gold labels, scored "

@@ -18,8 +18,8 @@ Examples
 1     m1     0.595     2                   2                   3
 2     m2     0.588     3                   2                   3
 3     m3     0.330     4                   4                   4
->>> res.answer()[:48]
-'Report the mean over items or mean over tasks (t'
+>>> res.answer()[:60]
+'Report the mean over items: kept on every criterion, items r'
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from ..data.benchmark import Benchmark, read_benchmark
 from ..data.leaderboard_spec import LEADERBOARD_SETTING_KEYS, LeaderboardSpec
 from ..settings import Settings
 from ..verdict.leaderboard import LeaderboardVerdict
-from .leaderboard_stages import (benchmark_info, check_spec, design_stage, experiments_stage, ranks_stage,
+from .leaderboard_stages import (benchmark_info, check_ranked, check_spec, design_stage, experiments_stage, ranks_stage,
                                  verdict_stage, verdict_table)
 
 __all__ = ["LeaderboardResult", "analyse", "leaderboard"]
@@ -60,7 +60,8 @@ class LeaderboardResult:
 
     @property
     def verdict(self) -> pd.DataFrame:
-        return pd.concat([verdict_table(v) for v in self.verdicts.values()], ignore_index=True)
+        return pd.concat([verdict_table(v, self.spec.primary_aggregate) for v in self.verdicts.values()],
+                         ignore_index=True)
 
     def table(self, aggregate: str | None = None, scheme: str | None = None) -> pd.DataFrame:
         """The leaderboard of one aggregate (default the primary one) under
@@ -74,7 +75,7 @@ class LeaderboardResult:
 
     def answer(self, scheme: str | None = None) -> str:
         """The verdict's sentence under one scheme (default the first)."""
-        return self.verdicts[scheme or self.settings.leaderboard_schemes[0]].sentence()
+        return self.verdicts[scheme or self.settings.leaderboard_schemes[0]].sentence(self.spec.primary_aggregate)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The workflow's files: name -> table."""
@@ -137,6 +138,9 @@ def leaderboard(gold=None, predictions: Mapping[str, Any] | None = None, *, task
     if schemes is not None:
         settings["leaderboard_schemes"] = list(schemes)
     st = Settings.from_config(settings)
+    if sum(x is not None for x in (benchmark, predictions, answers, scores)) > 1:
+        raise TypeError("leaderboard(): give one of benchmark, predictions (files), answers or scores (a benchmark "
+                        "of answers and scores together: read_benchmark per kind, or scores of every system)")
     if benchmark is None:
         if predictions is not None:
             benchmark = read_benchmark(name, gold, predictions, task_column=task_column, options_column=options_column,
@@ -152,6 +156,7 @@ def leaderboard(gold=None, predictions: Mapping[str, Any] | None = None, *, task
                             "files")
     import warnings
 
+    check_ranked(benchmark)
     for note in benchmark.notes:  # what changed a score is said (the command line prints it as a warning)
         warnings.warn(f"benchmark {benchmark.name!r}: {note}", UserWarning, stacklevel=2)
     has_options = benchmark.n_options is not None

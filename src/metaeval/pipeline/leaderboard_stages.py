@@ -19,7 +19,7 @@ from ..methods.leaderboards.resampling import SCHEME_TEXT, few_tasks_note
 from ..settings import ConfigError, Settings
 from ..verdict.leaderboard import REQUIREMENTS, LeaderboardVerdict, leaderboard_verdict
 
-__all__ = ["check_spec", "ranks_stage", "experiments_stage", "verdict_stage", "design_stage", "verdict_table",
+__all__ = ["check_spec", "check_ranked", "ranks_stage", "experiments_stage", "verdict_stage", "design_stage", "verdict_table",
            "benchmark_shape", "benchmark_info"]
 
 
@@ -39,6 +39,18 @@ def _with_scheme(df: pd.DataFrame, scheme: str) -> pd.DataFrame:
     df = df.copy()
     df.insert(0, "scheme", scheme)
     return df
+
+
+def check_ranked(bench: Benchmark) -> Benchmark:
+    """Refuse a benchmark of fewer than 2 systems (nothing to rank), naming
+    its files when it was read from files."""
+    if bench.n_systems >= 2:
+        return bench
+    from ..data.files import DataError, Problem
+
+    where = ", ".join(map(str, (bench.info.get("predictions") or {}).values())) or "predictions"
+    raise DataError([Problem(where, None, f"{bench.n_systems} system(s): a leaderboard ranks at least 2", "file")],
+                    f"benchmark {bench.name!r}")
 
 
 def ranks_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings, scheme: str) -> dict[str, pd.DataFrame]:
@@ -76,14 +88,14 @@ def verdict_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings, scheme:
                                require=spec.require, no_answer_scoring=spec.no_answer_scoring)
 
 
-def verdict_table(v: LeaderboardVerdict) -> pd.DataFrame:
+def verdict_table(v: LeaderboardVerdict, primary: str | None = None) -> pd.DataFrame:
     """``verdict.csv``'s rows of one scheme: every criterion and aggregate,
     and the answer (``answer``) with the sentence (``sentence``)."""
     t = v.table(1 - v.sets.alpha)
     t.insert(0, "scheme", v.scheme)
     t["answer"] = t["aggregate"].isin(v.answer)
     t["decision"] = v.decision.kind
-    t["sentence"] = v.sentence()
+    t["sentence"] = v.sentence(primary)
     return t
 
 

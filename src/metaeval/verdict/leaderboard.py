@@ -31,7 +31,7 @@ from ..measures import aggregates as A
 from ..methods.leaderboards.experiments import CRITERIA, criteria_replicates
 from ..methods.leaderboards.resampling import SCHEME_TEXT
 from .evidence import EvidenceSets, evidence_sets
-from .tradeoff import Decision, decide, trade_off
+from .tradeoff import Decision, decide, passes, trade_off
 from ..settings import default_of
 
 __all__ = ["REQUIREMENTS", "LeaderboardVerdict", "leaderboard_verdict"]
@@ -80,18 +80,42 @@ class LeaderboardVerdict:
         out.attrs["scheme"] = SCHEME_TEXT[self.scheme]
         return out
 
-    def sentence(self) -> str:
-        """The answer first, in one sentence an organiser can act on."""
-        names = [A.get(a).name for a in self.answer]
+    def sentence(self, primary: str | None = None) -> str:
+        """The answer first, in one sentence an organiser can act on: one
+        aggregate to report.  When the evidence keeps several, the
+        ``primary`` one (the leaderboard's own) if it is among them, else
+        the first of them in the table's order, with the others it cannot
+        be told from; when ``primary`` is eliminated, the criteria that
+        eliminate it.
+
+        >>> from types import SimpleNamespace as NS
+        >>> v = LeaderboardVerdict(("mean_items", "median"), ("stability", "resolution"), np.zeros((2, 2)),
+        ...     np.zeros((1, 2, 2)), NS(admissible=np.ones(2, bool), participants=np.ones((2, 2), bool),
+        ...     members=np.array([[1, 1], [1, 0]], bool), counted=np.ones(2, bool)),
+        ...     NS(answer=np.array([True, False]), kind="all", k=2, c=2), [], "items", ())
+        >>> v.sentence("median")
+        'Report the mean over items: kept on every criterion, items resampled within each task (the tasks fixed); the median over tasks is eliminated on adjacent pairs resolved.'
+        """
         how = {"all": "kept on every criterion", "k_of_c": f"kept on {self.decision.k} of {self.decision.c} criteria "
                "(no aggregate is kept on all)", "priorities": "under the declared priorities",
                "none": ""}[self.decision.kind]
-        if not names:
+        kept = list(self.answer)
+        if not kept:
             return "No aggregate: " + ("none meets the requirements." if not self.sets.admissible.any()
                                        else "no criterion separates them.")
-        head = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-        tie = "" if len(names) == 1 else " (the evidence cannot separate them)"
-        text = f"Report the {head}{tie}: {how}, {SCHEME_TEXT[self.scheme]}."
+        head = primary if primary in kept else kept[0]
+        others = [A.get(a).name for a in kept if a != head]
+        text = f"Report the {A.get(head).name}: {how}, {SCHEME_TEXT[self.scheme]}"
+        if others:
+            text += (f"; the evidence does not separate it from the " + (", ".join(others[:-1]) + " and " if
+                                                                          len(others) > 1 else "") + others[-1]
+                     + " (any of them serves)")
+        if primary is not None and primary in self.aggregates and primary not in kept:
+            i = self.aggregates.index(primary)
+            out = [CRITERIA.get(c, c) for c, ok in zip(self.criteria, passes(self.sets)[:, i]) if not ok]
+            why = " and ".join(out) if out else "the declared requirements"
+            text += f"; the {A.get(primary).name} is eliminated on {why}"
+        text += "."
         if self.tradeoff:
             parts = [" or ".join(CRITERIA[c] for c in crits) + " first: "
                      + ", ".join(A.get(a).name for a, k in zip(self.aggregates, ans) if k)
@@ -119,8 +143,8 @@ def leaderboard_verdict(bench: Benchmark, agg_ids: Sequence[str] | None = None, 
     >>> v = leaderboard_verdict(b, ["mean_items", "median"], replicates=200, n_splits=50)
     >>> v.answer, v.decision.kind     # 600 items: the evidence does not separate them
     (['mean_items', 'median'], 'all')
-    >>> v.sentence()
-    'Report the mean over items or median over tasks (the evidence cannot separate them): kept on every criterion, items resampled within each task (the tasks fixed).'
+    >>> v.sentence("mean_items")
+    'Report the mean over items: kept on every criterion, items resampled within each task (the tasks fixed); the evidence does not separate it from the median over tasks (any of them serves).'
     """
     if agg_ids is None:
         agg_ids = [a for a in A.AGGREGATES if A.get(a).feature in bench.feature_names]

@@ -122,6 +122,9 @@ def run_leaderboard_data(spec_plain: Mapping, data_dir, out_npz, out_json) -> No
     spec = _spec(spec_plain)
     files = spec.prediction_files(data_dir)
     bench = read_benchmark(spec.name, spec.gold_path(data_dir), files, **spec.reading())
+    from ..pipeline.leaderboard_stages import check_ranked
+
+    check_ranked(bench)
     for n in bench.notes:
         warn(f"leaderboard {spec.name!r}: {n}")
     note(f"{bench.n_systems} systems, {bench.n_items:,} items in {bench.n_tasks} tasks")
@@ -165,7 +168,7 @@ def run_leaderboard_verdict(spec_plain, settings_plain, npz, scheme: str, out_cs
 
     spec = check_spec(_spec(spec_plain))
     v = verdict_stage(load_benchmark(npz, spec.name), spec, _settings(settings_plain), scheme)
-    write_csv(out_csv, verdict_table(v))
+    write_csv(out_csv, verdict_table(v, spec.primary_aggregate))
 
 
 def run_leaderboard_design(spec_plain, settings_plain, npz, out_csv) -> None:
