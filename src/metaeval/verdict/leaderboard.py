@@ -107,7 +107,7 @@ class LeaderboardVerdict:
         others = [A.get(a).name for a in kept if a != head]
         text = f"Report the {A.get(head).name}: {how}, {SCHEME_TEXT[self.scheme]}"
         if others:
-            text += (f"; the evidence does not separate it from the " + (", ".join(others[:-1]) + " and " if
+            text += ("; the evidence does not separate it from the " + (", ".join(others[:-1]) + " and " if
                                                                           len(others) > 1 else "") + others[-1]
                      + " (any of them serves)")
         if primary is not None and primary in self.aggregates and primary not in kept:
