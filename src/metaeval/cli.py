@@ -1138,28 +1138,44 @@ def _leaderboard(a, progress) -> str:
     settings = {"leaderboard_replicates": a.replicates, "leaderboard_alpha": a.alpha, **dict(a.settings)}
     if a.scheme:
         settings["leaderboard_schemes"] = list(dict.fromkeys(a.scheme))
+    from .data.config import ConfigError
+    from .present.leaderboard import signature_line
+
     files = {Path(p).stem: p for p in a.predictions}
     if len(files) != len(a.predictions):
         raise ValueError("two prediction files have the same name (the system's name is the file name)")
-    res = leaderboard(a.gold, files, name=a.name, task_column=a.task_column, options_column=a.options_column,
-                      input=a.input, no_answer=a.no_answer, no_answer_scoring=a.no_answer_scoring,
-                      aggregates=_csv_list(a.aggregates), primary_aggregate=a.primary, priorities=a.priority,
-                      require=a.require, design=not a.no_design, id_column=a.id_column, label_column=a.label_column,
-                      score_column=a.score_column, **settings)
+    try:
+        res = leaderboard(a.gold, files, name=a.name, task_column=a.task_column, options_column=a.options_column,
+                          input=a.input, no_answer=a.no_answer, no_answer_scoring=a.no_answer_scoring,
+                          aggregates=_csv_list(a.aggregates), primary_aggregate=a.primary, priorities=a.priority,
+                          require=a.require, design=not a.no_design, id_column=a.id_column,
+                          label_column=a.label_column, score_column=a.score_column, **settings)
+    except ConfigError as e:  # the spec's keys in the command line's words
+        text = str(e).replace(f"leaderboards.{a.name}.", "")
+        for key, opt in (("primary_aggregate", "--primary"), ("no_answer_scoring", "--no-answer-scoring"),
+                         ("options_column", "--options-column"), ("aggregates", "--aggregates"),
+                         ("no_answer", "--no-answer"), ("experiments", "--set")):
+            text = text.replace(key, opt)
+        raise ConfigError(text) from None
+    info = res.benchmark_info()
+    sig = signature_line(info, list(res.settings.leaderboard_schemes))
     if a.format == "markdown":
         return res.markdown()
     if a.format == "latex":
         from .present.leaderboard import leaderboard_latex
 
-        return leaderboard_latex(res.ranks, res.spec.primary_aggregate, a.name)
+        return f"% {sig}\n" + leaderboard_latex(res.ranks, res.spec.primary_aggregate, a.name)
     if a.format == "csv":
-        return res.ranks.to_csv(index=False, lineterminator="\n")
+        return f"# {sig}\n" + _csv(res.ranks, quote_hash=True)
     if a.format == "json":
-        return json.dumps({k.removesuffix(".csv"): json.loads(v.to_json(orient="records"))
-                           for k, v in res.tables().items()}, indent=1) + "\n"
+        out = {"signature": sig, "answer": {s: v.sentence(res.spec.primary_aggregate) for s, v in res.verdicts.items()},
+               "notes": list(res.benchmark.notes), "caution": info.get("caution"), "settings": info["settings"]}
+        out.update({k.removesuffix(".csv"): json.loads(v.to_json(orient="records")) for k, v in res.tables().items()})
+        return json.dumps(out, indent=1, default=list) + "\n"
     t = res.table()
-    lines = [res.answer(), "", f"{res.spec.primary_aggregate}, {res.settings.leaderboard_schemes[0]} scheme "
-             f"({1 - res.settings.leaderboard_alpha:.0%} rank sets):"]
+    lines = [res.answer()] + ([f"Caution: {info['caution']}"] if info.get("caution") else []) + [
+        "", f"{res.spec.primary_aggregate}, {res.settings.leaderboard_schemes[0]} scheme "
+        f"({1 - res.settings.leaderboard_alpha:.0%} rank sets):"]
     cols = ["rank", "system", "estimate", "simultaneous_lower", "simultaneous_upper", "marginal_lower",
             "marginal_upper", "percentile_lower", "percentile_upper"]
     lines.append(t[cols].to_string(index=False, float_format=lambda x: f"{x:.4f}"))
@@ -1167,7 +1183,7 @@ def _leaderboard(a, progress) -> str:
     row = r[(r["aggregate"] == res.spec.primary_aggregate) & (r["scheme"] == res.settings.leaderboard_schemes[0])]
     if len(row):
         lines += ["", f"tie bands: {row['tie_bands'].iloc[0] or 'none'}"]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + ["", sig]) + "\n"
 
 
 def main(argv=None) -> int:

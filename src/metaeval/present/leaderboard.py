@@ -18,7 +18,7 @@ import pandas as pd
 from ..measures import aggregates as A
 from .tables import latex_table, markdown_table, md_escape, plural
 
-__all__ = ["leaderboard_markdown", "leaderboard_latex", "rank_sets_figure", "SCHEME_WORDS"]
+__all__ = ["leaderboard_markdown", "leaderboard_latex", "rank_sets_figure", "signature_line", "SCHEME_WORDS"]
 
 SCHEME_WORDS = {"items": "items resampled within each task (the tasks fixed)",
                 "tasks": "tasks resampled (each with all its items)",
@@ -45,7 +45,7 @@ def _interval(lo, hi) -> str:
     return f"{int(lo)}" if lo == hi else f"{int(lo)}–{int(hi)}"
 
 
-def _leaderboard_rows(ranks: pd.DataFrame, agg: str, schemes) -> pd.DataFrame:
+def _leaderboard_rows(ranks: pd.DataFrame, agg: str, schemes, no_answers=None) -> pd.DataFrame:
     """The primary aggregate's leaderboard: one row per system (best first),
     its simultaneous rank set under every scheme, the first scheme's
     marginal set and percentile interval of bootstrap ranks."""
@@ -53,6 +53,10 @@ def _leaderboard_rows(ranks: pd.DataFrame, agg: str, schemes) -> pd.DataFrame:
     base = ranks[(ranks["aggregate"] == agg) & (ranks.scheme == first)]
     out = pd.DataFrame({"rank": base["rank"].to_numpy(), "system": base["system"].to_numpy(),
                         "estimate": base["estimate"].to_numpy()})
+    if "estimate_low" in base:
+        out[f"interval ({first})"] = [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(base.estimate_low, base.estimate_high)]
+    if no_answers:
+        out["unanswered"] = [f"{no_answers.get(s, 0):,}" for s in base["system"]]
     for s in schemes:
         r = ranks[(ranks["aggregate"] == agg) & (ranks.scheme == s)].set_index("system").loc[base["system"]]
         out[f"rank set ({s})"] = [_interval(a, b) for a, b in zip(r.simultaneous_lower, r.simultaneous_upper)]
@@ -75,7 +79,7 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     n_tasks = len(info["tasks"])
     lines = [f"# Leaderboard: {md_escape(info['name'])}", ""]
     if info.get("description"):
-        lines += [md_escape(info["description"]), ""]
+        lines += [str(info["description"]).strip(), ""]  # the config's own words, Markdown and all
     missing = "wrong" if info.get("no_answer_scoring") == "wrong" else "its expected value under a random guess"
     lines += [f"{plural(len(info['systems']), 'system')}, {info['n_items']:,} items in {plural(n_tasks, 'task')}; "
               + (f"answers (a missing answer scored {missing})." if info.get("kind") == "answers"
@@ -94,8 +98,10 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     bands = _bands(r0["tie_bands"])
     lines += [f"{int(r0.adjacent_resolved)} of {int(r0.adjacent_pairs)} adjacent pairs resolved "
               f"({SCHEME_WORDS[schemes[0]]}, {family} {1 - alpha:.0%} rank sets); tie bands, systems the data "
-              f"cannot tell apart: {md_escape(bands)}.", ""]
-    lines += [markdown_table(_leaderboard_rows(ranks, primary, schemes), digits=4), ""]
+              f"cannot tell apart: {md_escape(bands)}. (Bands may overlap: a system can be tied with its neighbours "
+              "on both sides while those two are told apart.)", ""]
+    lines += [markdown_table(_leaderboard_rows(ranks, primary, schemes, info.get("no_answers") if
+                                               any((info.get("no_answers") or {}).values()) else None), digits=4), ""]
     lines += [f"A rank set holds the system's rank with probability {1 - alpha:.0%}: *simultaneous* sets hold every "
               "system's rank at once, the *marginal* set one system's alone (Mogstad, Romano, Shaikh & Wilhelm "
               "2024, max-|t| bootstrap of the paired differences with stepdown). The percentile interval of the "
@@ -147,6 +153,7 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
               ""]
     rb = tables["robustness.csv"].copy()
     rb["aggregate"] = [_name(a) for a in rb["aggregate"]]
+    rb["worst_removed"] = [w if isinstance(w, str) and w else "–" for w in rb["worst_removed"]]
     lines += ["## Robustness to one system more or less", "",
               "The share of the other systems' pairs whose order reverses when one system is removed (or added), "
               "averaged over the systems; the worst one to remove.", "",
@@ -172,19 +179,26 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
                                                                    kind="stable").head(MAX_DESIGN_ROWS)
         d["aggregate"] = [_name(a) for a in d["aggregate"]]
 
-        def need(x):
-            return "inf" if not np.isfinite(x) else f"{int(np.ceil(x)):,}"
+        def need(x, now, resolved=False):
+            if resolved:
+                return "resolved already"
+            if not np.isfinite(x):
+                return "inf"
+            return f"{int(np.ceil(x)):,}" if x <= 100 * now else f"> 100× ({int(np.ceil(x)):,})"
 
         t = pd.DataFrame({"aggregate": d["aggregate"], "ahead": d["ahead"], "behind": d["behind"],
                           "difference": [f"{x:.4g}" for x in d["difference"]],
                           "t (items)": [f"{x:.2f}" for x in d["t_items"]],
-                          "critical": [f"{x:.2f}" for x in d["critical_items"]],
+                          "critical (items)": [f"{x:.2f}" for x in d["critical_items"]],
                           "questions/task": [f"{x:,.0f}" for x in d["questions_per_task_now"]],
-                          "questions/task needed": [need(x) for x in d["questions_per_task_needed"]]})
+                          "questions/task needed": [need(x, n) for x, n in zip(d["questions_per_task_needed"],
+                                                                                 d["questions_per_task_now"])]})
         if "tasks_needed" in d:
             t["t (tasks)"] = [f"{x:.2f}" for x in d["t_tasks"]]
+            t["critical (tasks)"] = [f"{x:.2f}" for x in d["critical_tasks"]]
             t["tasks"] = [f"{x:,.0f}" for x in d["tasks_now"]]
-            t["tasks needed"] = [need(x) for x in d["tasks_needed"]]
+            t["tasks needed"] = [need(x, n, bool(r)) for x, n, r in zip(
+                d["tasks_needed"], d["tasks_now"], d.get("resolved_tasks", [False] * len(d)))]
         lines += ["## What would resolve the unresolved adjacent pairs", "",
                   "At its observed difference, each unresolved adjacent pair is resolved once |t| reaches the "
                   "critical value; the questions per task (the tasks kept) and the tasks (their questions kept) "
@@ -197,7 +211,29 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     if info.get("notes"):
         lines += ["## Notes on the input", ""] + [f"- {md_escape(n)}" for n in info["notes"]]
         lines += [f"- a missing answer is scored {missing} (no_answer_scoring: {info.get('no_answer_scoring')})", ""]
+    lines += [f"`{signature_line(info, schemes)}`", ""]
     return "\n".join(lines)
+
+
+def signature_line(info: Mapping[str, Any], schemes) -> str:
+    """What the tables were computed with, in one line (as the command
+    line's signature): the version, the aggregates, the schemes, the
+    resamples and seed, the rank sets' family and level.
+
+    >>> signature_line({"aggregates": ["mean_items"], "settings": {"leaderboard_replicates": 1000,
+    ...     "leaderboard_seed": 7, "leaderboard_verdict_replicates": 500, "leaderboard_splits": 1000,
+    ...     "leaderboard_family": "simultaneous", "leaderboard_alpha": 0.05}}, ["items"]).split(" | ", 1)[1]
+    'leaderboard | aggregates mean_items | schemes items | bootstrap 1000 (seed 7) | verdict resamples 500 | half-splits 1000 | rank sets simultaneous 95%'
+    """
+    from .. import __version__
+
+    st = info.get("settings", {})
+    return " | ".join([f"metaeval {__version__}", "leaderboard",
+                       "aggregates " + ",".join(info.get("aggregates", [])), "schemes " + ",".join(schemes),
+                       f"bootstrap {st.get('leaderboard_replicates')} (seed {st.get('leaderboard_seed')})",
+                       f"verdict resamples {st.get('leaderboard_verdict_replicates')}",
+                       f"half-splits {st.get('leaderboard_splits')}",
+                       f"rank sets {st.get('leaderboard_family')} {1 - float(st.get('leaderboard_alpha', 0.05)):.0%}"])
 
 
 def leaderboard_latex(ranks: pd.DataFrame, primary: str, name: str) -> str:

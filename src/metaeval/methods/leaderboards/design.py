@@ -26,6 +26,7 @@ measurably shrink the error: the need is infinite, and said so.
 
 from __future__ import annotations
 
+import warnings
 from typing import Sequence
 
 import numpy as np
@@ -89,7 +90,9 @@ def se_exponent(bench: Benchmark, agg_ids: Sequence[str], *, by: str = "items",
         half = _se(bench.items(keep), agg_ids, scheme, replicates, seed + 1 + h)
         with np.errstate(invalid="ignore", divide="ignore"):
             ratio = np.log2(half[:, off] / full[:, off])
-        logs.append(np.nanmedian(np.where(np.isfinite(ratio), ratio, np.nan), axis=-1))
+        with warnings.catch_warnings():  # an aggregate without a finite ratio (no spread) is NaN: said by its value
+            warnings.simplefilter("ignore", RuntimeWarning)
+            logs.append(np.nanmedian(np.where(np.isfinite(ratio), ratio, np.nan), axis=-1))
     logs = np.array(logs)
     return logs.mean(axis=0), logs.std(axis=0, ddof=1) / np.sqrt(len(logs)) if len(logs) > 1 else np.full(
         logs.shape[1], np.nan)
@@ -98,8 +101,10 @@ def se_exponent(bench: Benchmark, agg_ids: Sequence[str], *, by: str = "items",
 def design(bench: Benchmark, agg_ids: Sequence[str], *, replicates: int = default_of("leaderboard_replicates"),
            seed: int = default_of("leaderboard_seed"), alpha: float = default_of("leaderboard_alpha"),
            family: str = default_of("leaderboard_family"), halves: int = default_of("leaderboard_design_halves"), no_answer_scoring: str = "wrong") -> pd.DataFrame:
-    """One row per aggregate and unresolved adjacent pair: the difference,
-    its paired SE and t under each scheme, the critical value, the
+    """One row per aggregate and adjacent pair unresolved when the items
+    within tasks are resampled: the difference, its paired SE and t under
+    each scheme, the critical values, whether the scheme resolves it
+    already (``resolved_<scheme>``: then the need is what there is), the
     measured exponents, and the questions per task and the tasks that would
     resolve it (the other of the two kept as it is)."""
     rows = []
@@ -129,12 +134,13 @@ def design(bench: Benchmark, agg_ids: Sequence[str], *, replicates: int = defaul
                 c = float(np.reshape(s_.critical, (len(agg_ids), -1))[a, 0 if family == "simultaneous" else j])
                 t = abs(d_[a, j, k]) / se_[a, j, k] if se_[a, j, k] > 0 else np.inf
                 now = n_per_task if scheme == "items" else bench.n_tasks
-                need = (np.inf if d_[a, j, k] == 0 or not e_[a] > MIN_EXPONENT or not np.isfinite(t)
-                        else float(now * (c / t) ** (1.0 / e_[a])))
+                resolved = bool(s_.resolved[a, j, k])  # (the pair, unresolved under items, may be under tasks)
+                need = (float(now) if resolved else np.inf if d_[a, j, k] == 0 or not e_[a] > MIN_EXPONENT
+                        or not np.isfinite(t) else float(now * (c / t) ** (1.0 / e_[a])))
                 name = "questions_per_task" if scheme == "items" else "tasks"
                 row.update({f"se_{scheme}": float(se_[a, j, k]), f"t_{scheme}": float(t),
-                            f"critical_{scheme}": c, f"exponent_{scheme}": float(e_[a]),
-                            f"exponent_{scheme}_se": float(e_se[a]),
+                            f"critical_{scheme}": c, f"resolved_{scheme}": resolved,
+                            f"exponent_{scheme}": float(e_[a]), f"exponent_{scheme}_se": float(e_se[a]),
                             f"{name}_now": float(now), f"{name}_needed": need})
             rows.append(row)
     out_df = pd.DataFrame(rows)

@@ -91,9 +91,9 @@ def resolution(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items
                replicates: int = default_of("leaderboard_replicates"), seed: int = default_of("leaderboard_seed"),
                alpha: float = default_of("leaderboard_alpha"), family: str = default_of("leaderboard_family"),
                no_answer_scoring: str = "wrong") -> tuple[pd.DataFrame, pd.DataFrame]:
-    """``(ranks, summary)``: per aggregate and system, the estimate, the
-    rank, the rank sets of both families and the percentile interval of
-    bootstrap ranks; per aggregate, the share of adjacent pairs resolved in
+    """``(ranks, summary)``: per aggregate and system, the estimate with its
+    percentile interval over the replicates, the rank, the rank sets of both
+    families and the percentile interval of bootstrap ranks; per aggregate, the share of adjacent pairs resolved in
     ``family`` and of all pairs (discriminative power), the tie bands, and
     the critical values."""
     from .ranks import percentile_rank_intervals, point_ranks
@@ -105,6 +105,9 @@ def resolution(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items
     sets = {f: rank_sets(point, reps_a, alpha=alpha, family=f) for f in ("marginal", "simultaneous")}
     p_lo, p_hi = percentile_rank_intervals(reps_a, alpha=alpha)
     rank = point_ranks(point)
+    sign_ = np.where(_directions(agg_ids)[:, 0], 1.0, -1.0)[:, None, None]
+    # each system's value with its percentile interval over the replicates (the scheme's)
+    v_lo, v_hi = np.nanquantile(sign_ * reps_a, [alpha / 2, 1 - alpha / 2], axis=1)  # (A, S) each
     rows, summary = [], []
     sign = np.where(_directions(agg_ids)[:, 0], 1.0, -1.0)
     for a, agg in enumerate(agg_ids):
@@ -113,8 +116,9 @@ def resolution(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str = "items
         adjacent = np.diagonal(res, offset=1)
         bands = tie_bands(point[a], sets[family].resolved[a])
         for j in order:
+            lo_, hi_ = sorted((v_lo[a, j], v_hi[a, j]))
             rows.append({"aggregate": agg, "system": bench.systems[j], "estimate": sign[a] * point[a, j],
-                         "rank": int(rank[a, j]),
+                         "estimate_low": lo_, "estimate_high": hi_, "rank": int(rank[a, j]),
                          "marginal_lower": int(sets["marginal"].lower[a, j]),
                          "marginal_upper": int(sets["marginal"].upper[a, j]),
                          "simultaneous_lower": int(sets["simultaneous"].lower[a, j]),
