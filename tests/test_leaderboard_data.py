@@ -105,6 +105,13 @@ def test_mmlu_pro_means_equal_pandas():
                 x = x.where(~none, 1 / p["n_options"])
             assert abs(got["mean_items"][j] - x.mean()) < 1e-12
             assert abs(got["mean_tasks"][j] - x.groupby(p["category"]).mean().mean()) < 1e-12
+            if policy == "wrong":  # the page's scores per task, against the same group-by
+                from metaeval.methods.leaderboards.experiments import task_scores
+
+                row = task_scores(b).set_index("system").loc[system]
+                per_task = x.groupby(p["category"]).mean()
+                for cat, value in per_task.items():
+                    assert abs(row[f"{cat} ({int((p['category'] == cat).sum())})"] - value) < 1e-12
             if policy == "guess":
                 # ten-option questions: accuracy + (share of none) / 10; the others by the per-item formula
                 ten = p["n_options"] == 10

@@ -98,7 +98,7 @@ rule leaderboard_ranks:
 
 
 rule leaderboard_experiments:
-    """Agreement, rank stability (every scheme), robustness and degenerate systems."""
+    """Agreement, rank stability (every scheme), robustness, degenerate systems, the scores per task."""
     input:
         rules.leaderboard_data.output.npz,
         rules.kernels.output,
@@ -107,6 +107,7 @@ rule leaderboard_experiments:
         stability=f"{LB}/stability.csv",
         robustness=f"{LB}/robustness.csv",
         gameability=f"{LB}/gameability.csv",
+        task_scores=f"{LB}/task_scores.csv",
     params:
         spec=lb_spec("leaderboard_experiments"),
         settings=lb_settings("leaderboard_experiments"),
@@ -171,6 +172,7 @@ rule leaderboard_page:
         stability=rules.leaderboard_experiments.output.stability,
         robustness=rules.leaderboard_experiments.output.robustness,
         gameability=rules.leaderboard_experiments.output.gameability,
+        task_scores=rules.leaderboard_experiments.output.task_scores,
         design=rules.leaderboard_design.output,
     output:
         md=report(f"{LB}/leaderboard.md", category="Leaderboards", caption="../report/leaderboard.rst"),

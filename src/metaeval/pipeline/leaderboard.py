@@ -56,6 +56,7 @@ class LeaderboardResult:
     robustness: pd.DataFrame
     gameability: pd.DataFrame
     verdicts: dict[str, LeaderboardVerdict] = field(default_factory=dict)
+    task_scores: pd.DataFrame | None = None
     design: pd.DataFrame | None = None
 
     @property
@@ -82,6 +83,8 @@ class LeaderboardResult:
         out = {"ranks.csv": self.ranks, "resolution.csv": self.resolution, "agreement.csv": self.agreement,
                "stability.csv": self.stability, "robustness.csv": self.robustness,
                "gameability.csv": self.gameability, "verdict.csv": self.verdict}
+        if self.task_scores is not None:
+            out["task_scores.csv"] = self.task_scores
         if self.design is not None:
             out["design.csv"] = self.design
         return out
@@ -105,7 +108,7 @@ def analyse(bench: Benchmark, spec: LeaderboardSpec, st: Settings, *, design: bo
     return LeaderboardResult(bench, spec, st, pd.concat([p["ranks.csv"] for p in parts], ignore_index=True),
                              pd.concat([p["resolution.csv"] for p in parts], ignore_index=True),
                              ex["agreement.csv"], ex["stability.csv"], ex["robustness.csv"], ex["gameability.csv"],
-                             verdicts, design_stage(bench, spec, st) if design else None)
+                             verdicts, ex["task_scores.csv"], design_stage(bench, spec, st) if design else None)
 
 
 def leaderboard(gold=None, predictions: Mapping[str, Any] | None = None, *, tasks: Sequence | None = None,

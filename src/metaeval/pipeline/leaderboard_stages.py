@@ -68,8 +68,9 @@ def ranks_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings, scheme: s
 
 def experiments_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings) -> dict[str, pd.DataFrame]:
     """``agreement.csv`` (Kendall tau-b between the aggregates' rankings),
-    ``stability.csv`` (per aggregate and scheme), ``robustness.csv`` and
-    ``gameability.csv`` (on the benchmark itself)."""
+    ``stability.csv`` (per aggregate and scheme), ``robustness.csv``,
+    ``gameability.csv`` and ``task_scores.csv`` (each system's mean per
+    task; on the benchmark itself)."""
     aggs = spec.aggregate_ids()
     kw = {"no_answer_scoring": spec.no_answer_scoring}
     stab = pd.concat([E.stability(bench, aggs, scheme=s, n_splits=st.leaderboard_splits, seed=st.leaderboard_seed, **kw)
@@ -77,7 +78,8 @@ def experiments_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings) -> 
     return {"agreement.csv": E.agreement(bench, aggs, **kw).rename_axis("aggregate").reset_index(),
             "stability.csv": stab.reset_index(),
             "robustness.csv": E.robustness(bench, aggs, **kw).reset_index(),
-            "gameability.csv": E.gameability(bench, aggs, **kw)}
+            "gameability.csv": E.gameability(bench, aggs, **kw),
+            "task_scores.csv": E.task_scores(bench, **kw)}
 
 
 def verdict_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings, scheme: str) -> LeaderboardVerdict:

@@ -31,6 +31,7 @@ def _name(agg: str) -> str:
 
 MAX_BANDS = 8  # tie bands written in a cell of the page (every band is in resolution_<scheme>.csv)
 MAX_DESIGN_ROWS = 40  # rows of the design table on the page (every row is in design.csv)
+MAX_TASK_TABLE = (30, 21)  # systems and columns of the scores per task shown on the page (all in task_scores.csv)
 
 
 def _bands(text, limit: int = MAX_BANDS) -> str:
@@ -70,7 +71,8 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     """The page of one leaderboard from its tables (``ranks.csv``,
     ``resolution.csv``, ``verdict.csv``, ``agreement.csv``,
     ``stability.csv``, ``robustness.csv``, ``gameability.csv``, and
-    ``design.csv`` when computed) and ``dataset.json``'s ``info``."""
+    ``task_scores.csv`` and ``design.csv`` when computed) and
+    ``dataset.json``'s ``info``."""
     ranks, res, verdict = tables["ranks.csv"], tables["resolution.csv"], tables["verdict.csv"]
     schemes = list(dict.fromkeys(ranks["scheme"]))
     settings = info.get("settings", {})
@@ -116,6 +118,15 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     lines += [markdown_table(t.rename(columns={"adjacent_resolved": "resolved", "adjacent_pairs": "adjacent pairs",
                                                "share_resolved": "share", "pairs_resolved": "all pairs resolved",
                                                "tie_bands": "tie bands"})), ""]
+    # the scores per task (small leaderboards: on the page; all of them in task_scores.csv)
+    ts = tables.get("task_scores.csv")
+    if ts is not None and len(ts):
+        if len(ts) <= MAX_TASK_TABLE[0] and ts.shape[1] - 1 <= MAX_TASK_TABLE[1]:
+            lines += ["## Scores per task", "", "Each system's mean per-item score on each task (the number of "
+                      "items in brackets), best over all items first.", "", markdown_table(ts, digits=3), ""]
+        else:
+            lines += ["## Scores per task", "", f"{len(ts):,} systems x {ts.shape[1] - 2:,} tasks: in task_scores.csv "
+                      "(each system's mean per-item score on each task).", ""]
     # the verdict's evidence
     lines += ["## The evidence", ""]
     for s in schemes:

@@ -152,7 +152,7 @@ def run_leaderboard_ranks(spec_plain, settings_plain, npz, scheme: str, out_rank
 
 
 def run_leaderboard_experiments(spec_plain, settings_plain, npz, outputs: Mapping[str, str]) -> None:
-    """``outputs``: ``agreement``, ``stability``, ``robustness``, ``gameability`` paths."""
+    """``outputs``: ``agreement``, ``stability``, ``robustness``, ``gameability``, ``task_scores`` paths."""
     from ..data.files import write_csv
     from ..pipeline.leaderboard_stages import experiments_stage
 

@@ -42,7 +42,7 @@ from .ranks import pair_stats, rank_sets, tie_bands
 from .resampling import SCHEME_TEXT, Resampler, aggregate_scores
 from ...settings import default_of
 
-__all__ = ["CRITERIA", "oriented", "agreement", "stability", "resolution", "robustness", "gameability",
+__all__ = ["CRITERIA", "oriented", "task_scores", "agreement", "stability", "resolution", "robustness", "gameability",
            "degenerates", "criteria_replicates"]
 
 # the verdict's criteria of aggregates, in the tables' order, with their names
@@ -57,6 +57,24 @@ def _directions(agg_ids) -> np.ndarray:
 def oriented(totals, agg_ids: Sequence[str]) -> np.ndarray:
     """(..., A, S): every aggregate, negated where lower is better."""
     return orient(aggregate_scores(totals, agg_ids), _directions(agg_ids))
+
+
+def task_scores(bench: Benchmark, *, no_answer_scoring: str = "wrong") -> pd.DataFrame:
+    """Each system's mean per-item score on each task (systems by the mean
+    over items, best first, ties in the benchmark's order; tasks as columns,
+    with their number of items in the header's ``(n)``).
+
+    >>> b = Benchmark.from_scores("t", tasks=["x", "x", "y"], scores={"a": [1, 0, 1], "b": [1, 1, 0]})
+    >>> task_scores(b).round(2).to_dict("records")
+    [{'system': 'a', 'x (2)': 0.5, 'y (1)': 1.0, 'all (3)': 0.67}, {'system': 'b', 'x (2)': 1.0, 'y (1)': 0.0, 'all (3)': 0.67}]
+    """
+    t = bench.totals(no_answer_scoring)
+    m = t.means("score")  # (S, T)
+    overall = t.sums[..., 0].sum(axis=-1) / t.items.sum()
+    out = pd.DataFrame(m, columns=[f"{name} ({int(n)})" for name, n in zip(bench.task_names, t.items)])
+    out.insert(0, "system", list(bench.systems))
+    out[f"all ({bench.n_items})"] = overall
+    return out.iloc[np.argsort(-overall, kind="stable")].reset_index(drop=True)
 
 
 def agreement(bench: Benchmark, agg_ids: Sequence[str], *, no_answer_scoring: str = "wrong") -> pd.DataFrame:
