@@ -23,6 +23,7 @@ pytestmark = pytest.mark.workflow
 def _config(tmp_path, datasets: dict) -> "Path":  # noqa: F821
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     cfg["datasets"] = datasets
+    cfg.pop("leaderboards", None)  # (their data is not in this test's folder)
     cfg["experiments"].update(n_splits=100, balanced_repeats=5, bootstrap_replicates=100, tukey_trials=100,
                               noise_repeats=10, criteria_replicates=40, design_draws=10)
     cfg["properties"].update(yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["properties"])

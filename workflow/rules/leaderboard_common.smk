@@ -1,0 +1,52 @@
+# Leaderboards' set-up (config key `leaderboards:`): their specs and
+# settings from the validated config, and the input functions of their rules
+# (workflow/rules/leaderboards.smk).
+from metaeval.data.leaderboard_spec import leaderboard_settings, leaderboard_specs
+from metaeval.workflow.leaderboards import leaderboard_fingerprint, leaderboard_params
+
+try:
+    LEADERBOARD_SPECS = leaderboard_specs(config, CONFIG_DIR)
+    from metaeval.pipeline.leaderboard import check_spec
+
+    for _lb in LEADERBOARD_SPECS.values():
+        check_spec(_lb)
+        _lb.prediction_files(DATA_DIR)  # a glob that matches nothing stops the run here
+        if not _lb.gold_path(DATA_DIR).is_file():
+            raise ConfigError(f"leaderboards.{_lb.name}.gold: no file {_lb.gold_path(DATA_DIR)}")
+    LEADERBOARD_SETTINGS = {n: leaderboard_settings(config, n) for n in LEADERBOARD_SPECS}
+except ConfigError as e:
+    raise WorkflowError(f"Bad configuration: {e}")
+
+LEADERBOARDS = list(LEADERBOARD_SPECS)
+LEADERBOARD_PARAMS = {n: leaderboard_params(LEADERBOARD_SPECS[n], LEADERBOARD_SETTINGS[n]) for n in LEADERBOARDS}
+LB = f"{RESULTS}/{{leaderboard}}"
+
+
+wildcard_constraints:
+    leaderboard="|".join(map(re.escape, LEADERBOARDS)) if LEADERBOARDS else "NO_LEADERBOARD",
+    scheme="items|tasks|both",
+
+
+def lb_spec(step):
+    return lambda wc: LEADERBOARD_PARAMS[wc.leaderboard][step]["spec"]
+
+
+def lb_settings(step):
+    return lambda wc: LEADERBOARD_PARAMS[wc.leaderboard][step]["settings"]
+
+
+def lb_schemes(wc):
+    return list(LEADERBOARD_SETTINGS[wc.leaderboard].leaderboard_schemes)
+
+
+@functools.cache
+def _lb_fingerprint(name):
+    return leaderboard_fingerprint(LEADERBOARD_SPECS[name], DATA_DIR)
+
+
+def leaderboard_targets():
+    out = []
+    for n in LEADERBOARDS:
+        out += [f"{RESULTS}/{n}/leaderboard.md", f"{RESULTS}/{n}/leaderboard.html", f"{RESULTS}/{n}/leaderboard.tex",
+                f"{RESULTS}/{n}/figures/rank_sets.png"]
+    return out
