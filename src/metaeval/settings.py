@@ -310,6 +310,13 @@ class Design:
                                                items={"type": "number", "exclusiveMinimum": 0}, minItems=1)
 
 
+# what each of a leaderboard's resampling schemes resamples, as its tables and pages state it (one place: the
+# methods and the pages read it here)
+LEADERBOARD_SCHEMES = {"items": "items resampled within each task (the tasks fixed)",
+                       "tasks": "tasks resampled (each with all its items)",
+                       "both": "tasks resampled, then items within each drawn task"}
+
+
 @dataclass(frozen=True)
 class Leaderboards:
     """Leaderboards: rank sets, the experiments on aggregates, their verdict and design (docs/leaderboards.md)."""

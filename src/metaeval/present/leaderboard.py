@@ -16,13 +16,12 @@ import numpy as np
 import pandas as pd
 
 from ..measures import aggregates as A
+from ..settings import LEADERBOARD_SCHEMES, default_of
 from .tables import latex_table, markdown_table, md_escape, plural
 
 __all__ = ["leaderboard_markdown", "leaderboard_latex", "rank_sets_figure", "signature_line", "SCHEME_WORDS"]
 
-SCHEME_WORDS = {"items": "items resampled within each task (the tasks fixed)",
-                "tasks": "tasks resampled (each with all its items)",
-                "both": "tasks resampled, then items within each drawn task"}
+SCHEME_WORDS = LEADERBOARD_SCHEMES  # (metaeval.settings: the one place the schemes' words are written)
 
 
 def _name(agg: str) -> str:
@@ -76,8 +75,8 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     ranks, res, verdict = tables["ranks.csv"], tables["resolution.csv"], tables["verdict.csv"]
     schemes = list(dict.fromkeys(ranks["scheme"]))
     settings = info.get("settings", {})
-    alpha = float(settings.get("leaderboard_alpha", 0.05))
-    family = settings.get("leaderboard_family", "simultaneous")
+    alpha = float(settings.get("leaderboard_alpha", default_of("leaderboard_alpha")))
+    family = settings.get("leaderboard_family", default_of("leaderboard_family"))
     n_tasks = len(info["tasks"])
     lines = [f"# Leaderboard: {md_escape(info['name'])}", ""]
     if info.get("description"):
@@ -244,7 +243,8 @@ def signature_line(info: Mapping[str, Any], schemes) -> str:
                        f"bootstrap {st.get('leaderboard_replicates')} (seed {st.get('leaderboard_seed')})",
                        f"verdict resamples {st.get('leaderboard_verdict_replicates')}",
                        f"half-splits {st.get('leaderboard_splits')}",
-                       f"rank sets {st.get('leaderboard_family')} {1 - float(st.get('leaderboard_alpha', 0.05)):.0%}"])
+                       f"rank sets {st.get('leaderboard_family')} "
+                       f"{1 - float(st.get('leaderboard_alpha', default_of('leaderboard_alpha'))):.0%}"])
 
 
 def leaderboard_latex(ranks: pd.DataFrame, primary: str, name: str) -> str:

@@ -30,15 +30,12 @@ from ...data.benchmark import Benchmark
 from ...engine.resample import bootstrap_weights, bootstrap_within, split_masks
 from ...measures import aggregates as A
 from ...measures.aggregates import TaskTotals
-from ...settings import default_of
+from ...settings import LEADERBOARD_SCHEMES, default_of
 
 __all__ = ["SCHEMES", "SCHEME_TEXT", "MIN_TASKS", "few_tasks_note", "Weights", "Resampler", "aggregate_scores", "aggregate_replicates"]
 
 SCHEMES = ("items", "tasks", "both")
-# what each scheme resamples, as tables and pages state it
-SCHEME_TEXT = {"items": "items resampled within each task (the tasks fixed)",
-               "tasks": "tasks resampled (each with all its items)",
-               "both": "tasks resampled, then items within each drawn task"}
+SCHEME_TEXT = LEADERBOARD_SCHEMES  # what each scheme resamples, as tables and pages state it (metaeval.settings)
 MAX_ELEMENTS = 1 << 24  # weights per chunk (B x N float64: 128 MB)
 # with fewer tasks than this, resampling tasks draws few distinct samples (as resampling few item groups does:
 # metaeval.methods.experiments.MIN_GROUPS), and the intervals of the tasks and both schemes come out too narrow
