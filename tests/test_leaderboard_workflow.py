@@ -7,6 +7,8 @@ bad file stops the run with its file, line and fault, and writes nothing."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import shutil
 
@@ -70,6 +72,16 @@ def test_the_run_writes_the_leaderboard(lb_run):
     ranks = pd.read_csv(res / "ranks_items.csv")
     assert set(ranks["system"]) == {f"model_{c}" for c in "abcde"}
     assert (ranks["simultaneous_lower"] <= ranks["rank"]).all() and (ranks["rank"] <= ranks["simultaneous_upper"]).all()
+    # the front page gives the leaderboard's answer beside the dataset's, and links its page
+    front = json.loads((res / "leaderboard.json").read_text())
+    verdict = pd.read_csv(res / "verdict_items.csv")
+    assert front["answers"]["items"] == verdict["sentence"].iloc[0].replace(
+        ", items resampled within each task (the tasks fixed)", "")
+    overview = (work / "results/report/overview.html").read_text()
+    assert overview.index("Which metric, per dataset") < overview.index("Which aggregate, per leaderboard")
+    assert html.escape(front["headline"]) in overview
+    assert '<a href="../tiny_lb/leaderboard.html">(the leaderboard)</a>' in overview
+    assert '<a href="../tiny_lb/figures/rank_sets.png">' in overview
 
 
 def test_a_new_prediction_file_reruns_only_its_leaderboard(lb_run, tmp_path):
@@ -79,9 +91,11 @@ def test_a_new_prediction_file_reruns_only_its_leaderboard(lb_run, tmp_path):
     shutil.copy(data / "tiny_lb/predictions/model_b.csv", new)
     try:
         planned = _planned(work, data, cfg)
-        assert planned and {w for _, w in planned} == {"tiny_lb"}, planned  # no job of the dataset tiny
-        assert {r for r, _ in planned} == {"leaderboard_data", "leaderboard_ranks", "leaderboard_experiments",
-                                           "leaderboard_verdict", "leaderboard_design", "leaderboard_page"}
+        # no job of the dataset tiny; the front page, which gives the leaderboard's answer
+        assert planned and {w for _, w in planned} == {"tiny_lb", ""}, planned
+        assert {r for r, w in planned if not w} == {"overview"}
+        assert {r for r, w in planned if w} == {"leaderboard_data", "leaderboard_ranks", "leaderboard_experiments",
+                                                "leaderboard_verdict", "leaderboard_design", "leaderboard_page"}
         _run(work, data, configfile=cfg)
         res = work / "results" / "tiny_lb"
         assert "model_f" in set(pd.read_csv(res / "ranks_items.csv")["system"])
@@ -102,8 +116,8 @@ def test_a_leaderboard_setting_reruns_what_reads_it(lb_run, tmp_path):
     cfg = _config(tmp_path, experiments={**LEADERBOARD["experiments"], "leaderboard_alpha": 0.1})
     planned = _planned(work, data, cfg)
     assert {r for r, _ in planned} == {"leaderboard_ranks", "leaderboard_experiments", "leaderboard_verdict",
-                                       "leaderboard_design", "leaderboard_page"}  # not the reading of the data
-    assert {w for _, w in planned} == {"tiny_lb"}
+                                       "leaderboard_design", "leaderboard_page", "overview"}  # not the data's reading
+    assert {w for r, w in planned if r != "overview"} == {"tiny_lb"}
 
 
 def test_a_bad_prediction_file_stops_the_run_and_names_it(lb_run, tmp_path):
@@ -119,3 +133,19 @@ def test_a_bad_prediction_file_stops_the_run_and_names_it(lb_run, tmp_path):
     assert re.search(r"model_a\.csv:\d+: item 'q999' is not in the gold file", res.stderr + res.stdout)
     assert not (work / "results/tiny_lb/benchmark.npz").exists()
     assert not (work / "results/tiny_lb/leaderboard.md").exists()
+
+
+def test_a_config_of_leaderboards_alone_runs_no_metric_properties(lb_run, tmp_path):
+    """The formal properties are of classification metrics: a config with
+    leaderboards and no dataset checks them only when it names
+    ``properties:`` itself."""
+    _, data, _ = lb_run
+    work = tmp_path / "work"
+    work.mkdir()
+    for block, want in (({}, False), ({"properties": {"enabled": True}}, True)):
+        cfg = tmp_path / "only.yaml"
+        cfg.write_text(yaml.safe_dump({"leaderboards": {"tiny_lb": LEADERBOARD}, **block}))
+        rules = {r for r, _ in _planned(work, data, cfg)}
+        assert {"leaderboard_data", "leaderboard_page", "overview"} <= rules
+        assert ("properties" in rules) is want, rules
+        assert not rules & {"ingest", "score", "experiments", "recommendation", "cross_dataset"}

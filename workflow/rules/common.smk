@@ -348,7 +348,7 @@ def overview_links():
     the link list is the DAG's, whatever the order the jobs run in; they
     are not inputs, so a figure redrawn does not redo the page), as in the
     report's menu; and under "" the pages across datasets."""
-    made = set(all_targets())
+    made = set(all_targets()) | set(leaderboard_targets())
     out = {}
     for name in sorted(DATASETS):
         files = [(sub, label, path.replace("{dataset}", name)) for path, sub, label in REPORTED]
@@ -361,6 +361,13 @@ def overview_links():
               ("Metric properties", "the formal properties of every metric (figure)", f"{RESULTS}/figures/properties.png"),
               ("Overview", "the papers' tables beside ours", f"{RESULTS}/reproduction.html")]
     out[""] = [[sub, label, f] for sub, label, f in across if f in made]
+    for name in sorted(LEADERBOARDS):
+        lb = [("Leaderboard", "the leaderboard: the answer, the rank sets and the evidence",
+               f"{RESULTS}/{name}/leaderboard.html"),
+              ("Leaderboard", "the rank sets under each resampling scheme (figure)",
+               f"{RESULTS}/{name}/figures/rank_sets.png"),
+              ("Leaderboard", "the leaderboard with its rank sets (LaTeX)", f"{RESULTS}/{name}/leaderboard.tex")]
+        out[name] = [[sub, label, f] for sub, label, f in lb if f in made]
     return out
 
 
@@ -392,6 +399,8 @@ def overview_inputs():
         summaries=[f"{RESULTS}/{d}/summary.csv" for d in DATASETS if runs_experiments(d)],
         similarity=[f"{RESULTS}/{d}/similarity.csv" for d in DATASETS if runs_experiments(d)],
         groups=[f"{RESULTS}/{d}/similarity_groups.csv" for d in DATASETS if runs_experiments(d)],
+        # each leaderboard's answer, size and resolution (written by its page's job)
+        leaderboards=[f"{RESULTS}/{n}/leaderboard.json" for n in sorted(LEADERBOARDS)],
         reproduction=[f"{RESULTS}/reproduction.csv"] if REPRODUCTION_ENABLED else [],
         published=[str(PUBLISHED)] if REPRODUCTION_ENABLED else [],
     )
@@ -519,9 +528,17 @@ def cross_test_sets(names):
     return out
 
 
+def properties_run():
+    """Whether the run checks the metrics' formal properties: when it is on
+    (``properties.enabled``, the default) and the config has a dataset, or
+    names ``properties:`` itself (properties of classification metrics say
+    nothing of a leaderboard's aggregates)."""
+    return PROPERTY_SETTINGS is not None and (bool(DATASETS) or config.get("properties") is not None)
+
+
 def all_targets():
     out = dataset_targets()
-    if PROPERTY_SETTINGS is not None:
+    if properties_run():
         out += PROPERTY_FILES
     if REPRODUCTION_ENABLED:
         out += REPORT_FILES

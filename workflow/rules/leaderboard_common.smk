@@ -18,6 +18,13 @@ except ConfigError as e:
     raise WorkflowError(f"Bad configuration: {e}")
 
 LEADERBOARDS = list(LEADERBOARD_SPECS)
+# which systems each leaderboard ranks and how it judges them, said at every start (as the datasets' lines)
+from metaeval.workflow.leaderboards import leaderboard_line
+
+for _lb in LEADERBOARD_SPECS.values():
+    from snakemake.logging import logger
+
+    logger.info(leaderboard_line(_lb, LEADERBOARD_SETTINGS[_lb.name], _lb.prediction_files(DATA_DIR)))
 LEADERBOARD_PARAMS = {n: leaderboard_params(LEADERBOARD_SPECS[n], LEADERBOARD_SETTINGS[n]) for n in LEADERBOARDS}
 LB = f"{RESULTS}/{{leaderboard}}"
 

@@ -133,6 +133,7 @@ rule leaderboard_page:
         png=report(f"{LB}/figures/rank_sets.png", category="Leaderboards",
                    caption="../report/leaderboard_figure.rst"),
         pdf=f"{LB}/figures/rank_sets.pdf",
+        json=f"{LB}/leaderboard.json",  # what the front page says of it
     params:
         spec=lb_spec("leaderboard_page"),
         settings=lb_settings("leaderboard_page"),

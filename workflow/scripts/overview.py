@@ -15,4 +15,5 @@ run_step(smk, lambda: write_overview(smk.output.overview, smk.params.datasets, b
                                      by_dataset(smk.input.recommendations),
                                      smk.input.reproduction[0] if smk.input.reproduction else None,
                                      smk.input.published[0] if smk.input.published else None, summaries,
-                                     front_html=smk.output.front, links=smk.params.links))
+                                     front_html=smk.output.front, links=smk.params.links,
+                                     leaderboard_jsons=by_dataset(smk.input.leaderboards)))

@@ -94,6 +94,17 @@ class LeaderboardResult:
 
         return leaderboard_markdown(self.tables(), self.benchmark_info(), self.spec.primary_aggregate)
 
+    def figure(self, aggregate: str | None = None):
+        """The rank sets of one aggregate (default the primary one) under
+        every scheme, one panel each (a matplotlib figure)."""
+        from ..measures import aggregates as A
+        from ..present.leaderboard import rank_sets_figure
+
+        aggregate = aggregate or self.spec.primary_aggregate
+        return rank_sets_figure(self.ranks, aggregate, list(self.settings.leaderboard_schemes),
+                                f"{self.spec.name}: rank sets of the {A.get(aggregate).name} under each resampling "
+                                "scheme", self.settings.leaderboard_alpha)
+
     def benchmark_info(self) -> dict[str, Any]:
         """What ``dataset.json`` says of the benchmark."""
         return benchmark_info(self.benchmark, self.spec, self.settings)

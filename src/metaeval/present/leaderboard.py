@@ -19,7 +19,8 @@ from ..measures import aggregates as A
 from ..settings import LEADERBOARD_SCHEMES, default_of
 from .tables import latex_table, markdown_table, md_escape, plural
 
-__all__ = ["leaderboard_markdown", "leaderboard_latex", "rank_sets_figure", "signature_line", "SCHEME_WORDS"]
+__all__ = ["leaderboard_markdown", "leaderboard_latex", "leaderboard_front", "rank_sets_figure", "signature_line",
+           "SCHEME_WORDS"]
 
 SCHEME_WORDS = LEADERBOARD_SCHEMES  # (metaeval.settings: the one place the schemes' words are written)
 
@@ -225,6 +226,36 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     return "\n".join(lines)
 
 
+def leaderboard_front(tables: Mapping[str, pd.DataFrame], info: Mapping[str, Any], primary: str) -> dict:
+    """What the front page (``metaeval.present.report.overview_html``) says
+    of one leaderboard, from the same tables and ``info`` as its page
+    (``leaderboard.json``): its size, the answer under each scheme (the
+    first scheme's is the ``headline``, which says whether the others
+    agree), the primary aggregate's adjacent
+    pairs resolved and tie bands under each scheme, the caution and the
+    notes on the input.  Every value is plain JSON."""
+    ranks, res, verdict = tables["ranks.csv"], tables["resolution.csv"], tables["verdict.csv"]
+    schemes = list(dict.fromkeys(ranks["scheme"]))
+    # each scheme's answer without its scheme's words (the page's way), then whether they agree
+    answers = {s: str(verdict[verdict.scheme == s]["sentence"].iloc[0]).replace(", " + SCHEME_WORDS[s], "")
+               for s in schemes}
+    same = len(set(answers.values())) == 1
+    headline = answers[schemes[0]] + (" The same under every resampling scheme." if same or len(schemes) == 1
+                                      else f" ({SCHEME_WORDS[schemes[0]]}; the other schemes answer otherwise.)")
+    if len(schemes) == 1:
+        headline = headline.replace(" The same under every resampling scheme.", f" ({SCHEME_WORDS[schemes[0]]}.)")
+    resolution = {}
+    for s in schemes:
+        r = res[(res["aggregate"] == primary) & (res.scheme == s)].iloc[0]
+        resolution[s] = {"resolved": int(r.adjacent_resolved), "adjacent_pairs": int(r.adjacent_pairs),
+                         "tie_bands": _bands(r["tie_bands"], 3)}
+    return {"name": str(info["name"]), "n_systems": len(info["systems"]), "n_items": int(info["n_items"]),
+            "n_tasks": len(info["tasks"]), "kind": info.get("kind"), "primary": primary,
+            "primary_name": _name(primary), "schemes": {s: SCHEME_WORDS[s] for s in schemes},
+            "headline": headline, "same_answer": same, "answers": answers, "resolution": resolution,
+            "caution": info.get("caution"), "warnings": list(info.get("notes") or [])}
+
+
 def signature_line(info: Mapping[str, Any], schemes) -> str:
     """What the tables were computed with, in one line (as the command
     line's signature): the version, the aggregates, the schemes, the
@@ -256,11 +287,12 @@ def leaderboard_latex(ranks: pd.DataFrame, primary: str, name: str) -> str:
                        label=f"tab:{name}-leaderboard")
 
 
-def rank_sets_figure(ranks: pd.DataFrame, primary: str, scheme: str, title: str, alpha: float):
-    """The rank sets of one aggregate under one scheme: per system (best at
-    the top), the simultaneous set (wide bar), the marginal set (narrow
-    bar), the percentile interval of bootstrap ranks (thin line below) and
-    the estimated rank (dot)."""
+def rank_sets_figure(ranks: pd.DataFrame, primary: str, schemes, title: str, alpha: float):
+    """The rank sets of one aggregate, one panel per resampling scheme
+    (``schemes``: the order of the panels) side by side, the systems in the
+    same rows (best estimate at the top): per system the simultaneous set
+    (wide bar), the marginal set (narrow bar), the percentile interval of
+    bootstrap ranks (thin line below) and the estimated rank (dot)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -268,26 +300,34 @@ def rank_sets_figure(ranks: pd.DataFrame, primary: str, scheme: str, title: str,
 
     from .plots import OKABE_ITO
 
-    r = ranks[(ranks["aggregate"] == primary) & (ranks.scheme == scheme)].reset_index(drop=True)
-    p = len(r)
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.32 * p))
+    schemes = [schemes] if isinstance(schemes, str) else list(schemes)
+    first = ranks[(ranks["aggregate"] == primary) & (ranks.scheme == schemes[0])].reset_index(drop=True)
+    order = list(first.sort_values(["rank", "system"], kind="stable")["system"])
+    p = len(order)
+    fig, axes = plt.subplots(1, len(schemes), figsize=(2.2 + 3.6 * len(schemes), 1.2 + 0.32 * p), sharey=True,
+                             squeeze=False)
     y = np.arange(p)[::-1]
     blue, orange, red = OKABE_ITO[4], OKABE_ITO[0], OKABE_ITO[5]
-    ax.barh(y, r.simultaneous_upper - r.simultaneous_lower + 0.8, left=r.simultaneous_lower - 0.4, height=0.62,
-            color=blue, alpha=0.35, label=f"simultaneous {1 - alpha:.0%} set")
-    ax.barh(y, r.marginal_upper - r.marginal_lower + 0.8, left=r.marginal_lower - 0.4, height=0.3, color=orange,
-            alpha=0.8, label=f"marginal {1 - alpha:.0%} set")
-    ax.hlines(y - 0.38, r.percentile_lower - 0.3, r.percentile_upper + 0.3, color=red, lw=1.5,
-              label="percentile of bootstrap ranks")
-    ax.plot(r["rank"], y, "o", color="black", ms=4, label="estimated rank")
-    ax.set_yticks(y, list(r.system))
-    ax.set_xticks(np.arange(1, p + 1))
-    ax.set_xlim(0.4, p + 0.6)
-    ax.set_xlabel("rank (1 = best)")
-    ax.set_ylabel("system")
-    ax.set_title(title, fontsize=10)
-    ax.grid(axis="x", color="0.9")
-    ax.set_axisbelow(True)
-    height = fig.get_size_inches()[1] * ax.get_position().height  # the axes' height in inches
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.62 / height), ncol=2, fontsize=8, frameon=False)
+    for ax, scheme in zip(axes[0], schemes):
+        r = ranks[(ranks["aggregate"] == primary) & (ranks.scheme == scheme)].set_index("system").loc[order]
+        ax.barh(y, r.simultaneous_upper - r.simultaneous_lower + 0.8, left=r.simultaneous_lower - 0.4, height=0.62,
+                color=blue, alpha=0.35, label=f"simultaneous {1 - alpha:.0%} set")
+        ax.barh(y, r.marginal_upper - r.marginal_lower + 0.8, left=r.marginal_lower - 0.4, height=0.3,
+                color=orange, alpha=0.8, label=f"marginal {1 - alpha:.0%} set")
+        ax.hlines(y - 0.38, r.percentile_lower - 0.3, r.percentile_upper + 0.3, color=red, lw=1.5,
+                  label="percentile of bootstrap ranks")
+        ax.plot(r["rank"], y, "o", color="black", ms=4, label="estimated rank")
+        ax.set_xticks(np.arange(1, p + 1) if p <= 30 else np.unique(np.linspace(1, p, 11).round().astype(int)))
+        ax.set_xlim(0.4, p + 0.6)
+        ax.set_xlabel("rank (1 = best)")
+        ax.set_title(SCHEME_WORDS.get(scheme, scheme), fontsize=9)
+        ax.grid(axis="x", color="0.9")
+        ax.set_axisbelow(True)
+    axes[0][0].set_yticks(y, order)
+    axes[0][0].set_ylabel("system")
+    fig.suptitle(title, fontsize=10)
+    height = fig.get_size_inches()[1]
+    fig.tight_layout(rect=(0, 0.35 / height, 1, 1))  # room below for the legend (a third of an inch)
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", bbox_to_anchor=(0.5, 0.0),
+               ncol=4 if len(schemes) > 1 else 2, fontsize=8, frameon=False)
     return fig

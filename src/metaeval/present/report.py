@@ -131,7 +131,7 @@ def html_page(md: str, title: str, wrap: bool = False) -> str:
 
 
 def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None,
-                  links: Mapping[str, list] | None = None) -> str:
+                  links: Mapping[str, list] | None = None, leaderboards: Iterable[Mapping] | None = None) -> str:
     """The report's front page (an HTML fragment): every dataset's answer
     first, one line each (read on the first screen), then how to read
     them, each dataset's details (task, size, warnings) and the
@@ -147,9 +147,14 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
     (``reproduce.reproduction_summary``; None when the reproduction is
     off).  ``links``: per dataset its pages (``[subcategory, label,
     relative path]``; see ``overview_page``): the dataset's name links to
-    its list, and the answer to its recommendation page."""
+    its list, and the answer to its recommendation page.
+    ``leaderboards``: one mapping per leaderboard
+    (``present.leaderboard.leaderboard_front``), whose answers follow the
+    datasets' (the leaderboard's name links to its list, the answer to its
+    page)."""
     e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
     links = links or {}
+    datasets = list(datasets)
     out = []
     answers, details = [], []
     for d in datasets:
@@ -178,7 +183,7 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
         warn = "".join(f"<br><b>Warning:</b> {e(w)}" for w in d.get("warnings", []))
         more = (f" {e(d['recommendation'])}" if d.get("recommendation") and d.get("recommendation") != first else "")
         details.append(f"<li><b>{e(d['name'])}</b> ({e(d['task'])}, {size}{systems}).{more}{warn}</li>")
-    out.append(
+    out.append("" if not datasets else
         "<h2>Which metric, per dataset</h2>"
         f'<ul class="answers">{"".join(answers)}</ul>'
         "<p class=\"hint\">How to read it: every metric is judged on the evidence the dataset makes relevant (rank "
@@ -195,6 +200,8 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
         "never recommended. The same answer heads each dataset's summary and recommendation pages, with where the "
         "task's official metric stands.</p>"
         f"<h3>The datasets</h3><ul>{''.join(details)}</ul>")
+    if leaderboards:
+        out.append(_leaderboards_html(list(leaderboards), links))
     if reproduction is not None and len(reproduction):
         rows = "".join(
             f"<tr><td>{e(r['table'])}</td><td>{int(r['match'])}</td><td>{int(r['differs'])}</td>"
@@ -211,6 +218,47 @@ def overview_html(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None
     from .notation import typeset_html
 
     return typeset_html("\n".join(out) + "\n")  # the answers' metric names typeset
+
+
+def _leaderboards_html(boards: list[Mapping], links: Mapping[str, list]) -> str:
+    """The front page's section on the leaderboards: the answer of each
+    (its first scheme's), then each one's size, its primary aggregate's
+    resolution under every scheme, the other schemes' answers where they
+    differ, its caution and the notes on its input."""
+    e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
+    answers, details = [], []
+    for b in boards:
+        name = f"<b>{e(b['name'])}</b>"
+        if b["name"] in links:
+            name = f'<a href="#{_anchor(b["name"])}">{name}</a>'
+        page = next((p for _, _, p in links.get(b["name"], []) if p.endswith("leaderboard.html")), None)
+        body = e(b["headline"]) + (f' <a href="{e(page)}">(the leaderboard)</a>' if page else "")
+        answers.append(f"<li>{name}: {body}</li>")
+        schemes = list(b["schemes"])
+        resolved = "; ".join(
+            f"{e(b['schemes'][s])}: {r['resolved']} of {r['adjacent_pairs']} adjacent pairs resolved"
+            + (f" (cannot be told apart: {e(r['tie_bands'])})" if r["tie_bands"] != "none" else "")
+            for s, r in ((s, b["resolution"][s]) for s in schemes))
+        others = "" if b.get("same_answer", True) else "".join(
+            f" Under {e(b['schemes'][s])}: {e(b['answers'][s])}" for s in schemes[1:])
+        caution = f" <b>Caution:</b> {e(b['caution'])}" if b.get("caution") else ""
+        warn = "".join(f"<br><b>Note on the input:</b> {e(w)}" for w in b.get("warnings", []))
+        what = "answers" if b.get("kind") == "answers" else "per-item scores"
+        details.append(
+            f"<li><b>{e(b['name'])}</b> ({b['n_systems']:,} systems, {b['n_items']:,} items in "
+            f"{b['n_tasks']:,} tasks, {what}). The {e(b['primary_name'])}, under {resolved}.{others}{caution}{warn}"
+            "</li>")
+    return ("<h2>Which aggregate, per leaderboard</h2>"
+            f'<ul class="answers">{"".join(answers)}</ul>'
+            "<p class=\"hint\">How to read it: a leaderboard's aggregates (the mean over items, over tasks, the "
+            "chance-corrected mean, the mean rank, the Borda count, the win rate, the geometric mean and the median "
+            "over tasks) are judged as a dataset's metrics are: rank stability over half-splits, the share of "
+            "adjacent ranks the data resolve, robustness to one system more or less and resistance to degenerate "
+            "systems, with the error rate controlled over the criteria, under each resampling scheme (items within "
+            "tasks: these tasks, new questions; tasks: new tasks; both). A rank is resolved when the simultaneous "
+            "rank confidence sets (Mogstad, Romano, Shaikh &amp; Wilhelm) of two neighbours do not overlap; systems "
+            "the data cannot tell apart are listed together.</p>"
+            f"<h3>The leaderboards</h3><ul>{''.join(details)}</ul>")
 
 
 def _anchor(name: str) -> str:
@@ -236,22 +284,27 @@ dl.pages dd { margin: 0.1em 0 0 1.2em; }
 
 
 def overview_page(datasets: Iterable[Mapping], reproduction: pd.DataFrame | None,
-                  links: Mapping[str, list]) -> str:
+                  links: Mapping[str, list], leaderboards: Iterable[Mapping] | None = None) -> str:
     """The stand-alone front page (``results/report/overview.html``): a
     styled HTML document, readable without the report, with the front
     (``overview_html``) and, per dataset, a link to each of its pages and
     figures grouped as in the report's menu.  ``links``: per dataset name
     (and "" for the pages across datasets) ``[subcategory, label, path]``,
-    paths relative to the page."""
+    paths relative to the page; a leaderboard's pages are listed under its
+    name too.  ``leaderboards``: as ``overview_html``."""
     e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
-    datasets = list(datasets)
-    parts = ["<h1>metaeval: which metric, per dataset</h1>",
-             "<p class=\"hint\">The front page of the results. Each dataset's pages and figures are listed below "
+    datasets, leaderboards = list(datasets), list(leaderboards or [])
+    heading = ", ".join((["which metric, per dataset"] if datasets or not leaderboards else [])
+                        + (["which aggregate, per leaderboard"] if leaderboards else []))
+    parts = [f"<h1>metaeval: {heading}</h1>",
+             "<p class=\"hint\">The front page of the results. Each dataset's and leaderboard's pages and figures are listed below "
              "it; <code>snakemake --report results/report.html</code> gathers all of them, with captions, in one "
              "file.</p>",
-             overview_html(datasets, reproduction, links)]
+             overview_html(datasets, reproduction, links, leaderboards)]
     sections = []
-    for name in [d["name"] for d in datasets if d["name"] in links] + ([""] if links.get("") else []):
+    for name in ([d["name"] for d in datasets if d["name"] in links] + [b["name"] for b in leaderboards
+                                                                         if b["name"] in links]
+                 + ([""] if links.get("") else [])):
         groups: dict[str, list] = {}
         for sub, label, path in links[name]:
             groups.setdefault(sub, []).append(f'<a href="{e(path)}">{e(label)}</a>')

@@ -15,16 +15,17 @@ __all__ = ["run_leaderboard_page"]
 
 
 def run_leaderboard_page(spec_plain, settings_plain, info_json, tables: Mapping[str, list[str] | str],
-                         out_md, out_html, out_tex, figures) -> None:
+                         out_md, out_html, out_tex, figures, out_json=None) -> None:
     """The page, the LaTeX table and the rank-set figure from the files the
     other steps wrote (``tables``: ``ranks``, ``resolution`` and ``verdict``
     lists of per-scheme files; ``agreement``, ``stability``, ``robustness``,
-    ``gameability``, ``design`` paths)."""
+    ``gameability``, ``design`` paths); ``out_json``: what the front page
+    says of it (``present.leaderboard.leaderboard_front``)."""
     import pandas as pd
 
     from ..data.files import write_text
     from ..present.figure_files import save_figure
-    from ..present.leaderboard import SCHEME_WORDS, leaderboard_latex, leaderboard_markdown, rank_sets_figure
+    from ..present.leaderboard import leaderboard_front, leaderboard_latex, leaderboard_markdown, rank_sets_figure
     from ..present.report import html_page
     from ..settings import default_of
 
@@ -47,11 +48,14 @@ def run_leaderboard_page(spec_plain, settings_plain, info_json, tables: Mapping[
     write_text(out_md, md)
     write_text(out_html, html_page(md, f"Leaderboard: {spec.name}", wrap=True))
     write_text(out_tex, leaderboard_latex(t["ranks.csv"], spec.primary_aggregate, spec.name))
-    scheme = st.get("leaderboard_schemes", default_of("leaderboard_schemes"))[0]
+    schemes = list(st.get("leaderboard_schemes", default_of("leaderboard_schemes")))
     alpha = st.get("leaderboard_alpha", default_of("leaderboard_alpha"))
     from ..measures import aggregates as A
 
-    fig = rank_sets_figure(t["ranks.csv"], spec.primary_aggregate, scheme,
-                           f"{spec.name}: rank sets of the {A.get(spec.primary_aggregate).name}, "
-                           f"{SCHEME_WORDS[scheme]}", alpha)
+    fig = rank_sets_figure(t["ranks.csv"], spec.primary_aggregate, schemes,
+                           f"{spec.name}: rank sets of the {A.get(spec.primary_aggregate).name} under each "
+                           "resampling scheme", alpha)
     save_figure(fig, list(figures))
+    if out_json is not None:  # what the front page says of the leaderboard
+        write_text(out_json, json.dumps(leaderboard_front(t, info, spec.primary_aggregate), indent=1,
+                                        ensure_ascii=False) + "\n")

@@ -19,7 +19,8 @@ import json
 from pathlib import Path
 from typing import Mapping
 
-__all__ = ["LEADERBOARD_STEPS", "leaderboard_params", "leaderboard_fingerprint", "save_benchmark", "load_benchmark",
+__all__ = ["LEADERBOARD_STEPS", "leaderboard_params", "leaderboard_fingerprint", "leaderboard_line", "save_benchmark",
+           "load_benchmark",
            "run_leaderboard_data", "run_leaderboard_ranks", "run_leaderboard_experiments", "run_leaderboard_verdict",
            "run_leaderboard_design"]
 
@@ -64,6 +65,29 @@ def leaderboard_fingerprint(spec, data_dir) -> dict[str, str]:
 
     files = [spec.gold_path(data_dir), *spec.prediction_files(data_dir).values()]
     return dict(sorted((key(p), file_sha256(p)) for p in files))
+
+
+def leaderboard_line(spec, settings, systems, limit: int = 12) -> str:
+    """One line for the console at every start (as a dataset's systems
+    line): the leaderboard's systems (the first ``limit`` named), what they
+    give, the aggregate it reports and the schemes.
+
+    >>> from metaeval.data.leaderboard_spec import LeaderboardSpec
+    >>> from metaeval.settings import Settings
+    >>> spec = LeaderboardSpec("lb", "g.csv", ("p/*.csv",), no_answer="none", options_column="n_options")
+    >>> leaderboard_line(spec, Settings(), ["a", "b", "c"], limit=2)
+    'Leaderboard lb: 3 systems (a, b and 1 more) giving answers (a missing answer scored wrong); 8 aggregates judged, the mean over items reported; resampling: items, tasks, both'
+    """
+    from ..measures import aggregates as A
+
+    systems = list(systems)
+    names = ", ".join(systems[:limit]) + (f" and {len(systems) - limit} more" if len(systems) > limit else "")
+    what = (f"answers (a missing answer scored {spec.no_answer_scoring})" if spec.input == "answers"
+            else "per-item scores")
+    primary = A.get(spec.primary_aggregate).name if spec.primary_aggregate in A.AGGREGATES else spec.primary_aggregate
+    return (f"Leaderboard {spec.name}: {len(systems)} system{'s' if len(systems) != 1 else ''} ({names}) giving "
+            f"{what}; {len(spec.aggregate_ids())} aggregates judged, the {primary} reported; resampling: "
+            + ", ".join(settings.leaderboard_schemes))
 
 
 def _spec(plain: Mapping):

@@ -73,7 +73,8 @@ def ranked_in_words(n_ranked, systems: dict | None) -> str | None:
 def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, str],
                    recommendation_jsons: Mapping[str, str], reproduction_csv=None, published_yaml=None,
                    summaries: Mapping[str, Mapping] | None = None, front_html=None,
-                   links: Mapping[str, list] | None = None) -> None:
+                   links: Mapping[str, list] | None = None,
+                   leaderboard_jsons: Mapping[str, str] | None = None) -> None:
     """The report's front page (``results/report/overview.html``): the
     reproduction summary and, per dataset, the answer of its recommendation
     (``recommendation.json``, written by ``run_recommendation``) and the
@@ -87,7 +88,9 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
     fragment, which the report's front page includes; ``links``: per
     dataset (and "" for the pages across datasets) ``[subcategory, label,
     path]`` of each page and figure, which ``out_html`` links (a stand-alone
-    page: ``report.overview_page``)."""
+    page: ``report.overview_page``); ``leaderboard_jsons``: per
+    leaderboard its ``leaderboard.json`` (``present.leaderboard.
+    leaderboard_front``: its answer, size and resolution)."""
     from ..present.report import overview_html, overview_page
 
     ranked = {d["name"]: d.get("n_systems") for d in datasets}
@@ -123,10 +126,12 @@ def write_overview(out_html, datasets: list[Mapping], info_jsons: Mapping[str, s
     here = Path(out_html).parent
     rel = {name: [(sub, label, Path(os.path.relpath(f, here)).as_posix()) for sub, label, f in files]
            for name, files in (links or {}).items()}
-    write_text(out_html, overview_page(entries, summary, rel))
+    boards = [json.loads(Path(f).read_text(encoding="utf-8")) for _, f in sorted((leaderboard_jsons or {}).items())]
+    write_text(out_html, overview_page(entries, summary, rel, boards))
     if front_html is not None:
-        write_text(front_html, overview_html(entries, summary))
-    log_note(f"front page of {len(entries)} datasets, {sum('recommendation' in e for e in entries)} recommendations")
+        write_text(front_html, overview_html(entries, summary, leaderboards=boards))
+    log_note(f"front page of {plural(len(entries), 'dataset')} ({sum('recommendation' in e for e in entries)} "
+             f"with a recommendation) and {plural(len(boards), 'leaderboard')}")
 
 def run_reproduce(published_yaml, results_dir, available, out_csv, out_md, result_files=None, out_html=None) -> None:
     """results/reproduction.csv and .md (see metaeval.reproduction.reproduce).

@@ -1,0 +1,101 @@
+"""What people read of a leaderboard beyond its page: the rank-set figure
+(one panel per resampling scheme, the systems in the same rows) and what
+the front page says of it (``present.leaderboard.leaderboard_front``,
+``present.report.overview_html``), drawn from a small leaderboard's tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import metaeval
+from metaeval.present.leaderboard import SCHEME_WORDS, leaderboard_front
+from metaeval.present.report import overview_html, overview_page
+
+
+@pytest.fixture(scope="module")
+def result():
+    rng = np.random.default_rng(3)
+    theta = [0.8, 0.78, 0.6, 0.4, 0.39, 0.2]
+    tasks = np.repeat(np.arange(24), 30)
+    scores = {f"s{j}": (rng.random(tasks.size) < t).astype(float) for j, t in enumerate(theta)}
+    return metaeval.leaderboard(scores=scores, tasks=tasks, name="toy", leaderboard_replicates=200,
+                                leaderboard_verdict_replicates=60, leaderboard_splits=40, design=False)
+
+
+def test_the_front_says_each_schemes_answer_and_resolution(result):
+    tables = result.tables()
+    front = leaderboard_front(tables, {**result.benchmark_info(), "caution": None}, "mean_items")
+    assert (front["n_systems"], front["n_items"], front["n_tasks"]) == (6, 720, 24)
+    res = result.resolution.set_index(["scheme", "aggregate"])
+    for s in ("items", "tasks", "both"):
+        assert front["resolution"][s]["resolved"] == res.loc[(s, "mean_items"), "adjacent_resolved"]
+        assert front["resolution"][s]["adjacent_pairs"] == 5
+        # the answer without its scheme's words, as the page writes it
+        assert front["answers"][s] == result.answer(s).replace(", " + SCHEME_WORDS[s], "")
+        assert SCHEME_WORDS[s] not in front["answers"][s]
+    same = len(set(front["answers"].values())) == 1
+    assert front["same_answer"] is same
+    assert front["headline"].startswith(front["answers"]["items"])
+    assert front["headline"].endswith(" The same under every resampling scheme." if same else
+                                      "the other schemes answer otherwise.)")
+
+
+def _board(name="lb", same=True):
+    answers = {"items": "Report the mean over items: kept on every criterion.",
+               "tasks": "Report the mean over items: kept on every criterion." if same else
+               "Report the median over tasks: kept on 3 of 4 criteria (no aggregate is kept on all)."}
+    return {"name": name, "n_systems": 12, "n_items": 12032, "n_tasks": 14, "kind": "answers",
+            "primary": "mean_items", "primary_name": "mean over items",
+            "schemes": {s: SCHEME_WORDS[s] for s in answers}, "headline": answers["items"] + " (...)",
+            "same_answer": same, "answers": answers,
+            "resolution": {"items": {"resolved": 9, "adjacent_pairs": 11, "tie_bands": "{a, b}; {c, d}"},
+                           "tasks": {"resolved": 0, "adjacent_pairs": 11, "tie_bands": "none"}},
+            "caution": "With 14 tasks, resampling tasks draws few distinct samples.", "warnings": ["a note"]}
+
+
+def test_the_front_page_of_leaderboards_alone_has_no_dataset_section():
+    links = {"lb": [["Leaderboard", "the leaderboard", "../lb/leaderboard.html"]]}
+    html = overview_html([], None, links, [_board()])
+    assert "Which metric, per dataset" not in html and "The datasets" not in html
+    assert "<h2>Which aggregate, per leaderboard</h2>" in html
+    assert '<a href="../lb/leaderboard.html">(the leaderboard)</a>' in html
+    assert "(12 systems, 12,032 items in 14 tasks, answers)" in html
+    assert "9 of 11 adjacent pairs resolved (cannot be told apart: {a, b}; {c, d})" in html
+    assert "0 of 11 adjacent pairs resolved;" not in html and "0 of 11 adjacent pairs resolved." in html
+    assert "<b>Caution:</b> With 14 tasks" in html and "<b>Note on the input:</b> a note" in html
+    assert "Under " not in html  # every scheme answers alike: said once
+    page = overview_page([], None, links, [_board()])
+    assert "<h1>metaeval: which aggregate, per leaderboard</h1>" in page
+    assert '<h3 id="dataset-lb">lb</h3>' in page
+
+
+def test_the_front_page_says_a_schemes_other_answer():
+    html = overview_html([{"name": "d", "task": "classification, 3 classes", "n_systems": 8, "n_items": 100,
+                           "recommendation": "Report kappa."}], None, {}, [_board(same=False)])
+    assert html.index("Which metric, per dataset") < html.index("Which aggregate, per leaderboard")
+    assert (f"Under {SCHEME_WORDS['tasks']}: Report the median over tasks: kept on 3 of 4 criteria" in html)
+    page = overview_page([{"name": "d", "task": "t", "n_systems": 8, "recommendation": "Report kappa."}], None, {},
+                         [_board()])
+    assert "<h1>metaeval: which metric, per dataset, which aggregate, per leaderboard</h1>" in page
+
+
+def test_the_figure_has_a_panel_per_scheme_with_the_systems_in_the_same_rows(result):
+    import matplotlib.pyplot as plt
+
+    fig = result.figure()
+    try:
+        axes = fig.axes
+        assert [a.get_title() for a in axes] == [SCHEME_WORDS[s] for s in ("items", "tasks", "both")]
+        ticks = sorted(zip(axes[0].get_yticks(), (t.get_text() for t in axes[0].get_yticklabels())), reverse=True)
+        order = [name for _, name in ticks]  # top row first
+        first = result.table(scheme="items").sort_values(["rank", "system"], kind="stable")
+        assert order == list(first["system"])
+        for ax, s in zip(axes, ("items", "tasks", "both")):
+            t = result.table(scheme=s).set_index("system").loc[order]
+            dots = next(line for line in ax.get_lines() if line.get_marker() == "o")
+            assert np.array_equal(dots.get_xdata(), t["rank"].to_numpy())
+            assert np.array_equal(dots.get_ydata(), np.arange(len(order))[::-1])
+        assert fig.legends and len(fig.legends[0].get_texts()) == 4
+    finally:
+        plt.close(fig)
