@@ -37,8 +37,11 @@ def test_the_front_says_each_schemes_answer_and_resolution(result):
     same = len(set(front["answers"].values())) == 1
     assert front["same_answer"] is same
     assert front["headline"].startswith(front["answers"]["items"])
+    same_report = len({a.split(":")[0] for a in front["answers"].values()}) == 1
+    assert front["same_report"] is same_report
     assert front["headline"].endswith(" The same under every resampling scheme." if same else
-                                      "the other schemes answer otherwise.)")
+                                      "cannot be told from differ (below)." if same_report else
+                                      "the other schemes answer otherwise (below).")
 
 
 def _board(name="lb", same=True):
@@ -99,3 +102,31 @@ def test_the_figure_has_a_panel_per_scheme_with_the_systems_in_the_same_rows(res
         assert fig.legends and len(fig.legends[0].get_texts()) == 4
     finally:
         plt.close(fig)
+
+
+@pytest.mark.parametrize("sentences, tail", [
+    (["Report A: kept on every criterion.", "Report A: kept on every criterion."],
+     " The same under every resampling scheme."),
+    (["Report A: kept on every criterion; with B.", "Report A: kept on every criterion; with B and C."],
+     " The same aggregate under every resampling scheme; the aggregates it cannot be told from differ (below)."),
+    (["Report A: kept on every criterion.", "Report C: kept on 3 of 4 criteria."],
+     f" That is with {SCHEME_WORDS['items']}; the other schemes answer otherwise (below)."),
+])
+def test_the_headline_says_whether_the_schemes_agree(sentences, tail):
+    import pandas as pd
+
+    schemes = ["items", "tasks"]
+    tables = {"ranks.csv": pd.DataFrame({"scheme": schemes}),
+              "resolution.csv": pd.DataFrame({"scheme": schemes, "aggregate": "mean_items", "adjacent_resolved": 1,
+                                              "adjacent_pairs": 2, "tie_bands": ["{a, b}", ""]}),
+              "verdict.csv": pd.DataFrame({"scheme": schemes,
+                                           "sentence": [x.replace(":", ", " + SCHEME_WORDS[s] + ":", 1)
+                                                        for x, s in zip(sentences, schemes)]})}
+    front = leaderboard_front(tables, {"name": "lb", "systems": ["a", "b", "c"], "n_items": 9, "tasks": ["t"]},
+                              "mean_items")
+    assert front["answers"] == dict(zip(schemes, sentences))
+    assert front["headline"] == sentences[0] + tail
+    assert front["resolution"]["tasks"] == {"resolved": 1, "adjacent_pairs": 2, "tie_bands": "none"}
+    one = leaderboard_front({k: v[v.scheme == "items"] for k, v in tables.items()},
+                            {"name": "lb", "systems": ["a", "b", "c"], "n_items": 9, "tasks": ["t"]}, "mean_items")
+    assert one["headline"] == sentences[0] + f" That is with {SCHEME_WORDS['items']}."

@@ -240,10 +240,17 @@ def leaderboard_front(tables: Mapping[str, pd.DataFrame], info: Mapping[str, Any
     answers = {s: str(verdict[verdict.scheme == s]["sentence"].iloc[0]).replace(", " + SCHEME_WORDS[s], "")
                for s in schemes}
     same = len(set(answers.values())) == 1
-    headline = answers[schemes[0]] + (" The same under every resampling scheme." if same or len(schemes) == 1
-                                      else f" ({SCHEME_WORDS[schemes[0]]}; the other schemes answer otherwise.)")
-    if len(schemes) == 1:
-        headline = headline.replace(" The same under every resampling scheme.", f" ({SCHEME_WORDS[schemes[0]]}.)")
+    # the aggregate to report (the sentence's lead, "Report the mean over items") under every scheme
+    same_report = len({a.split(":")[0] for a in answers.values()}) == 1
+    if same or len(schemes) == 1:
+        tail = (" The same under every resampling scheme." if len(schemes) > 1
+                else f" That is with {SCHEME_WORDS[schemes[0]]}.")
+    elif same_report:
+        tail = (" The same aggregate under every resampling scheme; the aggregates it cannot be told from differ "
+                "(below).")
+    else:
+        tail = f" That is with {SCHEME_WORDS[schemes[0]]}; the other schemes answer otherwise (below)."
+    headline = answers[schemes[0]] + tail
     resolution = {}
     for s in schemes:
         r = res[(res["aggregate"] == primary) & (res.scheme == s)].iloc[0]
@@ -252,7 +259,8 @@ def leaderboard_front(tables: Mapping[str, pd.DataFrame], info: Mapping[str, Any
     return {"name": str(info["name"]), "n_systems": len(info["systems"]), "n_items": int(info["n_items"]),
             "n_tasks": len(info["tasks"]), "kind": info.get("kind"), "primary": primary,
             "primary_name": _name(primary), "schemes": {s: SCHEME_WORDS[s] for s in schemes},
-            "headline": headline, "same_answer": same, "answers": answers, "resolution": resolution,
+            "headline": headline, "same_answer": same, "same_report": same_report, "answers": answers,
+            "resolution": resolution,
             "caution": info.get("caution"), "warnings": list(info.get("notes") or [])}
 
 
