@@ -155,6 +155,32 @@ def test_read_benchmark_says_answers_no_gold_label_has(tmp_path):
     assert f"{a}: 10 problems" in str(e.value) and "10 of 10 answers are written unlike the gold labels" in str(e.value)
 
 
+def test_in_memory_answers_are_checked_as_files_are(tmp_path):
+    """The library's in-memory benchmark says (and refuses) what the files'
+    reading does: answers written unlike the gold, identical systems; the
+    same notes word for word."""
+    gold, tasks = [("AB"[i % 2]) for i in range(10)], [("xy"[i % 2]) for i in range(10)]
+    answers = {"a": ["a", "(B)", "Z"] + gold[3:], "b": list(gold), "c": list(gold)}
+    mem = Benchmark.from_answers("toy", gold=gold, tasks=tasks, answers=answers)
+    g = tmp_path / "gold.csv"
+    g.write_text("item_id,label,task\n" + "".join(f"{i},{gold[i]},{tasks[i]}\n" for i in range(10)))
+    files = {}
+    for name, values in answers.items():
+        files[name] = tmp_path / f"{name}.csv"
+        files[name].write_text("item_id,label\n" + "".join(f"{i},{v}\n" for i, v in enumerate(values)))
+    read = read_benchmark("toy", g, files)
+    assert any("system 'a': 2 answer(s) written unlike the gold labels, scored wrong: 'a' (1), '(B)' (1)" in n
+               for n in mem.notes)
+    assert any("same score on every item" in n and "b, c" in n for n in mem.notes)
+    assert sorted(mem.notes) == sorted(read.notes)
+    assert np.array_equal(mem.right, read.right)
+    with pytest.raises(ValueError, match=r"answers of system 'a': 10 of 10 answers are written unlike the gold"):
+        Benchmark.from_answers("toy", gold=gold, tasks=tasks, answers={"a": [x.lower() for x in gold]})
+    scores = Benchmark.from_scores("toy", tasks=tasks, scores={"a": [1.0] * 10, "b": [1.0] * 10, "c": [2.0] * 10})
+    assert any("same score on every item" in n and "a, b" in n for n in scores.notes)
+    assert any("outside [0, 1] (c)" in n for n in scores.notes)
+
+
 def test_identical_systems_and_scores_outside_0_1_are_said(tmp_path):
     gold = tmp_path / "gold.csv"
     gold.write_text("item_id,task\n1,x\n2,y\n")

@@ -199,3 +199,32 @@ def test_the_page_stays_readable_with_many_bands_and_pairs():
     short = _bands(text)
     assert short.count("{") == MAX_BANDS and short.endswith(f"; and {20 - MAX_BANDS} more")
     assert _bands("") == "none" and _bands("{a, b}") == "{a, b}"
+
+
+def test_no_criterion_counting_says_the_answer_is_a_convention():
+    """When every aggregate behaves alike on every criterion (no criterion
+    counts: two systems, say), every aggregate is trivially kept; the answer
+    says it reports the primary one by convention, not on the evidence."""
+    from types import SimpleNamespace as NS
+
+    from metaeval.methods.leaderboards.resampling import caution, few_systems_note
+    from metaeval.verdict.leaderboard import LeaderboardVerdict
+
+    sets = NS(admissible=np.ones(2, bool), participants=np.ones((2, 2), bool), members=np.ones((2, 2), bool),
+              counted=np.zeros(2, bool))
+    v = LeaderboardVerdict(("mean_items", "median"), ("stability", "resolution"), np.zeros((2, 2)),
+                           np.zeros((1, 2, 2)), sets, NS(answer=np.array([True, True]), kind="all", k=2, c=0), [],
+                           "tasks", ())
+    text = v.sentence("median")
+    assert text == ("Report the median over tasks by convention: every aggregate behaves alike on every criterion, "
+                    "tasks resampled (each with all its items), so the evidence cannot choose.")
+    assert "kept on every criterion" not in text
+    b = _bench(s=2)
+    real = leaderboard_verdict(b, AGGS, replicates=60, n_splits=20)
+    if not real.sets.counted.any():  # (the usual case with two systems)
+        assert "by convention" in real.sentence("mean_items")
+    assert "tentative" in few_systems_note(2) and few_systems_note(6) is None
+    assert caution(30, 8, ["items", "tasks"]) is None
+    both = caution(4, 3, ["items", "tasks"])
+    assert both.startswith("With 3 systems") and "With 4 tasks" in both
+    assert caution(4, 3, ["items"]) == few_systems_note(3)

@@ -130,3 +130,40 @@ def test_the_headline_says_whether_the_schemes_agree(sentences, tail):
     one = leaderboard_front({k: v[v.scheme == "items"] for k, v in tables.items()},
                             {"name": "lb", "systems": ["a", "b", "c"], "n_items": 9, "tasks": ["t"]}, "mean_items")
     assert one["headline"] == sentences[0] + f" That is with {SCHEME_WORDS['items']}."
+
+
+def _cli(*argv):
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from metaeval.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([str(a) for a in argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_command_line_gives_every_schemes_answer_and_names_a_bad_file(tmp_path):
+    rng = np.random.default_rng(5)
+    tasks = np.repeat(["t1", "t2", "t3"], 40)
+    gold = tmp_path / "gold.csv"
+    gold.write_text("item_id,label,task\n" + "".join(f"q{i},A,{t}\n" for i, t in enumerate(tasks)))
+    files = []
+    for name, p in (("m1", 0.9), ("m2", 0.6), ("m3", 0.3)):
+        files.append(tmp_path / f"{name}.csv")
+        files[-1].write_text("item_id,label\n" + "".join(f"q{i},{'A' if rng.random() < p else 'B'}\n"
+                                                        for i in range(tasks.size)))
+    code, out, err = _cli("leaderboard", gold, *files, "--set", "leaderboard_verdict_replicates=40",
+                          "--set", "leaderboard_splits=20", "--replicates", "200", "--no-design", "--format", "table")
+    assert code == 0, err
+    lines = out.splitlines()
+    for i, s in enumerate(("items", "tasks", "both")):  # every scheme's answer first, in the schemes' order
+        assert SCHEME_WORDS[s] in lines[i], lines[i]
+    assert any(line.startswith("Caution: With 3 systems") and "With 3 tasks" in line for line in lines)
+    assert lines[-1].startswith("metaeval ") and "| leaderboard |" in lines[-1]
+    with open(files[0], "a") as f:
+        f.write("q999,A\n")
+    code, out, err = _cli("leaderboard", gold, *files, "--format", "table")
+    assert code == 1 and not out
+    assert f"{files[0]}:{tasks.size + 2}: item 'q999' is not in the gold file" in err

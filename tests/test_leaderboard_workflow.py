@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from .conftest import FIXTURES, ROOT
-from .workflow_helpers import _run
+from .workflow_helpers import _copy_of, _run
 
 pytestmark = pytest.mark.workflow
 
@@ -68,7 +68,10 @@ def test_the_run_writes_the_leaderboard(lb_run):
         assert (res / f).is_file(), f
     md = (res / "leaderboard.md").read_text()
     assert md.index("## The answer") < md.index("## The leaderboard")  # the answer first
-    assert "**Caution.** With 4 tasks" in md
+    assert "**Caution.** With 5 systems, the criteria compare rankings of very few systems" in md
+    assert "With 4 tasks, resampling tasks draws few distinct samples" in md
+    assert "![The rank sets of the mean over items under each resampling scheme](figures/rank_sets.png)" in md
+    assert '<img src="figures/rank_sets.png"' in (res / "leaderboard.html").read_text()
     ranks = pd.read_csv(res / "ranks_items.csv")
     assert set(ranks["system"]) == {f"model_{c}" for c in "abcde"}
     assert (ranks["simultaneous_lower"] <= ranks["rank"]).all() and (ranks["rank"] <= ranks["simultaneous_upper"]).all()
@@ -149,3 +152,23 @@ def test_a_config_of_leaderboards_alone_runs_no_metric_properties(lb_run, tmp_pa
         assert {"leaderboard_data", "leaderboard_page", "overview"} <= rules
         assert ("properties" in rules) is want, rules
         assert not rules & {"ingest", "score", "experiments", "recommendation", "cross_dataset"}
+
+
+def test_a_failed_rerun_leaves_no_page_of_the_previous_input(lb_run, tmp_path):
+    """A bad file added to a leaderboard that ran: its data job fails, its
+    tables are gone, and so are its page and the front page (nothing left
+    telling of the previous input as if it were current); the dataset's
+    results stay."""
+    work, data, cfg = lb_run
+    other = _copy_of(work, tmp_path)
+    other_data = tmp_path / "data"
+    shutil.copytree(data, other_data)
+    (other_data / "tiny_lb/predictions/model_z.csv").write_text("item_id,label\nq999,A\n")
+    res = _run(other, other_data, configfile=cfg, check=False)
+    assert res.returncode != 0
+    lb = other / "results" / "tiny_lb"
+    assert not (lb / "benchmark.npz").exists()
+    for f in ("leaderboard.md", "leaderboard.html", "leaderboard.json", "figures/rank_sets.png"):
+        assert not (lb / f).exists(), f
+    assert not (other / "results/report/overview.html").exists()
+    assert (other / "results/tiny/recommendation.csv").is_file()

@@ -1173,7 +1173,8 @@ def _leaderboard(a, progress) -> str:
         out.update({k.removesuffix(".csv"): json.loads(v.to_json(orient="records")) for k, v in res.tables().items()})
         return json.dumps(out, indent=1, default=list) + "\n"
     t = res.table()
-    lines = [res.answer()] + ([f"Caution: {info['caution']}"] if info.get("caution") else []) + [
+    answers = [v.sentence(res.spec.primary_aggregate) for v in res.verdicts.values()]  # every scheme's
+    lines = answers + ([f"Caution: {info['caution']}"] if info.get("caution") else []) + [
         "", f"{res.spec.primary_aggregate}, {res.settings.leaderboard_schemes[0]} scheme "
         f"({1 - res.settings.leaderboard_alpha:.0%} rank sets):"]
     cols = ["rank", "system", "estimate", "simultaneous_lower", "simultaneous_upper", "marginal_lower",

@@ -315,6 +315,10 @@ class Design:
 LEADERBOARD_SCHEMES = {"items": "items resampled within each task (the tasks fixed)",
                        "tasks": "tasks resampled (each with all its items)",
                        "both": "tasks resampled, then items within each drawn task"}
+# the criteria of the verdict on a leaderboard's aggregates, in words (read by the methods and the page)
+LEADERBOARD_CRITERIA = {"stability": "rank stability", "resolution": "adjacent pairs resolved",
+                        "robustness": "robustness to one system more or less",
+                        "gameability": "resistance to degenerate systems"}
 
 
 @dataclass(frozen=True)

@@ -57,3 +57,26 @@ def leaderboard_targets():
         out += [f"{RESULTS}/{n}/leaderboard.md", f"{RESULTS}/{n}/leaderboard.html", f"{RESULTS}/{n}/leaderboard.tex",
                 f"{RESULTS}/{n}/figures/rank_sets.png"]
     return out
+
+
+def leaderboard_page_files(name):
+    """What a leaderboard's page job writes (read by the front page)."""
+    d = f"{RESULTS}/{name}"
+    return [f"{d}/leaderboard.md", f"{d}/leaderboard.html", f"{d}/leaderboard.tex", f"{d}/leaderboard.json",
+            f"{d}/figures/rank_sets.png", f"{d}/figures/rank_sets.pdf"]
+
+
+def remove_stale_leaderboard_pages():
+    """After a failed run, the page of a leaderboard whose tables are gone
+    (its data job failed on a new file: Snakemake removed them) is removed
+    too, and with it the front page (its input): no page is left telling of
+    the previous input as if it were current (`onerror`)."""
+    for name in LEADERBOARDS:
+        d = f"{RESULTS}/{name}"
+        tables = [f"{d}/benchmark.npz", f"{d}/dataset.json", f"{d}/design.csv",
+                  *(f"{d}/{kind}_{s}.csv" for kind in ("ranks", "resolution", "verdict")
+                    for s in LEADERBOARD_SETTINGS[name].leaderboard_schemes),
+                  *(f"{d}/{f}.csv" for f in ("agreement", "stability", "robustness", "gameability", "task_scores"))]
+        if not all(Path(f).exists() for f in tables):
+            for f in leaderboard_page_files(name):
+                Path(f).unlink(missing_ok=True)

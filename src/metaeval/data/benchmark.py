@@ -92,7 +92,10 @@ class Benchmark:
                      no_answer: str | None = None, n_options: Sequence[int] | None = None,
                      item_ids: Sequence | None = None) -> "Benchmark":
         """A benchmark of answers in memory: ``answers[system][i]`` the answer
-        to item i (``no_answer``: the value meaning none was given)."""
+        to item i (``no_answer``: the value meaning none was given).  As from
+        files, answers written unlike every gold label (``b`` for ``B``) are
+        scored wrong and said in ``notes``, and a system most of whose
+        answers are so is refused (``ValueError``)."""
         gold = np.asarray([str(g) for g in gold], dtype=object)
         names, codes = np.unique(np.asarray([str(t) for t in tasks], dtype=object), return_inverse=True)
         systems = tuple(answers)
@@ -102,10 +105,17 @@ class Benchmark:
                              "entry per item each")
         unanswered = ans == no_answer if no_answer is not None else np.zeros(ans.shape, dtype=bool)
         right = (ans == gold[None, :]) & ~unanswered
+        known, odd = set(gold), {}
+        for s, system in enumerate(systems):  # answers no gold label has, as from files: most refused, a few said
+            odd[system], fault = _odd_answers(list(ans[s][~unanswered[s]]), known)
+            if fault:
+                raise ValueError(f"answers of system {system!r}: {fault}")
         ids = tuple(str(i) for i in (item_ids if item_ids is not None else range(gold.size)))
+        notes = (list(_notes_of(None if n_options is None else np.asarray(n_options), unanswered, systems))
+                 + _same_and_scale_notes(systems, right, unanswered, "answers") + _odd_notes(odd))
         return cls(name, ids, codes.astype(np.int64), tuple(names), systems, right.astype(np.float64), unanswered,
-                   None if n_options is None else np.asarray(n_options, dtype=np.int64), "answers",
-                   _notes_of(None if n_options is None else np.asarray(n_options), unanswered, systems), {}, gold)
+                   None if n_options is None else np.asarray(n_options, dtype=np.int64), "answers", tuple(notes), {},
+                   gold)
 
     @classmethod
     def from_scores(cls, name: str, *, tasks: Sequence, scores: Mapping[str, Sequence[float]],
@@ -120,9 +130,10 @@ class Benchmark:
             raise ValueError("every per-item score must be a finite number")
         ids = tuple(str(i) for i in (item_ids if item_ids is not None else range(codes.size)))
         unanswered = np.zeros(right.shape, dtype=bool)
+        notes = (list(_notes_of(None if n_options is None else np.asarray(n_options), unanswered, systems))
+                 + _same_and_scale_notes(systems, right, unanswered, "scores"))
         return cls(name, ids, codes.astype(np.int64), tuple(names), systems, right, unanswered,
-                   None if n_options is None else np.asarray(n_options, dtype=np.int64), "scores",
-                   _notes_of(None if n_options is None else np.asarray(n_options), unanswered, systems))
+                   None if n_options is None else np.asarray(n_options, dtype=np.int64), "scores", tuple(notes))
 
     # -- what the methods read --------------------------------------------------------------------------------
     @property
@@ -233,6 +244,35 @@ def _notes_of(n_options, unanswered, systems) -> tuple[str, ...]:
 
 # -----------------------------------------------------------------------------------------------------------
 # reading from files
+def _odd_answers(answers, known) -> tuple[list[str], str | None]:
+    """The given answers (no missing one) no gold label has that read as a
+    label written otherwise (``_looks_like_a_label``), and, when they are
+    most of them (a format, not a system's mistakes), the fault to refuse
+    them with (None otherwise)."""
+    odd = [x for x in answers if x not in known and _looks_like_a_label(x, known)]
+    if not odd or len(odd) * 2 <= max(1, len(answers)):
+        return odd, None
+    shown = ", ".join(repr(x) for x in list(dict.fromkeys(odd))[:5])
+    return odd, (f"{len(odd):,} of {len(answers):,} answers are written unlike the gold labels ({shown}; the gold's: "
+                 + ", ".join(map(repr, sorted(known)[:6])) + (", ..." if len(known) > 6 else "")
+                 + "): write them as the gold does")
+
+
+def _odd_notes(odd_by_system: Mapping[str, list[str]]) -> list[str]:
+    """Answers no gold label has, per system (a case or format slip?):
+    scored wrong, and said."""
+    notes = []
+    for system, odd in odd_by_system.items():
+        if odd:
+            counts: dict[str, int] = {}
+            for x in odd:
+                counts[x] = counts.get(x, 0) + 1
+            shown = ", ".join(f"{x!r} ({c:,})" for x, c in sorted(counts.items(), key=lambda kv: -kv[1])[:5])
+            notes.append(f"system {system!r}: {len(odd):,} answer(s) written unlike the gold labels, scored "
+                         f"wrong: {shown}")
+    return notes
+
+
 def _looks_like_a_label(answer: str, labels) -> bool:
     """An answer no gold label has that reads as one written otherwise
     (``a`` or ``(A)`` or ``A.`` for ``A``): scored wrong, as it is, and said,
@@ -332,7 +372,7 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
     n = len(ids)
     right = np.zeros((len(systems), n))
     unanswered = np.zeros((len(systems), n), dtype=bool)
-    foreign: dict[str, dict[str, int]] = {}
+    foreign: dict[str, list[str]] = {}
     gold_labels = np.asarray([lab.strip() for lab in g.labels], dtype=object) if input == "answers" else None
     known = set(gold_labels) if gold_labels is not None else set()
     for s, system in enumerate(systems):
@@ -354,18 +394,11 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
             none = (v == no_answer) if no_answer is not None else np.zeros(v.size, dtype=bool)
             unanswered[s, cols] = none
             right[s, cols] = (v == gold_labels[cols]) & ~none
-            odd = [x for x in v[~none] if x not in known and _looks_like_a_label(x, known)]
-            if odd and len(odd) * 2 > max(1, int((~none).sum())):  # most answers: a format, not a system's mistakes
-                shown = ", ".join(repr(x) for x in list(dict.fromkeys(odd))[:5])
-                problems.append(Problem(path, None, f"{len(odd):,} of {int((~none).sum()):,} answers are written "
-                                        f"unlike the gold labels ({shown}; the gold's: "
-                                        + ", ".join(map(repr, sorted(known)[:6])) + (", ..." if len(known) > 6 else "")
-                                        + "): write them as the gold does", "label", len(odd)))
-            elif odd:
-                counts: dict[str, int] = {}
-                for x in odd:
-                    counts[x] = counts.get(x, 0) + 1
-                foreign[system] = counts
+            odd, fault = _odd_answers(list(v[~none]), known)
+            if fault:
+                problems.append(Problem(path, None, fault, "label", len(odd)))
+            else:
+                foreign[system] = odd
         else:
             right[s, cols] = np.asarray(values, dtype=np.float64)[rows]
     if problems:
@@ -373,10 +406,7 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
     names, codes = np.unique(np.asarray([str(t) for t in g.groups], dtype=object), return_inverse=True)
     notes = list(_notes_of(n_options, unanswered, systems))
     notes += _same_and_scale_notes(systems, right, unanswered, input)
-    for system, counts in foreign.items():  # answers no gold label has: wrong, and said (a case or format slip?)
-        shown = ", ".join(f"{x!r} ({c:,})" for x, c in sorted(counts.items(), key=lambda kv: -kv[1])[:5])
-        notes.append(f"system {system!r}: {sum(counts.values()):,} answer(s) written unlike the gold labels, scored "
-                     f"wrong: {shown}")
+    notes += _odd_notes(foreign)
     info = {"gold": gold, "predictions": {s: str(p) for s, p in predictions.items()}, "input": input,
             "no_answer": no_answer, "options_column": options_column, "task_column": task_column}
     return Benchmark(name, tuple(ids), codes.astype(np.int64), tuple(names), systems, right, unanswered, n_options,

@@ -9,7 +9,7 @@ Examples
 >>> rng = np.random.default_rng(0)
 >>> tasks = np.repeat(["algebra", "biology", "law"], 200)
 >>> answers = {f"m{j}": np.where(rng.random(600) < p, "A", "B") for j, p in enumerate((0.8, 0.6, 0.58, 0.3))}
->>> res = leaderboard(gold=["A"] * 600, tasks=tasks, answers=answers, aggregates=["mean_items", "mean_tasks"],
+>>> res = leaderboard(gold=["A"] * 600, tasks=tasks, answers=answers, aggregates=["mean_items", "median"],
 ...                   schemes=["items"], leaderboard_replicates=200, leaderboard_verdict_replicates=100,
 ...                   leaderboard_splits=50, design=False)
 >>> res.table()[["system", "estimate", "rank", "simultaneous_lower", "simultaneous_upper"]].round(3)

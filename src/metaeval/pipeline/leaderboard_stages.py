@@ -15,7 +15,7 @@ from ..data.benchmark import Benchmark
 from ..data.leaderboard_spec import LEADERBOARD_SETTING_KEYS, LeaderboardSpec
 from ..methods.leaderboards import design as D
 from ..methods.leaderboards import experiments as E
-from ..methods.leaderboards.resampling import SCHEME_TEXT, few_tasks_note
+from ..methods.leaderboards.resampling import SCHEME_TEXT, caution
 from ..settings import ConfigError, Settings
 from ..verdict.leaderboard import REQUIREMENTS, LeaderboardVerdict, leaderboard_verdict
 
@@ -123,9 +123,10 @@ def benchmark_shape(bench: Benchmark, spec: LeaderboardSpec) -> dict[str, Any]:
 
 def benchmark_info(bench: Benchmark, spec: LeaderboardSpec, st: Settings) -> dict[str, Any]:
     """``benchmark_shape`` with the aggregates, the settings and the
-    schemes the tables state (and a caution when the tasks are few)."""
+    schemes the tables state (and a caution when the systems or the tasks
+    are few)."""
     return {**benchmark_shape(bench, spec), "aggregates": spec.aggregate_ids(),
             "primary_aggregate": spec.primary_aggregate,
             "schemes": {s: SCHEME_TEXT[s] for s in st.leaderboard_schemes},
-            "caution": few_tasks_note(bench.n_tasks, st.leaderboard_schemes),
+            "caution": caution(bench.n_tasks, bench.n_systems, st.leaderboard_schemes),
             "settings": {k: getattr(st, k) for k in LEADERBOARD_SETTING_KEYS}}

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..measures import aggregates as A
-from ..settings import LEADERBOARD_SCHEMES, default_of
+from ..settings import LEADERBOARD_CRITERIA as CRITERIA, LEADERBOARD_SCHEMES, default_of
 from .tables import latex_table, markdown_table, md_escape, plural
 
 __all__ = ["leaderboard_markdown", "leaderboard_latex", "leaderboard_front", "rank_sets_figure", "signature_line",
@@ -72,7 +72,8 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     ``resolution.csv``, ``verdict.csv``, ``agreement.csv``,
     ``stability.csv``, ``robustness.csv``, ``gameability.csv``, and
     ``task_scores.csv`` and ``design.csv`` when computed) and
-    ``dataset.json``'s ``info``."""
+    ``dataset.json``'s ``info`` (with ``figure``, the rank-set figure's
+    path relative to the page, shown under the leaderboard)."""
     ranks, res, verdict = tables["ranks.csv"], tables["resolution.csv"], tables["verdict.csv"]
     schemes = list(dict.fromkeys(ranks["scheme"]))
     settings = info.get("settings", {})
@@ -99,11 +100,15 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     lines += [f"## The leaderboard: {md_escape(_name(primary))}", ""]
     bands = _bands(r0["tie_bands"])
     lines += [f"{int(r0.adjacent_resolved)} of {int(r0.adjacent_pairs)} adjacent pairs resolved "
-              f"({SCHEME_WORDS[schemes[0]]}, {family} {1 - alpha:.0%} rank sets); tie bands, systems the data "
+              f"({SCHEME_WORDS[schemes[0]]}: their difference significant, {family} at {1 - alpha:.0%}, the tests "
+              "the rank sets are built from); tie bands, systems the data "
               f"cannot tell apart: {md_escape(bands)}. (Bands may overlap: a system can be tied with its neighbours "
               "on both sides while those two are told apart.)", ""]
     lines += [markdown_table(_leaderboard_rows(ranks, primary, schemes, info.get("no_answers") if
                                                any((info.get("no_answers") or {}).values()) else None), digits=4), ""]
+    if info.get("figure"):  # the workflow's page: the figure beside it
+        lines += [f"![The rank sets of the {md_escape(_name(primary))} under each resampling scheme]"
+                  f"({info['figure']})", ""]
     lines += [f"A rank set holds the system's rank with probability {1 - alpha:.0%}: *simultaneous* sets hold every "
               "system's rank at once, the *marginal* set one system's alone (Mogstad, Romano, Shaikh & Wilhelm "
               "2024, max-|t| bootstrap of the paired differences with stepdown). The percentile interval of the "
@@ -131,17 +136,21 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     lines += ["## The evidence", ""]
     for s in schemes:
         v = verdict[verdict.scheme == s]
-        lines += [f"**{SCHEME_WORDS[s]}** ({int(v['counted'].groupby(v['criterion']).first().sum())} criteria "
-                  "count; ✔ kept by the criterion's set, ✘ eliminated, – not judged):", ""]
+        n_counted = int(v['counted'].groupby(v['criterion']).first().sum())
+        lines += [f"**{SCHEME_WORDS[s]}** ({plural(n_counted, 'criterion', 'criteria')} "
+                  f"count{'s' if n_counted == 1 else ''}; ✔ kept by the criterion's set, ✘ eliminated, – not "
+                  "judged):", ""]
         grid = v.assign(cell=[("–" if not tp else ("✔" if k else "✘")) + f" {x:.3f} [{lo:.3f}, {hi:.3f}]"
                               for tp, k, x, lo, hi in zip(v.takes_part, v.kept, v.value, v.low, v.high)])
         piv = grid.pivot(index="aggregate", columns="criterion", values="cell").loc[list(dict.fromkeys(v["aggregate"]))]
         piv = piv[list(dict.fromkeys(v.criterion))]
         piv.insert(0, "answer", ["yes" if a else "" for a in v.groupby("aggregate", sort=False)["answer"].first()])
         piv.index = [_name(a) for a in piv.index]
+        piv = piv.rename(columns=CRITERIA)  # the criteria in words, as the verdict's sentences name them
         lines += [markdown_table(piv.rename_axis("aggregate").reset_index()), ""]
     lines += ["Criteria (higher is better): rank stability (Kendall tau between the rankings of the two halves of "
-              "random half-splits), adjacent pairs resolved (their share, by the rank sets), robustness to one "
+              "random half-splits), adjacent pairs resolved (their share: a pair's difference significant, as in "
+              "the rank sets), robustness to one "
               "system more or less (1 - the share of other pairs reversed; aggregates whose values depend on each "
               "system's own scores are exempt: exactly 1), resistance to degenerate systems (1 - the share of real "
               "systems the best specialist or constant answer beats).", ""]

@@ -255,9 +255,11 @@ def _leaderboards_html(boards: list[Mapping], links: Mapping[str, list]) -> str:
             "over tasks) are judged as a dataset's metrics are: rank stability over half-splits, the share of "
             "adjacent ranks the data resolve, robustness to one system more or less and resistance to degenerate "
             "systems, with the error rate controlled over the criteria, under each resampling scheme (items within "
-            "tasks: these tasks, new questions; tasks: new tasks; both). A rank is resolved when the simultaneous "
-            "rank confidence sets (Mogstad, Romano, Shaikh &amp; Wilhelm) of two neighbours do not overlap; systems "
-            "the data cannot tell apart are listed together.</p>"
+            "tasks: these tasks, new questions; tasks: new tasks; both). Two neighbours are resolved when their paired "
+            "difference is significant with the error rate controlled over every pair (the max-|t| bootstrap with "
+            "stepdown of Mogstad, Romano, Shaikh &amp; Wilhelm, from which each system's rank confidence set is "
+            "built: neighbours whose rank sets overlap may still be resolved); systems the data cannot tell apart "
+            "are listed together.</p>"
             f"<h3>The leaderboards</h3><ul>{''.join(details)}</ul>")
 
 

@@ -86,7 +86,8 @@ class LeaderboardVerdict:
         ``primary`` one (the leaderboard's own) if it is among them, else
         the first of them in the table's order, with the others it cannot
         be told from; when ``primary`` is eliminated, the criteria that
-        eliminate it.
+        eliminate it; when no criterion counts (every aggregate alike on
+        every one), the ``primary`` one by convention, said so.
 
         >>> from types import SimpleNamespace as NS
         >>> v = LeaderboardVerdict(("mean_items", "median"), ("stability", "resolution"), np.zeros((2, 2)),
@@ -104,6 +105,9 @@ class LeaderboardVerdict:
             return "No aggregate: " + ("none meets the requirements." if not self.sets.admissible.any()
                                        else "no criterion separates them.")
         head = primary if primary in kept else kept[0]
+        if not self.sets.counted.any():  # every aggregate alike on every criterion (as with two systems): no evidence
+            return (f"Report the {A.get(head).name} by convention: every aggregate behaves alike on every criterion, "
+                    f"{SCHEME_TEXT[self.scheme]}, so the evidence cannot choose.")
         others = [A.get(a).name for a in kept if a != head]
         text = f"Report the {A.get(head).name}: {how}, {SCHEME_TEXT[self.scheme]}"
         if others:

@@ -32,10 +32,10 @@ def run_leaderboard_page(spec_plain, settings_plain, info_json, tables: Mapping[
     spec = _spec(spec_plain)
     st = dict(settings_plain)
     info = json.loads(Path(info_json).read_text(encoding="utf-8"))
-    from ..methods.leaderboards.resampling import few_tasks_note
+    from ..methods.leaderboards.resampling import caution
 
     info.update(aggregates=spec.aggregate_ids(), primary_aggregate=spec.primary_aggregate, settings=st,
-                caution=few_tasks_note(len(info["tasks"]), st.get("leaderboard_schemes", ())))
+                caution=caution(len(info["tasks"]), len(info["systems"]), st.get("leaderboard_schemes", ())))
 
     def read(p):
         return pd.read_csv(p, keep_default_na=False, na_values=["", "NaN", "nan"],
@@ -44,7 +44,10 @@ def run_leaderboard_page(spec_plain, settings_plain, info_json, tables: Mapping[
 
     t = {f"{k}.csv": (pd.concat([read(p) for p in v], ignore_index=True) if isinstance(v, (list, tuple))
                       else read(v)) for k, v in tables.items()}
-    md = leaderboard_markdown(t, info, spec.primary_aggregate)
+    import os
+
+    figure = Path(os.path.relpath(list(figures)[0], Path(out_md).parent)).as_posix()
+    md = leaderboard_markdown(t, {**info, "figure": figure}, spec.primary_aggregate)
     write_text(out_md, md)
     write_text(out_html, html_page(md, f"Leaderboard: {spec.name}", wrap=True))
     write_text(out_tex, leaderboard_latex(t["ranks.csv"], spec.primary_aggregate, spec.name))

@@ -82,8 +82,8 @@ def leaderboard_line(spec, settings, systems, limit: int = 12) -> str:
 
     systems = list(systems)
     names = ", ".join(systems[:limit]) + (f" and {len(systems) - limit} more" if len(systems) > limit else "")
-    what = (f"answers (a missing answer scored {spec.no_answer_scoring})" if spec.input == "answers"
-            else "per-item scores")
+    missing = "wrong" if spec.no_answer_scoring == "wrong" else "its expected value under a random guess"
+    what = f"answers (a missing answer scored {missing})" if spec.input == "answers" else "per-item scores"
     primary = A.get(spec.primary_aggregate).name if spec.primary_aggregate in A.AGGREGATES else spec.primary_aggregate
     return (f"Leaderboard {spec.name}: {len(systems)} system{'s' if len(systems) != 1 else ''} ({names}) giving "
             f"{what}; {len(spec.aggregate_ids())} aggregates judged, the {primary} reported; resampling: "

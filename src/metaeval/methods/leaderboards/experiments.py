@@ -40,14 +40,13 @@ from ...engine.ranking import kendall_tau, orient, tau_matrix
 from ...measures import aggregates as A
 from .ranks import pair_stats, rank_sets, tie_bands
 from .resampling import SCHEME_TEXT, Resampler, aggregate_scores
-from ...settings import default_of
+from ...settings import LEADERBOARD_CRITERIA, default_of
 
 __all__ = ["CRITERIA", "oriented", "task_scores", "agreement", "stability", "resolution", "robustness", "gameability",
            "degenerates", "criteria_replicates"]
 
 # the verdict's criteria of aggregates, in the tables' order, with their names
-CRITERIA = {"stability": "rank stability", "resolution": "adjacent pairs resolved",
-            "robustness": "robustness to one system more or less", "gameability": "resistance to degenerate systems"}
+CRITERIA = LEADERBOARD_CRITERIA  # (metaeval.settings: the one place the criteria's words are written)
 
 
 def _directions(agg_ids) -> np.ndarray:

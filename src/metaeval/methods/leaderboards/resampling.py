@@ -32,7 +32,8 @@ from ...measures import aggregates as A
 from ...measures.aggregates import TaskTotals
 from ...settings import LEADERBOARD_SCHEMES, default_of
 
-__all__ = ["SCHEMES", "SCHEME_TEXT", "MIN_TASKS", "few_tasks_note", "Weights", "Resampler", "aggregate_scores", "aggregate_replicates"]
+__all__ = ["SCHEMES", "SCHEME_TEXT", "MIN_TASKS", "MIN_SYSTEMS", "few_tasks_note", "few_systems_note", "caution",
+           "Weights", "Resampler", "aggregate_scores", "aggregate_replicates"]
 
 SCHEMES = ("items", "tasks", "both")
 SCHEME_TEXT = LEADERBOARD_SCHEMES  # what each scheme resamples, as tables and pages state it (metaeval.settings)
@@ -54,6 +55,32 @@ def few_tasks_note(n_tasks: int, schemes) -> str | None:
     return (f"With {n_tasks} tasks, resampling tasks draws few distinct samples: the intervals and rank sets of the "
             f"tasks and both schemes are too narrow (read them as a lower bound of the uncertainty over tasks; "
             f"{MIN_TASKS} tasks or more are needed for them to hold).")
+
+
+# with fewer systems than this, a dataset has no meta-evaluation (its min_systems default): a leaderboard's verdict
+# on the aggregates is given, but as tentative (its criteria compare rankings of very few systems)
+MIN_SYSTEMS = default_of("min_systems")
+
+
+def few_systems_note(n_systems: int) -> str | None:
+    """A caution when the leaderboard ranks fewer than ``MIN_SYSTEMS``
+    systems (None otherwise).
+
+    >>> few_systems_note(2)[:72]
+    'With 2 systems, the criteria compare rankings of very few systems: the v'
+    """
+    if n_systems >= MIN_SYSTEMS:
+        return None
+    return (f"With {n_systems} systems, the criteria compare rankings of very few systems: the verdict on the "
+            f"aggregates is tentative ({MIN_SYSTEMS} systems or more, as for a dataset's meta-evaluation); the "
+            "rank sets and intervals hold whatever the number of systems.")
+
+
+def caution(n_tasks: int, n_systems: int, schemes) -> str | None:
+    """The cautions every page of a leaderboard states (``few_systems_note``,
+    ``few_tasks_note``), in one text, or None."""
+    notes = [n for n in (few_systems_note(n_systems), few_tasks_note(n_tasks, schemes)) if n]
+    return " ".join(notes) or None
 
 
 @dataclass(frozen=True)
