@@ -223,3 +223,27 @@ def test_custom_aggregates_from_the_config(tmp_path):
     finally:
         A.unregister_aggregate("worst")
         A.unregister_aggregate("total")
+
+
+def test_answers_that_read_as_no_answer_are_said_with_the_key_to_declare_them(tmp_path):
+    """'none' or 'N/A' where no_answer declares nothing: scored wrong as any
+    wrong answer, and said with the key that would declare them; most of a
+    system's answers so is an abstaining system, not a format slip ('N/A'
+    holds the label 'A' but is not refused as one written otherwise)."""
+    gold, tasks = list("ABAB" * 5), ["x"] * 20
+    answers = {"s": ["none"] * 3 + ["N/A", "b"] + gold[5:], "u": ["N/A"] * 15 + gold[15:]}
+    b = Benchmark.from_answers("t", gold=gold, tasks=tasks, answers=answers)
+    assert "system 's': 1 answer(s) written unlike the gold labels, scored wrong: 'b' (1)" in b.notes
+    assert ("system 's': 4 answer(s) that read as no answer, scored wrong: 'none' (3), 'N/A' (1); if they mean that "
+            "none was given, declare no_answer: none (its scoring: no_answer_scoring)") in b.notes
+    assert any(n.startswith("system 'u': 15 answer(s) that read as no answer") and "no_answer: N/A" in n
+               for n in b.notes)
+    assert b.right[1, :15].sum() == 0 and not b.unanswered.any()
+    declared = Benchmark.from_answers("t", gold=gold, tasks=tasks, answers=answers, no_answer="N/A")
+    assert declared.unanswered[1, :15].all() and not any("system 'u'" in n and "read as no answer" in n
+                                                          for n in declared.notes)
+    g = tmp_path / "gold.csv"
+    g.write_text("item_id,label,task\n" + "".join(f"{i},{x},x\n" for i, x in enumerate(gold)))
+    f = tmp_path / "u.csv"
+    f.write_text("item_id,label\n" + "".join(f"{i},{x}\n" for i, x in enumerate(answers["u"])))
+    assert read_benchmark("t", g, {"u": f}).notes == tuple(n for n in b.notes if n.startswith("system 'u'"))

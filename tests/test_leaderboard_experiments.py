@@ -97,12 +97,20 @@ def test_gameability_specialist_by_hand():
     assert const.beats_share == 0.25
 
 
-def test_criteria_point_resolution_is_the_rank_sets_share():
-    b = _bench(2, s=5, t=4, n=100)
-    value, boot, crits = E.criteria_replicates(b, ["mean_items", "median"], replicates=120, n_splits=40)
-    _, summary = E.resolution(b, ["mean_items", "median"], replicates=120)
+@pytest.mark.parametrize("rank_replicates, family", [(None, "simultaneous"), (300, "simultaneous"), (80, "marginal"),
+                                                     (300, "marginal")])
+def test_criteria_point_resolution_is_the_rank_sets_share(rank_replicates, family):
+    """The verdict's resolution criterion counts the pairs the leaderboard's
+    table counts (its replicates and family, more or fewer than the
+    verdict's own): the page's evidence and its table agree."""
+    b = _bench(2, s=8, t=4, n=100)
+    aggs = ["mean_items", "median", "borda"]
+    value, boot, crits = E.criteria_replicates(b, aggs, replicates=120, n_splits=40, rank_replicates=rank_replicates,
+                                               family=family)
+    _, summary = E.resolution(b, aggs, replicates=rank_replicates or 120, family=family)
     assert value[crits.index("resolution")].tolist() == summary["share_resolved"].tolist()
-    assert boot.shape == (120, 4, 2) and np.isfinite(boot).all()
+    assert boot.shape == (120, 4, 3) and np.isfinite(boot).all()
+    assert 0 < value[crits.index("resolution")].max() < 1  # (a case that tests something: some pairs, not all)
 
 
 def test_requirement_leaves_out_the_rank_aggregates():

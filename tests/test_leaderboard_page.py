@@ -108,7 +108,8 @@ def test_the_figure_has_a_panel_per_scheme_with_the_systems_in_the_same_rows(res
     (["Report A: kept on every criterion.", "Report A: kept on every criterion."],
      " The same under every resampling scheme."),
     (["Report A: kept on every criterion; with B.", "Report A: kept on every criterion; with B and C."],
-     " The same aggregate under every resampling scheme; the aggregates it cannot be told from differ (below)."),
+     f" That is with {SCHEME_WORDS['items']}; every scheme reports the same aggregate, the aggregates it cannot be "
+     "told from differ (below)."),
     (["Report A: kept on every criterion.", "Report C: kept on 3 of 4 criteria."],
      f" That is with {SCHEME_WORDS['items']}; the other schemes answer otherwise (below)."),
 ])
@@ -167,3 +168,27 @@ def test_the_command_line_gives_every_schemes_answer_and_names_a_bad_file(tmp_pa
     code, out, err = _cli("leaderboard", gold, *files, "--format", "table")
     assert code == 1 and not out
     assert f"{files[0]}:{tasks.size + 2}: item 'q999' is not in the gold file" in err
+
+
+def test_a_leaderboard_whose_every_pair_is_resolved_has_an_empty_design_with_its_columns(tmp_path):
+    """Nothing to design (every adjacent pair resolved): design.csv keeps its
+    header (the page job read a file of one empty line and stopped), and the
+    page says there is nothing to resolve."""
+    from metaeval.data.files import write_csv
+    from metaeval.present.leaderboard import leaderboard_markdown
+
+    rng = np.random.default_rng(1)
+    tasks = np.repeat(np.arange(6), 100)
+    scores = {f"s{j}": (rng.random(tasks.size) < t).astype(float) for j, t in enumerate((0.95, 0.5, 0.05))}
+    res = metaeval.leaderboard(scores=scores, tasks=tasks, name="apart", leaderboard_replicates=200,
+                               leaderboard_verdict_replicates=40, leaderboard_splits=20, leaderboard_design_halves=2)
+    assert len(res.design) == 0 and {"aggregate", "ahead", "behind", "questions_per_task_needed",
+                                     "tasks_needed"} <= set(res.design.columns)
+    write_csv(tmp_path / "design.csv", res.design)
+    import pandas as pd
+
+    back = pd.read_csv(tmp_path / "design.csv")
+    assert list(back.columns) == list(res.design.columns) and len(back) == 0
+    md = leaderboard_markdown({**res.tables(), "design.csv": back}, res.benchmark_info(), "mean_items")
+    assert "Nothing: every adjacent pair is resolved" in md
+    assert "Bands may overlap" not in md  # (no band to overlap)

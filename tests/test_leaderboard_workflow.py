@@ -155,10 +155,10 @@ def test_a_config_of_leaderboards_alone_runs_no_metric_properties(lb_run, tmp_pa
 
 
 def test_a_failed_rerun_leaves_no_page_of_the_previous_input(lb_run, tmp_path):
-    """A bad file added to a leaderboard that ran: its data job fails, its
-    tables are gone, and so are its page and the front page (nothing left
-    telling of the previous input as if it were current); the dataset's
-    results stay."""
+    """A bad file added to a leaderboard that ran: its data job fails, and
+    its tables, its page and the front page are gone (nothing left telling
+    of the previous input as if it were current); the dataset's results
+    stay."""
     work, data, cfg = lb_run
     other = _copy_of(work, tmp_path)
     other_data = tmp_path / "data"
@@ -168,7 +168,8 @@ def test_a_failed_rerun_leaves_no_page_of_the_previous_input(lb_run, tmp_path):
     assert res.returncode != 0
     lb = other / "results" / "tiny_lb"
     assert not (lb / "benchmark.npz").exists()
-    for f in ("leaderboard.md", "leaderboard.html", "leaderboard.json", "figures/rank_sets.png"):
+    for f in ("leaderboard.md", "leaderboard.html", "leaderboard.json", "figures/rank_sets.png", "ranks_items.csv",
+              "verdict_both.csv", "design.csv", "task_scores.csv"):  # the tables of the previous input too
         assert not (lb / f).exists(), f
     assert not (other / "results/report/overview.html").exists()
     assert (other / "results/tiny/recommendation.csv").is_file()

@@ -1164,12 +1164,13 @@ def _leaderboard(a, progress) -> str:
     if a.format == "latex":
         from .present.leaderboard import leaderboard_latex
 
-        return f"% {sig}\n" + leaderboard_latex(res.ranks, res.spec.primary_aggregate, a.name)
+        return f"% {sig}\n" + leaderboard_latex(res.ranks, res.spec.primary_aggregate, a.name,
+                                                res.settings.leaderboard_alpha, info.get("caution"))
     if a.format == "csv":
         return f"# {sig}\n" + _csv(res.ranks, quote_hash=True)
     if a.format == "json":
         out = {"signature": sig, "answer": {s: v.sentence(res.spec.primary_aggregate) for s, v in res.verdicts.items()},
-               "notes": list(res.benchmark.notes), "caution": info.get("caution"), "settings": info["settings"]}
+               "notes": info["notes"], "caution": info.get("caution"), "settings": info["settings"]}
         out.update({k.removesuffix(".csv"): json.loads(v.to_json(orient="records")) for k, v in res.tables().items()})
         return json.dumps(out, indent=1, default=list) + "\n"
     t = res.table()
@@ -1184,6 +1185,8 @@ def _leaderboard(a, progress) -> str:
     row = r[(r["aggregate"] == res.spec.primary_aggregate) & (r["scheme"] == res.settings.leaderboard_schemes[0])]
     if len(row):
         lines += ["", f"tie bands: {row['tie_bands'].iloc[0] or 'none'}"]
+    if len(res.settings.leaderboard_schemes) > 1:
+        lines += [f"(the {res.settings.leaderboard_schemes[0]} scheme's sets; every scheme's: --format markdown)"]
     return "\n".join(lines + ["", sig]) + "\n"
 
 

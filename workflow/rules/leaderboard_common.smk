@@ -66,17 +66,29 @@ def leaderboard_page_files(name):
             f"{d}/figures/rank_sets.png", f"{d}/figures/rank_sets.pdf"]
 
 
-def remove_stale_leaderboard_pages():
-    """After a failed run, the page of a leaderboard whose tables are gone
-    (its data job failed on a new file: Snakemake removed them) is removed
-    too, and with it the front page (its input): no page is left telling of
-    the previous input as if it were current (`onerror`)."""
+def leaderboard_tables(name):
+    """What a leaderboard's computing jobs write from its benchmark.npz."""
+    d = f"{RESULTS}/{name}"
+    return [f"{d}/design.csv",
+            *(f"{d}/{kind}_{s}.csv" for kind in ("ranks", "resolution", "verdict")
+              for s in LEADERBOARD_SETTINGS[name].leaderboard_schemes),
+            *(f"{d}/{f}.csv" for f in ("agreement", "stability", "robustness", "gameability", "task_scores"))]
+
+
+def remove_stale_leaderboard_files():
+    """After a failed run, what no longer tells of a leaderboard's current
+    input is removed (`onerror`): every table and page when its data job
+    failed (Snakemake removed benchmark.npz), a table older than
+    benchmark.npz (computed from the previous input, its own job not run
+    again yet), and the page, LaTeX, figure and leaderboard.json when a
+    table is missing, and with them the front page (their reader)."""
     for name in LEADERBOARDS:
-        d = f"{RESULTS}/{name}"
-        tables = [f"{d}/benchmark.npz", f"{d}/dataset.json", f"{d}/design.csv",
-                  *(f"{d}/{kind}_{s}.csv" for kind in ("ranks", "resolution", "verdict")
-                    for s in LEADERBOARD_SETTINGS[name].leaderboard_schemes),
-                  *(f"{d}/{f}.csv" for f in ("agreement", "stability", "robustness", "gameability", "task_scores"))]
-        if not all(Path(f).exists() for f in tables):
+        npz = Path(f"{RESULTS}/{name}/benchmark.npz")
+        tables = [Path(f) for f in leaderboard_tables(name)]
+        since = npz.stat().st_mtime if npz.exists() else None
+        for f in tables:
+            if f.exists() and (since is None or f.stat().st_mtime < since):
+                f.unlink()
+        if since is None or not all(f.exists() for f in tables):
             for f in leaderboard_page_files(name):
                 Path(f).unlink(missing_ok=True)

@@ -135,6 +135,19 @@ class Benchmark:
         return cls(name, ids, codes.astype(np.int64), tuple(names), systems, right, unanswered,
                    None if n_options is None else np.asarray(n_options, dtype=np.int64), "scores", tuple(notes))
 
+    def notes_scored(self, no_answer_scoring: str) -> tuple[str, ...]:
+        """``notes`` with the scoring of a missing answer in words (the
+        benchmark holds the answers, not how a missing one is scored).
+
+        >>> b = Benchmark.from_answers("t", gold=["A", "B"], tasks=["x", "x"], answers={"s": ["A", "-"]},
+        ...                            no_answer="-")
+        >>> b.notes_scored("guess")[0]
+        '1 of 1 systems left items unanswered, scored as their expected value under a random guess (no_answer_scoring: guess): s 1'
+        """
+        words = "wrong" if no_answer_scoring == "wrong" else "as their expected value under a random guess"
+        return tuple(n.replace("scored by no_answer_scoring:", f"scored {words} (no_answer_scoring: "
+                                                              f"{no_answer_scoring}):") for n in self.notes)
+
     # -- what the methods read --------------------------------------------------------------------------------
     @property
     def n_items(self) -> int:
@@ -244,32 +257,48 @@ def _notes_of(n_options, unanswered, systems) -> tuple[str, ...]:
 
 # -----------------------------------------------------------------------------------------------------------
 # reading from files
+# answers that read as "no answer given" (case-folded): when no gold label is one and no_answer does not declare
+# them, they are scored wrong as any wrong answer, and said with the key that would declare them
+NO_ANSWER_WORDS = frozenset({"none", "n/a", "na", "null", "nan", "-", "?", "no answer", "noanswer", "missing",
+                             "unanswered", "abstain", "[none]", "(none)"})
+
+
 def _odd_answers(answers, known) -> tuple[list[str], str | None]:
-    """The given answers (no missing one) no gold label has that read as a
-    label written otherwise (``_looks_like_a_label``), and, when they are
-    most of them (a format, not a system's mistakes), the fault to refuse
-    them with (None otherwise)."""
-    odd = [x for x in answers if x not in known and _looks_like_a_label(x, known)]
-    if not odd or len(odd) * 2 <= max(1, len(answers)):
+    """The given answers (no declared missing one) no gold label has that
+    read as a label written otherwise (``_looks_like_a_label``) or as no
+    answer (``NO_ANSWER_WORDS``), and, when the former are most of them (a
+    format, not a system's mistakes), the fault to refuse them with (None
+    otherwise)."""
+    odd = [x for x in answers if x not in known and (x.casefold().strip() in NO_ANSWER_WORDS
+                                                      or _looks_like_a_label(x, known))]
+    slips = [x for x in odd if x.casefold().strip() not in NO_ANSWER_WORDS]
+    if not slips or len(slips) * 2 <= max(1, len(answers)):
         return odd, None
-    shown = ", ".join(repr(x) for x in list(dict.fromkeys(odd))[:5])
-    return odd, (f"{len(odd):,} of {len(answers):,} answers are written unlike the gold labels ({shown}; the gold's: "
+    shown = ", ".join(repr(x) for x in list(dict.fromkeys(slips))[:5])
+    return odd, (f"{len(slips):,} of {len(answers):,} answers are written unlike the gold labels ({shown}; the gold's: "
                  + ", ".join(map(repr, sorted(known)[:6])) + (", ..." if len(known) > 6 else "")
                  + "): write them as the gold does")
 
 
 def _odd_notes(odd_by_system: Mapping[str, list[str]]) -> list[str]:
-    """Answers no gold label has, per system (a case or format slip?):
-    scored wrong, and said."""
+    """Answers no gold label has, per system: labels written otherwise (a
+    case or format slip?) and words meaning no answer (``no_answer`` not
+    declaring them): scored wrong, and said."""
     notes = []
     for system, odd in odd_by_system.items():
-        if odd:
+        for absent in (False, True):
+            these = [x for x in odd if (x.casefold().strip() in NO_ANSWER_WORDS) is absent]
+            if not these:
+                continue
             counts: dict[str, int] = {}
-            for x in odd:
+            for x in these:
                 counts[x] = counts.get(x, 0) + 1
-            shown = ", ".join(f"{x!r} ({c:,})" for x, c in sorted(counts.items(), key=lambda kv: -kv[1])[:5])
-            notes.append(f"system {system!r}: {len(odd):,} answer(s) written unlike the gold labels, scored "
-                         f"wrong: {shown}")
+            ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+            shown = ", ".join(f"{x!r} ({c:,})" for x, c in ranked[:5])
+            notes.append(f"system {system!r}: {len(these):,} answer(s) " + (
+                f"that read as no answer, scored wrong: {shown}; if they mean that none was given, declare "
+                f"no_answer: {ranked[0][0]} (its scoring: no_answer_scoring)" if absent else
+                f"written unlike the gold labels, scored wrong: {shown}"))
     return notes
 
 

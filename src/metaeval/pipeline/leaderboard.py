@@ -171,7 +171,7 @@ def leaderboard(gold=None, predictions: Mapping[str, Any] | None = None, *, task
     import warnings
 
     check_ranked(benchmark)
-    for note in benchmark.notes:  # what changed a score is said (the command line prints it as a warning)
+    for note in benchmark.notes_scored(no_answer_scoring):  # what changed a score is said (the command line: a warning)
         warnings.warn(f"benchmark {benchmark.name!r}: {note}", UserWarning, stacklevel=2)
     has_options = benchmark.n_options is not None
     spec = LeaderboardSpec(benchmark.name, "", (), input=benchmark.kind, task_column=task_column,

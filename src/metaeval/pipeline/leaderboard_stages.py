@@ -87,7 +87,8 @@ def verdict_stage(bench: Benchmark, spec: LeaderboardSpec, st: Settings, scheme:
     return leaderboard_verdict(bench, spec.aggregate_ids(), scheme=scheme,
                                replicates=st.leaderboard_verdict_replicates, n_splits=st.leaderboard_splits,
                                seed=st.leaderboard_seed, alpha=st.leaderboard_alpha, priorities=spec.priorities,
-                               require=spec.require, no_answer_scoring=spec.no_answer_scoring)
+                               require=spec.require, no_answer_scoring=spec.no_answer_scoring,
+                               rank_replicates=st.leaderboard_replicates, family=st.leaderboard_family)
 
 
 def verdict_table(v: LeaderboardVerdict, primary: str | None = None) -> pd.DataFrame:
@@ -118,7 +119,7 @@ def benchmark_shape(bench: Benchmark, spec: LeaderboardSpec) -> dict[str, Any]:
             "n_items": bench.n_items,
             "tasks": {t: int(c) for t, c in zip(bench.task_names, np.bincount(bench.tasks, minlength=bench.n_tasks))},
             "no_answers": {s: int(k) for s, k in zip(bench.systems, bench.no_answers)},
-            "no_answer_scoring": spec.no_answer_scoring, "notes": list(bench.notes)}
+            "no_answer_scoring": spec.no_answer_scoring, "notes": list(bench.notes_scored(spec.no_answer_scoring))}
 
 
 def benchmark_info(bench: Benchmark, spec: LeaderboardSpec, st: Settings) -> dict[str, Any]:

@@ -102,8 +102,9 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
     lines += [f"{int(r0.adjacent_resolved)} of {int(r0.adjacent_pairs)} adjacent pairs resolved "
               f"({SCHEME_WORDS[schemes[0]]}: their difference significant, {family} at {1 - alpha:.0%}, the tests "
               "the rank sets are built from); tie bands, systems the data "
-              f"cannot tell apart: {md_escape(bands)}. (Bands may overlap: a system can be tied with its neighbours "
-              "on both sides while those two are told apart.)", ""]
+              f"cannot tell apart: {md_escape(bands)}."
+              + (" (Bands may overlap: a system can be tied with its neighbours on both sides while those two are "
+                 "told apart.)" if bands.count("{") > 1 else ""), ""]
     lines += [markdown_table(_leaderboard_rows(ranks, primary, schemes, info.get("no_answers") if
                                                any((info.get("no_answers") or {}).values()) else None), digits=4), ""]
     if info.get("figure"):  # the workflow's page: the figure beside it
@@ -191,6 +192,9 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
               "it beats and the rank it would take.", "",
               markdown_table(best.rename(columns={"beats_share": "beats (share)"})),
               "On the benchmark itself (no resampling); every degenerate system is in gameability.csv.", ""]
+    if "design.csv" in tables and tables["design.csv"] is not None and not len(tables["design.csv"]):
+        lines += ["## What would resolve the unresolved adjacent pairs", "",
+                  f"Nothing: every adjacent pair is resolved ({SCHEME_WORDS['items']}).", ""]
     if "design.csv" in tables and tables["design.csv"] is not None and len(tables["design.csv"]):
         d = tables["design.csv"].copy()
         n_rows = len(d)
@@ -255,8 +259,8 @@ def leaderboard_front(tables: Mapping[str, pd.DataFrame], info: Mapping[str, Any
         tail = (" The same under every resampling scheme." if len(schemes) > 1
                 else f" That is with {SCHEME_WORDS[schemes[0]]}.")
     elif same_report:
-        tail = (" The same aggregate under every resampling scheme; the aggregates it cannot be told from differ "
-                "(below).")
+        tail = (f" That is with {SCHEME_WORDS[schemes[0]]}; every scheme reports the same aggregate, the aggregates "
+                "it cannot be told from differ (below).")
     else:
         tail = f" That is with {SCHEME_WORDS[schemes[0]]}; the other schemes answer otherwise (below)."
     headline = answers[schemes[0]] + tail
@@ -295,12 +299,18 @@ def signature_line(info: Mapping[str, Any], schemes) -> str:
                        f"{1 - float(st.get('leaderboard_alpha', default_of('leaderboard_alpha'))):.0%}"])
 
 
-def leaderboard_latex(ranks: pd.DataFrame, primary: str, name: str) -> str:
-    """The primary aggregate's leaderboard with its rank sets, in LaTeX."""
+def leaderboard_latex(ranks: pd.DataFrame, primary: str, name: str, alpha: float | None = None,
+                      caution: str | None = None) -> str:
+    """The primary aggregate's leaderboard with its rank sets, in LaTeX; the
+    caption names the sets' level (``alpha``) and ends with the page's
+    ``caution`` when there is one."""
     schemes = list(dict.fromkeys(ranks["scheme"]))
     t = _leaderboard_rows(ranks, primary, schemes)
-    return latex_table(t, digits=4, caption=f"{name}: {_name(primary)} with the rank confidence sets of every "
-                                            f"resampling scheme ({', '.join(schemes)}).",
+    level = f"{1 - alpha:.0%} " if alpha is not None else ""
+    return latex_table(t, digits=4, caption=f"{name}: {_name(primary)} with the simultaneous {level}rank confidence "
+                                            f"sets of every resampling scheme ({', '.join(schemes)}; Mogstad, Romano, "
+                                            f"Shaikh and Wilhelm), the first scheme's marginal set and percentile "
+                                            f"interval of bootstrap ranks." + (f" {caution}" if caution else ""),
                        label=f"tab:{name}-leaderboard")
 
 

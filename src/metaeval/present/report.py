@@ -239,8 +239,8 @@ def _leaderboards_html(boards: list[Mapping], links: Mapping[str, list]) -> str:
             f"{e(b['schemes'][s])}: {r['resolved']} of {r['adjacent_pairs']} adjacent pairs resolved"
             + (f" (cannot be told apart: {e(r['tie_bands'])})" if r["tie_bands"] != "none" else "")
             for s, r in ((s, b["resolution"][s]) for s in schemes))
-        others = "" if b.get("same_answer", True) else "".join(
-            f" Under {e(b['schemes'][s])}: {e(b['answers'][s])}" for s in schemes[1:])
+        others = "".join(f" Under {e(b['schemes'][s])}: {e(b['answers'][s])}" for s in schemes[1:]
+                         if b["answers"][s] != b["answers"][schemes[0]])  # (the schemes that answer otherwise)
         caution = f" <b>Caution:</b> {e(b['caution'])}" if b.get("caution") else ""
         warn = "".join(f"<br><b>Note on the input:</b> {e(w)}" for w in b.get("warnings", []))
         what = "answers" if b.get("kind") == "answers" else "per-item scores"

@@ -133,9 +133,14 @@ def leaderboard_verdict(bench: Benchmark, agg_ids: Sequence[str] | None = None, 
                         n_splits: int = default_of("leaderboard_splits"), seed: int = default_of("leaderboard_seed"),
                         alpha: float = default_of("leaderboard_alpha"),
                         priorities: Sequence[str] = (), require: Sequence[str] = (),
-                        no_answer_scoring: str = "wrong") -> LeaderboardVerdict:
+                        no_answer_scoring: str = "wrong", rank_replicates: int | None = None,
+                        family: str = "simultaneous") -> LeaderboardVerdict:
     """The verdict on ``agg_ids`` (default every registered aggregate the
-    benchmark can compute) under ``scheme``.
+    benchmark can compute) under ``scheme``.  ``rank_replicates`` and
+    ``family``: the leaderboard's rank sets (``leaderboard_replicates``,
+    ``leaderboard_family``), from which the resolution criterion's point
+    value is taken, as the leaderboard's table counts it (default the
+    verdict's ``replicates``, simultaneous).
 
     Examples
     --------
@@ -160,7 +165,8 @@ def leaderboard_verdict(bench: Benchmark, agg_ids: Sequence[str] | None = None, 
         raise ValueError(f"unknown criteria in priorities {bad}; known: {', '.join(CRITERIA)}")
     agg_ids = list(agg_ids)
     value, boot, crits = criteria_replicates(bench, agg_ids, scheme=scheme, replicates=replicates, n_splits=n_splits,
-                                             seed=seed, alpha=alpha, no_answer_scoring=no_answer_scoring)
+                                             seed=seed, alpha=alpha, no_answer_scoring=no_answer_scoring,
+                                             rank_replicates=rank_replicates, family=family)
     admissible = np.array([all(REQUIREMENTS[r](a) for r in require) for a in agg_ids], dtype=bool)
     exempt = np.zeros(value.shape, dtype=bool)
     exempt[crits.index("robustness")] = [A.get(a).independent for a in agg_ids]

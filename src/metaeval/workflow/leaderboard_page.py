@@ -38,6 +38,8 @@ def run_leaderboard_page(spec_plain, settings_plain, info_json, tables: Mapping[
                 caution=caution(len(info["tasks"]), len(info["systems"]), st.get("leaderboard_schemes", ())))
 
     def read(p):
+        if not Path(p).read_text(encoding="utf-8").strip():  # a table with no row nor header (an older design.csv)
+            return pd.DataFrame()
         return pd.read_csv(p, keep_default_na=False, na_values=["", "NaN", "nan"],
                            dtype={"system": str, "ahead": str, "behind": str, "tie_bands": str, "worst_removed": str,
                                   "degenerate": str, "sentence": str})
@@ -50,7 +52,9 @@ def run_leaderboard_page(spec_plain, settings_plain, info_json, tables: Mapping[
     md = leaderboard_markdown(t, {**info, "figure": figure}, spec.primary_aggregate)
     write_text(out_md, md)
     write_text(out_html, html_page(md, f"Leaderboard: {spec.name}", wrap=True))
-    write_text(out_tex, leaderboard_latex(t["ranks.csv"], spec.primary_aggregate, spec.name))
+    write_text(out_tex, leaderboard_latex(t["ranks.csv"], spec.primary_aggregate, spec.name,
+                                          st.get("leaderboard_alpha", default_of("leaderboard_alpha")),
+                                          info.get("caution")))
     schemes = list(st.get("leaderboard_schemes", default_of("leaderboard_schemes")))
     alpha = st.get("leaderboard_alpha", default_of("leaderboard_alpha"))
     from ..measures import aggregates as A

@@ -149,7 +149,7 @@ def run_leaderboard_data(spec_plain: Mapping, data_dir, out_npz, out_json) -> No
     from ..pipeline.leaderboard_stages import check_ranked
 
     check_ranked(bench)
-    for n in bench.notes:
+    for n in bench.notes_scored(spec.no_answer_scoring):
         warn(f"leaderboard {spec.name!r}: {n}")
     note(f"{bench.n_systems} systems, {bench.n_items:,} items in {bench.n_tasks} tasks")
     save_benchmark(bench, out_npz)
@@ -159,7 +159,7 @@ def run_leaderboard_data(spec_plain: Mapping, data_dir, out_npz, out_json) -> No
             "n_items": bench.n_items,
             "tasks": {t: int(c) for t, c in zip(bench.task_names, np.bincount(bench.tasks, minlength=bench.n_tasks))},
             "no_answers": {s: int(k) for s, k in zip(bench.systems, bench.no_answers)},
-            "no_answer_scoring": spec.no_answer_scoring, "notes": list(bench.notes),
+            "no_answer_scoring": spec.no_answer_scoring, "notes": list(bench.notes_scored(spec.no_answer_scoring)),
             "files": {"gold": {"path": str(spec.gold_path(data_dir)), "sha256": file_sha256(spec.gold_path(data_dir))},
                       **{s: {"path": str(p), "sha256": file_sha256(p)} for s, p in files.items()}}}
     write_text(out_json, json.dumps(info, indent=1) + "\n")

@@ -143,6 +143,12 @@ def design(bench: Benchmark, agg_ids: Sequence[str], *, replicates: int = defaul
                             f"exponent_{scheme}": float(e_[a]), f"exponent_{scheme}_se": float(e_se[a]),
                             f"{name}_now": float(now), f"{name}_needed": need})
             rows.append(row)
-    out_df = pd.DataFrame(rows)
+    # every column even when every adjacent pair is resolved already (no row: the file keeps its header)
+    columns = ["aggregate", "ahead", "behind", "difference"]
+    for scheme in out:
+        name = "questions_per_task" if scheme == "items" else "tasks"
+        columns += [f"se_{scheme}", f"t_{scheme}", f"critical_{scheme}", f"resolved_{scheme}", f"exponent_{scheme}",
+                    f"exponent_{scheme}_se", f"{name}_now", f"{name}_needed"]
+    out_df = pd.DataFrame(rows, columns=columns) if not rows else pd.DataFrame(rows)
     out_df.attrs.update(family=family, alpha=alpha, replicates=replicates)
     return out_df

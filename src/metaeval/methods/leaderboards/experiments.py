@@ -335,20 +335,24 @@ def criteria_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str
                         replicates: int = default_of("leaderboard_verdict_replicates"),
                         n_splits: int = default_of("leaderboard_splits"), seed: int = default_of("leaderboard_seed"),
                         alpha: float = default_of("leaderboard_alpha"),
-                        no_answer_scoring: str = "wrong") -> tuple[np.ndarray, np.ndarray, list[str]]:
+                        no_answer_scoring: str = "wrong", rank_replicates: int | None = None,
+                        family: str = "simultaneous") -> tuple[np.ndarray, np.ndarray, list[str]]:
     """``(value, boot, criteria)``: the criteria of every aggregate on the
     benchmark (C, A) and on ``replicates`` shared resamples of ``scheme``
     (B, C, A), for ``verdict.evidence_sets``.
 
     Point values: stability averaged over ``n_splits`` half-splits;
-    resolution the share of adjacent pairs resolved by the simultaneous
-    rank sets; robustness and gameability on the benchmark.  Replicate b:
-    one resample; its stability the tau of one half-split of it; its
-    resolution the share of its adjacent pairs whose |difference| / se
-    exceeds the benchmark's simultaneous critical value (se and critical
-    value from all replicates); robustness and gameability on it (the
-    removals of ``removals``; the ``MAX_DEGENERATES`` degenerates best placed
-    on the benchmark for each aggregate)."""
+    resolution the share of adjacent pairs resolved by the rank sets of
+    ``family`` on ``rank_replicates`` replicates (default ``replicates``;
+    the leaderboard's own, ``resolution``'s: the same draws, so the same
+    share as its table); robustness and gameability on the benchmark.
+    Replicate b: one resample; its stability the tau of one half-split of
+    it; its resolution the share of its adjacent pairs whose |difference| /
+    se exceeds the benchmark's critical value (of the pair's upper system in
+    the marginal family; se and critical values those of the point value);
+    robustness and gameability on it (the removals of ``removals``; the
+    ``MAX_DEGENERATES`` degenerates best placed on the benchmark for each
+    aggregate)."""
     r = Resampler(bench, scheme, no_answer_scoring)
     names, deg = _with_degenerates(bench, no_answer_scoring)
     point_game = _beaten_by_degenerates(r, Resampler(deg, "items", no_answer_scoring), _ones(bench), agg_ids)[0]
@@ -375,15 +379,24 @@ def criteria_replicates(bench: Benchmark, agg_ids: Sequence[str], *, scheme: str
         boot[idx, 0] = _stability_taus(r, agg_ids, idx, seed, base=w)
         boot[idx, 2] = 1 - _reversal_share(t, agg_ids, removed)
         boot[idx, 3] = 1 - _beaten_by_degenerates(r, rd, w, agg_ids).max(axis=-1)
-    sets = rank_sets(point_scores, np.moveaxis(full, 0, -2), alpha=alpha, family="simultaneous")
-    _, se, _ = pair_stats(point_scores, np.moveaxis(full, 0, -2))  # (A, S, S)
+    # the rank sets of the point value: on the leaderboard's own replicates (its first `replicates` are these)
+    n_rank = replicates if rank_replicates is None else int(rank_replicates)
+    reps = full[:n_rank]
+    if n_rank > replicates:
+        reps = np.concatenate([reps] + [oriented(t, agg_ids) for _, t in r.chunks(n_rank, seed, start=replicates)])
+    reps = np.moveaxis(reps, 0, -2)  # (A, B, S)
+    sets = rank_sets(point_scores, reps, alpha=alpha, family=family)
+    _, se, _ = pair_stats(point_scores, reps)  # (A, S, S)
     order = np.argsort(-full, axis=-1, kind="stable")  # each replicate's own order
     hi, lo_ = order[..., :-1], order[..., 1:]  # (B, A, S - 1): its adjacent pairs
     gap = np.take_along_axis(full, hi, axis=-1) - np.take_along_axis(full, lo_, axis=-1)
-    pair_se = se[np.arange(len(agg_ids))[None, :, None], hi, lo_]
+    a_ = np.arange(len(agg_ids))[None, :, None]
+    pair_se = se[a_, hi, lo_]
+    crit = np.asarray(sets.critical)
+    crit = crit[a_, hi] if crit.ndim == 2 else crit[None, :, None]  # marginal: the upper system's row
     with np.errstate(invalid="ignore", divide="ignore"):
         t_adj = np.where(pair_se > 0, gap / pair_se, np.where(gap > 0, np.inf, 0.0))
-    boot[:, 1] = (t_adj > np.asarray(sets.critical)[None, :, None]).mean(axis=-1)
+    boot[:, 1] = (t_adj > crit).mean(axis=-1)
     value = np.empty((len(crits), len(agg_ids)))
     value[0] = np.nanmean(np.concatenate([_stability_taus(r, agg_ids, np.arange(k, min(n_splits, k + 100)), seed)
                                           for k in range(0, n_splits, 100)]), axis=0)

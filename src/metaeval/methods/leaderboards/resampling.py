@@ -187,12 +187,12 @@ class Resampler:
         """The per-task sums of the replicates ``replicates`` (B of them)."""
         return self.totals_of(self.draw(replicates, seed))
 
-    def chunks(self, replicates: int, seed: int) -> Iterator[tuple[np.ndarray, TaskTotals]]:
-        """``(indices, totals)`` of replicates 0..replicates-1 in chunks
+    def chunks(self, replicates: int, seed: int, start: int = 0) -> Iterator[tuple[np.ndarray, TaskTotals]]:
+        """``(indices, totals)`` of replicates start..replicates-1 in chunks
         whose weights fit ``MAX_ELEMENTS``: the same numbers whatever the
         chunk (each replicate's draw depends on its index and the seed)."""
         per = max(1, MAX_ELEMENTS // max(1, self.bench.n_items, self.bench.n_systems * self.bench.n_tasks * 4))
-        for lo in range(0, replicates, per):
+        for lo in range(start, replicates, per):
             idx = np.arange(lo, min(replicates, lo + per))
             yield idx, self.totals(idx, seed)
 
