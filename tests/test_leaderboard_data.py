@@ -235,8 +235,9 @@ def test_answers_that_read_as_no_answer_are_said_with_the_key_to_declare_them(tm
     b = Benchmark.from_answers("t", gold=gold, tasks=tasks, answers=answers)
     assert "system 's': 1 answer(s) written unlike the gold labels, scored wrong: 'b' (1)" in b.notes
     assert ("system 's': 4 answer(s) that read as no answer, scored wrong: 'none' (3), 'N/A' (1); if they mean that "
-            "none was given, declare no_answer: none (its scoring: no_answer_scoring)") in b.notes
-    assert any(n.startswith("system 'u': 15 answer(s) that read as no answer") and "no_answer: N/A" in n
+            "none was given, declare them in no_answer (one value or a list: 'none' among them; their scoring: "
+            "no_answer_scoring)") in b.notes
+    assert any(n.startswith("system 'u': 15 answer(s) that read as no answer") and "'N/A' among them" in n
                for n in b.notes)
     assert b.right[1, :15].sum() == 0 and not b.unanswered.any()
     declared = Benchmark.from_answers("t", gold=gold, tasks=tasks, answers=answers, no_answer="N/A")
@@ -247,3 +248,41 @@ def test_answers_that_read_as_no_answer_are_said_with_the_key_to_declare_them(tm
     f = tmp_path / "u.csv"
     f.write_text("item_id,label\n" + "".join(f"{i},{x}\n" for i, x in enumerate(answers["u"])))
     assert read_benchmark("t", g, {"u": f}).notes == tuple(n for n in b.notes if n.startswith("system 'u'"))
+
+
+def test_no_answer_may_list_the_ways_systems_write_it(tmp_path):
+    """Two systems write a missing answer differently ('none', 'N/A'): a
+    list declares both, from memory, from files, by config and on the
+    command line; a gold label that is one of them is refused."""
+    from metaeval.data.leaderboard_spec import LeaderboardSpec
+
+    gold, tasks = list("ABAB" * 5), ["x"] * 20
+    answers = {"s": ["none"] * 3 + gold[3:], "u": ["N/A"] * 5 + gold[5:]}
+    b = Benchmark.from_answers("t", gold=gold, tasks=tasks, answers=answers, no_answer=["none", "N/A"])
+    assert b.unanswered.sum(axis=1).tolist() == [3, 5] and not any("read as no answer" in n for n in b.notes)
+    g = tmp_path / "gold.csv"
+    g.write_text("item_id,label,task\n" + "".join(f"{i},{x},x\n" for i, x in enumerate(gold)))
+    files = {}
+    for name, values in answers.items():
+        files[name] = tmp_path / f"{name}.csv"
+        files[name].write_text("item_id,label\n" + "".join(f"{i},{v}\n" for i, v in enumerate(values)))
+    read = read_benchmark("t", g, files, no_answer=["none", "N/A"])
+    assert np.array_equal(read.unanswered, b.unanswered)
+    spec = LeaderboardSpec.from_config("t", {"gold": "g.csv", "predictions": ["*.csv"], "no_answer": ["none", "N/A"]})
+    assert spec.no_answer == ("none", "N/A")
+    assert LeaderboardSpec.from_config("t", {k: v for k, v in spec.plain().items() if k != "name"}) == spec
+    with pytest.raises(DataError, match=r"gold label of item '1' is 'B', a value declared to mean no answer"):
+        read_benchmark("t", g, files, no_answer=["none", "B"])
+    from metaeval.cli import main
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["leaderboard", str(g), *map(str, files.values()), "--no-answer", "none", "--no-answer", "N/A",
+                     "--format", "json", "--no-design", "--replicates", "50", "--scheme", "items", "--set",
+                     "leaderboard_verdict_replicates=20", "--set", "leaderboard_splits=10"])
+    import json
+
+    assert code == 0, err.getvalue()
+    assert not any("read as no answer" in n for n in json.loads(out.getvalue())["notes"])

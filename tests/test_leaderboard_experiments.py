@@ -141,7 +141,8 @@ def test_exchangeable_systems_keep_every_aggregate():
 def test_design_needs_follow_the_measured_exponent():
     """Each unresolved adjacent pair's need is n (c / |t|)^(1 / e); on
     independent items (and tasks drawn alike) the measured exponent is about
-    1/2, the textbook rate; resolved pairs are not listed."""
+    1/2, the textbook rate; the pairs listed are those unresolved under the
+    items or the tasks scheme (resolved under both: not listed)."""
     from metaeval.methods.leaderboards.design import design
     from metaeval.methods.leaderboards.experiments import resolution
 
@@ -152,15 +153,48 @@ def test_design_needs_follow_the_measured_exponent():
     b = Benchmark.from_scores("d", tasks=tasks, scores={f"s{j}": (rng.random(1600) < np.clip(t + shift, 0, 1))
                                                         .astype(float) for j, t in enumerate(theta)})
     out = design(b, ["mean_items"], replicates=400, halves=12)
-    _, summary = resolution(b, ["mean_items"], replicates=400)
-    assert len(out) == summary.loc["mean_items", "adjacent_pairs"] - summary.loc["mean_items", "adjacent_resolved"]
+    for scheme in ("items", "tasks"):  # each scheme's unresolved pairs are the rows it does not resolve
+        _, summary = resolution(b, ["mean_items"], scheme=scheme, replicates=400)
+        assert (~out[f"resolved_{scheme}"]).sum() == (summary.loc["mean_items", "adjacent_pairs"]
+                                                      - summary.loc["mean_items", "adjacent_resolved"])
+    assert not (out.resolved_items & out.resolved_tasks).any()
     r0 = out.iloc[0]  # each exponent within 3 of its standard errors of 1/2 (and the items' within 0.1)
     assert abs(r0.exponent_items - 0.5) < max(3 * r0.exponent_items_se, 0.02) and abs(r0.exponent_items - 0.5) < 0.1
     assert abs(r0.exponent_tasks - 0.5) < 3 * r0.exponent_tasks_se + 0.05
     for _, r in out.iterrows():
+        if r.resolved_items:  # listed for the tasks: the questions are enough already
+            assert r.questions_per_task_needed == r.questions_per_task_now
+            continue
         assert r.questions_per_task_needed == pytest.approx(
             r.questions_per_task_now * (r.critical_items / r.t_items) ** (1 / r.exponent_items))
         assert r.questions_per_task_needed > r.questions_per_task_now  # unresolved: more are needed
+
+
+def test_design_lists_a_pair_the_tasks_leave_unresolved():
+    """Systems whose strengths vary by task: the items resolve their pair
+    and the 16 tasks do not; the design lists it with the tasks it needs
+    (the questions "resolved already"), as a maintainer asking how many
+    tasks would settle it needs."""
+    from metaeval.methods.leaderboards.design import design
+
+    rng = np.random.default_rng(7)
+    tasks = np.repeat(np.arange(16), 200)
+    theta = np.array([0.6, 0.52, 0.3])[:, None] + rng.normal(0, 0.2, (3, 16))
+    b = Benchmark.from_scores("h", tasks=tasks, scores={f"s{j}": (rng.random(3200) < np.clip(theta[j][tasks], 0.02,
+                                                                                               0.98)).astype(float)
+                                                        for j in range(3)})
+    out = design(b, ["mean_items"], replicates=300, halves=4)
+    row = out[out.resolved_items & ~out.resolved_tasks]
+    assert len(row) == 1 and (row.ahead.iloc[0], row.behind.iloc[0]) == ("s1", "s2")
+    assert row.questions_per_task_needed.iloc[0] == row.questions_per_task_now.iloc[0] == 200
+    assert row.tasks_needed.iloc[0] > 16
+    from metaeval.present.leaderboard import leaderboard_markdown
+    import metaeval
+
+    res = metaeval.leaderboard(benchmark=b, leaderboard_replicates=300, leaderboard_verdict_replicates=40,
+                               leaderboard_splits=20, leaderboard_design_halves=4, aggregates=["mean_items"])
+    md = leaderboard_markdown(res.tables(), res.benchmark_info(), "mean_items")
+    assert "| mean over items | s1 | s2 |" in md and "| resolved already |" in md
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

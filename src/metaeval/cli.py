@@ -416,7 +416,8 @@ def build_parser() -> argparse.ArgumentParser:
     lb.add_argument("--score-column", default="score", help="the per-item score column (default: score)")
     lb.add_argument("--options-column", help="the gold file's number of options per item (enables the "
                                              "chance-corrected aggregate and --no-answer-scoring guess)")
-    lb.add_argument("--no-answer", help="the answer that means none was given, e.g. none")
+    lb.add_argument("--no-answer", action="append", help="the answer that means none was given, e.g. none "
+                    "(repeatable: systems may write it differently)")
     lb.add_argument("--no-answer-scoring", choices=("wrong", "guess"), default="wrong",
                     help="a missing answer scores 0 (wrong, default) or 1 / n_options (guess: its expected value "
                          "under a random guess)")
@@ -1143,10 +1144,12 @@ def _leaderboard(a, progress) -> str:
 
     files = {Path(p).stem: p for p in a.predictions}
     if len(files) != len(a.predictions):
-        raise ValueError("two prediction files have the same name (the system's name is the file name)")
+        same = [p for p in a.predictions if sum(Path(q).stem == Path(p).stem for q in a.predictions) > 1]
+        raise ValueError(f"prediction files of the same name (the system's name is the file name): {', '.join(same)}")
+    no_answer = None if not a.no_answer else a.no_answer[0] if len(a.no_answer) == 1 else a.no_answer
     try:
         res = leaderboard(a.gold, files, name=a.name, task_column=a.task_column, options_column=a.options_column,
-                          input=a.input, no_answer=a.no_answer, no_answer_scoring=a.no_answer_scoring,
+                          input=a.input, no_answer=no_answer, no_answer_scoring=a.no_answer_scoring,
                           aggregates=_csv_list(a.aggregates), primary_aggregate=a.primary, priorities=a.priority,
                           require=a.require, design=not a.no_design, id_column=a.id_column,
                           label_column=a.label_column, score_column=a.score_column, **settings)

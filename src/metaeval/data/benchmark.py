@@ -89,10 +89,11 @@ class Benchmark:
     # -- constructors -----------------------------------------------------------------------------------------
     @classmethod
     def from_answers(cls, name: str, *, gold: Sequence, tasks: Sequence, answers: Mapping[str, Sequence],
-                     no_answer: str | None = None, n_options: Sequence[int] | None = None,
+                     no_answer: str | Sequence[str] | None = None, n_options: Sequence[int] | None = None,
                      item_ids: Sequence | None = None) -> "Benchmark":
         """A benchmark of answers in memory: ``answers[system][i]`` the answer
-        to item i (``no_answer``: the value meaning none was given).  As from
+        to item i (``no_answer``: the value, or values, meaning none was
+        given).  As from
         files, answers written unlike every gold label (``b`` for ``B``) are
         scored wrong and said in ``notes``, and a system most of whose
         answers are so is refused (``ValueError``)."""
@@ -103,7 +104,7 @@ class Benchmark:
         if ans.shape[1] != gold.size or codes.size != gold.size:
             raise ValueError(f"gold ({gold.size}), tasks ({codes.size}) and answers ({ans.shape[1]}) must have one "
                              "entry per item each")
-        unanswered = ans == no_answer if no_answer is not None else np.zeros(ans.shape, dtype=bool)
+        unanswered = np.isin(ans, no_answer_values(no_answer))
         right = (ans == gold[None, :]) & ~unanswered
         known, odd = set(gold), {}
         for s, system in enumerate(systems):  # answers no gold label has, as from files: most refused, a few said
@@ -263,6 +264,18 @@ NO_ANSWER_WORDS = frozenset({"none", "n/a", "na", "null", "nan", "-", "?", "no a
                              "unanswered", "abstain", "[none]", "(none)"})
 
 
+def no_answer_values(no_answer) -> tuple[str, ...]:
+    """The answers declared to mean that none was given: ``no_answer``,
+    one value or several (systems may write it differently), as a tuple.
+
+    >>> no_answer_values(None), no_answer_values("none"), no_answer_values(["none", "N/A"])
+    ((), ('none',), ('none', 'N/A'))
+    """
+    if no_answer is None:
+        return ()
+    return (str(no_answer),) if isinstance(no_answer, str) else tuple(str(x) for x in no_answer)
+
+
 def _odd_answers(answers, known) -> tuple[list[str], str | None]:
     """The given answers (no declared missing one) no gold label has that
     read as a label written otherwise (``_looks_like_a_label``) or as no
@@ -297,7 +310,8 @@ def _odd_notes(odd_by_system: Mapping[str, list[str]]) -> list[str]:
             shown = ", ".join(f"{x!r} ({c:,})" for x, c in ranked[:5])
             notes.append(f"system {system!r}: {len(these):,} answer(s) " + (
                 f"that read as no answer, scored wrong: {shown}; if they mean that none was given, declare "
-                f"no_answer: {ranked[0][0]} (its scoring: no_answer_scoring)" if absent else
+                f"them in no_answer (one value or a list: {ranked[0][0]!r} among them; their scoring: "
+                "no_answer_scoring)" if absent else
                 f"written unlike the gold labels, scored wrong: {shown}"))
     return notes
 
@@ -339,7 +353,7 @@ def _aligned(path: str, ids, lines, position: Mapping[str, int], skipped, noun: 
 
 def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | Path], *, task_column: str = "task",
                    id_column: str = "item_id", label_column: str = "label", options_column: str | None = None,
-                   input: str = "answers", no_answer: str | None = None,  # noqa: A002
+                   input: str = "answers", no_answer: str | Sequence[str] | None = None,  # noqa: A002
                    score_column: str = "score") -> Benchmark:
     """Read a benchmark: the gold file and one file per system.
 
@@ -352,9 +366,10 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
         Each system's answers (``item_id, label``) or per-item scores
         (``item_id, score``).
     input : {"answers", "scores"}
-    no_answer : str, optional
-        The answer meaning "none given" (e.g. ``none``); a gold label equal
-        to it is refused.
+    no_answer : str or list of str, optional
+        The answer meaning "none given" (e.g. ``none``), or several (systems
+        write it differently: ``["none", "N/A"]``); a gold label equal to
+        one is refused.
     options_column : str, optional
         The gold file's column of the number of options per item.
 
@@ -393,10 +408,11 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
                                                     "number of options >= 1", "other"))
                 continue
             n_options[position[item]] = int(v)
-    if input == "answers" and no_answer is not None:
-        problems += [Problem(gold, line, f"the gold label of item {item!r} is {no_answer!r}, the value declared to "
+    absent = no_answer_values(no_answer)
+    if input == "answers" and absent:
+        problems += [Problem(gold, line, f"the gold label of item {item!r} is {lab.strip()!r}, a value declared to "
                                          "mean no answer (no_answer)", "label")
-                     for item, lab, line in zip(g.ids, g.labels, g.lines) if lab.strip() == no_answer]
+                     for item, lab, line in zip(g.ids, g.labels, g.lines) if lab.strip() in absent]
     systems = tuple(predictions)
     n = len(ids)
     right = np.zeros((len(systems), n))
@@ -420,7 +436,7 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
         problems += faults
         if input == "answers":
             v = np.asarray(values, dtype=object)[rows] if rows.size else np.zeros(0, dtype=object)
-            none = (v == no_answer) if no_answer is not None else np.zeros(v.size, dtype=bool)
+            none = np.isin(v, absent) if v.size else np.zeros(0, dtype=bool)
             unanswered[s, cols] = none
             right[s, cols] = (v == gold_labels[cols]) & ~none
             odd, fault = _odd_answers(list(v[~none]), known)

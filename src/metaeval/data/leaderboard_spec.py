@@ -41,7 +41,7 @@ class LeaderboardSpec:
     label_column: str = "label"
     task_column: str = "task"
     options_column: str | None = None
-    no_answer: str | None = None
+    no_answer: str | tuple[str, ...] | None = None  # one value, or several (systems write it differently)
     score_column: str = "score"
     no_answer_scoring: str = "wrong"
     aggregates: tuple[str, ...] | None = None
@@ -68,6 +68,8 @@ class LeaderboardSpec:
             from ..measures.aggregates import register_declared_aggregates
 
             register_declared_aggregates(b["custom_aggregates"])
+        if isinstance(b.get("no_answer"), (list, tuple)):
+            b["no_answer"] = tuple(str(x) for x in b["no_answer"])
         for key in ("predictions", "aggregates", "priorities", "require"):
             if isinstance(b.get(key), str):
                 b[key] = [b[key]]

@@ -125,7 +125,8 @@ def analyse(bench: Benchmark, spec: LeaderboardSpec, st: Settings, *, design: bo
 def leaderboard(gold=None, predictions: Mapping[str, Any] | None = None, *, tasks: Sequence | None = None,
                 answers: Mapping[str, Sequence] | None = None, scores: Mapping[str, Sequence[float]] | None = None,
                 benchmark: Benchmark | None = None, name: str = "leaderboard", n_options: Sequence[int] | None = None,
-                no_answer: str | None = None, task_column: str = "task", options_column: str | None = None,
+                no_answer: str | Sequence[str] | None = None, task_column: str = "task",
+                options_column: str | None = None,
                 id_column: str = "item_id", label_column: str = "label", score_column: str = "score",
                 input: str = "answers", aggregates: Sequence[str] | None = None,  # noqa: A002
                 primary_aggregate: str = "mean_items", no_answer_scoring: str = "wrong",
@@ -176,7 +177,8 @@ def leaderboard(gold=None, predictions: Mapping[str, Any] | None = None, *, task
     has_options = benchmark.n_options is not None
     spec = LeaderboardSpec(benchmark.name, "", (), input=benchmark.kind, task_column=task_column,
                            options_column=options_column or ("n_options" if has_options else None),
-                           no_answer=no_answer, no_answer_scoring=no_answer_scoring,
+                           no_answer=(None if no_answer is None else no_answer if isinstance(no_answer, str)
+                                      else tuple(no_answer)), no_answer_scoring=no_answer_scoring,
                            aggregates=None if aggregates is None else tuple(aggregates),
                            primary_aggregate=primary_aggregate, priorities=tuple(priorities), require=tuple(require))
     spec.check()

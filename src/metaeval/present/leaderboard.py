@@ -147,7 +147,10 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
         piv = piv[list(dict.fromkeys(v.criterion))]
         piv.insert(0, "answer", ["yes" if a else "" for a in v.groupby("aggregate", sort=False)["answer"].first()])
         piv.index = [_name(a) for a in piv.index]
-        piv = piv.rename(columns=CRITERIA)  # the criteria in words, as the verdict's sentences name them
+        counts = v.groupby("criterion", sort=False)["counted"].first()
+        # the criteria in words, as the verdict's sentences name them; one that does not count said so in its head
+        piv = piv.rename(columns={c: CRITERIA.get(c, c) + ("" if counts.get(c, True) else " (does not count: every "
+                                                            "aggregate alike)") for c in piv.columns})
         lines += [markdown_table(piv.rename_axis("aggregate").reset_index()), ""]
     lines += ["Criteria (higher is better): rank stability (Kendall tau between the rankings of the two halves of "
               "random half-splits), adjacent pairs resolved (their share: a pair's difference significant, as in "
@@ -199,8 +202,8 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
         d = tables["design.csv"].copy()
         n_rows = len(d)
         if n_rows > MAX_DESIGN_ROWS:  # the primary aggregate's pairs first, the closest to being resolved first
-            d = d.assign(_p=d["aggregate"] != primary).sort_values(["_p", "questions_per_task_needed"],
-                                                                   kind="stable").head(MAX_DESIGN_ROWS)
+            d = d.assign(_p=d["aggregate"] != primary, _r=d.get("resolved_items", False)).sort_values(
+                ["_p", "_r", "questions_per_task_needed"], kind="stable").head(MAX_DESIGN_ROWS)
         d["aggregate"] = [_name(a) for a in d["aggregate"]]
 
         def need(x, now, resolved=False):
@@ -215,8 +218,9 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
                           "t (items)": [f"{x:.2f}" for x in d["t_items"]],
                           "critical (items)": [f"{x:.2f}" for x in d["critical_items"]],
                           "questions/task": [f"{x:,.0f}" for x in d["questions_per_task_now"]],
-                          "questions/task needed": [need(x, n) for x, n in zip(d["questions_per_task_needed"],
-                                                                                 d["questions_per_task_now"])]})
+                          "questions/task needed": [need(x, n, bool(r)) for x, n, r in zip(
+                              d["questions_per_task_needed"], d["questions_per_task_now"],
+                              d.get("resolved_items", [False] * len(d)))]})
         if "tasks_needed" in d:
             t["t (tasks)"] = [f"{x:.2f}" for x in d["t_tasks"]]
             t["critical (tasks)"] = [f"{x:.2f}" for x in d["critical_tasks"]]
@@ -224,7 +228,8 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
             t["tasks needed"] = [need(x, n, bool(r)) for x, n, r in zip(
                 d["tasks_needed"], d["tasks_now"], d.get("resolved_tasks", [False] * len(d)))]
         lines += ["## What would resolve the unresolved adjacent pairs", "",
-                  "At its observed difference, each unresolved adjacent pair is resolved once |t| reaches the "
+                  "Every adjacent pair unresolved when the items or the tasks are resampled. At its observed "
+                  "difference, each is resolved once |t| reaches the "
                   "critical value; the questions per task (the tasks kept) and the tasks (their questions kept) "
                   "that would take it there, the paired standard error shrinking as measured on the benchmark's "
                   "own halves (inf: it does not measurably shrink). Exponents of that shrinking, with their "
@@ -234,7 +239,9 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
                      else "."), "", markdown_table(t), ""]
     if info.get("notes"):
         lines += ["## Notes on the input", ""] + [f"- {md_escape(n)}" for n in info["notes"]]
-        lines += [f"- a missing answer is scored {missing} (no_answer_scoring: {info.get('no_answer_scoring')})", ""]
+        if any((info.get("no_answers") or {}).values()):
+            lines += [f"- a missing answer is scored {missing} (no_answer_scoring: {info.get('no_answer_scoring')})"]
+        lines += [""]
     lines += [f"`{signature_line(info, schemes)}`", ""]
     return "\n".join(lines)
 
@@ -254,7 +261,7 @@ def leaderboard_front(tables: Mapping[str, pd.DataFrame], info: Mapping[str, Any
                for s in schemes}
     same = len(set(answers.values())) == 1
     # the aggregate to report (the sentence's lead, "Report the mean over items") under every scheme
-    same_report = len({a.split(":")[0] for a in answers.values()}) == 1
+    same_report = len({a.split(":")[0].removesuffix(" by convention") for a in answers.values()}) == 1
     if same or len(schemes) == 1:
         tail = (" The same under every resampling scheme." if len(schemes) > 1
                 else f" That is with {SCHEME_WORDS[schemes[0]]}.")

@@ -102,7 +102,9 @@ def design(bench: Benchmark, agg_ids: Sequence[str], *, replicates: int = defaul
            seed: int = default_of("leaderboard_seed"), alpha: float = default_of("leaderboard_alpha"),
            family: str = default_of("leaderboard_family"), halves: int = default_of("leaderboard_design_halves"), no_answer_scoring: str = "wrong") -> pd.DataFrame:
     """One row per aggregate and adjacent pair unresolved when the items
-    within tasks are resampled: the difference, its paired SE and t under
+    within tasks are resampled or when the tasks are (a pair resolved under
+    one and not the other is listed, its need under the first "resolved
+    already"): the difference, its paired SE and t under
     each scheme, the critical values, whether the scheme resolves it
     already (``resolved_<scheme>``: then the need is what there is), the
     measured exponents, and the questions per task and the tasks that would
@@ -126,7 +128,7 @@ def design(bench: Benchmark, agg_ids: Sequence[str], *, replicates: int = defaul
     for a, agg in enumerate(agg_ids):
         order = np.argsort(-point[a], kind="stable")
         for j, k in zip(order[:-1], order[1:]):
-            if sets.resolved[a, j, k]:
+            if all(o[1].resolved[a, j, k] for o in out.values()):  # resolved under every scheme: nothing to design
                 continue
             row = {"aggregate": agg, "ahead": bench.systems[j], "behind": bench.systems[k],
                    "difference": float(abs(d[a, j, k]))}
@@ -134,7 +136,7 @@ def design(bench: Benchmark, agg_ids: Sequence[str], *, replicates: int = defaul
                 c = float(np.reshape(s_.critical, (len(agg_ids), -1))[a, 0 if family == "simultaneous" else j])
                 t = abs(d_[a, j, k]) / se_[a, j, k] if se_[a, j, k] > 0 else np.inf
                 now = n_per_task if scheme == "items" else bench.n_tasks
-                resolved = bool(s_.resolved[a, j, k])  # (the pair, unresolved under items, may be under tasks)
+                resolved = bool(s_.resolved[a, j, k])  # (the pair may be resolved under one scheme only)
                 need = (float(now) if resolved else np.inf if d_[a, j, k] == 0 or not e_[a] > MIN_EXPONENT
                         or not np.isfinite(t) else float(now * (c / t) ** (1.0 / e_[a])))
                 name = "questions_per_task" if scheme == "items" else "tasks"
