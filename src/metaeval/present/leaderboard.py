@@ -234,8 +234,8 @@ def leaderboard_markdown(tables: Mapping[str, pd.DataFrame], info: Mapping[str, 
                   "that would take it there, the paired standard error shrinking as measured on the benchmark's "
                   "own halves (inf: it does not measurably shrink). Exponents of that shrinking, with their "
                   "standard errors, are in design.csv"
-                  + (f"; here the {MAX_DESIGN_ROWS} pairs nearest to being resolved, the "
-                     f"{_name(primary)}'s first, of {n_rows:,} (all in design.csv)." if n_rows > MAX_DESIGN_ROWS
+                  + (f"; here the {MAX_DESIGN_ROWS} pairs nearest to being resolved, those of the "
+                     f"{_name(primary)} first, of {n_rows:,} (all in design.csv)." if n_rows > MAX_DESIGN_ROWS
                      else "."), "", markdown_table(t), ""]
     if info.get("notes"):
         lines += ["## Notes on the input", ""] + [f"- {md_escape(n)}" for n in info["notes"]]
