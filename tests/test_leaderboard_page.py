@@ -166,6 +166,15 @@ def test_the_command_line_gives_every_schemes_answer_and_names_a_bad_file(tmp_pa
         assert SCHEME_WORDS[s] in lines[i], lines[i]
     assert any(line.startswith("Caution: With 3 systems") and "With 3 tasks" in line for line in lines)
     assert lines[-1].startswith("metaeval ") and "| leaderboard |" in lines[-1]
+    # the notes and a mistyped setting in the command line's words
+    files[1].write_text(files[1].read_text().replace("q0,A", "q0,none").replace("q0,B", "q0,none"))
+    code, out, err = _cli("leaderboard", gold, *files, "--set", "leaderboard_verdict_replicates=40",
+                          "--set", "leaderboard_splits=20", "--replicates", "200", "--no-design", "--scheme", "items")
+    assert code == 0 and "declare them with --no-answer (repeatable: 'none' among them; their scoring: " \
+                         "--no-answer-scoring)" in err, err
+    assert "no_answer" not in err
+    code, out, err = _cli("leaderboard", gold, *files, "--set", "leaderboard_replicate=50")
+    assert code == 2 and "--set: unknown setting(s) ['leaderboard_replicate']" in err and "leaderboard()" not in err
     with open(files[0], "a") as f:
         f.write("q999,A\n")
     code, out, err = _cli("leaderboard", gold, *files, "--format", "table")

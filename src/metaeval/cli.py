@@ -1297,7 +1297,12 @@ _PHRASES = (("ordinal=True needs labels in the order of the scale (labels=[...])
             ("set normalize_labels=['strip']", "give --set normalize_labels=[strip]"),
             ("name the classes with labels=[...] and normalize_labels=['case']",
              "name the classes with --labels and give --set normalize_labels=[case]"),
-            ("needs the classes named (labels=[...])", "needs the classes named (--labels)"))
+            ("needs the classes named (labels=[...])", "needs the classes named (--labels)"),
+            # a leaderboard's notes and settings
+            ("declare them in no_answer (one value or a list: ", "declare them with --no-answer (repeatable: "),
+            ("their scoring: no_answer_scoring)", "their scoring: --no-answer-scoring)"),
+            ("(no_answer_scoring: ", "(--no-answer-scoring "),
+            ("leaderboard(): unknown setting(s)", "--set: unknown setting(s)"))
 
 
 def cli_message(text: str, given: Mapping[str, Any] | None = None) -> str:
