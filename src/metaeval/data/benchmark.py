@@ -108,7 +108,7 @@ class Benchmark:
         right = (ans == gold[None, :]) & ~unanswered
         known, odd = set(gold), {}
         for s, system in enumerate(systems):  # answers no gold label has, as from files: most refused, a few said
-            odd[system], fault = _odd_answers(list(ans[s][~unanswered[s]]), known)
+            odd[system], fault = _odd_answers(ans[s][~unanswered[s]], known)
             if fault:
                 raise ValueError(f"answers of system {system!r}: {fault}")
         ids = tuple(str(i) for i in (item_ids if item_ids is not None else range(gold.size)))
@@ -276,39 +276,46 @@ def no_answer_values(no_answer) -> tuple[str, ...]:
     return (str(no_answer),) if isinstance(no_answer, str) else tuple(str(x) for x in no_answer)
 
 
-def _odd_answers(answers, known) -> tuple[list[str], str | None]:
+def _reads_as_absent(answer: str) -> bool:
+    return answer.casefold().strip() in NO_ANSWER_WORDS
+
+
+def _odd_answers(answers, known) -> tuple[dict[str, int], str | None]:
     """The given answers (no declared missing one) no gold label has that
     read as a label written otherwise (``_looks_like_a_label``) or as no
-    answer (``NO_ANSWER_WORDS``), and, when the former are most of them (a
-    format, not a system's mistakes), the fault to refuse them with (None
-    otherwise)."""
-    odd = [x for x in answers if x not in known and (x.casefold().strip() in NO_ANSWER_WORDS
-                                                      or _looks_like_a_label(x, known))]
-    slips = [x for x in odd if x.casefold().strip() not in NO_ANSWER_WORDS]
-    if not slips or len(slips) * 2 <= max(1, len(answers)):
+    answer (``NO_ANSWER_WORDS``), ``{answer: count}`` in the order they
+    first appear, and, when the former are most of them (a format, not a
+    system's mistakes), the fault to refuse them with (None otherwise).
+    Judged once per distinct answer (a few), not per item."""
+    arr = np.asarray(answers, dtype=object)
+    if not arr.size:
+        return {}, None
+    values, first, counts = np.unique(arr, return_index=True, return_counts=True)
+    odd = {values[i]: int(counts[i]) for i in np.argsort(first, kind="stable")
+           if values[i] not in known and (_reads_as_absent(values[i]) or _looks_like_a_label(values[i], known))}
+    slips = {x: c for x, c in odd.items() if not _reads_as_absent(x)}
+    n_slips = sum(slips.values())
+    if not slips or n_slips * 2 <= arr.size:
         return odd, None
-    shown = ", ".join(repr(x) for x in list(dict.fromkeys(slips))[:5])
-    return odd, (f"{len(slips):,} of {len(answers):,} answers are written unlike the gold labels ({shown}; the gold's: "
+    shown = ", ".join(repr(x) for x in list(slips)[:5])
+    return odd, (f"{n_slips:,} of {arr.size:,} answers are written unlike the gold labels ({shown}; the gold's: "
                  + ", ".join(map(repr, sorted(known)[:6])) + (", ..." if len(known) > 6 else "")
                  + "): write them as the gold does")
 
 
-def _odd_notes(odd_by_system: Mapping[str, list[str]]) -> list[str]:
-    """Answers no gold label has, per system: labels written otherwise (a
-    case or format slip?) and words meaning no answer (``no_answer`` not
-    declaring them): scored wrong, and said."""
+def _odd_notes(odd_by_system: Mapping[str, Mapping[str, int]]) -> list[str]:
+    """Answers no gold label has, per system (``{answer: count}``): labels
+    written otherwise (a case or format slip?) and words meaning no answer
+    (``no_answer`` not declaring them): scored wrong, and said."""
     notes = []
     for system, odd in odd_by_system.items():
         for absent in (False, True):
-            these = [x for x in odd if (x.casefold().strip() in NO_ANSWER_WORDS) is absent]
+            these = {x: c for x, c in odd.items() if _reads_as_absent(x) is absent}
             if not these:
                 continue
-            counts: dict[str, int] = {}
-            for x in these:
-                counts[x] = counts.get(x, 0) + 1
-            ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+            ranked = sorted(these.items(), key=lambda kv: -kv[1])  # (stable: ties in the order they appear)
             shown = ", ".join(f"{x!r} ({c:,})" for x, c in ranked[:5])
-            notes.append(f"system {system!r}: {len(these):,} answer(s) " + (
+            notes.append(f"system {system!r}: {sum(these.values()):,} answer(s) " + (
                 f"that read as no answer, scored wrong: {shown}; if they mean that none was given, declare "
                 f"them in no_answer (one value or a list: {ranked[0][0]!r} among them; their scoring: "
                 "no_answer_scoring)" if absent else
@@ -417,7 +424,7 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
     n = len(ids)
     right = np.zeros((len(systems), n))
     unanswered = np.zeros((len(systems), n), dtype=bool)
-    foreign: dict[str, list[str]] = {}
+    foreign: dict[str, dict[str, int]] = {}
     gold_labels = np.asarray([lab.strip() for lab in g.labels], dtype=object) if input == "answers" else None
     known = set(gold_labels) if gold_labels is not None else set()
     for s, system in enumerate(systems):
@@ -439,9 +446,10 @@ def read_benchmark(name: str, gold: str | Path, predictions: Mapping[str, str | 
             none = np.isin(v, absent) if v.size else np.zeros(0, dtype=bool)
             unanswered[s, cols] = none
             right[s, cols] = (v == gold_labels[cols]) & ~none
-            odd, fault = _odd_answers(list(v[~none]), known)
+            odd, fault = _odd_answers(v[~none], known)
             if fault:
-                problems.append(Problem(path, None, fault, "label", len(odd)))
+                problems.append(Problem(path, None, fault, "label",
+                                        sum(c for x, c in odd.items() if not _reads_as_absent(x))))
             else:
                 foreign[system] = odd
         else:

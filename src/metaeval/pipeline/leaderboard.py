@@ -97,13 +97,11 @@ class LeaderboardResult:
     def figure(self, aggregate: str | None = None):
         """The rank sets of one aggregate (default the primary one) under
         every scheme, one panel each (a matplotlib figure)."""
-        from ..measures import aggregates as A
-        from ..present.leaderboard import rank_sets_figure
+        from ..present.leaderboard import rank_sets_figure, rank_sets_title
 
         aggregate = aggregate or self.spec.primary_aggregate
         return rank_sets_figure(self.ranks, aggregate, list(self.settings.leaderboard_schemes),
-                                f"{self.spec.name}: rank sets of the {A.get(aggregate).name} under each resampling "
-                                "scheme", self.settings.leaderboard_alpha)
+                                rank_sets_title(self.spec.name, aggregate), self.settings.leaderboard_alpha)
 
     def benchmark_info(self) -> dict[str, Any]:
         """What ``dataset.json`` says of the benchmark."""

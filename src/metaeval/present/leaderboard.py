@@ -19,8 +19,8 @@ from ..measures import aggregates as A
 from ..settings import LEADERBOARD_CRITERIA as CRITERIA, LEADERBOARD_SCHEMES, default_of
 from .tables import latex_table, markdown_table, md_escape, plural
 
-__all__ = ["leaderboard_markdown", "leaderboard_latex", "leaderboard_front", "rank_sets_figure", "signature_line",
-           "SCHEME_WORDS"]
+__all__ = ["leaderboard_markdown", "leaderboard_latex", "leaderboard_front", "rank_sets_figure", "rank_sets_title",
+           "signature_line", "SCHEME_WORDS"]
 
 SCHEME_WORDS = LEADERBOARD_SCHEMES  # (metaeval.settings: the one place the schemes' words are written)
 
@@ -319,6 +319,15 @@ def leaderboard_latex(ranks: pd.DataFrame, primary: str, name: str, alpha: float
                                             f"Shaikh and Wilhelm), the first scheme's marginal set and percentile "
                                             f"interval of bootstrap ranks." + (f" {caution}" if caution else ""),
                        label=f"tab:{name}-leaderboard")
+
+
+def rank_sets_title(name: str, aggregate: str) -> str:
+    """The rank-set figure's title (the workflow's and the library's).
+
+    >>> rank_sets_title("mmlu_pro", "mean_items")
+    'mmlu_pro: rank sets of the mean over items under each resampling scheme'
+    """
+    return f"{name}: rank sets of the {_name(aggregate)} under each resampling scheme"
 
 
 def rank_sets_figure(ranks: pd.DataFrame, primary: str, schemes, title: str, alpha: float):

@@ -225,6 +225,9 @@ def _leaderboards_html(boards: list[Mapping], links: Mapping[str, list]) -> str:
     (its first scheme's), then each one's size, its primary aggregate's
     resolution under every scheme, the other schemes' answers where they
     differ, its caution and the notes on its input."""
+    from ..measures import aggregates as A
+    from ..settings import LEADERBOARD_CRITERIA
+
     e = lambda s: html.escape(str(s), quote=True)  # noqa: E731
     answers, details = [], []
     for b in boards:
@@ -250,11 +253,10 @@ def _leaderboards_html(boards: list[Mapping], links: Mapping[str, list]) -> str:
             "</li>")
     return ("<h2>Which aggregate, per leaderboard</h2>"
             f'<ul class="answers">{"".join(answers)}</ul>'
-            "<p class=\"hint\">How to read it: a leaderboard's aggregates (the mean over items, over tasks, the "
-            "chance-corrected mean, the mean rank, the Borda count, the win rate, the geometric mean and the median "
-            "over tasks) are judged as a dataset's metrics are: rank stability over half-splits, the share of "
-            "adjacent ranks the data resolve, robustness to one system more or less and resistance to degenerate "
-            "systems, with the error rate controlled over the criteria, under each resampling scheme (items within "
+            "<p class=\"hint\">How to read it: a leaderboard's aggregates (built in: "
+            + e(", ".join(A.get(a).name for a in A.BUILT_IN)) + ") are judged as a dataset's metrics are, on "
+            + e(", ".join(LEADERBOARD_CRITERIA.values())) + ", "
+            "with the error rate controlled over the criteria, under each resampling scheme (items within "
             "tasks: these tasks, new questions; tasks: new tasks; both). Two neighbours are resolved when their paired "
             "difference is significant with the error rate controlled over every pair (the max-|t| bootstrap with "
             "stepdown of Mogstad, Romano, Shaikh &amp; Wilhelm, from which each system's rank confidence set is "

@@ -25,7 +25,8 @@ def run_leaderboard_page(spec_plain, settings_plain, info_json, tables: Mapping[
 
     from ..data.files import write_text
     from ..present.figure_files import save_figure
-    from ..present.leaderboard import leaderboard_front, leaderboard_latex, leaderboard_markdown, rank_sets_figure
+    from ..present.leaderboard import (leaderboard_front, leaderboard_latex, leaderboard_markdown,
+                                       rank_sets_figure, rank_sets_title)
     from ..present.report import html_page
     from ..settings import default_of
 
@@ -38,8 +39,6 @@ def run_leaderboard_page(spec_plain, settings_plain, info_json, tables: Mapping[
                 caution=caution(len(info["tasks"]), len(info["systems"]), st.get("leaderboard_schemes", ())))
 
     def read(p):
-        if not Path(p).read_text(encoding="utf-8").strip():  # a table with no row nor header (an older design.csv)
-            return pd.DataFrame()
         return pd.read_csv(p, keep_default_na=False, na_values=["", "NaN", "nan"],
                            dtype={"system": str, "ahead": str, "behind": str, "tie_bands": str, "worst_removed": str,
                                   "degenerate": str, "sentence": str})
@@ -57,11 +56,8 @@ def run_leaderboard_page(spec_plain, settings_plain, info_json, tables: Mapping[
                                           info.get("caution")))
     schemes = list(st.get("leaderboard_schemes", default_of("leaderboard_schemes")))
     alpha = st.get("leaderboard_alpha", default_of("leaderboard_alpha"))
-    from ..measures import aggregates as A
-
     fig = rank_sets_figure(t["ranks.csv"], spec.primary_aggregate, schemes,
-                           f"{spec.name}: rank sets of the {A.get(spec.primary_aggregate).name} under each "
-                           "resampling scheme", alpha)
+                           rank_sets_title(spec.name, spec.primary_aggregate), alpha)
     save_figure(fig, list(figures))
     if out_json is not None:  # what the front page says of the leaderboard
         write_text(out_json, json.dumps(leaderboard_front(t, info, spec.primary_aggregate), indent=1,

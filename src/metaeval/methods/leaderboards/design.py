@@ -151,6 +151,6 @@ def design(bench: Benchmark, agg_ids: Sequence[str], *, replicates: int = defaul
         name = "questions_per_task" if scheme == "items" else "tasks"
         columns += [f"se_{scheme}", f"t_{scheme}", f"critical_{scheme}", f"resolved_{scheme}", f"exponent_{scheme}",
                     f"exponent_{scheme}_se", f"{name}_now", f"{name}_needed"]
-    out_df = pd.DataFrame(rows, columns=columns) if not rows else pd.DataFrame(rows)
+    out_df = pd.DataFrame(rows, columns=columns)
     out_df.attrs.update(family=family, alpha=alpha, replicates=replicates)
     return out_df
