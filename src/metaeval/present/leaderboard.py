@@ -362,15 +362,18 @@ def rank_sets_figure(ranks: pd.DataFrame, primary: str, schemes, title: str, alp
         ax.plot(r["rank"], y, "o", color="black", ms=4, label="estimated rank")
         ax.set_xticks(np.arange(1, p + 1) if p <= 30 else np.unique(np.linspace(1, p, 11).round().astype(int)))
         ax.set_xlim(0.4, p + 0.6)
+        ax.set_ylim(-0.6, p - 0.4)  # (no margin: 5 % of 300 rows would be 15 empty rows at each end)
         ax.set_xlabel("rank (1 = best)")
         ax.set_title(SCHEME_WORDS.get(scheme, scheme), fontsize=9)
         ax.grid(axis="x", color="0.9")
         ax.set_axisbelow(True)
     axes[0][0].set_yticks(y, order)
     axes[0][0].set_ylabel("system")
-    fig.suptitle(title, fontsize=10)
     height = fig.get_size_inches()[1]
-    fig.tight_layout(rect=(0, 0.35 / height, 1, 1))  # room below for the legend (a third of an inch)
+    # the title and the legend at a fixed distance in inches (a share of the figure's height would leave a tall
+    # figure of hundreds of systems with inches of blank at both ends)
+    fig.suptitle(title, fontsize=10, y=1 - 0.1 / height, va="top")
+    fig.tight_layout(rect=(0, 0.35 / height, 1, 1 - 0.3 / height))
     fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", bbox_to_anchor=(0.5, 0.0),
                ncol=4 if len(schemes) > 1 else 2, fontsize=8, frameon=False)
     return fig
